@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { initI18n } from '@kabari/shared/i18n/create-i18n';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import './i18n/host-namespace';
+import './styles/site.css';
+import { ensureRemotesConfigured } from './features/federation/federation-remotes';
+import { App } from './app/app';
+
+async function start() {
+  await initI18n(localeFromPath(window.location.pathname));
+  // Start fetching the runtime configuration now; a failure shows the fallback on remote pages.
+  ensureRemotesConfigured().catch((error: unknown) => console.error('[kabari] runtime configuration', error));
+  const container = document.getElementById('root');
+  if (!container) throw new Error('No #root element');
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,70 @@
+import { useEffect, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import {
+  localeFromPath,
+  localizePath,
+  writeLocaleCookie,
+  type Locale,
+} from '@kabari/shared/i18n/locale';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { hostNamespace } from '../../i18n/host-namespace';
+
+/** Keeps i18next, <html lang> and the locale cookie in step with the /id prefix of the URL. */
+function useLocaleFromUrl(): Locale {
+  const { pathname } = useLocation();
+  const { i18n } = useTranslation();
+  const locale = localeFromPath(pathname);
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+    document.documentElement.lang = locale;
+  }, [i18n, locale]);
+  return locale;
+}
+
+function LanguageSwitch({ locale }: { locale: Locale }) {
+  const { pathname, search, hash } = useLocation();
+  const { t } = useTranslation('common');
+  const other: Locale = locale === 'en' ? 'id' : 'en';
+  return (
+    <Link
+      className="language-switch"
+      to={`${localizePath(pathname, other)}${search}${hash}`}
+      hrefLang={other}
+      lang={other}
+      onClick={() => writeLocaleCookie(other)}
+      aria-label={`${t('language.label')}: ${t(`language.${other}`)}`}
+    >
+      {t(`language.${other}`)}
+    </Link>
+  );
+}
+
+export function SiteLayout({ children }: { children: ReactNode }) {
+  const locale = useLocaleFromUrl();
+  const { t } = useTranslation(hostNamespace);
+  const { t: tc } = useTranslation('common');
+  return (
+    <div className="site">
+      <a className="skip-link" href="#main">
+        {t('nav.skipToContent')}
+      </a>
+      <header className="site-header">
+        <Link className="site-header__brand" to={localizePath(routePaths.home, locale)}>
+          {tc('brand')}
+        </Link>
+        <nav className="site-header__nav" aria-label={t('nav.main')}>
+          <Link to={localizePath(routePaths.home, locale)}>{t('nav.home')}</Link>
+          <LanguageSwitch locale={locale} />
+        </nav>
+      </header>
+      <main id="main" className="site-main">
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>{t('footer.tagline')}</p>
+        <p>{t('footer.rights', { year: new Date().getFullYear() })}</p>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+const path = require('node:path');
+const { createConfig } = require('../webpack/create-config');
+
+module.exports = createConfig({
+  dir: __dirname,
+  federationName: 'kabari_host',
+  port: 3000,
+  entry: './src/index.ts',
+  title: 'Kabari',
+  template: path.join(__dirname, 'src/index.html'),
+});

@@ -1,0 +1,31 @@
+// The jest project config of every browser app (jsdom + Testing Library), built in one place.
+const path = require('node:path');
+
+module.exports = (dir, displayName) => ({
+  displayName,
+  rootDir: dir,
+  testEnvironment: 'jsdom',
+  roots: ['<rootDir>/src'],
+  setupFiles: [path.join(__dirname, 'jest/setup-web-globals.js')],
+  setupFilesAfterEnv: [path.join(__dirname, 'jest/setup-web-tests.ts')],
+  transform: {
+    '^.+\\.(t|j)sx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  // react-leaflet and friends ship ESM only: let swc transform them.
+  transformIgnorePatterns: ['/node_modules/(?!(react-leaflet|@react-leaflet|leaflet)/)'],
+  moduleNameMapper: {
+    '^@kabari/shared/(.*)$': path.join(__dirname, 'shared/src/$1'),
+    '\\.css$': 'identity-obj-proxy',
+  },
+  testEnvironmentOptions: { customExportConditions: [''] },
+});

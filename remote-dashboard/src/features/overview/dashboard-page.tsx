@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next';
+import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { dashboardNamespace } from '../../i18n/dashboard-namespace';
+
+function displayName(info: Record<string, unknown> | undefined): string {
+  const name = info?.['displayName'] ?? info?.['email'];
+  return typeof name === 'string' ? name : '';
+}
+
+export default function DashboardPage() {
+  const { t } = useTranslation(dashboardNamespace);
+  const token = useTokenStore((state) => state.token);
+  const user = useUserStore((state) => state.user);
+  return (
+    <section className="dashboard-page" data-remote="dashboard" aria-labelledby="dashboard-title">
+      <h1 id="dashboard-title">{t('overview.title')}</h1>
+      {token && user ? (
+        <p data-testid="dashboard-user">{t('overview.signedInAs', { name: displayName(user.userCacheInfo) })}</p>
+      ) : (
+        <p data-testid="dashboard-signed-out">{t('overview.signedOut')}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+// What remote-share gives the host: the recipient's pages (no account, opened from an SMS or email).
+module.exports = { exposes: { './enter-link-page': './src/features/consent/enter-link-page.tsx' } };

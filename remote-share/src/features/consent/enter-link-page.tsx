@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { shareNamespace } from '../../i18n/share-namespace';
+
+type LinkState = 'checking' | 'invalid';
+
+/** The recipient's first page. Until the consent flow exists, every link is answered as invalid by the server. */
+export default function EnterLinkPage() {
+  const { t } = useTranslation(shareNamespace);
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? params.get('t');
+  const [state, setState] = useState<LinkState>(token ? 'checking' : 'invalid');
+
+  useEffect(() => {
+    if (!token) return;
+    const controller = new AbortController();
+    fetch(`/api/v1/share/links/${encodeURIComponent(token)}`, { signal: controller.signal })
+      .then((response) => {
+        if (!response.ok) setState('invalid');
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setState('invalid');
+      });
+    return () => controller.abort();
+  }, [token]);
+
+  if (state === 'checking') {
+    return (
+      <p role="status" data-remote="share">
+        {t('enterLink.checking')}
+      </p>
+    );
+  }
+  return (
+    <section className="enter-link-page" data-remote="share" aria-labelledby="enter-link-title">
+      <h1 id="enter-link-title">{t('enterLink.invalidTitle')}</h1>
+      <p>{t('enterLink.invalidText')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+// `npm run dev`: the API server and every app with watch. The host is at http://localhost:3000;
+// each remote also runs standalone on its own port (3001-3004) for QA.
+import path from 'node:path';
+import concurrently from 'concurrently';
+import { bin, nodeBin, repoRoot } from './lib/run.mjs';
+
+const remotes = { search: 3001, dashboard: 3002, billing: 3003, share: 3004 };
+const remoteUrls = Object.fromEntries(
+  Object.entries(remotes).map(([name, port]) => [
+    `REMOTE_${name.toUpperCase()}_URL`,
+    `http://127.0.0.1:${port}/mf-manifest.json`,
+  ]),
+);
+const webpack = (app) => ({
+  name: app,
+  command: `"${nodeBin}" "${bin('webpack-cli', 'bin/cli.js')}" serve --mode development`,
+  cwd: path.join(repoRoot, app),
+});
+const tsc = `"${nodeBin}" "${bin('typescript', 'bin/tsc')}"`;
+
+const { result } = concurrently(
+  [
+    { name: 'server:tsc', command: `${tsc} -w --preserveWatchOutput -p server/tsconfig.build.json` },
+    {
+      name: 'server',
+      // Waits for the first compile, then restarts on every change of the compiled output.
+      command: `${tsc} -p server/tsconfig.build.json && "${nodeBin}" --watch server/dist/server.js`,
+      env: { NODE_ENV: 'development', ...remoteUrls },
+    },
+    webpack('host'),
+    ...Object.keys(remotes).map((name) => webpack(`remote-${name}`)),
+  ],
+  { cwd: repoRoot, prefix: 'name', killOthersOn: ['failure'] },
+);
+result.catch(() => process.exit(1));

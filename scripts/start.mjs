@@ -1,0 +1,18 @@
+// `npm start`: build everything, then serve the whole app on the embedded defaults
+// (PGlite in ./data, the local outbox, the sandbox processor) at http://localhost:8080.
+import { spawn } from 'node:child_process';
+import { nodeBin, repoRoot, runOrExit } from './lib/run.mjs';
+
+if (process.env.KABARI_SKIP_BUILD !== '1') {
+  await runOrExit('build', nodeBin, ['scripts/build.mjs']);
+}
+
+const server = spawn(nodeBin, ['server/dist/server.js'], {
+  cwd: repoRoot,
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', ...process.env },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

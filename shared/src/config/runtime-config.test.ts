@@ -1,0 +1,30 @@
+import { fetchRuntimeConfig } from './runtime-config';
+
+const remotes = {
+  search: '/remotes/search/mf-manifest.json',
+  dashboard: '/remotes/dashboard/mf-manifest.json',
+  billing: 'https://cdn.example.test/billing/mf-manifest.json',
+  share: '/remotes/share/mf-manifest.json',
+};
+
+function respond(status: number, body: unknown) {
+  global.fetch = jest.fn().mockResolvedValue({ ok: status < 300, status, json: async () => body });
+}
+
+describe('fetchRuntimeConfig', () => {
+  it('reads the remotes from the envelope', async () => {
+    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', remotes } });
+    await expect(fetchRuntimeConfig()).resolves.toEqual({ apiBaseUrl: '', remotes });
+    expect(global.fetch).toHaveBeenCalledWith('/runtime-config.json', expect.objectContaining({ cache: 'no-cache' }));
+  });
+
+  it('rejects a configuration that lacks a remote', async () => {
+    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', remotes: { ...remotes, share: '' } } });
+    await expect(fetchRuntimeConfig()).rejects.toThrow(/invalid/);
+  });
+
+  it('rejects an HTTP error', async () => {
+    respond(503, {});
+    await expect(fetchRuntimeConfig()).rejects.toThrow(/503/);
+  });
+});

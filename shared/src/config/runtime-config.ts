@@ -1,0 +1,38 @@
+import * as z from 'zod/mini';
+
+export const remoteNames = ['search', 'dashboard', 'billing', 'share'] as const;
+export type RemoteName = (typeof remoteNames)[number];
+
+/** Module Federation container names: the remote's `name` in its webpack config. */
+export const federationNames: Record<RemoteName, string> = {
+  search: 'kabari_search',
+  dashboard: 'kabari_dashboard',
+  billing: 'kabari_billing',
+  share: 'kabari_share',
+};
+
+const runtimeConfigSchema = z.object({
+  apiBaseUrl: z.string(),
+  remotes: z.object({
+    search: z.string().check(z.minLength(1)),
+    dashboard: z.string().check(z.minLength(1)),
+    billing: z.string().check(z.minLength(1)),
+    share: z.string().check(z.minLength(1)),
+  }),
+});
+
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+
+/**
+ * The server says at run time where each remote's mf-manifest.json lives, so a remote can be
+ * redeployed (or moved to another origin) without rebuilding the host.
+ */
+export async function fetchRuntimeConfig(url = '/runtime-config.json'): Promise<RuntimeConfig> {
+  const response = await fetch(url, { cache: 'no-cache', headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`Runtime configuration unavailable (HTTP ${response.status})`);
+  const body: unknown = await response.json();
+  const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : body;
+  const parsed = runtimeConfigSchema.safeParse(data);
+  if (!parsed.success) throw new Error(`Runtime configuration is invalid: ${parsed.error.message}`);
+  return parsed.data;
+}

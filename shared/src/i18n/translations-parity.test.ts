@@ -1,0 +1,53 @@
+// Every user-visible string exists in English and Indonesian, in every app's namespace.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const repoRoot = path.resolve(__dirname, '../../..');
+
+function findPairs(): Array<{ en: string; id: string }> {
+  const pairs: Array<{ en: string; id: string }> = [];
+  for (const app of ['shared', 'host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share']) {
+    const dir = path.join(repoRoot, app, 'src');
+    for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && entry.name.endsWith('.en.json')) {
+        const en = path.join(entry.parentPath, entry.name);
+        pairs.push({ en, id: en.replace(/\.en\.json$/, '.id.json') });
+      }
+    }
+  }
+  return pairs;
+}
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([key, child]) => keys(child, prefix ? `${prefix}.${key}` : key));
+}
+
+function read(file: string): unknown {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+describe('translations', () => {
+  const pairs = findPairs();
+
+  it('finds a namespace in every app', () => {
+    expect(pairs.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(pairs.map((pair) => [path.relative(repoRoot, pair.en), pair] as const))(
+    '%s has the same keys in Indonesian',
+    (_name, pair) => {
+      expect(fs.existsSync(pair.id)).toBe(true);
+      expect(keys(read(pair.id)).sort()).toEqual(keys(read(pair.en)).sort());
+    },
+  );
+
+  it.each(pairs.map((pair) => [path.relative(repoRoot, pair.id), pair] as const))(
+    '%s has no empty text',
+    (_name, pair) => {
+      const flat = (value: unknown): unknown[] =>
+        typeof value === 'object' && value !== null ? Object.values(value).flatMap(flat) : [value];
+      for (const text of flat(read(pair.id))) expect(String(text).trim()).not.toBe('');
+    },
+  );
+});

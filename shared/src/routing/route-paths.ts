@@ -1,0 +1,30 @@
+// Typed route paths (English form; the Indonesian twin is the same path under /id).
+export const routePaths = {
+  home: '/',
+  ok: '/200',
+  notFound: '/404',
+  aboutUs: '/about-us',
+  contactUs: '/contact-us',
+  privacyPolicy: '/privacy-policy',
+  termsOfUse: '/terms-of-use',
+  faqs: '/faqs',
+  trackingPhoneNumber: '/tracking-phone-number',
+  unsubscribeAndRefund: '/unsubscribe-and-refund',
+  cookiesPolicy: '/cookies-policy',
+  intellectualProperty: '/intellectual-property',
+  register: '/register',
+  enterLink: '/enter-link',
+  locationFailed: '/location-failed',
+  share: '/share',
+  dashboard: '/dashboard',
+  successModal: '/dashboard/modules/SuccessModal',
+  mySubscription: '/dashboard/modules/MySubscription',
+  subscriptionExpiredModal: '/dashboard/modules/subscriptionExpiredModal',
+  cancelMySubscriptionModal: '/dashboard/modules/cancleMySubscriptionModal',
+} as const;
+
+export type RouteName = keyof typeof routePaths;
+export type RoutePath = (typeof routePaths)[RouteName];
+
+/** The expired-subscription state of the dashboard (spec §2). */
+export const expiredDashboardPath = '/dashboard/?s=-1&at=10';

@@ -1,0 +1,20 @@
+import { create } from 'zustand';
+
+export type OverlayName = 'login' | 'resetPwd' | 'searching' | 'payment';
+
+interface OverlayState {
+  open: Record<OverlayName, boolean>;
+  productInfo: Record<string, unknown> | null;
+  toggle: (name: OverlayName) => void;
+  set: (name: OverlayName, open: boolean) => void;
+  setProductInfo: (info: Record<string, unknown> | null) => void;
+}
+
+/** The interface overlay flags of spec §3/§4: every modal is off until toggled or set. */
+export const useOverlayStore = create<OverlayState>()((set) => ({
+  open: { login: false, resetPwd: false, searching: false, payment: false },
+  productInfo: null,
+  toggle: (name) => set((state) => ({ open: { ...state.open, [name]: !state.open[name] } })),
+  set: (name, open) => set((state) => ({ open: { ...state.open, [name]: open } })),
+  setProductInfo: (productInfo) => set({ productInfo }),
+}));

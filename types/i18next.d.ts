@@ -1,0 +1,22 @@
+// i18n keys are typed from the English files: a missing or misspelt key fails the type-check.
+import 'i18next';
+import type common from '../shared/src/i18n/common.en.json';
+import type host from '../host/src/i18n/host.en.json';
+import type search from '../remote-search/src/i18n/search.en.json';
+import type dashboard from '../remote-dashboard/src/i18n/dashboard.en.json';
+import type billing from '../remote-billing/src/i18n/billing.en.json';
+import type share from '../remote-share/src/i18n/share.en.json';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    resources: {
+      common: typeof common;
+      host: typeof host;
+      search: typeof search;
+      dashboard: typeof dashboard;
+      billing: typeof billing;
+      share: typeof share;
+    };
+  }
+}

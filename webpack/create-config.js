@@ -1,0 +1,107 @@
+// One webpack config factory for the host and every remote (Module Federation 2).
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const MinimizerPlugin = require('minimizer-webpack-plugin');
+const { sharedDependencies } = require('./shared-dependencies');
+
+const repoRoot = path.join(__dirname, '..');
+
+/**
+ * @param {object} app
+ * @param {string} app.dir          the app's folder
+ * @param {string} app.federationName  Module Federation container name
+ * @param {number} app.port         dev server port (standalone shell)
+ * @param {Record<string,string>} [app.exposes]  modules a remote exposes
+ * @param {string} app.entry        browser entry (index.ts → import('./bootstrap'))
+ * @param {string} app.title        page title of the standalone shell
+ * @param {string} [app.template] HTML template (default: webpack/index.html)
+ */
+function createConfig(app) {
+  return (_env, argv) => {
+    const production = argv.mode === 'production';
+    const apiTarget = process.env.KABARI_API_URL ?? 'http://localhost:8080';
+    const isRemote = Boolean(app.exposes);
+    return {
+      mode: production ? 'production' : 'development',
+      context: app.dir,
+      entry: { main: app.entry },
+      devtool: production ? false : 'eval-cheap-module-source-map',
+      target: 'web',
+      output: {
+        path: path.join(app.dir, 'dist'),
+        // 'auto' lets a remote be served from any origin or prefix: chunks load next to remoteEntry.js.
+        publicPath: 'auto',
+        filename: production ? '[name].[contenthash:10].js' : '[name].js',
+        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+        assetModuleFilename: production ? 'assets/[name].[contenthash:10][ext]' : 'assets/[name][ext]',
+        uniqueName: app.federationName,
+        clean: true,
+      },
+      resolve: {
+        extensions: ['.tsx', '.ts', '.js', '.mjs'],
+        alias: { '@kabari/shared': path.join(repoRoot, 'shared/src') },
+      },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?tsx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: 'swc-loader',
+              options: {
+                jsc: {
+                  parser: { syntax: 'typescript', tsx: true },
+                  transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
+                  target: 'es2020',
+                },
+              },
+            },
+          },
+          { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+          { test: /\.(png|svg|jpe?g|gif|webp|woff2?)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name: app.federationName,
+          filename: isRemote ? 'remoteEntry.js' : undefined,
+          exposes: app.exposes,
+          // The host declares no remotes here: it registers them at run time from /runtime-config.json.
+          remotes: {},
+          shared: sharedDependencies(),
+          shareStrategy: 'loaded-first',
+          manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
+          dts: false,
+        }),
+        new HtmlWebpackPlugin({
+          template: app.template ?? path.join(__dirname, 'index.html'),
+          title: app.title,
+          chunks: ['main'],
+          scriptLoading: 'defer',
+        }),
+      ],
+      optimization: {
+        minimize: production,
+        minimizer: [new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } })],
+        moduleIds: production ? 'deterministic' : 'named',
+        chunkIds: production ? 'deterministic' : 'named',
+      },
+      performance: { hints: false },
+      stats: production ? 'errors-warnings' : 'minimal',
+      devServer: {
+        port: app.port,
+        host: '127.0.0.1',
+        historyApiFallback: true,
+        hot: false,
+        liveReload: true,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        // Standalone shells talk to the real API server.
+        proxy: [{ context: ['/api', '/runtime-config.json', '/dev', '/healthz'], target: apiTarget, changeOrigin: true }],
+        client: { overlay: { warnings: false, errors: true } },
+      },
+    };
+  };
+}
+
+module.exports = { createConfig };
