@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import { failure, HttpError } from './lib/envelope';
+import databasePlugin from './plugins/database';
+import helmetPlugin from './plugins/helmet';
+import rateLimitPlugin from './plugins/rate-limit';
+import swaggerPlugin from './plugins/swagger';
+import healthRoutes from './routes/health/routes';
+import runtimeConfigRoutes from './routes/runtime-config/routes';
+import serveWeb from './web/serve-web';
+
+export interface BuildAppOptions {
+  /** Overrides the logger built from the config (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+// Secrets never reach the logs, wherever a serializer or a handler puts them.
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.newPassword',
+  '*.verificationCode',
+  '*.authCode',
+  '*.code',
+  '*.token',
+  '*.cardNumber',
+  '*.cvv',
+];
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
+}
+
+// A caller's request id is kept (so logs correlate across services) only when it is a plain short token.
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestIdFor(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+function validationMessage(error: FastifyError & { validation: { instancePath: string; message?: string }[] }): string {
+  const first = error.validation[0];
+  const where = error.validationContext ?? 'request';
+  const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
+  if (!field) return `The request ${where} is missing or is not a JSON object`;
+  return `${field}: ${first?.message ?? 'invalid value'}`;
+}
+
+export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    genReqId: requestIdFor,
+    // A hop count is valid at run time though fastify's types omit it.
+    trustProxy: config.trustProxy as boolean | string,
+    bodyLimit: 256 * 1024,
+    // Let in-flight requests finish on shutdown, but stop keep-alive connections from holding it open.
+    forceCloseConnections: 'idle',
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send(failure(400, validationMessage(error)));
+    }
+    const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (statusCode >= 500) {
+      // The details stay in the log; the client only learns that it failed.
+      request.log.error({ err: error }, 'Request failed');
+      return reply.code(statusCode).send(failure(statusCode, 'Internal Server Error'));
+    }
+    if (error instanceof HttpError) reply.headers(error.headers);
+    return reply.code(statusCode).send(failure(statusCode, error.message));
+  });
+
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+  await app.register(helmetPlugin, { config });
+  await app.register(cookie);
+  await app.register(rateLimitPlugin);
+
+  // An attacker probing for URLs hits the not-found handler: it is rate-limited like any route.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
+    const path = request.url.split('?', 1)[0];
+    return reply.code(404).send(failure(404, `Not found: ${request.method} ${path}`));
+  });
+
+  await app.register(swaggerPlugin);
+  await app.register(databasePlugin, { config });
+
+  await app.register(healthRoutes);
+  await app.register(runtimeConfigRoutes, { config });
+
+  if (config.serveWeb) await app.register(serveWeb, { config });
+
+  return app;
+}

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { Pool } from 'pg';
+import { lockDataDir } from './data-dir-lock';
+import { migratePglite, migratePostgres } from './migrate';
+import * as schema from './schema';
+
+/** One Drizzle type for both drivers: write queries with the query builder so they run on either. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseClient {
+  driver: 'pglite' | 'postgres';
+  /** Resolves when the database answers `select 1`. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenedDatabase {
+  db: Database;
+  client: DatabaseClient;
+}
+
+export interface DatabaseLog {
+  info(message: string): void;
+  error(object: unknown, message: string): void;
+}
+
+export async function openDatabase(
+  options: { dataDir: string; databaseUrl: string | undefined },
+  log: DatabaseLog,
+): Promise<OpenedDatabase> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, log) : openPglite(options.dataDir, log);
+}
+
+async function openPglite(dataDir: string, log: DatabaseLog): Promise<OpenedDatabase> {
+  const release = await lockDataDir(dataDir, (error) => log.error({ err: error }, `The lock on DATA_DIR ${dataDir} was compromised`));
+  let pglite: PGlite | undefined;
+  try {
+    const folder = path.join(dataDir, 'pglite');
+    pglite = new PGlite(folder);
+    await pglite.waitReady;
+    await migratePglite(pglite);
+    log.info(`Embedded PGlite database ready in ${folder}`);
+  } catch (error) {
+    await pglite?.close().catch(() => undefined);
+    await release();
+    throw error;
+  }
+  const opened = pglite;
+  const db = drizzlePglite(opened, { schema }) as unknown as Database;
+  let closed = false;
+  return {
+    db,
+    client: {
+      driver: 'pglite',
+      ping: async () => {
+        await db.execute(sql`select 1`);
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        try {
+          await opened.close();
+        } finally {
+          await release();
+        }
+      },
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string, log: DatabaseLog): Promise<OpenedDatabase> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
+  // An idle connection dropped by the server must not crash the process; the pool reconnects.
+  pool.on('error', (error) => log.error({ err: error }, 'PostgreSQL connection error'));
+  try {
+    await migratePostgres(pool);
+    log.info('PostgreSQL database ready');
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  let closed = false;
+  return {
+    db,
+    client: {
+      driver: 'postgres',
+      ping: async () => {
+        await db.execute(sql`select 1`);
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await pool.end();
+      },
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
+import { HttpError } from '../lib/envelope';
+
+/**
+ * A generous per-IP ceiling for everything; routes open to abuse (login, codes, reports) set tighter limits
+ * with `config.rateLimit`. Counters live in this process; the limits that must hold across instances
+ * (login and code throttling) are enforced in the database.
+ */
+export default fp(
+  async (app) => {
+    await app.register(rateLimit, {
+      global: true,
+      max: 600,
+      timeWindow: '1 minute',
+      errorResponseBuilder: (_request, context) =>
+        new HttpError(context.statusCode, `Too many requests, please try again in ${context.after}.`),
+    });
+  },
+  { name: 'rate-limit' },
+);

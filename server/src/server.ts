@@ -1,0 +1,49 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+
+async function start(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let app;
+  try {
+    app = await buildApp(config);
+    await app.ready();
+  } catch (error) {
+    // Typically the database: DATA_DIR locked by another process, or PostgreSQL unreachable.
+    process.stderr.write(`Kabari server could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (app) await app.close().catch(() => undefined);
+    process.exit(1);
+  }
+
+  // Slow clients must not hold sockets forever; keep-alive just above common load-balancer idle timeouts.
+  app.server.requestTimeout = 30_000;
+  app.server.headersTimeout = 20_000;
+  app.server.keepAliveTimeout = 65_000;
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'Closing the server after an uncaught error');
+    else app.log.info(`${signal ?? 'Shutdown'} received, closing the server`);
+    // Stops accepting connections, waits for in-flight requests, then closes the database and its lock.
+    await app.close();
+  });
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    app.log.error({ err: error }, `Could not listen on ${config.host}:${config.port}`);
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+void start();

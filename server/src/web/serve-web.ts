@@ -1,0 +1,120 @@
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { REMOTE_NAMES, type Config } from '../config';
+import { failure } from '../lib/envelope';
+import { isFresh } from '../lib/etag';
+import { cacheControlFor, REVALIDATE } from './cache-policy';
+import { PrerenderStitcher } from './prerender-stitcher';
+
+export function hostDistOf(webRoot: string): string {
+  return path.join(webRoot, 'host', 'dist');
+}
+
+export function remoteDistOf(webRoot: string, name: string): string {
+  return path.join(webRoot, `remote-${name}`, 'dist');
+}
+
+// What @fastify/static hands to setHeaders: the raw response, before the file is streamed.
+interface HeaderTarget {
+  setHeader(name: string, value: string): unknown;
+}
+
+function setCacheHeaders(res: HeaderTarget, filePath: string): void {
+  res.setHeader('cache-control', cacheControlFor(filePath));
+  // The same URL is answered as .br, .gz or plain depending on Accept-Encoding.
+  res.setHeader('vary', 'Accept-Encoding');
+}
+
+function setRemoteHeaders(res: HeaderTarget, filePath: string): void {
+  setCacheHeaders(res, filePath);
+  // A host on another origin loads remotes from here: the manifest by fetch (CORS), chunks by <script>.
+  res.setHeader('access-control-allow-origin', '*');
+  res.setHeader('cross-origin-resource-policy', 'cross-origin');
+}
+
+// The last segment has an extension: a request for a file, never for a page.
+function looksLikeFile(pathname: string): boolean {
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return /\.[A-Za-z0-9]+$/.test(last);
+}
+
+function acceptsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
+}
+
+function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string, etag: string) {
+  reply.header('cache-control', REVALIDATE).header('etag', etag).header('vary', 'Accept-Encoding');
+  if (isFresh(request, etag)) return reply.code(304).send();
+  return reply.type('text/html; charset=utf-8').send(html);
+}
+
+/**
+ * Production only: the built host at `/`, each remote at `/remotes/<name>/`, and page HTML for every other
+ * GET (prerendered when a remote's build provides the page, else the host's index.html; the client router
+ * shows its own 404 page).
+ */
+export default async function serveWeb(app: FastifyInstance, options: { config: Config }): Promise<void> {
+  const { webRoot } = options.config;
+  const hostDist = hostDistOf(webRoot);
+  const remoteDists = Object.fromEntries(REMOTE_NAMES.map((name) => [name, remoteDistOf(webRoot, name)]));
+  const stitcher = new PrerenderStitcher({
+    hostDist,
+    remoteDists,
+    onFallback: (reason, error) => app.log.warn({ err: error }, `${reason}; serving index.html instead`),
+  });
+
+  const common = {
+    preCompressed: true,
+    cacheControl: false,
+    index: false,
+    redirect: false,
+    dotfiles: 'ignore',
+    list: false,
+  } as const;
+
+  // Host files go through the page route below (serve: false), which needs reply.sendFile.
+  await app.register(fastifyStatic, { ...common, root: hostDist, serve: false, setHeaders: setCacheHeaders });
+  for (const name of REMOTE_NAMES) {
+    await app.register(fastifyStatic, {
+      ...common,
+      root: remoteDists[name] as string,
+      prefix: `/remotes/${name}/`,
+      decorateReply: false,
+      setHeaders: setRemoteHeaders,
+    });
+  }
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const pathname = request.url.split(/[?#]/, 1)[0] ?? '/';
+      if (pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/remotes/')) {
+        return reply.callNotFound();
+      }
+      if (looksLikeFile(pathname)) {
+        let filePath: string;
+        try {
+          filePath = decodeURIComponent(pathname);
+        } catch {
+          return reply.callNotFound();
+        }
+        // The prerender fragments are build inputs for the stitcher, not public files.
+        if (filePath.startsWith('/prerender/')) return reply.callNotFound();
+        return reply.sendFile(filePath);
+      }
+      if (!acceptsHtml(request)) return reply.callNotFound();
+      const page = await stitcher.render(request.url);
+      if (!page) {
+        request.log.error(`The web app is not built: ${path.join(hostDist, 'index.html')} is missing`);
+        return reply
+          .code(503)
+          .send(failure(503, 'The web app is not built yet: run `npm run build` and restart the server.'));
+      }
+      return sendHtml(request, reply, page.html, page.etag);
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+
+export type DriverName = 'pglite' | 'postgres';
+
+const postgresUrl = process.env.KABARI_TEST_POSTGRES_URL;
+const postgresSkipReason = process.env.KABARI_TEST_POSTGRES_SKIP ?? 'PostgreSQL tests SKIPPED';
+
+/** Runs the same tests on embedded PGlite and on PostgreSQL (skipped, saying why, when none is available). */
+export function describeEachDatabase(title: string, body: (driver: DriverName) => void): void {
+  describe(`${title} [pglite]`, () => body('pglite'));
+  if (postgresUrl) describe(`${title} [postgres]`, () => body('postgres'));
+  else describe.skip(`${title} [postgres] — ${postgresSkipReason}`, () => body('postgres'));
+}
+
+export function tempDir(prefix = 'kabari-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+export interface TestDatabase {
+  /** Environment for loadConfig: a fresh DATA_DIR, and DATABASE_URL for PostgreSQL. */
+  env: Record<string, string>;
+  dataDir: string;
+  databaseUrl?: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, empty database: a new DATA_DIR for PGlite, a new database (random name) on PostgreSQL. */
+export async function createTestDatabase(driver: DriverName, options: { copyPgliteTemplate?: boolean } = {}): Promise<TestDatabase> {
+  const dataDir = tempDir('kabari-test-data-');
+  if (driver === 'pglite') {
+    const template = process.env.KABARI_TEST_PGLITE_TEMPLATE;
+    if (template && options.copyPgliteTemplate !== false) cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
+    return {
+      env: { DATA_DIR: dataDir },
+      dataDir,
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+
+  if (!postgresUrl) throw new Error(postgresSkipReason);
+  const name = `kabari_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient((client) => client.query(`create database ${name}`));
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    dataDir,
+    databaseUrl: url.toString(),
+    cleanup: async () => {
+      await withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

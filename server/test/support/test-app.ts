@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createTestDatabase, type DriverName, type TestDatabase } from './databases';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The whole app on a fresh database, ready for app.inject(). */
+export async function buildTestApp(driver: DriverName = 'pglite', env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase(driver);
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...database.env, ...env });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { logger: false });
+    await app.ready();
+  } catch (error) {
+    await database.cleanup();
+    throw error;
+  }
+  return {
+    app,
+    config,
+    database,
+    close: async () => {
+      await app.close();
+      await database.cleanup();
+    },
+  };
+}
