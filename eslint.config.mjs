@@ -9,7 +9,10 @@ const apps = ['host', 'remote-search', 'remote-dashboard', 'remote-billing', 're
 
 const forbid = (names) =>
   names.flatMap((name) => [
-    { group: [`**/${name}/**`, `../${name}`, `../../${name}`], message: `Do not import ${name}: apps meet only through routes and @kabari/shared.` },
+    {
+      group: [`**/${name}/**`, `../${name}`, `../../${name}`],
+      message: `Do not import ${name}: apps meet only through routes and @kabari/shared.`,
+    },
     { group: [`@kabari/${name}`, `@kabari/${name}/**`], message: `Do not import ${name}.` },
   ]);
 
@@ -20,7 +23,15 @@ const zone = (files, names) => ({
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'server/drizzle/**', 'e2e/test-results/**', 'bench/**', '.tmp/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      'server/drizzle/**',
+      'e2e/test-results/**',
+      'bench/**',
+      '.tmp/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -49,11 +60,35 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.jest } },
     rules: { 'no-console': 'off' },
   },
+  {
+    // Playwright fixtures take `{}` and call `use`: neither is React.
+    files: ['e2e/**'],
+    rules: { 'no-empty-pattern': 'off', 'react-hooks/rules-of-hooks': 'off' },
+  },
+  {
+    files: ['jest/**'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.jest } },
+  },
   zone(['shared/**'], [...apps, 'server']),
-  zone(['remote-search/**'], apps.filter((app) => app !== 'remote-search')),
-  zone(['remote-dashboard/**'], apps.filter((app) => app !== 'remote-dashboard')),
-  zone(['remote-billing/**'], apps.filter((app) => app !== 'remote-billing')),
-  zone(['remote-share/**'], apps.filter((app) => app !== 'remote-share')),
-  zone(['host/**'], apps.filter((app) => app !== 'host')),
+  zone(
+    ['remote-search/**'],
+    apps.filter((app) => app !== 'remote-search'),
+  ),
+  zone(
+    ['remote-dashboard/**'],
+    apps.filter((app) => app !== 'remote-dashboard'),
+  ),
+  zone(
+    ['remote-billing/**'],
+    apps.filter((app) => app !== 'remote-billing'),
+  ),
+  zone(
+    ['remote-share/**'],
+    apps.filter((app) => app !== 'remote-share'),
+  ),
+  zone(
+    ['host/**'],
+    apps.filter((app) => app !== 'host'),
+  ),
   zone(['server/**'], apps),
 );

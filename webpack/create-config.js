@@ -83,7 +83,9 @@ function createConfig(app) {
       ],
       optimization: {
         minimize: production,
-        minimizer: [new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } })],
+        minimizer: [
+          new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } }),
+        ],
         moduleIds: production ? 'deterministic' : 'named',
         chunkIds: production ? 'deterministic' : 'named',
       },
@@ -97,7 +99,9 @@ function createConfig(app) {
         liveReload: true,
         headers: { 'Access-Control-Allow-Origin': '*' },
         // Standalone shells talk to the real API server.
-        proxy: [{ context: ['/api', '/runtime-config.json', '/dev', '/healthz'], target: apiTarget, changeOrigin: true }],
+        proxy: [
+          { context: ['/api', '/runtime-config.json', '/dev', '/healthz'], target: apiTarget, changeOrigin: true },
+        ],
         client: { overlay: { warnings: false, errors: true } },
       },
     };

@@ -1,13 +1,10 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import {
-  localeFromPath,
-  localizePath,
-  writeLocaleCookie,
-  type Locale,
-} from '@kabari/shared/i18n/locale';
+import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
+import { apiClient } from '@kabari/shared/api/api-client';
+import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
 import { hostNamespace } from '../../i18n/host-namespace';
 
 /** Keeps i18next, <html lang> and the locale cookie in step with the /id prefix of the URL. */
@@ -40,10 +37,17 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
   );
 }
 
+function signOut(): void {
+  // The session ends on this device at once; the server revokes the token when it can be reached.
+  apiClient.post('/api/v1/auth/logout').catch(() => undefined);
+  clearSession();
+}
+
 export function SiteLayout({ children }: { children: ReactNode }) {
   const locale = useLocaleFromUrl();
   const { t } = useTranslation(hostNamespace);
   const { t: tc } = useTranslation('common');
+  const signedIn = useTokenStore((state) => Boolean(state.token));
   return (
     <div className="site">
       <a className="skip-link" href="#main">
@@ -55,6 +59,12 @@ export function SiteLayout({ children }: { children: ReactNode }) {
         </Link>
         <nav className="site-header__nav" aria-label={t('nav.main')}>
           <Link to={localizePath(routePaths.home, locale)}>{t('nav.home')}</Link>
+          {signedIn && <Link to={localizePath(routePaths.dashboard, locale)}>{t('nav.dashboard')}</Link>}
+          {signedIn && (
+            <button type="button" className="button" onClick={signOut}>
+              {t('nav.signOut')}
+            </button>
+          )}
           <LanguageSwitch locale={locale} />
         </nav>
       </header>

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import { chromium } from 'playwright-core';
+
+/** CHROME_PATH, else Debian's /usr/bin/chromium, else Playwright's own browser where installed. */
+export function findChromium(): string | undefined {
+  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  for (const candidate of candidates) if (candidate && fs.existsSync(candidate)) return candidate;
+  try {
+    const bundled = chromium.executablePath();
+    if (bundled && fs.existsSync(bundled)) return bundled;
+  } catch {
+    // playwright-core without a downloaded browser
+  }
+  return undefined;
+}
+
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+export function requireChromium(): string {
+  const found = findChromium();
+  if (!found) {
+    throw new Error(
+      'No Chromium found for the end-to-end tests. Install one with `apt-get install -y chromium` ' +
+        '(Debian/Ubuntu), or point CHROME_PATH at a Chrome/Chromium binary.',
+    );
+  }
+  return found;
+}

@@ -1,0 +1,20 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot, startKabari } from './kabari-server';
+
+const stateFile = path.join(__dirname, '../.artifacts/server.json');
+
+/** One production server for the whole run; tests that need their own configuration start another. */
+export default async function globalSetup() {
+  for (const app of ['host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share', 'server']) {
+    const built = path.join(repoRoot, app, 'dist');
+    if (!fs.existsSync(built)) throw new Error(`${app} is not built: run \`npm run build\` first.`);
+  }
+  const server = await startKabari();
+  process.env.KABARI_BASE_URL = server.url;
+  fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+  fs.writeFileSync(stateFile, JSON.stringify({ url: server.url }));
+  return async () => {
+    await server.stop();
+  };
+}

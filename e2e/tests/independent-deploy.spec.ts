@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect } from '../support/fixtures';
+import { freePort, repoRoot, startKabari } from '../support/kabari-server';
+import { serveStatic } from '../support/static-server';
+
+function hashDir(dir: string): string {
+  const hash = crypto.createHash('sha256');
+  for (const entry of fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .sort((a, b) => path.join(a.parentPath, a.name).localeCompare(path.join(b.parentPath, b.name)))) {
+    if (entry.isFile()) hash.update(fs.readFileSync(path.join(entry.parentPath, entry.name)));
+  }
+  return hash.digest('hex');
+}
+
+test.describe('remotes are deployed independently', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('a remote rebuilt alone, on another origin, is picked up by the unchanged host build', async ({ browser }) => {
+    // A separate team's checkout of remote-search with a changed text, built on its own.
+    const work = path.join(repoRoot, '.tmp', `e2e-redeploy-${process.pid}`);
+    fs.rmSync(work, { recursive: true, force: true });
+    for (const dir of ['remote-search', 'shared', 'webpack']) {
+      fs.cpSync(path.join(repoRoot, dir), path.join(work, dir), {
+        recursive: true,
+        filter: (source) => !/[\\/](dist|node_modules)$/.test(source),
+      });
+    }
+    fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(work, 'node_modules'), 'dir');
+    const textFile = path.join(work, 'remote-search/src/i18n/search.en.json');
+    const texts = JSON.parse(fs.readFileSync(textFile, 'utf8'));
+    texts.home.title = 'Redeployed without the host: ask with consent';
+    fs.writeFileSync(textFile, JSON.stringify(texts));
+
+    const hostBefore = hashDir(path.join(repoRoot, 'host/dist'));
+    execFileSync(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production'],
+      {
+        cwd: path.join(work, 'remote-search'),
+        stdio: 'pipe',
+      },
+    );
+
+    const cdn = await serveStatic(path.join(work, 'remote-search/dist'), await freePort());
+    const kabari = await startKabari({ REMOTE_SEARCH_URL: `${cdn.url}/mf-manifest.json` });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${kabari.url}/`);
+      await expect(page.locator('main h1')).toHaveText('Redeployed without the host: ask with consent');
+      await page.close();
+      expect(hashDir(path.join(repoRoot, 'host/dist'))).toBe(hostBefore);
+    } finally {
+      await kabari.stop();
+      await cdn.close();
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  test('with one remote down, its route shows the fallback and the others still work', async ({ browser }) => {
+    const closedPort = await freePort();
+    const kabari = await startKabari({ REMOTE_DASHBOARD_URL: `http://127.0.0.1:${closedPort}/mf-manifest.json` });
+    try {
+      const page = await browser.newPage();
+      page.on('console', () => undefined);
+      await page.goto(`${kabari.url}/dashboard`);
+      await expect(page.getByRole('alert')).toContainText('This part of Kabari could not be loaded');
+      await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+      // The layout is alive: client-side navigation to a page of another remote works.
+      await page.getByRole('link', { name: 'Home' }).click();
+      await expect(page.locator('main [data-remote="search"] h1')).toContainText('with their consent');
+
+      await page.goto(`${kabari.url}/id/dashboard`);
+      await expect(page.getByRole('alert')).toContainText('Bagian Kabari ini gagal dimuat');
+      await page.close();
+    } finally {
+      await kabari.stop();
+    }
+  });
+});
