@@ -7,5 +7,6 @@ module.exports = createConfig({
   port: 3000,
   entry: './src/index.ts',
   title: 'Kabari',
+  publicPath: '/',
   template: path.join(__dirname, 'src/index.html'),
 });

@@ -16,6 +16,7 @@ const repoRoot = path.join(__dirname, '..');
  * @param {string} app.entry        browser entry (index.ts → import('./bootstrap'))
  * @param {string} app.title        page title of the standalone shell
  * @param {string} [app.template] HTML template (default: webpack/index.html)
+ * @param {string} [app.publicPath] where the built files are served from (default 'auto')
  */
 function createConfig(app) {
   return (_env, argv) => {
@@ -31,7 +32,8 @@ function createConfig(app) {
       output: {
         path: path.join(app.dir, 'dist'),
         // 'auto' lets a remote be served from any origin or prefix: chunks load next to remoteEntry.js.
-        publicPath: 'auto',
+        // The host is served at the site root, where deep links like /id/enter-link need absolute URLs.
+        publicPath: app.publicPath ?? 'auto',
         filename: production ? '[name].[contenthash:10].js' : '[name].js',
         chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
         assetModuleFilename: production ? 'assets/[name].[contenthash:10][ext]' : 'assets/[name][ext]',
@@ -79,6 +81,8 @@ function createConfig(app) {
           title: app.title,
           chunks: ['main'],
           scriptLoading: 'defer',
+          // Keep comments: the server stitches prerendered pages in at <!--kabari-page--> markers.
+          minify: production ? { collapseWhitespace: true, removeComments: false, minifyCSS: true } : false,
         }),
       ],
       optimization: {

@@ -63,19 +63,23 @@ test.describe('the host and its remotes', () => {
           __FEDERATION__: { __SHARE__: Record<string, Record<string, Record<string, Record<string, Version>>>> };
         }
       ).__FEDERATION__.__SHARE__;
-      const loadedFrom: Record<string, string[]> = {};
+      // Scopes of several containers may point at the same provider: count distinct providers.
+      const loadedFrom: Record<string, Set<string>> = {};
       for (const scopes of Object.values(share)) {
         for (const packages of Object.values(scopes)) {
           for (const [pkg, versions] of Object.entries(packages)) {
             for (const version of Object.values(versions)) {
-              if (version.loaded) (loadedFrom[pkg] ??= []).push(version.from);
+              if (version.loaded) (loadedFrom[pkg] ??= new Set()).add(version.from);
             }
           }
         }
       }
       const renderers = (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: { renderers: Map<number, unknown> } })
         .__REACT_DEVTOOLS_GLOBAL_HOOK__.renderers.size;
-      return { loadedFrom, renderers };
+      return {
+        loadedFrom: Object.fromEntries(Object.entries(loadedFrom).map(([pkg, from]) => [pkg, [...from]])),
+        renderers,
+      };
     });
     expect(shareCounts.renderers).toBe(1);
     for (const pkg of ['react', 'react-dom', 'antd/es/config-provider', '@kabari/shared/stores/session-store']) {

@@ -28,7 +28,12 @@ export function AppRoutes() {
     <Routes>
       {remoteRoutes.flatMap(({ path, remote, exposed }) =>
         twinPaths(path).map((twin) => (
-          <Route key={twin} path={twin} element={<RemotePage remote={remote} exposed={exposed} />} />
+          <Route
+            key={twin}
+            path={twin}
+            // Keyed so that moving between two remote pages never carries one page's error state over.
+            element={<RemotePage key={`${remote}/${exposed}`} remote={remote} exposed={exposed} />}
+          />
         )),
       )}
       <Route path="*" element={<ErrorPage statusCode={404} />} />
