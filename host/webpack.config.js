@@ -1,4 +1,3 @@
-const path = require('node:path');
 const { createConfig } = require('../webpack/create-config');
 
 module.exports = createConfig({
@@ -8,5 +7,4 @@ module.exports = createConfig({
   entry: './src/index.ts',
   title: 'Kabari',
   publicPath: '/',
-  template: path.join(__dirname, 'src/index.html'),
 });

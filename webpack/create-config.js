@@ -15,7 +15,6 @@ const repoRoot = path.join(__dirname, '..');
  * @param {Record<string,string>} [app.exposes]  modules a remote exposes
  * @param {string} app.entry        browser entry (index.ts → import('./bootstrap'))
  * @param {string} app.title        page title of the standalone shell
- * @param {string} [app.template] HTML template (default: webpack/index.html)
  * @param {string} [app.publicPath] where the built files are served from (default 'auto')
  */
 function createConfig(app) {
@@ -77,7 +76,7 @@ function createConfig(app) {
           dts: false,
         }),
         new HtmlWebpackPlugin({
-          template: app.template ?? path.join(__dirname, 'index.html'),
+          template: path.join(__dirname, 'index.html'),
           title: app.title,
           chunks: ['main'],
           scriptLoading: 'defer',
