@@ -29,5 +29,5 @@ module.exports = {
   // Creates (or finds) the PostgreSQL server the database tests also run on.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 30000,
+  setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
 };

@@ -22,16 +22,22 @@ const urlText = (protocols: string[]) =>
   z
     .string()
     .trim()
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    );
 
 const optionalUrl = (protocols: string[]) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), urlText(protocols).optional());
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    urlText(protocols).optional(),
+  );
 
 // A manifest URL may be absolute (another origin, a CDN) or a path on this server.
 const remoteManifestUrl = z.preprocess(
@@ -87,7 +93,10 @@ const environmentSchema = z.object({
       return false;
     }
   }, 'expected a PEM-encoded RSA private key of at least 2048 bits'),
-  AUTH_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, 'expected at least 32 characters'),
+  AUTH_SECRET: optionalText.refine(
+    (value) => value === undefined || value.length >= 32,
+    'expected at least 32 characters',
+  ),
 });
 
 export interface Config {
@@ -127,7 +136,9 @@ function describeValue(env: NodeJS.ProcessEnv, name: string): string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
   // An empty variable (PORT=) means "use the default", as if it were not set.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -11,6 +11,12 @@ import * as schema from './schema';
 
 /** One Drizzle type for both drivers: write queries with the query builder so they run on either. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Runs raw SQL and returns its rows: both drivers answer with `{ rows }`, which the shared type hides. */
+export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
 
 export interface DatabaseClient {
   driver: 'pglite' | 'postgres';
@@ -37,7 +43,9 @@ export async function openDatabase(
 }
 
 async function openPglite(dataDir: string, log: DatabaseLog): Promise<OpenedDatabase> {
-  const release = await lockDataDir(dataDir, (error) => log.error({ err: error }, `The lock on DATA_DIR ${dataDir} was compromised`));
+  const release = await lockDataDir(dataDir, (error) =>
+    log.error({ err: error }, `The lock on DATA_DIR ${dataDir} was compromised`),
+  );
   let pglite: PGlite | undefined;
   try {
     const folder = path.join(dataDir, 'pglite');

@@ -15,7 +15,9 @@ export function envelope<T extends z.ZodType>(dataSchema: T) {
   });
 }
 
-export const errorEnvelope = envelope(z.null()).describe('An error: status mirrors the HTTP status, message says what went wrong.');
+export const errorEnvelope = envelope(z.null()).describe(
+  'An error: status mirrors the HTTP status, message says what went wrong.',
+);
 
 export function ok<T>(data: T, message = 'ok'): Envelope<T> {
   return { status: 200, message, data };

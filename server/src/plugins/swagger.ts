@@ -16,7 +16,12 @@ export default fp(
         },
         components: {
           securitySchemes: {
-            token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The session token, raw or as "Bearer <token>"' },
+            token: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'Authorization',
+              description: 'The session token, raw or as "Bearer <token>"',
+            },
           },
         },
       },

@@ -28,12 +28,24 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-/** A fresh, empty database: a new DATA_DIR for PGlite, a new database (random name) on PostgreSQL. */
-export async function createTestDatabase(driver: DriverName, options: { copyPgliteTemplate?: boolean } = {}): Promise<TestDatabase> {
+/**
+ * A fresh database: a new DATA_DIR for PGlite (a copy of a cluster the global setup made, `migrated` or `empty`,
+ * or nothing at all for a true first start), a new database with a random name on PostgreSQL.
+ */
+export async function createTestDatabase(
+  driver: DriverName,
+  options: { pgliteStart?: 'migrated' | 'empty' | 'first-start' } = {},
+): Promise<TestDatabase> {
   const dataDir = tempDir('kabari-test-data-');
   if (driver === 'pglite') {
-    const template = process.env.KABARI_TEST_PGLITE_TEMPLATE;
-    if (template && options.copyPgliteTemplate !== false) cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
+    const start = options.pgliteStart ?? 'migrated';
+    const template =
+      start === 'migrated'
+        ? process.env.KABARI_TEST_PGLITE_MIGRATED
+        : start === 'empty'
+          ? process.env.KABARI_TEST_PGLITE_EMPTY
+          : undefined;
+    if (template) cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
     return {
       env: { DATA_DIR: dataDir },
       dataDir,

@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { migratePglite } from '../../src/db/migrate';
 import { initdbAvailable, POSTGRES_BIN_DIR, startThrowawayCluster, type ThrowawayCluster } from './postgres-cluster';
 
 declare global {
@@ -18,14 +19,23 @@ export default async function globalSetup(): Promise<void> {
   await Promise.all([preparePgliteTemplate(), preparePostgres()]);
 }
 
-// An initialized (empty) PGlite cluster to copy: each test still gets a fresh DATA_DIR, without paying initdb.
+// Initialized PGlite clusters to copy, so each test gets a fresh DATA_DIR without paying initdb (seconds):
+// one empty (for the migration tests), one already migrated (for everything else).
 async function preparePgliteTemplate(): Promise<void> {
   const template = mkdtempSync(path.join(tmpdir(), 'kabari-test-pglite-'));
   globalThis.kabariPgliteTemplate = template;
-  const pglite = new PGlite(path.join(template, 'pglite'));
+  const empty = path.join(template, 'empty');
+  const migrated = path.join(template, 'migrated');
+  const pglite = new PGlite(empty);
   await pglite.waitReady;
   await pglite.close();
-  process.env.KABARI_TEST_PGLITE_TEMPLATE = path.join(template, 'pglite');
+  cpSync(empty, migrated, { recursive: true });
+  const migrating = new PGlite(migrated);
+  await migrating.waitReady;
+  await migratePglite(migrating);
+  await migrating.close();
+  process.env.KABARI_TEST_PGLITE_EMPTY = empty;
+  process.env.KABARI_TEST_PGLITE_MIGRATED = migrated;
 }
 
 async function preparePostgres(): Promise<void> {
@@ -35,7 +45,10 @@ async function preparePostgres(): Promise<void> {
     return;
   }
   if (!initdbAvailable()) {
-    skip(`PostgreSQL tests SKIPPED: no TEST_DATABASE_URL and no initdb at ${path.join(POSTGRES_BIN_DIR, 'initdb')}`, required);
+    skip(
+      `PostgreSQL tests SKIPPED: no TEST_DATABASE_URL and no initdb at ${path.join(POSTGRES_BIN_DIR, 'initdb')}`,
+      required,
+    );
     return;
   }
   try {

@@ -64,7 +64,19 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
 
   try {
     await runChecked(
-      run(initdb, ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions']),
+      run(initdb, [
+        '-D',
+        dataDir,
+        '-U',
+        'postgres',
+        '-A',
+        'trust',
+        '-E',
+        'UTF8',
+        '--no-locale',
+        '--no-sync',
+        '--no-instructions',
+      ]),
       'initdb',
     );
     // A port can be taken between choosing and binding it: try a few.
@@ -83,7 +95,18 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       ].join(' ');
       try {
         await runChecked(
-          run(pgCtl, ['-D', dataDir, '-l', path.join(folder, 'server.log'), '-w', '-t', '60', '-o', serverOptions, 'start']),
+          run(pgCtl, [
+            '-D',
+            dataDir,
+            '-l',
+            path.join(folder, 'server.log'),
+            '-w',
+            '-t',
+            '60',
+            '-o',
+            serverOptions,
+            'start',
+          ]),
           'pg_ctl start',
         );
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createTestDatabase, type DriverName, type TestDatabase } from './databases';
@@ -11,12 +11,17 @@ export interface TestApp {
 }
 
 /** The whole app on a fresh database, ready for app.inject(). */
-export async function buildTestApp(driver: DriverName = 'pglite', env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  driver: DriverName = 'pglite',
+  env: Record<string, string> = {},
+  options: { logger?: FastifyServerOptions['logger']; beforeReady?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase(driver);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...database.env, ...env });
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, { logger: false });
+    app = await buildApp(config, { logger: options.logger ?? false });
+    options.beforeReady?.(app);
     await app.ready();
   } catch (error) {
     await database.cleanup();

@@ -8,12 +8,14 @@ import { REVALIDATE } from '../../web/cache-policy';
 const runtimeConfigSchema = z.object({
   apiBaseUrl: z.string().describe('Prefix for API calls; empty means this origin'),
   appId: z.string().describe('Value for the application-id request header'),
-  remotes: z.object({
-    search: z.string(),
-    dashboard: z.string(),
-    billing: z.string(),
-    share: z.string(),
-  }).describe('Remote name → mf-manifest.json URL'),
+  remotes: z
+    .object({
+      search: z.string(),
+      dashboard: z.string(),
+      billing: z.string(),
+      share: z.string(),
+    })
+    .describe('Remote name → mf-manifest.json URL'),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
@@ -33,7 +35,10 @@ const runtimeConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       schema: {
         tags: ['web'],
         summary: 'Runtime configuration of the web app (never cached without revalidation)',
-        response: { 200: envelope(runtimeConfigSchema), 304: z.void().describe('Not modified: the cached copy is current') },
+        response: {
+          200: envelope(runtimeConfigSchema),
+          304: z.void().describe('Not modified: the cached copy is current'),
+        },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,166 @@
+import { Writable } from 'node:stream';
+import { z } from 'zod';
+import { loggerOptions, requestIdFor } from '../src/app';
+import { loadConfig } from '../src/config';
+import { HttpError } from '../src/lib/envelope';
+import { buildTestApp, type TestApp } from './support/test-app';
+
+describe('the app', () => {
+  let testApp: TestApp;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    const config = loadConfig({ LOG_LEVEL: 'info' });
+    const stream = new Writable({
+      write(chunk, _encoding, callback) {
+        logLines.push(String(chunk));
+        callback();
+      },
+    });
+    testApp = await buildTestApp(
+      'pglite',
+      { REMOTE_SHARE_URL: 'https://cdn.example.com/share/mf-manifest.json' },
+      {
+        logger: { ...(loggerOptions(config) as object), stream },
+        beforeReady: (app) => {
+          app.post(
+            '/api/test/echo',
+            { schema: { body: z.object({ email: z.string().regex(/^\S+@\S+\.\S+$/, 'Enter valid email address') }) } },
+            async (request) => ({ status: 200, message: 'ok', data: request.body }),
+          );
+          app.get('/api/test/boom', async () => {
+            throw new Error('connection string postgres://secret@db');
+          });
+          app.get('/api/test/teapot', async () => {
+            throw new HttpError(418, 'I am a teapot', { 'retry-after': '7' });
+          });
+          app.post('/api/test/log', async (request) => {
+            request.log.info({ body: request.body }, 'logging a body');
+            return { status: 200, message: 'ok', data: null };
+          });
+          app.get('/api/test/limited', { config: { rateLimit: { max: 1, timeWindow: '1 minute' } } }, async () => ({
+            status: 200,
+            message: 'ok',
+            data: null,
+          }));
+        },
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('answers success in the envelope', async () => {
+    const response = await testApp.app.inject({ method: 'POST', url: '/api/test/echo', payload: { email: 'a@b.co' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 200, message: 'ok', data: { email: 'a@b.co' } });
+  });
+
+  it('answers an unknown API path with a 404 envelope', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/v1/nothing-here?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ status: 404, message: 'Not found: GET /api/v1/nothing-here', data: null });
+  });
+
+  it('answers invalid input with a 400 envelope naming the field', async () => {
+    const response = await testApp.app.inject({ method: 'POST', url: '/api/test/echo', payload: { email: 'nope' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ status: 400, message: 'email: Enter valid email address', data: null });
+  });
+
+  it('answers a missing body and malformed JSON with 400 envelopes', async () => {
+    const missing = await testApp.app.inject({ method: 'POST', url: '/api/test/echo' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ status: 400, data: null });
+    expect(missing.json().message).toMatch(/body/);
+
+    const malformed = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ status: 400, data: null });
+  });
+
+  it('hides the details of a 500 from the client but logs them', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/test/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ status: 500, message: 'Internal Server Error', data: null });
+    expect(response.body).not.toContain('secret');
+    expect(logLines.join('')).toContain('connection string postgres://secret@db');
+  });
+
+  it('passes on the message and headers of a deliberate 4xx', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/test/teapot' });
+    expect(response.statusCode).toBe(418);
+    expect(response.headers['retry-after']).toBe('7');
+    expect(response.json()).toEqual({ status: 418, message: 'I am a teapot', data: null });
+  });
+
+  it('answers too many requests with a 429 envelope', async () => {
+    const first = await testApp.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.9.9.9' });
+    expect(first.statusCode).toBe(200);
+    const second = await testApp.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.9.9.9' });
+    expect(second.statusCode).toBe(429);
+    expect(second.json()).toMatchObject({ status: 429, data: null });
+    expect(second.json().message).toMatch(/Too many requests, please try again in/);
+  });
+
+  it('keeps a sane incoming request id and replaces anything else', async () => {
+    const kept = await testApp.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'lb-1234.abc' },
+    });
+    expect(kept.headers['x-request-id']).toBe('lb-1234.abc');
+    const replaced = await testApp.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\u0000<script>' },
+    });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requestIdFor({ headers: {} } as never)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('redacts secrets from the logs', async () => {
+    await testApp.app.inject({
+      method: 'POST',
+      url: '/api/test/log',
+      payload: { email: 'x@y.z', password: 'hunter2', verificationCode: '123456', cardNumber: '4242424242424242' },
+      headers: { authorization: 'Bearer very-secret-token' },
+    });
+    const logs = logLines.join('');
+    expect(logs).toContain('logging a body');
+    expect(logs).not.toContain('hunter2');
+    expect(logs).not.toContain('123456');
+    expect(logs).not.toContain('4242424242424242');
+    expect(logs).not.toContain('very-secret-token');
+  });
+
+  it('sets security headers, with the configured remote origins in the CSP', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/healthz' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self' https://cdn.example.com");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline' https://cdn.example.com");
+    expect(csp).toContain("img-src 'self' data: blob: https:");
+    expect(csp).toContain("connect-src 'self' https://cdn.example.com");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('compresses large JSON responses', async () => {
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/docs/json',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+  });
+});

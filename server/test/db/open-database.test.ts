@@ -1,0 +1,122 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { Pool } from 'pg';
+import { DataDirLockedError } from '../../src/db/data-dir-lock';
+import { migratePostgres, MIGRATIONS_FOLDER } from '../../src/db/migrate';
+import { openDatabase, queryRows, type OpenedDatabase } from '../../src/db/open-database';
+import { serverSettings } from '../../src/db/schema';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
+
+const quietLog = { info: () => undefined, error: () => undefined };
+
+const EXPECTED_TABLES = [
+  'auth_throttles',
+  'outbox_messages',
+  'server_settings',
+  'sessions',
+  'users',
+  'verification_codes',
+  'visitor_reports',
+];
+
+async function tableNames(opened: OpenedDatabase): Promise<string[]> {
+  const rows = await queryRows<{ table_name: string }>(
+    opened.db,
+    sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+  );
+  return rows.map((row) => row.table_name);
+}
+
+describeEachDatabase('openDatabase', (driver) => {
+  let database: TestDatabase;
+
+  beforeEach(async () => {
+    database = await createTestDatabase(driver, { pgliteStart: 'empty' });
+  });
+
+  afterEach(async () => {
+    await database.cleanup();
+  });
+
+  it('runs the migrations on start, and a second start finds nothing left to do', async () => {
+    const options = { dataDir: database.dataDir, databaseUrl: database.databaseUrl };
+    const first = await openDatabase(options, quietLog);
+    try {
+      expect(first.client.driver).toBe(driver);
+      // Only the embedded database is guarded by the DATA_DIR lock.
+      expect(existsSync(path.join(database.dataDir, 'server.lock'))).toBe(driver === 'pglite');
+      expect(await tableNames(first)).toEqual(EXPECTED_TABLES);
+      await first.db.insert(serverSettings).values({ key: 'probe', value: { kept: true } });
+    } finally {
+      await first.client.close();
+    }
+
+    const second = await openDatabase(options, quietLog);
+    try {
+      const rows = await second.db.select().from(serverSettings);
+      expect(rows).toEqual([{ key: 'probe', value: { kept: true }, updatedAt: expect.any(Date) }]);
+      const applied = await queryRows<{ count: string | number }>(
+        second.db,
+        sql`select count(*) as count from drizzle.__drizzle_migrations`,
+      );
+      const migrationFiles = readdirSync(MIGRATIONS_FOLDER).filter((name) => name.endsWith('.sql'));
+      expect(Number(applied[0]?.count)).toBe(migrationFiles.length);
+      await expect(second.client.ping()).resolves.toBeUndefined();
+    } finally {
+      await second.client.close();
+    }
+  });
+});
+
+describe('the embedded database folder (DATA_DIR)', () => {
+  it('is created on first start', async () => {
+    // No template copied: this is a first start on an empty machine, initdb included.
+    const database = await createTestDatabase('pglite', { pgliteStart: 'first-start' });
+    const dataDir = path.join(database.dataDir, 'fresh', 'nested');
+    try {
+      const opened = await openDatabase({ dataDir, databaseUrl: undefined }, quietLog);
+      expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+      await opened.client.close();
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('is never opened by two servers at once, and is free again after close', async () => {
+    const database = await createTestDatabase('pglite');
+    try {
+      const options = { dataDir: database.dataDir, databaseUrl: undefined };
+      const first = await openDatabase(options, quietLog);
+      const second = openDatabase(options, quietLog);
+      await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(second).rejects.toThrow(`DATA_DIR ${database.dataDir} is in use by another Kabari server process`);
+      await first.client.close();
+
+      const again = await openDatabase(options, quietLog);
+      await again.client.close();
+    } finally {
+      await database.cleanup();
+    }
+  });
+});
+
+describeEachDatabase('migrations from several instances at once', (driver) => {
+  if (driver === 'pglite') {
+    it('are not a concern for PGlite: one process per folder', () => undefined);
+    return;
+  }
+
+  it('take turns on PostgreSQL through the advisory lock', async () => {
+    const database = await createTestDatabase('postgres');
+    const pools = [1, 2, 3].map(() => new Pool({ connectionString: database.databaseUrl }));
+    try {
+      await Promise.all(pools.map((pool) => migratePostgres(pool)));
+      const result = await pools[0]!.query<{ count: string }>('select count(*) from drizzle.__drizzle_migrations');
+      expect(Number(result.rows[0]?.count)).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+      await database.cleanup();
+    }
+  });
+});

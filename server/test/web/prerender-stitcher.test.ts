@@ -1,0 +1,167 @@
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { normalizePagePath, pageLanguage, PrerenderStitcher } from '../../src/web/prerender-stitcher';
+import { copyWebFixture } from '../support/web-fixture';
+
+function stitcherFor(webRoot: string, onFallback = jest.fn()) {
+  return new PrerenderStitcher({
+    hostDist: path.join(webRoot, 'host', 'dist'),
+    remoteDists: {
+      search: path.join(webRoot, 'remote-search', 'dist'),
+      dashboard: path.join(webRoot, 'remote-dashboard', 'dist'),
+      billing: path.join(webRoot, 'remote-billing', 'dist'),
+      share: path.join(webRoot, 'remote-share', 'dist'),
+    },
+    onFallback,
+  });
+}
+
+// Moves a file's mtime forward, as a redeploy does, without waiting for the clock.
+function touchLater(file: string, seconds: number): void {
+  const when = new Date(Date.now() + seconds * 1000);
+  utimesSync(file, when, when);
+}
+
+describe('normalizePagePath and pageLanguage', () => {
+  it.each([
+    ['/', '/'],
+    ['/enter-link/', '/enter-link'],
+    ['/enter-link?code=abc', '/enter-link'],
+    ['/id/', '/id'],
+    ['/id/enter-link///', '/id/enter-link'],
+    ['//about-us', '/about-us'],
+    ['/caf%C3%A9', '/café'],
+    ['/bad%E0%A4%A', '/bad%E0%A4%A'],
+  ])('normalizes %s to %s', (url, expected) => {
+    expect(normalizePagePath(url)).toBe(expected);
+  });
+
+  it('reads the language from the /id prefix', () => {
+    expect(pageLanguage('/id')).toBe('id');
+    expect(pageLanguage('/id/enter-link')).toBe('id');
+    expect(pageLanguage('/')).toBe('en');
+    expect(pageLanguage('/idea')).toBe('en');
+  });
+});
+
+describe('PrerenderStitcher', () => {
+  let webRoot: string;
+
+  beforeEach(() => {
+    webRoot = copyWebFixture();
+  });
+
+  afterEach(() => {
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  it("stitches a remote's fragments into the English shell", async () => {
+    const page = await stitcherFor(webRoot).render('/');
+    expect(page?.prerendered).toBe(true);
+    expect(page?.html).toContain('<html lang="en">');
+    expect(page?.html).toContain('<head><meta charset="utf-8" /><title>Kabari — home</title><style>.home{}</style>');
+    expect(page?.html).toContain('<div id="root"><main><h1>Ask a relative where they are</h1></main>');
+    expect(page?.html).not.toContain('<!--kabari-page');
+    expect(page?.etag).toMatch(/^".+"$/);
+  });
+
+  it('uses the Indonesian shell under /id, with or without a trailing slash or query', async () => {
+    const stitcher = stitcherFor(webRoot);
+    for (const url of ['/id', '/id/', '/id/?source=sms']) {
+      const page = await stitcher.render(url);
+      expect(page?.html).toContain('<html lang="id">');
+      expect(page?.html).toContain('Minta kerabat berbagi lokasi');
+    }
+    const enterLink = await stitcher.render('/id/enter-link/');
+    expect(enterLink?.html).toContain('<html lang="id">');
+    expect(enterLink?.html).toContain('<title>Bagikan lokasi Anda?</title>');
+  });
+
+  it('finds routes in any remote', async () => {
+    const page = await stitcherFor(webRoot).render('/enter-link?code=xyz');
+    expect(page?.html).toContain('Someone asks to see your location');
+  });
+
+  it("serves the host's index.html for a page no remote prerenders", async () => {
+    const page = await stitcherFor(webRoot).render('/dashboard');
+    expect(page?.prerendered).toBe(false);
+    expect(page?.html).toContain('<div id="root"></div>');
+  });
+
+  it('falls back to index.html, and says why, when a fragment is missing', async () => {
+    const onFallback = jest.fn();
+    const page = await stitcherFor(webRoot, onFallback).render('/share');
+    expect(page?.prerendered).toBe(false);
+    expect(onFallback).toHaveBeenCalledWith(expect.stringContaining('/share'), expect.anything());
+  });
+
+  it('falls back to index.html when the shell is missing or has no markers', async () => {
+    rmSync(path.join(webRoot, 'host', 'dist', 'prerender', 'shell.id.html'));
+    const stitcher = stitcherFor(webRoot);
+    expect((await stitcher.render('/id'))?.prerendered).toBe(false);
+
+    writeFileSync(path.join(webRoot, 'host', 'dist', 'prerender', 'shell.en.html'), '<html><body></body></html>');
+    expect((await stitcher.render('/'))?.prerendered).toBe(false);
+  });
+
+  it('refuses a fragment that points outside the prerender folder', async () => {
+    const routes = path.join(webRoot, 'remote-search', 'dist', 'prerender', 'routes.json');
+    writeFileSync(routes, JSON.stringify({ routes: { '/': { html: '../../../host/dist/index.html', head: 'x' } } }));
+    const onFallback = jest.fn();
+    const page = await stitcherFor(webRoot, onFallback).render('/');
+    expect(page?.prerendered).toBe(false);
+    expect(onFallback).toHaveBeenCalled();
+  });
+
+  it('survives an unreadable routes.json', async () => {
+    writeFileSync(path.join(webRoot, 'remote-search', 'dist', 'prerender', 'routes.json'), '{ not json');
+    const page = await stitcherFor(webRoot).render('/');
+    expect(page?.prerendered).toBe(false);
+  });
+
+  it('returns null when the host is not built at all', async () => {
+    rmSync(path.join(webRoot, 'host'), { recursive: true });
+    expect(await stitcherFor(webRoot).render('/about-us')).toBeNull();
+  });
+
+  it('caches stitched pages until a file changes', async () => {
+    const stitcher = stitcherFor(webRoot);
+    const first = await stitcher.render('/');
+    expect(await stitcher.render('/')).toBe(first);
+    expect(await stitcher.render('/?x=1')).toBe(first);
+  });
+
+  it('picks up a remote redeployed alone: new routes.json and fragments, no restart', async () => {
+    const stitcher = stitcherFor(webRoot);
+    const prerender = path.join(webRoot, 'remote-search', 'dist', 'prerender');
+    expect((await stitcher.render('/faqs'))?.prerendered).toBe(false);
+    const before = await stitcher.render('/');
+
+    writeFileSync(path.join(prerender, 'home.v2.en.html'), '<main><h1>Version two</h1></main>');
+    writeFileSync(path.join(prerender, 'faqs.en.html'), '<main><h1>FAQ</h1></main>');
+    writeFileSync(
+      path.join(prerender, 'routes.json'),
+      JSON.stringify({
+        routes: {
+          '/': { html: 'home.v2.en.html', head: 'home.en.head.html' },
+          '/faqs/': { html: 'faqs.en.html', head: 'home.en.head.html' },
+        },
+      }),
+    );
+    touchLater(path.join(prerender, 'routes.json'), 5);
+
+    const after = await stitcher.render('/');
+    expect(after?.html).toContain('Version two');
+    expect(after?.etag).not.toBe(before?.etag);
+    expect((await stitcher.render('/faqs/'))?.html).toContain('<h1>FAQ</h1>');
+  });
+
+  it('picks up a fragment rewritten in place', async () => {
+    const stitcher = stitcherFor(webRoot);
+    await stitcher.render('/enter-link');
+    const fragment = path.join(webRoot, 'remote-share', 'dist', 'prerender', 'enter-link.en.html');
+    writeFileSync(fragment, '<main><h1>Rewritten</h1></main>');
+    touchLater(fragment, 5);
+    expect((await stitcher.render('/enter-link'))?.html).toContain('Rewritten');
+  });
+});

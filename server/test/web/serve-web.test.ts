@@ -1,0 +1,213 @@
+import { brotliDecompressSync } from 'node:zlib';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isHashedAsset } from '../../src/web/cache-policy';
+import { buildTestApp, type TestApp } from '../support/test-app';
+import { copyWebFixture } from '../support/web-fixture';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+describe('isHashedAsset', () => {
+  it.each([
+    ['main.3f9a1c2b7d.js', true],
+    ['412.9c8b7a6f5e.js', true],
+    ['vendor.0a1b2c3d4e5f.js.br', true],
+    ['styles.ABCDEF0123.css', true],
+    ['remoteEntry.js', false],
+    ['mf-manifest.json', false],
+    ['index.html', false],
+    ['main.3f9a1c.js', false],
+    ['logo.png', false],
+  ])('%s → %s', (name, hashed) => {
+    expect(isHashedAsset(name)).toBe(hashed);
+  });
+});
+
+describe('serving the built web apps (SERVE_WEB)', () => {
+  let testApp: TestApp;
+  let webRoot: string;
+
+  beforeAll(async () => {
+    webRoot = copyWebFixture();
+    testApp = await buildTestApp('pglite', { SERVE_WEB: 'true', WEB_ROOT: webRoot });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    testApp.app.inject({ method: 'GET', url, headers });
+
+  it('caches hashed assets for a year', async () => {
+    const response = await get('/main.3f9a1c2b7d.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe(IMMUTABLE);
+    expect(response.body).toContain('host main');
+  });
+
+  it('revalidates non-hashed files, with an ETag', async () => {
+    const response = await get('/robots.txt');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const etag = response.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const again = await get('/robots.txt', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("serves a remote's manifest and remoteEntry.js revalidated, and its chunks immutable, to any origin", async () => {
+    const manifest = await get('/remotes/search/mf-manifest.json');
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.json()).toMatchObject({ id: 'kabari_search' });
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.headers['access-control-allow-origin']).toBe('*');
+    expect(manifest.headers['cross-origin-resource-policy']).toBe('cross-origin');
+
+    const entry = await get('/remotes/search/remoteEntry.js');
+    expect(entry.statusCode).toBe(200);
+    expect(entry.headers['cache-control']).toBe('no-cache');
+
+    const chunk = await get('/remotes/search/412.9c8b7a6f5e.js');
+    expect(chunk.statusCode).toBe(200);
+    expect(chunk.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  it('serves the precompressed twin when the client accepts it', async () => {
+    const brotli = await get('/assets/vendor.0a1b2c3d4e5f.js', { 'accept-encoding': 'br, gzip' });
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.headers['cache-control']).toBe(IMMUTABLE);
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toContain('export const filler');
+
+    const gzip = await get('/assets/vendor.0a1b2c3d4e5f.js', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+
+    const plain = await get('/assets/vendor.0a1b2c3d4e5f.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('export const filler');
+  });
+
+  it('compresses other files on the fly', async () => {
+    const response = await get('/site.css', { 'accept-encoding': 'gzip' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('answers a page route with the host HTML, never cached without revalidation', async () => {
+    const response = await get('/about-us', HTML);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<div id="root"></div>');
+    const etag = response.headers.etag as string;
+    expect((await get('/about-us', { ...HTML, 'if-none-match': etag })).statusCode).toBe(304);
+
+    // Every unknown page too: the client router shows its own 404 page.
+    const unknown = await get('/no/such/page/', HTML);
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.body).toContain('<div id="root"></div>');
+  });
+
+  it('serves prerendered pages stitched into the shell of their language', async () => {
+    const home = await get('/', HTML);
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('<html lang="en">');
+    expect(home.body).toContain('Ask a relative where they are');
+    expect(home.headers['cache-control']).toBe('no-cache');
+
+    const homeId = await get('/id/', HTML);
+    expect(homeId.body).toContain('<html lang="id">');
+    expect(homeId.body).toContain('Minta kerabat berbagi lokasi');
+
+    const enterLink = await get('/enter-link?code=abc', HTML);
+    expect(enterLink.body).toContain('Someone asks to see your location');
+    expect(enterLink.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('picks up a remote redeployed alone, without a restart', async () => {
+    const prerender = path.join(webRoot, 'remote-share', 'dist', 'prerender');
+    writeFileSync(path.join(prerender, 'enter-link.v2.en.html'), '<main><h1>Redeployed share page</h1></main>');
+    const routes = path.join(prerender, 'routes.json');
+    writeFileSync(
+      routes,
+      JSON.stringify({ routes: { '/enter-link': { html: 'enter-link.v2.en.html', head: 'enter-link.en.head.html' } } }),
+    );
+    const later = new Date(Date.now() + 5000);
+    utimesSync(routes, later, later);
+    const response = await get('/enter-link', HTML);
+    expect(response.body).toContain('Redeployed share page');
+  });
+
+  it('never answers /api paths, missing files or non-HTML requests with the page', async () => {
+    const api = await get('/api/v1/unknown', HTML);
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ status: 404, message: 'Not found: GET /api/v1/unknown', data: null });
+
+    const missingAsset = await get('/main.0000000000.js', HTML);
+    expect(missingAsset.statusCode).toBe(404);
+    expect(missingAsset.json()).toMatchObject({ status: 404, data: null });
+
+    const missingRemoteFile = await get('/remotes/search/999.abcdef0123.js');
+    expect(missingRemoteFile.statusCode).toBe(404);
+
+    const unknownRemote = await get('/remotes/elsewhere/remoteEntry.js');
+    expect(unknownRemote.statusCode).toBe(404);
+
+    const json = await get('/about-us', { accept: 'application/json' });
+    expect(json.statusCode).toBe(404);
+
+    const post = await testApp.app.inject({ method: 'POST', url: '/about-us', headers: HTML });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('keeps the prerender fragments, dotfiles and anything outside the build private', async () => {
+    expect((await get('/prerender/shell.en.html')).statusCode).toBe(404);
+    writeFileSync(path.join(webRoot, 'host', 'dist', '.env'), 'SECRET=1');
+    expect((await get('/.env')).statusCode).toBe(404);
+    writeFileSync(path.join(webRoot, 'secret.txt'), 'outside');
+    for (const url of ['/../secret.txt', '/%2e%2e/secret.txt', '/remotes/search/..%2f..%2f..%2fsecret.txt']) {
+      const response = await get(url);
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+      expect(response.body).not.toContain('outside');
+    }
+  });
+
+  it('keeps the runtime configuration and the API routes ahead of the files', async () => {
+    writeFileSync(path.join(webRoot, 'host', 'dist', 'runtime-config.json'), '{"stale":true}');
+    const response = await get('/runtime-config.json');
+    expect(response.json()).toMatchObject({ status: 200, data: { apiBaseUrl: '' } });
+    expect((await get('/healthz')).json()).toMatchObject({ status: 200 });
+  });
+});
+
+describe('serving the web apps before they are built', () => {
+  it('says plainly that the build is missing', async () => {
+    const testApp = await buildTestApp('pglite', { SERVE_WEB: 'true', WEB_ROOT: path.join(__dirname, 'nothing-here') });
+    try {
+      const response = await testApp.app.inject({ method: 'GET', url: '/', headers: HTML });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().message).toMatch(/not built/);
+    } finally {
+      await testApp.close();
+    }
+  });
+});
+
+describe('not serving the web apps (development)', () => {
+  it('answers page paths with a 404 envelope', async () => {
+    const testApp = await buildTestApp('pglite', { SERVE_WEB: 'false' });
+    try {
+      const response = await testApp.app.inject({ method: 'GET', url: '/about-us', headers: HTML });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ status: 404, data: null });
+    } finally {
+      await testApp.close();
+    }
+  });
+});
