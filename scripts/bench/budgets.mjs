@@ -1,0 +1,57 @@
+// The performance budgets of issue 2. Each names the bench module that measures it and the
+// metric that module's `measure(results, budget)` reads; later issues append their own.
+
+/**
+ * @typedef {object} Budget
+ * @property {string} id stable key in results.json
+ * @property {string} suite the bench module that measures it (scripts/bench/<suite>.mjs)
+ * @property {string} route
+ * @property {string} metric passed to the module's `measure`
+ * @property {string} label what is compared, for the printed line
+ * @property {number} [max] pass when actual ≤ max
+ * @property {number} [min] pass when actual ≥ min
+ * @property {string} [unit]
+ * @property {string} why
+ */
+
+/** @type {Budget[]} */
+export const budgets = [
+  {
+    id: 'enter-link.js-gzip',
+    suite: 'bundle',
+    route: '/enter-link',
+    metric: 'gzipKB',
+    label: 'JavaScript gzip',
+    max: 200,
+    unit: 'KB',
+    why: 'the page a relative opens from an SMS, on a phone',
+  },
+  {
+    id: 'enter-link.lighthouse-score',
+    suite: 'lighthouse',
+    route: '/enter-link',
+    metric: 'score',
+    label: 'Lighthouse mobile score (median)',
+    min: 0.95,
+    why: 'the page a relative opens from an SMS, on a phone',
+  },
+  {
+    id: 'home.js-gzip',
+    suite: 'bundle',
+    route: '/',
+    metric: 'gzipKB',
+    label: 'JavaScript gzip',
+    max: 300,
+    unit: 'KB',
+    why: 'the home page',
+  },
+  {
+    id: 'home.lighthouse-score',
+    suite: 'lighthouse',
+    route: '/',
+    metric: 'score',
+    label: 'Lighthouse mobile score (median)',
+    min: 0.95,
+    why: 'the home page',
+  },
+];

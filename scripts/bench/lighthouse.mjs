@@ -1,0 +1,288 @@
+// Lighthouse (programmatic API) with its default config — mobile form factor, simulated
+// throttling — performance category only, a few runs per route one after another, each in a
+// freshly launched Chromium with a fresh profile. Reports the median of each metric and
+// every run's values; each run's HTML report goes to bench/reports/.
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fixed, median, table } from './lib/format.mjs';
+import { waitForIdle } from './lib/machine.mjs';
+
+export const name = 'lighthouse';
+export const description =
+  'Lighthouse mobile performance (score, LCP, TBT, CLS) for / and /enter-link, median of 3 runs';
+
+export const routes = ['/', '/enter-link'];
+const defaultRuns = 3;
+/** Longest wait, before each run, for other work on the machine to quieten down. */
+const defaultIdleWaitSeconds = 20;
+
+/** @typedef {{ score: number | null, lcpMs: number | null, tbtMs: number | null, cls: number | null, fcpMs: number | null, speedIndexMs: number | null }} Metrics */
+
+/** @param {import('./lib/context.mjs').BenchContext} context */
+export async function run(context) {
+  const runs = Math.max(1, Number(context.options.runs ?? defaultRuns));
+  const idleWaitSeconds = Math.max(0, Number(context.options['idle-wait'] ?? defaultIdleWaitSeconds));
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  await fsp.mkdir(context.reportsDir, { recursive: true });
+
+  // A few unmeasured requests first, so the first run does not pay for a cold server.
+  for (const route of routes) {
+    for (let i = 0; i < 3; i += 1)
+      await fetch(context.baseUrl + route)
+        .then((r) => r.arrayBuffer())
+        .catch(() => {});
+  }
+
+  /** @type {Record<string, any>} */
+  const results = {};
+  /** @type {string | null} */
+  let lighthouseVersion = null;
+  for (const route of routes) {
+    /** @type {Array<Metrics & { run: number, seconds: number, benchmarkIndex: number | null, busyBefore: number, loadBefore: number, mainThreadMs: number | null, bootup: Array<{ url: string, totalMs: number, scriptingMs: number }>, lcpElement: string | null, warnings: string[], error: string | null, report: string | null }>} */
+    const runResults = [];
+    for (let i = 1; i <= runs; i += 1) {
+      context.signal.throwIfAborted();
+      const started = Date.now();
+      // Sampled while nothing of ours runs: the share of the CPUs other work is taking. On a
+      // shared machine, give that work a little time to finish (--idle-wait seconds, 0 = don't).
+      const { busy: busyBefore, waitedMs } = await waitForIdle({
+        maxMs: idleWaitSeconds * 1000,
+        signal: context.signal,
+      });
+      if (waitedMs > 1500)
+        context.log(
+          `lighthouse: waited ${Math.round(waitedMs / 1000)}s for the CPUs to quieten (now ${Math.round(busyBefore * 100)}% busy)`,
+        );
+      const loadBefore = Math.round(os.loadavg()[0] * 100) / 100;
+      const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'kabari-bench-chrome-'));
+      /** @type {import('chrome-launcher').LaunchedChrome | null} */
+      let chrome = null;
+      let unregister = () => {};
+      try {
+        chrome = await chromeLauncher.launch({
+          chromePath: context.chrome.path,
+          chromeFlags: context.chrome.flags,
+          userDataDir,
+          logLevel: 'silent',
+          // bench.mjs handles Ctrl-C (stops the server too); chrome-launcher's own handler would exit first.
+          handleSIGINT: false,
+        });
+        const launched = chrome;
+        unregister = context.onCleanup(async () => {
+          await kill(launched);
+          await fsp.rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
+        });
+        const result = await lighthouse(context.baseUrl + route, {
+          port: chrome.port,
+          output: 'html',
+          logLevel: 'error',
+          onlyCategories: ['performance'],
+        });
+        if (!result) throw new Error('Lighthouse returned no result');
+        const { lhr } = result;
+        lighthouseVersion = lhr.lighthouseVersion;
+        const reportFile = path.join(
+          context.reportsDir,
+          `lighthouse${route === '/' ? '-home' : route.replaceAll('/', '-')}-${i}.html`,
+        );
+        await fsp.writeFile(reportFile, /** @type {string} */ (result.report));
+        const metrics = metricsOf(lhr);
+        runResults.push({
+          run: i,
+          ...metrics,
+          seconds: Math.round((Date.now() - started) / 100) / 10,
+          benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+          busyBefore,
+          loadBefore,
+          ...diagnosticsOf(lhr, context.baseUrl),
+          warnings: lhr.runWarnings ?? [],
+          error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null,
+          report: path.relative(context.repoRoot, reportFile),
+        });
+        context.log(
+          `lighthouse ${route} run ${i}/${runs}: score ${metrics.score ?? '–'}, LCP ${metrics.lcpMs ?? '–'} ms, ` +
+            `TBT ${metrics.tbtMs ?? '–'} ms, CLS ${metrics.cls ?? '–'} (${((Date.now() - started) / 1000).toFixed(1)}s)`,
+        );
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        const message = /** @type {Error} */ (error).message;
+        runResults.push({
+          run: i,
+          score: null,
+          lcpMs: null,
+          tbtMs: null,
+          cls: null,
+          fcpMs: null,
+          speedIndexMs: null,
+          seconds: Math.round((Date.now() - started) / 100) / 10,
+          benchmarkIndex: null,
+          busyBefore,
+          loadBefore,
+          mainThreadMs: null,
+          bootup: [],
+          lcpElement: null,
+          warnings: [],
+          error: message,
+          report: null,
+        });
+        context.log(`lighthouse ${route} run ${i}/${runs}: ERROR ${message}`);
+      } finally {
+        unregister();
+        if (chrome) await kill(chrome);
+        await fsp.rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
+      }
+    }
+    /** @type {Record<string, number | null>} */
+    const med = {};
+    for (const metric of /** @type {(keyof Metrics)[]} */ ([
+      'score',
+      'lcpMs',
+      'tbtMs',
+      'cls',
+      'fcpMs',
+      'speedIndexMs',
+    ])) {
+      med[metric] = median(runResults.map((r) => r[metric]));
+    }
+    results[route] = {
+      url: context.baseUrl + route,
+      runs: runResults,
+      median: med,
+      lighthouseVersion,
+    };
+  }
+  return results;
+}
+
+/**
+ * SIGKILLs the browser's process group and waits (up to 5 s) until it has gone, so its
+ * profile folder can be removed.
+ * @param {import('chrome-launcher').LaunchedChrome} chrome
+ */
+async function kill(chrome) {
+  const child = chrome.process;
+  const closed =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          child.once('close', resolve);
+          setTimeout(resolve, 5000).unref();
+        });
+  chrome.kill();
+  await closed;
+}
+
+/**
+ * Where the main-thread time went (to see what to split), and what the largest paint was.
+ * @param {any} lhr
+ * @param {string} baseUrl
+ */
+function diagnosticsOf(lhr, baseUrl) {
+  const short = (/** @type {string} */ url) => (url.startsWith(baseUrl) ? url.slice(baseUrl.length) || '/' : url);
+  /** @type {any[]} */
+  const bootupItems = lhr.audits?.['bootup-time']?.details?.items ?? [];
+  /** @type {any} */
+  const lcpDetails = lhr.audits?.['largest-contentful-paint-element']?.details;
+  const lcpNode = lcpDetails?.items?.[0]?.items?.[0]?.node ?? lcpDetails?.items?.[0]?.node ?? null;
+  return {
+    mainThreadMs: fixed(lhr.audits?.['mainthread-work-breakdown']?.numericValue ?? null, 0),
+    bootup: bootupItems.slice(0, 6).map((item) => ({
+      url: short(String(item.url)),
+      totalMs: Math.round(item.total),
+      scriptingMs: Math.round(item.scripting),
+    })),
+    lcpElement: lcpNode
+      ? `${lcpNode.snippet ?? ''}${lcpNode.nodeLabel ? ` "${String(lcpNode.nodeLabel).slice(0, 60)}"` : ''}`
+      : null,
+  };
+}
+
+/** @param {any} lhr @returns {Metrics} */
+function metricsOf(lhr) {
+  const audit = (/** @type {string} */ id) => lhr.audits?.[id]?.numericValue ?? null;
+  return {
+    score: lhr.categories?.performance?.score ?? null,
+    lcpMs: fixed(audit('largest-contentful-paint'), 0),
+    tbtMs: fixed(audit('total-blocking-time'), 0),
+    cls: fixed(audit('cumulative-layout-shift'), 3),
+    fcpMs: fixed(audit('first-contentful-paint'), 0),
+    speedIndexMs: fixed(audit('speed-index'), 0),
+  };
+}
+
+/** @param {Record<string, any>} results */
+export function format(results) {
+  const runs = Math.max(...Object.values(results).map((r) => r.runs.length));
+  const rows = Object.entries(results).map(([route, r]) => [
+    route,
+    show(r.median.score, 2),
+    show(r.median.lcpMs, 0),
+    show(r.median.tbtMs, 0),
+    show(r.median.cls, 3),
+    show(r.median.fcpMs, 0),
+    r.runs
+      .map((/** @type {any} */ x) =>
+        x.error && x.score === null
+          ? 'error'
+          : `${show(x.score, 2)}/${show(x.lcpMs, 0)}/${show(x.tbtMs, 0)}/${show(x.cls, 3)}`,
+      )
+      .join('  '),
+  ]);
+  const lines = [
+    `Lighthouse mobile (simulated throttling), performance only, median of ${runs} run(s)`,
+    table(['route', 'score', 'LCP ms', 'TBT ms', 'CLS', 'FCP ms', 'each run: score/LCP/TBT/CLS'], rows),
+  ];
+  const benchmarkIndex = median(
+    Object.values(results).flatMap((r) => r.runs.map((/** @type {any} */ x) => x.benchmarkIndex)),
+  );
+  if (benchmarkIndex !== null)
+    lines.push(`  Lighthouse CPU benchmarkIndex (median of runs): ${Math.round(benchmarkIndex)}`);
+  for (const [route, r] of Object.entries(results)) {
+    // The run whose score is the median (or the first with one) stands for the route.
+    const scored = r.runs
+      .filter((/** @type {any} */ x) => x.score !== null)
+      .sort((/** @type {any} */ a, /** @type {any} */ b) => a.score - b.score);
+    const typical = scored[Math.floor((scored.length - 1) / 2)];
+    if (!typical) continue;
+    lines.push(
+      `  ${route} (run ${typical.run}): main thread ${typical.mainThreadMs} ms; most CPU: ` +
+        typical.bootup
+          .slice(0, 4)
+          .map((/** @type {any} */ b) => `${b.url} ${b.totalMs} ms`)
+          .join(', ') +
+        (typical.lcpElement ? `; LCP element ${typical.lcpElement}` : ''),
+    );
+  }
+  const busiest = Math.max(
+    ...Object.values(results).flatMap((r) => r.runs.map((/** @type {any} */ x) => x.busyBefore ?? 0)),
+  );
+  if (busiest > 0.25) {
+    lines.push(
+      `  WARNING: other work kept ${Math.round(busiest * 100)}% of the CPUs busy just before a run: ` +
+        'TBT, LCP and the score come out worse than on an idle machine; rerun when it is idle.',
+    );
+  }
+  for (const [route, r] of Object.entries(results)) {
+    for (const x of r.runs) {
+      if (x.error) lines.push(`  ${route} run ${x.run}: ${x.error}`);
+      for (const warning of x.warnings)
+        lines.push(`  ${route} run ${x.run} warning: ${String(warning).split('\n')[0]}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** @param {number | null} value @param {number} digits */
+function show(value, digits) {
+  return value === null || value === undefined ? '–' : value.toFixed(digits);
+}
+
+/**
+ * @param {Record<string, any>} results
+ * @param {import('./budgets.mjs').Budget} budget
+ */
+export function measure(results, budget) {
+  return results[budget.route]?.median?.[budget.metric] ?? null;
+}
