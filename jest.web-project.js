@@ -26,6 +26,8 @@ module.exports = (dir, displayName) => ({
   moduleNameMapper: {
     '^@kabari/shared/(.*)$': path.join(__dirname, 'shared/src/$1'),
     '\\.css$': 'identity-obj-proxy',
+    // The apps import antd per entry point from its ES build; jest runs the CommonJS twin.
+    '^antd/es/(.*)$': 'antd/lib/$1',
   },
   testEnvironmentOptions: { customExportConditions: [''] },
 });

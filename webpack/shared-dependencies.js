@@ -58,13 +58,13 @@ function sharedDependencies() {
     'react/jsx-runtime': singleton('react', react),
     'react-dom': singleton('react-dom', reactDom),
     'react-dom/client': singleton('react-dom', reactDom),
-    'react-router-dom': singleton('react-router-dom', rootPackage('react-router-dom')),
     zustand: singleton('zustand', rootPackage('zustand')),
     'zustand/middleware': singleton('zustand', rootPackage('zustand')),
     i18next: singleton('i18next', rootPackage('i18next')),
     'react-i18next': singleton('react-i18next', rootPackage('react-i18next')),
     '@ant-design/cssinjs': singleton('@ant-design/cssinjs', rootPackage('@ant-design/cssinjs')),
-    // Our own workspace package: stores, the API client and i18n helpers must be one instance.
+    // Our own workspace package: stores, the API client, i18n helpers and the thin router re-export
+    // (shared/src/routing/router.ts) must be one instance.
     '@kabari/shared/': { singleton: true, requiredVersion: false, version: rootPackage('@kabari/shared') },
   };
   for (const entry of antdEntryPoints) shared[`antd/es/${entry}`] = singleton('antd', antd);

@@ -56,6 +56,9 @@ test.describe('the host and its remotes', () => {
     // The remote reads the user the host's store holds.
     await expect(page.getByTestId('dashboard-user')).toHaveText('Signed in as Ana');
 
+    // The host signs out through the shared store: the remote's page follows without a reload.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByTestId('dashboard-signed-out')).toBeVisible();
     const shareCounts = await page.evaluate(() => {
       type Version = { loaded?: boolean; loading?: unknown; from: string };
       const share = (
@@ -82,13 +85,17 @@ test.describe('the host and its remotes', () => {
       };
     });
     expect(shareCounts.renderers).toBe(1);
-    for (const pkg of ['react', 'react-dom', 'antd/es/config-provider', '@kabari/shared/stores/session-store']) {
+    // The signed-out state is drawn with antd, so antd is loaded by now.
+    for (const pkg of [
+      'react',
+      'react-dom',
+      'antd/es/config-provider',
+      'antd/es/empty',
+      '@kabari/shared/stores/session-store',
+      '@kabari/shared/routing/router',
+    ]) {
       expect(shareCounts.loadedFrom[pkg], pkg).toHaveLength(1);
     }
-
-    // The host signs out through the shared store: the remote's page follows without a reload.
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page.getByTestId('dashboard-signed-out')).toBeVisible();
   });
 
   test('an unknown route shows the error page in the language of its path', async ({ page }) => {

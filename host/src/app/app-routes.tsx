@@ -1,4 +1,4 @@
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes } from '@kabari/shared/routing/router';
 import type { RemoteName } from '@kabari/shared/config/runtime-config';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { RemotePage } from '../features/federation/remote-page';

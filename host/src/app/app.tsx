@@ -1,24 +1,13 @@
-import { BrowserRouter, useLocation } from 'react-router-dom';
-import { localeFromPath } from '@kabari/shared/i18n/locale';
-import { AppProviders } from '@kabari/shared/ui/app-providers';
+import { BrowserRouter } from '@kabari/shared/routing/router';
 import { SiteLayout } from '../features/layout/site-layout';
 import { AppRoutes } from './app-routes';
-
-function LocalizedApp() {
-  const { pathname } = useLocation();
-  return (
-    <AppProviders locale={localeFromPath(pathname)}>
-      <SiteLayout>
-        <AppRoutes />
-      </SiteLayout>
-    </AppProviders>
-  );
-}
 
 export function App() {
   return (
     <BrowserRouter>
-      <LocalizedApp />
+      <SiteLayout>
+        <AppRoutes />
+      </SiteLayout>
     </BrowserRouter>
   );
 }

@@ -1,10 +1,9 @@
 import { StrictMode, useEffect, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Link, Route, Routes, useLocation } from '../routing/router';
 import { useTranslation } from 'react-i18next';
 import { initI18n } from '../i18n/create-i18n';
 import { localeFromPath, localizePath } from '../i18n/locale';
-import { AppProviders } from './app-providers';
 
 export interface StandaloneRoute {
   path: string;
@@ -20,31 +19,29 @@ function ShellFrame({ appName, routes }: { appName: string; routes: StandaloneRo
   }, [i18n, locale]);
   const other = locale === 'en' ? 'id' : 'en';
   return (
-    <AppProviders locale={locale}>
-      <div className="standalone-shell">
-        <header className="standalone-shell__bar">
-          <strong>{t('standalone.badge', { app: appName })}</strong>
-          <nav aria-label={appName}>
-            {routes.map((route) => (
-              <Link key={route.path} to={localizePath(route.path, locale)}>
-                {route.path}
-              </Link>
-            ))}
-            <Link to={localizePath(pathname, other)} lang={other}>
-              {t(`language.${other}`)}
+    <div className="standalone-shell">
+      <header className="standalone-shell__bar">
+        <strong>{t('standalone.badge', { app: appName })}</strong>
+        <nav aria-label={appName}>
+          {routes.map((route) => (
+            <Link key={route.path} to={localizePath(route.path, locale)}>
+              {route.path}
             </Link>
-          </nav>
-        </header>
-        <main>
-          <Routes>
-            {routes.flatMap(({ path, Page }) => [
-              <Route key={path} path={path} element={<Page />} />,
-              <Route key={`/id${path}`} path={path === '/' ? '/id' : `/id${path}`} element={<Page />} />,
-            ])}
-          </Routes>
-        </main>
-      </div>
-    </AppProviders>
+          ))}
+          <Link to={localizePath(pathname, other)} lang={other}>
+            {t(`language.${other}`)}
+          </Link>
+        </nav>
+      </header>
+      <main>
+        <Routes>
+          {routes.flatMap(({ path, Page }) => [
+            <Route key={path} path={path} element={<Page />} />,
+            <Route key={`/id${path}`} path={path === '/' ? '/id' : `/id${path}`} element={<Page />} />,
+          ])}
+        </Routes>
+      </main>
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
 import { localeFromPath, localizePath } from '@kabari/shared/i18n/locale';
 import { hostNamespace } from '../../i18n/host-namespace';

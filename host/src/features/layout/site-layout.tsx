@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
 import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
 import { billingNamespace } from '../../i18n/billing-namespace';
 

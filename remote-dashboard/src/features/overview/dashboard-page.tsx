@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import Empty from 'antd/es/empty';
+import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { dashboardNamespace } from '../../i18n/dashboard-namespace';
 
 function displayName(info: Record<string, unknown> | undefined): string {
@@ -17,7 +19,9 @@ export default function DashboardPage() {
       {token && user ? (
         <p data-testid="dashboard-user">{t('overview.signedInAs', { name: displayName(user.userCacheInfo) })}</p>
       ) : (
-        <p data-testid="dashboard-signed-out">{t('overview.signedOut')}</p>
+        <AntdScope>
+          <Empty data-testid="dashboard-signed-out" description={t('overview.signedOut')} />
+        </AntdScope>
       )}
     </section>
   );

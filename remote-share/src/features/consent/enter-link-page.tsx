@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
 import { shareNamespace } from '../../i18n/share-namespace';
 

@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import ConfigProvider from 'antd/es/config-provider';
+import enUS from 'antd/es/locale/en_US';
+import idID from 'antd/es/locale/id_ID';
+
+export const kabariTheme = {
+  token: {
+    colorPrimary: '#0b6e4f',
+    borderRadius: 8,
+    fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  },
+};
+
+/**
+ * antd's theme and locale, around the parts of a page that use antd. Not around the whole app:
+ * pages a visitor lands on (home, enter-link) must not pay for antd before they need it.
+ */
+export function AntdScope({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  return (
+    <ConfigProvider theme={kabariTheme} locale={i18n.language === 'id' ? idID : enUS}>
+      {children}
+    </ConfigProvider>
+  );
+}
