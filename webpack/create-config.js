@@ -74,6 +74,9 @@ function createConfig(app) {
           shareStrategy: 'loaded-first',
           manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
           dts: false,
+          // The federation runtime ships once, with the host (~25 KB gzip saved per remote). A remote's
+          // standalone QA shell (development) keeps its own, since no host is there to provide it.
+          experiments: isRemote ? { externalRuntime: production } : { provideExternalRuntime: true },
         }),
         new HtmlWebpackPlugin({
           template: path.join(__dirname, 'index.html'),

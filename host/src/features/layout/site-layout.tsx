@@ -3,7 +3,6 @@ import { Link, useLocation } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
 import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
-import { apiClient } from '@kabari/shared/api/api-client';
 import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
 import { hostNamespace } from '../../i18n/host-namespace';
 
@@ -39,7 +38,10 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
 
 function signOut(): void {
   // The session ends on this device at once; the server revokes the token when it can be reached.
-  apiClient.post('/api/v1/auth/logout').catch(() => undefined);
+  // The API client loads lazily: the pages a visitor lands on do not need it.
+  import('@kabari/shared/api/api-client')
+    .then(({ apiClient }) => apiClient.post('/api/v1/auth/logout'))
+    .catch(() => undefined);
   clearSession();
 }
 
