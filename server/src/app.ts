@@ -6,11 +6,16 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
+import authPlugin from './plugins/auth';
 import databasePlugin from './plugins/database';
+import mailerPlugin from './plugins/mailer';
 import helmetPlugin from './plugins/helmet';
 import rateLimitPlugin from './plugins/rate-limit';
 import swaggerPlugin from './plugins/swagger';
+import authRoutes from './routes/auth/routes';
+import devOutboxRoutes from './routes/dev-outbox/routes';
 import healthRoutes from './routes/health/routes';
+import locateRoutes from './routes/locate/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import serveWeb from './web/serve-web';
 
@@ -102,9 +107,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   await app.register(swaggerPlugin);
   await app.register(databasePlugin, { config });
+  await app.register(mailerPlugin, { config });
+  await app.register(authPlugin, { config });
 
   await app.register(healthRoutes);
   await app.register(runtimeConfigRoutes, { config });
+  await app.register(authRoutes, { config });
+  await app.register(locateRoutes);
+  if (config.devOutbox) {
+    if (config.isProduction) app.log.warn('DEV_OUTBOX is on in production: /dev/outbox shows every message sent');
+    await app.register(devOutboxRoutes);
+  }
 
   if (config.serveWeb) await app.register(serveWeb, { config });
 

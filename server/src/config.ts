@@ -93,6 +93,14 @@ const environmentSchema = z.object({
       return false;
     }
   }, 'expected a PEM-encoded RSA private key of at least 2048 bits'),
+  // The local outbox page shows reset codes: on by default outside production only.
+  DEV_OUTBOX: booleanFromEnv.optional(),
+  // Multiplies the login and code throttles, e.g. for end-to-end runs that sign in many times from one address.
+  AUTH_THROTTLE_SCALE: z.coerce
+    .number({ message: 'expected a number from 1 to 1000' })
+    .min(1, 'expected a number from 1 to 1000')
+    .max(1000, 'expected a number from 1 to 1000')
+    .default(1),
   AUTH_SECRET: optionalText.refine(
     (value) => value === undefined || value.length >= 32,
     'expected at least 32 characters',
@@ -117,6 +125,8 @@ export interface Config {
   appId: string;
   rsaPrivateKeyPem: string | undefined;
   authSecret: string | undefined;
+  devOutbox: boolean;
+  authThrottleScale: number;
 }
 
 export class ConfigError extends Error {
@@ -172,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     appId: e.APP_ID,
     rsaPrivateKeyPem: e.RSA_PRIVATE_KEY,
     authSecret: e.AUTH_SECRET,
+    devOutbox: e.DEV_OUTBOX ?? !isProduction,
+    authThrottleScale: e.AUTH_THROTTLE_SCALE,
   };
 }
 

@@ -163,4 +163,47 @@ describe('the app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('br');
   });
+
+  describe('the OpenAPI document', () => {
+    it('is published at /api/docs/json and lists the routes with their envelopes', async () => {
+      const response = await testApp.app.inject({ method: 'GET', url: '/api/docs/json' });
+      expect(response.statusCode).toBe(200);
+      const document = response.json();
+      expect(document.openapi).toMatch(/^3\./);
+      expect(document.info.title).toBe('Kabari API');
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining([
+          '/healthz',
+          '/readyz',
+          '/runtime-config.json',
+          '/api/v1/auth/publicKey',
+          '/api/v1/auth/login',
+          '/api/v1/auth/sendCode',
+          '/api/v1/auth/resetPassword',
+          '/api/v1/auth/loginByAuthCode',
+          '/api/v1/auth/logout',
+          '/api/v1/auth/session',
+          '/api/v1/locate/userAgent',
+        ]),
+      );
+      const ready = document.paths['/readyz'].get.responses['200'].content['application/json'].schema;
+      expect(Object.keys(ready.properties)).toEqual(['status', 'message', 'data']);
+      const login = document.paths['/api/v1/auth/login'].post;
+      expect(login.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+      expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['200', '400', '429']));
+      // Static file routes are not API.
+      expect(Object.keys(document.paths).some((path) => path.includes('*'))).toBe(false);
+    });
+
+    it('has a browsable UI at /api/docs', async () => {
+      const response = await testApp.app.inject({ method: 'GET', url: '/api/docs' });
+      expect([200, 302]).toContain(response.statusCode);
+      const page =
+        response.statusCode === 302
+          ? await testApp.app.inject({ method: 'GET', url: response.headers.location as string })
+          : response;
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toMatch(/swagger/i);
+    });
+  });
 });

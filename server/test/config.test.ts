@@ -36,6 +36,12 @@ describe('loadConfig', () => {
     expect(config.webRoot).toBe(path.resolve(__dirname, '../..'));
   });
 
+  it('shows the local outbox by default outside production only', () => {
+    expect(loadConfig({}).devOutbox).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).devOutbox).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEV_OUTBOX: 'true' }).devOutbox).toBe(true);
+  });
+
   it('serves the web apps by default in production only', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).serveWeb).toBe(true);
     expect(loadConfig({ NODE_ENV: 'production', SERVE_WEB: 'false' }).serveWeb).toBe(false);

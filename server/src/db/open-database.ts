@@ -12,8 +12,14 @@ import * as schema from './schema';
 /** One Drizzle type for both drivers: write queries with the query builder so they run on either. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** A transaction handed out by db.transaction(). */
+export type DatabaseTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Either the database or a transaction on it: data functions take this so callers can group writes. */
+export type DatabaseExecutor = Database | DatabaseTransaction;
+
 /** Runs raw SQL and returns its rows: both drivers answer with `{ rows }`, which the shared type hides. */
-export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
+export async function queryRows<T>(db: DatabaseExecutor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

@@ -5,8 +5,6 @@ import { strongEtag } from '../lib/etag';
 export const PAGE_HEAD_MARKER = '<!--kabari-page-head-->';
 export const PAGE_MARKER = '<!--kabari-page-->';
 
-export type PageLanguage = 'en' | 'id';
-
 export interface StitchedPage {
   html: string;
   etag: string;
@@ -56,8 +54,9 @@ export function normalizePagePath(url: string): string {
   return pathname === '' ? '/' : pathname;
 }
 
-export function pageLanguage(pagePath: string): PageLanguage {
-  return pagePath === '/id' || pagePath.startsWith('/id/') ? 'id' : 'en';
+/** File name of a page path, as scripts/prerender.mjs writes it: "/" → "index", "/id/faqs" → "id__faqs". */
+export function pageSlug(pagePath: string): string {
+  return pagePath === '/' ? 'index' : pagePath.replace(/^\//, '').replace(/\//g, '__');
 }
 
 function fileVersion(stats: { mtimeMs: number; size: number; ino: number }): string {
@@ -71,7 +70,7 @@ function replaceMarker(document: string, marker: string, content: string): strin
 }
 
 /**
- * Serves page HTML: the host's language shell with a remote's prerendered fragments stitched in, or the host's
+ * Serves page HTML: the host's shell for the path with a remote's prerendered fragments stitched in, or the host's
  * index.html. Each remote's routes.json is re-read when it changes on disk, so a remote redeployed alone is
  * picked up without restarting the server.
  */
@@ -106,8 +105,9 @@ export class PrerenderStitcher {
   private async stitch(pagePath: string): Promise<StitchedPage | null> {
     const found = await this.findRoute(pagePath);
     if (!found) return null;
-    const language = pageLanguage(pagePath);
-    const shellFile = path.join(this.hostDist, 'prerender', `shell.${language}.html`);
+    // The host's layout around the page, prerendered for this very path (its language switch and
+    // links depend on the path). A path the host has no shell for is not one of its routes.
+    const shellFile = path.join(this.hostDist, 'prerender', 'shells', `${pageSlug(pagePath)}.html`);
     const [shell, html, head] = await Promise.all([
       this.readText(shellFile),
       this.readText(found.htmlFile),

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,10 @@ declare global {
  * The tests read the outcome from KABARI_TEST_POSTGRES_URL or KABARI_TEST_POSTGRES_SKIP.
  */
 export default async function globalSetup(): Promise<void> {
+  // One RSA key for every test app: generating one per app costs a few hundred milliseconds each.
+  // (test/auth/server-secrets.test.ts covers generating and storing it on first start.)
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  process.env.KABARI_TEST_RSA_PRIVATE_KEY = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   await Promise.all([preparePgliteTemplate(), preparePostgres()]);
 }
 

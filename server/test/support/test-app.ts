@@ -17,7 +17,13 @@ export async function buildTestApp(
   options: { logger?: FastifyServerOptions['logger']; beforeReady?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(driver);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...database.env, ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
+    ...database.env,
+    ...env,
+  });
   let app: FastifyInstance;
   try {
     app = await buildApp(config, { logger: options.logger ?? false });

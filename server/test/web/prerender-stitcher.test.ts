@@ -1,6 +1,6 @@
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { normalizePagePath, pageLanguage, PrerenderStitcher } from '../../src/web/prerender-stitcher';
+import { normalizePagePath, pageSlug, PrerenderStitcher } from '../../src/web/prerender-stitcher';
 import { copyWebFixture } from '../support/web-fixture';
 
 function stitcherFor(webRoot: string, onFallback = jest.fn()) {
@@ -22,7 +22,7 @@ function touchLater(file: string, seconds: number): void {
   utimesSync(file, when, when);
 }
 
-describe('normalizePagePath and pageLanguage', () => {
+describe('normalizePagePath and pageSlug', () => {
   it.each([
     ['/', '/'],
     ['/enter-link/', '/enter-link'],
@@ -36,11 +36,11 @@ describe('normalizePagePath and pageLanguage', () => {
     expect(normalizePagePath(url)).toBe(expected);
   });
 
-  it('reads the language from the /id prefix', () => {
-    expect(pageLanguage('/id')).toBe('id');
-    expect(pageLanguage('/id/enter-link')).toBe('id');
-    expect(pageLanguage('/')).toBe('en');
-    expect(pageLanguage('/idea')).toBe('en');
+  it('names the shell file of a path as the prerender script writes it', () => {
+    expect(pageSlug('/')).toBe('index');
+    expect(pageSlug('/id')).toBe('id');
+    expect(pageSlug('/id/enter-link')).toBe('id__enter-link');
+    expect(pageSlug('/enter-link')).toBe('enter-link');
   });
 });
 
@@ -55,7 +55,7 @@ describe('PrerenderStitcher', () => {
     rmSync(webRoot, { recursive: true, force: true });
   });
 
-  it("stitches a remote's fragments into the English shell", async () => {
+  it("stitches a remote's fragments into the host's shell for that path", async () => {
     const page = await stitcherFor(webRoot).render('/');
     expect(page?.prerendered).toBe(true);
     expect(page?.html).toContain('<html lang="en">');
@@ -65,7 +65,7 @@ describe('PrerenderStitcher', () => {
     expect(page?.etag).toMatch(/^".+"$/);
   });
 
-  it('uses the Indonesian shell under /id, with or without a trailing slash or query', async () => {
+  it('uses the shell of the /id path, with or without a trailing slash or query', async () => {
     const stitcher = stitcherFor(webRoot);
     for (const url of ['/id', '/id/', '/id/?source=sms']) {
       const page = await stitcher.render(url);
@@ -96,11 +96,14 @@ describe('PrerenderStitcher', () => {
   });
 
   it('falls back to index.html when the shell is missing or has no markers', async () => {
-    rmSync(path.join(webRoot, 'host', 'dist', 'prerender', 'shell.id.html'));
+    rmSync(path.join(webRoot, 'host', 'dist', 'prerender', 'shells', 'id.html'));
     const stitcher = stitcherFor(webRoot);
     expect((await stitcher.render('/id'))?.prerendered).toBe(false);
 
-    writeFileSync(path.join(webRoot, 'host', 'dist', 'prerender', 'shell.en.html'), '<html><body></body></html>');
+    writeFileSync(
+      path.join(webRoot, 'host', 'dist', 'prerender', 'shells', 'index.html'),
+      '<html><body></body></html>',
+    );
     expect((await stitcher.render('/'))?.prerendered).toBe(false);
   });
 
@@ -134,6 +137,9 @@ describe('PrerenderStitcher', () => {
   it('picks up a remote redeployed alone: new routes.json and fragments, no restart', async () => {
     const stitcher = stitcherFor(webRoot);
     const prerender = path.join(webRoot, 'remote-search', 'dist', 'prerender');
+    // The host has a shell for /faqs, but no remote prerendered that page yet.
+    const shells = path.join(webRoot, 'host', 'dist', 'prerender', 'shells');
+    writeFileSync(path.join(shells, 'faqs.html'), readFileSync(path.join(shells, 'index.html'), 'utf8'));
     expect((await stitcher.render('/faqs'))?.prerendered).toBe(false);
     const before = await stitcher.render('/');
 

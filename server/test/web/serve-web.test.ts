@@ -198,16 +198,3 @@ describe('serving the web apps before they are built', () => {
     }
   });
 });
-
-describe('not serving the web apps (development)', () => {
-  it('answers page paths with a 404 envelope', async () => {
-    const testApp = await buildTestApp('pglite', { SERVE_WEB: 'false' });
-    try {
-      const response = await testApp.app.inject({ method: 'GET', url: '/about-us', headers: HTML });
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ status: 404, data: null });
-    } finally {
-      await testApp.close();
-    }
-  });
-});

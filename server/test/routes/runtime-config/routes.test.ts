@@ -1,22 +1,39 @@
+import { loadConfig } from '../../../src/config';
+import { runtimeConfigOf } from '../../../src/routes/runtime-config/routes';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
-describe('GET /runtime-config.json', () => {
-  let apps: TestApp[] = [];
+describe('runtimeConfigOf', () => {
+  it('points every remote at this server by default', () => {
+    expect(runtimeConfigOf(loadConfig({}))).toEqual({
+      apiBaseUrl: '',
+      appId: 'kabari-web',
+      remotes: {
+        search: '/remotes/search/mf-manifest.json',
+        dashboard: '/remotes/dashboard/mf-manifest.json',
+        billing: '/remotes/billing/mf-manifest.json',
+        share: '/remotes/share/mf-manifest.json',
+      },
+    });
+  });
+});
 
-  afterEach(async () => {
-    await Promise.all(apps.map((testApp) => testApp.close()));
-    apps = [];
+describe('GET /runtime-config.json (development: the web apps are not served)', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp('pglite', {
+      SERVE_WEB: 'false',
+      REMOTE_SHARE_URL: 'http://127.0.0.1:9999/remotes/share/mf-manifest.json',
+      REMOTE_BILLING_URL: 'https://cdn.example.com/billing/v2/mf-manifest.json',
+    });
   });
 
-  async function start(env: Record<string, string> = {}): Promise<TestApp> {
-    const testApp = await buildTestApp('pglite', env);
-    apps.push(testApp);
-    return testApp;
-  }
+  afterAll(async () => {
+    await testApp?.close();
+  });
 
-  it('points every remote at this server by default, even when the web apps are not served (dev)', async () => {
-    const { app } = await start({ SERVE_WEB: 'false' });
-    const response = await app.inject({ method: 'GET', url: '/runtime-config.json' });
+  it('exists in every mode, with the REMOTE_<NAME>_URL overrides', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/runtime-config.json' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       status: 200,
@@ -27,35 +44,30 @@ describe('GET /runtime-config.json', () => {
         remotes: {
           search: '/remotes/search/mf-manifest.json',
           dashboard: '/remotes/dashboard/mf-manifest.json',
-          billing: '/remotes/billing/mf-manifest.json',
-          share: '/remotes/share/mf-manifest.json',
+          billing: 'https://cdn.example.com/billing/v2/mf-manifest.json',
+          share: 'http://127.0.0.1:9999/remotes/share/mf-manifest.json',
         },
       },
     });
   });
 
-  it('takes REMOTE_<NAME>_URL overrides, and is revalidated on every use', async () => {
-    const { app } = await start({
-      REMOTE_SHARE_URL: 'http://127.0.0.1:9999/remotes/share/mf-manifest.json',
-      REMOTE_BILLING_URL: 'https://cdn.example.com/billing/v2/mf-manifest.json',
-    });
-    const response = await app.inject({ method: 'GET', url: '/runtime-config.json' });
-    expect(response.json().data.remotes).toEqual({
-      search: '/remotes/search/mf-manifest.json',
-      dashboard: '/remotes/dashboard/mf-manifest.json',
-      billing: 'https://cdn.example.com/billing/v2/mf-manifest.json',
-      share: 'http://127.0.0.1:9999/remotes/share/mf-manifest.json',
-    });
+  it('is revalidated on every use (no-cache and an ETag)', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/runtime-config.json' });
     expect(response.headers['cache-control']).toBe('no-cache');
     const etag = response.headers.etag as string;
     expect(etag).toMatch(/^".+"$/);
-
-    const revalidated = await app.inject({
+    const revalidated = await testApp.app.inject({
       method: 'GET',
       url: '/runtime-config.json',
       headers: { 'if-none-match': etag },
     });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.body).toBe('');
+  });
+
+  it('leaves page paths alone when the web apps are not served: a 404 envelope', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/about-us', headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ status: 404, data: null });
   });
 });

@@ -1,0 +1,56 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Database } from '../db/open-database';
+import { serverSettings } from '../db/schema';
+
+export interface ServerSecrets {
+  /** PKCS#1 PEM of the key the browser's password ciphertexts are decrypted with. */
+  rsaPrivateKeyPem: string;
+  /** SPKI PEM ("BEGIN PUBLIC KEY"), what jsencrypt takes. */
+  rsaPublicKeyPem: string;
+  /** Keys the HMACs of codes and of undecryptable ciphertexts. */
+  hmacSecret: Buffer;
+}
+
+const RSA_KEY_SETTING = 'auth.rsa_key';
+const HMAC_SECRET_SETTING = 'auth.hmac_secret';
+
+/**
+ * Reads a generated value from server_settings, creating it on first start. Every instance then shares the
+ * same value; when several start at once, the first insert wins and the others read it back.
+ */
+async function sharedSetting<T>(db: Database, key: string, create: () => T): Promise<T> {
+  await db.insert(serverSettings).values({ key, value: create() }).onConflictDoNothing({ target: serverSettings.key });
+  const [row] = await db.select().from(serverSettings).where(eq(serverSettings.key, key));
+  if (!row) throw new Error(`server setting ${key} could not be stored`);
+  return row.value as T;
+}
+
+function keyPairFromPrivatePem(pem: string): { rsaPrivateKeyPem: string; rsaPublicKeyPem: string } {
+  const privateKey = createPrivateKey(pem);
+  return {
+    rsaPrivateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+    rsaPublicKeyPem: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+export async function loadServerSecrets(db: Database, config: Config): Promise<ServerSecrets> {
+  const keyPair = config.rsaPrivateKeyPem
+    ? keyPairFromPrivatePem(config.rsaPrivateKeyPem)
+    : keyPairFromPrivatePem(
+        (
+          await sharedSetting(db, RSA_KEY_SETTING, () => {
+            const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+            return { privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() };
+          })
+        ).privateKeyPem,
+      );
+  const hmacSecret = config.authSecret
+    ? Buffer.from(config.authSecret, 'utf8')
+    : Buffer.from(
+        (await sharedSetting(db, HMAC_SECRET_SETTING, () => ({ secret: randomBytes(32).toString('base64') }))).secret,
+        'base64',
+      );
+  return { ...keyPair, hmacSecret };
+}

@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { sessions, users } from '../db/schema';
+import type { User } from './users';
+
+const SESSION_DAYS = 30;
+// Writing last_seen_at on every request would turn each read into a write; once in a while is enough.
+const TOUCH_AFTER_MS = 5 * 60 * 1000;
+
+export interface Session {
+  id: string;
+  user: User;
+}
+
+function daysFromNow(days: number): Date {
+  return new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+}
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new session: the token (256 random bits) goes to the client once; only its sha256 is stored. */
+export async function createSession(
+  db: DatabaseExecutor,
+  userId: string,
+  userAgent: string | undefined,
+): Promise<{ token: string; sessionId: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      userId,
+      tokenHash: tokenHash(token),
+      userAgent: userAgent?.slice(0, 512) ?? null,
+      expiresAt: daysFromNow(SESSION_DAYS),
+    })
+    .returning({ id: sessions.id });
+  if (!row) throw new Error('the session was not created');
+  return { token, sessionId: row.id };
+}
+
+/** The live session a token belongs to, or null (unknown, revoked or expired). Active sessions slide forward. */
+export async function findSession(db: DatabaseExecutor, token: string): Promise<Session | null> {
+  if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return null;
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(eq(sessions.tokenHash, tokenHash(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
+    );
+  if (!row) return null;
+  if (Date.now() - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(), expiresAt: daysFromNow(SESSION_DAYS) })
+      .where(eq(sessions.id, row.session.id));
+  }
+  return { id: row.session.id, user: row.user };
+}
+
+export async function revokeSession(db: DatabaseExecutor, sessionId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** After a password change: every session of the user ends, except the one making the change (if any). */
+export async function revokeUserSessions(db: DatabaseExecutor, userId: string, keepSessionId?: string): Promise<void> {
+  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(...conditions));
+}

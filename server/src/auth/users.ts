@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { users } from '../db/schema';
+import { hashPassword } from './passwords';
+
+export type User = typeof users.$inferSelect;
+export type Locale = 'en' | 'id';
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function findUserByEmail(db: DatabaseExecutor, email: string): Promise<User | undefined> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
+  return user;
+}
+
+export async function findUserById(db: DatabaseExecutor, id: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user;
+}
+
+export async function createUser(
+  db: DatabaseExecutor,
+  input: { email: string; displayName: string; password: string; phone?: string | null; locale?: Locale },
+): Promise<User> {
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: normalizeEmail(input.email),
+      displayName: input.displayName.trim(),
+      phone: input.phone ?? null,
+      passwordHash: await hashPassword(input.password),
+      locale: input.locale ?? 'en',
+    })
+    .returning();
+  if (!user) throw new Error('the user was not created');
+  return user;
+}
+
+/** What the browser keeps as the current user (spec §3: user.userCacheInfo). Never the password hash. */
+export interface UserCacheInfo {
+  id: string;
+  email: string;
+  displayName: string;
+  phone: string | null;
+  locale: Locale;
+  createdAt: string;
+}
+
+export function userCacheInfo(user: User): UserCacheInfo {
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    phone: user.phone,
+    locale: user.locale === 'id' ? 'id' : 'en',
+    createdAt: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,136 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { verificationCodes } from '../db/schema';
+import { normalizeEmail } from './users';
+
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_MAX_ATTEMPTS = 5;
+
+export type CodePurpose = 'reset_password' | 'auth_code';
+
+/** Codes are stored as HMACs: a 6-digit code's plain hash would be brute-forced from a leaked table at once. */
+function codeHash(secret: Buffer, purpose: CodePurpose, email: string, code: string): string {
+  return createHmac('sha256', secret).update(`${purpose}\n${email}\n${code}`).digest('hex');
+}
+
+function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** A new 6-digit code for an email; earlier codes for the same purpose stop working. */
+export async function issueResetCode(
+  db: DatabaseExecutor,
+  secret: Buffer,
+  email: string,
+): Promise<{ code: string; codeId: string }> {
+  const normalized = normalizeEmail(email);
+  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+  await db
+    .update(verificationCodes)
+    .set({ consumedAt: sql`now()` })
+    .where(
+      and(
+        eq(verificationCodes.email, normalized),
+        eq(verificationCodes.purpose, 'reset_password'),
+        isNull(verificationCodes.consumedAt),
+      ),
+    );
+  const [row] = await db
+    .insert(verificationCodes)
+    .values({
+      email: normalized,
+      purpose: 'reset_password',
+      codeHash: codeHash(secret, 'reset_password', normalized, code),
+      expiresAt: new Date(Date.now() + CODE_TTL_MS),
+    })
+    .returning({ id: verificationCodes.id });
+  if (!row) throw new Error('the code was not stored');
+  return { code, codeId: row.id };
+}
+
+export type CodeCheck = { ok: true; codeId: string } | { ok: false };
+
+/**
+ * Checks a reset code without using it up. A wrong code costs one of the code's attempts; after
+ * CODE_MAX_ATTEMPTS the code is dead even if the right one comes next.
+ */
+export async function checkResetCode(
+  db: DatabaseExecutor,
+  secret: Buffer,
+  email: string,
+  code: string,
+): Promise<CodeCheck> {
+  const normalized = normalizeEmail(email);
+  const [active] = await db
+    .select()
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.email, normalized),
+        eq(verificationCodes.purpose, 'reset_password'),
+        isNull(verificationCodes.consumedAt),
+        gt(verificationCodes.expiresAt, new Date()),
+        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
+      ),
+    )
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  if (!active) return { ok: false };
+  if (!sameHash(active.codeHash, codeHash(secret, 'reset_password', normalized, code))) {
+    await spendAttempt(db, active.id);
+    return { ok: false };
+  }
+  return { ok: true, codeId: active.id };
+}
+
+export async function spendAttempt(db: DatabaseExecutor, codeId: string): Promise<void> {
+  await db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(eq(verificationCodes.id, codeId));
+}
+
+/** Uses a code up. False when another request got there first: a code works once, even under concurrency. */
+export async function consumeCode(db: DatabaseExecutor, codeId: string): Promise<boolean> {
+  const rows = await db
+    .update(verificationCodes)
+    .set({ consumedAt: sql`now()` })
+    .where(and(eq(verificationCodes.id, codeId), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id });
+  return rows.length === 1;
+}
+
+/**
+ * An opaque one-time code that signs an account in (POST /api/v1/auth/loginByAuthCode), for example right
+ * after sign-up and payment. Valid for CODE_TTL_MS.
+ */
+export async function issueAuthCode(db: DatabaseExecutor, secret: Buffer, email: string): Promise<string> {
+  const authCode = randomBytes(32).toString('base64url');
+  await db.insert(verificationCodes).values({
+    email: normalizeEmail(email),
+    purpose: 'auth_code',
+    codeHash: codeHash(secret, 'auth_code', '', authCode),
+    expiresAt: new Date(Date.now() + CODE_TTL_MS),
+  });
+  return authCode;
+}
+
+/** Uses up an auth code and returns the email it was issued for, or null if it is unknown, used or expired. */
+export async function redeemAuthCode(db: DatabaseExecutor, secret: Buffer, authCode: string): Promise<string | null> {
+  const rows = await db
+    .update(verificationCodes)
+    .set({ consumedAt: sql`now()` })
+    .where(
+      and(
+        eq(verificationCodes.codeHash, codeHash(secret, 'auth_code', '', authCode)),
+        eq(verificationCodes.purpose, 'auth_code'),
+        isNull(verificationCodes.consumedAt),
+        gt(verificationCodes.expiresAt, new Date()),
+      ),
+    )
+    .returning({ email: verificationCodes.email });
+  return rows[0]?.email ?? null;
+}

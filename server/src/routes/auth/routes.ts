@@ -1,0 +1,263 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { passwordProblem, hashPassword, verifyPassword } from '../../auth/passwords';
+import { createSession, revokeSession, revokeUserSessions } from '../../auth/sessions';
+import { clearAttempts, countAttempt, isLimited, waitText, type ThrottleRule } from '../../auth/throttle';
+import { findUserByEmail, userCacheInfo, type Locale, type User } from '../../auth/users';
+import {
+  checkResetCode,
+  consumeCode,
+  issueResetCode,
+  redeemAuthCode,
+  spendAttempt,
+} from '../../auth/verification-codes';
+import type { Config } from '../../config';
+import { users } from '../../db/schema';
+import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { resetCodeEmail } from '../../mail/templates';
+import { eq, sql } from 'drizzle-orm';
+import {
+  loginBody,
+  loginByAuthCodeBody,
+  loginResponse,
+  publicKeyResponse,
+  resetPasswordBody,
+  sendCodeBody,
+  sessionResponse,
+  successResponse,
+} from './schemas';
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+
+function rules(scale: number) {
+  const rule = (limit: number, windowSeconds: number): ThrottleRule => ({ limit: limit * scale, windowSeconds });
+  return {
+    loginPerIp: rule(100, 15 * MINUTE),
+    // Failed logins only: a user who signs in often is never locked out by their own successes.
+    loginFailuresPerAccount: rule(10, 15 * MINUTE),
+    sendCodePerIp: rule(30, HOUR),
+    sendCodePerAccount: rule(5, HOUR),
+    resetPerIp: rule(60, HOUR),
+    authCodePerIp: rule(30, 15 * MINUTE),
+  };
+}
+
+function tooMany(what: string, retryAfterSeconds: number): HttpError {
+  return new HttpError(429, `${what} Please try again in ${waitText(retryAfterSeconds)}.`, {
+    'retry-after': String(retryAfterSeconds),
+  });
+}
+
+function requestLocale(request: FastifyRequest, fallback: Locale): Locale {
+  const accepted = request.headers['accept-language'];
+  if (!accepted) return fallback;
+  const first = accepted.split(',')[0]?.trim().toLowerCase() ?? '';
+  if (first.startsWith('id') || first.startsWith('in')) return 'id';
+  if (first.startsWith('en')) return 'en';
+  return fallback;
+}
+
+const INCORRECT_LOGIN = 'Incorrect email or password.';
+const INVALID_CODE = 'The verification code is incorrect or has expired.';
+
+/** Login, password reset by emailed code, login by one-time auth code, logout (spec §7). */
+const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  const limits = rules(options.config.authThrottleScale);
+  const scale = options.config.authThrottleScale;
+  const { passwordCipher, secrets } = app.auth;
+
+  async function signIn(request: FastifyRequest, user: User) {
+    const { token } = await createSession(app.db, user.id, request.headers['user-agent']);
+    return ok({ token, user: { userCacheInfo: userCacheInfo(user) } });
+  }
+
+  app.get(
+    '/api/v1/auth/publicKey',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The RSA public key the browser encrypts passwords with (jsencrypt)',
+        response: { 200: publicKeyResponse },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return ok({ publicKey: secrets.rsaPublicKeyPem });
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/login',
+    {
+      config: { rateLimit: { max: 30 * scale, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and encrypted password',
+        description: 'A wrong password and an undecryptable ciphertext get the same 400 answer.',
+        body: loginBody,
+        response: { 200: loginResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { email, password } = request.body;
+      const ipLimit = await countAttempt(app.db, `login:ip:${request.ip}`, limits.loginPerIp);
+      if (ipLimit.limited) throw tooMany('Too many login attempts from this network.', ipLimit.retryAfterSeconds);
+      const accountKey = `login:account:${email}`;
+      const accountLimit = await isLimited(app.db, accountKey, limits.loginFailuresPerAccount);
+      if (accountLimit.limited) {
+        throw tooMany('Too many failed login attempts for this account.', accountLimit.retryAfterSeconds);
+      }
+
+      const user = await findUserByEmail(app.db, email);
+      const valid = await verifyPassword(user?.passwordHash, passwordCipher.decrypt(password));
+      if (!user || !valid) {
+        await countAttempt(app.db, accountKey, limits.loginFailuresPerAccount);
+        throw new HttpError(400, INCORRECT_LOGIN);
+      }
+      await clearAttempts(app.db, accountKey);
+      return signIn(request, user);
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/sendCode',
+    {
+      config: { rateLimit: { max: 10 * scale, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Email a 6-digit code (type 1: password reset)',
+        description:
+          'Answers success whether or not the email has an account, so it cannot be used to find accounts. ' +
+          'The code expires in 10 minutes, works once, and allows 5 attempts.',
+        body: sendCodeBody,
+        response: { 200: successResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { email } = request.body;
+      const ipLimit = await countAttempt(app.db, `send-code:ip:${request.ip}`, limits.sendCodePerIp);
+      if (ipLimit.limited) throw tooMany('Too many codes requested from this network.', ipLimit.retryAfterSeconds);
+      const accountLimit = await countAttempt(app.db, `send-code:account:${email}`, limits.sendCodePerAccount);
+      if (accountLimit.limited) {
+        throw tooMany('Too many codes requested for this email.', accountLimit.retryAfterSeconds);
+      }
+
+      const user = await findUserByEmail(app.db, email);
+      if (user) {
+        const locale = request.body.locale ?? requestLocale(request, user.locale === 'id' ? 'id' : 'en');
+        await app.db.transaction(async (tx) => {
+          const { code, codeId } = await issueResetCode(tx, secrets.hmacSecret, email);
+          const rendered = resetCodeEmail(locale, user.displayName, code);
+          await app.mailer.queue(tx, { idempotencyKey: `reset-code:${codeId}`, to: user.email, locale, ...rendered });
+        });
+        app.mailer.kick();
+      } else {
+        request.log.info('Reset code requested for an email without an account; nothing sent');
+      }
+      return ok({ success: true as const });
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/resetPassword',
+    {
+      config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with the emailed code; ends every other session of the account',
+        body: resetPasswordBody,
+        response: { 200: successResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { email, password, verificationCode } = request.body;
+      const ipLimit = await countAttempt(app.db, `reset:ip:${request.ip}`, limits.resetPerIp);
+      if (ipLimit.limited) throw tooMany('Too many reset attempts from this network.', ipLimit.retryAfterSeconds);
+
+      const check = await checkResetCode(app.db, secrets.hmacSecret, email, verificationCode);
+      if (!check.ok) throw new HttpError(400, INVALID_CODE);
+      const user = await findUserByEmail(app.db, email);
+      if (!user) throw new HttpError(400, INVALID_CODE);
+
+      const newPassword = passwordCipher.decrypt(password);
+      const problem = passwordProblem(newPassword);
+      if (problem) {
+        // Costs an attempt too, so this answer cannot be asked for without limit.
+        await spendAttempt(app.db, check.codeId);
+        throw new HttpError(400, problem);
+      }
+      const passwordHash = await hashPassword(newPassword);
+      const current = await app.auth.sessionOf(request);
+      const keepSessionId = current?.user.id === user.id ? current.id : undefined;
+
+      const changed = await app.db.transaction(async (tx) => {
+        if (!(await consumeCode(tx, check.codeId))) return false;
+        await tx
+          .update(users)
+          .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
+          .where(eq(users.id, user.id));
+        await revokeUserSessions(tx, user.id, keepSessionId);
+        return true;
+      });
+      if (!changed) throw new HttpError(400, INVALID_CODE);
+      await clearAttempts(app.db, `login:account:${user.email}`);
+      return ok({ success: true as const });
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/loginByAuthCode',
+    {
+      config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a one-time auth code the server issued (for example right after sign-up)',
+        body: loginByAuthCodeBody,
+        response: { 200: loginResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const ipLimit = await countAttempt(app.db, `auth-code:ip:${request.ip}`, limits.authCodePerIp);
+      if (ipLimit.limited) throw tooMany('Too many sign-in attempts from this network.', ipLimit.retryAfterSeconds);
+      const email = await redeemAuthCode(app.db, secrets.hmacSecret, request.body.authCode);
+      const user = email ? await findUserByEmail(app.db, email) : undefined;
+      if (!user) throw new HttpError(400, 'This sign-in code is invalid or has expired. Please log in.');
+      return signIn(request, user);
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "End this request's session (a missing or unknown token is already logged out)",
+        security: [{ token: [] }],
+        response: { 200: successResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const session = await app.auth.sessionOf(request);
+      if (session) await revokeSession(app.db, session.id);
+      reply.clearCookie('token', { path: '/' });
+      return ok({ success: true as const });
+    },
+  );
+
+  app.get(
+    '/api/v1/auth/session',
+    {
+      preHandler: app.auth.requireSession,
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user (401 when the token is missing, revoked or expired)',
+        security: [{ token: [] }],
+        response: { 200: sessionResponse, 401: errorEnvelope },
+      },
+    },
+    async (request) => ok({ userCacheInfo: userCacheInfo(request.session!.user) }),
+  );
+};
+
+export default authRoutes;

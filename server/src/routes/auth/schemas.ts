@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { envelope } from '../../lib/envelope';
+
+// Spec §5: non-space text, an at sign, more text, a dot and more text, no spaces.
+export const emailField = z
+  .string({ message: 'Please enter your email address' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Please enter your email address')
+  .max(254, 'Enter valid email address')
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter valid email address');
+
+/** The password as jsencrypt sends it: RSA PKCS#1 v1.5 under GET /api/v1/auth/publicKey, base64. */
+const encryptedPassword = (missing: string) =>
+  z
+    .string({ message: missing })
+    .trim()
+    .min(1, missing)
+    .max(2048, 'The encrypted password is too long')
+    .describe('The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64');
+
+export const localeField = z
+  .enum(['en', 'id'])
+  .describe('Language of the email; default: Accept-Language, else the account');
+
+export const loginBody = z.object({
+  email: emailField,
+  password: encryptedPassword('Please input a your password'),
+});
+
+export const sendCodeBody = z.object({
+  email: emailField,
+  type: z.literal(1, { message: 'type must be 1 (password reset)' }).describe('1: password reset'),
+  locale: localeField.optional(),
+});
+
+export const resetPasswordBody = z.object({
+  email: emailField,
+  password: encryptedPassword('Please input a your new password'),
+  verificationCode: z
+    .string({ message: 'Please input a your verification code' })
+    .trim()
+    .min(1, 'Please input a your verification code')
+    .regex(/^\d{6}$/, 'Please enter the verification code'),
+});
+
+export const loginByAuthCodeBody = z.object({
+  authCode: z
+    .string({ message: 'authCode is required' })
+    .trim()
+    .min(16, 'authCode is not valid')
+    .max(256, 'authCode is not valid')
+    .describe('A one-time code the server issued to sign this account in (for example after sign-up)'),
+});
+
+export const userCacheInfoSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  phone: z.string().nullable(),
+  locale: z.enum(['en', 'id']),
+  createdAt: z.string().describe('ISO timestamp'),
+});
+
+export const loginResponse = envelope(
+  z.object({
+    token: z.string().describe('Send it back as the Authorization header (or the token cookie)'),
+    user: z.object({ userCacheInfo: userCacheInfoSchema }),
+  }),
+);
+
+export const successResponse = envelope(z.object({ success: z.literal(true) }));
+
+export const publicKeyResponse = envelope(
+  z.object({ publicKey: z.string().describe('PEM (BEGIN PUBLIC KEY), for jsencrypt setPublicKey') }),
+);
+
+export const sessionResponse = envelope(z.object({ userCacheInfo: userCacheInfoSchema }));

@@ -1,0 +1,93 @@
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { outboxMessages } from '../../db/schema';
+import { envelope, ok } from '../../lib/envelope';
+
+const outboxMessage = z.object({
+  id: z.string(),
+  channel: z.enum(['email', 'sms']),
+  recipient: z.string(),
+  subject: z.string().nullable(),
+  bodyText: z.string(),
+  locale: z.string(),
+  state: z.string(),
+  transport: z.string().nullable(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/**
+ * The local outbox (outside production): every message the app sent or would send, newest first, so a reset
+ * can be completed on a fresh machine with no mail server. JSON by default, an HTML page for browsers.
+ */
+const devOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/dev/outbox',
+    {
+      schema: {
+        tags: ['development'],
+        summary: 'Messages in the local outbox, newest first (not available in production)',
+        querystring: z.object({
+          recipient: z.string().trim().toLowerCase().optional().describe('Only messages to this address or number'),
+          format: z.enum(['json', 'html']).optional().describe('Default: html for browsers, json otherwise'),
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+        }),
+        response: { 200: envelope(z.array(outboxMessage)) },
+      },
+    },
+    async (request, reply) => {
+      const { recipient, format, limit } = request.query;
+      const rows = await app.db
+        .select()
+        .from(outboxMessages)
+        .where(recipient ? eq(outboxMessages.recipient, recipient) : undefined)
+        .orderBy(desc(outboxMessages.createdAt))
+        .limit(limit);
+      const messages = rows.map((row) => ({
+        id: row.id,
+        channel: row.channel === 'sms' ? ('sms' as const) : ('email' as const),
+        recipient: row.recipient,
+        subject: row.subject,
+        bodyText: row.bodyText,
+        locale: row.locale,
+        state: row.state,
+        transport: row.transport,
+        attempts: row.attempts,
+        lastError: row.lastError,
+        createdAt: row.createdAt.toISOString(),
+        sentAt: row.sentAt?.toISOString() ?? null,
+      }));
+      reply.header('cache-control', 'no-store');
+      const wantsHtml = format === 'html' || (format === undefined && request.headers.accept?.includes('text/html'));
+      if (!wantsHtml) return ok(messages);
+
+      const items = messages
+        .map(
+          (message) => `<article>
+  <h2>${escapeHtml(message.subject ?? '(no subject)')}</h2>
+  <p class="meta">${escapeHtml(message.channel)} to <b>${escapeHtml(message.recipient)}</b> · ${escapeHtml(message.createdAt)} · ${escapeHtml(message.state)}</p>
+  <pre>${escapeHtml(message.bodyText)}</pre>
+</article>`,
+        )
+        .join('\n');
+      // The page is not the JSON envelope: sent as-is, past the response schema.
+      return (reply as FastifyReply).type('text/html; charset=utf-8').serializer((payload: unknown) => String(payload))
+        .send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Kabari local outbox</title>
+<style>body{font-family:sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ddd;padding:1rem 0}.meta{color:#666}pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem}</style>
+</head><body><h1>Local outbox</h1><p>${messages.length} message(s), newest first. Not available in production.</p>
+${items || '<p>No messages yet.</p>'}
+</body></html>`);
+    },
+  );
+};
+
+export default devOutboxRoutes;

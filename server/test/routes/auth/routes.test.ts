@@ -1,0 +1,379 @@
+import { eq, sql } from 'drizzle-orm';
+import { createUser } from '../../../src/auth/users';
+import { issueAuthCode } from '../../../src/auth/verification-codes';
+import { outboxMessages, sessions, verificationCodes } from '../../../src/db/schema';
+import { describeEachDatabase } from '../../support/databases';
+import { encryptPassword, tamper } from '../../support/jsencrypt';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+let ipCounter = 0;
+/** Each test talks from its own address, so the per-IP limits of one test never touch another. */
+function freshIp(): string {
+  ipCounter += 1;
+  return `10.1.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+}
+
+let userCounter = 0;
+function freshEmail(): string {
+  userCounter += 1;
+  return `user${userCounter}.${Date.now()}@example.com`;
+}
+
+describeEachDatabase('auth routes', (driver) => {
+  let testApp: TestApp;
+  let publicKey: string;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver);
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/v1/auth/publicKey' });
+    publicKey = response.json().data.publicKey;
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const encrypt = (password: string) => encryptPassword(publicKey, password);
+
+  function post(url: string, payload: object, options: { ip?: string; headers?: Record<string, string> } = {}) {
+    return testApp.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      remoteAddress: options.ip ?? freshIp(),
+      headers: options.headers,
+    });
+  }
+
+  async function newUser(options: { password?: string; locale?: 'en' | 'id'; displayName?: string } = {}) {
+    const email = freshEmail();
+    const user = await createUser(testApp.app.db, {
+      email,
+      displayName: options.displayName ?? 'Rina',
+      password: options.password ?? 'correct horse',
+      locale: options.locale ?? 'en',
+    });
+    return { email, user };
+  }
+
+  async function login(email: string, password: string, ip?: string) {
+    return post('/api/v1/auth/login', { email, password: encrypt(password) }, { ip });
+  }
+
+  async function sessionWith(headers: Record<string, string>) {
+    return testApp.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers });
+  }
+
+  async function lastEmailTo(email: string) {
+    const [message] = await testApp.app.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.recipient, email))
+      .orderBy(sql`${outboxMessages.createdAt} desc`)
+      .limit(1);
+    return message;
+  }
+
+  async function requestCode(email: string, extra: object = {}, headers?: Record<string, string>) {
+    const response = await post('/api/v1/auth/sendCode', { email, type: 1, ...extra }, { headers });
+    expect(response.json()).toEqual({ status: 200, message: 'ok', data: { success: true } });
+    const message = await lastEmailTo(email);
+    const code = message?.bodyText.match(/\b(\d{6})\b/)?.[1];
+    return { message, code: code as string };
+  }
+
+  describe('GET /api/v1/auth/publicKey', () => {
+    it('serves a 2048-bit RSA public key as PEM, the same on every call', async () => {
+      expect(publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n?$/);
+      const again = await testApp.app.inject({ method: 'GET', url: '/api/v1/auth/publicKey' });
+      expect(again.json().data.publicKey).toBe(publicKey);
+    });
+  });
+
+  describe('POST /api/v1/auth/login', () => {
+    it('signs in with the email (any case, spaces trimmed) and the encrypted password', async () => {
+      const { email, user } = await newUser({ displayName: 'Rina Wati', locale: 'id' });
+      const response = await login(`  ${email.toUpperCase()} `, 'correct horse');
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(body.status).toBe(200);
+      expect(body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(body.data.user.userCacheInfo).toEqual({
+        id: user.id,
+        email,
+        displayName: 'Rina Wati',
+        phone: null,
+        locale: 'id',
+        createdAt: user.createdAt.toISOString(),
+      });
+      expect(JSON.stringify(body)).not.toContain('password');
+
+      // Only a hash of the token is stored.
+      const rows = await testApp.app.db.select().from(sessions).where(eq(sessions.userId, user.id));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(rows[0]?.tokenHash).not.toBe(body.data.token);
+    });
+
+    it('answers a wrong password, an unknown email and a tampered or garbled ciphertext exactly alike', async () => {
+      const { email } = await newUser();
+      const good = encrypt('correct horse');
+      const answers = await Promise.all([
+        post('/api/v1/auth/login', { email, password: encrypt('wrong horse') }),
+        post('/api/v1/auth/login', { email: freshEmail(), password: good }),
+        post('/api/v1/auth/login', { email, password: tamper(good) }),
+        post('/api/v1/auth/login', { email, password: tamper(good, 1) }),
+        post('/api/v1/auth/login', { email, password: 'bm90IGEgY2lwaGVydGV4dA==' }),
+        post('/api/v1/auth/login', { email, password: '%%%' }),
+      ]);
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(400);
+        expect(answer.body).toBe(JSON.stringify({ status: 400, message: 'Incorrect email or password.', data: null }));
+      }
+    });
+
+    it('validates its input with the spec wording', async () => {
+      const invalid = await post('/api/v1/auth/login', { email: 'rina@', password: 'x' });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json().message).toBe('email: Enter valid email address');
+      const empty = await post('/api/v1/auth/login', { email: 'rina@example.com', password: '' });
+      expect(empty.json().message).toBe('password: Please input a your password');
+    });
+
+    // Nine earlier failures are written straight into the counter: the tenth is a real one.
+    async function failedAlready(email: string, count: number) {
+      await testApp.app.db.execute(
+        sql`insert into auth_throttles (key, count, window_started_at) values (${`login:account:${email}`}, ${count}, now())`,
+      );
+    }
+
+    it('locks an account for a while after 10 failed attempts, with a clear message', async () => {
+      const { email } = await newUser();
+      await failedAlready(email, 9);
+      expect((await login(email, 'wrong horse')).statusCode).toBe(400);
+      // Even the right password, from another address, waits now.
+      const locked = await login(email, 'correct horse');
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().message).toMatch(
+        /^Too many failed login attempts for this account\. Please try again in \d+ minutes\.$/,
+      );
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('counts failures only, and clears them on success', async () => {
+      const { email } = await newUser();
+      await failedAlready(email, 8);
+      expect((await login(email, 'correct horse')).statusCode).toBe(200);
+      expect((await login(email, 'wrong horse')).statusCode).toBe(400);
+      expect((await login(email, 'correct horse')).statusCode).toBe(200);
+    });
+
+    it('limits attempts per network address', async () => {
+      const ip = freshIp();
+      await testApp.app.db.execute(
+        sql`insert into auth_throttles (key, count, window_started_at) values (${`login:ip:${ip}`}, 100, now())`,
+      );
+      const { email } = await newUser();
+      const response = await login(email, 'correct horse', ip);
+      expect(response.statusCode).toBe(429);
+      expect(response.json().message).toMatch(/^Too many login attempts from this network\. Please try again in /);
+    });
+  });
+
+  describe('sessions', () => {
+    it('accept the token raw, as Bearer, or in the token cookie; logout revokes it', async () => {
+      const { email } = await newUser();
+      const token = (await login(email, 'correct horse')).json().data.token as string;
+
+      const ways: Record<string, string>[] = [
+        { authorization: token },
+        { authorization: `Bearer ${token}` },
+        { cookie: `token=${token}` },
+      ];
+      for (const headers of ways) {
+        const response = await sessionWith(headers);
+        expect(response.statusCode).toBe(200);
+        expect(response.json().data.userCacheInfo.email).toBe(email);
+      }
+
+      const logout = await post('/api/v1/auth/logout', {}, { headers: { authorization: token } });
+      expect(logout.json()).toEqual({ status: 200, message: 'ok', data: { success: true } });
+      const after = await sessionWith({ authorization: token });
+      expect(after.statusCode).toBe(401);
+      expect(after.json()).toEqual({ status: 401, message: 'Login expired, please log in again.', data: null });
+    });
+
+    it('answer 401 without a token or with an unknown one, and logout is still fine', async () => {
+      expect((await sessionWith({})).statusCode).toBe(401);
+      expect((await sessionWith({ authorization: 'Bearer nope' })).statusCode).toBe(401);
+      expect((await sessionWith({ authorization: 'A'.repeat(43) })).statusCode).toBe(401);
+      expect((await post('/api/v1/auth/logout', {})).statusCode).toBe(200);
+    });
+
+    it('are refused once expired', async () => {
+      const { email, user } = await newUser();
+      const token = (await login(email, 'correct horse')).json().data.token as string;
+      await testApp.app.db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(sessions.userId, user.id));
+      expect((await sessionWith({ authorization: token })).statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /api/v1/auth/sendCode and /resetPassword', () => {
+    it('emails a 6-digit code in the language asked for, and resets the password with it', async () => {
+      const { email } = await newUser({ password: 'old password', displayName: 'Budi', locale: 'en' });
+      const otherDevice = (await login(email, 'old password')).json().data.token as string;
+
+      const { message, code } = await requestCode(email, { locale: 'id' });
+      expect(message).toMatchObject({ channel: 'email', locale: 'id', subject: 'Kode reset kata sandi Kabari Anda' });
+      expect(message?.bodyText).toContain('Halo Budi,');
+      expect(message?.bodyHtml).toContain(code);
+      expect(code).toMatch(/^\d{6}$/);
+
+      const reset = await post('/api/v1/auth/resetPassword', {
+        email,
+        password: encrypt('new password'),
+        verificationCode: code,
+      });
+      expect(reset.json()).toEqual({ status: 200, message: 'ok', data: { success: true } });
+
+      expect((await login(email, 'old password')).statusCode).toBe(400);
+      expect((await login(email, 'new password')).statusCode).toBe(200);
+      // The reset ended the sessions opened with the old password.
+      expect((await sessionWith({ authorization: otherDevice })).statusCode).toBe(401);
+
+      // A code works once.
+      const again = await post('/api/v1/auth/resetPassword', {
+        email,
+        password: encrypt('third password'),
+        verificationCode: code,
+      });
+      expect(again.statusCode).toBe(400);
+      expect(again.json().message).toBe('The verification code is incorrect or has expired.');
+    });
+
+    it("uses Accept-Language, else the account's language, for the email", async () => {
+      const { email } = await newUser({ locale: 'id' });
+      expect((await requestCode(email)).message?.locale).toBe('id');
+      expect((await requestCode(email, {}, { 'accept-language': 'en-US,en;q=0.9' })).message).toMatchObject({
+        locale: 'en',
+        subject: 'Your Kabari password reset code',
+      });
+    });
+
+    it('answers success for an email without an account, and sends nothing', async () => {
+      const email = freshEmail();
+      const response = await post('/api/v1/auth/sendCode', { email, type: 1 });
+      expect(response.json()).toEqual({ status: 200, message: 'ok', data: { success: true } });
+      expect(await lastEmailTo(email)).toBeUndefined();
+    });
+
+    it('refuses other code types', async () => {
+      const response = await post('/api/v1/auth/sendCode', { email: freshEmail(), type: 2 });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('type: type must be 1 (password reset)');
+    });
+
+    it('sends at most 5 codes per email per hour', async () => {
+      const { email } = await newUser();
+      for (let attempt = 0; attempt < 5; attempt += 1) await requestCode(email);
+      const sixth = await post('/api/v1/auth/sendCode', { email, type: 1 });
+      expect(sixth.statusCode).toBe(429);
+      expect(sixth.json().message).toMatch(/^Too many codes requested for this email\. Please try again in /);
+    });
+
+    it('kills a code after 5 wrong attempts, and an earlier code when a new one is sent', async () => {
+      const { email } = await newUser();
+      const first = await requestCode(email);
+      const second = await requestCode(email);
+      const withCode = (verificationCode: string) =>
+        post('/api/v1/auth/resetPassword', { email, password: encrypt('new password'), verificationCode });
+
+      expect((await withCode(first.code === second.code ? '000000' : first.code)).statusCode).toBe(400);
+      const wrong = second.code === '123456' ? '654321' : '123456';
+      for (let attempt = 0; attempt < 4; attempt += 1) expect((await withCode(wrong)).statusCode).toBe(400);
+      expect((await withCode(second.code)).statusCode).toBe(400);
+    });
+
+    it('refuses an expired code', async () => {
+      const { email } = await newUser();
+      const { code } = await requestCode(email);
+      await testApp.app.db
+        .update(verificationCodes)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(verificationCodes.email, email));
+      const response = await post('/api/v1/auth/resetPassword', {
+        email,
+        password: encrypt('new password'),
+        verificationCode: code,
+      });
+      expect(response.statusCode).toBe(400);
+    });
+
+    it('refuses a too short new password without using the code up', async () => {
+      const { email } = await newUser();
+      const { code } = await requestCode(email);
+      const short = await post('/api/v1/auth/resetPassword', {
+        email,
+        password: encrypt('abc'),
+        verificationCode: code,
+      });
+      expect(short.statusCode).toBe(400);
+      expect(short.json().message).toBe('The new password must be 6 to 128 characters long');
+      const fine = await post('/api/v1/auth/resetPassword', {
+        email,
+        password: encrypt('long enough'),
+        verificationCode: code,
+      });
+      expect(fine.statusCode).toBe(200);
+    });
+
+    it('lets a code through only once when used concurrently', async () => {
+      const { email } = await newUser();
+      const { code } = await requestCode(email);
+      const answers = await Promise.all(
+        ['first password', 'second password', 'third password'].map((password) =>
+          post('/api/v1/auth/resetPassword', { email, password: encrypt(password), verificationCode: code }),
+        ),
+      );
+      expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    });
+
+    it('validates the reset input with the spec wording', async () => {
+      const missingCode = await post('/api/v1/auth/resetPassword', {
+        email: 'a@b.co',
+        password: encrypt('new password'),
+        verificationCode: '',
+      });
+      expect(missingCode.json().message).toBe('verificationCode: Please input a your verification code');
+      const badCode = await post('/api/v1/auth/resetPassword', {
+        email: 'a@b.co',
+        password: encrypt('new password'),
+        verificationCode: '12ab',
+      });
+      expect(badCode.json().message).toBe('verificationCode: Please enter the verification code');
+    });
+  });
+
+  describe('POST /api/v1/auth/loginByAuthCode', () => {
+    it('signs in once with a code the server issued', async () => {
+      const { email, user } = await newUser();
+      const authCode = await issueAuthCode(testApp.app.db, testApp.app.auth.secrets.hmacSecret, email);
+      const first = await post('/api/v1/auth/loginByAuthCode', { authCode });
+      expect(first.statusCode).toBe(200);
+      expect(first.json().data.user.userCacheInfo.id).toBe(user.id);
+      expect((await sessionWith({ authorization: first.json().data.token })).statusCode).toBe(200);
+
+      const second = await post('/api/v1/auth/loginByAuthCode', { authCode });
+      expect(second.statusCode).toBe(400);
+      expect(second.json().message).toBe('This sign-in code is invalid or has expired. Please log in.');
+    });
+
+    it('refuses an unknown code', async () => {
+      const response = await post('/api/v1/auth/loginByAuthCode', { authCode: 'x'.repeat(43) });
+      expect(response.statusCode).toBe(400);
+    });
+  });
+});
