@@ -35,6 +35,8 @@ const cleanups = [];
 /** @type {Promise<void>[]} */
 const lateCleanups = [];
 const interruption = new AbortController();
+/** Stops the measurements: on Ctrl-C, or when the server goes away under them. */
+const measuring = new AbortController();
 /** @param {() => Promise<void> | void} fn */
 function onCleanup(fn) {
   if (interruption.signal.aborted) {
@@ -70,6 +72,7 @@ for (const [signal, code] of /** @type {const} */ ([
   process.on(signal, () => {
     if (interruption.signal.aborted) process.exit(code);
     interruption.abort(new Error(`interrupted by ${signal}`));
+    measuring.abort(interruption.signal.reason);
     log(`${signal}: stopping the server and browsers (again to force)…`);
     const force = setTimeout(() => process.exit(code), 25_000);
     force.unref();
@@ -164,7 +167,16 @@ try {
       log(`built in ${seconds.build.toFixed(1)}s`);
     }
     const t = Date.now();
-    const running = await startServer({ repoRoot, logFile: path.join(reportsDir, 'server.log'), onCleanup, log });
+    const running = await startServer({
+      repoRoot,
+      logFile: path.join(reportsDir, 'server.log'),
+      onCleanup,
+      log,
+      onUnexpectedExit: (message) => {
+        log(message);
+        measuring.abort(new Error(message.split('\n')[0]));
+      },
+    });
     seconds.serverStart = since(t);
     server = { url: running.url, port: running.port, dataDir: running.dataDir };
     baseUrl = running.url;
@@ -177,7 +189,7 @@ try {
     server,
     chrome: { path: chrome.path, source: chrome.source, flags: chrome.flags },
     reportsDir,
-    signal: interruption.signal,
+    signal: measuring.signal,
     options: /** @type {Record<string, string | boolean>} */ (options),
     onCleanup,
     log,
@@ -189,6 +201,11 @@ try {
   const errors = {};
   for (const name of selected) {
     interruption.signal.throwIfAborted();
+    if (measuring.signal.aborted) {
+      errors[name] = `not run: ${measuring.signal.reason?.message ?? measuring.signal.reason}`;
+      exitCode = 1;
+      continue;
+    }
     const t = Date.now();
     log(`${name}: ${modules[name].description}`);
     try {

@@ -13,6 +13,8 @@ export const description =
 export const routes = ['/', '/enter-link', '/dashboard'];
 /** The page counts as rendered once this is visible (every page's title sits in the host's <main>). */
 export const readySelector = 'main h1';
+/** The host's translated fallback for a remote that failed to load: a page showing it is not measured. */
+export const fallbackSelector = '.remote-unavailable';
 /** Network counted as idle after this long with no request in flight. */
 const quietMs = 500;
 const viewport = { width: 412, height: 823 };
@@ -26,6 +28,8 @@ const viewport = { width: 412, height: 823 };
  * @property {number | null} transfer encoded body bytes as received (null if the browser did not say)
  * @property {string | null} encoding content-encoding the server used
  * @property {number} atMs when it finished, from the start of the navigation
+ * @property {string | null} signature chunk ids and first module id (see chunkSignature)
+ * @property {string | null} licenseFile the .LICENSE.txt its banner points to
  */
 
 /** @param {import('./lib/context.mjs').BenchContext} context */
@@ -116,6 +120,8 @@ async function measureRoute(browser, baseUrl, route) {
         bucket.count += 1;
         bucket.transfer += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
       }
+      const status = (await request.response().catch(() => null))?.status() ?? 0;
+      if (status >= 400 && measuring) failed.push(`${type} ${request.url()}: HTTP ${status}`);
       if (type !== 'script') {
         if (/mf-manifest\.json(\?|$)/.test(request.url())) {
           const manifest = await request
@@ -134,6 +140,11 @@ async function measureRoute(browser, baseUrl, route) {
         url: request.url(),
         status: response.status(),
         raw: body.length,
+        signature: chunkSignature(body.subarray(0, 2000).toString('latin1')),
+        licenseFile:
+          /For license information please see (\S+\.LICENSE\.txt)/.exec(
+            body.subarray(0, 300).toString('latin1'),
+          )?.[1] ?? null,
         gzip: zlib.gzipSync(body, { level: 9 }).length,
         transfer: sizes ? sizes.responseBodySize : null,
         encoding: (await response.headerValue('content-encoding')) ?? null,
@@ -165,6 +176,14 @@ async function measureRoute(browser, baseUrl, route) {
   while (Date.now() < quietDeadline && (inFlight.size > 0 || Date.now() - lastActivity < quietMs)) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const fallback = await page
+    .locator(fallbackSelector)
+    .count()
+    .catch(() => 0);
+  if (fallback > 0) {
+    interactive = false;
+    warnings.push(`the page shows the remote fallback (${fallbackSelector}): a remote failed to load`);
+  }
   if (inFlight.size > 0) warnings.push(`network not idle after 15 s: ${[...inFlight].map((r) => r.url()).join(', ')}`);
   measuring = false;
   const idleMs = Date.now() - started;
@@ -177,6 +196,7 @@ async function measureRoute(browser, baseUrl, route) {
   if (failed.length) warnings.push(`failed requests: ${failed.join('; ')}`);
   await browserContext.close();
 
+  const labels = await labelScripts(scripts, manifests);
   const sum = (/** @type {(s: ScriptEntry) => number | null} */ pick) =>
     scripts.reduce((total, s) => total + (pick(s) ?? 0), 0);
   return {
@@ -195,55 +215,121 @@ async function measureRoute(browser, baseUrl, route) {
     gzipKB: toKB(sum((s) => s.gzip)),
     transferKB: scripts.every((s) => s.transfer !== null) ? toKB(sum((s) => s.transfer)) : null,
     requestsByType: byType,
-    files: scripts.map((s) => ({ ...s, url: shortUrl(s.url, baseUrl), contains: labelScript(s.url, manifests) })),
+    files: scripts.map((s) => ({
+      url: shortUrl(s.url, baseUrl),
+      contains: labels.get(s.url) ?? null,
+      status: s.status,
+      raw: s.raw,
+      gzip: s.gzip,
+      transfer: s.transfer,
+      encoding: s.encoding,
+      atMs: s.atMs,
+    })),
     warnings,
   };
 }
 
 /**
- * What a script holds, read from the federation manifests the page fetched: a remote's shared
- * packages, exposed modules and remoteEntry by file name; the host's chunks by chunk id (the
- * one webpack factory gives every app deterministic chunk ids, so the host's 470.<hash>.js holds
- * what a remote's 470.<hash>.js holds — hence the "≈").
- * @param {string} url
+ * What each script holds, read from the federation manifests the page fetched: a remote's
+ * shared packages, exposed modules and remoteEntry by file name. A host chunk is matched to a
+ * remote's file with the same chunk id *and* the same first module id (both are deterministic
+ * hashes of module paths in the one webpack factory, so equal pairs mean the same package
+ * build) — hence the "≈".
+ * @param {ScriptEntry[]} scripts
  * @param {Array<{ url: string, manifest: any }>} manifests
- * @returns {string | null}
+ * @returns {Promise<Map<string, string | null>>} script URL → label
  */
-export function labelScript(url, manifests) {
-  /** @type {Map<string, Set<string>>} by exact URL */
-  const exact = new Map();
-  /** @type {Map<string, Set<string>>} by chunk id */
-  const byId = new Map();
-  const add = (/** @type {string} */ fileUrl, /** @type {string} */ label) => {
-    (exact.get(fileUrl) ?? exact.set(fileUrl, new Set()).get(fileUrl))?.add(label);
-    const id = chunkId(fileUrl);
-    if (id) (byId.get(id) ?? byId.set(id, new Set()).get(id))?.add(label);
-  };
+export async function labelScripts(scripts, manifests) {
+  /** @type {Map<string, Set<string>>} file URL → what it holds */
+  const known = new Map();
   for (const { url: manifestUrl, manifest } of manifests) {
     const dir = new URL('.', manifestUrl).href;
     const app = manifest?.metaData?.name ?? manifest?.name ?? '?';
+    const add = (/** @type {string} */ file, /** @type {string} */ label) => {
+      const url = new URL(file, dir).href;
+      (known.get(url) ?? known.set(url, new Set()).get(url))?.add(label);
+    };
     for (const shared of manifest?.shared ?? []) {
       for (const file of [...(shared.assets?.js?.sync ?? []), ...(shared.assets?.js?.async ?? [])])
-        add(dir + file, shared.name);
+        add(file, shared.name);
     }
     for (const expose of manifest?.exposes ?? []) {
-      for (const file of [...(expose.assets?.js?.sync ?? []), ...(expose.assets?.js?.async ?? [])])
-        add(dir + file, `${app} ${expose.path ?? expose.name}`);
+      // Only its own chunk: the async ones are dependencies it may load (a fallback copy of a package, …).
+      for (const file of expose.assets?.js?.sync ?? []) add(file, `${app} ${expose.path ?? expose.name}`);
     }
     const entry = manifest?.metaData?.remoteEntry;
-    if (entry?.name)
-      add(
-        dir + (entry.path ? `${entry.path}/` : '') + entry.name,
-        `${app} remoteEntry (federation runtime + share scope)`,
+    if (entry?.name) {
+      add((entry.path ? `${entry.path}/` : '') + entry.name, `${app} remoteEntry (federation runtime + share scope)`);
+    }
+  }
+  /** @type {Map<string, string | null>} */
+  const signatures = new Map();
+  const signatureOfUrl = async (/** @type {string} */ url) => {
+    if (!signatures.has(url)) {
+      const body = await fetch(url)
+        .then((r) => (r.ok ? r.text() : ''))
+        .catch(() => '');
+      signatures.set(url, chunkSignature(body));
+    }
+    return signatures.get(url) ?? null;
+  };
+  /** @type {Map<string, string | null>} */
+  const labels = new Map();
+  for (const script of scripts) {
+    const exact = known.get(script.url);
+    if (exact) {
+      labels.set(script.url, [...exact].join(' + '));
+      continue;
+    }
+    const id = chunkId(script.url);
+    /** @type {Set<string>} */
+    const guessed = new Set();
+    if (id && script.signature) {
+      for (const [url, label] of known) {
+        if (chunkId(url) === id && (await signatureOfUrl(url)) === script.signature)
+          label.forEach((l) => guessed.add(l));
+      }
+    }
+    if (guessed.size) labels.set(script.url, `≈ ${[...guessed].join(' + ')}`);
+    else if (/\/main\.[0-9a-f]+\.js$/.test(new URL(script.url).pathname)) labels.set(script.url, 'app entry (main)');
+    else
+      labels.set(
+        script.url,
+        script.licenseFile ? await licensedPackages(new URL(script.licenseFile, script.url).href) : null,
       );
   }
-  const found = exact.get(url);
-  if (found) return [...found].join(' + ');
-  const id = chunkId(url);
-  const guessed = id ? byId.get(id) : undefined;
-  if (guessed) return `≈ ${[...guessed].join(' + ')}`;
-  if (/\/main\.[0-9a-f]+\.js$/.test(new URL(url).pathname)) return 'app entry (main)';
-  return null;
+  return labels;
+}
+
+/**
+ * The packages named in a chunk's extracted licence comments (e.g. "react-router v7.18.5"),
+ * as a last resort for chunks no manifest names; null if none.
+ * @param {string} url the .LICENSE.txt file
+ */
+async function licensedPackages(url) {
+  const text = await fetch(url)
+    .then((r) => (r.ok ? r.text() : ''))
+    .catch(() => '');
+  /** @type {Set<string>} */
+  const names = new Set();
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/^\s*(\/\*+|\*+\/?)\s*/, '').trim();
+    const versioned = /^(@?[\w.-]+(?:\/[\w.-]+)?) v\d+\.\d+/.exec(line);
+    const production = /^([\w.-]+)\.production(?:\.min)?\.js$/.exec(line);
+    if (versioned) names.add(versioned[1]);
+    else if (production) names.add(production[1]);
+  }
+  return names.size ? `licence comments: ${[...names].join(', ')}` : null;
+}
+
+/**
+ * A webpack chunk's ids and first module id, e.g. "470|8131" from
+ * `(self.webpackChunkkabari_host=…).push([[470],{8131(e,n,t){…`; null for other scripts.
+ * @param {string} source
+ */
+export function chunkSignature(source) {
+  const match = /\.push\(\[\[([\d,]+)\],\{\s*"?(\d+)"?\s*[:(]/.exec(source.slice(0, 2000));
+  return match ? `${match[1]}|${match[2]}` : null;
 }
 
 /** @param {string} url */
@@ -280,7 +366,7 @@ export function format(results) {
     lines.push('', `Top scripts by gzip size on ${route}`);
     lines.push(
       table(
-        ['gzip KB', 'raw KB', 'url', 'holds (from the federation manifests)'],
+        ['gzip KB', 'raw KB', 'url', 'holds (see bench/README.md)'],
         r.files
           .slice(0, 10)
           .map((/** @type {ScriptEntry & { contains: string | null }} */ s) => [

@@ -40,7 +40,7 @@ export async function run(context) {
   /** @type {string | null} */
   let lighthouseVersion = null;
   for (const route of routes) {
-    /** @type {Array<Metrics & { run: number, seconds: number, benchmarkIndex: number | null, busyBefore: number, loadBefore: number, mainThreadMs: number | null, bootup: Array<{ url: string, totalMs: number, scriptingMs: number }>, lcpElement: string | null, warnings: string[], error: string | null, report: string | null }>} */
+    /** @type {Array<Metrics & { run: number, seconds: number, benchmarkIndex: number | null, busyBefore: number, loadBefore: number, mainThreadMs: number | null, bootup: Array<{ url: string, totalMs: number, scriptingMs: number }>, lcpElement: string | null, lcpSelector: string | null, warnings: string[], error: string | null, report: string | null }>} */
     const runResults = [];
     for (let i = 1; i <= runs; i += 1) {
       context.signal.throwIfAborted();
@@ -88,7 +88,11 @@ export async function run(context) {
           `lighthouse${route === '/' ? '-home' : route.replaceAll('/', '-')}-${i}.html`,
         );
         await fsp.writeFile(reportFile, /** @type {string} */ (result.report));
-        const metrics = metricsOf(lhr);
+        const diagnostics = diagnosticsOf(lhr, context.baseUrl);
+        // The largest paint being the host's remote fallback means a remote failed to load:
+        // such a run measured the wrong page, so it counts as an error, not as figures.
+        const showedFallback = /remote-unavailable/.test(diagnostics.lcpSelector ?? '');
+        const metrics = showedFallback ? nullMetrics() : metricsOf(lhr);
         runResults.push({
           run: i,
           ...metrics,
@@ -96,9 +100,13 @@ export async function run(context) {
           benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
           busyBefore,
           loadBefore,
-          ...diagnosticsOf(lhr, context.baseUrl),
+          ...diagnostics,
           warnings: lhr.runWarnings ?? [],
-          error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null,
+          error: lhr.runtimeError
+            ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`
+            : showedFallback
+              ? 'the page showed the remote fallback (a remote failed to load): run not counted'
+              : null,
           report: path.relative(context.repoRoot, reportFile),
         });
         context.log(
@@ -110,12 +118,7 @@ export async function run(context) {
         const message = /** @type {Error} */ (error).message;
         runResults.push({
           run: i,
-          score: null,
-          lcpMs: null,
-          tbtMs: null,
-          cls: null,
-          fcpMs: null,
-          speedIndexMs: null,
+          ...nullMetrics(),
           seconds: Math.round((Date.now() - started) / 100) / 10,
           benchmarkIndex: null,
           busyBefore,
@@ -123,6 +126,7 @@ export async function run(context) {
           mainThreadMs: null,
           bootup: [],
           lcpElement: null,
+          lcpSelector: null,
           warnings: [],
           error: message,
           report: null,
@@ -193,10 +197,16 @@ function diagnosticsOf(lhr, baseUrl) {
       totalMs: Math.round(item.total),
       scriptingMs: Math.round(item.scripting),
     })),
+    lcpSelector: lcpNode?.selector ?? null,
     lcpElement: lcpNode
       ? `${lcpNode.snippet ?? ''}${lcpNode.nodeLabel ? ` "${String(lcpNode.nodeLabel).slice(0, 60)}"` : ''}`
       : null,
   };
+}
+
+/** @returns {Metrics} */
+function nullMetrics() {
+  return { score: null, lcpMs: null, tbtMs: null, cls: null, fcpMs: null, speedIndexMs: null };
 }
 
 /** @param {any} lhr @returns {Metrics} */

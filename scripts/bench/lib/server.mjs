@@ -69,10 +69,25 @@ export function freePort() {
  * Starts the production server the README way (`scripts/start.mjs`, build skipped) on a free
  * port with a fresh DATA_DIR, and waits for GET /healthz to answer 200.
  * Its stop is registered with `onCleanup` as soon as it is spawned.
- * @param {{ repoRoot: string, logFile: string, onCleanup: OnCleanup, log?: (message: string) => void, readyTimeoutMs?: number }} options
+ * `onUnexpectedExit` is called if it exits once ready without having been told to stop.
+ * @param {{
+ *   repoRoot: string,
+ *   logFile: string,
+ *   onCleanup: OnCleanup,
+ *   onUnexpectedExit?: (message: string) => void,
+ *   log?: (message: string) => void,
+ *   readyTimeoutMs?: number,
+ * }} options
  * @returns {Promise<RunningServer>}
  */
-export async function startServer({ repoRoot, logFile, onCleanup, log = () => {}, readyTimeoutMs = 90_000 }) {
+export async function startServer({
+  repoRoot,
+  logFile,
+  onCleanup,
+  onUnexpectedExit = () => {},
+  log = () => {},
+  readyTimeoutMs = 90_000,
+}) {
   const serverEntry = path.join(repoRoot, 'server/dist/server.js');
   if (!fs.existsSync(serverEntry)) {
     throw new Error(`${path.relative(repoRoot, serverEntry)} does not exist: build first (drop --skip-build).`);
@@ -148,6 +163,14 @@ export async function startServer({ repoRoot, logFile, onCleanup, log = () => {}
     throw error;
   }
   log(`server ready at ${url} (DATA_DIR ${dataDir}, log ${logFile})`);
+  exitPromise.then(() => {
+    if (stopping) return;
+    const how = exited?.signal ? `signal ${exited.signal}` : `exit code ${exited?.code}`;
+    onUnexpectedExit(
+      `the server exited during the bench (${how}), not stopped by the bench\n` +
+        `  (stopped by someone else, or crashed; last lines of ${logFile}:)\n${tail(logFile, 5)}`,
+    );
+  });
   return { url, port, dataDir, logFile, stop };
 }
 
