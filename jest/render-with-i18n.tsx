@@ -1,7 +1,7 @@
 // Test helper: render with the real i18next instance and a router at a given URL.
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '@kabari/shared/routing/router';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 

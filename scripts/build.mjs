@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { bin, inPool, nodeBin, repoRoot, runOrExit, webApps } from './lib/run.mjs';
 import { precompressDir } from './lib/precompress.mjs';
+import { prerenderApp } from './prerender.mjs';
 
 const requested = process.argv.slice(2);
 const apps = requested.length ? requested : [...webApps, 'server'];
@@ -18,8 +19,9 @@ await inPool(web, 2, async (app) => {
   await runOrExit(`build ${app}`, nodeBin, [bin('webpack-cli', 'bin/cli.js'), '--mode', 'production'], {
     cwd: path.join(repoRoot, app),
   });
+  const pages = await prerenderApp(app);
   const count = await precompressDir(path.join(repoRoot, app, 'dist'));
-  console.log(`  ${app}: ${count} files precompressed`);
+  console.log(`  ${app}: ${pages} pages prerendered, ${count} files precompressed`);
 });
 if (apps.includes('server')) {
   await runOrExit('build server', nodeBin, [bin('typescript', 'bin/tsc'), '-p', 'server/tsconfig.build.json']);

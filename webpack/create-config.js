@@ -3,6 +3,7 @@ const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const { sharedDependencies } = require('./shared-dependencies');
 
 const repoRoot = path.join(__dirname, '..');
@@ -45,21 +46,13 @@ function createConfig(app) {
       },
       module: {
         rules: [
+          swcRule(production),
+          // The host's CSS is a file linked from the HTML, so prerendered pages paint styled. A remote's
+          // CSS travels with its chunks (and is inlined into its prerendered pages).
           {
-            test: /\.[cm]?tsx?$/,
-            exclude: /node_modules/,
-            use: {
-              loader: 'swc-loader',
-              options: {
-                jsc: {
-                  parser: { syntax: 'typescript', tsx: true },
-                  transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
-                  target: 'es2020',
-                },
-              },
-            },
+            test: /\.css$/,
+            use: [production && !isRemote ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'],
           },
-          { test: /\.css$/, use: ['style-loader', 'css-loader'] },
           { test: /\.(png|svg|jpe?g|gif|webp|woff2?)$/, type: 'asset/resource' },
         ],
       },
@@ -78,6 +71,7 @@ function createConfig(app) {
           // standalone QA shell (development) keeps its own, since no host is there to provide it.
           experiments: isRemote ? { externalRuntime: production } : { provideExternalRuntime: true },
         }),
+        ...(production && !isRemote ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:10].css' })] : []),
         new HtmlWebpackPlugin({
           template: path.join(__dirname, 'index.html'),
           title: app.title,
@@ -114,4 +108,54 @@ function createConfig(app) {
   };
 }
 
-module.exports = { createConfig };
+const swcRule = (production) => ({
+  test: /\.[cm]?tsx?$/,
+  exclude: /node_modules/,
+  use: {
+    loader: 'swc-loader',
+    options: {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
+        target: 'es2020',
+      },
+    },
+  },
+});
+
+/**
+ * The build-time prerender of an app: its `src/prerender-entry.tsx` bundled for Node, with the CSS it
+ * imports extracted to a file that the prerendered HTML inlines. No federation: it runs alone, once.
+ */
+function createPrerenderConfig(app) {
+  return {
+    mode: 'production',
+    context: app.dir,
+    target: 'node',
+    entry: { entry: './src/prerender-entry.tsx' },
+    devtool: false,
+    output: {
+      path: path.join(app.dir, 'dist/.prerender'),
+      filename: '[name].js',
+      library: { type: 'commonjs2' },
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.mjs'],
+      alias: { '@kabari/shared': path.join(repoRoot, 'shared/src') },
+    },
+    module: {
+      rules: [
+        swcRule(true),
+        { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
+        { test: /\.(png|svg|jpe?g|gif|webp|woff2?)$/, type: 'asset/resource' },
+      ],
+    },
+    plugins: [new MiniCssExtractPlugin({ filename: '[name].css' })],
+    optimization: { minimize: false, splitChunks: false },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
+
+module.exports = { createConfig, createPrerenderConfig };

@@ -1,9 +1,8 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import './i18n/host-namespace';
-import './styles/site.css';
 import { ensureRemotesConfigured } from './features/federation/federation-remotes';
 import { App } from './app/app';
 
@@ -13,11 +12,21 @@ async function start() {
   ensureRemotesConfigured().catch((error: unknown) => console.error('[kabari] runtime configuration', error));
   const container = document.getElementById('root');
   if (!container) throw new Error('No #root element');
-  createRoot(container).render(
+  const app = (
     <StrictMode>
       <App />
-    </StrictMode>,
+    </StrictMode>
   );
+  // A prerendered page is hydrated: the layout at once, the page when its remote has loaded
+  // (it sits in a Suspense boundary, whose server HTML React keeps until then).
+  if (container.firstElementChild) {
+    hydrateRoot(container, app, {
+      onRecoverableError: (error) => console.warn('[kabari] hydration', error),
+    });
+  } else {
+    container.textContent = '';
+    createRoot(container).render(app);
+  }
 }
 
 void start();

@@ -167,7 +167,7 @@ describe('serving the built web apps (SERVE_WEB)', () => {
   });
 
   it('keeps the prerender fragments, dotfiles and anything outside the build private', async () => {
-    expect((await get('/prerender/shell.en.html')).statusCode).toBe(404);
+    expect((await get('/prerender/shells/index.html')).statusCode).toBe(404);
     writeFileSync(path.join(webRoot, 'host', 'dist', '.env'), 'SECRET=1');
     expect((await get('/.env')).statusCode).toBe(404);
     writeFileSync(path.join(webRoot, 'secret.txt'), 'outside');

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { hostNamespace } from '../../i18n/host-namespace';
 
 /** Keeps i18next, <html lang> and the locale cookie in step with the /id prefix of the URL. */
@@ -49,7 +50,9 @@ export function SiteLayout({ children }: { children: ReactNode }) {
   const locale = useLocaleFromUrl();
   const { t } = useTranslation(hostNamespace);
   const { t: tc } = useTranslation('common');
-  const signedIn = useTokenStore((state) => Boolean(state.token));
+  // The prerendered layout is the signed-out one; the session shows once hydrated.
+  const hasToken = useTokenStore((state) => Boolean(state.token));
+  const signedIn = useHydrated() && hasToken;
   return (
     <div className="site">
       <a className="skip-link" href="#main">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from '@kabari/shared/routing/router';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { useTranslation } from 'react-i18next';
 import { shareNamespace } from '../../i18n/share-namespace';
 
@@ -10,17 +11,19 @@ export default function EnterLinkPage() {
   const { t } = useTranslation(shareNamespace);
   const [params] = useSearchParams();
   const token = params.get('token') ?? params.get('t');
-  const [state, setState] = useState<LinkState>(token ? 'checking' : 'invalid');
+  const [answer, setAnswer] = useState<LinkState>('checking');
+  // 'checking' until hydrated: the prerendered page cannot know the token, and hydration must match it.
+  const state: LinkState = !useHydrated() ? 'checking' : token ? answer : 'invalid';
 
   useEffect(() => {
     if (!token) return;
     const controller = new AbortController();
     fetch(`/api/v1/share/links/${encodeURIComponent(token)}`, { signal: controller.signal })
       .then((response) => {
-        if (!response.ok) setState('invalid');
+        if (!response.ok) setAnswer('invalid');
       })
       .catch(() => {
-        if (!controller.signal.aborted) setState('invalid');
+        if (!controller.signal.aborted) setAnswer('invalid');
       });
     return () => controller.abort();
   }, [token]);

@@ -1,0 +1,21 @@
+// The host's layout around the page slot, prerendered per route and language at build time
+// (scripts/prerender.mjs). The server puts a remote's prerendered page into the slot.
+import { Suspense } from 'react';
+import { definePrerender } from '@kabari/shared/prerender/define-prerender';
+import './i18n/host-namespace';
+import { SiteLayout } from './features/layout/site-layout';
+import { remoteRoutes } from './app/app-routes';
+
+/** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
+export const pageSlotText = 'KABARI_PAGE_SLOT';
+
+// Mirrors RemotePage: the page sits in a Suspense boundary, so the client can hydrate the layout
+// at once and the page when its remote has loaded.
+export default definePrerender(
+  remoteRoutes.map((route) => route.path),
+  () => (
+    <SiteLayout>
+      <Suspense fallback={null}>{pageSlotText}</Suspense>
+    </SiteLayout>
+  ),
+);

@@ -1,0 +1,6 @@
+// The pages of remote-share prerendered to HTML at build time (scripts/prerender.mjs): the page a
+// relative opens from an SMS must paint before any script arrives.
+import { definePrerenderPages } from '@kabari/shared/prerender/define-prerender';
+import EnterLinkPage from './features/consent/enter-link-page';
+
+export default definePrerenderPages({ '/enter-link': EnterLinkPage });

@@ -1,0 +1,78 @@
+// Prerenders an app's pages to HTML at build time, so a page paints before any script arrives.
+// A remote writes its pages' fragments (dist/prerender/routes.json); the host writes its layout
+// around a page slot for each of its routes (dist/prerender/shells/). The server stitches the two.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { repoRoot } from './lib/run.mjs';
+
+const require = createRequire(import.meta.url);
+const webpack = require('webpack');
+const { createPrerenderConfig } = require('../webpack/create-config.js');
+
+export const PAGE_MARKER = '<!--kabari-page-->';
+const PAGE_SLOT_TEXT = 'KABARI_PAGE_SLOT';
+
+/** File name of a page path: "/" → "index", "/id/enter-link" → "id__enter-link". */
+export function pageSlug(pagePath) {
+  return pagePath === '/' ? 'index' : pagePath.replace(/^\//, '').replace(/\//g, '__');
+}
+
+function compile(config) {
+  return new Promise((resolve, reject) => {
+    webpack(config, (error, stats) => {
+      if (error) return reject(error);
+      if (stats.hasErrors()) return reject(new Error(stats.toString('errors-only')));
+      resolve();
+    });
+  });
+}
+
+function replaceOnce(text, search, replacement, what) {
+  const at = text.indexOf(search);
+  if (at === -1 || text.indexOf(search, at + 1) !== -1) throw new Error(`${what}: expected exactly one ${search}`);
+  return text.slice(0, at) + replacement + text.slice(at + search.length);
+}
+
+export async function prerenderApp(app) {
+  const dir = path.join(repoRoot, app);
+  if (!fs.existsSync(path.join(dir, 'src/prerender-entry.tsx'))) return 0;
+  const buildDir = path.join(dir, 'dist/.prerender');
+  await compile(createPrerenderConfig({ dir }));
+  const { default: prerender } = require(path.join(buildDir, 'entry.js'));
+  const cssFile = path.join(buildDir, 'entry.css');
+  const css = fs.existsSync(cssFile) ? fs.readFileSync(cssFile, 'utf8') : '';
+  const outDir = path.join(dir, 'dist/prerender');
+  fs.rmSync(outDir, { recursive: true, force: true });
+
+  if (app === 'host') {
+    const index = fs.readFileSync(path.join(dir, 'dist/index.html'), 'utf8');
+    fs.mkdirSync(path.join(outDir, 'shells'), { recursive: true });
+    for (const pagePath of prerender.paths) {
+      const layout = replaceOnce(await prerender.render(pagePath), PAGE_SLOT_TEXT, PAGE_MARKER, `host ${pagePath}`);
+      const lang = pagePath === '/id' || pagePath.startsWith('/id/') ? 'id' : 'en';
+      const shell = replaceOnce(index, PAGE_MARKER, layout, 'host index.html').replace(
+        /<html lang="[a-z]+"/,
+        `<html lang="${lang}"`,
+      );
+      fs.writeFileSync(path.join(outDir, 'shells', `${pageSlug(pagePath)}.html`), shell);
+    }
+  } else {
+    fs.mkdirSync(outDir, { recursive: true });
+    const head = css ? `<style data-kabari-prerender="${app}">${css.replace(/\s*\n\s*/g, ' ')}</style>` : '';
+    fs.writeFileSync(path.join(outDir, 'page.head.html'), head);
+    const routes = {};
+    for (const pagePath of prerender.paths) {
+      const file = `${pageSlug(pagePath)}.html`;
+      fs.writeFileSync(path.join(outDir, file), await prerender.render(pagePath));
+      routes[pagePath] = { html: file, head: 'page.head.html' };
+    }
+    fs.writeFileSync(path.join(outDir, 'routes.json'), JSON.stringify({ routes }, null, 2));
+  }
+  fs.rmSync(buildDir, { recursive: true, force: true });
+  return prerender.paths.length;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  for (const app of process.argv.slice(2)) console.log(`${app}: ${await prerenderApp(app)} pages prerendered`);
+}

@@ -1,0 +1,47 @@
+import type { ComponentType, ReactNode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from '../routing/router';
+import { initI18n } from '../i18n/create-i18n';
+import { localeFromPath } from '../i18n/locale';
+
+export interface Prerender {
+  /** Every path to prerender, English and /id twins. */
+  paths: string[];
+  /** The HTML of one path, as the client's first render will produce it. */
+  render: (path: string) => Promise<string>;
+}
+
+async function renderToString(element: ReactNode): Promise<string> {
+  const { prelude } = await prerenderToNodeStream(element);
+  let html = '';
+  for await (const chunk of prelude) html += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return html;
+}
+
+function twins(path: string): string[] {
+  return [path, path === '/' ? '/id' : `/id${path}`];
+}
+
+/**
+ * Runs at build time in Node: renders the given element for each path, in each language, under
+ * a static router. A remote uses it for its pages; the host for its layout around the page slot.
+ */
+export function definePrerender(paths: string[], element: (path: string) => ReactNode): Prerender {
+  return {
+    paths: paths.flatMap(twins),
+    render: async (path) => {
+      await initI18n(localeFromPath(path));
+      return renderToString(<StaticRouter location={path}>{element(path)}</StaticRouter>);
+    },
+  };
+}
+
+/** A remote's prerendered pages: path (English form) → page component. */
+export function definePrerenderPages(pages: Record<string, ComponentType>): Prerender {
+  return definePrerender(Object.keys(pages), (path) => {
+    const english = path === '/id' ? '/' : path.replace(/^\/id\//, '/');
+    const Page = pages[english];
+    if (!Page) throw new Error(`No page to prerender at ${path}`);
+    return <Page />;
+  });
+}
