@@ -107,8 +107,8 @@ test.describe('the host and its remotes', () => {
 
   test('routes work with and without a trailing slash', async ({ page }) => {
     await page.goto('/enter-link/');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Invalid link!');
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText('Invalid link!');
     await page.goto('/id/enter-link');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tautan tidak valid!');
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText('Tautan tidak valid!');
   });
 });

@@ -8,7 +8,8 @@ describe('EnterLinkPage', () => {
   it('says the link is invalid when it carries no token, without calling the server', async () => {
     global.fetch = jest.fn();
     await renderAt('/enter-link', <EnterLinkPage />);
-    expect(screen.getByRole('heading', { name: 'Invalid link!' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Location request');
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid link!');
     expect(global.fetch).not.toHaveBeenCalled();
   });
 

@@ -3,6 +3,7 @@ import { useSearchParams } from '@kabari/shared/routing/router';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { useTranslation } from 'react-i18next';
 import { shareNamespace } from '../../i18n/share-namespace';
+import './enter-link-page.css';
 
 type LinkState = 'checking' | 'invalid';
 
@@ -28,17 +29,21 @@ export default function EnterLinkPage() {
     return () => controller.abort();
   }, [token]);
 
-  if (state === 'checking') {
-    return (
-      <p role="status" data-remote="share">
-        {t('enterLink.checking')}
-      </p>
-    );
-  }
   return (
-    <section className="enter-link-page" data-remote="share" aria-labelledby="enter-link-title">
-      <h1 id="enter-link-title">{t('enterLink.invalidTitle')}</h1>
-      <p>{t('enterLink.invalidText')}</p>
-    </section>
+    <article className="enter-link-page" data-remote="share" aria-labelledby="enter-link-title">
+      {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
+      <header className="enter-link-page__intro">
+        <h1 id="enter-link-title">{t('enterLink.title')}</h1>
+        <p className="enter-link-page__lead">{t('enterLink.lead')}</p>
+      </header>
+      {state === 'checking' ? (
+        <p role="status">{t('enterLink.checking')}</p>
+      ) : (
+        <section className="enter-link-page__state" aria-labelledby="enter-link-state" role="alert">
+          <h2 id="enter-link-state">{t('enterLink.invalidTitle')}</h2>
+          <p>{t('enterLink.invalidText')}</p>
+        </section>
+      )}
+    </article>
   );
 }

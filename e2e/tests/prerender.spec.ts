@@ -1,0 +1,43 @@
+import { test, expect } from '../support/fixtures';
+
+const pages = [
+  { path: '/', text: 'Ask a relative where they are, with their consent' },
+  { path: '/id/', text: 'Tanyakan lokasi kerabat Anda, dengan persetujuan mereka' },
+  { path: '/enter-link?token=abc', text: 'Location request' },
+  { path: '/id/enter-link', text: 'Permintaan lokasi' },
+];
+
+test.describe('prerendered pages', () => {
+  for (const { path, text } of pages) {
+    test(`${path} reads before any script runs, and hydrates cleanly`, async ({ request, page }) => {
+      const response = await request.get(path);
+      expect(response.headers()['cache-control']).toBe('no-cache');
+      const html = await response.text();
+      expect(html).toContain(text);
+      expect(html).toContain(path.startsWith('/id') ? '<html lang="id"' : '<html lang="en"');
+      expect(html).not.toContain('kabari-page-->');
+
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (/hydrat|did not match|mismatch/i.test(message.text())) problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(String(error)));
+      await page.goto(path);
+      // Interactive once hydrated: the language switch navigates on the client, keeping the page.
+      await expect(page.locator('main h1')).toHaveText(text);
+      await page.locator('.language-switch').click();
+      await expect(page.locator('main h1')).not.toHaveText(text);
+      expect(problems).toEqual([]);
+    });
+  }
+
+  test('without JavaScript the prerendered page is still readable and styled', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    await page.goto('/id/');
+    await expect(page.locator('main h1')).toHaveText('Tanyakan lokasi kerabat Anda, dengan persetujuan mereka');
+    const fontSize = await page.locator('main h1').evaluate((element) => getComputedStyle(element).fontSize);
+    expect(fontSize).toBe('32px');
+    await context.close();
+  });
+});
