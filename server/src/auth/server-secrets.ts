@@ -21,8 +21,11 @@ const HMAC_SECRET_SETTING = 'auth.hmac_secret';
  * same value; when several start at once, the first insert wins and the others read it back.
  */
 async function sharedSetting<T>(db: Database, key: string, create: () => T): Promise<T> {
+  const read = async () => (await db.select().from(serverSettings).where(eq(serverSettings.key, key)))[0];
+  const existing = await read();
+  if (existing) return existing.value as T;
   await db.insert(serverSettings).values({ key, value: create() }).onConflictDoNothing({ target: serverSettings.key });
-  const [row] = await db.select().from(serverSettings).where(eq(serverSettings.key, key));
+  const row = await read();
   if (!row) throw new Error(`server setting ${key} could not be stored`);
   return row.value as T;
 }

@@ -3,10 +3,11 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 
 export class DataDirLockedError extends Error {
-  constructor(dataDir: string) {
+  constructor(dataDir: string, staleMs: number) {
     super(
       `DATA_DIR ${dataDir} is in use by another Kabari server process (lock ${lockPath(dataDir)}). ` +
-        'Stop that process, or give this one its own DATA_DIR (or a DATABASE_URL).',
+        'Stop that process, or give this one its own DATA_DIR (or a DATABASE_URL). ' +
+        `A lock left behind by a killed process expires ${staleMs / 1000} s after it died.`,
     );
     this.name = 'DataDirLockedError';
   }
@@ -35,7 +36,7 @@ export async function lockDataDir(
       onCompromised,
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dataDir);
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dataDir, staleMs);
     throw error;
   }
 }

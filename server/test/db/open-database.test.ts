@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Pool } from 'pg';
@@ -32,7 +32,9 @@ describeEachDatabase('openDatabase', (driver) => {
   let database: TestDatabase;
 
   beforeEach(async () => {
-    database = await createTestDatabase(driver, { pgliteStart: 'empty' });
+    // PGlite: a copy of the cluster the global setup's first start created and migrated.
+    // PostgreSQL: an empty database, migrated by the first openDatabase below.
+    database = await createTestDatabase(driver);
   });
 
   afterEach(async () => {
@@ -70,17 +72,12 @@ describeEachDatabase('openDatabase', (driver) => {
 });
 
 describe('the embedded database folder (DATA_DIR)', () => {
-  it('is created on first start', async () => {
-    // No template copied: this is a first start on an empty machine, initdb included.
-    const database = await createTestDatabase('pglite', { pgliteStart: 'first-start' });
-    const dataDir = path.join(database.dataDir, 'fresh', 'nested');
-    try {
-      const opened = await openDatabase({ dataDir, databaseUrl: undefined }, quietLog);
-      expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
-      await opened.client.close();
-    } finally {
-      await database.cleanup();
-    }
+  it('is created on first start, and released on close', () => {
+    // The global setup's first start: openDatabase on a folder that did not exist (see global-setup.ts).
+    const dataDir = process.env.KABARI_TEST_PGLITE_FIRST_START as string;
+    expect(dataDir).toBeTruthy();
+    expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+    expect(existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
   });
 
   it('is never opened by two servers at once, and is free again after close', async () => {
@@ -95,6 +92,22 @@ describe('the embedded database folder (DATA_DIR)', () => {
 
       const again = await openDatabase(options, quietLog);
       await again.client.close();
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('is taken over from a process that died holding it, once its lock has gone stale', async () => {
+    const database = await createTestDatabase('pglite');
+    try {
+      // What a killed server leaves behind: its lock, no longer refreshed.
+      const lock = path.join(database.dataDir, 'server.lock');
+      mkdirSync(lock);
+      const longAgo = new Date(Date.now() - 60_000);
+      utimesSync(lock, longAgo, longAgo);
+      const opened = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined }, quietLog);
+      await opened.client.close();
+      expect(existsSync(lock)).toBe(false);
     } finally {
       await database.cleanup();
     }

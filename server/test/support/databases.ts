@@ -29,22 +29,13 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh database: a new DATA_DIR for PGlite (a copy of a cluster the global setup made, `migrated` or `empty`,
- * or nothing at all for a true first start), a new database with a random name on PostgreSQL.
+ * A fresh database: a new DATA_DIR for PGlite (a copy of the migrated cluster the global setup made), a new
+ * database with a random name on PostgreSQL.
  */
-export async function createTestDatabase(
-  driver: DriverName,
-  options: { pgliteStart?: 'migrated' | 'empty' | 'first-start' } = {},
-): Promise<TestDatabase> {
+export async function createTestDatabase(driver: DriverName): Promise<TestDatabase> {
   const dataDir = tempDir('kabari-test-data-');
   if (driver === 'pglite') {
-    const start = options.pgliteStart ?? 'migrated';
-    const template =
-      start === 'migrated'
-        ? process.env.KABARI_TEST_PGLITE_MIGRATED
-        : start === 'empty'
-          ? process.env.KABARI_TEST_PGLITE_EMPTY
-          : undefined;
+    const template = process.env.KABARI_TEST_PGLITE_MIGRATED;
     if (template) cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
     return {
       env: { DATA_DIR: dataDir },

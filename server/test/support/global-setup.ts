@@ -1,9 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { migratePglite } from '../../src/db/migrate';
+import { openDatabase } from '../../src/db/open-database';
 import { initdbAvailable, POSTGRES_BIN_DIR, startThrowawayCluster, type ThrowawayCluster } from './postgres-cluster';
 
 declare global {
@@ -24,23 +23,22 @@ export default async function globalSetup(): Promise<void> {
   await Promise.all([preparePgliteTemplate(), preparePostgres()]);
 }
 
-// Initialized PGlite clusters to copy, so each test gets a fresh DATA_DIR without paying initdb (seconds):
-// one empty (for the migration tests), one already migrated (for everything else).
+/**
+ * A PGlite cluster to copy, so each test gets a fresh DATA_DIR without paying initdb (seconds each). It is made by
+ * a real first start through openDatabase on a folder that does not exist yet (create, lock, initdb, migrate,
+ * close): test/db/open-database.test.ts checks what that first start left behind.
+ */
 async function preparePgliteTemplate(): Promise<void> {
   const template = mkdtempSync(path.join(tmpdir(), 'kabari-test-pglite-'));
   globalThis.kabariPgliteTemplate = template;
-  const empty = path.join(template, 'empty');
-  const migrated = path.join(template, 'migrated');
-  const pglite = new PGlite(empty);
-  await pglite.waitReady;
-  await pglite.close();
-  cpSync(empty, migrated, { recursive: true });
-  const migrating = new PGlite(migrated);
-  await migrating.waitReady;
-  await migratePglite(migrating);
-  await migrating.close();
-  process.env.KABARI_TEST_PGLITE_EMPTY = empty;
-  process.env.KABARI_TEST_PGLITE_MIGRATED = migrated;
+  const dataDir = path.join(template, 'first-start', 'data');
+  const opened = await openDatabase(
+    { dataDir, databaseUrl: undefined },
+    { info: () => undefined, error: () => undefined },
+  );
+  await opened.client.close();
+  process.env.KABARI_TEST_PGLITE_FIRST_START = dataDir;
+  process.env.KABARI_TEST_PGLITE_MIGRATED = path.join(dataDir, 'pglite');
 }
 
 async function preparePostgres(): Promise<void> {
