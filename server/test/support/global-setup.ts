@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/open-database';
+import globalTeardown from './global-teardown';
 import { initdbAvailable, POSTGRES_BIN_DIR, startThrowawayCluster, type ThrowawayCluster } from './postgres-cluster';
 
 declare global {
@@ -20,7 +21,13 @@ export default async function globalSetup(): Promise<void> {
   // (test/auth/server-secrets.test.ts covers generating and storing it on first start.)
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   process.env.KABARI_TEST_RSA_PRIVATE_KEY = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  await Promise.all([preparePgliteTemplate(), preparePostgres()]);
+  const outcomes = await Promise.allSettled([preparePgliteTemplate(), preparePostgres()]);
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) {
+    // Jest runs no teardown when the setup fails: clean up here.
+    await globalTeardown();
+    throw failure.reason;
+  }
 }
 
 /**
