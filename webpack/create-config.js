@@ -7,6 +7,10 @@ const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const { sharedDependencies } = require('./shared-dependencies');
 
 const repoRoot = path.join(__dirname, '..');
+const injectExternalRuntimePlugin = path.join(
+  repoRoot,
+  'node_modules/@module-federation/inject-external-runtime-core-plugin/dist/index.js',
+);
 
 /**
  * @param {object} app
@@ -69,7 +73,14 @@ function createConfig(app) {
           dts: false,
           // The federation runtime ships once, with the host (~25 KB gzip saved per remote). A remote's
           // standalone QA shell (development) keeps its own, since no host is there to provide it.
-          experiments: isRemote ? { externalRuntime: production } : { provideExternalRuntime: true },
+          // Set by hand rather than with `provideExternalRuntime`, which resolves the plugin's CommonJS
+          // build and so ships a second (CommonJS) copy of the whole runtime: ~80 KB raw on every page.
+          runtimePlugins: isRemote ? [] : [injectExternalRuntimePlugin],
+          experiments: {
+            ...(isRemote ? { externalRuntime: production } : {}),
+            // Browser only: leaves out the runtime's Node.js loading code.
+            optimization: { target: 'web' },
+          },
         }),
         ...(production && !isRemote ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:10].css' })] : []),
         new HtmlWebpackPlugin({
