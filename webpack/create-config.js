@@ -37,7 +37,8 @@ function createConfig(app) {
         path: path.join(app.dir, 'dist'),
         // 'auto' lets a remote be served from any origin or prefix: chunks load next to remoteEntry.js.
         // The host is served at the site root, where deep links like /id/enter-link need absolute URLs.
-        publicPath: app.publicPath ?? 'auto',
+        // In development each app is served at its dev server's root, standalone pages included.
+        publicPath: app.publicPath ?? (production ? 'auto' : `http://127.0.0.1:${app.port}/`),
         filename: production ? '[name].[contenthash:10].js' : '[name].js',
         chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
         assetModuleFilename: production ? 'assets/[name].[contenthash:10][ext]' : 'assets/[name][ext]',

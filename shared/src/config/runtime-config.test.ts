@@ -13,13 +13,22 @@ function respond(status: number, body: unknown) {
 
 describe('fetchRuntimeConfig', () => {
   it('reads the remotes from the envelope', async () => {
-    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', remotes } });
-    await expect(fetchRuntimeConfig()).resolves.toEqual({ apiBaseUrl: '', remotes });
+    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', appId: 'kabari-web', remotes } });
+    await expect(fetchRuntimeConfig()).resolves.toEqual({ apiBaseUrl: '', appId: 'kabari-web', remotes });
     expect(global.fetch).toHaveBeenCalledWith('/runtime-config.json', expect.objectContaining({ cache: 'no-cache' }));
   });
 
   it('rejects a configuration that lacks a remote', async () => {
-    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', remotes: { ...remotes, share: '' } } });
+    respond(200, {
+      status: 200,
+      message: 'ok',
+      data: { apiBaseUrl: '', appId: 'kabari-web', remotes: { ...remotes, share: '' } },
+    });
+    await expect(fetchRuntimeConfig()).rejects.toThrow(/invalid/);
+  });
+
+  it('rejects a configuration without the application id', async () => {
+    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', remotes } });
     await expect(fetchRuntimeConfig()).rejects.toThrow(/invalid/);
   });
 

@@ -3,12 +3,22 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from '../routing/router';
 import { initI18n } from '../i18n/create-i18n';
 import { localeFromPath } from '../i18n/locale';
+import { pageHeadHtml, type PageHead } from '../seo/page-head';
+import { PageHeadCollector } from '../seo/use-page-head';
+
+export interface PrerenderedPage {
+  html: string;
+  /** The page's own <head> elements (title, description, alternates): empty when it sets none (usePageHead). */
+  head: string;
+  /** Whether the page belongs in the sitemap: it has a head of its own and is indexable. */
+  sitemap: boolean;
+}
 
 export interface Prerender {
   /** Every path to prerender, English and /id twins. */
   paths: string[];
-  /** The HTML of one path, as the client's first render will produce it. */
-  render: (path: string) => Promise<string>;
+  /** The HTML of one path, as the client's first render will produce it, and its head. */
+  render: (path: string) => Promise<PrerenderedPage>;
 }
 
 async function renderToString(element: ReactNode): Promise<string> {
@@ -25,13 +35,21 @@ function twins(path: string): string[] {
 /**
  * Runs at build time in Node: renders the given element for each path, in each language, under
  * a static router. A remote uses it for its pages; the host for its layout around the page slot.
+ * A page that calls usePageHead gets its title, description and alternates in `head`.
  */
 export function definePrerender(paths: string[], element: (path: string) => ReactNode): Prerender {
   return {
     paths: paths.flatMap(twins),
     render: async (path) => {
       await initI18n(localeFromPath(path));
-      return renderToString(<StaticRouter location={path}>{element(path)}</StaticRouter>);
+      const collector: { head?: PageHead } = {};
+      const html = await renderToString(
+        <PageHeadCollector.Provider value={collector}>
+          <StaticRouter location={path}>{element(path)}</StaticRouter>
+        </PageHeadCollector.Provider>,
+      );
+      const { head } = collector;
+      return { html, head: head ? pageHeadHtml(path, head) : '', sitemap: Boolean(head && head.indexable !== false) };
     },
   };
 }

@@ -4,6 +4,7 @@ import { BrowserRouter, Link, Route, Routes, useLocation } from '../routing/rout
 import { useTranslation } from 'react-i18next';
 import { initI18n } from '../i18n/create-i18n';
 import { localeFromPath, localizePath } from '../i18n/locale';
+import './standalone-shell.css';
 
 export interface StandaloneRoute {
   path: string;
