@@ -7,6 +7,11 @@ const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const { sharedDependencies } = require('./shared-dependencies');
 
 const repoRoot = path.join(__dirname, '..');
+// Every app imports the shared package from source.
+const resolve = {
+  extensions: ['.tsx', '.ts', '.js', '.mjs'],
+  alias: { '@kabari/shared': path.join(repoRoot, 'shared/src') },
+};
 const injectExternalRuntimePlugin = path.join(
   repoRoot,
   'node_modules/@module-federation/inject-external-runtime-core-plugin/dist/index.js',
@@ -45,10 +50,7 @@ function createConfig(app) {
         uniqueName: app.federationName,
         clean: true,
       },
-      resolve: {
-        extensions: ['.tsx', '.ts', '.js', '.mjs'],
-        alias: { '@kabari/shared': path.join(repoRoot, 'shared/src') },
-      },
+      resolve,
       module: {
         rules: [
           swcRule(production),
@@ -97,6 +99,7 @@ function createConfig(app) {
         minimize: production,
         minimizer: [
           new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } }),
+          new MinimizerPlugin({ test: /\.css$/, minify: MinimizerPlugin.lightningCssMinify }),
         ],
         moduleIds: production ? 'deterministic' : 'named',
         chunkIds: production ? 'deterministic' : 'named',
@@ -152,10 +155,7 @@ function createPrerenderConfig(app) {
       library: { type: 'commonjs2' },
       clean: true,
     },
-    resolve: {
-      extensions: ['.tsx', '.ts', '.js', '.mjs'],
-      alias: { '@kabari/shared': path.join(repoRoot, 'shared/src') },
-    },
+    resolve,
     module: {
       rules: [
         swcRule(true),
