@@ -3,10 +3,13 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import './i18n/host-namespace';
+import { installHostApi } from './features/api/host-api';
 import { ensureRemotesConfigured } from './features/federation/federation-remotes';
 import { App } from './app/app';
 
 async function start() {
+  // Before any page can load the API client (see @kabari/shared/api/api-setup).
+  installHostApi();
   await initI18n(localeFromPath(window.location.pathname));
   // Start fetching the runtime configuration now; a failure shows the fallback on remote pages.
   ensureRemotesConfigured().catch((error: unknown) => console.error('[kabari] runtime configuration', error));

@@ -1,11 +1,11 @@
 import { getInstance, loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import {
-  fetchRuntimeConfig,
   federationNames,
   remoteNames,
   type RemoteName,
   type RuntimeConfig,
 } from '@kabari/shared/config/runtime-config';
+import { loadRuntimeConfig } from '../runtime-config/runtime-config';
 
 let configuredRemotes: RuntimeConfig['remotes'] | null = null;
 
@@ -25,7 +25,7 @@ let configuring: Promise<void> | null = null;
 /** Fetches the runtime configuration once; a failure is forgotten so the next attempt tries again. */
 export function ensureRemotesConfigured(): Promise<void> {
   if (configuredRemotes) return Promise.resolve();
-  configuring ??= fetchRuntimeConfig()
+  configuring ??= loadRuntimeConfig()
     .then((config) => registerFederationRemotes(config.remotes))
     .catch((error: unknown) => {
       configuring = null;

@@ -1,0 +1,38 @@
+import i18n from 'i18next';
+import { setUpApiClient } from '@kabari/shared/api/api-setup';
+import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import { navigateTo } from '../navigation/app-navigation';
+import { currentLocale, expiredStatePath, homePath, isExpiredState } from '../routing/route-targets';
+import { loadRuntimeConfig } from '../runtime-config/runtime-config';
+import { showToast } from '../toasts/toasts';
+import { installApiInterceptors, type ApiEffects } from './api-interceptors';
+
+const t = (key: 'toasts.sessionExpired' | 'toasts.requestFailed' | 'toasts.networkError') =>
+  i18n.t(key, { ns: 'host' });
+
+export const hostApiEffects: ApiEffects = {
+  token: () => useTokenStore.getState().token,
+  runtimeConfig: loadRuntimeConfig,
+  locale: currentLocale,
+  sessionExpired: () => {
+    clearSession();
+    navigateTo(homePath(currentLocale()), { replace: true });
+    // Keyed: several calls failing together show one toast.
+    showToast('error', t('toasts.sessionExpired'), { key: 'session-expired' });
+  },
+  forbidden: () => {
+    if (isExpiredState(window.location.pathname, window.location.search)) return;
+    navigateTo(expiredStatePath(currentLocale()), { replace: true });
+  },
+  toastError: (message) => showToast('error', message ?? t('toasts.requestFailed')),
+  toastNetworkError: () => showToast('error', t('toasts.networkError'), { key: 'network-error' }),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * Called once at start-up, before any page: the one axios instance gets the host's interceptors the
+ * moment anyone (host or remote) loads it. axios itself still loads only with the first call.
+ */
+export function installHostApi(): void {
+  setUpApiClient((client) => installApiInterceptors(client, hostApiEffects));
+}

@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+import type messageApi from 'antd/es/message';
+
+export type ToastType = 'success' | 'error' | 'info' | 'warning';
+
+export interface ToastOptions {
+  /** A toast with the same key replaces the one shown, instead of stacking (e.g. a burst of 401s). */
+  key?: string;
+  /** Seconds; 0 keeps it until closed. */
+  duration?: number;
+}
+
+/** Spec §9: top-center, about 4 s, at most 3 visible. */
+export const toastConfig = { top: 16, duration: 4, maxCount: 3 } as const;
+
+type Message = typeof messageApi;
+
+let loading: Promise<Message> | null = null;
+
+// antd's message (and its styles) load with the first toast: pages a visitor lands on never pay for it.
+function loadMessage(): Promise<Message> {
+  loading ??= Promise.all([
+    import('antd/es/message'),
+    import('antd/es/config-provider'),
+    import('@kabari/shared/ui/antd-scope'),
+  ]).then(([{ default: message }, { default: ConfigProvider }, { kabariTheme }]) => {
+    message.config(toastConfig);
+    // Static toasts render outside the app's tree: give them the app's (light) theme here.
+    ConfigProvider.config({
+      holderRender: (children) => <ConfigProvider theme={kabariTheme}>{children}</ConfigProvider>,
+    });
+    return message;
+  });
+  return loading;
+}
+
+/** Shows a toast in the global toast area. */
+export function showToast(type: ToastType, content: ReactNode, options: ToastOptions = {}): void {
+  loadMessage()
+    .then((message) => {
+      void message.open({ type, content, key: options.key, duration: options.duration });
+    })
+    .catch((error: unknown) => console.error('[kabari] toast', error));
+}
+
+/** Closes the toast with this key, if shown. */
+export function closeToast(key: string): void {
+  if (loading) void loading.then((message) => message.destroy(key));
+}
