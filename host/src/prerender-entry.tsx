@@ -4,15 +4,16 @@ import { Suspense } from 'react';
 import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import './i18n/host-namespace';
 import { SiteLayout } from './features/layout/site-layout';
-import { remoteRoutes } from './app/app-routes';
+import { appRoutes } from './features/routing/route-table';
 
 /** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
 export const pageSlotText = 'KABARI_PAGE_SLOT';
 
+// A shell for every public page a remote provides; the server uses it where the remote prerenders the page.
 // Mirrors RemotePage: the page sits in a Suspense boundary, so the client can hydrate the layout
 // at once and the page when its remote has loaded.
 export default definePrerender(
-  remoteRoutes.map((route) => route.path),
+  appRoutes.filter((route) => route.access === 'public' && route.page).map((route) => route.path),
   () => (
     <SiteLayout>
       <Suspense fallback={null}>{pageSlotText}</Suspense>

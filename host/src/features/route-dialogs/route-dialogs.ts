@@ -1,0 +1,25 @@
+import type { RemoteName } from '@kabari/shared/config/runtime-config';
+
+/** The dialogs the modal routes of spec §2 open over the dashboard. */
+export type RouteDialogName =
+  'successModal' | 'mySubscription' | 'subscriptionExpiredModal' | 'cancelMySubscriptionModal';
+
+export interface RouteDialogTarget {
+  remote: RemoteName;
+  /**
+   * The module the remote exposes (its default export takes RouteDialogProps). null until the remote
+   * exposes it: the route then shows the dashboard alone.
+   */
+  exposed: string | null;
+}
+
+/**
+ * Which remote exposes which route dialog. The dialogs come with issue 6 (remote-billing): when it
+ * exposes one, its name goes here and the route opens it.
+ */
+export const routeDialogs: Record<RouteDialogName, RouteDialogTarget> = {
+  successModal: { remote: 'billing', exposed: null },
+  mySubscription: { remote: 'billing', exposed: null },
+  subscriptionExpiredModal: { remote: 'billing', exposed: null },
+  cancelMySubscriptionModal: { remote: 'billing', exposed: null },
+};

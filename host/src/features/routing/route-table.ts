@@ -1,0 +1,86 @@
+import type { RemoteName } from '@kabari/shared/config/runtime-config';
+import { matchPath } from '@kabari/shared/routing/router';
+import { routePaths, type RouteName } from '@kabari/shared/routing/route-paths';
+import type { RouteDialogName } from '../route-dialogs/route-dialogs';
+
+/** Spec §2/§6: public routes are for visitors (a signed-in user is sent to the dashboard); the rest need a token. */
+export type RouteAccess = 'public' | 'protected';
+
+export interface RouteLocation {
+  pathname: string;
+  search: string;
+}
+
+export interface RouteSpec {
+  access: RouteAccess;
+  /** The remote page shown here. None yet: the error page, until the issue that builds the page. */
+  page?: { remote: RemoteName; exposed: string };
+  /** Modal routes: the dialog opened over the page. */
+  dialog?: RouteDialogName;
+  /** A validity check: when it fails, the error page says 'Page Not Found: {path}' (spec §5). */
+  isValid?: (location: RouteLocation) => boolean;
+  /** Keep the scroll position when arriving here (instead of scrolling to the top). */
+  keepScroll?: boolean;
+}
+
+export interface AppRoute extends RouteSpec {
+  name: RouteName;
+  /** The English path; its Indonesian twin is the same under /id. */
+  path: string;
+}
+
+const dashboardPage = { remote: 'dashboard', exposed: 'dashboard-page' } as const;
+
+/** The dashboard stays where it is while one of its dialogs opens over it. */
+const dashboardDialog = (dialog: RouteDialogName): RouteSpec => ({
+  access: 'protected',
+  page: dashboardPage,
+  dialog,
+  keepScroll: true,
+});
+
+/**
+ * Every route of spec §2 (a Record, so a route added to route-paths.ts must be given its place here).
+ * The host never imports a remote's source: only these names.
+ */
+const routeTable: Record<RouteName, RouteSpec> = {
+  home: { access: 'public', page: { remote: 'search', exposed: 'home-page' } },
+  // The public pages below without a page come with issue 7 (and 5 for the recipient's pages, 6 for
+  // the refund form); until then they show the error page, behind the same guards.
+  ok: { access: 'public' },
+  notFound: { access: 'public' },
+  aboutUs: { access: 'public' },
+  contactUs: { access: 'public' },
+  privacyPolicy: { access: 'public' },
+  termsOfUse: { access: 'public' },
+  faqs: { access: 'public' },
+  trackingPhoneNumber: { access: 'public' },
+  unsubscribeAndRefund: { access: 'public' },
+  cookiesPolicy: { access: 'public' },
+  intellectualProperty: { access: 'public' },
+  register: { access: 'public', page: { remote: 'billing', exposed: 'register-result-page' } },
+  enterLink: { access: 'public', page: { remote: 'share', exposed: 'enter-link-page' } },
+  locationFailed: { access: 'public' },
+  share: { access: 'public' },
+  dashboard: { access: 'protected', page: dashboardPage },
+  successModal: dashboardDialog('successModal'),
+  mySubscription: dashboardDialog('mySubscription'),
+  subscriptionExpiredModal: dashboardDialog('subscriptionExpiredModal'),
+  cancelMySubscriptionModal: dashboardDialog('cancelMySubscriptionModal'),
+};
+
+export const appRoutes: AppRoute[] = (Object.keys(routeTable) as RouteName[]).map((name) => ({
+  name,
+  path: routePaths[name],
+  ...routeTable[name],
+}));
+
+/** A path and its /id twin. React Router matches either with or without a trailing slash. */
+export function twinPaths(path: string): [string, string] {
+  return [path, path === '/' ? '/id' : `/id${path}`];
+}
+
+/** The route a URL path shows, if any (the catch-all otherwise). */
+export function findAppRoute(pathname: string): AppRoute | undefined {
+  return appRoutes.find((route) => twinPaths(route.path).some((path) => matchPath({ path, end: true }, pathname)));
+}

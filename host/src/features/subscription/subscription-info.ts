@@ -1,0 +1,28 @@
+import { isApiError } from '@kabari/shared/api/api-error';
+import { apiGet } from '@kabari/shared/api/api-client';
+
+/** Spec §3: the subscriber's subscription; only expiredStatus is read here (1: expired). */
+export interface SubscriptionInfo {
+  expiredStatus?: number;
+  [field: string]: unknown;
+}
+
+export const subscriptionInfoPath = '/api/v1/personnal/subscribe/info';
+
+/**
+ * GET /api/v1/personnal/subscribe/info. The endpoint comes with issue 6; until it lands the server
+ * answers 404, which means "nothing known": no toast, no redirect, null. Once it exists, a 401 or 403
+ * from it follows the usual rules.
+ */
+export async function fetchSubscriptionInfo(): Promise<SubscriptionInfo | null> {
+  try {
+    return await apiGet<SubscriptionInfo>(subscriptionInfoPath, { handledStatuses: [404] });
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export function isExpired(info: SubscriptionInfo | null): boolean {
+  return info?.expiredStatus === 1;
+}

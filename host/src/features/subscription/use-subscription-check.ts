@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { useLocation, useNavigate } from '@kabari/shared/routing/router';
+import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { expiredStatePath, isExpiredState } from '../routing/route-targets';
+
+/**
+ * Spec §6/§7: on every protected navigation, fetch the subscription info; an expired one
+ * (expiredStatus 1) sends the user to /dashboard/?s=-1&at=10 unless already there. The call and axios
+ * load lazily with it.
+ */
+export function useSubscriptionCheck(): void {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const signedIn = useTokenStore((state) => Boolean(state.token));
+  useEffect(() => {
+    if (!signedIn) return;
+    let current = true;
+    import('./subscription-info')
+      .then(async ({ fetchSubscriptionInfo, isExpired }) => {
+        const info = await fetchSubscriptionInfo();
+        if (!current) return;
+        useUserStore.getState().setMySubscriptionInfo(info);
+        const { pathname, search } = window.location;
+        if (isExpired(info) && !isExpiredState(pathname, search)) {
+          navigate(expiredStatePath(localeFromPath(pathname)), { replace: true });
+        }
+      })
+      // A failed call was already handled by the API client (toast, or the 401/403 redirect).
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+    // location.key changes with every navigation, also to the same URL.
+  }, [location.key, signedIn, navigate]);
+}
