@@ -3,9 +3,11 @@ import { Link, useLocation } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
 import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { hostNamespace } from '../../i18n/host-namespace';
+import { preloadLoginDialog } from '../auth/auth-dialogs';
 
 /** Keeps i18next, <html lang> and the locale cookie in step with the /id prefix of the URL. */
 function useLocaleFromUrl(): Locale {
@@ -40,10 +42,38 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
 function signOut(): void {
   // The session ends on this device at once; the server revokes the token when it can be reached.
   // The API client loads lazily: the pages a visitor lands on do not need it.
-  import('@kabari/shared/api/api-client')
-    .then(({ apiClient }) => apiClient.post('/api/v1/auth/logout'))
-    .catch(() => undefined);
+  const { token } = useTokenStore.getState();
   clearSession();
+  if (token) {
+    import('../auth/auth-api').then(({ logOut }) => logOut(token)).catch(() => undefined);
+  }
+}
+
+/**
+ * Opens the login dialog. It works only once hydrated, so until then (and for a signed-in user) an
+ * invisible stand-in holds its place: the header does not move when it appears.
+ */
+function LogInButton({ usable }: { usable: boolean }) {
+  const { t } = useTranslation(hostNamespace);
+  const openLogin = useOverlayStore((state) => state.set);
+  if (!usable) {
+    return (
+      <span className="button button--placeholder" aria-hidden="true">
+        {t('nav.logIn')}
+      </span>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="button button--primary"
+      onClick={() => openLogin('login', true)}
+      onPointerEnter={preloadLoginDialog}
+      onFocus={preloadLoginDialog}
+    >
+      {t('nav.logIn')}
+    </button>
+  );
 }
 
 export function SiteLayout({ children }: { children: ReactNode }) {
@@ -52,7 +82,8 @@ export function SiteLayout({ children }: { children: ReactNode }) {
   const { t: tc } = useTranslation('common');
   // The prerendered layout is the signed-out one; the session shows once hydrated.
   const hasToken = useTokenStore((state) => Boolean(state.token));
-  const signedIn = useHydrated() && hasToken;
+  const hydrated = useHydrated();
+  const signedIn = hydrated && hasToken;
   return (
     <div className="site">
       <a className="skip-link" href="#main">
@@ -71,6 +102,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
             </button>
           )}
           <LanguageSwitch locale={locale} />
+          {!signedIn && <LogInButton usable={hydrated} />}
         </nav>
       </header>
       <main id="main" className="site-main">

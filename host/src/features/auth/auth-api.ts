@@ -1,0 +1,44 @@
+import { apiPost } from '@kabari/shared/api/api-client';
+import type { SessionUser } from '@kabari/shared/stores/session-store';
+import { encryptPassword } from './password-encryption';
+
+export interface LoginResult {
+  token: string;
+  user: SessionUser;
+}
+
+/** POST /api/v1/auth/login. A wrong password rejects (the interceptors toast the server's message). */
+export async function logIn(email: string, password: string): Promise<LoginResult> {
+  return apiPost<LoginResult>('/api/v1/auth/login', { email, password: await encryptPassword(password) });
+}
+
+/** Send-code type 1: password reset (spec §9). */
+export const resetCodeType = 1;
+
+/**
+ * POST /api/v1/auth/sendCode. Resolves with the success flag; the dialog says SendCodeFailed itself
+ * (with the server's reason), so the interceptors do not toast too.
+ */
+export async function sendResetCode(email: string): Promise<boolean> {
+  const data = await apiPost<{ success?: boolean } | null>(
+    '/api/v1/auth/sendCode',
+    { email, type: resetCodeType },
+    { toastErrors: false },
+  );
+  return data?.success === true;
+}
+
+/** POST /api/v1/auth/resetPassword: only the success flag is read (spec §3). */
+export async function resetPassword(email: string, newPassword: string, verificationCode: string): Promise<boolean> {
+  const data = await apiPost<{ success?: boolean } | null>('/api/v1/auth/resetPassword', {
+    email,
+    password: await encryptPassword(newPassword),
+    verificationCode,
+  });
+  return data?.success === true;
+}
+
+/** POST /api/v1/auth/logout: the server revokes the token; nobody waits for it. */
+export async function logOut(token: string): Promise<void> {
+  await apiPost('/api/v1/auth/logout', undefined, { headers: { authorization: token }, toastErrors: false });
+}

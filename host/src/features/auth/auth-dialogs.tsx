@@ -1,0 +1,40 @@
+import { lazy, Suspense, useState } from 'react';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+
+const loadLoginDialog = () => import('./login-dialog');
+const loadResetPasswordDialog = () => import('./reset-password-dialog');
+const LoginDialog = lazy(loadLoginDialog);
+const ResetPasswordDialog = lazy(loadResetPasswordDialog);
+
+/** Starts loading the login dialog before it is asked for (the Log in button's hover or focus). */
+export function preloadLoginDialog(): void {
+  void loadLoginDialog().catch(() => undefined);
+}
+
+/**
+ * The login and reset dialogs, mounted globally (spec §2). Each loads (with antd's modal and form) the
+ * first time its overlay flag is set, and stays mounted afterwards so that closing animates.
+ */
+export function AuthDialogs() {
+  const loginOpen = useOverlayStore((state) => state.open.login);
+  const resetOpen = useOverlayStore((state) => state.open.resetPwd);
+  const [wanted, setWanted] = useState({ login: false, reset: false });
+  if ((loginOpen && !wanted.login) || (resetOpen && !wanted.reset)) {
+    setWanted({ login: wanted.login || loginOpen, reset: wanted.reset || resetOpen });
+  }
+  return (
+    <>
+      {/* Nothing at all until asked for: a prerendered page hydrates against exactly its HTML. */}
+      {wanted.login && (
+        <Suspense fallback={null}>
+          <LoginDialog />
+        </Suspense>
+      )}
+      {wanted.reset && (
+        <Suspense fallback={null}>
+          <ResetPasswordDialog />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input, { type InputRef } from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { useLocation, useNavigate } from '@kabari/shared/routing/router';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { AntdScope } from '@kabari/shared/ui/antd-scope';
+import { hostNamespace } from '../../i18n/host-namespace';
+import { dashboardPath } from '../routing/route-targets';
+import { showToast } from '../toasts/toasts';
+import { logIn } from './auth-api';
+import { canSubmitLogin, emailProblem, trimmed, type LoginValues } from './auth-validation';
+import { useRevalidateWhileWrong } from './use-revalidate-while-wrong';
+import { PasswordEncryptionError } from './password-encryption';
+
+/** The login dialog of spec §2/§4/§5, opened by the `login` overlay flag. Loaded the first time it opens. */
+export default function LoginDialog() {
+  const { t } = useTranslation(hostNamespace);
+  const open = useOverlayStore((state) => state.open.login);
+  const setOverlay = useOverlayStore((state) => state.set);
+  const [form] = Form.useForm<LoginValues>();
+  const revalidateWhileWrong = useRevalidateWhileWrong(form);
+  const emailInput = useRef<InputRef>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // The state updates a render later; the ref blocks a second submit at once (spec §4).
+  const submittingNow = useRef(false);
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+
+  const close = () => {
+    form.resetFields();
+    setOverlay('login', false);
+  };
+
+  const openReset = () => {
+    close();
+    setOverlay('resetPwd', true);
+  };
+
+  const submit = async (values: LoginValues) => {
+    if (submittingNow.current || !canSubmitLogin(values)) return;
+    submittingNow.current = true;
+    setSubmitting(true);
+    try {
+      const { token, user } = await logIn(trimmed(values.email), trimmed(values.password));
+      useTokenStore.getState().setToken(token);
+      useUserStore.getState().setUser(user);
+      navigate(dashboardPath(localeFromPath(pathname)));
+      close();
+    } catch (error) {
+      // The dialog stays open. A refused login was already toasted by the API client with the
+      // server's reason; the dialog adds no message of its own (spec §8).
+      if (error instanceof PasswordEncryptionError) showToast('error', t('auth.encryptionFailed'));
+    } finally {
+      submittingNow.current = false;
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AntdScope>
+      <Modal
+        open={open}
+        title={t('auth.login.title')}
+        onCancel={close}
+        footer={null}
+        // Only the close button closes it: not Escape, not a click beside it (spec §2).
+        keyboard={false}
+        mask={{ closable: false }}
+        afterOpenChange={(opened) => opened && emailInput.current?.focus()}
+        width={420}
+      >
+        <Form
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          noValidate
+          onFinish={submit}
+          onValuesChange={revalidateWhileWrong}
+        >
+          <Form.Item
+            name="email"
+            label={t('auth.email')}
+            validateTrigger="onBlur"
+            rules={[
+              {
+                validator: (_rule, value) => {
+                  const problem = emailProblem(value);
+                  return problem ? Promise.reject(new Error(t(`auth.${problem}`))) : Promise.resolve();
+                },
+              },
+            ]}
+          >
+            <Input ref={emailInput} type="email" inputMode="email" autoComplete="username" />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('auth.password')}
+            validateTrigger="onBlur"
+            rules={[
+              {
+                validator: (_rule, value) =>
+                  trimmed(value) ? Promise.resolve() : Promise.reject(new Error(t('auth.enterPassword'))),
+              },
+            ]}
+          >
+            <Input.Password autoComplete="current-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={submitting} block size="large">
+            {t('auth.login.submit')}
+          </Button>
+          <Button type="link" onClick={openReset} className="auth-dialog__secondary">
+            {t('auth.login.forgotPassword')}
+          </Button>
+        </Form>
+      </Modal>
+    </AntdScope>
+  );
+}

@@ -1,0 +1,172 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input, { type InputRef } from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import { isApiError } from '@kabari/shared/api/api-error';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { AntdScope } from '@kabari/shared/ui/antd-scope';
+import { hostNamespace } from '../../i18n/host-namespace';
+import { showToast } from '../toasts/toasts';
+import { resetPassword, sendResetCode } from './auth-api';
+import {
+  emailProblem,
+  missingResetFields,
+  newPasswordBounds,
+  newPasswordTooShortOrLong,
+  trimmed,
+  type ResetValues,
+} from './auth-validation';
+import { PasswordEncryptionError } from './password-encryption';
+import { useRevalidateWhileWrong } from './use-revalidate-while-wrong';
+
+type Step = 'email' | 'newPassword';
+
+/**
+ * The reset-password dialog of spec §2/§4/§5: step one asks for the email and sends a code; step two
+ * adds the new password and the code. Opened by the `resetPwd` overlay flag, loaded when first opened.
+ */
+export default function ResetPasswordDialog() {
+  const { t } = useTranslation(hostNamespace);
+  const open = useOverlayStore((state) => state.open.resetPwd);
+  const setOverlay = useOverlayStore((state) => state.set);
+  const [form] = Form.useForm<ResetValues>();
+  const revalidateWhileWrong = useRevalidateWhileWrong(form);
+  const emailInput = useRef<InputRef>(null);
+  const [step, setStep] = useState<Step>('email');
+  const [busy, setBusy] = useState(false);
+  const busyNow = useRef(false);
+
+  // Closing, by the close button or after success, starts over at step one with empty fields (spec §4).
+  const close = () => {
+    form.resetFields();
+    setStep('email');
+    setOverlay('resetPwd', false);
+  };
+
+  const run = async (work: () => Promise<void>) => {
+    if (busyNow.current) return;
+    busyNow.current = true;
+    setBusy(true);
+    try {
+      await work();
+    } finally {
+      busyNow.current = false;
+      setBusy(false);
+    }
+  };
+
+  const sendCode = (email: string) =>
+    run(async () => {
+      try {
+        if (await sendResetCode(email)) {
+          showToast('success', t('auth.reset.sendCodeSuccess'));
+          setStep('newPassword');
+          return;
+        }
+        showToast('error', t('auth.reset.sendCodeFailed'));
+      } catch (error) {
+        // SendCodeFailed, with the server's reason when it gave one (e.g. too many codes requested).
+        const reason = isApiError(error) && error.status !== undefined ? error.message : '';
+        showToast('error', [t('auth.reset.sendCodeFailed'), reason].filter(Boolean).join(' '));
+      }
+    });
+
+  const confirm = (values: ResetValues) => {
+    const missing = missingResetFields(values);
+    if (missing.length) {
+      showToast('error', t('auth.reset.pleaseEnterCode'));
+      form.setFields(
+        missing.map((name) => ({
+          name,
+          errors: [t(name === 'code' ? 'auth.reset.enterCode' : 'auth.reset.enterNewPassword')],
+        })),
+      );
+      return;
+    }
+    return run(async () => {
+      try {
+        const done = await resetPassword(trimmed(values.email), trimmed(values.newPassword), trimmed(values.code));
+        if (!done) return;
+        showToast('success', t('auth.reset.success'));
+        close();
+      } catch (error) {
+        // The API client already toasted the server's reason (wrong or expired code...); stay on step two.
+        if (error instanceof PasswordEncryptionError) showToast('error', t('auth.encryptionFailed'));
+      }
+    });
+  };
+
+  const submit = (values: ResetValues) => {
+    if (busyNow.current) return;
+    if (step === 'email') return sendCode(trimmed(values.email));
+    return confirm(values);
+  };
+
+  return (
+    <AntdScope>
+      <Modal
+        open={open}
+        title={t('auth.reset.title')}
+        onCancel={close}
+        footer={null}
+        keyboard={false}
+        mask={{ closable: false }}
+        afterOpenChange={(opened) => opened && emailInput.current?.focus()}
+        width={420}
+      >
+        <p className="auth-dialog__intro">{step === 'email' ? t('auth.reset.intro') : t('auth.reset.codeSentIntro')}</p>
+        <Form
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          noValidate
+          onFinish={submit}
+          onValuesChange={revalidateWhileWrong}
+        >
+          <Form.Item
+            name="email"
+            label={t('auth.email')}
+            validateTrigger="onBlur"
+            rules={[
+              {
+                validator: (_rule, value) => {
+                  const problem = emailProblem(value);
+                  return problem ? Promise.reject(new Error(t(`auth.${problem}`))) : Promise.resolve();
+                },
+              },
+            ]}
+          >
+            <Input ref={emailInput} type="email" inputMode="email" autoComplete="username" />
+          </Form.Item>
+          {step === 'newPassword' && (
+            <>
+              <Form.Item
+                name="newPassword"
+                label={t('auth.reset.newPassword')}
+                validateTrigger="onBlur"
+                rules={[
+                  {
+                    validator: (_rule, value) =>
+                      newPasswordTooShortOrLong(value)
+                        ? Promise.reject(new Error(t('auth.reset.passwordLength', newPasswordBounds)))
+                        : Promise.resolve(),
+                  },
+                ]}
+              >
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+              <Form.Item name="code" label={t('auth.reset.code')}>
+                <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+              </Form.Item>
+            </>
+          )}
+          <Button type="primary" htmlType="submit" loading={busy} block size="large">
+            {step === 'email' ? t('auth.reset.submitReset') : t('auth.reset.submitConfirm')}
+          </Button>
+        </Form>
+      </Modal>
+    </AntdScope>
+  );
+}
