@@ -1,6 +1,8 @@
+const path = require('node:path');
 const { createConfig } = require('../webpack/create-config');
+const { BuildInfoPlugin } = require('./build-info-plugin');
 
-module.exports = createConfig({
+const hostConfig = createConfig({
   dir: __dirname,
   federationName: 'kabari_host',
   port: 3000,
@@ -8,3 +10,9 @@ module.exports = createConfig({
   title: 'Kabari',
   publicPath: '/',
 });
+
+module.exports = (env, argv) => {
+  const config = hostConfig(env, argv);
+  config.plugins.push(new BuildInfoPlugin({ routeRulesFile: path.join(__dirname, 'route-rules.json') }));
+  return config;
+};

@@ -1,0 +1,73 @@
+import { UAParser } from 'ua-parser-js';
+import { apiPost } from '@kabari/shared/api/api-client';
+import { markVisitorReported } from './visitor-report-flag';
+
+/** Spec §3: the visitor device report. */
+export interface VisitorReport {
+  visitorId: string;
+  userAgent: string;
+  osName: string | null;
+  osVersion: string | null;
+  browserName: string | null;
+  browserVersion: string | null;
+  deviceType: 'mobile' | 'tablet' | 'desktop';
+  deviceBrand: string | null;
+  deviceModel: string | null;
+  pageUrl: string;
+  referrerUrl: string | null;
+  source: string | null;
+  visitTime: string;
+}
+
+export interface VisitContext {
+  visitorId: string;
+  userAgent: string;
+  pageUrl: string;
+  referrer: string;
+  now: Date;
+}
+
+/** ua-parser-js knows more device kinds (console, smart TV, wearable…); the report has three. */
+function deviceTypeOf(type: string | undefined): VisitorReport['deviceType'] {
+  return type === 'mobile' || type === 'tablet' ? type : 'desktop';
+}
+
+export function buildVisitorReport({ visitorId, userAgent, pageUrl, referrer, now }: VisitContext): VisitorReport {
+  const { os, browser, device } = UAParser(userAgent);
+  return {
+    visitorId,
+    userAgent,
+    osName: os.name ?? null,
+    osVersion: os.version ?? null,
+    browserName: browser.name ?? null,
+    browserVersion: browser.version ?? null,
+    deviceType: deviceTypeOf(device.type),
+    deviceBrand: device.vendor ?? null,
+    deviceModel: device.model ?? null,
+    pageUrl,
+    referrerUrl: referrer || null,
+    // Where the visitor came from: the landing page's ?source= (spec §3).
+    source: new URL(pageUrl).searchParams.get('source'),
+    visitTime: now.toISOString(),
+  };
+}
+
+/**
+ * POST /api/v1/locate/userAgent, then the flag. A failure is only logged: without the flag, the next
+ * page load tries again (spec §7, §8).
+ */
+export async function reportVisitor(visitorId: string): Promise<void> {
+  const report = buildVisitorReport({
+    visitorId,
+    userAgent: navigator.userAgent,
+    pageUrl: window.location.href,
+    referrer: document.referrer,
+    now: new Date(),
+  });
+  try {
+    await apiPost('/api/v1/locate/userAgent', report, { toastErrors: false });
+    markVisitorReported(visitorId);
+  } catch (error) {
+    console.warn('[kabari] visitor report not sent; it is tried again on the next visit', error);
+  }
+}
