@@ -1,6 +1,8 @@
 // Prerenders an app's pages to HTML at build time, so a page paints before any script arrives.
-// A remote writes its pages' fragments (dist/prerender/routes.json); the host writes its layout
-// around a page slot for each of its routes (dist/prerender/shells/). The server stitches the two.
+// A remote writes its pages' fragments (dist/prerender/routes.json): each page's HTML and its head
+// (the remote's CSS, and the page's title, description and language alternates when it sets them).
+// The host writes its layout around a page slot for each of its routes (dist/prerender/shells/).
+// The server stitches the two, and lists the pages marked `sitemap` in /sitemap.xml.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -49,7 +51,8 @@ export async function prerenderApp(app) {
     const index = fs.readFileSync(path.join(dir, 'dist/index.html'), 'utf8');
     fs.mkdirSync(path.join(outDir, 'shells'), { recursive: true });
     for (const pagePath of prerender.paths) {
-      const layout = replaceOnce(await prerender.render(pagePath), PAGE_SLOT_TEXT, PAGE_MARKER, `host ${pagePath}`);
+      const { html } = await prerender.render(pagePath);
+      const layout = replaceOnce(html, PAGE_SLOT_TEXT, PAGE_MARKER, `host ${pagePath}`);
       const lang = pagePath === '/id' || pagePath.startsWith('/id/') ? 'id' : 'en';
       const shell = replaceOnce(index, PAGE_MARKER, layout, 'host index.html').replace(
         /<html lang="[a-z]+"/,
@@ -59,13 +62,19 @@ export async function prerenderApp(app) {
     }
   } else {
     fs.mkdirSync(outDir, { recursive: true });
-    const head = css ? `<style data-kabari-prerender="${app}">${css.replace(/\s*\n\s*/g, ' ')}</style>` : '';
-    fs.writeFileSync(path.join(outDir, 'page.head.html'), head);
+    const style = css ? `<style data-kabari-prerender="${app}">${css.replace(/\s*\n\s*/g, ' ')}</style>` : '';
     const routes = {};
     for (const pagePath of prerender.paths) {
-      const file = `${pageSlug(pagePath)}.html`;
-      fs.writeFileSync(path.join(outDir, file), await prerender.render(pagePath));
-      routes[pagePath] = { html: file, head: 'page.head.html' };
+      const slug = pageSlug(pagePath);
+      const page = await prerender.render(pagePath);
+      fs.writeFileSync(path.join(outDir, `${slug}.html`), page.html);
+      // One head per page: its own <title> and description replace the host's defaults when stitched.
+      fs.writeFileSync(path.join(outDir, `${slug}.head.html`), page.head + style);
+      routes[pagePath] = {
+        html: `${slug}.html`,
+        head: `${slug}.head.html`,
+        ...(page.sitemap ? { sitemap: true } : {}),
+      };
     }
     fs.writeFileSync(path.join(outDir, 'routes.json'), JSON.stringify({ routes }, null, 2));
   }

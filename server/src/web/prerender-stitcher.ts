@@ -17,6 +17,11 @@ export interface PrerenderStitcherOptions {
   hostDist: string;
   /** Remote name → `<WEB_ROOT>/remote-<name>/dist`, in the order their routes are looked up. */
   remoteDists: Record<string, string>;
+  /**
+   * The site's public address (PUBLIC_URL): root-relative canonical and hreflang links in a page's head are made
+   * absolute with it, as search engines expect.
+   */
+  publicUrl?: string;
   /** Reports why a prerendered page fell back to index.html (a broken deployment, worth a log line). */
   onFallback?: (reason: string, error?: unknown) => void;
   maxCachedPages?: number;
@@ -25,6 +30,8 @@ export interface PrerenderStitcherOptions {
 interface RouteFiles {
   html: string;
   head: string;
+  /** The page asks to be listed in the sitemap (it has a title of its own and is indexable). */
+  sitemap: boolean;
 }
 
 interface FileVersion {
@@ -63,6 +70,33 @@ function fileVersion(stats: { mtimeMs: number; size: number; ino: number }): str
   return `${stats.mtimeMs}:${stats.size}:${stats.ino}`;
 }
 
+const TITLE = /<title[\s>][\s\S]*?<\/title>/i;
+const DESCRIPTION = /<meta\s[^>]*name=["']?description["']?[^>]*>/i;
+
+/**
+ * The shell carries the host's default <title> and description (for pages that set none). A page head that has its
+ * own replaces them, so the document ends with exactly one of each.
+ */
+export function withoutShadowedDefaults(shell: string, pageHead: string): string {
+  const headEnd = shell.search(/<\/head>/i);
+  if (headEnd === -1) return shell;
+  let head = shell.slice(0, headEnd);
+  if (TITLE.test(pageHead)) head = head.replace(TITLE, '');
+  if (DESCRIPTION.test(pageHead)) head = head.replace(DESCRIPTION, '');
+  return head + shell.slice(headEnd);
+}
+
+/** `<link rel="canonical|alternate" href="/path">` → `href="https://site/path"`. */
+export function absoluteHeadLinks(pageHead: string, publicUrl: string | undefined): string {
+  if (!publicUrl) return pageHead;
+  const origin = publicUrl.replace(/\/+$/, '');
+  return pageHead.replace(/<link\s[^>]*>/gi, (tag) =>
+    /\brel=["']?(canonical|alternate)\b/i.test(tag)
+      ? tag.replace(/\bhref="(\/(?!\/)[^"]*)"/i, `href="${origin}$1"`)
+      : tag,
+  );
+}
+
 function replaceMarker(document: string, marker: string, content: string): string {
   const at = document.indexOf(marker);
   if (at === -1) throw new Error(`the shell has no ${marker} marker`);
@@ -78,6 +112,7 @@ export class PrerenderStitcher {
   private readonly hostDist: string;
   private readonly remoteDists: [string, string][];
   private readonly onFallback: (reason: string, error?: unknown) => void;
+  private readonly publicUrl: string | undefined;
   private readonly maxCachedPages: number;
   private readonly routesCache = new Map<string, CachedRoutes>();
   private readonly textCache = new Map<string, CachedText>();
@@ -87,6 +122,7 @@ export class PrerenderStitcher {
     this.hostDist = options.hostDist;
     this.remoteDists = Object.entries(options.remoteDists);
     this.onFallback = options.onFallback ?? (() => undefined);
+    this.publicUrl = options.publicUrl;
     this.maxCachedPages = options.maxCachedPages ?? 500;
   }
 
@@ -117,10 +153,36 @@ export class PrerenderStitcher {
     const cached = this.pageCache.get(key);
     if (cached) return cached;
 
-    const document = replaceMarker(replaceMarker(shell.text, PAGE_HEAD_MARKER, head.text), PAGE_MARKER, html.text);
+    const pageHead = absoluteHeadLinks(head.text, this.publicUrl);
+    const document = replaceMarker(
+      replaceMarker(withoutShadowedDefaults(shell.text, pageHead), PAGE_HEAD_MARKER, pageHead),
+      PAGE_MARKER,
+      html.text,
+    );
     const page: StitchedPage = { html: document, etag: strongEtag(document), prerendered: true };
     this.remember(key, page);
     return page;
+  }
+
+  /**
+   * The page paths every remote's routes.json marks for the sitemap, English and /id alike, each once. Only pages the
+   * host also has a shell for (its own routes) are listed: anything else would not be served prerendered.
+   */
+  async sitemapPaths(): Promise<string[]> {
+    const paths = new Set<string>();
+    for (const [name, dist] of this.remoteDists) {
+      const routes = await this.readRoutes(name, path.join(dist, 'prerender', 'routes.json'));
+      for (const [pagePath, files] of routes?.routes ?? []) {
+        if (!files.sitemap || paths.has(pagePath)) continue;
+        try {
+          await stat(path.join(this.hostDist, 'prerender', 'shells', `${pageSlug(pagePath)}.html`));
+          paths.add(pagePath);
+        } catch {
+          // Not one of the host's routes (yet): leave it out.
+        }
+      }
+    }
+    return [...paths];
   }
 
   private async findRoute(
@@ -157,7 +219,7 @@ export class PrerenderStitcher {
       const routes = new Map<string, RouteFiles>();
       for (const [route, files] of Object.entries(parsed.routes ?? {})) {
         if (typeof files?.html === 'string' && typeof files.head === 'string') {
-          routes.set(normalizePagePath(route), { html: files.html, head: files.head });
+          routes.set(normalizePagePath(route), { html: files.html, head: files.head, sitemap: files.sitemap === true });
         }
       }
       const entry = { version, routes };

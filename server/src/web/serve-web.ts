@@ -3,9 +3,10 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REMOTE_NAMES, type Config } from '../config';
 import { failure } from '../lib/envelope';
-import { isFresh } from '../lib/etag';
+import { isFresh, strongEtag } from '../lib/etag';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
+import { robotsTxt, sitemapXml } from './seo-files';
 
 export function hostDistOf(webRoot: string): string {
   return path.join(webRoot, 'host', 'dist');
@@ -44,10 +45,10 @@ function acceptsHtml(request: FastifyRequest): boolean {
   return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
 }
 
-function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string, etag: string) {
+function sendText(request: FastifyRequest, reply: FastifyReply, type: string, text: string, etag = strongEtag(text)) {
   reply.header('cache-control', REVALIDATE).header('etag', etag).header('vary', 'Accept-Encoding');
   if (isFresh(request, etag)) return reply.code(304).send();
-  return reply.type('text/html; charset=utf-8').send(html);
+  return reply.type(type).send(text);
 }
 
 /**
@@ -56,12 +57,13 @@ function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string, et
  * shows its own 404 page).
  */
 export default async function serveWeb(app: FastifyInstance, options: { config: Config }): Promise<void> {
-  const { webRoot } = options.config;
+  const { webRoot, publicUrl } = options.config;
   const hostDist = hostDistOf(webRoot);
   const remoteDists = Object.fromEntries(REMOTE_NAMES.map((name) => [name, remoteDistOf(webRoot, name)]));
   const stitcher = new PrerenderStitcher({
     hostDist,
     remoteDists,
+    publicUrl,
     onFallback: (reason, error) => app.log.warn({ err: error }, `${reason}; serving index.html instead`),
   });
 
@@ -85,6 +87,14 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
       setHeaders: setRemoteHeaders,
     });
   }
+
+  // Generated, not files: they need the public address and the pages the remotes prerender now (seo-files.ts).
+  app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) =>
+    sendText(request, reply, 'text/plain; charset=utf-8', robotsTxt(publicUrl)),
+  );
+  app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) =>
+    sendText(request, reply, 'application/xml; charset=utf-8', sitemapXml(publicUrl, await stitcher.sitemapPaths())),
+  );
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -114,7 +124,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
           .code(503)
           .send(failure(503, 'The web app is not built yet: run `npm run build` and restart the server.'));
       }
-      return sendHtml(request, reply, page.html, page.etag);
+      return sendText(request, reply, 'text/html; charset=utf-8', page.html, page.etag);
     },
   });
 }

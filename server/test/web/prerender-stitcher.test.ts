@@ -1,10 +1,17 @@
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { normalizePagePath, pageSlug, PrerenderStitcher } from '../../src/web/prerender-stitcher';
+import {
+  absoluteHeadLinks,
+  normalizePagePath,
+  pageSlug,
+  PrerenderStitcher,
+  withoutShadowedDefaults,
+} from '../../src/web/prerender-stitcher';
 import { copyWebFixture } from '../support/web-fixture';
 
-function stitcherFor(webRoot: string, onFallback = jest.fn()) {
+function stitcherFor(webRoot: string, onFallback = jest.fn(), publicUrl?: string) {
   return new PrerenderStitcher({
+    publicUrl,
     hostDist: path.join(webRoot, 'host', 'dist'),
     remoteDists: {
       search: path.join(webRoot, 'remote-search', 'dist'),
@@ -44,6 +51,35 @@ describe('normalizePagePath and pageSlug', () => {
   });
 });
 
+describe('head helpers', () => {
+  it('drops only the defaults the page head replaces, and only from the <head>', () => {
+    const shell =
+      '<html><head><meta name="description" content="d"><title>T</title><!--x--></head>' +
+      '<body><title>svg title</title></body></html>';
+    expect(withoutShadowedDefaults(shell, '<title>Page</title>')).toBe(
+      '<html><head><meta name="description" content="d"><!--x--></head><body><title>svg title</title></body></html>',
+    );
+    expect(withoutShadowedDefaults(shell, '<meta name="description" content="p">')).toBe(
+      '<html><head><title>T</title><!--x--></head><body><title>svg title</title></body></html>',
+    );
+    expect(withoutShadowedDefaults(shell, '<style></style>')).toBe(shell);
+  });
+
+  it('makes only root-relative canonical and alternate links absolute', () => {
+    const head =
+      '<link rel="canonical" href="/faqs"><link rel="alternate" hreflang="id" href="/id/faqs">' +
+      '<link rel="icon" href="/icon.svg"><link rel="alternate" hreflang="en" href="https://cdn.example/faqs">' +
+      '<link rel="canonical" href="//evil.example/x">';
+    expect(absoluteHeadLinks(head, 'https://kabari.example/')).toBe(
+      '<link rel="canonical" href="https://kabari.example/faqs">' +
+        '<link rel="alternate" hreflang="id" href="https://kabari.example/id/faqs">' +
+        '<link rel="icon" href="/icon.svg"><link rel="alternate" hreflang="en" href="https://cdn.example/faqs">' +
+        '<link rel="canonical" href="//evil.example/x">',
+    );
+    expect(absoluteHeadLinks(head, undefined)).toBe(head);
+  });
+});
+
 describe('PrerenderStitcher', () => {
   let webRoot: string;
 
@@ -59,7 +95,8 @@ describe('PrerenderStitcher', () => {
     const page = await stitcherFor(webRoot).render('/');
     expect(page?.prerendered).toBe(true);
     expect(page?.html).toContain('<html lang="en">');
-    expect(page?.html).toContain('<head><meta charset="utf-8" /><title>Kabari — home</title><style>.home{}</style>');
+    expect(page?.html).toContain('<head><meta charset="utf-8" /><title>Kabari — home</title>');
+    expect(page?.html).toContain('<style>.home{}</style>');
     expect(page?.html).toContain('<div id="root"><main><h1>Ask a relative where they are</h1></main>');
     expect(page?.html).not.toContain('<!--kabari-page');
     expect(page?.etag).toMatch(/^".+"$/);
@@ -75,6 +112,52 @@ describe('PrerenderStitcher', () => {
     const enterLink = await stitcher.render('/id/enter-link/');
     expect(enterLink?.html).toContain('<html lang="id">');
     expect(enterLink?.html).toContain('<title>Bagikan lokasi Anda?</title>');
+  });
+
+  it('ends with exactly one <title> and one description: the page replaces the host defaults', async () => {
+    const count = (html: string, pattern: RegExp) => html.match(pattern)?.length ?? 0;
+    const stitcher = stitcherFor(webRoot);
+    const home = (await stitcher.render('/id/'))?.html ?? '';
+    expect(count(home, /<title>/g)).toBe(1);
+    expect(count(home, /<meta name="description"/g)).toBe(1);
+    expect(home).toContain('<title>Kabari — beranda</title>');
+    expect(home).toContain('content="Minta kerabat berbagi lokasi, dengan persetujuan mereka."');
+    expect(home).not.toContain('Kabari default description');
+
+    // A head with a title but no description keeps the host's description.
+    const enterLink = (await stitcher.render('/enter-link'))?.html ?? '';
+    expect(count(enterLink, /<title>/g)).toBe(1);
+    expect(enterLink).toContain('<title>Share your location?</title>');
+    expect(enterLink).toContain('<meta name="description" content="Kabari default description">');
+  });
+
+  it('makes canonical and hreflang links absolute with the public address', async () => {
+    const page = await stitcherFor(webRoot, jest.fn(), 'https://kabari.example/').render('/id');
+    expect(page?.html).toContain('<link rel="canonical" href="https://kabari.example/id/">');
+    expect(page?.html).toContain('<link rel="alternate" hreflang="en" href="https://kabari.example/">');
+    expect(page?.html).toContain('<link rel="alternate" hreflang="x-default" href="https://kabari.example/">');
+    // Without one they stay root-relative.
+    expect((await stitcherFor(webRoot).render('/id'))?.html).toContain('<link rel="canonical" href="/id/">');
+  });
+
+  it('lists the pages marked for the sitemap that the host has a shell for', async () => {
+    const stitcher = stitcherFor(webRoot);
+    expect((await stitcher.sitemapPaths()).sort()).toEqual(['/', '/id']);
+
+    const routes = path.join(webRoot, 'remote-search', 'dist', 'prerender', 'routes.json');
+    writeFileSync(
+      routes,
+      JSON.stringify({
+        routes: {
+          '/': { html: 'home.en.html', head: 'home.en.head.html', sitemap: true },
+          '/id': { html: 'home.id.html', head: 'home.id.head.html' },
+          // The host has no shell for it (not one of its routes): left out.
+          '/faqs': { html: 'home.en.html', head: 'home.en.head.html', sitemap: true },
+        },
+      }),
+    );
+    touchLater(routes, 5);
+    expect(await stitcher.sitemapPaths()).toEqual(['/']);
   });
 
   it('finds routes in any remote', async () => {

@@ -30,7 +30,11 @@ describe('serving the built web apps (SERVE_WEB)', () => {
 
   beforeAll(async () => {
     webRoot = copyWebFixture();
-    testApp = await buildTestApp('pglite', { SERVE_WEB: 'true', WEB_ROOT: webRoot });
+    testApp = await buildTestApp('pglite', {
+      SERVE_WEB: 'true',
+      WEB_ROOT: webRoot,
+      PUBLIC_URL: 'https://kabari.example',
+    });
   });
 
   afterAll(async () => {
@@ -50,12 +54,12 @@ describe('serving the built web apps (SERVE_WEB)', () => {
   });
 
   it('revalidates non-hashed files, with an ETag', async () => {
-    const response = await get('/robots.txt');
+    const response = await get('/site.css');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
     const etag = response.headers.etag as string;
     expect(etag).toBeTruthy();
-    const again = await get('/robots.txt', { 'if-none-match': etag });
+    const again = await get('/site.css', { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
   });
 
@@ -128,6 +132,40 @@ describe('serving the built web apps (SERVE_WEB)', () => {
     const enterLink = await get('/enter-link?code=abc', HTML);
     expect(enterLink.body).toContain('Someone asks to see your location');
     expect(enterLink.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('gives a prerendered page its own title, description and absolute language alternates', async () => {
+    const home = await get('/', HTML);
+    expect(home.body.match(/<title>/g)).toHaveLength(1);
+    expect(home.body).toContain('<title>Kabari — home</title>');
+    expect(home.body).toContain('<link rel="alternate" hreflang="id" href="https://kabari.example/id/">');
+  });
+
+  it('serves robots.txt: protected and personal routes disallowed in both languages, the sitemap named', async () => {
+    const response = await get('/robots.txt');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const lines = response.body.split('\n');
+    for (const line of ['User-agent: *', 'Disallow: /dashboard', 'Disallow: /id/dashboard', 'Disallow: /api/']) {
+      expect(lines).toContain(line);
+    }
+    expect(lines).toContain('Sitemap: https://kabari.example/sitemap.xml');
+    expect(lines).not.toContain('Disallow: /');
+    const etag = response.headers.etag as string;
+    expect((await get('/robots.txt', { 'if-none-match': etag })).statusCode).toBe(304);
+  });
+
+  it('serves sitemap.xml from the pages the remotes prerender, with hreflang alternates', async () => {
+    const response = await get('/sitemap.xml');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const locs = [...response.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(locs).toEqual(['https://kabari.example/', 'https://kabari.example/id/']);
+    expect(response.body.match(/hreflang="x-default" href="https:\/\/kabari\.example\/"/g)).toHaveLength(2);
+    // enter-link has no sitemap mark (a personal page): not listed.
+    expect(response.body).not.toContain('enter-link');
   });
 
   it('picks up a remote redeployed alone, without a restart', async () => {

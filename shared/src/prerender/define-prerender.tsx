@@ -42,13 +42,12 @@ export function definePrerender(paths: string[], element: (path: string) => Reac
     paths: paths.flatMap(twins),
     render: async (path) => {
       await initI18n(localeFromPath(path));
-      const collector: { head?: PageHead } = {};
+      let head: PageHead | undefined;
       const html = await renderToString(
-        <PageHeadCollector.Provider value={collector}>
+        <PageHeadCollector.Provider value={(pageHead) => (head = pageHead)}>
           <StaticRouter location={path}>{element(path)}</StaticRouter>
         </PageHeadCollector.Provider>,
       );
-      const { head } = collector;
       return { html, head: head ? pageHeadHtml(path, head) : '', sitemap: Boolean(head && head.indexable !== false) };
     },
   };

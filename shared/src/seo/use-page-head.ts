@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from '../routing/router';
 import { canonicalPath, pageAlternates, type PageHead } from './page-head';
 
-/** Set by the build-time prerender: a page's usePageHead writes its head here while it renders. */
-export const PageHeadCollector = createContext<{ head?: PageHead } | null>(null);
+/** Set by the build-time prerender: a page's usePageHead hands it its head while it renders (effects never run there). */
+export const PageHeadCollector = createContext<((head: PageHead) => void) | null>(null);
 
 function setMeta(name: string, content: string | null): void {
   let meta = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
@@ -41,8 +41,7 @@ function addLink(rel: string, path: string, hreflang?: string): void {
  * head of its own does not show the last one's.
  */
 export function usePageHead(head: PageHead): void {
-  const collector = useContext(PageHeadCollector);
-  if (collector) collector.head = head;
+  useContext(PageHeadCollector)?.(head);
   const { pathname } = useLocation();
   const { t } = useTranslation('common');
   const brand = t('brand');
