@@ -13,6 +13,7 @@ import helmetPlugin from './plugins/helmet';
 import rateLimitPlugin from './plugins/rate-limit';
 import swaggerPlugin from './plugins/swagger';
 import authRoutes from './routes/auth/routes';
+import contactRoutes from './routes/contact/routes';
 import devOutboxRoutes from './routes/dev-outbox/routes';
 import healthRoutes from './routes/health/routes';
 import locateRoutes from './routes/locate/routes';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(runtimeConfigRoutes, { config });
   await app.register(authRoutes, { config });
   await app.register(locateRoutes);
+  await app.register(contactRoutes, { config });
   if (config.devOutbox) {
     if (config.isProduction) app.log.warn('DEV_OUTBOX is on in production: /dev/outbox shows every message sent');
     await app.register(devOutboxRoutes);

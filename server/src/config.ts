@@ -83,6 +83,12 @@ const environmentSchema = z.object({
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().trim().min(3).default('Kabari <no-reply@kabari.localhost>'),
+  // The operator's address: messages from the contact form go there.
+  OPERATOR_EMAIL: z
+    .string()
+    .trim()
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'expected an email address')
+    .default('operator@kabari.localhost'),
   APP_ID: z.string().trim().min(1).max(64).default('kabari-web'),
   RSA_PRIVATE_KEY: pemText.refine((pem) => {
     if (pem === undefined) return true;
@@ -122,6 +128,7 @@ export interface Config {
   publicUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  operatorEmail: string;
   appId: string;
   rsaPrivateKeyPem: string | undefined;
   authSecret: string | undefined;
@@ -179,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    operatorEmail: e.OPERATOR_EMAIL,
     appId: e.APP_ID,
     rsaPrivateKeyPem: e.RSA_PRIVATE_KEY,
     authSecret: e.AUTH_SECRET,

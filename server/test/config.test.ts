@@ -91,6 +91,12 @@ describe('loadConfig', () => {
     expect(message).not.toContain('hunter2');
   });
 
+  it('sends contact-form messages to OPERATOR_EMAIL, and refuses a value that is not an address', () => {
+    expect(loadConfig({}).operatorEmail).toBe('operator@kabari.localhost');
+    expect(loadConfig({ OPERATOR_EMAIL: 'help@kabari.id' }).operatorEmail).toBe('help@kabari.id');
+    expect(configError({ OPERATOR_EMAIL: 'help at kabari' })).toMatch(/OPERATOR_EMAIL: expected an email address/);
+  });
+
   it('refuses an RSA_PRIVATE_KEY that is not an RSA private key', () => {
     expect(configError({ RSA_PRIVATE_KEY: 'not a key' })).toContain('RSA_PRIVATE_KEY');
   });

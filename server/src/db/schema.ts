@@ -109,6 +109,8 @@ export const outboxMessages = pgTable(
     subject: text('subject'),
     bodyText: text('body_text').notNull(),
     bodyHtml: text('body_html'),
+    // Where a reply goes when it is not the sender (a contact-form message: the visitor who wrote it).
+    replyTo: text('reply_to'),
     locale: text('locale').notNull().default('en'),
     state: text('state').notNull().default('queued'),
     // 'smtp' when a real provider took it, 'local' when it stays in the local outbox only.
@@ -124,6 +126,28 @@ export const outboxMessages = pgTable(
     index('outbox_messages_due_idx').on(table.state, table.nextAttemptAt),
     check('outbox_messages_channel_check', sql`${table.channel} in ('email', 'sms')`),
     check('outbox_messages_state_check', sql`${table.state} in ('queued', 'sent', 'failed')`),
+  ],
+);
+
+/**
+ * Messages sent through the public contact form (/contact-us): kept for the operator, who also gets each one by
+ * email. No IP address is stored; the per-IP throttle keeps only a counter keyed by it (auth_throttles).
+ */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    topic: text('topic').notNull(),
+    message: text('message').notNull(),
+    locale: text('locale').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('contact_messages_created_at_idx').on(table.createdAt),
+    check('contact_messages_topic_check', sql`${table.topic} in ('question', 'billing', 'privacy', 'misuse', 'other')`),
+    check('contact_messages_locale_check', sql`${table.locale} in ('en', 'id')`),
   ],
 );
 

@@ -14,6 +14,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string;
+  /** Where replies go, when not to the sender (MAIL_FROM): e.g. the visitor who wrote through the contact form. */
+  replyTo?: string;
 }
 
 export interface Mailer {
@@ -50,6 +52,7 @@ interface ClaimedMessage {
   subject: string | null;
   body_text: string;
   body_html: string | null;
+  reply_to: string | null;
   attempts: number;
 }
 
@@ -78,6 +81,7 @@ export default fp(
           subject: message.subject ?? '',
           text: message.body_text,
           html: message.body_html ?? undefined,
+          replyTo: message.reply_to ?? undefined,
           messageId: `<${message.id}@kabari>`,
         });
         await db.execute(
@@ -111,7 +115,7 @@ export default fp(
               where state = 'queued' and channel = 'email' and next_attempt_at <= now()
               order by created_at limit ${BATCH_SIZE}
               for update skip locked)
-            returning id, recipient, subject, body_text, body_html, attempts`,
+            returning id, recipient, subject, body_text, body_html, reply_to, attempts`,
       );
       for (const message of claimed) await deliver(message);
       return claimed.length;
@@ -153,6 +157,7 @@ export default fp(
             subject: email.subject,
             bodyText: email.text,
             bodyHtml: email.html,
+            replyTo: email.replyTo ?? null,
             locale: email.locale,
             ...(transporter ? {} : { state: 'sent', transport: 'local', sentAt: new Date() }),
           })

@@ -12,6 +12,7 @@ const quietLog = { info: () => undefined, error: () => undefined };
 
 const EXPECTED_TABLES = [
   'auth_throttles',
+  'contact_messages',
   'outbox_messages',
   'server_settings',
   'sessions',

@@ -107,6 +107,22 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
     expect(row?.sentAt).toBeInstanceOf(Date);
   });
 
+  it('sends a contact-form message to the operator with Reply-To set to the visitor', async () => {
+    const arrival = smtp.nextMessage();
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/contact/messages',
+      payload: { name: 'Budi', email: 'budi@example.com', topic: 'question', message: 'How does consent work?' },
+    });
+    expect(response.statusCode).toBe(200);
+    const message = await arrival;
+    expect(message.to).toBe('operator@kabari.localhost');
+    expect(message.raw).toContain('Reply-To: budi@example.com');
+    expect(message.raw).toContain('Subject: Contact form: A question about Kabari (Budi)');
+    // Let the dispatch that delivered it finish before the next test counts deliveries.
+    await testApp.app.mailer.dispatchDue();
+  });
+
   it('keeps a refused message and retries it later, sending it once', async () => {
     smtp.refuse(1);
     const before = smtp.received.length;

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { countAttempt, waitText, type ThrottleRule } from '../../auth/throttle';
+import type { Config } from '../../config';
+import { contactMessages } from '../../db/schema';
+import { errorResponses, HttpError, ok } from '../../lib/envelope';
+import { contactMessageEmail } from '../../mail/contact-message';
+import { contactMessageBody, contactMessageResponse } from './schemas';
+
+// Generous enough for people behind one carrier-grade NAT (common on Indonesian mobile networks), tight enough
+// that the form cannot be used to flood the operator's mailbox. Counted in the database: it holds across instances.
+export const CONTACT_PER_IP: ThrottleRule = { limit: 10, windowSeconds: 60 * 60 };
+
+/** The public contact form (/contact-us): stored for the operator and emailed to OPERATOR_EMAIL through the outbox. */
+const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  const { operatorEmail } = options.config;
+
+  app.post(
+    '/api/v1/contact/messages',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['contact'],
+        summary: 'Send a message to the operator through the contact form',
+        description:
+          `Stored, and emailed to the operator with Reply-To set to the sender. At most ${CONTACT_PER_IP.limit} ` +
+          'messages per hour from one network address (429 with Retry-After beyond that). No IP address is stored.',
+        body: contactMessageBody,
+        response: { 200: contactMessageResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const limit = await countAttempt(app.db, `contact:ip:${request.ip}`, CONTACT_PER_IP);
+      if (limit.limited) {
+        throw new HttpError(
+          429,
+          `Too many messages from this network. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
+          { 'retry-after': String(limit.retryAfterSeconds) },
+        );
+      }
+      const { name, email, topic, message, locale } = request.body;
+      await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(contactMessages)
+          .values({ name, email, topic, message, locale })
+          .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
+        if (!row) throw new Error('the contact message was not stored');
+        const rendered = contactMessageEmail({ ...request.body, id: row.id, receivedAt: row.createdAt });
+        await app.mailer.queue(tx, {
+          idempotencyKey: `contact-message:${row.id}`,
+          to: operatorEmail,
+          locale: 'en',
+          replyTo: email,
+          ...rendered,
+        });
+      });
+      app.mailer.kick();
+      return ok({ received: true as const });
+    },
+  );
+};
+
+export default contactRoutes;
