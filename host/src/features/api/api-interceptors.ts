@@ -1,14 +1,11 @@
 import type { AxiosInstance, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { ApiError } from '@kabari/shared/api/api-error';
 import { isEnvelope } from '@kabari/shared/api/envelope';
+import { apiTarget, type ApiHeaderSource } from './api-headers';
 import { retryDelayMs, shouldRetry } from './retry-policy';
 
 /** What the interceptors need from the app; the host passes the real ones, tests pass fakes. */
-export interface ApiEffects {
-  token(): string | null;
-  runtimeConfig(): Promise<{ apiBaseUrl: string; appId: string }>;
-  /** The interface language, so the server can answer (and write emails) in it. */
-  locale(): string;
+export interface ApiEffects extends ApiHeaderSource {
   /** 401: the session is over. */
   sessionExpired(): void;
   /** 403: the subscription does not allow this. */
@@ -48,12 +45,10 @@ function statusOf(response: AxiosResponse): number {
  */
 export function installApiInterceptors(client: AxiosInstance, effects: ApiEffects): void {
   client.interceptors.request.use(async (config) => {
-    const { apiBaseUrl, appId } = await effects.runtimeConfig();
-    if (!config.baseURL) config.baseURL = apiBaseUrl;
-    config.headers.set('application-id', appId);
-    config.headers.set('accept-language', effects.locale(), false);
-    const token = effects.token();
-    if (token) config.headers.set('authorization', token, false);
+    const { baseUrl, headers } = await apiTarget(effects);
+    if (!config.baseURL) config.baseURL = baseUrl;
+    // A header the caller set itself (e.g. the token of a session being ended) is kept.
+    for (const [name, value] of Object.entries(headers)) config.headers.set(name, value, name === 'application-id');
     return config;
   });
 

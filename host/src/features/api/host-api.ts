@@ -1,19 +1,17 @@
 import i18n from 'i18next';
 import { setUpApiClient } from '@kabari/shared/api/api-setup';
-import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import { clearSession } from '@kabari/shared/stores/session-store';
 import { navigateTo } from '../navigation/app-navigation';
 import { currentLocale, expiredStatePath, homePath, isExpiredState } from '../routing/route-targets';
-import { loadRuntimeConfig } from '../runtime-config/runtime-config';
 import { showToast } from '../toasts/toasts';
 import { installApiInterceptors, type ApiEffects } from './api-interceptors';
+import { hostApiHeaderSource } from './host-api-header-source';
 
 const t = (key: 'toasts.sessionExpired' | 'toasts.requestFailed' | 'toasts.networkError') =>
   i18n.t(key, { ns: 'host' });
 
 export const hostApiEffects: ApiEffects = {
-  token: () => useTokenStore.getState().token,
-  runtimeConfig: loadRuntimeConfig,
-  locale: currentLocale,
+  ...hostApiHeaderSource,
   sessionExpired: () => {
     clearSession();
     navigateTo(homePath(currentLocale()), { replace: true });

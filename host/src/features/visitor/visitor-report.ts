@@ -1,5 +1,6 @@
 import { UAParser } from 'ua-parser-js';
-import { apiPost } from '@kabari/shared/api/api-client';
+import { apiTarget } from '../api/api-headers';
+import { hostApiHeaderSource } from '../api/host-api-header-source';
 import { markVisitorReported } from './visitor-report-flag';
 
 /** Spec §3: the visitor device report. */
@@ -52,11 +53,17 @@ export function buildVisitorReport({ visitorId, userAgent, pageUrl, referrer, no
   };
 }
 
+export const visitorReportPath = '/api/v1/locate/userAgent';
+
 /**
  * POST /api/v1/locate/userAgent, then the flag. A failure is only logged: without the flag, the next
  * page load tries again (spec §7, §8).
+ *
+ * Sent with fetch and the API's own headers rather than through the axios instance: it is the one
+ * call a first visit to a prerendered page makes, and axios (~21 KB gzip) would come with it. The
+ * answer is not read, and a write is never retried, so the interceptors would add nothing here.
  */
-export async function reportVisitor(visitorId: string): Promise<void> {
+export async function reportVisitor(visitorId: string, fetchImpl: typeof fetch = fetch): Promise<void> {
   const report = buildVisitorReport({
     visitorId,
     userAgent: navigator.userAgent,
@@ -65,7 +72,13 @@ export async function reportVisitor(visitorId: string): Promise<void> {
     now: new Date(),
   });
   try {
-    await apiPost('/api/v1/locate/userAgent', report, { toastErrors: false });
+    const { baseUrl, headers } = await apiTarget(hostApiHeaderSource);
+    const response = await fetchImpl(`${baseUrl}${visitorReportPath}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(report),
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
     markVisitorReported(visitorId);
   } catch (error) {
     console.warn('[kabari] visitor report not sent; it is tried again on the next visit', error);

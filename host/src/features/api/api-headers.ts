@@ -1,0 +1,20 @@
+/** What every API call carries (spec §7); the interceptors and the visitor report's beacon use it. */
+export interface ApiHeaderSource {
+  token(): string | null;
+  runtimeConfig(): Promise<{ apiBaseUrl: string; appId: string }>;
+  /** The interface language, so the server can answer (and write emails) in it. */
+  locale(): string;
+}
+
+export interface ApiTarget {
+  baseUrl: string;
+  headers: Record<string, string>;
+}
+
+export async function apiTarget(source: ApiHeaderSource): Promise<ApiTarget> {
+  const { apiBaseUrl, appId } = await source.runtimeConfig();
+  const headers: Record<string, string> = { 'application-id': appId, 'accept-language': source.locale() };
+  const token = source.token();
+  if (token) headers.authorization = token;
+  return { baseUrl: apiBaseUrl, headers };
+}
