@@ -1,4 +1,7 @@
 import { mountStandaloneShell } from '@kabari/shared/ui/standalone-shell';
-import HomePage from './features/home/home-page';
+import { publicPages } from './public-pages';
 
-void mountStandaloneShell('remote-search', [{ path: '/', Page: HomePage }]);
+void mountStandaloneShell(
+  'remote-search',
+  Object.entries(publicPages).map(([path, Page]) => ({ path, Page })),
+);

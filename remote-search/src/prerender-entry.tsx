@@ -1,5 +1,6 @@
-// The pages of remote-search prerendered to HTML at build time (scripts/prerender.mjs).
+// The pages of remote-search prerendered to HTML at build time (scripts/prerender.mjs), each with its
+// own title, description and language alternates (usePageHead).
 import { definePrerenderPages } from '@kabari/shared/prerender/define-prerender';
-import HomePage from './features/home/home-page';
+import { publicPages } from './public-pages';
 
-export default definePrerenderPages({ '/': HomePage });
+export default definePrerenderPages(publicPages);

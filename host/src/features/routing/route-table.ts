@@ -45,19 +45,19 @@ const dashboardDialog = (dialog: RouteDialogName): RouteSpec => ({
  */
 const routeTable: Record<RouteName, RouteSpec> = {
   home: { access: 'public', page: { remote: 'search', exposed: 'home-page' } },
-  // The public pages below without a page come with issue 7 (and 5 for the recipient's pages, 6 for
-  // the refund form); until then they show the error page, behind the same guards.
-  ok: { access: 'public' },
-  notFound: { access: 'public' },
-  aboutUs: { access: 'public' },
-  contactUs: { access: 'public' },
-  privacyPolicy: { access: 'public' },
-  termsOfUse: { access: 'public' },
-  faqs: { access: 'public' },
-  trackingPhoneNumber: { access: 'public' },
-  unsubscribeAndRefund: { access: 'public' },
-  cookiesPolicy: { access: 'public' },
-  intellectualProperty: { access: 'public' },
+  // The public pages below without a page come with issue 5 (the recipient's pages); until then they
+  // show the error page, behind the same guards.
+  ok: { access: 'public', page: { remote: 'search', exposed: 'ok-page' } },
+  notFound: { access: 'public', page: { remote: 'search', exposed: 'not-found-page' } },
+  aboutUs: { access: 'public', page: { remote: 'search', exposed: 'about-us-page' } },
+  contactUs: { access: 'public', page: { remote: 'search', exposed: 'contact-us-page' } },
+  privacyPolicy: { access: 'public', page: { remote: 'search', exposed: 'privacy-policy-page' } },
+  termsOfUse: { access: 'public', page: { remote: 'search', exposed: 'terms-of-use-page' } },
+  faqs: { access: 'public', page: { remote: 'search', exposed: 'faqs-page' } },
+  trackingPhoneNumber: { access: 'public', page: { remote: 'search', exposed: 'tracking-phone-number-page' } },
+  unsubscribeAndRefund: { access: 'public', page: { remote: 'search', exposed: 'unsubscribe-and-refund-page' } },
+  cookiesPolicy: { access: 'public', page: { remote: 'search', exposed: 'cookies-policy-page' } },
+  intellectualProperty: { access: 'public', page: { remote: 'search', exposed: 'intellectual-property-page' } },
   register: { access: 'public', page: { remote: 'billing', exposed: 'register-result-page' } },
   enterLink: { access: 'public', page: { remote: 'share', exposed: 'enter-link-page' } },
   locationFailed: { access: 'public' },

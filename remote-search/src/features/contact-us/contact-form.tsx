@@ -1,0 +1,213 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from '@kabari/shared/routing/router';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { searchNamespace } from '../../i18n/search-namespace';
+import {
+  contactTopics,
+  emptyDraft,
+  validateContact,
+  type ContactDraft,
+  type ContactErrors,
+  type ContactField,
+  type ContactTopic,
+} from './contact-form-validation';
+import { sendContactMessage, type SendOutcome } from './send-contact-message';
+import './contact-form.css';
+
+const fieldOrder: ContactField[] = ['name', 'email', 'topic', 'message'];
+type Failure = Exclude<SendOutcome, 'sent'>;
+
+/**
+ * The contact form: plain controlled inputs (no antd), labelled, with errors tied to their field.
+ * Errors show after the first submit and then follow the typing; the first wrong field gets focus.
+ */
+export function ContactForm() {
+  const { t } = useTranslation(searchNamespace);
+  const locale = localeFromPath(useLocation().pathname);
+  // Prerendered HTML has no handlers: the button waits for hydration rather than doing nothing.
+  const hydrated = useHydrated();
+  const [draft, setDraft] = useState<ContactDraft>(emptyDraft);
+  const [submitted, setSubmitted] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const fields = useRef<Partial<Record<ContactField, HTMLElement | null>>>({});
+  const confirmation = useRef<HTMLHeadingElement>(null);
+
+  const errors: ContactErrors = submitted ? validateContact(draft) : {};
+
+  useEffect(() => {
+    if (sentTo) confirmation.current?.focus();
+  }, [sentTo]);
+
+  const update = (field: ContactField, value: string) => setDraft((current) => ({ ...current, [field]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (sending) return;
+    setSubmitted(true);
+    setFailure(null);
+    const problems = validateContact(draft);
+    const firstWrong = fieldOrder.find((field) => problems[field]);
+    if (firstWrong) {
+      fields.current[firstWrong]?.focus();
+      return;
+    }
+    setSending(true);
+    const outcome = await sendContactMessage({
+      name: draft.name.trim(),
+      email: draft.email.trim(),
+      topic: draft.topic as ContactTopic,
+      message: draft.message.trim(),
+      locale,
+    });
+    setSending(false);
+    if (outcome === 'sent') {
+      setSentTo(draft.email.trim());
+      setDraft(emptyDraft);
+      setSubmitted(false);
+    } else {
+      setFailure(outcome);
+    }
+  }
+
+  if (sentTo) {
+    return (
+      <section className="contact-form contact-form--sent" aria-labelledby="contact-sent-title">
+        <h2 id="contact-sent-title" ref={confirmation} tabIndex={-1}>
+          {t('contactUs.sent.title')}
+        </h2>
+        <p>{t('contactUs.sent.text', { email: sentTo })}</p>
+        <button type="button" className="contact-form__button" onClick={() => setSentTo(null)}>
+          {t('contactUs.sent.another')}
+        </button>
+      </section>
+    );
+  }
+
+  const describedBy = (field: ContactField, hint?: boolean) =>
+    [hint ? `contact-${field}-hint` : '', errors[field] ? `contact-${field}-error` : ''].filter(Boolean).join(' ') ||
+    undefined;
+  const errorText = (field: ContactField) =>
+    errors[field] ? (
+      <p id={`contact-${field}-error`} className="contact-form__error">
+        {t(`contactUs.form.errors.${errors[field]}`)}
+      </p>
+    ) : null;
+  const hasErrors = Object.keys(errors).length > 0;
+
+  return (
+    <form className="contact-form" noValidate onSubmit={submit} aria-labelledby="contact-form-title">
+      <h2 id="contact-form-title">{t('contactUs.form.title')}</h2>
+      <p className="contact-form__note">{t('contactUs.form.required')}</p>
+      {hasErrors && (
+        <p className="contact-form__summary" role="alert">
+          {t('contactUs.form.errors.summary')}
+        </p>
+      )}
+
+      <div className="contact-form__field">
+        <label htmlFor="contact-name">{t('contactUs.form.name')}</label>
+        <input
+          id="contact-name"
+          ref={(element) => {
+            fields.current.name = element;
+          }}
+          name="name"
+          type="text"
+          autoComplete="name"
+          required
+          maxLength={200}
+          value={draft.name}
+          onChange={(event) => update('name', event.target.value)}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={describedBy('name')}
+        />
+        {errorText('name')}
+      </div>
+
+      <div className="contact-form__field">
+        <label htmlFor="contact-email">{t('contactUs.form.email')}</label>
+        <p id="contact-email-hint" className="contact-form__hint">
+          {t('contactUs.form.emailHint')}
+        </p>
+        <input
+          id="contact-email"
+          ref={(element) => {
+            fields.current.email = element;
+          }}
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          spellCheck={false}
+          required
+          value={draft.email}
+          onChange={(event) => update('email', event.target.value)}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={describedBy('email', true)}
+        />
+        {errorText('email')}
+      </div>
+
+      <div className="contact-form__field">
+        <label htmlFor="contact-topic">{t('contactUs.form.topic')}</label>
+        <select
+          id="contact-topic"
+          ref={(element) => {
+            fields.current.topic = element;
+          }}
+          name="topic"
+          required
+          value={draft.topic}
+          onChange={(event) => update('topic', event.target.value)}
+          aria-invalid={errors.topic ? true : undefined}
+          aria-describedby={describedBy('topic')}
+        >
+          <option value="">{t('contactUs.form.topicPlaceholder')}</option>
+          {contactTopics.map((topic) => (
+            <option key={topic} value={topic}>
+              {t(`contactUs.form.topics.${topic}`)}
+            </option>
+          ))}
+        </select>
+        {errorText('topic')}
+      </div>
+
+      <div className="contact-form__field">
+        <label htmlFor="contact-message">{t('contactUs.form.message')}</label>
+        <p id="contact-message-hint" className="contact-form__hint">
+          {t('contactUs.form.messageHint')}
+        </p>
+        <textarea
+          id="contact-message"
+          ref={(element) => {
+            fields.current.message = element;
+          }}
+          name="message"
+          rows={7}
+          required
+          value={draft.message}
+          onChange={(event) => update('message', event.target.value)}
+          aria-invalid={errors.message ? true : undefined}
+          aria-describedby={describedBy('message', true)}
+        />
+        {errorText('message')}
+      </div>
+
+      {failure && (
+        <p className="contact-form__failure" role="alert">
+          {t(`contactUs.form.errors.${failure}`)}
+        </p>
+      )}
+      <button type="submit" className="contact-form__button contact-form__button--primary" disabled={!hydrated}>
+        {sending ? t('contactUs.form.sending') : t('contactUs.form.submit')}
+      </button>
+      <p className="contact-form__status" role="status">
+        {sending ? t('contactUs.form.sending') : ''}
+      </p>
+    </form>
+  );
+}

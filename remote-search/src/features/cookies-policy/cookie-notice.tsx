@@ -1,0 +1,68 @@
+import { useTranslation } from 'react-i18next';
+import { searchCookiesNamespace } from '../../i18n/search-cookies-namespace';
+import './cookie-notice.css';
+
+type StorageKind = 'cookie' | 'localStorage' | 'sessionStorage';
+type Category = 'essential' | 'preference' | 'statistics';
+
+interface StoredItem {
+  /** The name exactly as the browser shows it. */
+  name: string;
+  kind: StorageKind;
+  category: Category;
+  /** Its texts in the search-cookies namespace (notice.items.<key>). */
+  key: 'token' | 'locale' | 'visitorId' | 'visitorIdCopy' | 'user' | 'visitorReported' | 'reloadedAt';
+}
+
+/**
+ * Everything Kabari keeps in the browser, as the code really sets it: the session token
+ * (shared/src/stores/session-store.ts), the locale (shared/src/i18n/locale.ts), the visitor id and its
+ * twin and the report flag (host/src/features/visitor), the persisted user, the reload guard
+ * (host/src/features/build-updates). Adding one there means adding it here.
+ */
+export const storedItems: readonly StoredItem[] = [
+  { name: 'token', kind: 'cookie', category: 'essential', key: 'token' },
+  { name: 'locale', kind: 'cookie', category: 'preference', key: 'locale' },
+  { name: 'G_P_L_Visitor_Id', kind: 'cookie', category: 'statistics', key: 'visitorId' },
+  { name: 'FB_G_P_L_Visitor_Id', kind: 'cookie', category: 'statistics', key: 'visitorIdCopy' },
+  { name: 'kabari-user', kind: 'localStorage', category: 'essential', key: 'user' },
+  { name: 'kabari-visitor-reported', kind: 'localStorage', category: 'statistics', key: 'visitorReported' },
+  { name: 'kabari-reloaded-at', kind: 'sessionStorage', category: 'essential', key: 'reloadedAt' },
+];
+
+/** Which cookies and storage items exist, and why: one card per item (readable on a phone, unlike a wide table). */
+export function CookieNotice() {
+  const { t } = useTranslation(searchCookiesNamespace);
+  return (
+    <section className="cookie-notice" aria-labelledby="cookie-notice-title">
+      <h2 id="cookie-notice-title">{t('notice.title')}</h2>
+      <ul className="cookie-notice__list">
+        {storedItems.map((item) => (
+          <li key={item.name} className="cookie-notice__item">
+            <h3 className="cookie-notice__name" translate="no">
+              <code>{item.name}</code>
+            </h3>
+            <dl>
+              <div>
+                <dt>{t('notice.purpose')}</dt>
+                <dd>{t(`notice.items.${item.key}.purpose`)}</dd>
+              </div>
+              <div>
+                <dt>{t('notice.duration')}</dt>
+                <dd>{t(`notice.items.${item.key}.duration`)}</dd>
+              </div>
+              <div>
+                <dt>{t('notice.kind')}</dt>
+                <dd>{t(`notice.kinds.${item.kind}`)}</dd>
+              </div>
+              <div>
+                <dt>{t('notice.category')}</dt>
+                <dd>{t(`notice.categories.${item.category}`)}</dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

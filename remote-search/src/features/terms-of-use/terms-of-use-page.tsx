@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { searchNamespace } from '../../i18n/search-namespace';
+import { searchTermsNamespace } from '../../i18n/search-terms-namespace';
+import { ContentPage } from '../content-page/content-page';
+import { Sections } from '../content-page/sections';
+
+export default function TermsOfUsePage() {
+  const { t } = useTranslation(searchNamespace);
+  const { t: tt } = useTranslation(searchTermsNamespace);
+  return (
+    <ContentPage
+      head={{ title: t('meta.termsOfUse.title'), description: t('meta.termsOfUse.description') }}
+      title={tt('title')}
+      lead={tt('lead')}
+      updated={tt('updated')}
+    >
+      <Sections sections={tt('sections', { returnObjects: true })} tableOfContents />
+    </ContentPage>
+  );
+}

@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { searchNamespace } from '../../i18n/search-namespace';
+import { searchTrackingNamespace } from '../../i18n/search-tracking-namespace';
+import { ContentPage } from '../content-page/content-page';
+import { Sections } from '../content-page/sections';
+
+/** How a consent request works, step by step: what the recipient sees, what is and is not collected. */
+export default function TrackingPhoneNumberPage() {
+  const { t } = useTranslation(searchNamespace);
+  const { t: tt } = useTranslation(searchTrackingNamespace);
+  return (
+    <ContentPage
+      head={{ title: t('meta.trackingPhoneNumber.title'), description: t('meta.trackingPhoneNumber.description') }}
+      title={tt('title')}
+      lead={tt('lead')}
+    >
+      <Sections sections={tt('sections', { returnObjects: true })} />
+    </ContentPage>
+  );
+}
