@@ -16,3 +16,23 @@ if (typeof window !== 'undefined' && !window.matchMedia) {
     dispatchEvent: () => false,
   });
 }
+
+// jsdom has no MessageChannel; antd's form schedules its watchers on one. A macro task is all it needs,
+// and Node's own MessageChannel would keep jest alive.
+if (typeof globalThis.MessageChannel === 'undefined') {
+  globalThis.MessageChannel = class MessageChannel {
+    constructor() {
+      const port1 = { onmessage: null, postMessage: (data) => setTimeout(() => port2.onmessage?.({ data })) };
+      const port2 = { onmessage: null, postMessage: (data) => setTimeout(() => port1.onmessage?.({ data })) };
+      this.port1 = port1;
+      this.port2 = port2;
+    }
+  };
+}
+
+// jsdom cannot compute pseudo-elements' styles and says so on every antd modal; the element's own
+// style is what antd's scroll-bar measure falls back to anyway.
+if (typeof window !== 'undefined') {
+  const getComputedStyle = window.getComputedStyle.bind(window);
+  window.getComputedStyle = (element) => getComputedStyle(element);
+}

@@ -1,4 +1,4 @@
-import { JSEncrypt } from 'jsencrypt';
+import JSEncrypt from 'jsencrypt';
 import { apiGet } from '@kabari/shared/api/api-client';
 
 /** The password could not be encrypted (no key, or too long for one RSA block). */

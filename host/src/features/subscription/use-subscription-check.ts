@@ -13,15 +13,16 @@ export function useSubscriptionCheck(): void {
   const location = useLocation();
   const navigate = useNavigate();
   const signedIn = useTokenStore((state) => Boolean(state.token));
+  const { key, pathname, search } = location;
   useEffect(() => {
     if (!signedIn) return;
+    // Cleared when the user navigates on: an answer about the previous page is then ignored.
     let current = true;
     import('./subscription-info')
       .then(async ({ fetchSubscriptionInfo, isExpired }) => {
         const info = await fetchSubscriptionInfo();
         if (!current) return;
         useUserStore.getState().setMySubscriptionInfo(info);
-        const { pathname, search } = window.location;
         if (isExpired(info) && !isExpiredState(pathname, search)) {
           navigate(expiredStatePath(localeFromPath(pathname)), { replace: true });
         }
@@ -31,6 +32,7 @@ export function useSubscriptionCheck(): void {
     return () => {
       current = false;
     };
-    // location.key changes with every navigation, also to the same URL.
-  }, [location.key, signedIn, navigate]);
+    // key changes with every navigation, also to the same URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- pathname and search change only with key
+  }, [key, signedIn, navigate]);
 }

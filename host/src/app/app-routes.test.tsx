@@ -1,0 +1,137 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { initI18n } from '@kabari/shared/i18n/create-i18n';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { MemoryRouter, Route, Routes } from '@kabari/shared/routing/router';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import '../i18n/host-namespace';
+import { loadRemoteModule } from '../features/federation/federation-remotes';
+import { RouteView } from '../features/routing/route-view';
+import { appRoutes } from '../features/routing/route-table';
+import { LocationProbe } from '../testing/location-probe';
+import { AppRoutes } from './app-routes';
+
+jest.mock('../features/federation/federation-remotes', () => ({
+  loadRemoteModule: jest.fn(async (remote: string, exposed: string) => ({
+    default: () => <h1>{`${remote}/${exposed}`}</h1>,
+  })),
+  resetRemote: jest.fn(),
+}));
+// The subscription call is tested on its own; here it answers "nothing known", as before issue 6.
+jest.mock('../features/subscription/subscription-info', () => ({
+  fetchSubscriptionInfo: jest.fn(async () => null),
+  isExpired: () => false,
+}));
+
+async function renderApp(url: string) {
+  await initI18n(localeFromPath(url));
+  // Async act: the redirects and lazy pages settle inside it.
+  await act(async () => {
+    render(
+      <MemoryRouter initialEntries={[url]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>,
+    );
+  });
+}
+
+const publicPaths = appRoutes.filter((route) => route.access === 'public').map((route) => route.path);
+const protectedPaths = appRoutes.filter((route) => route.access === 'protected').map((route) => route.path);
+
+describe('AppRoutes', () => {
+  afterEach(() => {
+    cleanup();
+    clearSession();
+  });
+
+  it('knows every route of spec §2: 16 public, 5 protected', () => {
+    expect(publicPaths).toHaveLength(16);
+    expect(protectedPaths).toEqual([
+      '/dashboard',
+      '/dashboard/modules/SuccessModal',
+      '/dashboard/modules/MySubscription',
+      '/dashboard/modules/subscriptionExpiredModal',
+      '/dashboard/modules/cancleMySubscriptionModal',
+    ]);
+  });
+
+  it.each(publicPaths.flatMap((path) => [path, path === '/' ? '/id/' : `/id${path}/`]))(
+    'a signed-in user on %s lands on the dashboard in the same language',
+    async (path) => {
+      useTokenStore.getState().setToken('t0k3n');
+      await renderApp(path);
+      const expected = path.startsWith('/id') ? '/id/dashboard/' : '/dashboard/';
+      expect(await screen.findByTestId('location')).toHaveTextContent(expected);
+      expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
+    },
+  );
+
+  it.each(protectedPaths.flatMap((path) => [path, `/id${path}/`]))(
+    'an anonymous visitor on %s lands on the home page in the same language',
+    async (path) => {
+      await renderApp(path);
+      expect(await screen.findByTestId('location')).toHaveTextContent(path.startsWith('/id') ? /^\/id\/$/ : /^\/$/);
+      expect(await screen.findByRole('heading', { name: 'search/home-page' })).toBeInTheDocument();
+    },
+  );
+
+  it('shows an anonymous visitor the public page, or the error page where the page is not built yet', async () => {
+    await renderApp('/id/enter-link/');
+    expect(await screen.findByRole('heading', { name: 'share/enter-link-page' })).toBeInTheDocument();
+    cleanup();
+    await renderApp(routePaths.locationFailed);
+    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+  });
+
+  it('opens a modal route over the dashboard, keeping the dashboard', async () => {
+    useTokenStore.getState().setToken('t0k3n');
+    await renderApp('/dashboard/modules/cancleMySubscriptionModal');
+    expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/dashboard/modules/cancleMySubscriptionModal');
+  });
+
+  it('shows the catch-all error page for any other path, signed in or not', async () => {
+    await renderApp('/id/tidak-ada');
+    expect(await screen.findByRole('heading', { name: 'Halaman Tidak Ditemukan' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/id/tidak-ada');
+  });
+
+  it('loads each page from its remote by name', async () => {
+    await renderApp('/register');
+    expect(loadRemoteModule).toHaveBeenCalledWith('billing', 'register-result-page');
+  });
+});
+
+describe('RouteView validity check', () => {
+  const route = {
+    name: 'enterLink' as const,
+    path: '/enter-link',
+    access: 'public' as const,
+    page: { remote: 'share' as const, exposed: 'enter-link-page' },
+    isValid: ({ search }: { search: string }) => new URLSearchParams(search).has('token'),
+  };
+
+  async function renderRoute(url: string) {
+    await initI18n('en');
+    await act(async () => {
+      render(
+        <MemoryRouter initialEntries={[url]}>
+          <Routes>
+            <Route path="/enter-link" element={<RouteView route={route} />} />
+          </Routes>
+        </MemoryRouter>,
+      );
+    });
+  }
+
+  it("shows 'Page Not Found: {path}' when the check fails", async () => {
+    await renderRoute('/enter-link?nothing=1');
+    expect(await screen.findByText('Page Not Found: /enter-link')).toBeInTheDocument();
+  });
+
+  it('shows the page when it passes', async () => {
+    await renderRoute('/enter-link?token=abc');
+    expect(await screen.findByRole('heading', { name: 'share/enter-link-page' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,121 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { initI18n } from '@kabari/shared/i18n/create-i18n';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { MemoryRouter } from '@kabari/shared/routing/router';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import '../../i18n/host-namespace';
+import { LocationProbe } from '../../testing/location-probe';
+import { logIn } from './auth-api';
+import LoginDialog from './login-dialog';
+
+jest.mock('./auth-api', () => ({ logIn: jest.fn() }));
+jest.mock('../toasts/toasts', () => ({ showToast: jest.fn() }));
+
+const logInMock = logIn as jest.MockedFunction<typeof logIn>;
+const user = { userCacheInfo: { email: 'ana@example.com', displayName: 'Ana' } };
+
+async function openLoginAt(url: string) {
+  await initI18n(localeFromPath(url));
+  useOverlayStore.getState().set('login', true);
+  await act(async () => {
+    render(
+      <MemoryRouter initialEntries={[url]}>
+        <LoginDialog />
+        <LocationProbe />
+      </MemoryRouter>,
+    );
+  });
+  return screen.getByRole('dialog');
+}
+
+const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
+
+describe('LoginDialog (spec §2, §4, §5, §8)', () => {
+  beforeEach(() => logInMock.mockReset());
+  afterEach(() => {
+    cleanup();
+    clearSession();
+    useOverlayStore.setState({ open: { login: false, resetPwd: false, searching: false, payment: false } });
+  });
+
+  it('submits nothing while empty, and says what is missing', async () => {
+    await openLoginAt('/');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Please enter your email address')).toBeInTheDocument();
+    expect(screen.getByText('Please input a your password')).toBeInTheDocument();
+    expect(logInMock).not.toHaveBeenCalled();
+  });
+
+  it('gives the EnterValidEmail hint for a malformed email, and drops it once corrected', async () => {
+    await openLoginAt('/');
+    await userEvent.type(field('Email'), 'ana@example');
+    await userEvent.tab();
+    expect(await screen.findByText('Enter valid email address')).toBeInTheDocument();
+    await userEvent.type(field('Password'), 'secret1');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(logInMock).not.toHaveBeenCalled();
+    await userEvent.type(field('Email'), '.com');
+    await waitFor(() => expect(screen.queryByText('Enter valid email address')).not.toBeInTheDocument());
+  });
+
+  it('signs in with trimmed inputs: saves token and user, goes to the dashboard, closes', async () => {
+    logInMock.mockResolvedValue({ token: 'fresh-token', user });
+    await openLoginAt('/id/');
+    await userEvent.type(field('Email'), '  ana@example.com ');
+    await userEvent.type(field('Kata sandi'), ' secret1 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Masuk' }));
+    await waitFor(() => expect(useOverlayStore.getState().open.login).toBe(false));
+    expect(logInMock).toHaveBeenCalledWith('ana@example.com', 'secret1');
+    expect(useTokenStore.getState().token).toBe('fresh-token');
+    expect(useUserStore.getState().user).toEqual(user);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/id/dashboard/'));
+  });
+
+  it('blocks a second submit while the first runs, with a spinner', async () => {
+    let finish: (value: Awaited<ReturnType<typeof logIn>>) => void = () => {};
+    logInMock.mockReturnValue(new Promise((resolve) => (finish = resolve)));
+    await openLoginAt('/');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Password'), 'secret1{Enter}');
+    await waitFor(() => expect(screen.getByRole('button', { name: /Log in/ })).toHaveClass('ant-btn-loading'));
+    await userEvent.type(field('Password'), '{Enter}');
+    await userEvent.click(screen.getByRole('button', { name: /Log in/ }));
+    expect(logInMock).toHaveBeenCalledTimes(1);
+    await act(async () => finish({ token: 't', user }));
+  });
+
+  it('stays open when the login is refused, and adds no message of its own', async () => {
+    const { showToast } = jest.requireMock('../toasts/toasts') as { showToast: jest.Mock };
+    showToast.mockClear();
+    logInMock.mockRejectedValue(new Error('Incorrect email or password.'));
+    await openLoginAt('/');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Password'), 'wrong-one{Enter}');
+    await waitFor(() => expect(logInMock).toHaveBeenCalled());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Log in' })).not.toHaveClass('ant-btn-loading'));
+    expect(useOverlayStore.getState().open.login).toBe(true);
+    expect(useTokenStore.getState().token).toBeNull();
+    expect(showToast).not.toHaveBeenCalled();
+  });
+
+  it('does not close on Escape; the close button closes it and clears both fields', async () => {
+    await openLoginAt('/');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Password'), 'secret1');
+    await userEvent.keyboard('{Escape}');
+    expect(useOverlayStore.getState().open.login).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(useOverlayStore.getState().open.login).toBe(false);
+    act(() => useOverlayStore.getState().set('login', true));
+    expect(field('Email')).toHaveValue('');
+    expect(field('Password')).toHaveValue('');
+  });
+
+  it('the forgot-password link closes login and opens the reset dialog', async () => {
+    await openLoginAt('/');
+    await userEvent.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    expect(useOverlayStore.getState().open).toEqual(expect.objectContaining({ login: false, resetPwd: true }));
+  });
+});

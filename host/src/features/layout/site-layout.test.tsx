@@ -1,0 +1,34 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import { renderAt } from '../../../../jest/render-with-i18n';
+import '../../i18n/host-namespace';
+import { logOut } from '../auth/auth-api';
+import { SiteLayout } from './site-layout';
+
+jest.mock('../auth/auth-api', () => ({ logOut: jest.fn(async () => undefined) }));
+
+describe('SiteLayout header', () => {
+  afterEach(() => {
+    clearSession();
+    useOverlayStore.setState({ open: { login: false, resetPwd: false, searching: false, payment: false } });
+  });
+
+  it('offers Log in to a signed-out visitor, which opens the login dialog', async () => {
+    await renderAt('/id/', <SiteLayout>page</SiteLayout>);
+    await userEvent.click(screen.getByRole('button', { name: 'Masuk' }));
+    expect(useOverlayStore.getState().open.login).toBe(true);
+  });
+
+  it('shows a signed-in user the dashboard and Sign out instead; signing out revokes the token', async () => {
+    useTokenStore.getState().setToken('t0k3n');
+    await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
+    expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(useTokenStore.getState().token).toBeNull();
+    await waitFor(() => expect(logOut).toHaveBeenCalledWith('t0k3n'));
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+});
