@@ -22,7 +22,8 @@ export async function freePort(): Promise<number> {
 export interface KabariServer {
   url: string;
   dataDir: string;
-  stop: () => Promise<void>;
+  /** Stops the server and removes its data folder, unless asked to keep it (to inspect the database). */
+  stop: (options?: { keepData?: boolean }) => Promise<void>;
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -52,13 +53,13 @@ export async function startKabari(env: Record<string, string> = {}): Promise<Kab
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
+  const stop = async ({ keepData = false } = {}) => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForHealth(url, child, () => log);

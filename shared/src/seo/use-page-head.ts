@@ -1,6 +1,8 @@
 import { createContext, useContext, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from '../routing/router';
+// By its shared name, not '../routing/router': a relative import is bundled into each app that uses this
+// module, with a router of its own that sees no <Router>. The shared name is the host's one instance.
+import { useLocation } from '@kabari/shared/routing/router';
 import { canonicalPath, pageAlternates, type PageHead } from './page-head';
 
 /** Set by the build-time prerender: a page's usePageHead hands it its head while it renders (effects never run there). */
