@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, memo, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RemoteName } from '@kabari/shared/config/runtime-config';
 import { loadRemoteModule, resetRemote } from './federation-remotes';
@@ -61,8 +61,13 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
-/** A page exposed by a remote. If the remote cannot be loaded, a translated fallback with a retry. */
-export function RemotePage({ remote, exposed }: { remote: RemoteName; exposed: string }) {
+/**
+ * A page exposed by a remote. If the remote cannot be loaded, a translated fallback with a retry.
+ * Memoised: on a prerendered page the route re-renders once hydrated (its guard can now read the
+ * token), and an update reaching the page's Suspense boundary before the remote has loaded would make
+ * React drop the prerendered HTML for the loading fallback.
+ */
+export const RemotePage = memo(function RemotePage({ remote, exposed }: { remote: RemoteName; exposed: string }) {
   const [attempt, setAttempt] = useState(0);
   const Page = lazyRemotePage(remote, exposed, attempt);
   const retry = () => {
@@ -77,4 +82,4 @@ export function RemotePage({ remote, exposed }: { remote: RemoteName; exposed: s
       </Suspense>
     </RemoteErrorBoundary>
   );
-}
+});
