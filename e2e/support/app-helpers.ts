@@ -1,0 +1,39 @@
+import type { BrowserContext, Page, Route } from '@playwright/test';
+
+/** Signs the browser in the way the app sees it: a `token` cookie (and, optionally, the stored user). */
+export async function signInWithCookie(
+  context: BrowserContext,
+  baseURL: string,
+  user?: { displayName: string; email: string },
+): Promise<void> {
+  await context.addCookies([{ name: 'token', value: 'e2e-token', url: baseURL }]);
+  if (user) {
+    await context.addInitScript((cached) => {
+      localStorage.setItem('kabari-user', JSON.stringify({ state: { user: { userCacheInfo: cached } }, version: 0 }));
+    }, user);
+  }
+}
+
+/** The API's envelope, as the server answers. */
+export function envelope(status: number, data: unknown, message = status < 400 ? 'ok' : 'Error') {
+  return { status, contentType: 'application/json', body: JSON.stringify({ status, message, data }) };
+}
+
+/** Answers a route with a fixed envelope, counting the calls. */
+export async function answer(
+  page: Page,
+  url: string | RegExp,
+  reply: (call: number, route: Route) => ReturnType<typeof envelope>,
+): Promise<{ calls: () => number }> {
+  let calls = 0;
+  await page.route(url, async (route) => {
+    calls += 1;
+    await route.fulfill(reply(calls, route));
+  });
+  return { calls: () => calls };
+}
+
+/** The toasts of the global toast area (antd message). */
+export const toasts = (page: Page) => page.locator('.ant-message-notice');
+
+export const subscriptionInfoUrl = '**/api/v1/personnal/subscribe/info';
