@@ -7,6 +7,10 @@ import type searchPrivacy from '../remote-search/src/i18n/search-privacy.en.json
 import type searchTerms from '../remote-search/src/i18n/search-terms.en.json';
 import type searchCookies from '../remote-search/src/i18n/search-cookies.en.json';
 import type searchTracking from '../remote-search/src/i18n/search-tracking.en.json';
+import type searchAboutUs from '../remote-search/src/i18n/search-about-us.en.json';
+import type searchIntellectualProperty from '../remote-search/src/i18n/search-intellectual-property.en.json';
+import type searchUnsubscribeAndRefund from '../remote-search/src/i18n/search-unsubscribe-and-refund.en.json';
+import type searchContactUs from '../remote-search/src/i18n/search-contact-us.en.json';
 import type dashboard from '../remote-dashboard/src/i18n/dashboard.en.json';
 import type billing from '../remote-billing/src/i18n/billing.en.json';
 import type share from '../remote-share/src/i18n/share.en.json';
@@ -22,6 +26,10 @@ declare module 'i18next' {
       'search-terms': typeof searchTerms;
       'search-cookies': typeof searchCookies;
       'search-tracking': typeof searchTracking;
+      'search-about-us': typeof searchAboutUs;
+      'search-intellectual-property': typeof searchIntellectualProperty;
+      'search-unsubscribe-and-refund': typeof searchUnsubscribeAndRefund;
+      'search-contact-us': typeof searchContactUs;
       dashboard: typeof dashboard;
       billing: typeof billing;
       share: typeof share;

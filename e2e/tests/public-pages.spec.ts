@@ -10,25 +10,19 @@ import { repoRoot, startKabari } from '../support/kabari-server';
 
 type Texts = Record<string, unknown>;
 const i18nDir = path.join(repoRoot, 'remote-search/src/i18n');
-const read = (file: string): Texts => JSON.parse(fs.readFileSync(path.join(i18nDir, file), 'utf8'));
-const texts = {
-  en: {
-    search: read('search.en.json'),
-    privacy: read('search-privacy.en.json'),
-    terms: read('search-terms.en.json'),
-    cookies: read('search-cookies.en.json'),
-    tracking: read('search-tracking.en.json'),
-  },
-  id: {
-    search: read('search.id.json'),
-    privacy: read('search-privacy.id.json'),
-    terms: read('search-terms.id.json'),
-    cookies: read('search-cookies.id.json'),
-    tracking: read('search-tracking.id.json'),
-  },
-};
+// Every namespace of remote-search by its name ("search", "search-privacy", …), in each language.
+function readTexts(locale: string): Record<string, Texts> {
+  const files = fs.readdirSync(i18nDir).filter((file) => file.endsWith(`.${locale}.json`));
+  return Object.fromEntries(
+    files.map((file) => [
+      file.slice(0, -`.${locale}.json`.length),
+      JSON.parse(fs.readFileSync(path.join(i18nDir, file), 'utf8')),
+    ]),
+  );
+}
+const texts = { en: readTexts('en'), id: readTexts('id') };
 type Locale = keyof typeof texts;
-type Namespace = keyof (typeof texts)['en'];
+type Namespace = string;
 
 function at(namespace: Namespace, key: string, locale: Locale): string {
   const value = key.split('.').reduce<unknown>((node, part) => (node as Texts)?.[part], texts[locale][namespace]);
@@ -39,15 +33,19 @@ function at(namespace: Namespace, key: string, locale: Locale): string {
 /** Each public page: its English path, its <title> (meta key) and its main heading, from the texts themselves. */
 const pages: { path: string; meta: string; heading: [Namespace, string] }[] = [
   { path: '/', meta: 'home', heading: ['search', 'home.title'] },
-  { path: '/about-us', meta: 'aboutUs', heading: ['search', 'aboutUs.title'] },
+  { path: '/about-us', meta: 'aboutUs', heading: ['search-about-us', 'title'] },
   { path: '/faqs', meta: 'faqs', heading: ['search', 'faqs.title'] },
-  { path: '/tracking-phone-number', meta: 'trackingPhoneNumber', heading: ['tracking', 'title'] },
-  { path: '/privacy-policy', meta: 'privacyPolicy', heading: ['privacy', 'title'] },
-  { path: '/terms-of-use', meta: 'termsOfUse', heading: ['terms', 'title'] },
-  { path: '/cookies-policy', meta: 'cookiesPolicy', heading: ['cookies', 'title'] },
-  { path: '/intellectual-property', meta: 'intellectualProperty', heading: ['search', 'intellectualProperty.title'] },
-  { path: '/unsubscribe-and-refund', meta: 'unsubscribeAndRefund', heading: ['search', 'unsubscribeAndRefund.title'] },
-  { path: '/contact-us', meta: 'contactUs', heading: ['search', 'contactUs.title'] },
+  { path: '/tracking-phone-number', meta: 'trackingPhoneNumber', heading: ['search-tracking', 'title'] },
+  { path: '/privacy-policy', meta: 'privacyPolicy', heading: ['search-privacy', 'title'] },
+  { path: '/terms-of-use', meta: 'termsOfUse', heading: ['search-terms', 'title'] },
+  { path: '/cookies-policy', meta: 'cookiesPolicy', heading: ['search-cookies', 'title'] },
+  { path: '/intellectual-property', meta: 'intellectualProperty', heading: ['search-intellectual-property', 'title'] },
+  {
+    path: '/unsubscribe-and-refund',
+    meta: 'unsubscribeAndRefund',
+    heading: ['search-unsubscribe-and-refund', 'title'],
+  },
+  { path: '/contact-us', meta: 'contactUs', heading: ['search-contact-us', 'title'] },
   { path: '/200', meta: 'ok', heading: ['search', 'statusPages.ok.title'] },
   { path: '/404', meta: 'notFound', heading: ['search', 'statusPages.notFound.title'] },
 ];

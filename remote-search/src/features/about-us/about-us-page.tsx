@@ -1,17 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
+import { searchAboutUsNamespace } from '../../i18n/search-about-us-namespace';
 import { ContentPage } from '../content-page/content-page';
 import { Sections } from '../content-page/sections';
 
 export default function AboutUsPage() {
   const { t } = useTranslation(searchNamespace);
+  const { t: tp } = useTranslation(searchAboutUsNamespace);
   return (
     <ContentPage
       head={{ title: t('meta.aboutUs.title'), description: t('meta.aboutUs.description') }}
-      title={t('aboutUs.title')}
-      lead={t('aboutUs.lead')}
+      title={tp('title')}
+      lead={tp('lead')}
     >
-      <Sections sections={t('aboutUs.sections', { returnObjects: true })} />
+      <Sections sections={tp('sections', { returnObjects: true })} />
     </ContentPage>
   );
 }

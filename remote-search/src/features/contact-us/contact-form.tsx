@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
-import { searchNamespace } from '../../i18n/search-namespace';
+import { searchContactUsNamespace } from '../../i18n/search-contact-us-namespace';
 import {
   contactTopics,
   emptyDraft,
@@ -24,7 +24,7 @@ type Failure = Exclude<SendOutcome, 'sent'>;
  * Errors show after the first submit and then follow the typing; the first wrong field gets focus.
  */
 export function ContactForm() {
-  const { t } = useTranslation(searchNamespace);
+  const { t } = useTranslation(searchContactUsNamespace);
   const locale = localeFromPath(useLocation().pathname);
   // Prerendered HTML has no handlers: the button waits for hydration rather than doing nothing.
   const hydrated = useHydrated();
@@ -77,11 +77,11 @@ export function ContactForm() {
     return (
       <section className="contact-form contact-form--sent" aria-labelledby="contact-sent-title">
         <h2 id="contact-sent-title" ref={confirmation} tabIndex={-1}>
-          {t('contactUs.sent.title')}
+          {t('sent.title')}
         </h2>
-        <p>{t('contactUs.sent.text', { email: sentTo })}</p>
+        <p>{t('sent.text', { email: sentTo })}</p>
         <button type="button" className="contact-form__button" onClick={() => setSentTo(null)}>
-          {t('contactUs.sent.another')}
+          {t('sent.another')}
         </button>
       </section>
     );
@@ -93,23 +93,23 @@ export function ContactForm() {
   const errorText = (field: ContactField) =>
     errors[field] ? (
       <p id={`contact-${field}-error`} className="contact-form__error">
-        {t(`contactUs.form.errors.${errors[field]}`)}
+        {t(`form.errors.${errors[field]}`)}
       </p>
     ) : null;
   const hasErrors = Object.keys(errors).length > 0;
 
   return (
     <form className="contact-form" noValidate onSubmit={submit} aria-labelledby="contact-form-title">
-      <h2 id="contact-form-title">{t('contactUs.form.title')}</h2>
-      <p className="contact-form__note">{t('contactUs.form.required')}</p>
+      <h2 id="contact-form-title">{t('form.title')}</h2>
+      <p className="contact-form__note">{t('form.required')}</p>
       {hasErrors && (
         <p className="contact-form__summary" role="alert">
-          {t('contactUs.form.errors.summary')}
+          {t('form.errors.summary')}
         </p>
       )}
 
       <div className="contact-form__field">
-        <label htmlFor="contact-name">{t('contactUs.form.name')}</label>
+        <label htmlFor="contact-name">{t('form.name')}</label>
         <input
           id="contact-name"
           ref={(element) => {
@@ -129,9 +129,9 @@ export function ContactForm() {
       </div>
 
       <div className="contact-form__field">
-        <label htmlFor="contact-email">{t('contactUs.form.email')}</label>
+        <label htmlFor="contact-email">{t('form.email')}</label>
         <p id="contact-email-hint" className="contact-form__hint">
-          {t('contactUs.form.emailHint')}
+          {t('form.emailHint')}
         </p>
         <input
           id="contact-email"
@@ -153,7 +153,7 @@ export function ContactForm() {
       </div>
 
       <div className="contact-form__field">
-        <label htmlFor="contact-topic">{t('contactUs.form.topic')}</label>
+        <label htmlFor="contact-topic">{t('form.topic')}</label>
         <select
           id="contact-topic"
           ref={(element) => {
@@ -166,10 +166,10 @@ export function ContactForm() {
           aria-invalid={errors.topic ? true : undefined}
           aria-describedby={describedBy('topic')}
         >
-          <option value="">{t('contactUs.form.topicPlaceholder')}</option>
+          <option value="">{t('form.topicPlaceholder')}</option>
           {contactTopics.map((topic) => (
             <option key={topic} value={topic}>
-              {t(`contactUs.form.topics.${topic}`)}
+              {t(`form.topics.${topic}`)}
             </option>
           ))}
         </select>
@@ -177,9 +177,9 @@ export function ContactForm() {
       </div>
 
       <div className="contact-form__field">
-        <label htmlFor="contact-message">{t('contactUs.form.message')}</label>
+        <label htmlFor="contact-message">{t('form.message')}</label>
         <p id="contact-message-hint" className="contact-form__hint">
-          {t('contactUs.form.messageHint')}
+          {t('form.messageHint')}
         </p>
         <textarea
           id="contact-message"
@@ -199,14 +199,14 @@ export function ContactForm() {
 
       {failure && (
         <p className="contact-form__failure" role="alert">
-          {t(`contactUs.form.errors.${failure}`)}
+          {t(`form.errors.${failure}`)}
         </p>
       )}
       <button type="submit" className="contact-form__button contact-form__button--primary" disabled={!hydrated}>
-        {sending ? t('contactUs.form.sending') : t('contactUs.form.submit')}
+        {sending ? t('form.sending') : t('form.submit')}
       </button>
       <p className="contact-form__status" role="status">
-        {sending ? t('contactUs.form.sending') : ''}
+        {sending ? t('form.sending') : ''}
       </p>
     </form>
   );

@@ -1,19 +1,21 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
+import { searchContactUsNamespace } from '../../i18n/search-contact-us-namespace';
 import { ContentPage } from '../content-page/content-page';
 import { Prose } from '../content-page/prose';
 import { ContactForm } from './contact-form';
 
 export default function ContactUsPage() {
   const { t } = useTranslation(searchNamespace);
+  const { t: tc } = useTranslation(searchContactUsNamespace);
   return (
     <ContentPage
       head={{ title: t('meta.contactUs.title'), description: t('meta.contactUs.description') }}
-      title={t('contactUs.title')}
-      lead={t('contactUs.lead')}
+      title={tc('title')}
+      lead={tc('lead')}
     >
       <ContactForm />
-      <Prose text={t('contactUs.privacyNote')} />
+      <Prose text={tc('privacyNote')} />
     </ContentPage>
   );
 }
