@@ -78,6 +78,7 @@ describe('the contact form', () => {
 
     await user.click(screen.getByRole('button', { name: 'Tulis pesan lain' }));
     expect(screen.getByRole('textbox', { name: 'Nama Anda' })).toHaveValue('');
+    expect(screen.getByRole('textbox', { name: 'Nama Anda' })).toHaveFocus();
   });
 
   it.each([

@@ -38,9 +38,12 @@ export function ContactForm() {
 
   const errors: ContactErrors = submitted ? validateContact(draft) : {};
 
+  // Focus follows the form's state: the confirmation once sent, the first field when writing another.
+  const [writingAnother, setWritingAnother] = useState(false);
   useEffect(() => {
     if (sentTo) confirmation.current?.focus();
-  }, [sentTo]);
+    else if (writingAnother) fields.current.name?.focus();
+  }, [sentTo, writingAnother]);
 
   const update = (field: ContactField, value: string) => setDraft((current) => ({ ...current, [field]: value }));
 
@@ -80,7 +83,14 @@ export function ContactForm() {
           {t('sent.title')}
         </h2>
         <p>{t('sent.text', { email: sentTo })}</p>
-        <button type="button" className="contact-form__button" onClick={() => setSentTo(null)}>
+        <button
+          type="button"
+          className="contact-form__button"
+          onClick={() => {
+            setSentTo(null);
+            setWritingAnother(true);
+          }}
+        >
           {t('sent.another')}
         </button>
       </section>
