@@ -14,7 +14,7 @@ import { dashboardPath } from '../routing/route-targets';
 import { showToast } from '../toasts/toasts';
 import { logIn } from './auth-api';
 import { canSubmitLogin, emailProblem, trimmed, type LoginValues } from './auth-validation';
-import { useRevalidateWhileWrong } from './use-revalidate-while-wrong';
+import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 import { PasswordEncryptionError } from './password-encryption';
 
 /** The login dialog of spec §2/§4/§5, opened by the `login` overlay flag. Loaded the first time it opens. */
@@ -71,10 +71,12 @@ export default function LoginDialog() {
         // Only the close button closes it: not Escape, not a click beside it (spec §2).
         keyboard={false}
         mask={{ closable: false }}
-        afterOpenChange={(opened) => opened && emailInput.current?.focus()}
+        afterOpenChange={(opened) => opened && focusFirstField(emailInput.current)}
         width={420}
       >
         <Form
+          // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
+          name="login"
           form={form}
           layout="vertical"
           requiredMark={false}

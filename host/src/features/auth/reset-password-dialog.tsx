@@ -19,7 +19,7 @@ import {
   type ResetValues,
 } from './auth-validation';
 import { PasswordEncryptionError } from './password-encryption';
-import { useRevalidateWhileWrong } from './use-revalidate-while-wrong';
+import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 
 type Step = 'email' | 'newPassword';
 
@@ -113,11 +113,13 @@ export default function ResetPasswordDialog() {
         footer={null}
         keyboard={false}
         mask={{ closable: false }}
-        afterOpenChange={(opened) => opened && emailInput.current?.focus()}
+        afterOpenChange={(opened) => opened && focusFirstField(emailInput.current)}
         width={420}
       >
         <p className="auth-dialog__intro">{step === 'email' ? t('auth.reset.intro') : t('auth.reset.codeSentIntro')}</p>
         <Form
+          // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
+          name="reset-password"
           form={form}
           layout="vertical"
           requiredMark={false}

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import type { FormInstance } from 'antd/es/form';
+import type { InputRef } from 'antd/es/input';
 
 /**
  * Fields are checked when the user leaves them (a hint while still typing is noise); once a hint is
@@ -14,4 +15,12 @@ export function useRevalidateWhileWrong<Values>(form: FormInstance<Values>) {
     },
     [form],
   );
+}
+
+/**
+ * Once the dialog has opened, the cursor goes to its first field, unless the user has already
+ * clicked or tabbed into a field while it was opening.
+ */
+export function focusFirstField(input: InputRef | null): void {
+  if (!(document.activeElement instanceof HTMLInputElement)) input?.focus();
 }
