@@ -30,6 +30,9 @@ async function openLoginAt(url: string) {
   return screen.getByRole('dialog');
 }
 
+// antd's modal and form in jsdom take a second or two per test; more on a busy machine.
+jest.setTimeout(30_000);
+
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
 
 describe('LoginDialog (spec §2, §4, §5, §8)', () => {

@@ -29,6 +29,9 @@ async function openResetAt(url: string) {
   });
 }
 
+// antd's modal and form in jsdom take a second or two per test; more on a busy machine.
+jest.setTimeout(30_000);
+
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
 const submitButton = () => screen.getByRole('button', { name: /^(Reset|Confirm|Atur ulang|Konfirmasi)$/ });
 
