@@ -1,0 +1,109 @@
+import { test, expect } from '../support/fixtures';
+import { answer, envelope, signInWithCookie, subscriptionInfoUrl, toasts } from '../support/app-helpers';
+
+const ana = { displayName: 'Ana', email: 'ana@example.com' };
+
+test.describe('the session and the API client', () => {
+  test('a 401 ends the session: token and user cleared, home in the same language, a toast', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await signInWithCookie(context, baseURL!, ana);
+    await answer(page, subscriptionInfoUrl, () => envelope(401, null, 'Login expired, please log in again.'));
+    await page.goto('/id/dashboard');
+    await expect(page).toHaveURL(/\/id\/$/);
+    await expect(toasts(page).filter({ hasText: 'Sesi login Anda sudah berakhir. Silakan masuk lagi.' })).toBeVisible();
+    expect((await context.cookies()).find((cookie) => cookie.name === 'token')).toBeUndefined();
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('kabari-user') ?? '{}'));
+    expect(stored.state.user).toBeNull();
+    await expect(page.locator('header').getByRole('button', { name: 'Masuk' })).toBeVisible();
+  });
+
+  test('a 403 goes to the expired state', async ({ page, context, baseURL }) => {
+    await signInWithCookie(context, baseURL!, ana);
+    await answer(page, subscriptionInfoUrl, () => envelope(403, null, 'Forbidden'));
+    await page.goto('/dashboard/modules/MySubscription');
+    await expect(page).toHaveURL(/\/dashboard\/\?s=-1&at=10$/);
+    await expect(page.getByTestId('dashboard-user')).toBeVisible();
+  });
+
+  test('an expired subscription (expiredStatus 1) goes to the expired state once, and stays there', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await signInWithCookie(context, baseURL!, ana);
+    const info = await answer(page, subscriptionInfoUrl, () => envelope(200, { expiredStatus: 1 }));
+    await page.goto('/id/dashboard');
+    await expect(page).toHaveURL(/\/id\/dashboard\/\?s=-1&at=10$/);
+    // The redirect is a protected navigation too: asked again, already there, no further move.
+    await expect.poll(() => info.calls()).toBe(2);
+    await expect(page).toHaveURL(/\/id\/dashboard\/\?s=-1&at=10$/);
+  });
+
+  test('the subscription info is asked on every protected navigation; its 404 (no endpoint yet) is harmless', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await signInWithCookie(context, baseURL!, ana);
+    const answers: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/v1/personnal/subscribe/info')) answers.push(response.status());
+    });
+    await page.goto('/dashboard');
+    await expect.poll(() => answers).toEqual([404]);
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/dashboard/modules/SuccessModal');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect.poll(() => answers).toEqual([404, 404]);
+    await page.waitForLoadState('networkidle');
+    await expect(toasts(page)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/dashboard\/modules\/SuccessModal$/);
+  });
+
+  test('a read is retried once after a passing failure; a write never is', async ({ page, context, baseURL }) => {
+    await signInWithCookie(context, baseURL!, ana);
+    const info = await answer(page, subscriptionInfoUrl, (call) =>
+      call === 1 ? envelope(503, null, 'Busy') : envelope(200, { expiredStatus: 0 }),
+    );
+    await page.goto('/dashboard');
+    await expect.poll(() => info.calls()).toBe(2);
+    await page.waitForLoadState('networkidle');
+    await expect(toasts(page)).toHaveCount(0);
+
+    await context.clearCookies();
+    const login = await answer(page, '**/api/v1/auth/login', () => envelope(503, null, 'Internal Server Error'));
+    await page.goto('/');
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in' });
+    await dialog.getByLabel('Email').fill('ana@example.com');
+    await dialog.getByLabel('Password', { exact: true }).fill('secret1');
+    await dialog.getByRole('button', { name: 'Log in' }).click();
+    await expect(toasts(page).filter({ hasText: 'Internal Server Error' })).toBeVisible();
+    expect(login.calls()).toBe(1);
+    await expect(dialog).toBeVisible();
+  });
+
+  test('no answer at all says so, in the language of the page', async ({ page, context, baseURL }) => {
+    await signInWithCookie(context, baseURL!, ana);
+    await page.route(subscriptionInfoUrl, (route) => route.abort('connectionrefused'));
+    await page.goto('/id/dashboard');
+    await expect(toasts(page).filter({ hasText: 'Kabari tidak dapat dihubungi.' })).toBeVisible();
+  });
+
+  test('a call with its own message gets no second toast', async ({ page }) => {
+    await page.route('**/api/v1/auth/sendCode', (route) => route.abort('connectionrefused'));
+    await page.goto('/id/');
+    await page.locator('header').getByRole('button', { name: 'Masuk' }).click();
+    await page.getByRole('dialog', { name: 'Masuk' }).getByRole('button', { name: 'Lupa kata sandi?' }).click();
+    const reset = page.getByRole('dialog', { name: 'Atur ulang kata sandi' });
+    await reset.getByLabel('Email').fill('ana@example.com');
+    await reset.getByRole('button', { name: 'Atur ulang' }).click();
+    // The dialog says SendCodeFailed itself; the API client adds nothing for a call that has its own message.
+    await expect(toasts(page).filter({ hasText: 'Kode verifikasi tidak dapat dikirim.' })).toBeVisible();
+    await expect(toasts(page)).toHaveCount(1);
+  });
+});
