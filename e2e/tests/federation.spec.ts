@@ -56,9 +56,13 @@ test.describe('the host and its remotes', () => {
     // The remote reads the user the host's store holds.
     await expect(page.getByTestId('dashboard-user')).toHaveText('Signed in as Ana');
 
-    // The host signs out through the shared store: the remote's page follows without a reload.
+    // The host signs out through the shared store: the route guard, reading the same store, sends
+    // the now anonymous visitor home, without a reload.
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page.getByTestId('dashboard-signed-out')).toBeVisible();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    // The login dialog is drawn with antd: antd is loaded by now, from the host.
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('dialog', { name: 'Log in' })).toBeVisible();
     const shareCounts = await page.evaluate(() => {
       type Version = { loaded?: boolean; loading?: unknown; from: string };
       const share = (
@@ -85,12 +89,11 @@ test.describe('the host and its remotes', () => {
       };
     });
     expect(shareCounts.renderers).toBe(1);
-    // The signed-out state is drawn with antd, so antd is loaded by now.
     for (const pkg of [
       'react',
       'react-dom',
       'antd/es/config-provider',
-      'antd/es/empty',
+      'antd/es/modal',
       '@kabari/shared/stores/session-store',
       '@kabari/shared/routing/router',
     ]) {
