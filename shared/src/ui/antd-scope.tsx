@@ -7,6 +7,8 @@ import idID from 'antd/es/locale/id_ID';
 export const kabariTheme = {
   token: {
     colorPrimary: '#0b6e4f',
+    // Links (e.g. the login dialog's forgot-password link) in the brand colour too, not antd's blue.
+    colorLink: '#0b6e4f',
     borderRadius: 8,
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   },
