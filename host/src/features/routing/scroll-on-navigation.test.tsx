@@ -46,6 +46,11 @@ describe('scroll on navigation (spec §2)', () => {
     expect(scrollTo).not.toHaveBeenCalled();
   });
 
+  it('survives a malformed hash', () => {
+    act(() => navigate('/faqs#%E0%A4%A'));
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
+  });
+
   it('does not move for a changed query string', () => {
     act(() => navigate('/?source=sms'));
     expect(scrollTo).not.toHaveBeenCalled();

@@ -9,6 +9,15 @@ function asksToKeepScroll(state: unknown): boolean {
   return typeof state === 'object' && state !== null && (state as { keepScroll?: unknown }).keepScroll === true;
 }
 
+/** The element id a hash names; a malformed escape is taken as written. */
+function hashTarget(hash: string): string {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return hash.slice(1);
+  }
+}
+
 /**
  * Spec §2: on navigation the view scrolls to the top, or to the hash target, unless the route (or the
  * navigation) says otherwise. The first page of a visit is left to the browser.
@@ -22,7 +31,7 @@ export function useScrollOnNavigation(): void {
       return;
     }
     if (asksToKeepScroll(state) || findAppRoute(pathname)?.keepScroll) return;
-    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    const target = hash ? document.getElementById(hashTarget(hash)) : null;
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);
     // Only a new page or a new hash moves the view; a changed query string does not.

@@ -42,8 +42,3 @@ export function showToast(type: ToastType, content: ReactNode, options: ToastOpt
     })
     .catch((error: unknown) => console.error('[kabari] toast', error));
 }
-
-/** Closes the toast with this key, if shown. */
-export function closeToast(key: string): void {
-  if (loading) void loading.then((message) => message.destroy(key));
-}
