@@ -61,19 +61,20 @@ test.describe('remotes are deployed independently', () => {
   });
 
   test('with one remote down, its route shows the fallback and the others still work', async ({ browser }) => {
+    // remote-share serves a public, prerendered page: its HTML arrives, its remote does not.
     const closedPort = await freePort();
-    const kabari = await startKabari({ REMOTE_DASHBOARD_URL: `http://127.0.0.1:${closedPort}/mf-manifest.json` });
+    const kabari = await startKabari({ REMOTE_SHARE_URL: `http://127.0.0.1:${closedPort}/mf-manifest.json` });
     try {
       const page = await browser.newPage();
       page.on('console', () => undefined);
-      await page.goto(`${kabari.url}/dashboard`);
+      await page.goto(`${kabari.url}/enter-link?token=abc`);
       await expect(page.getByRole('alert')).toContainText('This part of Kabari could not be loaded');
       await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
       // The layout is alive: client-side navigation to a page of another remote works.
-      await page.getByRole('link', { name: 'Home' }).click();
+      await page.getByRole('link', { name: 'Home' }).first().click();
       await expect(page.locator('main [data-remote="search"] h1')).toContainText('with their consent');
 
-      await page.goto(`${kabari.url}/id/dashboard`);
+      await page.goto(`${kabari.url}/id/enter-link`);
       await expect(page.getByRole('alert')).toContainText('Bagian Kabari ini gagal dimuat');
       await page.close();
     } finally {
