@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { HttpError } from '../lib/envelope';
 
 /**
- * A generous per-IP ceiling for everything; routes open to abuse (login, codes, reports) set tighter limits
+ * A generous per-IP ceiling for the API; routes open to abuse (login, codes, reports) set tighter limits
  * with `config.rateLimit`. Counters live in this process; the limits that must hold across instances
  * (login and code throttling) are enforced in the database.
  */
@@ -13,6 +13,9 @@ export default fp(
       global: true,
       max: 600,
       timeWindow: '1 minute',
+      // The web app's files are cheap and cacheable, and one page load fetches dozens of them: counting them
+      // would throttle everyone behind one address (a carrier's NAT, an office) after a few page loads.
+      allowList: (request) => !request.url.startsWith('/api/'),
       errorResponseBuilder: (_request, context) =>
         new HttpError(context.statusCode, `Too many requests, please try again in ${context.after}.`),
     });
