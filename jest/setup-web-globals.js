@@ -36,3 +36,6 @@ if (typeof window !== 'undefined') {
   const getComputedStyle = window.getComputedStyle.bind(window);
   window.getComputedStyle = (element) => getComputedStyle(element);
 }
+
+// jsdom does not scroll; the host scrolls to the top on navigation (spec §2). Tests that care replace it.
+if (typeof window !== 'undefined') window.scrollTo = () => {};

@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from '../support/fixtures';
+import { test, expect } from '../support/own-server';
 import { signInWithCookie } from '../support/app-helpers';
 
-// The server allows 600 requests a minute per address, static files included (see the final note of
-// issue 3), so each test loads one page and reaches the others the way the app does: the browser's
-// history moves and the router follows (the same guards run as on a full page load).
+// The server allows 600 requests a minute per address, static files included, so these tests run on
+// a Kabari of their own, and each loads one page and reaches the others the way the app does: the
+// browser's history moves and the router follows (the same guards run as on a full page load).
 async function visit(page: Page, url: string, first: boolean): Promise<void> {
   if (first) {
     await page.goto(url);
