@@ -71,6 +71,8 @@ export function installApiInterceptors(client: AxiosInstance, effects: ApiEffect
     throw new ApiError(message ?? `Request failed with status ${status}`, status, response.data);
   }
 
+  // axios types a response interceptor as returning the response; these resolve with the envelope's
+  // data instead (hence `as never`), which apiGet/apiPost in @kabari/shared/api/api-client type for callers.
   client.interceptors.response.use(
     (response) => {
       const status = statusOf(response);
