@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -156,4 +168,268 @@ export const authThrottles = pgTable('auth_throttles', {
   key: text('key').primaryKey(),
   count: integer('count').notNull(),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Accounts, subscriptions and payments. Amounts are integers in the currency's minor unit (cents; rupiah has none).
+
+/**
+ * One sign-up attempt (spec §7 registerAndSign/*, registerQuery/{id}): the visitor's details, the provider and the
+ * state the register result screen polls. `id` is the {id} of registerQuery: random, known only to the browser
+ * that signed up. The auth code that logs the new user in is kept hashed in verification_codes.
+ */
+export const registrations = pgTable(
+  'registrations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    phone: text('phone'),
+    locale: text('locale').notNull(),
+    provider: text('provider').notNull(),
+    // querying → created | sign_failed | unsubscribed | unknown (spec §4 register/sign result statuses).
+    state: text('state').notNull().default('querying'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    subscriptionId: uuid('subscription_id'),
+    // The provider's own reference (a Stripe PaymentIntent, a PayPal order), to match webhooks to the attempt.
+    providerRef: text('provider_ref'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('registrations_provider_ref_idx').on(table.providerRef),
+    check('registrations_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
+    check(
+      'registrations_state_check',
+      sql`${table.state} in ('querying', 'created', 'sign_failed', 'unsubscribed', 'unknown')`,
+    ),
+    check('registrations_locale_check', sql`${table.locale} in ('en', 'id')`),
+  ],
+);
+
+/** A user's subscription (one per user). Status per spec §4; access lasts until valid_until. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    provider: text('provider').notNull(),
+    // The provider's customer and saved payment method (never card data), to charge renewals.
+    providerCustomerRef: text('provider_customer_ref'),
+    providerPaymentMethodRef: text('provider_payment_method_ref'),
+    currency: text('currency').notNull(),
+    firstDayAmount: integer('first_day_amount').notNull(),
+    amount: integer('amount').notNull(),
+    periodDays: integer('period_days').notNull(),
+    // How many periods have been charged: 0 = the first-day trial; renewal n charges period n exactly once.
+    periodIndex: integer('period_index').notNull().default(0),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }).notNull(),
+    validUntil: timestamp('valid_until', { withTimezone: true, mode: 'date' }).notNull(),
+    reminderSentForPeriod: integer('reminder_sent_for_period'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('subscriptions_user_id_unique').on(table.userId),
+    index('subscriptions_due_idx').on(table.status, table.validUntil),
+    check(
+      'subscriptions_status_check',
+      sql`${table.status} in ('trial', 'active', 'cancelled', 'expired', 'unsubscribed')`,
+    ),
+    check('subscriptions_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
+  ],
+);
+
+/**
+ * Every charge attempt. Kept when an account is deleted (the law asks for payment records), detached from the
+ * person: user_id and subscription_id become null. Never a card number or CVV: at most brand and last four.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    registrationId: uuid('registration_id').references(() => registrations.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    periodIndex: integer('period_index').notNull(),
+    // Sent to the provider as its idempotency key, and unique here: a period is charged exactly once.
+    idempotencyKey: text('idempotency_key').notNull(),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    currency: text('currency').notNull(),
+    amount: integer('amount').notNull(),
+    state: text('state').notNull().default('pending'),
+    failureCode: text('failure_code'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKey),
+    index('payments_user_id_idx').on(table.userId),
+    index('payments_provider_ref_idx').on(table.providerRef),
+    check('payments_kind_check', sql`${table.kind} in ('first_day', 'renewal')`),
+    check('payments_state_check', sql`${table.state} in ('pending', 'succeeded', 'failed', 'refunded')`),
+    check('payments_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
+  ],
+);
+
+/** Webhook events already handled: a replayed event finds its row and has no second effect. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('webhook_events_provider_event_unique').on(table.provider, table.eventId)],
+);
+
+/** Cancel-and-refund requests from /unsubscribe-and-refund, kept for the operator. */
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    reason: text('reason').notNull(),
+    locale: text('locale').notNull(),
+    state: text('state').notNull().default('open'),
+    createdAt: createdAt(),
+  },
+  (table) => [check('refund_requests_state_check', sql`${table.state} in ('open', 'refunded', 'rejected')`)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Location requests, consent and positions.
+
+/**
+ * A request to share a location: by SMS, by email, or a trackable link. Each carries a long random token, the
+ * consent link's key. `status` is what was shared (spec §4); `consent` is what the recipient decided.
+ */
+export const locationRequests = pgTable(
+  'location_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    // E.164 number for sms, lower-cased address for email, null for a link.
+    target: text('target'),
+    title: text('title'),
+    token: text('token').notNull(),
+    locale: text('locale').notNull(),
+    templateId: text('template_id'),
+    note: text('note'),
+    // The message that carries the consent link (sms/email): its state is the delivery state shown.
+    messageId: uuid('message_id').references(() => outboxMessages.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('pending'),
+    // none → declined | sharing → stopped | withdrawn; cancelled by the requester.
+    consent: text('consent').notNull().default('none'),
+    openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }),
+    consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    liveUntil: timestamp('live_until', { withTimezone: true, mode: 'date' }),
+    locatedAt: timestamp('located_at', { withTimezone: true, mode: 'date' }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('location_requests_token_unique').on(table.token),
+    index('location_requests_user_created_idx').on(table.userId, table.createdAt),
+    check('location_requests_channel_check', sql`${table.channel} in ('sms', 'email', 'link')`),
+    check('location_requests_status_check', sql`${table.status} in ('pending', 'ip_located', 'gps_tracked')`),
+    check(
+      'location_requests_consent_check',
+      sql`${table.consent} in ('none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled')`,
+    ),
+    check('location_requests_locale_check', sql`${table.locale} in ('en', 'id')`),
+  ],
+);
+
+/**
+ * Send limits (spec §9) as one row per key: `target:<E.164 or email>` (one message per 3 hours, whoever sends)
+ * and `link:<user id>` (one new link per 3 hours). An upsert that only succeeds when the window has passed makes
+ * the limit hold across instances and concurrent requests.
+ */
+export const sendLimits = pgTable('send_limits', {
+  key: text('key').primaryKey(),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Numbers and emails that opted out of all requests, by sha256 of the normalised target (not the target itself). */
+export const optOuts = pgTable('opt_outs', {
+  targetHash: text('target_hash').primaryKey(),
+  channel: text('channel').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Abuse reports from recipients, stored for the operator with the request they concern. */
+export const abuseReports = pgTable('abuse_reports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'set null' }),
+  reason: text('reason').notNull(),
+  details: text('details'),
+  createdAt: createdAt(),
+});
+
+/** A shared position: the approximate place from the IP, or the browser's position with its accuracy. */
+export const positions = pgTable(
+  'positions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => locationRequests.id, { onDelete: 'cascade' }),
+    source: text('source').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    accuracyMeters: doublePrecision('accuracy_meters'),
+    address: text('address'),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('positions_request_id_idx').on(table.requestId, table.id),
+    index('positions_created_at_idx').on(table.createdAt),
+    check('positions_source_check', sql`${table.source} in ('ip', 'gps')`),
+  ],
+);
+
+/**
+ * Live events for a requester (status changes, positions, consent withdrawn). The id is the SSE event id: a
+ * reconnecting browser sends Last-Event-ID and gets what it missed. NOTIFY carries only the id; every instance
+ * reads the row. Old events are pruned by the retention job.
+ */
+export const requestEvents = pgTable(
+  'request_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('request_events_user_id_idx').on(table.userId, table.id)],
+);
+
+/** Reverse-geocoding answers from a Nominatim-compatible service, cached as its usage policy asks. */
+export const geocodeCache = pgTable('geocode_cache', {
+  key: text('key').primaryKey(),
+  address: text('address'),
+  createdAt: createdAt(),
 });

@@ -1,25 +1,22 @@
 import { existsSync, mkdirSync, readdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { getTableName, is, sql } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
 import { Pool } from 'pg';
 import { DataDirLockedError } from '../../src/db/data-dir-lock';
 import { migratePostgres, MIGRATIONS_FOLDER } from '../../src/db/migrate';
 import { openDatabase, queryRows, type OpenedDatabase } from '../../src/db/open-database';
+import * as schema from '../../src/db/schema';
 import { serverSettings } from '../../src/db/schema';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 
 const quietLog = { info: () => undefined, error: () => undefined };
 
-const EXPECTED_TABLES = [
-  'auth_throttles',
-  'contact_messages',
-  'outbox_messages',
-  'server_settings',
-  'sessions',
-  'users',
-  'verification_codes',
-  'visitor_reports',
-];
+// Every table the schema declares, so the migrations are proven to create exactly the schema.
+const EXPECTED_TABLES = Object.values(schema)
+  .filter((value): value is PgTable => is(value, PgTable))
+  .map((table) => getTableName(table))
+  .sort();
 
 async function tableNames(opened: OpenedDatabase): Promise<string[]> {
   const rows = await queryRows<{ table_name: string }>(
