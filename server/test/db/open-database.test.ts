@@ -13,7 +13,7 @@ import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../
 const quietLog = { info: () => undefined, error: () => undefined };
 
 // Every table the schema declares, so the migrations are proven to create exactly the schema.
-const EXPECTED_TABLES = Object.values(schema)
+const EXPECTED_TABLES = (Object.values(schema) as unknown[])
   .filter((value): value is PgTable => is(value, PgTable))
   .map((table) => getTableName(table))
   .sort();
