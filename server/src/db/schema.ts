@@ -106,7 +106,10 @@ export const verificationCodes = pgTable(
   (table) => [
     index('verification_codes_email_purpose_idx').on(table.email, table.purpose),
     index('verification_codes_code_hash_idx').on(table.codeHash),
-    check('verification_codes_purpose_check', sql`${table.purpose} in ('reset_password', 'auth_code')`),
+    check(
+      'verification_codes_purpose_check',
+      sql`${table.purpose} in ('reset_password', 'auth_code', 'refund_request', 'delete_account')`,
+    ),
   ],
 );
 
@@ -195,6 +198,11 @@ export const registrations = pgTable(
     subscriptionId: uuid('subscription_id'),
     // The provider's own reference (a Stripe PaymentIntent, a PayPal order), to match webhooks to the attempt.
     providerRef: text('provider_ref'),
+    // Argon2id hash of the password chosen at sign-up, held only until the user exists (a provider may confirm
+    // the payment later, by webhook); null once the user is created.
+    passwordHash: text('password_hash'),
+    // When registerQuery handed out the one-time auth code: it is handed out once.
+    authCodeIssuedAt: timestamp('auth_code_issued_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
