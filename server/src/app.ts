@@ -6,18 +6,28 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
+import geoPlugin from './geo/geo-plugin';
+import billingPlugin from './billing/billing-plugin';
 import authPlugin from './plugins/auth';
 import databasePlugin from './plugins/database';
 import mailerPlugin from './plugins/mailer';
 import helmetPlugin from './plugins/helmet';
+import liveEventsPlugin from './plugins/live-events';
 import rateLimitPlugin from './plugins/rate-limit';
 import swaggerPlugin from './plugins/swagger';
 import authRoutes from './routes/auth/routes';
 import contactRoutes from './routes/contact/routes';
 import devOutboxRoutes from './routes/dev-outbox/routes';
 import healthRoutes from './routes/health/routes';
+import liveEventsRoutes from './routes/live-events/routes';
 import locateRoutes from './routes/locate/routes';
+import registrationRoutes from './routes/registration/routes';
+import subscriptionRoutes from './routes/subscription/routes';
+import positionsRoutes from './routes/positions/routes';
+import numberRoutes from './routes/numbers/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
+import shareRoutes from './routes/share/routes';
+import retentionJob from './retention/retention-job';
 import serveWeb from './web/serve-web';
 
 export interface BuildAppOptions {
@@ -38,6 +48,9 @@ const REDACTED_PATHS = [
   '*.token',
   '*.cardNumber',
   '*.cvv',
+  // Sandbox card details (registerAndSign/v5pay, subscribe/renew), wherever a log line might carry them.
+  '*.card',
+  'card',
 ];
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -110,12 +123,22 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(databasePlugin, { config });
   await app.register(mailerPlugin, { config });
   await app.register(authPlugin, { config });
+  await app.register(billingPlugin, { config });
+  await app.register(geoPlugin, { config });
+  await app.register(retentionJob, { config });
+  await app.register(liveEventsPlugin);
 
   await app.register(healthRoutes);
   await app.register(runtimeConfigRoutes, { config });
   await app.register(authRoutes, { config });
   await app.register(locateRoutes);
   await app.register(contactRoutes, { config });
+  await app.register(registrationRoutes, { config });
+  await app.register(subscriptionRoutes);
+  await app.register(shareRoutes, { config });
+  await app.register(liveEventsRoutes);
+  await app.register(positionsRoutes);
+  await app.register(numberRoutes);
   if (config.devOutbox) {
     if (config.isProduction) app.log.warn('DEV_OUTBOX is on in production: /dev/outbox shows every message sent');
     await app.register(devOutboxRoutes);

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses, HttpError, ok } from '../../lib/envelope';
+import { numberFacts, parseNumber } from '../../requests/number-facts';
+import { numberLookupQuery, numberLookupResponse } from './schemas';
+
+export const ENTER_NUMBER = 'Please enter a number';
+export const ENTER_VALID_MOBILE = 'Please enter a valid mobile number';
+
+/** Numbering-plan facts for the searching modal: public metadata only, nothing about the person (design.md §1.4). */
+const numberRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/v1/numbers/lookup',
+    {
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['requests'],
+        summary: 'What public numbering-plan data says about a number (country, region, carrier, time zones, type)',
+        description:
+          'Public, at most 30 lookups a minute per address. 400 "Please enter a number" when empty, "Please enter a ' +
+          'valid mobile number" when it cannot be read as a phone number. A number that parses but is not valid ' +
+          'answers 200 with `valid: false`. Unknown facts are null.',
+        querystring: numberLookupQuery,
+        response: { 200: numberLookupResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { number, country, locale } = request.query;
+      const parsed = parseNumber(number, country);
+      if (parsed.kind === 'empty') throw new HttpError(400, ENTER_NUMBER);
+      if (parsed.kind === 'unparseable') throw new HttpError(400, ENTER_VALID_MOBILE);
+      const facts = await numberFacts(parsed.phone, locale);
+      return ok(facts, facts.valid ? 'ok' : ENTER_VALID_MOBILE);
+    },
+  );
+};
+
+export default numberRoutes;
