@@ -11,7 +11,12 @@ import type searchAboutUs from '../remote-search/src/i18n/search-about-us.en.jso
 import type searchIntellectualProperty from '../remote-search/src/i18n/search-intellectual-property.en.json';
 import type searchUnsubscribeAndRefund from '../remote-search/src/i18n/search-unsubscribe-and-refund.en.json';
 import type searchContactUs from '../remote-search/src/i18n/search-contact-us.en.json';
+import type searchSignUp from '../remote-search/src/i18n/search-sign-up.en.json';
+import type payments from '../shared/src/payments/payments.en.json';
 import type dashboard from '../remote-dashboard/src/i18n/dashboard.en.json';
+import type requests from '../shared/src/requests/requests.en.json';
+import type requestsLookup from '../shared/src/requests/requests-lookup.en.json';
+import type dashboardRequests from '../remote-dashboard/src/i18n/dashboard-requests.en.json';
 import type billing from '../remote-billing/src/i18n/billing.en.json';
 import type share from '../remote-share/src/i18n/share.en.json';
 
@@ -30,7 +35,12 @@ declare module 'i18next' {
       'search-intellectual-property': typeof searchIntellectualProperty;
       'search-unsubscribe-and-refund': typeof searchUnsubscribeAndRefund;
       'search-contact-us': typeof searchContactUs;
+      'search-sign-up': typeof searchSignUp;
+      payments: typeof payments;
       dashboard: typeof dashboard;
+      requests: typeof requests;
+      'requests-lookup': typeof requestsLookup;
+      'dashboard-requests': typeof dashboardRequests;
       billing: typeof billing;
       share: typeof share;
     };

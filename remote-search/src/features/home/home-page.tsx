@@ -7,6 +7,8 @@ import { searchNamespace } from '../../i18n/search-namespace';
 import { Prose } from '../content-page/prose';
 import { PublicPagesNav } from '../content-page/public-pages-nav';
 import { FaqList, type FaqKey } from '../faqs/faq-list';
+import { NumberSearch } from '../number-search/number-search';
+import { SignUpMount } from '../sign-up/sign-up-mount';
 import './home-page.css';
 
 const stepKeys = ['ask', 'consent', 'see'] as const;
@@ -22,6 +24,7 @@ export default function HomePage() {
       <section className="home-page__hero">
         <h1>{t('home.title')}</h1>
         <p className="home-page__lead">{t('home.lead')}</p>
+        <NumberSearch />
       </section>
       <section aria-labelledby="home-steps">
         <h2 id="home-steps">{t('home.stepsTitle')}</h2>
@@ -46,6 +49,7 @@ export default function HomePage() {
         </p>
       </section>
       <PublicPagesNav />
+      <SignUpMount />
     </article>
   );
 }

@@ -1,0 +1,103 @@
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from '@kabari/shared/routing/router';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { PhoneInput } from '@kabari/shared/requests/phone-input';
+import { checkMobileNumber, type PhoneError } from '@kabari/shared/requests/phone-validation';
+import { usePhoneCountry } from '@kabari/shared/requests/use-phone-country';
+import { requestsNamespace } from '@kabari/shared/requests/requests-namespace';
+import './number-search.css';
+
+// antd, the API client and the modal's texts load on the first search, not with the prerendered page.
+const SearchingModal = lazy(() => import('@kabari/shared/requests/searching-modal'));
+
+/**
+ * The home page's number search (spec §2): country code, mobile number, Find. A valid number opens the
+ * searching modal; its continue action hands the visitor to the create-account step (the `payment`
+ * overlay flag, with the number as product info), which the sign-up dialog opens on.
+ */
+export function NumberSearch() {
+  const { t } = useTranslation(requestsNamespace);
+  const locale = localeFromPath(useLocation().pathname);
+  const hydrated = useHydrated();
+  const { country, pickCountry, askIpCountry } = usePhoneCountry(locale);
+  const [number, setNumber] = useState('');
+  const [error, setError] = useState<PhoneError | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [e164, setE164] = useState<string | null>(null);
+  const searching = useOverlayStore((state) => state.open.searching);
+  const setOverlay = useOverlayStore((state) => state.set);
+  const setProductInfo = useOverlayStore((state) => state.setProductInfo);
+  const input = useRef<HTMLInputElement>(null);
+
+  async function find(event: FormEvent) {
+    event.preventDefault();
+    if (checking) return;
+    setChecking(true);
+    const check = await checkMobileNumber(country, number);
+    setChecking(false);
+    if (!check.ok) {
+      setError(check.error);
+      input.current?.focus();
+      return;
+    }
+    setError(null);
+    setE164(check.e164);
+    setOverlay('searching', true);
+  }
+
+  function close() {
+    setOverlay('searching', false);
+    input.current?.focus();
+  }
+
+  return (
+    <form
+      className="number-search"
+      noValidate
+      onSubmit={find}
+      onFocus={askIpCountry}
+      onPointerDown={askIpCountry}
+      aria-labelledby="number-search-title"
+    >
+      <h2 id="number-search-title">{t('search.title')}</h2>
+      <p className="number-search__hint">{t('search.hint')}</p>
+      <div className="number-search__row">
+        <PhoneInput
+          idPrefix="home-search"
+          locale={locale}
+          country={country}
+          onCountryChange={pickCountry}
+          value={number}
+          onChange={(value) => {
+            setNumber(value);
+            if (error) setError(null);
+          }}
+          error={error}
+          inputRef={input}
+        />
+        <button type="submit" className="number-search__find" disabled={!hydrated}>
+          {checking ? t('search.checking') : t('search.find')}
+        </button>
+      </div>
+      {e164 && searching && (
+        <Suspense fallback={null}>
+          <SearchingModal
+            key={e164}
+            open
+            e164={e164}
+            locale={locale}
+            onClose={close}
+            onContinue={() => {
+              setProductInfo({ searchedNumber: e164 });
+              setOverlay('searching', false);
+              setOverlay('payment', true);
+            }}
+          />
+        </Suspense>
+      )}
+    </form>
+  );
+}

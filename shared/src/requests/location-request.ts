@@ -1,0 +1,48 @@
+// The shapes of docs/api-v1.md (issue 4 and 5) the apps read.
+
+export type RequestChannel = 'sms' | 'email' | 'link';
+export type RequestStatus = 'pending' | 'ip_located' | 'gps_tracked';
+export type ConsentState = 'none' | 'declined' | 'sharing' | 'stopped' | 'withdrawn' | 'cancelled';
+export type DeliveryState = 'queued' | 'sent' | 'failed';
+
+export interface Position {
+  id: string;
+  source: 'ip' | 'gps';
+  latitude: number;
+  longitude: number;
+  accuracyMeters: number | null;
+  address: string | null;
+  recordedAt: string;
+}
+
+export interface LocationRequest {
+  id: string;
+  channel: RequestChannel;
+  /** The number (E.164) or email; null for a link. */
+  target: string | null;
+  /** A link's title; null for a message. */
+  title: string | null;
+  /** The consent link: present for a link request. */
+  url: string | null;
+  status: RequestStatus;
+  consent: ConsentState;
+  delivery: DeliveryState | null;
+  requestTime: string;
+  openedTime: string | null;
+  locatedTime: string | null;
+  liveUntil: string | null;
+  expiresAt: string | null;
+  lastPosition: Position | null;
+}
+
+/** GET /api/v1/numbers/lookup: numbering-plan facts only; an unknown fact is null. */
+export interface NumberLookup {
+  e164: string;
+  valid: boolean;
+  countryCode: string | null;
+  countryName: string | null;
+  region: string | null;
+  carrier: string | null;
+  timeZones: string[] | null;
+  lineType: string | null;
+}
