@@ -1,8 +1,18 @@
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { useLocation } from '@kabari/shared/routing/router';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
 import Empty from 'antd/es/empty';
+import Button from 'antd/es/button';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { dashboardNamespace } from '../../i18n/dashboard-namespace';
+import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
+import { NewSearch } from '../new-search/new-search';
+import { RequestHistory } from '../history/request-history';
+import { useRequestHistoryStore } from '../history/request-history-store';
+import { TipsModal } from '../tips/tips-modal';
+import './dashboard-page.css';
 
 function displayName(info: Record<string, unknown> | undefined): string {
   const name = info?.['displayName'] ?? info?.['email'];
@@ -11,18 +21,42 @@ function displayName(info: Record<string, unknown> | undefined): string {
 
 export default function DashboardPage() {
   const { t } = useTranslation(dashboardNamespace);
+  const { t: tr } = useTranslation(dashboardRequestsNamespace);
+  const locale = localeFromPath(useLocation().pathname);
   const token = useTokenStore((state) => state.token);
   const user = useUserStore((state) => state.user);
+  const [tipsOpen, setTipsOpen] = useState(false);
+  const historyHeading = useRef<HTMLHeadingElement>(null);
+  const upsertRequest = useRequestHistoryStore((state) => state.upsertRequest);
+
+  function seeHistory() {
+    historyHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    historyHeading.current?.focus({ preventScroll: true });
+  }
+
   return (
     <section className="dashboard-page" data-remote="dashboard" aria-labelledby="dashboard-title">
-      <h1 id="dashboard-title">{t('overview.title')}</h1>
-      {token && user ? (
-        <p data-testid="dashboard-user">{t('overview.signedInAs', { name: displayName(user.userCacheInfo) })}</p>
-      ) : (
-        <AntdScope>
+      <AntdScope>
+        <div className="dashboard-page__head">
+          <h1 id="dashboard-title">{t('overview.title')}</h1>
+          {token && user && (
+            <Button onClick={() => setTipsOpen(true)} className="dashboard-page__tips">
+              {tr('page.tips')}
+            </Button>
+          )}
+        </div>
+        {token && user ? (
+          <>
+            <p data-testid="dashboard-user">{t('overview.signedInAs', { name: displayName(user.userCacheInfo) })}</p>
+            <NewSearch locale={locale} onRequestCreated={upsertRequest} onSeeHistory={seeHistory} />
+            {/* The live map of the selected request (useRequestHistoryStore's selectedId) goes here. */}
+            <RequestHistory ref={historyHeading} locale={locale} />
+            <TipsModal open={tipsOpen} onClose={() => setTipsOpen(false)} />
+          </>
+        ) : (
           <Empty data-testid="dashboard-signed-out" description={t('overview.signedOut')} />
-        </AntdScope>
-      )}
+        )}
+      </AntdScope>
     </section>
   );
 }

@@ -1,0 +1,168 @@
+import { useEffect, forwardRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import Button from 'antd/es/button';
+import Pagination from 'antd/es/pagination';
+import Tag from 'antd/es/tag';
+import Modal from 'antd/es/modal';
+import Alert from 'antd/es/alert';
+import type { Locale } from '@kabari/shared/i18n/locale';
+import type { LocationRequest, RequestStatus } from '@kabari/shared/requests/location-request';
+import { showToast } from '@kabari/shared/requests/show-toast';
+import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
+import { formatTime } from './format-time';
+import { cancelLink } from './history-api';
+import { historyPageSize, useRequestHistoryStore } from './request-history-store';
+import './request-history.css';
+
+const statusColours: Record<RequestStatus, string> = { pending: 'default', ip_located: 'blue', gps_tracked: 'green' };
+
+function targetOf(request: LocationRequest): string {
+  return (request.channel === 'link' ? request.title : request.target) ?? '';
+}
+
+/** A link that can still be opened: not cancelled, not expired, nobody stopped it. */
+function isCancellable(request: LocationRequest): boolean {
+  return (
+    request.channel === 'link' &&
+    request.consent !== 'cancelled' &&
+    request.consent !== 'withdrawn' &&
+    (!request.expiresAt || new Date(request.expiresAt).getTime() > Date.now())
+  );
+}
+
+interface RequestHistoryProps {
+  locale: Locale;
+}
+
+/**
+ * The history of the user's requests (spec §2, §3): newest first, ten a page, each with its status,
+ * the recipient's consent, the message's delivery, the times and the last known address.
+ */
+export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps>(function RequestHistory(
+  { locale },
+  headingRef,
+) {
+  const { t } = useTranslation(dashboardRequestsNamespace);
+  const items = useRequestHistoryStore((state) => state.items);
+  const total = useRequestHistoryStore((state) => state.total);
+  const page = useRequestHistoryStore((state) => state.page);
+  const loadState = useRequestHistoryStore((state) => state.loadState);
+  const selectedId = useRequestHistoryStore((state) => state.selectedId);
+  const { load, removeRequest, upsertRequest, select } = useRequestHistoryStore.getState();
+  const [modal, modalHolder] = Modal.useModal();
+
+  useEffect(() => {
+    void useRequestHistoryStore.getState().load(1);
+  }, []);
+
+  function confirmDelete(request: LocationRequest) {
+    void modal.confirm({
+      title: t('history.deleteConfirm'),
+      okText: t('history.confirmYes'),
+      cancelText: t('history.confirmNo'),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        await removeRequest(request.id);
+        showToast('success', t('history.deleted'));
+      },
+    });
+  }
+
+  function confirmCancel(request: LocationRequest) {
+    void modal.confirm({
+      title: t('history.cancelLinkConfirm'),
+      okText: t('history.confirmYes'),
+      cancelText: t('history.confirmNo'),
+      onOk: async () => {
+        upsertRequest(await cancelLink(request.id));
+        showToast('success', t('history.cancelled'));
+      },
+    });
+  }
+
+  const notYet = t('history.notYet');
+  return (
+    <section className="request-history" aria-labelledby="request-history-title">
+      {modalHolder}
+      <h2 id="request-history-title" ref={headingRef} tabIndex={-1}>
+        {t('history.title')}
+      </h2>
+      {loadState === 'error' && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('history.failed')}
+          action={<Button onClick={() => void load()}>{t('history.retry')}</Button>}
+        />
+      )}
+      {loadState === 'pending' && items.length === 0 && <p role="status">{t('history.loading')}</p>}
+      {loadState === 'success' && items.length === 0 && <p>{t('history.empty')}</p>}
+      <ul className="request-history__list" aria-busy={loadState === 'pending'}>
+        {items.map((request) => (
+          <li
+            key={request.id}
+            className="request-history__item"
+            data-selected={request.id === selectedId || undefined}
+            data-testid="request-row"
+          >
+            <div className="request-history__head">
+              <Tag>{t(`history.channels.${request.channel}`)}</Tag>
+              <span className="request-history__target">{targetOf(request)}</span>
+              <Tag color={statusColours[request.status]}>{t(`history.statuses.${request.status}`)}</Tag>
+            </div>
+            <dl className="request-history__facts">
+              <div>
+                <dt>{t('history.fields.consent')}</dt>
+                <dd>{t(`history.consents.${request.consent}`)}</dd>
+              </div>
+              {request.delivery && (
+                <div>
+                  <dt>{t('history.fields.delivery')}</dt>
+                  <dd>{t(`history.deliveries.${request.delivery}`)}</dd>
+                </div>
+              )}
+              <div>
+                <dt>{t('history.fields.requestTime')}</dt>
+                <dd>{formatTime(request.requestTime, locale)}</dd>
+              </div>
+              <div>
+                <dt>{t('history.fields.locatedTime')}</dt>
+                <dd>{request.locatedTime ? formatTime(request.locatedTime, locale) : notYet}</dd>
+              </div>
+              <div>
+                <dt>{t('history.fields.address')}</dt>
+                <dd>{request.lastPosition?.address ?? t('history.noAddress')}</dd>
+              </div>
+            </dl>
+            <div className="request-history__actions">
+              {request.lastPosition && (
+                <Button size="small" onClick={() => select(request.id)} aria-pressed={request.id === selectedId}>
+                  {t('history.showMap')}
+                </Button>
+              )}
+              {isCancellable(request) && (
+                <Button size="small" onClick={() => confirmCancel(request)}>
+                  {t('history.cancelLink')}
+                </Button>
+              )}
+              <Button size="small" danger onClick={() => confirmDelete(request)}>
+                {t('history.delete')}
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {total > historyPageSize && (
+        <nav aria-label={t('history.pagination')}>
+          <Pagination
+            current={page}
+            pageSize={historyPageSize}
+            total={total}
+            showSizeChanger={false}
+            onChange={(next) => void load(next)}
+          />
+        </nav>
+      )}
+    </section>
+  );
+});

@@ -1,0 +1,164 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import Button from 'antd/es/button';
+import Alert from 'antd/es/alert';
+import type { Locale } from '@kabari/shared/i18n/locale';
+import type { LocationRequest } from '@kabari/shared/requests/location-request';
+import { showToast } from '@kabari/shared/requests/show-toast';
+import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
+import { formatTime, stillAhead } from '../history/format-time';
+import { createLink, fetchLimit } from '../message-request/message-api';
+import './link-generator.css';
+
+export interface LinkGeneratorProps {
+  locale: Locale;
+  onCreated: (request: LocationRequest) => void;
+  onSeeHistory: () => void;
+}
+
+const titleMaxLength = 80;
+
+/** Copies with the Clipboard API; false when the browser refuses (no permission, insecure page). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The link generator (spec §2): a title only the requester sees, generate, copy, see the history,
+ * generate a new one. One new link per 3 hours: the next time is shown before trying.
+ */
+export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGeneratorProps) {
+  const { t } = useTranslation(dashboardRequestsNamespace);
+  const ids = useId();
+  const [title, setTitle] = useState('');
+  const [titleMissing, setTitleMissing] = useState(false);
+  const [generating, setGenerating] = useState(false);
+  const [link, setLink] = useState<LocationRequest | null>(null);
+  const [nextAllowedAt, setNextAllowedAt] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const titleInput = useRef<HTMLInputElement>(null);
+  const linkOutput = useRef<HTMLInputElement>(null);
+
+  function refreshLimit() {
+    fetchLimit({ channel: 'link' })
+      .then((limit) => setNextAllowedAt(stillAhead(limit.nextAllowedAt) ? limit.nextAllowedAt : null))
+      .catch(() => undefined);
+  }
+  useEffect(refreshLimit, []);
+
+  async function generate(event: FormEvent) {
+    event.preventDefault();
+    if (generating) return;
+    if (!title.trim()) {
+      setTitleMissing(true);
+      titleInput.current?.focus();
+      return;
+    }
+    setGenerating(true);
+    setFailure(null);
+    const result = await createLink({ title: title.trim(), locale });
+    setGenerating(false);
+    if (result.outcome === 'sent') {
+      setLink(result.request);
+      onCreated(result.request);
+      refreshLimit();
+      requestAnimationFrame(() => linkOutput.current?.select());
+    } else if (result.outcome === 'limited') {
+      setNextAllowedAt(result.nextAllowedAt);
+    } else if (result.outcome === 'failed') {
+      setFailure(result.message ?? t('history.failed'));
+    }
+  }
+
+  async function copy() {
+    if (!link?.url) return;
+    const copied = await copyText(link.url);
+    showToast(copied ? 'success' : 'error', copied ? t('link.copied') : t('link.copyFailed'));
+  }
+
+  function newLink() {
+    setLink(null);
+    setTitle('');
+    setTitleMissing(false);
+    requestAnimationFrame(() => titleInput.current?.focus());
+  }
+
+  const limitNotice = stillAhead(nextAllowedAt) && (
+    <Alert
+      type="warning"
+      showIcon
+      role="alert"
+      title={t('link.limited', { time: formatTime(nextAllowedAt, locale) })}
+    />
+  );
+
+  if (link) {
+    return (
+      <div className="link-generator">
+        <label htmlFor={`${ids}-url`} className="link-generator__label">
+          {t('link.ready')}: {link.title}
+        </label>
+        <div className="link-generator__copy">
+          <input id={`${ids}-url`} ref={linkOutput} readOnly value={link.url ?? ''} />
+          <Button type="primary" onClick={() => void copy()}>
+            {t('link.copy')}
+          </Button>
+        </div>
+        {link.expiresAt && (
+          <p className="link-generator__hint">{t('link.expires', { time: formatTime(link.expiresAt, locale) })}</p>
+        )}
+        <div className="link-generator__actions">
+          <Button onClick={onSeeHistory}>{t('link.seeHistory')}</Button>
+          <Button onClick={newLink}>{t('link.newLink')}</Button>
+        </div>
+        {limitNotice}
+      </div>
+    );
+  }
+
+  return (
+    <form className="link-generator" noValidate onSubmit={(event) => void generate(event)}>
+      {limitNotice}
+      <label htmlFor={`${ids}-title`} className="link-generator__label">
+        {t('link.title')}
+      </label>
+      <p id={`${ids}-title-hint`} className="link-generator__hint">
+        {t('link.titleHint')}
+      </p>
+      <input
+        id={`${ids}-title`}
+        ref={titleInput}
+        className="link-generator__title"
+        maxLength={titleMaxLength}
+        value={title}
+        onChange={(event) => {
+          setTitle(event.target.value);
+          if (event.target.value.trim()) setTitleMissing(false);
+        }}
+        aria-invalid={titleMissing ? true : undefined}
+        aria-describedby={`${ids}-title-hint${titleMissing ? ` ${ids}-title-error` : ''}`}
+      />
+      {titleMissing && (
+        <p id={`${ids}-title-error`} className="link-generator__error">
+          {t('link.titleRequired')}
+        </p>
+      )}
+      {failure && (
+        <p className="link-generator__error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div className="link-generator__actions">
+        <Button type="primary" htmlType="submit" loading={generating} disabled={stillAhead(nextAllowedAt)}>
+          {generating ? t('link.generating') : t('link.generate')}
+        </Button>
+        <Button onClick={onSeeHistory}>{t('link.seeHistory')}</Button>
+      </div>
+    </form>
+  );
+}
