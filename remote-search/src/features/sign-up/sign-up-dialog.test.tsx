@@ -1,0 +1,177 @@
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ApiError } from '@kabari/shared/api/api-error';
+import { apiPost } from '@kabari/shared/api/api-client';
+import { encryptPassword } from '@kabari/shared/account/password-encryption';
+import { initI18n } from '@kabari/shared/i18n/create-i18n';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
+import { MemoryRouter, useLocation } from '@kabari/shared/routing/router';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import SignUpDialog from './sign-up-dialog';
+
+jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn() }));
+jest.mock('@kabari/shared/account/password-encryption', () => ({
+  encryptPassword: jest.fn(async (password: string) => `encrypted(${password})`),
+  PasswordEncryptionError: class extends Error {},
+}));
+
+const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
+
+const sandboxTerms: PaymentTerms = {
+  currencyCode: 'USD',
+  firstDayDebitAmount: 0.99,
+  amount: 29.99,
+  period: 30,
+  nextDebitDay: '2026-11-23T00:00:00.000Z',
+  methods: { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' },
+  sandbox: true,
+};
+
+function Where() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+async function openAt(url: string, terms: PaymentTerms = sandboxTerms) {
+  postMock.mockImplementation(async (path: string) => {
+    if (path === '/api/v1/personnal/getPaidAmount') return terms;
+    throw new Error(`unexpected ${path}`);
+  });
+  await initI18n(localeFromPath(url));
+  useOverlayStore.getState().setProductInfo({ searchedNumber: '+6281234567890' });
+  useOverlayStore.getState().set('payment', true);
+  await act(async () => {
+    render(
+      <MemoryRouter initialEntries={[url]}>
+        <SignUpDialog />
+        <Where />
+      </MemoryRouter>,
+    );
+  });
+  return screen.getByRole('dialog');
+}
+
+const field = (label: string | RegExp) => screen.getByLabelText(label, { selector: 'input' });
+
+async function fillAccount(password = '') {
+  await userEvent.type(field('Email'), 'ana@example.com');
+  await userEvent.type(field('Your name'), 'Ana');
+  if (password) await userEvent.type(field('Password (optional)'), password);
+  await userEvent.click(screen.getByRole('checkbox', { name: /18 or older/ }));
+  await userEvent.click(screen.getByRole('checkbox', { name: /Terms of Use/ }));
+  await userEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+  return screen.findByText('Step 2 of 2: payment');
+}
+
+jest.setTimeout(60_000);
+
+describe('SignUpDialog', () => {
+  afterEach(() => {
+    cleanup();
+    postMock.mockReset();
+    useOverlayStore.setState({
+      open: { login: false, resetPwd: false, searching: false, payment: false },
+      productInfo: null,
+    });
+  });
+
+  it('says what is missing in the account step, and names the searched number and the real first-day offer', async () => {
+    await openAt('/');
+    expect(screen.getByText(/You searched for \+6281234567890/)).toBeInTheDocument();
+    expect(await screen.findByText(/New-user offer: your first day costs only \$0.99/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    expect(await screen.findByText('Please enter your email address')).toBeInTheDocument();
+    expect(screen.getByText('Please fill in your name')).toBeInTheDocument();
+    expect(screen.getByText('You must be 18 or older to use Kabari')).toBeInTheDocument();
+    await userEvent.type(field('Email'), 'ana@example');
+    await userEvent.tab();
+    expect(await screen.findByText('Enter valid email address')).toBeInTheDocument();
+  });
+
+  it('shows no discount notice when the first day costs no less than a period', async () => {
+    await openAt('/', { ...sandboxTerms, firstDayDebitAmount: 29.99 });
+    await waitFor(() =>
+      expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/getPaidAmount', { locale: 'en' }, expect.anything()),
+    );
+    expect(screen.queryByText(/New-user offer/)).not.toBeInTheDocument();
+  });
+
+  it('pays with the sandbox card and goes to the register result screen in the same language', async () => {
+    await openAt('/id/');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Nama Anda'), 'Ana');
+    await userEvent.type(field('Kata sandi (opsional)'), 'rahasia123');
+    await userEvent.click(screen.getByRole('checkbox', { name: /18 tahun/ }));
+    await userEvent.click(screen.getByRole('checkbox', { name: /Ketentuan Penggunaan/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Lanjut ke pembayaran' }));
+    const summary = await screen.findByRole('region', { name: 'Yang Anda bayar' });
+    expect(within(summary).getByText(/Hari ini Anda membayar US\$0,99 untuk hari pertama/)).toBeInTheDocument();
+    expect(within(summary).getByText(/setiap 30 hari/)).toBeInTheDocument();
+    expect(screen.getByText(/Formulir kartu sandbox/)).toBeInTheDocument();
+    expect(screen.getByText('4000 0000 0000 0002')).toBeInTheDocument();
+
+    postMock.mockResolvedValueOnce({ registerId: 'reg-1' });
+    await userEvent.type(field('Nama depan di kartu'), 'Ana');
+    await userEvent.type(field('Nama belakang di kartu'), 'Putri');
+    await userEvent.type(field('Nomor kartu'), '4242424242424242');
+    await userEvent.type(field('Masa berlaku (BB/TT)'), '1230');
+    await userEvent.type(field('CVV'), '123');
+    await userEvent.click(screen.getByRole('checkbox', { name: /ketentuan langganan/ }));
+    await userEvent.click(screen.getByRole('button', { name: /Bayar/ }));
+
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/id/register?id=reg-1'));
+    expect(encryptPassword).toHaveBeenCalledWith('rahasia123');
+    expect(postMock).toHaveBeenLastCalledWith(
+      '/api/v1/auth/registerAndSign/v5pay',
+      {
+        email: 'ana@example.com',
+        displayName: 'Ana',
+        locale: 'id',
+        ageConfirmed: true,
+        termsAccepted: true,
+        password: 'encrypted(rahasia123)',
+        method: 'card',
+        card: {
+          name: 'Ana',
+          surname: 'Putri',
+          number: '4242424242424242',
+          expiryMonth: 12,
+          expiryYear: 2030,
+          cvv: '123',
+        },
+      },
+      expect.objectContaining({ toastErrors: false }),
+    );
+    expect(useOverlayStore.getState().open.payment).toBe(false);
+  });
+
+  it('refuses a card that fails the checks, and sends nothing', async () => {
+    await openAt('/');
+    await fillAccount();
+    await userEvent.type(field('Card number'), '4242424242424241');
+    await userEvent.type(field('Expiry (MM/YY)'), '0120');
+    await userEvent.click(screen.getByRole('button', { name: /Pay/ }));
+    expect(await screen.findByText('Please enter a valid card number')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a valid expiry date (MM/YY) that has not passed')).toBeInTheDocument();
+    expect(await screen.findByText('Please accept the terms to continue')).toBeInTheDocument();
+    expect(postMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('goes back to the account step with the message when the email is already in use', async () => {
+    await openAt('/');
+    await fillAccount();
+    postMock.mockRejectedValueOnce(new ApiError('This email address is already in use', 409));
+    await userEvent.click(screen.getByRole('radio', { name: 'Sandbox wallet' }));
+    expect(screen.getByText(/Sandbox wallet: a test payment/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: /subscription terms/ }));
+    await userEvent.click(screen.getByRole('button', { name: /Pay/ }));
+    expect(await screen.findByText('This email address is already in use')).toBeInTheDocument();
+    expect(screen.getByText('Step 1 of 2: your account')).toBeInTheDocument();
+    expect(postMock).toHaveBeenLastCalledWith(
+      '/api/v1/auth/registerAndSign/v5pay',
+      expect.objectContaining({ method: 'wallet', email: 'ana@example.com' }),
+      expect.anything(),
+    );
+  });
+});

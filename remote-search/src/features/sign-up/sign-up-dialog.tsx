@@ -1,0 +1,282 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Form from 'antd/es/form';
+import Input, { type InputRef } from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import Spin from 'antd/es/spin';
+import { isApiError } from '@kabari/shared/api/api-error';
+import { encryptPassword, PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
+import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { PaymentForm } from '@kabari/shared/payments/payment-form';
+import {
+  fetchPaymentTerms,
+  formatMoney,
+  hasNewUserDiscount,
+  type PaymentTerms,
+} from '@kabari/shared/payments/payment-terms';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { useLocation, useNavigate } from '@kabari/shared/routing/router';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { AntdScope } from '@kabari/shared/ui/antd-scope';
+import { isValidEmail } from '@kabari/shared/validation/email';
+import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
+import { signUpHandlers, type AccountFields } from './sign-up-api';
+import './sign-up-dialog.css';
+
+interface AccountValues {
+  email?: string;
+  phone?: string;
+  displayName?: string;
+  password?: string;
+  adult?: boolean;
+  terms?: boolean;
+}
+
+const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** A number as typed (national Indonesian numbers on the Indonesian site) in E.164, or null if it is not valid. */
+export function phoneE164(value: string, locale: Locale): string | null {
+  const parsed = parsePhoneNumberFromString(value, locale === 'id' ? 'ID' : undefined);
+  return parsed?.isValid() ? parsed.number : null;
+}
+
+/** The new user's email is taken: the server says so with a 409. */
+function isEmailInUse(error: unknown): boolean {
+  return isApiError(error) && error.status === 409;
+}
+
+/**
+ * The sign-up dialog (issue 6), opened by the overlay store's `payment` flag, e.g. by the home search
+ * with productInfo {searchedNumber}. Step 1 creates the account's details, step 2 pays; a paid sign-up
+ * goes to the register result screen, which polls until the account exists and signs the user in.
+ */
+export default function SignUpDialog() {
+  const { t } = useTranslation(searchSignUpNamespace);
+  const open = useOverlayStore((state) => state.open.payment);
+  const productInfo = useOverlayStore((state) => state.productInfo);
+  const setOverlay = useOverlayStore((state) => state.set);
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const navigate = useNavigate();
+  const [form] = Form.useForm<AccountValues>();
+  const emailInput = useRef<InputRef>(null);
+  const [step, setStep] = useState<'account' | 'payment'>('account');
+  const [account, setAccount] = useState<AccountFields | null>(null);
+  const [terms, setTerms] = useState<PaymentTerms | null>(null);
+  const [termsFailed, setTermsFailed] = useState(false);
+  const [continuing, setContinuing] = useState(false);
+  const [accountFailure, setAccountFailure] = useState<string | null>(null);
+  const searchedNumber = typeof productInfo?.searchedNumber === 'string' ? productInfo.searchedNumber : null;
+
+  const loadTerms = useCallback(() => {
+    fetchPaymentTerms(locale).then(setTerms, () => setTermsFailed(true));
+  }, [locale]);
+
+  useEffect(() => {
+    if (open) loadTerms();
+  }, [open, loadTerms]);
+
+  const retryTerms = () => {
+    setTermsFailed(false);
+    loadTerms();
+  };
+
+  const close = () => {
+    form.resetFields();
+    setStep('account');
+    setAccount(null);
+    setAccountFailure(null);
+    setOverlay('payment', false);
+  };
+
+  const continueToPayment = async () => {
+    let values: AccountValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setContinuing(true);
+    setAccountFailure(null);
+    try {
+      const phone = trimmed(values.phone);
+      const password = trimmed(values.password);
+      setAccount({
+        email: trimmed(values.email),
+        displayName: trimmed(values.displayName),
+        ...(phone ? { phone: phoneE164(phone, locale)! } : {}),
+        locale,
+        ageConfirmed: true,
+        termsAccepted: true,
+        ...(password ? { password: await encryptPassword(password) } : {}),
+      });
+      setStep('payment');
+    } catch (error) {
+      setAccountFailure(
+        error instanceof PasswordEncryptionError || !isApiError(error) ? t('errors.encryption') : error.message,
+      );
+    } finally {
+      setContinuing(false);
+    }
+  };
+
+  /** A taken email is found when paying: back to step 1, with the message on the email field. */
+  const onPaymentFailure = (error: unknown) => {
+    if (!isEmailInUse(error)) return false;
+    setStep('account');
+    form.setFields([{ name: 'email', errors: [t('errors.emailInUse')] }]);
+    return true;
+  };
+
+  const paid = (registerId: string) => {
+    navigate(`${localizePath(routePaths.register, locale)}?id=${encodeURIComponent(registerId)}`);
+    close();
+  };
+
+  const check = (valid: (value: string) => boolean, message: string) => ({
+    validator: (_rule: unknown, value: unknown) =>
+      valid(trimmed(value)) ? Promise.resolve() : Promise.reject(new Error(message)),
+  });
+  const checked = (message: string) => ({
+    validator: (_rule: unknown, value: unknown) =>
+      value === true ? Promise.resolve() : Promise.reject(new Error(message)),
+  });
+  const link = (path: string) => <a href={localizePath(path, locale)} target="_blank" rel="noopener noreferrer" />;
+
+  return (
+    <AntdScope>
+      <Modal
+        open={open}
+        title={t('title')}
+        onCancel={close}
+        footer={null}
+        // Like the app's other dialogs: only the close button closes it, so a half-filled form is not lost.
+        keyboard={false}
+        mask={{ closable: false }}
+        closable={{ 'aria-label': t('close') }}
+        afterOpenChange={(opened) => opened && step === 'account' && emailInput.current?.focus()}
+        width={520}
+        className="sign-up-dialog"
+      >
+        <p className="sign-up-dialog__step" aria-live="polite">
+          {t(step === 'account' ? 'step.account' : 'step.payment')}
+        </p>
+        {searchedNumber && step === 'account' && (
+          <p className="sign-up-dialog__searched">{t('searchedFor', { number: searchedNumber })}</p>
+        )}
+
+        <div hidden={step !== 'account'}>
+          <Form
+            name="sign-up"
+            form={form}
+            layout="vertical"
+            requiredMark={false}
+            noValidate
+            onFinish={() => void continueToPayment()}
+          >
+            <Form.Item
+              name="email"
+              label={t('email')}
+              extra={t('emailHint')}
+              validateTrigger="onBlur"
+              rules={[
+                check(Boolean, t('errors.enterEmail')),
+                check((value) => !value || isValidEmail(value), t('errors.validEmail')),
+              ]}
+            >
+              <Input ref={emailInput} type="email" inputMode="email" autoComplete="email" maxLength={254} />
+            </Form.Item>
+            <Form.Item
+              name="phone"
+              label={t('phone')}
+              validateTrigger="onBlur"
+              rules={[check((value) => !value || phoneE164(value, locale) !== null, t('errors.validPhone'))]}
+            >
+              <Input type="tel" inputMode="tel" autoComplete="tel" maxLength={32} />
+            </Form.Item>
+            <Form.Item
+              name="displayName"
+              label={t('displayName')}
+              extra={t('displayNameHint')}
+              validateTrigger="onBlur"
+              rules={[check(Boolean, t('errors.enterName'))]}
+            >
+              <Input autoComplete="name" maxLength={80} />
+            </Form.Item>
+            <Form.Item
+              name="password"
+              label={t('password')}
+              extra={t('passwordHint')}
+              validateTrigger="onBlur"
+              rules={[check((value) => !value || value.length >= 8, t('errors.passwordShort'))]}
+            >
+              <Input.Password autoComplete="new-password" maxLength={100} />
+            </Form.Item>
+
+            {terms && hasNewUserDiscount(terms) && (
+              <Alert
+                type="success"
+                className="sign-up-dialog__discount"
+                title={t('discount', {
+                  first: formatMoney(terms.firstDayDebitAmount, terms.currencyCode, locale),
+                  amount: formatMoney(terms.amount, terms.currencyCode, locale),
+                  period: terms.period,
+                })}
+              />
+            )}
+
+            <Form.Item name="adult" valuePropName="checked" rules={[checked(t('errors.adult'))]}>
+              <Checkbox>{t('adult')}</Checkbox>
+            </Form.Item>
+            <Form.Item name="terms" valuePropName="checked" rules={[checked(t('errors.terms'))]}>
+              <Checkbox>
+                <Trans
+                  t={t}
+                  i18nKey="terms"
+                  components={{ terms: link(routePaths.termsOfUse), privacy: link(routePaths.privacyPolicy) }}
+                />
+              </Checkbox>
+            </Form.Item>
+            {accountFailure && (
+              <Alert type="error" role="alert" title={accountFailure} className="sign-up-dialog__failure" />
+            )}
+            <Button type="primary" htmlType="submit" block size="large" loading={continuing}>
+              {t('continue')}
+            </Button>
+          </Form>
+        </div>
+
+        {step === 'payment' && (
+          <div>
+            <Button type="link" onClick={() => setStep('account')} className="sign-up-dialog__back">
+              {t('back')}
+            </Button>
+            {terms && account ? (
+              <PaymentForm
+                name="sign-up-payment"
+                terms={terms}
+                locale={locale}
+                handlers={signUpHandlers(account)}
+                onPaid={paid}
+                onFailure={onPaymentFailure}
+              />
+            ) : termsFailed ? (
+              <Alert
+                type="error"
+                role="alert"
+                title={t('priceFailed')}
+                action={<Button onClick={retryTerms}>{t('retry')}</Button>}
+              />
+            ) : (
+              <Spin description={t('loadingPrice')} />
+            )}
+          </div>
+        )}
+      </Modal>
+    </AntdScope>
+  );
+}

@@ -1,0 +1,62 @@
+/** The sandbox card form's checks, the same the sandbox processor makes (Luhn, expiry, CVV format). */
+export interface CardDetails {
+  name: string;
+  surname: string;
+  number: string;
+  expiryMonth: number;
+  expiryYear: number;
+  cvv: string;
+}
+
+export function digitsOnly(value: string): string {
+  return value.replace(/\D/g, '');
+}
+
+export function passesLuhn(number: string): boolean {
+  const digits = digitsOnly(number);
+  if (digits.length < 12 || digits.length > 19) return false;
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** "MM/YY" (or "MM/YYYY") → month and four-digit year; null when malformed. */
+export function parseExpiry(value: string): { month: number; year: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
+  if (!match) return null;
+  const month = Number(match[1]);
+  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  if (month < 1 || month > 12) return null;
+  return { month, year };
+}
+
+/** A card is valid through the last day of its expiry month. */
+export function isExpiryValid(value: string, now: Date = new Date()): boolean {
+  const expiry = parseExpiry(value);
+  if (!expiry) return false;
+  return expiry.year > now.getFullYear() || (expiry.year === now.getFullYear() && expiry.month >= now.getMonth() + 1);
+}
+
+export function isCvvValid(value: string): boolean {
+  return /^\d{3,4}$/.test(value.trim());
+}
+
+/** Groups the digits by four as the user types: "4242 4242 4242 4242". */
+export function formatCardNumber(value: string): string {
+  return digitsOnly(value)
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** Adds the slash after the month as the user types. */
+export function formatExpiry(value: string): string {
+  const digits = digitsOnly(value).slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
+}

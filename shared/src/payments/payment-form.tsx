@@ -1,0 +1,357 @@
+import { useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Radio from 'antd/es/radio';
+import { isApiError } from '../api/api-error';
+import { localizePath, type Locale } from '../i18n/locale';
+import { routePaths } from '../routing/route-paths';
+import {
+  formatCardNumber,
+  formatExpiry,
+  isCvvValid,
+  isExpiryValid,
+  parseExpiry,
+  passesLuhn,
+  digitsOnly,
+  type CardDetails,
+} from './card-validation';
+import { formatMoney, type PaymentTerms } from './payment-terms';
+import { PaymentTermsSummary } from './payment-terms-summary';
+import { PaypalButton } from './paypal-button';
+import { StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
+import { StripeWalletButton } from './stripe-wallet-button';
+import { paymentsNamespace } from './payments-namespace';
+import './payment-form.css';
+
+export type PaymentMethod = 'card' | 'wallet' | 'paypal';
+
+export interface StripeOutcome {
+  registerId: string;
+  clientSecret?: string;
+  requiresAction: boolean;
+}
+
+/** How the caller's endpoint (sign-up or renewal) takes each kind of payment; each resolves with the registerId to poll. */
+export interface PaymentHandlers {
+  v5pay: (payment: { method: PaymentMethod; card?: CardDetails }) => Promise<string>;
+  stripe: (payment: { method: 'card' | 'wallet'; paymentMethodId: string }) => Promise<StripeOutcome>;
+  /** Omitted where PayPal's order flow is not offered. */
+  paypal?: {
+    create: () => Promise<{ registerId: string; orderId: string }>;
+    capture: (registerId: string, orderId: string) => Promise<string>;
+  };
+}
+
+interface PaymentFormProps {
+  /** The antd form's name: its fields' ids (and so their labels) are unique on the page. */
+  name: string;
+  terms: PaymentTerms;
+  locale: Locale;
+  handlers: PaymentHandlers;
+  onPaid: (registerId: string) => void;
+  /** A failure the caller deals with itself (e.g. the email already in use): return true. */
+  onFailure?: (error: unknown) => boolean;
+}
+
+interface CardValues {
+  cardName?: string;
+  cardSurname?: string;
+  cardNumber?: string;
+  cardExpiry?: string;
+  cardCvv?: string;
+  consent?: boolean;
+}
+
+export const sandboxTestCards = [
+  { number: '4242 4242 4242 4242', outcome: 'succeeds' },
+  { number: '4000 0000 0000 0002', outcome: 'declined' },
+  { number: '4000 0000 0000 9995', outcome: 'insufficient' },
+] as const;
+
+function failureText(error: unknown, fallback: string): string {
+  if (isApiError(error) && error.message) return error.message;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+/**
+ * The payment step shared by the sign-up (remote-search) and the renewal (remote-billing): the terms in
+ * plain words, the method (card, a wallet, PayPal), the terms consent and the pay button. With the
+ * sandbox processor it is our own card form, labelled as such; with Stripe, Stripe Elements (card data
+ * never reaches our server); with PayPal, the PayPal button.
+ */
+export function PaymentForm({ name, terms, locale, handlers, onPaid, onFailure }: PaymentFormProps) {
+  const { t } = useTranslation(paymentsNamespace);
+  const [form] = Form.useForm<CardValues>();
+  const paypalOffered = terms.methods.paypal === 'v5pay' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
+  const [method, setMethod] = useState<PaymentMethod>('card');
+  const [paying, setPaying] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const payingNow = useRef(false);
+  const stripeCard = useRef<StripeCardFieldHandle>(null);
+  // PayPal's order is created before the buyer approves it; the capture names the same sign-up.
+  const paypalRegisterId = useRef<string | null>(null);
+  const money = (amount: number) => formatMoney(amount, terms.currencyCode, locale);
+
+  const provider = method === 'paypal' ? terms.methods.paypal : terms.methods[method];
+  const sandboxMethod = provider === 'v5pay';
+  const stripeCardShown = method === 'card' && provider === 'stripe' && !!terms.stripePublishableKey;
+
+  const fail = (error: unknown) => {
+    if (onFailure?.(error)) return;
+    setFailure(failureText(error, t('genericFailure')));
+  };
+
+  /** Runs one payment attempt, never two at once. */
+  const attempt = async (run: () => Promise<string | null>) => {
+    if (payingNow.current) return;
+    payingNow.current = true;
+    setPaying(true);
+    setFailure(null);
+    try {
+      const registerId = await run();
+      if (registerId) onPaid(registerId);
+    } catch (error) {
+      fail(error);
+    } finally {
+      payingNow.current = false;
+      setPaying(false);
+    }
+  };
+
+  const consentGiven = () => form.getFieldValue('consent') === true;
+  /** For the providers' own buttons: refuse the click and say why while the terms are not accepted. */
+  const mayPay = () => {
+    if (consentGiven()) return true;
+    void form.validateFields(['consent']).catch(() => undefined);
+    return false;
+  };
+
+  const submit = async () => {
+    const fields: (keyof CardValues)[] =
+      method === 'card' && sandboxMethod
+        ? ['cardName', 'cardSurname', 'cardNumber', 'cardExpiry', 'cardCvv', 'consent']
+        : stripeCardShown
+          ? ['cardName', 'cardSurname', 'consent']
+          : ['consent'];
+    let values: CardValues;
+    try {
+      values = await form.validateFields(fields);
+    } catch {
+      return;
+    }
+    await attempt(async () => {
+      if (method === 'card' && sandboxMethod) {
+        const expiry = parseExpiry(values.cardExpiry ?? '')!;
+        return handlers.v5pay({
+          method: 'card',
+          card: {
+            name: values.cardName!.trim(),
+            surname: values.cardSurname!.trim(),
+            number: digitsOnly(values.cardNumber!),
+            expiryMonth: expiry.month,
+            expiryYear: expiry.year,
+            cvv: values.cardCvv!.trim(),
+          },
+        });
+      }
+      if (stripeCardShown) {
+        const paymentMethodId = await stripeCard.current!.createPaymentMethod(
+          `${values.cardName!.trim()} ${values.cardSurname!.trim()}`,
+        );
+        const outcome = await handlers.stripe({ method: 'card', paymentMethodId });
+        if (outcome.requiresAction && outcome.clientSecret) {
+          // 3-D Secure and the like, in Stripe's own dialog; the result screen reads the outcome.
+          await stripeCard.current!.stripe()?.handleNextAction({ clientSecret: outcome.clientSecret });
+        }
+        return outcome.registerId;
+      }
+      return handlers.v5pay({ method });
+    });
+  };
+
+  const required = (key: string, valid: (value: string) => boolean) => ({
+    validator: (_rule: unknown, value: string | undefined) =>
+      valid((value ?? '').trim()) ? Promise.resolve() : Promise.reject(new Error(t(key as never))),
+  });
+
+  const methodLabel = (option: PaymentMethod) => {
+    const optionProvider = option === 'paypal' ? terms.methods.paypal : terms.methods[option];
+    if (optionProvider === 'v5pay' && option === 'wallet') return t('method.sandboxWallet');
+    if (optionProvider === 'v5pay' && option === 'paypal') return t('method.sandboxPaypal');
+    return t(`method.${option}`);
+  };
+  const methods: PaymentMethod[] = paypalOffered ? ['card', 'wallet', 'paypal'] : ['card', 'wallet'];
+  const ownButton = sandboxMethod || stripeCardShown;
+
+  return (
+    <Form
+      name={name}
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      noValidate
+      onFinish={() => void submit()}
+      onValuesChange={() => setFailure(null)}
+      className="payment-form"
+    >
+      <PaymentTermsSummary terms={terms} locale={locale} />
+
+      <fieldset className="payment-form__methods">
+        <legend>{t('method.legend')}</legend>
+        <Radio.Group
+          value={method}
+          onChange={(event) => {
+            setMethod(event.target.value as PaymentMethod);
+            setFailure(null);
+          }}
+          options={methods.map((option) => ({ value: option, label: methodLabel(option) }))}
+        />
+      </fieldset>
+
+      {sandboxMethod && method === 'card' && (
+        <section className="payment-form__sandbox" aria-labelledby={`${name}-sandbox-title`}>
+          <h3 id={`${name}-sandbox-title`}>
+            <span className="payment-form__badge">{t('sandbox.badge')}</span>
+            {t('sandbox.title')}
+          </h3>
+          <p>{t('sandbox.intro')}</p>
+          <ul>
+            {sandboxTestCards.map((card) => (
+              <li key={card.number}>
+                <code>{card.number}</code> {t(`sandbox.${card.outcome}`)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {sandboxMethod && method !== 'card' && (
+        <p className="payment-form__sandbox">
+          <span className="payment-form__badge">{t('sandbox.badge')}</span>
+          {t(method === 'wallet' ? 'sandbox.walletText' : 'sandbox.paypalText')}
+        </p>
+      )}
+
+      {method === 'card' && (sandboxMethod || stripeCardShown) && (
+        <div className="payment-form__row">
+          <Form.Item name="cardName" label={t('card.name')} rules={[required('card.errors.name', Boolean)]}>
+            <Input autoComplete="cc-given-name" maxLength={100} />
+          </Form.Item>
+          <Form.Item name="cardSurname" label={t('card.surname')} rules={[required('card.errors.surname', Boolean)]}>
+            <Input autoComplete="cc-family-name" maxLength={100} />
+          </Form.Item>
+        </div>
+      )}
+      {method === 'card' && sandboxMethod && (
+        <>
+          <Form.Item
+            name="cardNumber"
+            label={t('card.number')}
+            normalize={formatCardNumber}
+            rules={[required('card.errors.number', passesLuhn)]}
+          >
+            <Input inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" />
+          </Form.Item>
+          <div className="payment-form__row">
+            <Form.Item
+              name="cardExpiry"
+              label={t('card.expiry')}
+              normalize={formatExpiry}
+              rules={[required('card.errors.expiry', (value) => isExpiryValid(value))]}
+            >
+              <Input inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" />
+            </Form.Item>
+            <Form.Item
+              name="cardCvv"
+              label={t('card.cvv')}
+              extra={t('card.cvvHint')}
+              normalize={(value: string) => digitsOnly(value).slice(0, 4)}
+              rules={[required('card.errors.cvv', isCvvValid)]}
+            >
+              <Input inputMode="numeric" autoComplete="cc-csc" />
+            </Form.Item>
+          </div>
+        </>
+      )}
+      {stripeCardShown && (
+        <StripeCardField ref={stripeCard} publishableKey={terms.stripePublishableKey!} locale={locale} />
+      )}
+
+      <Form.Item
+        name="consent"
+        valuePropName="checked"
+        rules={[
+          {
+            validator: (_rule, value) =>
+              value === true ? Promise.resolve() : Promise.reject(new Error(t('consentRequired'))),
+          },
+        ]}
+      >
+        <Checkbox>
+          <Trans
+            t={t}
+            i18nKey="consent"
+            components={{
+              terms: <a href={localizePath(routePaths.termsOfUse, locale)} target="_blank" rel="noopener noreferrer" />,
+              privacy: (
+                <a href={localizePath(routePaths.privacyPolicy, locale)} target="_blank" rel="noopener noreferrer" />
+              ),
+            }}
+          />
+        </Checkbox>
+      </Form.Item>
+
+      {failure && <Alert type="error" showIcon title={failure} role="alert" className="payment-form__failure" />}
+
+      {method === 'wallet' && provider === 'stripe' && (
+        <StripeWalletButton
+          terms={terms}
+          locale={locale}
+          totalLabel="Kabari"
+          mayPay={mayPay}
+          pay={(paymentMethodId) =>
+            new Promise<void>((resolve, reject) => {
+              void attempt(async () => {
+                try {
+                  const outcome = await handlers.stripe({ method: 'wallet', paymentMethodId });
+                  resolve();
+                  return outcome.registerId;
+                } catch (error) {
+                  reject(error as Error);
+                  throw error;
+                }
+              });
+            })
+          }
+        />
+      )}
+      {method === 'paypal' && provider === 'paypal' && handlers.paypal && terms.paypalClientId && (
+        <PaypalButton
+          clientId={terms.paypalClientId}
+          currencyCode={terms.currencyCode}
+          locale={locale}
+          mayPay={mayPay}
+          createOrder={async () => {
+            const order = await handlers.paypal!.create();
+            paypalRegisterId.current = order.registerId;
+            return order.orderId;
+          }}
+          approve={(orderId) =>
+            attempt(() => handlers.paypal!.capture(paypalRegisterId.current!, orderId)).then(() => undefined)
+          }
+          onFailure={fail}
+        />
+      )}
+
+      {ownButton && (
+        <Button type="primary" htmlType="submit" block size="large" loading={paying}>
+          {paying ? t('paying') : t('pay', { amount: money(terms.firstDayDebitAmount) })}
+        </Button>
+      )}
+    </Form>
+  );
+}

@@ -1,0 +1,27 @@
+import { useTranslation } from 'react-i18next';
+import type { Locale } from '../i18n/locale';
+import { formatDay, formatMoney, type PaymentTerms } from './payment-terms';
+import { paymentsNamespace } from './payments-namespace';
+
+/** Design §1.7: the terms in plain words before any payment: today's charge, then the renewals, and how to cancel. */
+export function PaymentTermsSummary({ terms, locale }: { terms: PaymentTerms; locale: Locale }) {
+  const { t } = useTranslation(paymentsNamespace);
+  const money = (amount: number) => formatMoney(amount, terms.currencyCode, locale);
+  return (
+    <section className="payment-form__summary" aria-labelledby="payment-summary-title">
+      <h3 id="payment-summary-title">{t('summary.title')}</h3>
+      <p>{t('summary.today', { first: money(terms.firstDayDebitAmount) })}</p>
+      <p>
+        {t('summary.then', {
+          date: formatDay(terms.nextDebitDay, locale),
+          amount: money(terms.amount),
+          period: terms.period,
+        })}
+      </p>
+      <p>{t('summary.cancel')}</p>
+      <p className="payment-form__total">
+        <span>{t('summary.total')}</span> <strong>{money(terms.firstDayDebitAmount)}</strong>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { apiPost } from '../api/api-client';
+import type { Locale } from '../i18n/locale';
+
+export type CardProvider = 'stripe' | 'v5pay';
+
+/** POST /api/v1/personnal/getPaidAmount (docs/api-v1.md): the operator's price for a locale. */
+export interface PaymentTerms {
+  currencyCode: string;
+  /** The trial charge for the first day. */
+  firstDayDebitAmount: number;
+  /** Charged every `period` days from `nextDebitDay`. */
+  amount: number;
+  period: number;
+  nextDebitDay: string;
+  methods: { card: CardProvider; wallet: CardProvider; paypal: 'paypal' | 'v5pay' | null };
+  sandbox: boolean;
+  stripePublishableKey?: string;
+  paypalClientId?: string;
+}
+
+export const paymentTermsPath = '/api/v1/personnal/getPaidAmount';
+
+export function fetchPaymentTerms(locale: Locale): Promise<PaymentTerms> {
+  return apiPost<PaymentTerms>(paymentTermsPath, { locale }, { toastErrors: false });
+}
+
+/** A lower first-day charge is the new-user offer; with none, no notice is shown. */
+export function hasNewUserDiscount(terms: PaymentTerms): boolean {
+  return terms.firstDayDebitAmount < terms.amount;
+}
+
+const intlLocale = (locale: Locale) => (locale === 'id' ? 'id-ID' : 'en-US');
+
+/** Amounts come in the major unit (1.99, 49000): whole amounts without decimals, others with two. */
+export function formatMoney(amount: number, currencyCode: string, locale: Locale): string {
+  const digits = Number.isInteger(amount) ? 0 : 2;
+  return new Intl.NumberFormat(intlLocale(locale), {
+    style: 'currency',
+    currency: currencyCode,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount);
+}
+
+/** A date of the API (ISO 8601) in words; shown as given if it is not a date. */
+export function formatDay(value: string | null | undefined, locale: Locale): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long' }).format(date);
+}
+
+export function formatDateTime(value: string | null | undefined, locale: Locale): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+// Stripe counts most currencies in hundredths; these in whole units.
+const zeroDecimalCurrencies = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
+
+export function toMinorUnits(amount: number, currencyCode: string): number {
+  return zeroDecimalCurrencies.has(currencyCode.toUpperCase()) ? Math.round(amount) : Math.round(amount * 100);
+}
