@@ -22,9 +22,11 @@ module.exports = {
     // PGlite's CommonJS build loads Node built-ins with import(), which jest's VM refuses without
     // --experimental-vm-modules; swc turns those into require().
     '/@electric-sql/pglite/dist/.+\\.cjs$': ['@swc/jest', { module: { type: 'commonjs' }, jsc: { target: 'es2022' } }],
+    // kdbush and geokdbush (the reverse geocoder's index) are ESM only, like the modules above.
+    '/node_modules/(kdbush|geokdbush|tinyqueue)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!((@fastify/static|light-my-request)/node_modules/)?(content-disposition|cookie)/|@electric-sql/pglite/)',
+    '/node_modules/(?!((@fastify/static|light-my-request)/node_modules/)?(content-disposition|cookie)/|@electric-sql/pglite/|kdbush/|geokdbush/|tinyqueue/)',
   ],
   // Creates (or finds) the PostgreSQL server the database tests also run on.
   globalSetup: '<rootDir>/test/support/global-setup.ts',

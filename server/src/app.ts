@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
 import geoPlugin from './geo/geo-plugin';
 import billingPlugin from './billing/billing-plugin';
+import geoPlugin from './geo/geo-plugin';
 import authPlugin from './plugins/auth';
 import databasePlugin from './plugins/database';
 import mailerPlugin from './plugins/mailer';
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(databasePlugin, { config });
   await app.register(mailerPlugin, { config });
   await app.register(authPlugin, { config });
+  await app.register(geoPlugin, { config });
   await app.register(billingPlugin, { config });
   await app.register(geoPlugin, { config });
   await app.register(retentionJob, { config });

@@ -1,6 +1,8 @@
 import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
+import { billingConfig, billingEnvironment, type BillingConfig } from './billing/billing-config';
 
 // Where host/dist and remote-*/dist live: the repository root, both from src/ and from dist/.
 const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
@@ -61,6 +63,10 @@ const remoteManifestUrl = z.preprocess(
 const pemText = optionalText.transform((value) => value?.replace(/\\n/g, '\n'));
 
 const environmentSchema = z.object({
+  // Prices per locale, the renewal period and job, payment providers (server/README.md).
+  ...billingEnvironment,
+  // Twilio for SMS, and how long consent links stay open (server/README.md).
+  ...requestsEnvironment,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
     .number({ message: 'expected an integer between 0 and 65535' })
@@ -107,6 +113,15 @@ const environmentSchema = z.object({
     .min(1, 'expected a number from 1 to 1000')
     .max(1000, 'expected a number from 1 to 1000')
     .default(1),
+  // Reverse geocoding through a Nominatim-compatible service; unset: the nearest named place from bundled data.
+  NOMINATIM_URL: optionalUrl(['http:', 'https:']),
+  // Positions and live events older than this many days are deleted by the retention job.
+  RETENTION_DAYS: z.coerce
+    .number({ message: 'expected a whole number of days from 1 to 3650' })
+    .int('expected a whole number of days from 1 to 3650')
+    .min(1, 'expected a whole number of days from 1 to 3650')
+    .max(3650, 'expected a whole number of days from 1 to 3650')
+    .default(30),
   AUTH_SECRET: optionalText.refine(
     (value) => value === undefined || value.length >= 32,
     'expected at least 32 characters',
@@ -134,6 +149,10 @@ export interface Config {
   authSecret: string | undefined;
   devOutbox: boolean;
   authThrottleScale: number;
+  requests: RequestsConfig;
+  billing: BillingConfig;
+  nominatimUrl: string | undefined;
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -192,6 +211,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     authSecret: e.AUTH_SECRET,
     devOutbox: e.DEV_OUTBOX ?? !isProduction,
     authThrottleScale: e.AUTH_THROTTLE_SCALE,
+    requests: requestsConfig(e, (message) => new ConfigError(message)),
+    billing: billingConfig(e, (message) => new ConfigError(message)),
+    nominatimUrl: e.NOMINATIM_URL?.replace(/\/+$/, ''),
+    retentionDays: e.RETENTION_DAYS,
   };
 }
 

