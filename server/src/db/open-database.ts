@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { Pool } from 'pg';
+import { listenPostgres, type NotificationHandlers } from '../live/postgres-listener';
 import { lockDataDir } from './data-dir-lock';
 import { migratePglite, migratePostgres } from './migrate';
 import * as schema from './schema';
@@ -28,6 +29,11 @@ export interface DatabaseClient {
   driver: 'pglite' | 'postgres';
   /** Resolves when the database answers `select 1`. */
   ping(): Promise<void>;
+  /**
+   * LISTENs on a channel (PGlite's own listen; on PostgreSQL a dedicated connection that reconnects). Resolves once
+   * listening, to a function that stops it.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -74,6 +80,8 @@ async function openPglite(dataDir: string, log: DatabaseLog): Promise<OpenedData
       ping: async () => {
         await db.execute(sql`select 1`);
       },
+      // One process owns an embedded database: no connection to lose, nothing to catch up on.
+      listen: (channel, handlers) => opened.listen(channel, handlers.onNotification),
       close: async () => {
         if (closed) return;
         closed = true;
@@ -107,6 +115,7 @@ async function openPostgres(databaseUrl: string, log: DatabaseLog): Promise<Open
       ping: async () => {
         await db.execute(sql`select 1`);
       },
+      listen: (channel, handlers) => listenPostgres(databaseUrl, channel, handlers, log),
       close: async () => {
         if (closed) return;
         closed = true;

@@ -1,0 +1,255 @@
+import type { ServerResponse } from 'node:http';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../db/open-database';
+import { requestEvents } from '../db/schema';
+
+/** A browser's open event stream. */
+export interface LiveWatcher {
+  readonly userId: string;
+  readonly response: ServerResponse;
+  /** While the missed events are replayed, live ones wait here so the order holds. */
+  held: { id: number; frame: Buffer }[] | null;
+  /** Reconnecting makes the browser sign in again: a revoked session does not keep listening for long. */
+  readonly closeAt: number;
+}
+
+export interface LiveEventHubOptions {
+  /** Open streams per user on one instance (tabs, devices). */
+  maxWatchersPerUser: number;
+  /** Missed events replayed on reconnect; beyond that the browser is told to reload its list (`resync`). */
+  replayLimit: number;
+  heartbeatMs: number;
+  /** A stream ends after this long (with up to 20 % jitter); the browser reconnects and resumes. */
+  maxAgeMs: number;
+  /** A stream whose unsent output exceeds this is closed: the browser reconnects and resumes by its last id. */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_LIVE_EVENT_OPTIONS: LiveEventHubOptions = {
+  maxWatchersPerUser: 10,
+  replayLimit: 1000,
+  heartbeatMs: 25_000,
+  maxAgeMs: 15 * 60_000,
+  maxBufferedBytes: 1024 * 1024,
+};
+
+interface EventRow {
+  id: number;
+  userId: string;
+  type: string;
+  payload: string;
+}
+
+export interface HubLog {
+  error(object: unknown, message: string): void;
+}
+
+// A comment line: keeps proxies and the browser from timing out an idle stream. One buffer for every stream.
+const HEARTBEAT = Buffer.from(':\n\n');
+// The browser waits this long before reconnecting after the stream ends.
+const PREAMBLE = Buffer.from('retry: 3000\n\n');
+
+/** One SSE frame. The payload is JSON text from jsonb, which never contains a raw line break. */
+export function eventFrame(id: number, type: string, payloadJson: string): Buffer {
+  return Buffer.from(`id: ${id}\nevent: ${type}\ndata: ${payloadJson}\n\n`);
+}
+
+const eventColumns = {
+  id: requestEvents.id,
+  userId: requestEvents.userId,
+  type: requestEvents.type,
+  // Sent as is: no parse and re-serialisation of every payload.
+  payload: sql<string>`${requestEvents.payload}::text`,
+};
+
+/**
+ * Fans request events out to the browsers of their user. A notification carries only an event id; the ids that
+ * arrive together are read in one query, each event is serialised once, and the same buffer is written to each of
+ * its user's streams.
+ */
+export class LiveEventHub {
+  private readonly watchers = new Map<string, Set<LiveWatcher>>();
+  private pendingIds: number[] = [];
+  private reading = false;
+  private highestSeenId = 0;
+  private readonly heartbeat: NodeJS.Timeout;
+  private closed = false;
+  private size = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: HubLog,
+    private readonly options: LiveEventHubOptions = DEFAULT_LIVE_EVENT_OPTIONS,
+  ) {
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  get watcherCount(): number {
+    return this.size;
+  }
+
+  canWatch(userId: string): boolean {
+    return !this.closed && (this.watchers.get(userId)?.size ?? 0) < this.options.maxWatchersPerUser;
+  }
+
+  /**
+   * Starts a stream: the preamble at once, then the events after `afterId` from request_events, then live ones.
+   * Live events that arrive during the replay are held and sent after it, unless the replay already sent them.
+   */
+  async watch(userId: string, response: ServerResponse, afterId: number | undefined): Promise<LiveWatcher> {
+    const jitter = 1 - Math.random() * 0.2;
+    const watcher: LiveWatcher = {
+      userId,
+      response,
+      held: afterId === undefined ? null : [],
+      closeAt: Date.now() + this.options.maxAgeMs * jitter,
+    };
+    let set = this.watchers.get(userId);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(userId, set);
+    }
+    set.add(watcher);
+    this.size += 1;
+    response.once('close', () => this.unwatch(watcher));
+    response.write(PREAMBLE);
+    if (afterId !== undefined) await this.replay(watcher, afterId);
+    return watcher;
+  }
+
+  /** A notification from the database: the payload is an event id. */
+  notify(payload: string): void {
+    const id = Number(payload);
+    if (!Number.isSafeInteger(id) || id <= 0) return;
+    if (id > this.highestSeenId) this.highestSeenId = id;
+    // Nobody listens here: nothing to read.
+    if (this.size === 0) return;
+    this.pendingIds.push(id);
+    if (!this.reading) void this.readPending();
+  }
+
+  /** After the database connection came back: events committed meanwhile were not announced. */
+  async catchUp(): Promise<void> {
+    const after = this.highestSeenId;
+    if (this.size === 0) return;
+    const rows = await this.db
+      .select(eventColumns)
+      .from(requestEvents)
+      .where(gt(requestEvents.id, after))
+      .orderBy(asc(requestEvents.id))
+      .limit(10_000);
+    for (const row of rows) {
+      if (row.id > this.highestSeenId) this.highestSeenId = row.id;
+      this.deliver(row);
+    }
+  }
+
+  /** Ends every stream (shutdown): the browsers reconnect to another instance and resume. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    for (const set of this.watchers.values()) {
+      for (const watcher of set) watcher.response.end();
+    }
+  }
+
+  private unwatch(watcher: LiveWatcher): void {
+    const set = this.watchers.get(watcher.userId);
+    if (!set?.delete(watcher)) return;
+    this.size -= 1;
+    if (set.size === 0) this.watchers.delete(watcher.userId);
+  }
+
+  private async readPending(): Promise<void> {
+    this.reading = true;
+    try {
+      while (this.pendingIds.length > 0) {
+        const ids = this.pendingIds;
+        this.pendingIds = [];
+        let rows: EventRow[];
+        try {
+          rows = await this.db
+            .select(eventColumns)
+            .from(requestEvents)
+            .where(inArray(requestEvents.id, ids))
+            .orderBy(asc(requestEvents.id));
+        } catch (error) {
+          this.log.error({ err: error }, 'Could not read live events');
+          continue;
+        }
+        for (const row of rows) this.deliver(row);
+      }
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private deliver(row: EventRow): void {
+    const set = this.watchers.get(row.userId);
+    if (!set) return;
+    const frame = eventFrame(row.id, row.type, row.payload);
+    for (const watcher of set) {
+      if (watcher.held) watcher.held.push({ id: row.id, frame });
+      else this.write(watcher, frame);
+    }
+  }
+
+  private write(watcher: LiveWatcher, frame: Buffer): void {
+    const { response } = watcher;
+    if (response.destroyed || response.writableEnded) return;
+    response.write(frame);
+    if (response.writableLength > this.options.maxBufferedBytes) response.end();
+  }
+
+  private async replay(watcher: LiveWatcher, afterId: number): Promise<void> {
+    const { replayLimit } = this.options;
+    const sent = new Set<number>();
+    try {
+      const rows = await this.db
+        .select(eventColumns)
+        .from(requestEvents)
+        .where(and(eq(requestEvents.userId, watcher.userId), gt(requestEvents.id, afterId)))
+        .orderBy(asc(requestEvents.id))
+        .limit(replayLimit + 1);
+      if (rows.length > replayLimit) {
+        // Too much was missed: the browser reloads its list instead, and resumes from the newest event.
+        const [newest] = await this.db
+          .select({ id: requestEvents.id })
+          .from(requestEvents)
+          .where(eq(requestEvents.userId, watcher.userId))
+          .orderBy(desc(requestEvents.id))
+          .limit(1);
+        const newestId = newest?.id ?? afterId;
+        this.write(watcher, eventFrame(newestId, 'resync', '{}'));
+        // Held events up to the newest are covered by the reload.
+        watcher.held = watcher.held?.filter((event) => event.id > newestId) ?? null;
+      } else {
+        for (const row of rows) {
+          sent.add(row.id);
+          this.write(watcher, eventFrame(row.id, row.type, row.payload));
+        }
+      }
+    } catch (error) {
+      // Ending the stream makes the browser retry with the same Last-Event-ID: nothing is skipped.
+      this.log.error({ err: error }, 'Could not replay missed live events');
+      watcher.held = null;
+      watcher.response.end();
+      return;
+    } finally {
+      const held = watcher.held ?? [];
+      watcher.held = null;
+      for (const event of held) if (!sent.has(event.id)) this.write(watcher, event.frame);
+    }
+  }
+
+  private beat(): void {
+    const now = Date.now();
+    for (const set of this.watchers.values()) {
+      for (const watcher of set) {
+        if (now >= watcher.closeAt) watcher.response.end();
+        else this.write(watcher, HEARTBEAT);
+      }
+    }
+  }
+}

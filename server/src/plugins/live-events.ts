@@ -1,0 +1,39 @@
+import fp from 'fastify-plugin';
+import { DEFAULT_LIVE_EVENT_OPTIONS, LiveEventHub, type LiveEventHubOptions } from '../live/live-event-hub';
+import { REQUEST_EVENTS_CHANNEL } from '../live/request-events';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    liveEvents: LiveEventHub;
+  }
+}
+
+/**
+ * Live events for requesters: LISTENs on the request events channel (on PostgreSQL every instance hears every
+ * commit, whichever instance made it) and fans each event out to the open streams of its user on this instance.
+ */
+export default fp(
+  async (app, options: { liveEvents?: Partial<LiveEventHubOptions> } = {}) => {
+    const hub = new LiveEventHub(
+      app.db,
+      { error: (object, message) => app.log.error(object, message) },
+      { ...DEFAULT_LIVE_EVENT_OPTIONS, ...options.liveEvents },
+    );
+    const stopListening = await app.dbClient.listen(REQUEST_EVENTS_CHANNEL, {
+      onNotification: (payload) => hub.notify(payload),
+      onReconnected: () => {
+        hub.catchUp().catch((error: unknown) => app.log.error({ err: error }, 'Could not catch up on live events'));
+      },
+    });
+    app.decorate('liveEvents', hub);
+    // Open streams would hold the server's close forever: end them first (the browsers reconnect elsewhere).
+    app.addHook('preClose', async () => {
+      hub.close();
+    });
+    app.addHook('onClose', async () => {
+      // The database may already be closed, which stops listening as well.
+      await stopListening().catch(() => undefined);
+    });
+  },
+  { name: 'live-events', dependencies: ['database'] },
+);

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorEnvelope, errorResponses, HttpError } from '../../lib/envelope';
+import { liveEventsHeaders, liveEventsQuery, liveEventsStream } from './schemas';
+
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  // Never stored, never transformed (a compressing proxy would buffer the stream).
+  'cache-control': 'no-cache, no-store, no-transform',
+  // nginx and similar proxies otherwise buffer the response.
+  'x-accel-buffering': 'no',
+  connection: 'keep-alive',
+};
+
+/**
+ * The signed-in requester's live events as Server-Sent Events. EventSource cannot set headers, so the session
+ * comes from the `token` cookie as well as from Authorization; a reconnecting browser sends Last-Event-ID and gets
+ * what it missed.
+ */
+const liveEventsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const hub = app.liveEvents;
+
+  app.get(
+    '/api/v1/locate/events',
+    {
+      preHandler: app.auth.requireSession,
+      schema: {
+        tags: ['live'],
+        summary: "The signed-in user's live events (Server-Sent Events)",
+        description:
+          'Replays the events after Last-Event-ID (header or `lastEventId` query), then streams new ones. ' +
+          'At most 10 streams per user on one instance (429 beyond). A stream ends after about 15 minutes; the ' +
+          'browser reconnects and resumes.',
+        headers: liveEventsHeaders,
+        querystring: liveEventsQuery,
+        response: { 200: liveEventsStream, 401: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session;
+      if (!session) throw new HttpError(401, 'Login expired, please log in again.');
+      const userId = session.user.id;
+      if (!hub.canWatch(userId)) {
+        throw new HttpError(429, 'Too many live connections are open for this account. Close another tab first.');
+      }
+      const afterId = request.headers['last-event-id'] ?? request.query.lastEventId;
+
+      // The stream is written directly: no compression, no serializer, no envelope.
+      reply.hijack();
+      const response = reply.raw;
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) response.setHeader(name, value);
+      }
+      response.writeHead(200, STREAM_HEADERS);
+      request.raw.socket.setNoDelay(true);
+      request.raw.socket.setTimeout(0);
+      await hub.watch(userId, response, afterId);
+    },
+  );
+};
+
+export default liveEventsRoutes;
