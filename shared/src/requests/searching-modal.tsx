@@ -65,13 +65,13 @@ export default function SearchingModal({
   useEffect(() => {
     if (!open) return;
     let current = true;
-    lookUpNumber(e164)
+    lookUpNumber(e164, locale)
       .then((lookup) => current && setState({ phase: 'done', lookup }))
       .catch(() => current && setState({ phase: 'failed' }));
     return () => {
       current = false;
     };
-  }, [open, e164, attempt]);
+  }, [open, e164, locale, attempt]);
 
   const retry = useCallback(() => {
     setState({ phase: 'looking' });
@@ -112,7 +112,7 @@ export default function SearchingModal({
         title={t('title')}
         onCancel={onClose}
         destroyOnHidden
-        maskClosable={false}
+        mask={{ closable: false }}
         footer={[
           <Button key="cancel" onClick={onClose}>
             {t('cancel')}

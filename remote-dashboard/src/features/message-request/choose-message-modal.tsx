@@ -135,7 +135,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
       open={open}
       title={t('message.title')}
       onCancel={onClose}
-      maskClosable={false}
+      mask={{ closable: false }}
       destroyOnHidden
       footer={[
         <Button key="cancel" onClick={onClose}>

@@ -1,0 +1,95 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiGet } from '@kabari/shared/api/api-client';
+import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { forgetIpCountry } from '@kabari/shared/requests/visitor-country';
+import { renderAt } from '../../../../jest/render-with-i18n';
+import { NumberSearch } from './number-search';
+
+jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn() }));
+const get = jest.mocked(apiGet);
+jest.setTimeout(30_000);
+
+const lookup = {
+  e164: '+6281234567890',
+  valid: true,
+  countryCode: 'ID',
+  countryName: 'Indonesia',
+  region: null,
+  carrier: 'Telkomsel',
+  timeZones: ['Asia/Jakarta'],
+  lineType: 'mobile',
+};
+
+function answer(countryCode: string | null) {
+  get.mockImplementation(async (url: string) =>
+    url === '/api/v1/locate/country' ? { countryCode } : (lookup as never),
+  );
+}
+
+describe('the home number search', () => {
+  beforeEach(() => {
+    get.mockReset();
+    forgetIpCountry();
+    act(() => {
+      useOverlayStore.setState({
+        open: { login: false, resetPwd: false, searching: false, payment: false },
+        productInfo: null,
+      });
+    });
+  });
+
+  it('says what is wrong with the number, and sends nothing then', async () => {
+    answer('US');
+    const user = userEvent.setup();
+    await renderAt('/', <NumberSearch />);
+    const find = screen.getByRole('button', { name: 'Find' });
+    await user.click(find);
+    const number = screen.getByRole('textbox', { name: 'Mobile number' });
+    await waitFor(() => expect(number).toHaveAccessibleDescription('Please enter a number'));
+    expect(number).toHaveFocus();
+    await user.type(number, '12');
+    await user.click(find);
+    await waitFor(() => expect(number).toHaveAccessibleDescription('Please enter a valid mobile number'));
+    expect(get).not.toHaveBeenCalledWith('/api/v1/numbers/lookup', expect.anything());
+  });
+
+  it("starts from the visitor's IP country once the form is touched, unless they chose one", async () => {
+    answer('GB');
+    const user = userEvent.setup();
+    await renderAt('/', <NumberSearch />);
+    const country = screen.getByRole('combobox', { name: 'Country code' });
+    expect(country).toHaveDisplayValue('United States (+1)');
+    expect(get).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('textbox', { name: 'Mobile number' }));
+    await waitFor(() => expect(country).toHaveDisplayValue('United Kingdom (+44)'));
+    expect(get).toHaveBeenCalledWith('/api/v1/locate/country', expect.objectContaining({ toastErrors: false }));
+  });
+
+  it('keeps the United States when the IP country is unknown', async () => {
+    answer(null);
+    const user = userEvent.setup();
+    await renderAt('/', <NumberSearch />);
+    await user.click(screen.getByRole('textbox', { name: 'Mobile number' }));
+    await waitFor(() => expect(get).toHaveBeenCalled());
+    expect(screen.getByRole('combobox', { name: 'Country code' })).toHaveDisplayValue('United States (+1)');
+  });
+
+  it('under /id: Indonesia, the facts, then the create-account step with the number', async () => {
+    answer('US');
+    const user = userEvent.setup();
+    await renderAt('/id', <NumberSearch />);
+    expect(screen.getByRole('combobox', { name: 'Kode negara' })).toHaveDisplayValue('Indonesia (+62)');
+    await user.type(screen.getByRole('textbox', { name: 'Nomor ponsel' }), '0812 3456 7890');
+    await user.click(screen.getByRole('button', { name: 'Cari' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tentang nomor ini' }, { timeout: 15_000 });
+    expect(await within(dialog).findByText('Telkomsel')).toBeInTheDocument();
+    expect(get).not.toHaveBeenCalledWith('/api/v1/locate/country', expect.anything());
+    expect(useOverlayStore.getState().open.searching).toBe(true);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Lanjutkan' }));
+    const overlay = useOverlayStore.getState();
+    expect(overlay.open).toMatchObject({ searching: false, payment: true });
+    expect(overlay.productInfo).toEqual({ searchedNumber: '+6281234567890' });
+  });
+});

@@ -1,0 +1,82 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiGet } from '../api/api-client';
+import { ApiError } from '../api/api-error';
+import { renderAt } from '../../../jest/render-with-i18n';
+import SearchingModal from './searching-modal';
+import type { NumberLookup } from './location-request';
+
+jest.mock('../api/api-client', () => ({ apiGet: jest.fn() }));
+const get = jest.mocked(apiGet);
+jest.setTimeout(30_000);
+
+const telkomsel: NumberLookup = {
+  e164: '+6281234567890',
+  valid: true,
+  countryCode: 'ID',
+  countryName: 'Indonesia',
+  region: null,
+  carrier: 'Telkomsel',
+  timeZones: ['Asia/Jakarta', 'Asia/Makassar'],
+  lineType: 'mobile',
+};
+
+function fact(name: string) {
+  const facts = screen.getByTestId('number-facts');
+  const term = within(facts).getByText(name, { selector: 'dt' });
+  return term.nextElementSibling?.textContent;
+}
+
+describe('the searching modal', () => {
+  beforeEach(() => get.mockReset());
+
+  it('shows only the numbering-plan facts, an unknown one as unknown, then lets the user continue', async () => {
+    get.mockResolvedValue(telkomsel);
+    const onContinue = jest.fn();
+    await renderAt(
+      '/',
+      <SearchingModal open e164="+6281234567890" locale="en" onClose={jest.fn()} onContinue={onContinue} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'About this number' });
+    expect(within(dialog).getByText('Number format checked')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Numbering plan looked up')).toBeInTheDocument();
+    expect(within(dialog).getByText('Done')).toBeInTheDocument();
+    expect(get).toHaveBeenCalledWith('/api/v1/numbers/lookup', { params: { number: '+6281234567890', locale: 'en' } });
+    expect(fact('Country')).toBe('Indonesia');
+    expect(fact('Region')).toBe('Unknown');
+    expect(fact('Carrier the number was assigned to')).toBe('Telkomsel');
+    expect(fact('Time zone')).toBe('Asia/Jakarta, Asia/Makassar');
+    expect(fact('Line type')).toBe('Mobile');
+    expect(within(dialog).queryByText(/tower/i)).toBeNull();
+    expect(within(dialog).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(onContinue).toHaveBeenCalledWith(telkomsel);
+  });
+
+  it('in Indonesian; a number that is not valid cannot go on', async () => {
+    get.mockResolvedValue({ ...telkomsel, valid: false, carrier: null, timeZones: null, lineType: null });
+    await renderAt(
+      '/id',
+      <SearchingModal open e164="+6281234567890" locale="id" onClose={jest.fn()} onContinue={jest.fn()} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Tentang nomor ini' });
+    expect(await within(dialog).findByText(/Ini bukan nomor ponsel yang valid/)).toBeInTheDocument();
+    expect(fact('Operator asal nomor')).toBe('Tidak diketahui');
+    expect(fact('Jenis saluran')).toBe('Tidak diketahui');
+    expect(within(dialog).getByRole('button', { name: 'Lanjutkan' })).toBeDisabled();
+  });
+
+  it('says so when the look-up fails, and tries again on request', async () => {
+    get.mockRejectedValueOnce(new ApiError('Network Error')).mockResolvedValueOnce(telkomsel);
+    await renderAt(
+      '/',
+      <SearchingModal open e164="+6281234567890" locale="en" onClose={jest.fn()} onContinue={jest.fn()} />,
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(/could not be looked up/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Continue' })).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    expect(await within(dialog).findByText('Telkomsel')).toBeInTheDocument();
+    expect(get).toHaveBeenCalledTimes(2);
+  });
+});
