@@ -29,6 +29,8 @@ import numberRoutes from './routes/numbers/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import shareRoutes from './routes/share/routes';
 import retentionJob from './retention/retention-job';
+import shareRoutes from './routes/share/routes';
+import retentionJob from './retention/retention-job';
 import serveWeb from './web/serve-web';
 
 export interface BuildAppOptions {
@@ -125,6 +127,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(mailerPlugin, { config });
   await app.register(authPlugin, { config });
   await app.register(geoPlugin, { config });
+  await app.register(retentionJob, { config });
   await app.register(billingPlugin, { config });
   await app.register(geoPlugin, { config });
   await app.register(retentionJob, { config });
@@ -135,6 +138,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(authRoutes, { config });
   await app.register(locateRoutes);
   await app.register(contactRoutes, { config });
+  await app.register(shareRoutes, { config });
   await app.register(registrationRoutes, { config });
   await app.register(subscriptionRoutes);
   await app.register(shareRoutes, { config });

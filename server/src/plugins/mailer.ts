@@ -1,10 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Locale } from '../auth/users';
 import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
-import { outboxMessages } from '../db/schema';
+import { locationRequests, outboxMessages } from '../db/schema';
+import { createTwilioSender, PermanentDeliveryError, type SmsSender, type TwilioHttpClient } from '../mail/twilio-sms';
+import { publishRequestChange } from '../requests/location-request-view';
 
 export interface OutgoingEmail {
   /** The same key twice queues one message: retries of a request never send twice. */
@@ -18,15 +20,37 @@ export interface OutgoingEmail {
   replyTo?: string;
 }
 
+export interface OutgoingSms {
+  /** The same key twice queues one message. */
+  idempotencyKey: string;
+  /** E.164. */
+  to: string;
+  locale: Locale;
+  text: string;
+}
+
 export interface Mailer {
   /** 'smtp' with SMTP_URL; otherwise 'local': messages stay in the outbox, readable at /dev/outbox. */
   readonly transport: 'smtp' | 'local';
-  /** Writes the message to the outbox, inside the caller's transaction when given one. */
-  queue(db: DatabaseExecutor, email: OutgoingEmail): Promise<void>;
+  /** 'twilio' with the TWILIO_* variables; otherwise 'local', like email without SMTP. */
+  readonly smsTransport: 'twilio' | 'local';
+  /**
+   * Writes the email to the outbox, inside the caller's transaction when given one. Resolves with the message's
+   * id, or null when a message with that idempotency key was already queued.
+   */
+  queue(db: DatabaseExecutor, email: OutgoingEmail): Promise<string | null>;
+  /** Writes an SMS to the outbox, like queue(). */
+  queueSms(db: DatabaseExecutor, sms: OutgoingSms): Promise<string | null>;
   /** Asks the dispatcher to deliver now instead of at its next tick (call after the transaction commits). */
   kick(): void;
   /** Delivers the messages that are due; resolves with how many were attempted. */
   dispatchDue(): Promise<number>;
+}
+
+export interface MailerOptions {
+  config: Config;
+  /** Replaces the Twilio SDK's HTTP client (tests record the exact requests instead of using the network). */
+  twilioHttpClient?: TwilioHttpClient;
 }
 
 declare module 'fastify' {
@@ -48,6 +72,7 @@ export function retryDelaySeconds(attempts: number): number {
 
 interface ClaimedMessage {
   id: string;
+  channel: 'email' | 'sms';
   recipient: string;
   subject: string | null;
   body_text: string;
@@ -56,26 +81,47 @@ interface ClaimedMessage {
   attempts: number;
 }
 
+type DeliveryOutcome =
+  { state: 'sent'; transport: 'smtp' | 'twilio' | 'local' } | { state: 'queued' | 'failed'; error: string };
+
 /**
- * Email through the outbox: a message is a row written with the change that causes it; a dispatcher delivers
- * queued rows by SMTP with retries and backoff, so an SMTP outage loses nothing. Without SMTP_URL the outbox is
- * the destination (the local default: nothing to configure on a fresh machine).
+ * The outbox: a message (email or SMS) is a row written with the change that causes it; a dispatcher delivers
+ * queued rows through the channel's provider (SMTP, Twilio) with retries and exponential backoff, so an outage
+ * loses nothing. Rows are claimed with a lease (skip locked), so two instances never send the same row and a
+ * process that dies mid-send leaves it to be retried after the lease. A channel whose provider is not configured
+ * delivers to the outbox itself (state 'sent', transport 'local', readable at /dev/outbox): the local default.
+ *
+ * The idempotency key makes a message one row however often its cause is retried. Twilio's API takes no
+ * idempotency key, so the one case that can still send an SMS twice is the provider accepting it and this
+ * process dying (or timing out) before the row is marked sent; SMTP gets the row's id as its Message-ID.
  */
 export default fp(
-  async (app, options: { config: Config }) => {
+  async (app, options: MailerOptions) => {
     const { config } = options;
     const db: Database = app.db;
+    // Pooled: a burst of messages reuses a few connections instead of opening one per message.
     const transporter: Transporter | undefined = config.smtpUrl
-      ? nodemailer.createTransport(config.smtpUrl)
+      ? nodemailer.createTransport({ url: config.smtpUrl, pool: true, maxConnections: 3 })
       : undefined;
+    const twilioSettings = config.requests.twilio;
+    const smsSender: SmsSender | undefined = twilioSettings
+      ? createTwilioSender(twilioSettings, options.twilioHttpClient)
+      : undefined;
+    const anyProvider = Boolean(transporter || smsSender);
 
     let running: Promise<number> | undefined;
     let kicked = false;
     let closing = false;
 
-    async function deliver(message: ClaimedMessage): Promise<void> {
+    async function attempt(message: ClaimedMessage): Promise<DeliveryOutcome> {
       try {
-        await transporter!.sendMail({
+        if (message.channel === 'sms') {
+          if (!smsSender) return { state: 'sent', transport: 'local' };
+          await smsSender.send({ to: message.recipient, body: message.body_text });
+          return { state: 'sent', transport: 'twilio' };
+        }
+        if (!transporter) return { state: 'sent', transport: 'local' };
+        await transporter.sendMail({
           from: config.mailFrom,
           to: message.recipient,
           subject: message.subject ?? '',
@@ -84,26 +130,50 @@ export default fp(
           replyTo: message.reply_to ?? undefined,
           messageId: `<${message.id}@kabari>`,
         });
-        await db.execute(
-          sql`update outbox_messages set state = 'sent', transport = 'smtp', sent_at = now(), last_error = null
-              where id = ${message.id}`,
-        );
+        return { state: 'sent', transport: 'smtp' };
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        const failed = message.attempts >= MAX_ATTEMPTS;
-        app.log.warn({ messageId: message.id, attempts: message.attempts, err: error }, 'Email delivery failed');
-        await db.execute(
-          sql`update outbox_messages set
-                state = ${failed ? 'failed' : 'queued'},
-                last_error = ${reason.slice(0, 1000)},
-                next_attempt_at = now() + make_interval(secs => ${retryDelaySeconds(message.attempts)})
-              where id = ${message.id}`,
+        const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+        const permanent = error instanceof PermanentDeliveryError || isPermanentSmtpError(error);
+        app.log.warn(
+          { messageId: message.id, channel: message.channel, attempts: message.attempts, permanent, err: error },
+          'Message delivery failed',
         );
+        return { state: permanent || message.attempts >= MAX_ATTEMPTS ? 'failed' : 'queued', error: reason };
       }
     }
 
+    async function deliver(message: ClaimedMessage): Promise<void> {
+      const outcome = await attempt(message);
+      await db.transaction(async (tx) => {
+        if (outcome.state === 'sent') {
+          await tx.execute(
+            sql`update outbox_messages set state = 'sent', transport = ${outcome.transport}, sent_at = now(),
+                  last_error = null
+                where id = ${message.id}`,
+          );
+        } else {
+          await tx.execute(
+            sql`update outbox_messages set
+                  state = ${outcome.state},
+                  last_error = ${outcome.error},
+                  next_attempt_at = now() + make_interval(secs => ${retryDelaySeconds(message.attempts)})
+                where id = ${message.id}`,
+          );
+        }
+        // The requester sees a request's delivery state live when it changes (not on a retry that stays queued).
+        if (outcome.state !== 'queued') await publishDeliveryChange(tx, message.id);
+      });
+    }
+
+    async function publishDeliveryChange(tx: DatabaseExecutor, messageId: string): Promise<void> {
+      const requests = await tx
+        .select({ id: locationRequests.id, userId: locationRequests.userId })
+        .from(locationRequests)
+        .where(eq(locationRequests.messageId, messageId));
+      for (const request of requests) await publishRequestChange(tx, request.userId, request.id, config.publicUrl);
+    }
+
     async function dispatchBatch(): Promise<number> {
-      if (!transporter) return 0;
       // Claiming moves next_attempt_at past a lease: another instance skips these rows (skip locked), and a
       // crash mid-send means a retry after the lease, not a lost message.
       const claimed = await queryRows<ClaimedMessage>(
@@ -112,10 +182,10 @@ export default fp(
               next_attempt_at = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})
             where id in (
               select id from outbox_messages
-              where state = 'queued' and channel = 'email' and next_attempt_at <= now()
+              where state = 'queued' and next_attempt_at <= now()
               order by created_at limit ${BATCH_SIZE}
               for update skip locked)
-            returning id, recipient, subject, body_text, body_html, reply_to, attempts`,
+            returning id, channel, recipient, subject, body_text, body_html, reply_to, attempts`,
       );
       for (const message of claimed) await deliver(message);
       return claimed.length;
@@ -129,10 +199,13 @@ export default fp(
       }
       running = (async () => {
         let total = 0;
+        let claimed = 0;
         do {
           kicked = false;
-          total += await dispatchBatch();
-        } while (kicked && !closing);
+          claimed = await dispatchBatch();
+          total += claimed;
+          // A full batch means more may be due now.
+        } while ((kicked || claimed === BATCH_SIZE) && !closing);
         return total;
       })().finally(() => {
         running = undefined;
@@ -142,48 +215,74 @@ export default fp(
 
     function dispatchInBackground(): void {
       if (closing) return;
-      dispatchDue().catch((error) => app.log.error({ err: error }, 'Email dispatcher failed'));
+      dispatchDue().catch((error) => app.log.error({ err: error }, 'Message dispatcher failed'));
+    }
+
+    // Without a provider a message is delivered the moment it is written: to the outbox itself.
+    const localDelivery = () => ({ state: 'sent', transport: 'local', sentAt: new Date() }) as const;
+
+    async function insertMessage(
+      executor: DatabaseExecutor,
+      values: typeof outboxMessages.$inferInsert,
+    ): Promise<string | null> {
+      const [row] = await executor
+        .insert(outboxMessages)
+        .values(values)
+        .onConflictDoNothing({ target: outboxMessages.idempotencyKey })
+        .returning({ id: outboxMessages.id });
+      return row?.id ?? null;
     }
 
     const mailer: Mailer = {
       transport: transporter ? 'smtp' : 'local',
-      async queue(executor, email) {
-        await executor
-          .insert(outboxMessages)
-          .values({
-            idempotencyKey: email.idempotencyKey,
-            channel: 'email',
-            recipient: email.to,
-            subject: email.subject,
-            bodyText: email.text,
-            bodyHtml: email.html,
-            replyTo: email.replyTo ?? null,
-            locale: email.locale,
-            ...(transporter ? {} : { state: 'sent', transport: 'local', sentAt: new Date() }),
-          })
-          .onConflictDoNothing({ target: outboxMessages.idempotencyKey });
-      },
+      smsTransport: smsSender ? 'twilio' : 'local',
+      queue: (executor, email) =>
+        insertMessage(executor, {
+          idempotencyKey: email.idempotencyKey,
+          channel: 'email',
+          recipient: email.to,
+          subject: email.subject,
+          bodyText: email.text,
+          bodyHtml: email.html,
+          replyTo: email.replyTo ?? null,
+          locale: email.locale,
+          ...(transporter ? {} : localDelivery()),
+        }),
+      queueSms: (executor, sms) =>
+        insertMessage(executor, {
+          idempotencyKey: sms.idempotencyKey,
+          channel: 'sms',
+          recipient: sms.to,
+          bodyText: sms.text,
+          locale: sms.locale,
+          ...(smsSender ? {} : localDelivery()),
+        }),
       kick: () => {
-        if (transporter) setImmediate(dispatchInBackground);
+        if (anyProvider) setImmediate(dispatchInBackground);
       },
       dispatchDue,
     };
     app.decorate('mailer', mailer);
 
-    if (transporter) {
-      const timer = setInterval(dispatchInBackground, POLL_INTERVAL_MS);
-      timer.unref();
-      app.addHook('onReady', async () => {
-        dispatchInBackground();
-      });
-      // Runs before the database plugin's onClose (hooks close in reverse order of registration).
-      app.addHook('onClose', async () => {
-        closing = true;
-        clearInterval(timer);
-        await running?.catch(() => undefined);
-        transporter.close();
-      });
-    }
+    // Messages left queued by an earlier run (a restart, or a provider since removed) are picked up on start.
+    app.addHook('onReady', async () => {
+      dispatchInBackground();
+    });
+    const timer = anyProvider ? setInterval(dispatchInBackground, POLL_INTERVAL_MS) : undefined;
+    timer?.unref();
+    // Runs before the database plugin's onClose (hooks close in reverse order of registration).
+    app.addHook('onClose', async () => {
+      closing = true;
+      if (timer) clearInterval(timer);
+      await running?.catch(() => undefined);
+      transporter?.close();
+    });
   },
   { name: 'mailer', dependencies: ['database'] },
 );
+
+/** An SMTP 5xx reply (no such mailbox, rejected) is final; 4xx (busy, greylisted) is worth another try. */
+function isPermanentSmtpError(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}

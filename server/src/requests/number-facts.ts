@@ -82,7 +82,8 @@ async function geoFacts(phone: PhoneNumber, locale: Locale) {
   const key = `${phone.number}|${locale}`;
   let facts = geoCache.get(key);
   if (!facts) {
-    facts = Promise.all([geocoder(phone, locale), carrier(phone, locale), timezones(phone)]).then(
+    // Carrier names are brands: the data has them in English (its fallback) for these ranges.
+    facts = Promise.all([geocoder(phone, locale), carrier(phone, 'en'), timezones(phone)]).then(
       ([region, carrierName, zones]) => ({
         region: region || null,
         carrier: carrierName || null,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { buildApp } from '../../src/app';
+import { buildApp, type BuildAppOptions } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createTestDatabase, type DriverName, type TestDatabase } from './databases';
 
@@ -14,7 +14,12 @@ export interface TestApp {
 export async function buildTestApp(
   driver: DriverName = 'pglite',
   env: Record<string, string> = {},
-  options: { logger?: FastifyServerOptions['logger']; beforeReady?: (app: FastifyInstance) => void } = {},
+  options: {
+    logger?: FastifyServerOptions['logger'];
+    beforeReady?: (app: FastifyInstance) => void;
+    /** More options for buildApp (e.g. an injected Twilio HTTP client). */
+    build?: Omit<BuildAppOptions, 'logger'>;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(driver);
   const config = loadConfig({
@@ -26,7 +31,7 @@ export async function buildTestApp(
   });
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, { logger: options.logger ?? false });
+    app = await buildApp(config, { ...options.build, logger: options.logger ?? false });
     options.beforeReady?.(app);
     await app.ready();
   } catch (error) {

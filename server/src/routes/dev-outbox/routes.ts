@@ -26,8 +26,9 @@ function escapeHtml(value: string): string {
 }
 
 /**
- * The local outbox (outside production): every message the app sent or would send, newest first, so a reset
- * can be completed on a fresh machine with no mail server. JSON by default, an HTML page for browsers.
+ * The local outbox (outside production): every email and SMS the app sent or would send, newest first, so a
+ * reset or a consent link can be completed on a fresh machine with no mail server or SMS provider. JSON by
+ * default, an HTML page for browsers.
  */
 const devOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -37,7 +38,12 @@ const devOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['development'],
         summary: 'Messages in the local outbox, newest first (not available in production)',
         querystring: z.object({
-          recipient: z.string().trim().toLowerCase().optional().describe('Only messages to this address or number'),
+          recipient: z
+            .string()
+            .trim()
+            .toLowerCase()
+            .optional()
+            .describe('Only messages to this address or E.164 number (+62…)'),
           format: z.enum(['json', 'html']).optional().describe('Default: html for browsers, json otherwise'),
           limit: z.coerce.number().int().min(1).max(500).default(100),
         }),
@@ -74,8 +80,8 @@ const devOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
       const items = messages
         .map(
           (message) => `<article>
-  <h2>${escapeHtml(message.subject ?? '(no subject)')}</h2>
-  <p class="meta">${escapeHtml(message.channel)} to <b>${escapeHtml(message.recipient)}</b> · ${escapeHtml(message.createdAt)} · ${escapeHtml(message.state)}</p>
+  <h2>${escapeHtml(message.channel === 'sms' ? 'SMS' : (message.subject ?? '(no subject)'))}</h2>
+  <p class="meta">${escapeHtml(message.channel)} to <b>${escapeHtml(message.recipient)}</b> · ${escapeHtml(message.createdAt)} · ${escapeHtml(message.state)}${message.transport ? ` (${escapeHtml(message.transport)})` : ''}</p>
   <pre>${escapeHtml(message.bodyText)}</pre>
 </article>`,
         )

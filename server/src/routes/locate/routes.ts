@@ -66,7 +66,8 @@ const locateRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => ok({ countryCode: app.geo.lookupIp(request.ip)?.countryCode ?? null, attribution: DBIP_ATTRIBUTION }),
+    async (request) =>
+      ok({ countryCode: app.geo.lookupIp(request.ip)?.countryCode ?? null, attribution: DBIP_ATTRIBUTION }),
   );
 };
 

@@ -1,0 +1,53 @@
+import twilio from 'twilio';
+import type { TwilioSettings } from '../requests/requests-config';
+
+/** The SDK's HTTP client (its `request` is all it calls): the real one by default, a recording one in tests. */
+export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;
+
+export interface SmsSendResult {
+  /** Twilio's message SID. */
+  providerRef: string;
+}
+
+/** A delivery error that another attempt cannot fix (an invalid number, a blocked recipient). */
+export class PermanentDeliveryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentDeliveryError';
+  }
+}
+
+export interface SmsSender {
+  send(message: { to: string; body: string }): Promise<SmsSendResult>;
+}
+
+/**
+ * SMS through Twilio's Messages API. The SDK's own retries are off: the outbox dispatcher retries with its own
+ * backoff and keeps the attempt count in the database, so a restart does not lose track.
+ */
+export function createTwilioSender(settings: TwilioSettings, httpClient?: TwilioHttpClient): SmsSender {
+  const client = twilio(settings.accountSid, settings.authToken, {
+    ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
+    autoRetry: false,
+  });
+  const sender = settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from };
+  return {
+    async send({ to, body }) {
+      try {
+        const message = await client.messages.create({ to, body, ...sender });
+        return { providerRef: message.sid };
+      } catch (error) {
+        const status = (error as { status?: number }).status;
+        const code = (error as { code?: number }).code;
+        const reason = error instanceof Error ? error.message : String(error);
+        // 4xx other than 429 (too many requests) is Twilio refusing this message: trying again changes nothing.
+        if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+          throw new PermanentDeliveryError(
+            `Twilio refused the message (${status}${code ? `, code ${code}` : ''}): ${reason}`,
+          );
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import { queryRows, type Database } from '../db/open-database';
+
+// Any fixed number: every instance takes the same lock, so one of them prunes at a time.
+const RETENTION_LOCK_KEY = 727_001;
+const FIRST_RUN_DELAY_MS = 60_000;
+const INTERVAL_MS = 60 * 60 * 1000;
+
+export interface RetentionResult {
+  /** False when another instance held the lock: it is pruning now. */
+  ran: boolean;
+  positions: number;
+  requestEvents: number;
+}
+
+/**
+ * Deletes positions and live events older than `retentionDays`. Under a transaction-scoped advisory lock, so
+ * several instances on one PostgreSQL never prune at once; the deletes are idempotent in any case.
+ */
+export async function pruneExpiredData(db: Database, retentionDays: number): Promise<RetentionResult> {
+  return db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ locked: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as locked`,
+    );
+    if (!lock?.locked) return { ran: false, positions: 0, requestEvents: 0 };
+    const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
+    const positions = await queryRows<{ id: number }>(
+      tx,
+      sql`delete from positions where created_at < ${cutoff} returning id`,
+    );
+    const events = await queryRows<{ id: number }>(
+      tx,
+      sql`delete from request_events where created_at < ${cutoff} returning id`,
+    );
+    return { ran: true, positions: positions.length, requestEvents: events.length };
+  });
+}
+
+/** Runs the retention job a minute after start, then every hour. */
+export default fp(
+  async (app, options: { config: Config }) => {
+    const { retentionDays } = options.config;
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    let closing = false;
+    const run = () => {
+      running = pruneExpiredData(app.db, retentionDays)
+        .then((result) => {
+          if (result.positions || result.requestEvents) {
+            app.log.info(result, `Retention: deleted data older than ${retentionDays} days`);
+          }
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'Retention job failed'))
+        .finally(() => {
+          if (closing) return;
+          timer = setTimeout(run, INTERVAL_MS);
+          timer.unref();
+        });
+    };
+    app.addHook('onReady', async () => {
+      timer = setTimeout(run, FIRST_RUN_DELAY_MS);
+      timer.unref();
+    });
+    app.addHook('preClose', async () => {
+      closing = true;
+      clearTimeout(timer);
+      await running;
+    });
+  },
+  { name: 'retention', dependencies: ['database'] },
+);

@@ -1,0 +1,440 @@
+import { createHash } from 'node:crypto';
+import { and, count, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { countAttempt, waitText, type ThrottleRule } from '../../auth/throttle';
+import type { Config } from '../../config';
+import type { DatabaseExecutor } from '../../db/open-database';
+import { abuseReports, locationRequests, optOuts, positions, requestEvents, users } from '../../db/schema';
+import { DBIP_ATTRIBUTION, ipPlaceAddress } from '../../geo/ip-location';
+import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { publishRequestEvent } from '../../live/request-events';
+import { optOutHash, positionView, publishRequestChange, type RequestRow } from './request-view';
+import {
+  consentResponse,
+  linkResponse,
+  liveBody,
+  liveResponse,
+  optOutResponse,
+  positionBody,
+  positionResponse,
+  reportBody,
+  reportResponse,
+  stateResponse,
+  tokenParams,
+  type LinkState,
+} from './schemas';
+
+// Counted in the database, so they hold across instances. A live share posts a position every few seconds at
+// most; a page load makes a handful of calls. People behind one carrier NAT share an address: the IP rule is wide.
+export const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
+export const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
+export const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
+
+export const INVALID_LINK = 'Invalid link!';
+
+/** What the recipient sees of a request: its consent, or that it expired unanswered. */
+export function linkState(request: RequestRow, now = new Date()): LinkState {
+  if (request.consent === 'none') return request.expiresAt <= now ? 'expired' : 'open';
+  return request.consent as LinkState;
+}
+
+const notSharing = (state: LinkState) =>
+  new HttpError(
+    409,
+    {
+      open: 'You have not agreed to share your location through this link.',
+      sharing: 'Sharing is on.',
+      declined: 'You declined this request.',
+      stopped: 'You stopped sharing through this link.',
+      withdrawn: 'You withdrew your consent and your shared positions were erased.',
+      cancelled: 'The person who asked cancelled this request.',
+      expired: 'This link has expired.',
+    }[state],
+  );
+
+const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 32);
+
+async function findRequest(db: DatabaseExecutor, token: string, lock = false): Promise<RequestRow> {
+  const query = db.select().from(locationRequests).where(eq(locationRequests.token, token));
+  const [request] = lock ? await query.for('update') : await query;
+  if (!request) throw new HttpError(404, INVALID_LINK);
+  return request;
+}
+
+async function updateRequest(db: DatabaseExecutor, id: string, values: Partial<RequestRow>): Promise<RequestRow> {
+  const [row] = await db.update(locationRequests).set(values).where(eq(locationRequests.id, id)).returning();
+  if (!row) throw new Error('the location request vanished');
+  return row;
+}
+
+/**
+ * The recipient's consent routes (docs/api-v1.md, design.md §1). The link's token is the only key: no account.
+ * Nothing about the recipient is stored before Share; every change the requester sees is published live in the
+ * transaction that makes it.
+ */
+const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  const { publicUrl, authThrottleScale } = options.config;
+  const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * authThrottleScale });
+
+  const throttle = async (key: string, rule: ThrottleRule) => {
+    const result = await countAttempt(app.db, key, scaled(rule));
+    if (result.limited) {
+      throw new HttpError(429, `Too many requests. Please try again in ${waitText(result.retryAfterSeconds)}.`, {
+        'retry-after': String(result.retryAfterSeconds),
+      });
+    }
+  };
+
+  app.addHook('preHandler', async (request) => {
+    const { token } = request.params as { token: string };
+    await throttle(`share:ip:${request.ip}`, SHARE_PER_IP);
+    await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
+  });
+
+  const responses = { ...errorResponses, 404: errorEnvelope, 409: errorEnvelope };
+  const tags = ['share'];
+
+  app.get(
+    '/api/v1/share/links/:token',
+    {
+      schema: {
+        tags,
+        summary: 'The consent page: who asks, and the state of the link. Records the first opening only.',
+        params: tokenParams,
+        response: { 200: linkResponse, ...responses },
+      },
+    },
+    async (request) => {
+      const result = await app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        if (!row.openedAt) {
+          // Only that it was opened: no address, no device, nothing about who opened it.
+          row = await updateRequest(tx, row.id, { openedAt: new Date() });
+          await publishRequestChange(tx, row, publicUrl);
+        }
+        const [requester] = await tx
+          .select({ displayName: users.displayName })
+          .from(users)
+          .where(eq(users.id, row.userId));
+        const shared = await tx
+          .select({ source: positions.source, n: count() })
+          .from(positions)
+          .where(eq(positions.requestId, row.id))
+          .groupBy(positions.source);
+        return { row, requesterName: requester?.displayName ?? '', shared };
+      });
+      const { row } = result;
+      return ok({
+        requesterName: result.requesterName,
+        channel: row.channel as 'sms' | 'email' | 'link',
+        state: linkState(row),
+        expiresAt: row.expiresAt.toISOString(),
+        liveUntil: row.liveUntil?.toISOString() ?? null,
+        canOptOut: row.target !== null,
+        shared: {
+          approximate: result.shared.some((group) => group.source === 'ip'),
+          precise: result.shared.some((group) => group.source === 'gps'),
+        },
+      });
+    },
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/consent',
+    {
+      schema: {
+        tags,
+        summary: 'Share: records the approximate place of the caller’s IP address (IP Located)',
+        description:
+          'Allowed while the link is open (and again while sharing: nothing new is recorded). When the bundled ' +
+          'DB-IP database does not know the address, `approximate` is null and the request stays pending until ' +
+          'a position arrives.',
+        params: tokenParams,
+        response: { 200: consentResponse, ...responses },
+      },
+    },
+    async (request) => {
+      // Looked up outside the transaction: reading the database file the first time takes a moment.
+      const place = app.geo.lookupIp(request.ip);
+      const approximate = await app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        const state = linkState(row);
+        if (state !== 'open' && state !== 'sharing') throw notSharing(state);
+        const [existing] = await tx
+          .select()
+          .from(positions)
+          .where(and(eq(positions.requestId, row.id), eq(positions.source, 'ip')))
+          .limit(1);
+        if (state === 'sharing') return existing ? positionView(existing) : null;
+
+        const now = new Date();
+        let position = null;
+        if (place) {
+          [position] = await tx
+            .insert(positions)
+            .values({
+              requestId: row.id,
+              source: 'ip',
+              latitude: place.latitude,
+              longitude: place.longitude,
+              // The database gives a place, not a radius: the accuracy is honestly unknown.
+              accuracyMeters: null,
+              address: ipPlaceAddress(place),
+              recordedAt: now,
+            })
+            .returning();
+        }
+        row = await updateRequest(tx, row.id, {
+          consent: 'sharing',
+          consentedAt: now,
+          decidedAt: now,
+          ...(position ? { status: 'ip_located', locatedAt: now } : {}),
+        });
+        if (position) {
+          await publishRequestEvent(tx, {
+            userId: row.userId,
+            requestId: row.id,
+            type: 'position',
+            payload: { requestId: row.id, position: positionView(position) },
+          });
+        }
+        await publishRequestChange(tx, row, publicUrl);
+        return position ? positionView(position) : null;
+      });
+      return ok({ state: 'sharing' as const, approximate, attribution: DBIP_ATTRIBUTION });
+    },
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/positions',
+    {
+      schema: {
+        tags,
+        summary: 'A position from the browser (GPS Tracked)',
+        description:
+          'Accepted while sharing: the first one at any time, later ones while live sharing is on. ' +
+          '`accepted: false` when the live window has ended; 409 when the recipient is not sharing.',
+        params: tokenParams,
+        body: positionBody,
+        response: { 200: positionResponse, ...responses },
+      },
+    },
+    async (request) => {
+      const { latitude, longitude, accuracy, recordedAt } = request.body;
+      const before = await findRequest(app.db, request.params.token);
+      const beforeState = linkState(before);
+      if (beforeState !== 'sharing') throw notSharing(beforeState);
+      // Geocoded before the transaction: a geocoding service may take seconds, and no row should wait on it.
+      const address = await app.geo.reverseGeocoder.addressOf(latitude, longitude);
+
+      return app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        const state = linkState(row);
+        if (state !== 'sharing') throw notSharing(state);
+        const now = new Date();
+        const [gps] = await tx
+          .select({ n: count() })
+          .from(positions)
+          .where(and(eq(positions.requestId, row.id), eq(positions.source, 'gps')));
+        const first = Number(gps?.n ?? 0) === 0;
+        const live = row.liveUntil !== null && row.liveUntil > now;
+        if (!first && !live) return ok({ accepted: false, liveUntil: row.liveUntil?.toISOString() ?? null });
+
+        const given = new Date(recordedAt);
+        const [position] = await tx
+          .insert(positions)
+          .values({
+            requestId: row.id,
+            source: 'gps',
+            latitude,
+            longitude,
+            accuracyMeters: accuracy,
+            address,
+            // A device clock ahead of ours must not date a position in the future.
+            recordedAt: given > now ? now : given,
+          })
+          .returning();
+        if (!position) throw new Error('the position was not stored');
+        await publishRequestEvent(tx, {
+          userId: row.userId,
+          requestId: row.id,
+          type: 'position',
+          payload: { requestId: row.id, position: positionView(position) },
+        });
+        if (row.status !== 'gps_tracked') {
+          row = await updateRequest(tx, row.id, { status: 'gps_tracked', locatedAt: row.locatedAt ?? now });
+          await publishRequestChange(tx, row, publicUrl);
+        }
+        return ok({ accepted: true, liveUntil: row.liveUntil?.toISOString() ?? null });
+      });
+    },
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/live',
+    {
+      schema: {
+        tags,
+        summary: 'Keep sharing for 15, 60 or 480 minutes from now',
+        params: tokenParams,
+        body: liveBody,
+        response: { 200: liveResponse, ...responses },
+      },
+    },
+    async (request) =>
+      app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        const state = linkState(row);
+        if (state !== 'sharing') throw notSharing(state);
+        const liveUntil = new Date(Date.now() + request.body.minutes * 60_000);
+        row = await updateRequest(tx, row.id, { liveUntil });
+        await publishRequestChange(tx, row, publicUrl);
+        return ok({ liveUntil: liveUntil.toISOString() });
+      }),
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/stop',
+    {
+      schema: {
+        tags,
+        summary: 'Stop sharing at once (what was shared stays visible to the requester)',
+        params: tokenParams,
+        response: { 200: stateResponse, ...responses },
+      },
+    },
+    async (request) =>
+      app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        const state = linkState(row);
+        if (state === 'stopped') return ok({ state });
+        if (state !== 'sharing') throw notSharing(state);
+        const now = new Date();
+        row = await updateRequest(tx, row.id, { consent: 'stopped', decidedAt: now, liveUntil: null });
+        await publishRequestChange(tx, row, publicUrl);
+        return ok({ state: linkState(row) });
+      }),
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/decline',
+    {
+      schema: {
+        tags,
+        summary: 'Decline the request (nothing is shared)',
+        params: tokenParams,
+        response: { 200: stateResponse, ...responses },
+      },
+    },
+    async (request) =>
+      app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        const state = linkState(row);
+        if (state === 'declined') return ok({ state });
+        if (state !== 'open') throw notSharing(state);
+        row = await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
+        await publishRequestChange(tx, row, publicUrl);
+        return ok({ state: linkState(row) });
+      }),
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/withdraw',
+    {
+      schema: {
+        tags,
+        summary: 'Stop and erase: withdraw consent and erase every position shared through this link',
+        description:
+          'The positions and every live event that carried one are deleted; the requester sees only that ' +
+          'consent was withdrawn.',
+        params: tokenParams,
+        response: { 200: stateResponse, ...responses },
+      },
+    },
+    async (request) =>
+      app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        const state = linkState(row);
+        if (state === 'withdrawn') return ok({ state });
+        if (state !== 'sharing' && state !== 'stopped') throw notSharing(state);
+        await tx.delete(positions).where(eq(positions.requestId, row.id));
+        // Past events carried the positions (and the request's last one): they go too.
+        await tx.delete(requestEvents).where(eq(requestEvents.requestId, row.id));
+        row = await updateRequest(tx, row.id, {
+          consent: 'withdrawn',
+          status: 'pending',
+          locatedAt: null,
+          liveUntil: null,
+          decidedAt: new Date(),
+        });
+        await publishRequestEvent(tx, {
+          userId: row.userId,
+          requestId: row.id,
+          type: 'withdrawn',
+          payload: { requestId: row.id },
+        });
+        await publishRequestChange(tx, row, publicUrl);
+        return ok({ state: linkState(row) });
+      }),
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/opt-out',
+    {
+      schema: {
+        tags,
+        summary: 'Opt the number or email this request went to out of every future request',
+        description:
+          'Stores only a hash of the number or address. A request not yet answered is declined as well. ' +
+          'A trackable link went to no number or address: 409.',
+        params: tokenParams,
+        response: { 200: optOutResponse, ...responses },
+      },
+    },
+    async (request) =>
+      app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        if (!row.target) {
+          throw new HttpError(
+            409,
+            'This link was not sent to a phone number or an email address, so there is nothing to opt out. ' +
+              'You can decline it or simply ignore it.',
+          );
+        }
+        await tx
+          .insert(optOuts)
+          .values({ targetHash: optOutHash(row.target), channel: row.channel })
+          .onConflictDoNothing();
+        if (linkState(row) === 'open') {
+          row = await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
+          await publishRequestChange(tx, row, publicUrl);
+        }
+        return ok({ optedOut: true as const });
+      }),
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/report',
+    {
+      schema: {
+        tags,
+        summary: 'Report abuse: stored for the operator with the request',
+        params: tokenParams,
+        body: reportBody,
+        response: { 200: reportResponse, ...responses },
+      },
+    },
+    async (request) => {
+      await throttle(`share:report:ip:${request.ip}`, REPORTS_PER_IP);
+      const row = await findRequest(app.db, request.params.token);
+      const [report] = await app.db
+        .insert(abuseReports)
+        .values({ requestId: row.id, reason: request.body.reason, details: request.body.details })
+        .returning({ id: abuseReports.id });
+      if (!report) throw new Error('the report was not stored');
+      return ok({ id: report.id });
+    },
+  );
+};
+
+export default shareRoutes;

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { positions, requestEvents } from '../../src/db/schema';
+import { pruneExpiredData } from '../../src/retention/retention-job';
+import { describeEachDatabase } from '../support/databases';
+import { insertRequest, insertRequester } from '../support/share-fixtures';
+import { buildTestApp, type TestApp } from '../support/test-app';
+
+describeEachDatabase('the retention job', (driver) => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('deletes positions and live events older than RETENTION_DAYS, and keeps newer ones', async () => {
+    const { db } = testApp.app;
+    const userId = await insertRequester(db);
+    const request = await insertRequest(db, userId);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const position = (createdAt: Date) => ({
+      requestId: request.id,
+      source: 'gps',
+      latitude: -6.2,
+      longitude: 106.8,
+      recordedAt: createdAt,
+      createdAt,
+    });
+    await db.insert(positions).values([position(daysAgo(31)), position(daysAgo(29))]);
+    await db.insert(requestEvents).values([
+      { userId, requestId: request.id, type: 'request', payload: {}, createdAt: daysAgo(40) },
+      { userId, requestId: request.id, type: 'request', payload: {}, createdAt: daysAgo(1) },
+    ]);
+
+    expect(await pruneExpiredData(db, 30)).toEqual({ ran: true, positions: 1, requestEvents: 1 });
+    expect(await db.$count(positions, sql`${positions.requestId} = ${request.id}`)).toBe(1);
+    expect(await db.$count(requestEvents, sql`${requestEvents.requestId} = ${request.id}`)).toBe(1);
+    // Nothing left to do the second time.
+    expect(await pruneExpiredData(db, 30)).toEqual({ ran: true, positions: 0, requestEvents: 0 });
+  });
+
+  it('is configured by RETENTION_DAYS, 30 by default', () => {
+    expect(testApp.config.retentionDays).toBe(30);
+  });
+});

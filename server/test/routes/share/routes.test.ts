@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { abuseReports, locationRequests, optOuts, positions, requestEvents } from '../../../src/db/schema';
+import { describeEachDatabase } from '../../support/databases';
+import { insertRequest, insertRequester } from '../../support/share-fixtures';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+// Google's public resolver: the bundled DB-IP database places it in the United States.
+const PUBLIC_IP = '8.8.8.8';
+const jakarta = { latitude: -6.1754, longitude: 106.8272, accuracy: 12 };
+
+describeEachDatabase('the recipient’s consent routes', (driver) => {
+  let testApp: TestApp;
+  let requesterId: string;
+
+  beforeAll(async () => {
+    // Behind a proxy: the client address comes from X-Forwarded-For.
+    testApp = await buildTestApp(driver, { TRUST_PROXY: 'true' });
+    requesterId = await insertRequester(testApp.app.db, 'Budi Santoso');
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const db = () => testApp.app.db;
+  const call = (method: 'GET' | 'POST', url: string, payload?: object, ip = PUBLIC_IP) =>
+    testApp.app.inject({ method, url, payload, headers: { 'x-forwarded-for': ip } });
+  const link = (token: string, action = '') => `/api/v1/share/links/${encodeURIComponent(token)}${action}`;
+  const requestRow = async (id: string) =>
+    (await db().select().from(locationRequests).where(eq(locationRequests.id, id)))[0];
+  const positionsOf = (id: string) => db().select().from(positions).where(eq(positions.requestId, id));
+  const eventsOf = (id: string) => db().select().from(requestEvents).where(eq(requestEvents.requestId, id));
+  const gpsNow = () => ({ ...jakarta, recordedAt: new Date().toISOString() });
+
+  it('opening a link names the requester and records only that it was opened', async () => {
+    const request = await insertRequest(db(), requesterId);
+    const response = await call('GET', link(request.token));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual({
+      requesterName: 'Budi Santoso',
+      channel: 'sms',
+      state: 'open',
+      expiresAt: request.expiresAt.toISOString(),
+      liveUntil: null,
+      canOptOut: true,
+      shared: { approximate: false, precise: false },
+    });
+    const opened = await requestRow(request.id);
+    expect(opened).toMatchObject({ status: 'pending', consent: 'none', locatedAt: null });
+    expect(opened?.openedAt).toBeInstanceOf(Date);
+    expect(await positionsOf(request.id)).toHaveLength(0);
+    // The requester hears that it was opened, and nothing about who opened it.
+    const events = await eventsOf(request.id);
+    expect(events).toHaveLength(1);
+    expect(JSON.stringify(events[0]?.payload)).not.toContain(PUBLIC_IP);
+
+    // A second opening changes nothing.
+    await call('GET', link(request.token));
+    expect((await requestRow(request.id))?.openedAt).toEqual(opened?.openedAt);
+    expect(await eventsOf(request.id)).toHaveLength(1);
+  });
+
+  it('answers an unknown token with 404 Invalid link! and stores nothing', async () => {
+    for (const action of ['', '/consent', '/decline', '/stop', '/withdraw', '/opt-out']) {
+      const response = await call(action ? 'POST' : 'GET', link('no-such-token', action));
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ status: 404, message: 'Invalid link!', data: null });
+    }
+  });
+
+  it('Share records the approximate place of the IP (IP Located), then a GPS position makes it GPS Tracked', async () => {
+    const request = await insertRequest(db(), requesterId);
+    const consent = await call('POST', link(request.token, '/consent'));
+    expect(consent.statusCode).toBe(200);
+    const body = consent.json().data;
+    expect(body.state).toBe('sharing');
+    expect(body.attribution).toEqual({
+      text: 'IP Geolocation by DB-IP',
+      url: 'https://db-ip.com/',
+      license: 'CC BY 4.0',
+    });
+    expect(body.approximate).toMatchObject({ source: 'ip', accuracyMeters: null });
+    expect(body.approximate.address).toMatch(/United States$/);
+    expect(await requestRow(request.id)).toMatchObject({ status: 'ip_located', consent: 'sharing' });
+
+    const posted = await call('POST', link(request.token, '/positions'), gpsNow());
+    expect(posted.statusCode).toBe(200);
+    expect(posted.json().data).toEqual({ accepted: true, liveUntil: null });
+    expect(await requestRow(request.id)).toMatchObject({ status: 'gps_tracked' });
+    const stored = await positionsOf(request.id);
+    expect(stored.map((p) => p.source).sort()).toEqual(['gps', 'ip']);
+    const gps = stored.find((p) => p.source === 'gps');
+    expect(gps).toMatchObject({ latitude: jakarta.latitude, longitude: jakarta.longitude, accuracyMeters: 12 });
+    expect(gps?.address).toMatch(/Jakarta, Indonesia$/);
+
+    // Each change reached the requester as a live event.
+    const types = (await eventsOf(request.id)).map((event) => event.type);
+    expect(types).toEqual(['position', 'request', 'position', 'request']);
+
+    // Without live sharing, a second position is not taken.
+    const second = await call('POST', link(request.token, '/positions'), gpsNow());
+    expect(second.json().data).toEqual({ accepted: false, liveUntil: null });
+    expect(await positionsOf(request.id)).toHaveLength(2);
+
+    const page = await call('GET', link(request.token));
+    expect(page.json().data).toMatchObject({ state: 'sharing', shared: { approximate: true, precise: true } });
+  });
+
+  it('says honestly when the IP address has no known place, and stays pending until a GPS position', async () => {
+    const request = await insertRequest(db(), requesterId);
+    const consent = await call('POST', link(request.token, '/consent'), undefined, '10.20.30.40');
+    expect(consent.json().data).toMatchObject({ state: 'sharing', approximate: null });
+    expect(await requestRow(request.id)).toMatchObject({ status: 'pending', consent: 'sharing' });
+    expect(await positionsOf(request.id)).toHaveLength(0);
+    await call('POST', link(request.token, '/positions'), gpsNow());
+    expect(await requestRow(request.id)).toMatchObject({ status: 'gps_tracked' });
+  });
+
+  it('refuses positions before consent, and bad positions, storing nothing', async () => {
+    const request = await insertRequest(db(), requesterId);
+    const early = await call('POST', link(request.token, '/positions'), gpsNow());
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('You have not agreed to share your location through this link.');
+    await call('POST', link(request.token, '/consent'));
+    const bad = await call('POST', link(request.token, '/positions'), { ...gpsNow(), latitude: 123 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^latitude: /);
+    expect((await positionsOf(request.id)).filter((p) => p.source === 'gps')).toHaveLength(0);
+  });
+
+  it('live sharing takes positions until its end, then stops taking them', async () => {
+    const request = await insertRequest(db(), requesterId);
+    await call('POST', link(request.token, '/consent'));
+    expect((await call('POST', link(request.token, '/live'), { minutes: 30 })).statusCode).toBe(400);
+    const live = await call('POST', link(request.token, '/live'), { minutes: 15 });
+    expect(live.statusCode).toBe(200);
+    const liveUntil = new Date(live.json().data.liveUntil).getTime();
+    expect(liveUntil - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(liveUntil - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    for (let i = 0; i < 3; i += 1) {
+      expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data.accepted).toBe(true);
+    }
+    // The window ends.
+    await db()
+      .update(locationRequests)
+      .set({ liveUntil: new Date(Date.now() - 1000) })
+      .where(eq(locationRequests.id, request.id));
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data.accepted).toBe(false);
+    expect((await positionsOf(request.id)).filter((p) => p.source === 'gps')).toHaveLength(3);
+  });
+
+  it('Stop sharing ends it at once; positions are refused afterwards; the link says stopped', async () => {
+    const request = await insertRequest(db(), requesterId);
+    await call('POST', link(request.token, '/consent'));
+    await call('POST', link(request.token, '/live'), { minutes: 60 });
+    const stop = await call('POST', link(request.token, '/stop'));
+    expect(stop.json().data).toEqual({ state: 'stopped' });
+    expect(await requestRow(request.id)).toMatchObject({ consent: 'stopped', liveUntil: null });
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).statusCode).toBe(409);
+    expect((await call('POST', link(request.token, '/consent'))).statusCode).toBe(409);
+    expect((await call('GET', link(request.token))).json().data.state).toBe('stopped');
+  });
+
+  it('Decline records the refusal and nothing else', async () => {
+    const request = await insertRequest(db(), requesterId);
+    expect((await call('POST', link(request.token, '/decline'))).json().data).toEqual({ state: 'declined' });
+    expect(await requestRow(request.id)).toMatchObject({ consent: 'declined', status: 'pending' });
+    expect(await positionsOf(request.id)).toHaveLength(0);
+    expect((await call('POST', link(request.token, '/consent'))).statusCode).toBe(409);
+    expect((await call('GET', link(request.token))).json().data.state).toBe('declined');
+  });
+
+  it('Stop and erase deletes every position and every event that carried one', async () => {
+    const request = await insertRequest(db(), requesterId);
+    await call('POST', link(request.token, '/consent'));
+    await call('POST', link(request.token, '/positions'), gpsNow());
+    expect(await positionsOf(request.id)).toHaveLength(2);
+
+    const withdraw = await call('POST', link(request.token, '/withdraw'));
+    expect(withdraw.json().data).toEqual({ state: 'withdrawn' });
+    expect(await positionsOf(request.id)).toHaveLength(0);
+    expect(await requestRow(request.id)).toMatchObject({ consent: 'withdrawn', status: 'pending', locatedAt: null });
+    // The requester learns only that consent was withdrawn.
+    const events = await eventsOf(request.id);
+    expect(events.map((event) => event.type)).toEqual(['withdrawn', 'request']);
+    expect(JSON.stringify(events)).not.toMatch(/latitude|106\.8/);
+    expect(events[1]?.payload).toMatchObject({ consent: 'withdrawn', status: 'pending', lastPosition: null });
+    expect((await call('GET', link(request.token))).json().data).toMatchObject({
+      state: 'withdrawn',
+      shared: { approximate: false, precise: false },
+    });
+  });
+
+  it('answers expired and cancelled links with their state, and refuses to share through them', async () => {
+    const expired = await insertRequest(db(), requesterId, { expiresAt: new Date(Date.now() - 60_000) });
+    expect((await call('GET', link(expired.token))).json().data.state).toBe('expired');
+    expect((await call('POST', link(expired.token, '/consent'))).statusCode).toBe(409);
+    const cancelled = await insertRequest(db(), requesterId, { consent: 'cancelled', cancelledAt: new Date() });
+    expect((await call('GET', link(cancelled.token))).json().data.state).toBe('cancelled');
+    const refused = await call('POST', link(cancelled.token, '/consent'));
+    expect(refused.json().message).toBe('The person who asked cancelled this request.');
+    expect(await positionsOf(expired.id)).toHaveLength(0);
+    expect(await positionsOf(cancelled.id)).toHaveLength(0);
+  });
+
+  it('opts the number out by its hash and declines the open request; a link has no target to opt out', async () => {
+    const request = await insertRequest(db(), requesterId, { target: '+628111222333' });
+    const optOut = await call('POST', link(request.token, '/opt-out'));
+    expect(optOut.json().data).toEqual({ optedOut: true });
+    const hash = createHash('sha256').update('+628111222333').digest('hex');
+    const [stored] = await db().select().from(optOuts).where(eq(optOuts.targetHash, hash));
+    expect(stored).toMatchObject({ channel: 'sms' });
+    expect(JSON.stringify(await db().select().from(optOuts))).not.toContain('628111222333');
+    expect(await requestRow(request.id)).toMatchObject({ consent: 'declined' });
+    // Twice is fine.
+    expect((await call('POST', link(request.token, '/opt-out'))).statusCode).toBe(200);
+
+    const linkOnly = await insertRequest(db(), requesterId, { channel: 'link', target: null });
+    expect((await call('GET', link(linkOnly.token))).json().data.canOptOut).toBe(false);
+    const refused = await call('POST', link(linkOnly.token, '/opt-out'));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/^This link was not sent to a phone number or an email address/);
+  });
+
+  it('stores an abuse report with its request, and refuses a bad one', async () => {
+    const request = await insertRequest(db(), requesterId);
+    const report = await call('POST', link(request.token, '/report'), {
+      reason: 'stalking',
+      details: 'I do not know them',
+    });
+    expect(report.statusCode).toBe(200);
+    const [stored] = await db().select().from(abuseReports).where(eq(abuseReports.id, report.json().data.id));
+    expect(stored).toMatchObject({ requestId: request.id, reason: 'stalking', details: 'I do not know them' });
+    const bad = await call('POST', link(request.token, '/report'), { reason: 'because' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^reason: reason must be one of/);
+  });
+
+  it('throttles one address', async () => {
+    const request = await insertRequest(db(), requesterId);
+    const ip = '203.0.113.77';
+    let last = 0;
+    for (let i = 0; i < 7 && last !== 429; i += 1) {
+      last = (await call('POST', link(request.token, '/report'), { reason: 'spam' }, ip)).statusCode;
+    }
+    expect(last).toBe(429);
+  });
+
+  it('GET /api/v1/locate/country gives the country of the caller’s IP, null when unknown', async () => {
+    const known = await call('GET', '/api/v1/locate/country', undefined, '1.1.1.1');
+    expect(known.json().data).toMatchObject({ countryCode: 'AU', attribution: { url: 'https://db-ip.com/' } });
+    const unknown = await call('GET', '/api/v1/locate/country', undefined, '192.168.1.20');
+    expect(unknown.json().data.countryCode).toBeNull();
+  });
+});
