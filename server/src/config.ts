@@ -1,7 +1,13 @@
 import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
+import {
+  DEFAULT_TILE_ATTRIBUTION,
+  DEFAULT_TILE_URL,
+  tileAttributionSchema,
+  tileUrlSchema,
+  type MapConfig,
+} from './live/map-config';
 import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
 import { billingConfig, billingEnvironment, type BillingConfig } from './billing/billing-config';
 
@@ -68,8 +74,6 @@ const environmentSchema = z.object({
   ...billingEnvironment,
   // Twilio for SMS, and how long consent links stay open (server/README.md).
   ...requestsEnvironment,
-  // Twilio for SMS, and how long consent links stay open (server/README.md).
-  ...requestsEnvironment,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
     .number({ message: 'expected an integer between 0 and 65535' })
@@ -125,6 +129,9 @@ const environmentSchema = z.object({
     .min(1, 'expected a whole number of days from 1 to 3650')
     .max(3650, 'expected a whole number of days from 1 to 3650')
     .default(30),
+  // The requester's map: a Leaflet tile URL template and the attribution its provider requires (HTML).
+  TILE_URL: tileUrlSchema.default(DEFAULT_TILE_URL),
+  TILE_ATTRIBUTION: tileAttributionSchema.default(DEFAULT_TILE_ATTRIBUTION),
   AUTH_SECRET: optionalText.refine(
     (value) => value === undefined || value.length >= 32,
     'expected at least 32 characters',
@@ -153,10 +160,10 @@ export interface Config {
   devOutbox: boolean;
   authThrottleScale: number;
   requests: RequestsConfig;
-  requests: RequestsConfig;
   billing: BillingConfig;
   nominatimUrl: string | undefined;
   retentionDays: number;
+  map: MapConfig;
 }
 
 export class ConfigError extends Error {
@@ -216,10 +223,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     devOutbox: e.DEV_OUTBOX ?? !isProduction,
     authThrottleScale: e.AUTH_THROTTLE_SCALE,
     requests: requestsConfig(e, (message) => new ConfigError(message)),
-    requests: requestsConfig(e, (message) => new ConfigError(message)),
     billing: billingConfig(e, (message) => new ConfigError(message)),
     nominatimUrl: e.NOMINATIM_URL?.replace(/\/+$/, ''),
     retentionDays: e.RETENTION_DAYS,
+    map: { tileUrl: e.TILE_URL, tileAttribution: e.TILE_ATTRIBUTION },
   };
 }
 

@@ -1,6 +1,7 @@
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 import { REMOTE_NAMES, type Config } from '../config';
+import { tileOrigin } from '../live/map-config';
 
 /** Origins the remotes are loaded from when REMOTE_*_URL points elsewhere (a CDN, another instance). */
 export function remoteOrigins(config: Config): string[] {
@@ -15,6 +16,7 @@ export function remoteOrigins(config: Config): string[] {
 
 export function contentSecurityPolicy(config: Config): Record<string, string[] | null> {
   const remotes = remoteOrigins(config);
+  const tiles = tileOrigin(config.map.tileUrl);
   return {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
@@ -24,8 +26,8 @@ export function contentSecurityPolicy(config: Config): Record<string, string[] |
     scriptSrc: ["'self'", ...remotes],
     // antd writes its CSS-in-JS into <style> tags at run time.
     styleSrc: ["'self'", "'unsafe-inline'", ...remotes],
-    // Map tiles come from tile servers over https.
-    imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+    // Map tiles come from tile servers over https; a TILE_URL on plain http (a local tile server) is named.
+    imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...(tiles.startsWith('http:') ? [tiles] : [])],
     fontSrc: ["'self'", 'data:', ...remotes],
     connectSrc: ["'self'", ...remotes],
     workerSrc: ["'self'", 'blob:'],

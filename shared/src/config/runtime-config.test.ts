@@ -6,6 +6,10 @@ const remotes = {
   billing: 'https://cdn.example.test/billing/mf-manifest.json',
   share: '/remotes/share/mf-manifest.json',
 };
+const map = {
+  tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  tileAttribution: '&copy; OpenStreetMap contributors',
+};
 
 function respond(status: number, body: unknown) {
   global.fetch = jest.fn().mockResolvedValue({ ok: status < 300, status, json: async () => body });
@@ -13,8 +17,8 @@ function respond(status: number, body: unknown) {
 
 describe('fetchRuntimeConfig', () => {
   it('reads the remotes from the envelope', async () => {
-    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', appId: 'kabari-web', remotes } });
-    await expect(fetchRuntimeConfig()).resolves.toEqual({ apiBaseUrl: '', appId: 'kabari-web', remotes });
+    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', appId: 'kabari-web', remotes, map } });
+    await expect(fetchRuntimeConfig()).resolves.toEqual({ apiBaseUrl: '', appId: 'kabari-web', remotes, map });
     expect(global.fetch).toHaveBeenCalledWith('/runtime-config.json', expect.objectContaining({ cache: 'no-cache' }));
   });
 
@@ -22,13 +26,18 @@ describe('fetchRuntimeConfig', () => {
     respond(200, {
       status: 200,
       message: 'ok',
-      data: { apiBaseUrl: '', appId: 'kabari-web', remotes: { ...remotes, share: '' } },
+      data: { apiBaseUrl: '', appId: 'kabari-web', remotes: { ...remotes, share: '' }, map },
     });
     await expect(fetchRuntimeConfig()).rejects.toThrow(/invalid/);
   });
 
   it('rejects a configuration without the application id', async () => {
-    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', remotes } });
+    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', remotes, map } });
+    await expect(fetchRuntimeConfig()).rejects.toThrow(/invalid/);
+  });
+
+  it('rejects a configuration without the map tiles', async () => {
+    respond(200, { status: 200, message: 'ok', data: { apiBaseUrl: '', appId: 'kabari-web', remotes } });
     await expect(fetchRuntimeConfig()).rejects.toThrow(/invalid/);
   });
 

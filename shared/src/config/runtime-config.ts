@@ -21,6 +21,11 @@ const runtimeConfigSchema = z.object({
     billing: z.string().check(z.minLength(1)),
     share: z.string().check(z.minLength(1)),
   }),
+  /** The requester's map: a Leaflet tile URL template and the attribution (HTML) its provider requires. */
+  map: z.object({
+    tileUrl: z.string().check(z.minLength(1)),
+    tileAttribution: z.string().check(z.minLength(1)),
+  }),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -16,12 +16,15 @@ const runtimeConfigSchema = z.object({
       share: z.string(),
     })
     .describe('Remote name → mf-manifest.json URL'),
+  map: z
+    .object({ tileUrl: z.string(), tileAttribution: z.string() })
+    .describe("The requester's map: Leaflet tile URL template (TILE_URL) and its attribution HTML (TILE_ATTRIBUTION)"),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 export function runtimeConfigOf(config: Config): RuntimeConfig {
-  return { apiBaseUrl: '', appId: config.appId, remotes: { ...config.remotes } };
+  return { apiBaseUrl: '', appId: config.appId, remotes: { ...config.remotes }, map: { ...config.map } };
 }
 
 /** Read by the host at run time to find its remotes: a remote is redeployed or moved without rebuilding the host. */

@@ -13,6 +13,10 @@ describe('runtimeConfigOf', () => {
         billing: '/remotes/billing/mf-manifest.json',
         share: '/remotes/share/mf-manifest.json',
       },
+      map: {
+        tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+        tileAttribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+      },
     });
   });
 });
@@ -25,6 +29,8 @@ describe('GET /runtime-config.json (development: the web apps are not served)', 
       SERVE_WEB: 'false',
       REMOTE_SHARE_URL: 'http://127.0.0.1:9999/remotes/share/mf-manifest.json',
       REMOTE_BILLING_URL: 'https://cdn.example.com/billing/v2/mf-manifest.json',
+      TILE_URL: 'https://{s}.tiles.example.com/osm/{z}/{x}/{y}{r}.png',
+      TILE_ATTRIBUTION: '&copy; Example Tiles',
     });
   });
 
@@ -46,6 +52,10 @@ describe('GET /runtime-config.json (development: the web apps are not served)', 
           dashboard: '/remotes/dashboard/mf-manifest.json',
           billing: 'https://cdn.example.com/billing/v2/mf-manifest.json',
           share: 'http://127.0.0.1:9999/remotes/share/mf-manifest.json',
+        },
+        map: {
+          tileUrl: 'https://{s}.tiles.example.com/osm/{z}/{x}/{y}{r}.png',
+          tileAttribution: '&copy; Example Tiles',
         },
       },
     });
