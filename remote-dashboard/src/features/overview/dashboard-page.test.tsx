@@ -1,23 +1,74 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiGet } from '@kabari/shared/api/api-client';
 import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import DashboardPage from './dashboard-page';
 
+jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
+const get = jest.mocked(apiGet);
+jest.setTimeout(30_000);
+
+// antd's tabs measure themselves; jsdom has no ResizeObserver.
+beforeAll(() => {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
+
+function signIn() {
+  useTokenStore.getState().setToken('t0k3n');
+  useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+}
+
 describe('DashboardPage', () => {
-  afterEach(() => clearSession());
+  beforeEach(() => {
+    get.mockReset();
+    get.mockImplementation(async (url: string) => {
+      if (url === '/api/v1/requests') return { items: [], total: 0, page: 1, pageSize: 10 } as never;
+      if (url === '/api/v1/locate/country') return { countryCode: null } as never;
+      return { nextAllowedAt: null, optedOut: false } as never;
+    });
+  });
+  afterEach(() => act(() => clearSession()));
 
   it('reads the signed-in user from the shared session store, live', async () => {
-    useTokenStore.getState().setToken('t0k3n');
-    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+    signIn();
     await renderAt('/dashboard', <DashboardPage />);
     expect(screen.getByTestId('dashboard-user')).toHaveTextContent('Signed in as Ana');
+    expect(await screen.findByText(/No requests yet/)).toBeInTheDocument();
 
     act(() => clearSession());
     expect(screen.getByTestId('dashboard-signed-out')).toBeInTheDocument();
   });
 
+  it('offers the three ways to ask, checks an email, and explains how requests work', async () => {
+    signIn();
+    const user = userEvent.setup();
+    await renderAt('/dashboard', <DashboardPage />);
+    const search = screen.getByRole('region', { name: 'New search' });
+    expect(within(search).getByRole('combobox', { name: 'Country code' })).toHaveDisplayValue('United States (+1)');
+    await user.click(within(search).getByRole('tab', { name: 'By email' }));
+    await user.click(within(search).getByRole('button', { name: 'Choose a message' }));
+    const email = within(search).getByRole('textbox', { name: 'Their email address' });
+    expect(email).toHaveAccessibleDescription('Please enter your email address');
+    await user.type(email, 'budi@example');
+    await user.click(within(search).getByRole('button', { name: 'Choose a message' }));
+    expect(email).toHaveAccessibleDescription('Enter valid email address');
+
+    await user.click(screen.getByRole('button', { name: 'How requests work' }));
+    const tips = await screen.findByRole('dialog', { name: 'How location requests work' });
+    expect(tips).toHaveTextContent('Nothing about them is recorded until they agree.');
+  });
+
   it('speaks Indonesian under /id', async () => {
+    signIn();
     await renderAt('/id/dashboard', <DashboardPage />);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dasbor');
+    expect(screen.getByRole('tab', { name: 'Lewat tautan' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Kode negara' })).toHaveDisplayValue('Indonesia (+62)');
+    expect(await screen.findByText(/Belum ada permintaan/)).toBeInTheDocument();
   });
 });

@@ -1,0 +1,100 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiClient, apiGet } from '@kabari/shared/api/api-client';
+import type { LocationRequest } from '@kabari/shared/requests/location-request';
+import { renderAt } from '../../../../jest/render-with-i18n';
+import { RequestHistory } from './request-history';
+import { useRequestHistoryStore } from './request-history-store';
+
+jest.mock('@kabari/shared/api/api-client', () => ({
+  apiGet: jest.fn(),
+  apiPost: jest.fn(),
+  apiClient: { delete: jest.fn() },
+}));
+jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
+const get = jest.mocked(apiGet);
+const remove = jest.mocked(apiClient.delete);
+jest.setTimeout(30_000);
+
+function request(id: string, changes: Partial<LocationRequest> = {}): LocationRequest {
+  return {
+    id,
+    channel: 'sms',
+    target: `+62812000000${id}`,
+    title: null,
+    url: null,
+    status: 'pending',
+    consent: 'none',
+    delivery: 'sent',
+    requestTime: '2026-11-22T04:00:00.000Z',
+    openedTime: null,
+    locatedTime: null,
+    liveUntil: null,
+    expiresAt: null,
+    lastPosition: null,
+    ...changes,
+  };
+}
+
+describe('the request history', () => {
+  beforeEach(() => {
+    get.mockReset();
+    remove.mockReset();
+    useRequestHistoryStore.setState({ items: [], total: 0, page: 1, loadState: 'idle', selectedId: null });
+  });
+
+  it('lists requests with status, consent, delivery, times and address; pages; live updates replace rows', async () => {
+    const located = request('1', {
+      status: 'gps_tracked',
+      consent: 'sharing',
+      locatedTime: '2026-11-22T05:00:00.000Z',
+      lastPosition: {
+        id: 'p',
+        source: 'gps',
+        latitude: -6.2,
+        longitude: 106.8,
+        accuracyMeters: 20,
+        address: 'Menteng, Jakarta',
+        recordedAt: '2026-11-22T05:00:00.000Z',
+      },
+    });
+    get.mockResolvedValue({ items: [located, request('2')], total: 12, page: 1, pageSize: 10 });
+    const user = userEvent.setup();
+    await renderAt('/dashboard', <RequestHistory locale="en" />);
+    const rows = await screen.findAllByTestId('request-row');
+    expect(get).toHaveBeenCalledWith('/api/v1/requests', { params: { page: 1, pageSize: 10 } });
+    expect(rows[0]).toHaveTextContent('GPS Tracked');
+    expect(rows[0]).toHaveTextContent('Sharing');
+    expect(rows[0]).toHaveTextContent('Menteng, Jakarta');
+    expect(rows[1]).toHaveTextContent('Pending');
+    expect(rows[1]).toHaveTextContent('Not answered yet');
+    expect(rows[1]).toHaveTextContent('Sent');
+    expect(rows[1]).toHaveTextContent('No address yet');
+
+    act(() => useRequestHistoryStore.getState().upsertRequest(request('2', { status: 'ip_located' })));
+    expect(screen.getAllByTestId('request-row')[1]).toHaveTextContent('IP Located');
+
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Show on map' }));
+    expect(useRequestHistoryStore.getState().selectedId).toBe('1');
+
+    const pages = screen.getByRole('navigation', { name: 'Pages of your requests' });
+    await user.click(within(pages).getByText('2'));
+    await waitFor(() =>
+      expect(get).toHaveBeenLastCalledWith('/api/v1/requests', { params: { page: 2, pageSize: 10 } }),
+    );
+  });
+
+  it('deletes a request after asking, in Indonesian', async () => {
+    get.mockResolvedValueOnce({ items: [request('1')], total: 1, page: 1, pageSize: 10 });
+    get.mockResolvedValueOnce({ items: [], total: 0, page: 1, pageSize: 10 });
+    remove.mockResolvedValue({ success: true });
+    const user = userEvent.setup();
+    await renderAt('/id/dashboard', <RequestHistory locale="id" />);
+    const row = await screen.findByTestId('request-row');
+    expect(row).toHaveTextContent('Menunggu');
+    await user.click(within(row).getByRole('button', { name: 'Hapus' }));
+    await user.click(await screen.findByRole('button', { name: 'Ya' }));
+    expect(await screen.findByText(/Belum ada permintaan/)).toBeInTheDocument();
+    expect(remove).toHaveBeenCalledWith('/api/v1/requests/1');
+  });
+});

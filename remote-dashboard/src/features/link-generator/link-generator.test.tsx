@@ -1,0 +1,87 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiGet, apiPost } from '@kabari/shared/api/api-client';
+import { ApiError } from '@kabari/shared/api/api-error';
+import { showToast } from '@kabari/shared/requests/show-toast';
+import { renderAt } from '../../../../jest/render-with-i18n';
+import { LinkGenerator } from './link-generator';
+
+jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
+jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
+const get = jest.mocked(apiGet);
+const post = jest.mocked(apiPost);
+const toast = jest.mocked(showToast);
+jest.setTimeout(30_000);
+
+const link = {
+  id: 'l-1',
+  channel: 'link',
+  target: null,
+  title: 'Mum, Sunday',
+  url: 'https://kabari.test/enter-link#abc',
+  status: 'pending',
+  consent: 'none',
+  delivery: null,
+  requestTime: '2026-11-22T04:00:00.000Z',
+  openedTime: null,
+  locatedTime: null,
+  liveUntil: null,
+  expiresAt: '2026-11-29T04:00:00.000Z',
+  lastPosition: null,
+};
+
+describe('the link generator', () => {
+  beforeEach(() => {
+    get.mockReset().mockResolvedValue({ nextAllowedAt: null, optedOut: false });
+    post.mockReset();
+    toast.mockReset();
+  });
+
+  it('asks for a title, generates, copies (or says it could not), and starts a new link', async () => {
+    post.mockResolvedValue({ request: link });
+    const onCreated = jest.fn();
+    const user = userEvent.setup();
+    await renderAt('/dashboard', <LinkGenerator locale="en" onCreated={onCreated} onSeeHistory={jest.fn()} />);
+    await user.click(screen.getByRole('button', { name: 'Generate link' }));
+    expect(screen.getByRole('textbox', { name: 'Link title' })).toHaveAccessibleDescription(
+      /Please give the link a title/,
+    );
+    expect(post).not.toHaveBeenCalled();
+
+    await user.type(screen.getByRole('textbox', { name: 'Link title' }), 'Mum, Sunday');
+    await user.click(screen.getByRole('button', { name: 'Generate link' }));
+    const url = await screen.findByRole('textbox', { name: 'Your link: Mum, Sunday' });
+    expect(url).toHaveValue('https://kabari.test/enter-link#abc');
+    expect(post).toHaveBeenCalledWith('/api/v1/links', { title: 'Mum, Sunday', locale: 'en' }, expect.anything());
+    expect(onCreated).toHaveBeenCalledWith(link);
+
+    const writeText = jest.fn().mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('denied'));
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('success', 'Short link copy success'));
+    expect(writeText).toHaveBeenCalledWith('https://kabari.test/enter-link#abc');
+    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('error', 'Short link copy failed'));
+
+    await user.click(screen.getByRole('button', { name: 'Generate a new link' }));
+    expect(screen.getByRole('textbox', { name: 'Link title' })).toHaveValue('');
+  });
+
+  it('shows when the next link is allowed, before and after a refusal', async () => {
+    const next = new Date(Date.now() + 3_600_000).toISOString();
+    get.mockResolvedValue({ nextAllowedAt: next, optedOut: false });
+    await renderAt('/id/dashboard', <LinkGenerator locale="id" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Satu tautan baru setiap 3 jam.');
+    expect(screen.getByRole('button', { name: 'Buat tautan' })).toBeDisabled();
+  });
+
+  it('shows the time a refusal gives', async () => {
+    const next = new Date(Date.now() + 3_600_000).toISOString();
+    post.mockRejectedValue(new ApiError('Too soon', 429, { data: { nextAllowedAt: next } }));
+    const user = userEvent.setup();
+    await renderAt('/dashboard', <LinkGenerator locale="en" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
+    await user.type(screen.getByRole('textbox', { name: 'Link title' }), 'Dad');
+    await user.click(screen.getByRole('button', { name: 'Generate link' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can create the next one on');
+  });
+});

@@ -1,0 +1,148 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiGet, apiPost } from '@kabari/shared/api/api-client';
+import { ApiError } from '@kabari/shared/api/api-error';
+import { showToast } from '@kabari/shared/requests/show-toast';
+import { renderAt } from '../../../../jest/render-with-i18n';
+import { ChooseMessageModal } from './choose-message-modal';
+
+jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
+jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
+const get = jest.mocked(apiGet);
+const post = jest.mocked(apiPost);
+const toast = jest.mocked(showToast);
+jest.setTimeout(30_000);
+
+const templates = [
+  { id: 'sms-family', channel: 'sms', locale: 'en', name: 'Family check-in', defaultNote: 'Are you home safe?' },
+  { id: 'sms-plain', channel: 'sms', locale: 'en', name: 'Plain', defaultNote: '' },
+];
+const pending = {
+  id: 'r-1',
+  channel: 'sms',
+  target: '+6281234567890',
+  title: null,
+  url: null,
+  status: 'pending',
+  consent: 'none',
+  delivery: 'queued',
+  requestTime: '2026-11-22T04:00:00.000Z',
+  openedTime: null,
+  locatedTime: null,
+  liveUntil: null,
+  expiresAt: null,
+  lastPosition: null,
+};
+
+function serve(limit: { nextAllowedAt: string | null; optedOut: boolean }) {
+  get.mockImplementation(
+    async (url: string) => (url === '/api/v1/requests/templates' ? { items: templates } : limit) as never,
+  );
+  post.mockImplementation(async (url: string, body: unknown) => {
+    if (url === '/api/v1/requests/preview') {
+      const { note } = body as { note: string };
+      return {
+        text: `Ana asks where you are.${note ? ` "${note}"` : ''} Open: https://kabari.test/enter-link#…`,
+      } as never;
+    }
+    return { request: pending } as never;
+  });
+}
+
+async function open(props: Partial<Parameters<typeof ChooseMessageModal>[0]> = {}) {
+  const onSent = jest.fn();
+  await renderAt(
+    '/dashboard',
+    <ChooseMessageModal
+      open
+      channel="sms"
+      target="+6281234567890"
+      locale="en"
+      onClose={jest.fn()}
+      onSent={onSent}
+      {...props}
+    />,
+  );
+  const dialog = await screen.findByRole('dialog', { name: 'Choose a message' });
+  return { dialog, onSent };
+}
+
+describe('the choose-message modal', () => {
+  beforeEach(() => {
+    get.mockReset();
+    post.mockReset();
+    toast.mockReset();
+  });
+
+  it('previews the exact message, lets only the note change, and sends', async () => {
+    serve({ nextAllowedAt: null, optedOut: false });
+    const user = userEvent.setup();
+    const { dialog, onSent } = await open();
+    const preview = await within(dialog).findByTestId('message-preview');
+    await waitFor(() => expect(preview).toHaveTextContent('"Are you home safe?"'));
+    expect(get).toHaveBeenCalledWith('/api/v1/requests/templates', { params: { channel: 'sms', locale: 'en' } });
+    expect(get).toHaveBeenCalledWith('/api/v1/requests/limit', {
+      params: { channel: 'sms', number: '+6281234567890' },
+    });
+
+    const note = within(dialog).getByRole('textbox', { name: 'Your personal note' });
+    expect(note).toHaveAccessibleDescription(/Only the note can be changed/);
+    await user.clear(note);
+    await user.type(note, 'Dinner at 7?');
+    await waitFor(() => expect(preview).toHaveTextContent('"Dinner at 7?"'));
+
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSent).toHaveBeenCalledWith(pending));
+    expect(post).toHaveBeenCalledWith(
+      '/api/v1/requests/sms',
+      { number: '+6281234567890', templateId: 'sms-family', note: 'Dinner at 7?', locale: 'en' },
+      { toastErrors: false, handledStatuses: [409, 429] },
+    );
+    expect(toast).toHaveBeenCalledWith('success', 'Send SMS template success');
+  });
+
+  it('shows the 3-hour limit before the user tries', async () => {
+    serve({ nextAllowedAt: new Date(Date.now() + 3_600_000).toISOString(), optedOut: false });
+    const { dialog } = await open({ channel: 'email', target: 'budi@example.com' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'One message per number or email every 3 hours. You can send the next one to budi@example.com on',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it('tells plainly that an opted-out target will not be messaged', async () => {
+    serve({ nextAllowedAt: null, optedOut: true });
+    const { dialog } = await open();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      '+6281234567890 has asked not to receive location requests from Kabari.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it("explains the server's refusal with its time, in Indonesian", async () => {
+    serve({ nextAllowedAt: null, optedOut: false });
+    const next = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const user = userEvent.setup();
+    await renderAt(
+      '/id/dashboard',
+      <ChooseMessageModal
+        open
+        channel="email"
+        target="budi@example.com"
+        locale="id"
+        onClose={jest.fn()}
+        onSent={jest.fn()}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Pilih pesan' });
+    await within(dialog).findByTestId('message-preview');
+    post.mockRejectedValueOnce(
+      new ApiError('Too soon', 429, { status: 429, message: 'Too soon', data: { nextAllowedAt: next } }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Kirim' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Anda bisa mengirim pesan berikutnya ke budi@example.com pada',
+    );
+    expect(toast).toHaveBeenCalledWith('error', 'Template email gagal dikirim');
+  });
+});
