@@ -199,7 +199,7 @@ export default fp(
       }
       running = (async () => {
         let total = 0;
-        let claimed = 0;
+        let claimed: number;
         do {
           kicked = false;
           claimed = await dispatchBatch();

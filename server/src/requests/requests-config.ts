@@ -30,8 +30,7 @@ export const requestsEnvironment = {
     .default(7),
 };
 
-const requestsEnvironmentObject = z.object(requestsEnvironment);
-type RequestsEnvironment = z.output<typeof requestsEnvironmentObject> & { PUBLIC_URL?: string };
+type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>> & { PUBLIC_URL?: string };
 
 export interface TwilioSettings {
   accountSid: string;
