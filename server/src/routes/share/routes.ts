@@ -8,7 +8,11 @@ import { abuseReports, locationRequests, optOuts, positions, requestEvents, user
 import { DBIP_ATTRIBUTION, ipPlaceAddress } from '../../geo/ip-location';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { publishRequestEvent } from '../../live/request-events';
-import { optOutHash, positionView, publishRequestChange, type RequestRow } from './request-view';
+import {
+  publishRequestChange as publishView,
+  toPositionView as positionView,
+} from '../../requests/location-request-view';
+import { optOutHash } from './opt-out-hash';
 import {
   consentResponse,
   linkResponse,
@@ -29,6 +33,8 @@ import {
 export const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
 export const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
 export const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
+
+type RequestRow = typeof locationRequests.$inferSelect;
 
 export const INVALID_LINK = 'Invalid link!';
 
@@ -110,7 +116,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         if (!row.openedAt) {
           // Only that it was opened: no address, no device, nothing about who opened it.
           row = await updateRequest(tx, row.id, { openedAt: new Date() });
-          await publishRequestChange(tx, row, publicUrl);
+          await publishView(tx, row.userId, row.id, publicUrl);
         }
         const [requester] = await tx
           .select({ displayName: users.displayName })
@@ -198,7 +204,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
             payload: { requestId: row.id, position: positionView(position) },
           });
         }
-        await publishRequestChange(tx, row, publicUrl);
+        await publishView(tx, row.userId, row.id, publicUrl);
         return position ? positionView(position) : null;
       });
       return ok({ state: 'sharing' as const, approximate, attribution: DBIP_ATTRIBUTION });
@@ -263,7 +269,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         });
         if (row.status !== 'gps_tracked') {
           row = await updateRequest(tx, row.id, { status: 'gps_tracked', locatedAt: row.locatedAt ?? now });
-          await publishRequestChange(tx, row, publicUrl);
+          await publishView(tx, row.userId, row.id, publicUrl);
         }
         return ok({ accepted: true, liveUntil: row.liveUntil?.toISOString() ?? null });
       });
@@ -288,7 +294,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         if (state !== 'sharing') throw notSharing(state);
         const liveUntil = new Date(Date.now() + request.body.minutes * 60_000);
         row = await updateRequest(tx, row.id, { liveUntil });
-        await publishRequestChange(tx, row, publicUrl);
+        await publishView(tx, row.userId, row.id, publicUrl);
         return ok({ liveUntil: liveUntil.toISOString() });
       }),
   );
@@ -311,7 +317,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         if (state !== 'sharing') throw notSharing(state);
         const now = new Date();
         row = await updateRequest(tx, row.id, { consent: 'stopped', decidedAt: now, liveUntil: null });
-        await publishRequestChange(tx, row, publicUrl);
+        await publishView(tx, row.userId, row.id, publicUrl);
         return ok({ state: linkState(row) });
       }),
   );
@@ -333,7 +339,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         if (state === 'declined') return ok({ state });
         if (state !== 'open') throw notSharing(state);
         row = await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
-        await publishRequestChange(tx, row, publicUrl);
+        await publishView(tx, row.userId, row.id, publicUrl);
         return ok({ state: linkState(row) });
       }),
   );
@@ -373,7 +379,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
           type: 'withdrawn',
           payload: { requestId: row.id },
         });
-        await publishRequestChange(tx, row, publicUrl);
+        await publishView(tx, row.userId, row.id, publicUrl);
         return ok({ state: linkState(row) });
       }),
   );
@@ -407,7 +413,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
           .onConflictDoNothing();
         if (linkState(row) === 'open') {
           row = await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
-          await publishRequestChange(tx, row, publicUrl);
+          await publishView(tx, row.userId, row.id, publicUrl);
         }
         return ok({ optedOut: true as const });
       }),
