@@ -1,17 +1,30 @@
 import type { BrowserContext, Page, Route } from '@playwright/test';
 
-/** Signs the browser in the way the app sees it: a `token` cookie (and, optionally, the stored user). */
+/**
+ * Signs the browser in the way the app sees it: a `token` cookie (and, optionally, the stored user). Without a
+ * token the cookie holds a placeholder the server does not know (for specs that play the API back).
+ */
 export async function signInWithCookie(
   context: BrowserContext,
   baseURL: string,
   user?: { displayName: string; email: string },
+  token = 'e2e-token',
 ): Promise<void> {
-  await context.addCookies([{ name: 'token', value: 'e2e-token', url: baseURL }]);
+  await context.addCookies([{ name: 'token', value: token, url: baseURL }]);
   if (user) {
     await context.addInitScript((cached) => {
       localStorage.setItem('kabari-user', JSON.stringify({ state: { user: { userCacheInfo: cached } }, version: 0 }));
     }, user);
   }
+}
+
+/** Signs the browser in as a real subscriber from signUpSubscriber (e2e/support/subscriber.ts). */
+export async function signInAsSubscriber(
+  context: BrowserContext,
+  baseURL: string,
+  subscriber: { token: string; user: { userCacheInfo: { displayName: string; email: string } } },
+): Promise<void> {
+  await signInWithCookie(context, baseURL, subscriber.user.userCacheInfo, subscriber.token);
 }
 
 /** The API's envelope, as the server answers. */

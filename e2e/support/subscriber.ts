@@ -1,0 +1,120 @@
+// Signs a subscriber up through the real API, as the browser does: the password RSA-encrypted with jsencrypt
+// under GET /api/v1/auth/publicKey, registerAndSign with the sandbox processor (v5pay, test card 4242…), the
+// register result polled until it settles, then login by the one-time auth code. Every e2e spec that needs a
+// signed-in subscriber starts here instead of clicking through the sign-up (billing's own spec proves that).
+import { randomBytes } from 'node:crypto';
+import * as jsencryptModule from 'jsencrypt';
+
+type JSEncryptInstance = { setPublicKey(pem: string): void; encrypt(text: string): string | false };
+const jsencryptExports = jsencryptModule as unknown as {
+  default?: new () => JSEncryptInstance;
+  JSEncrypt?: new () => JSEncryptInstance;
+};
+// Node loads jsencrypt's CommonJS build, whose module is the class itself.
+const JSEncrypt = (jsencryptExports.default ??
+  jsencryptExports.JSEncrypt ??
+  jsencryptModule) as new () => JSEncryptInstance;
+
+export interface UserCacheInfo {
+  id: string;
+  email: string;
+  displayName: string;
+  phone: string | null;
+  locale: 'en' | 'id';
+  createdAt: string;
+}
+
+export interface Subscriber {
+  email: string;
+  password: string;
+  token: string;
+  user: { userCacheInfo: UserCacheInfo };
+  displayName: string;
+}
+
+export interface SignUpOptions {
+  email?: string;
+  password?: string;
+  displayName?: string;
+  locale?: 'en' | 'id';
+  phone?: string;
+  /** A sandbox test card (default 4242 4242 4242 4242). */
+  cardNumber?: string;
+}
+
+interface Envelope<T> {
+  status: number;
+  message: string;
+  data: T;
+}
+
+async function call<T>(baseURL: string, path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(new URL(path, baseURL), {
+    ...init,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...init.headers },
+  });
+  const body = (await response.json().catch(() => null)) as Envelope<T> | null;
+  if (!response.ok || !body) {
+    throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status}: ${body?.message ?? 'no JSON body'}`);
+  }
+  return body.data;
+}
+
+export function encryptPassword(publicKeyPem: string, password: string): string {
+  const encryptor = new JSEncrypt();
+  encryptor.setPublicKey(publicKeyPem);
+  const ciphertext = encryptor.encrypt(password);
+  if (!ciphertext) throw new Error('jsencrypt could not encrypt the password');
+  return ciphertext;
+}
+
+let counter = 0;
+
+/** A new subscriber (trial, paid with the sandbox test card), signed in: its token and cached user. */
+export async function signUpSubscriber(baseURL: string, options: SignUpOptions = {}): Promise<Subscriber> {
+  counter += 1;
+  const email = options.email ?? `e2e-${Date.now()}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+  const password = options.password ?? `pw-${randomBytes(6).toString('hex')}`;
+  const displayName = options.displayName ?? 'Rina E2E';
+  const { publicKey } = await call<{ publicKey: string }>(baseURL, '/api/v1/auth/publicKey');
+  const nextYear = String(new Date().getUTCFullYear() + 2);
+  const { registerId } = await call<{ registerId: string }>(baseURL, '/api/v1/auth/registerAndSign/v5pay', {
+    method: 'POST',
+    body: JSON.stringify({
+      email,
+      displayName,
+      ...(options.phone ? { phone: options.phone } : {}),
+      locale: options.locale ?? 'en',
+      ageConfirmed: true,
+      termsAccepted: true,
+      password: encryptPassword(publicKey, password),
+      method: 'card',
+      card: {
+        name: 'Rina',
+        surname: 'E2E',
+        number: options.cardNumber ?? '4242 4242 4242 4242',
+        expiryMonth: '12',
+        expiryYear: nextYear,
+        cvv: '123',
+      },
+    }),
+  });
+
+  // The sandbox settles at once; real providers may take a moment: poll like the register result screen.
+  const deadline = Date.now() + 15_000;
+  let state: { state: string; authCode?: string; failureMessage?: string };
+  for (;;) {
+    state = await call(baseURL, `/api/v1/personnal/registerQuery/${registerId}`);
+    if (state.state !== 'querying' || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (state.state !== 'created' || !state.authCode) {
+    throw new Error(`sign-up of ${email} ended in ${state.state}: ${state.failureMessage ?? 'no auth code'}`);
+  }
+  const login = await call<{ token: string; user: { userCacheInfo: UserCacheInfo } }>(
+    baseURL,
+    '/api/v1/auth/loginByAuthCode',
+    { method: 'POST', body: JSON.stringify({ authCode: state.authCode }) },
+  );
+  return { email, password, token: login.token, user: login.user, displayName };
+}

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { isKnownCurrency, parseMajorAmount } from './money';
+
+/**
+ * The operator's billing settings, from the environment: prices per locale, the renewal period, the renewal
+ * job, and the payment providers. Without provider keys the built-in sandbox processor (v5pay) takes payments.
+ */
+
+const text = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const currency = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine(isKnownCurrency, 'expected an ISO 4217 currency code such as USD or IDR');
+
+const majorAmount = z
+  .string()
+  .trim()
+  .regex(/^\d{1,9}(\.\d{1,3})?$/, 'expected a positive amount in the major unit, such as 29.99 or 449000');
+
+const wholeNumber = (min: number, max: number, what: string) =>
+  z.coerce
+    .number({ message: `expected ${what} from ${min} to ${max}` })
+    .int(`expected ${what} from ${min} to ${max}`)
+    .min(min, `expected ${what} from ${min} to ${max}`)
+    .max(max, `expected ${what} from ${min} to ${max}`);
+
+/** Spread into the server's environment schema (config.ts). */
+export const billingEnvironment = {
+  PRICE_EN_CURRENCY: currency.default('USD'),
+  PRICE_EN_FIRST_DAY: majorAmount.default('0.99'),
+  PRICE_EN_AMOUNT: majorAmount.default('29.99'),
+  PRICE_ID_CURRENCY: currency.default('IDR'),
+  PRICE_ID_FIRST_DAY: majorAmount.default('14900'),
+  PRICE_ID_AMOUNT: majorAmount.default('449000'),
+  BILLING_PERIOD_DAYS: wholeNumber(1, 366, 'a whole number of days').default(30),
+  RENEWAL_REMINDER_DAYS: wholeNumber(0, 30, 'a whole number of days').default(3),
+  // 0: no renewal job in this process (another instance, or a cron calling the dev tool, runs it).
+  RENEWAL_INTERVAL_SECONDS: wholeNumber(0, 86_400, 'a whole number of seconds').default(60),
+  STRIPE_SECRET_KEY: text.refine(
+    (value) => value === undefined || /^(sk|rk)_(test|live)_\w+$/.test(value),
+    'expected a Stripe secret key (sk_test_… or sk_live_…)',
+  ),
+  STRIPE_PUBLISHABLE_KEY: text.refine(
+    (value) => value === undefined || /^pk_(test|live)_\w+$/.test(value),
+    'expected a Stripe publishable key (pk_test_… or pk_live_…)',
+  ),
+  STRIPE_WEBHOOK_SECRET: text.refine(
+    (value) => value === undefined || /^whsec_\w+$/.test(value),
+    'expected a Stripe webhook signing secret (whsec_…)',
+  ),
+  PAYPAL_CLIENT_ID: text,
+  PAYPAL_CLIENT_SECRET: text,
+  PAYPAL_WEBHOOK_ID: text,
+  PAYPAL_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+};
+
+type BillingEnvironment = z.output<z.ZodObject<typeof billingEnvironment>>;
+
+export type Locale = 'en' | 'id';
+
+export interface Price {
+  currency: string;
+  /** Minor units (cents; rupiah has none). */
+  firstDayAmount: number;
+  amount: number;
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+}
+
+export interface PaypalSettings {
+  clientId: string;
+  clientSecret: string;
+  webhookId: string;
+  environment: 'sandbox' | 'production';
+}
+
+export interface BillingConfig {
+  prices: Record<Locale, Price>;
+  periodDays: number;
+  reminderDays: number;
+  renewalIntervalSeconds: number;
+  stripe: StripeSettings | undefined;
+  paypal: PaypalSettings | undefined;
+}
+
+function price(name: 'EN' | 'ID', e: BillingEnvironment, fail: (message: string) => Error): Price {
+  const currencyCode = e[`PRICE_${name}_CURRENCY`];
+  const amounts = (['FIRST_DAY', 'AMOUNT'] as const).map((part) => {
+    const variable = `PRICE_${name}_${part}`;
+    const minor = parseMajorAmount(e[`PRICE_${name}_${part}`], currencyCode);
+    if (minor === null) {
+      throw fail(`  ${variable}: expected an amount ${currencyCode} can hold (check the number of decimals)`);
+    }
+    if (minor <= 0) throw fail(`  ${variable}: expected an amount above zero`);
+    return minor;
+  });
+  return { currency: currencyCode, firstDayAmount: amounts[0]!, amount: amounts[1]! };
+}
+
+/** All of a provider's variables, or none: a half-configured provider stops the server with the missing names. */
+function allOrNone<T extends string>(
+  e: Partial<Record<T, string>>,
+  names: T[],
+  provider: string,
+  fail: (message: string) => Error,
+): boolean {
+  const missing = names.filter((name) => e[name] === undefined);
+  if (missing.length === names.length) return false;
+  if (missing.length > 0) {
+    throw fail(missing.map((name) => `  ${name}: required when ${provider} is configured (it is missing)`).join('\n'));
+  }
+  return true;
+}
+
+export function billingConfig(e: BillingEnvironment, fail: (message: string) => Error): BillingConfig {
+  const wrap = (message: string) => fail(`Invalid configuration:\n${message}`);
+  const stripe = allOrNone(e, ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'], 'Stripe', wrap);
+  const paypal = allOrNone(e, ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'], 'PayPal', wrap);
+  return {
+    prices: { en: price('EN', e, wrap), id: price('ID', e, wrap) },
+    periodDays: e.BILLING_PERIOD_DAYS,
+    reminderDays: e.RENEWAL_REMINDER_DAYS,
+    renewalIntervalSeconds: e.RENEWAL_INTERVAL_SECONDS,
+    stripe: stripe
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY!,
+          publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+        }
+      : undefined,
+    paypal: paypal
+      ? {
+          clientId: e.PAYPAL_CLIENT_ID!,
+          clientSecret: e.PAYPAL_CLIENT_SECRET!,
+          webhookId: e.PAYPAL_WEBHOOK_ID!,
+          environment: e.PAYPAL_ENVIRONMENT,
+        }
+      : undefined,
+  };
+}

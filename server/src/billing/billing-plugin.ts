@@ -1,0 +1,87 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import type { BillingConfig, Locale } from './billing-config';
+import { BillingClock, addDays } from './clock';
+import { toMajor } from './money';
+
+export interface PaymentMethods {
+  card: 'stripe' | 'v5pay' | null;
+  wallet: 'stripe' | 'v5pay' | null;
+  paypal: 'paypal' | 'v5pay' | null;
+}
+
+export interface PaymentTerms {
+  currencyCode: string;
+  firstDayDebitAmount: number;
+  amount: number;
+  period: number;
+  nextDebitDay: string;
+  methods: PaymentMethods;
+  sandbox: boolean;
+  stripePublishableKey?: string;
+  paypalClientId?: string;
+}
+
+export interface Billing {
+  config: BillingConfig;
+  clock: BillingClock;
+  /** True when no provider is configured: the sandbox processor takes every payment. */
+  sandbox: boolean;
+  methods: PaymentMethods;
+  terms(locale: Locale): PaymentTerms;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    billing: Billing;
+  }
+}
+
+/**
+ * Which processor takes which method. With no keys at all, the sandbox takes all three. Once a real provider is
+ * configured the sandbox is never offered beside it (real and pretend payments must not mix): a method whose
+ * provider is missing is null.
+ */
+export function paymentMethods(config: BillingConfig): PaymentMethods {
+  if (!config.stripe && !config.paypal) return { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' };
+  return {
+    card: config.stripe ? 'stripe' : null,
+    wallet: config.stripe ? 'stripe' : null,
+    paypal: config.paypal ? 'paypal' : null,
+  };
+}
+
+export default fp(
+  async (app, options: { config: Config }) => {
+    const config = options.config.billing;
+    const clock = new BillingClock();
+    const methods = paymentMethods(config);
+    const sandbox = !config.stripe && !config.paypal;
+    if (sandbox && options.config.isProduction) {
+      app.log.warn('No payment provider is configured: the sandbox processor takes payments and no money moves');
+    }
+
+    app.decorate('billing', {
+      config,
+      clock,
+      sandbox,
+      methods,
+      terms(locale) {
+        const price = config.prices[locale];
+        return {
+          currencyCode: price.currency,
+          firstDayDebitAmount: toMajor(price.firstDayAmount, price.currency),
+          amount: toMajor(price.amount, price.currency),
+          period: config.periodDays,
+          // The first-day charge covers one day; the first renewal is then due.
+          nextDebitDay: addDays(clock.now(), 1).toISOString(),
+          methods,
+          sandbox,
+          ...(config.stripe ? { stripePublishableKey: config.stripe.publishableKey } : {}),
+          ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),
+        };
+      },
+    } satisfies Billing);
+  },
+  { name: 'billing', dependencies: ['database', 'mailer'] },
+);

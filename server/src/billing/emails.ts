@@ -1,0 +1,217 @@
+import type { RenderedEmail } from '../mail/templates';
+import type { Locale } from './billing-config';
+import { formatMoney } from './money';
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function render(locale: Locale, subject: string, paragraphs: string[]): RenderedEmail {
+  const text = [...paragraphs, '', '— Kabari'].join('\n\n');
+  const html = `<!doctype html>
+<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
+${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
+<p>— Kabari</p>
+</body></html>`;
+  return { subject, text, html };
+}
+
+function day(moment: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+    dateStyle: 'long',
+    timeZone: 'UTC',
+  }).format(moment);
+}
+
+const hello = (locale: Locale, name: string) => (locale === 'id' ? `Halo ${name},` : `Hello ${name},`);
+
+export interface ChargeFacts {
+  displayName: string;
+  amount: number;
+  currency: string;
+  kind: 'first_day' | 'renewal';
+  paidAt: Date;
+  paymentId: string;
+  method: string;
+  validUntil: Date;
+  nextAmount: number;
+  sandbox: boolean;
+  /** The account's password was not chosen at sign-up: say how to set it. */
+  needsPassword?: boolean;
+}
+
+const howToCancel = {
+  en: 'You can cancel at any time from My subscription in your dashboard; you keep access until the paid period ends.',
+  id: 'Anda dapat berhenti berlangganan kapan saja dari menu Langganan saya di dasbor; akses tetap berlaku sampai periode yang sudah dibayar berakhir.',
+};
+
+const sandboxNote = {
+  en: 'This payment was made in the sandbox: no real money was charged.',
+  id: 'Pembayaran ini dilakukan di sandbox: tidak ada uang sungguhan yang ditagih.',
+};
+
+/** The receipt for every successful charge. */
+export function receiptEmail(locale: Locale, facts: ChargeFacts): RenderedEmail {
+  const paid = formatMoney(facts.amount, facts.currency, locale);
+  const next = formatMoney(facts.nextAmount, facts.currency, locale);
+  if (locale === 'id') {
+    return render(locale, `Tanda terima Kabari: ${paid}`, [
+      hello(locale, facts.displayName),
+      facts.kind === 'first_day'
+        ? `Terima kasih telah berlangganan Kabari. Kami telah menerima pembayaran hari pertama sebesar ${paid}.`
+        : `Langganan Kabari Anda telah diperpanjang. Kami telah menerima pembayaran sebesar ${paid}.`,
+      `Tanggal: ${day(facts.paidAt, locale)} · Metode: ${facts.method} · Nomor tanda terima: ${facts.paymentId}`,
+      `Akses Anda berlaku sampai ${day(facts.validUntil, locale)}. Setelah itu langganan diperpanjang otomatis sebesar ${next}, kecuali Anda membatalkannya.`,
+      howToCancel.id,
+      ...(facts.needsPassword
+        ? [
+            'Untuk masuk dari perangkat lain, buat kata sandi: klik "Lupa kata sandi" di Kabari, masukkan alamat email ini, lalu ikuti kode yang kami kirim.',
+          ]
+        : []),
+      ...(facts.sandbox ? [sandboxNote.id] : []),
+    ]);
+  }
+  return render(locale, `Your Kabari receipt: ${paid}`, [
+    hello(locale, facts.displayName),
+    facts.kind === 'first_day'
+      ? `Thank you for subscribing to Kabari. We received your first-day payment of ${paid}.`
+      : `Your Kabari subscription has been renewed. We received your payment of ${paid}.`,
+    `Date: ${day(facts.paidAt, locale)} · Method: ${facts.method} · Receipt number: ${facts.paymentId}`,
+    `Your access is paid until ${day(facts.validUntil, locale)}. After that the subscription renews automatically at ${next} unless you cancel.`,
+    howToCancel.en,
+    ...(facts.needsPassword
+      ? [
+          'To sign in on another device, set a password: choose "Forgot password" in Kabari, enter this email address and follow the code we send you.',
+        ]
+      : []),
+    ...(facts.sandbox ? [sandboxNote.en] : []),
+  ]);
+}
+
+/** Sent before each renewal. */
+export function renewalReminderEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string; renewsAt: Date },
+): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, locale);
+  if (locale === 'id') {
+    return render(locale, `Langganan Kabari Anda diperpanjang pada ${day(facts.renewsAt, locale)}`, [
+      hello(locale, facts.displayName),
+      `Langganan Kabari Anda akan diperpanjang otomatis pada ${day(facts.renewsAt, locale)} dan kami akan menagih ${amount}.`,
+      `Jika tidak ingin melanjutkan, batalkan sebelum tanggal tersebut. ${howToCancel.id}`,
+    ]);
+  }
+  return render(locale, `Your Kabari subscription renews on ${day(facts.renewsAt, locale)}`, [
+    hello(locale, facts.displayName),
+    `Your Kabari subscription renews automatically on ${day(facts.renewsAt, locale)} and we will charge ${amount}.`,
+    `If you do not want to continue, cancel before that date. ${howToCancel.en}`,
+  ]);
+}
+
+/** A renewal charge failed: the subscription has ended. */
+export function renewalFailedEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string; reason: string },
+): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, locale);
+  if (locale === 'id') {
+    return render(locale, 'Langganan Kabari Anda telah berakhir: pembayaran gagal', [
+      hello(locale, facts.displayName),
+      `Kami tidak dapat menagih ${amount} untuk memperpanjang langganan Kabari Anda. Alasan: ${facts.reason}`,
+      'Langganan Anda telah berakhir dan tidak ada biaya yang ditagih. Untuk melanjutkan, masuk ke Kabari dan perpanjang langganan dengan metode pembayaran lain.',
+    ]);
+  }
+  return render(locale, 'Your Kabari subscription has ended: the payment failed', [
+    hello(locale, facts.displayName),
+    `We could not charge ${amount} to renew your Kabari subscription. Reason: ${facts.reason}`,
+    'Your subscription has ended and nothing was charged. To continue, sign in to Kabari and renew with another payment method.',
+  ]);
+}
+
+export function cancelledEmail(locale: Locale, facts: { displayName: string; validUntil: Date }): RenderedEmail {
+  if (locale === 'id') {
+    return render(locale, 'Langganan Kabari Anda telah dibatalkan', [
+      hello(locale, facts.displayName),
+      `Langganan Anda telah dibatalkan dan tidak akan diperpanjang lagi. Anda tetap dapat memakai Kabari sampai ${day(facts.validUntil, locale)}.`,
+    ]);
+  }
+  return render(locale, 'Your Kabari subscription is cancelled', [
+    hello(locale, facts.displayName),
+    `Your subscription is cancelled and will not renew. You can keep using Kabari until ${day(facts.validUntil, locale)}.`,
+  ]);
+}
+
+export function billingCodeEmail(
+  locale: Locale,
+  purpose: 'refund_request' | 'delete_account',
+  code: string,
+): RenderedEmail {
+  const what = {
+    en: {
+      refund_request: 'confirm your cancellation and refund request',
+      delete_account: 'delete your Kabari account',
+    },
+    id: {
+      refund_request: 'mengonfirmasi permintaan pembatalan dan pengembalian dana',
+      delete_account: 'menghapus akun Kabari Anda',
+    },
+  };
+  if (locale === 'id') {
+    return render(locale, 'Kode verifikasi Kabari Anda', [
+      `Kode verifikasi Anda: ${code}`,
+      `Masukkan kode ini di Kabari untuk ${what.id[purpose]}. Kode berlaku 10 menit dan hanya dapat dipakai sekali.`,
+      'Jika Anda tidak memintanya, abaikan email ini: tidak ada yang berubah.',
+    ]);
+  }
+  return render(locale, 'Your Kabari verification code', [
+    `Your verification code is: ${code}`,
+    `Enter it in Kabari to ${what.en[purpose]}. It expires in 10 minutes and works only once.`,
+    'If you did not ask for it, ignore this email: nothing changes.',
+  ]);
+}
+
+export function refundRequestEmail(
+  locale: Locale,
+  facts: { requestId: string; cancelled: boolean; validUntil: Date | null },
+): RenderedEmail {
+  if (locale === 'id') {
+    return render(locale, 'Kami menerima permintaan pengembalian dana Anda', [
+      'Halo,',
+      `Kami telah menerima permintaan pembatalan dan pengembalian dana Anda (nomor ${facts.requestId}). Tim kami akan memeriksanya dan membalas email ini.`,
+      facts.cancelled && facts.validUntil
+        ? `Langganan Anda telah dibatalkan dan tidak akan diperpanjang. Akses tetap berlaku sampai ${day(facts.validUntil, locale)}.`
+        : 'Tidak ada langganan aktif untuk alamat email ini.',
+    ]);
+  }
+  return render(locale, 'We received your refund request', [
+    'Hello,',
+    `We received your cancellation and refund request (number ${facts.requestId}). Our team will review it and reply to this email.`,
+    facts.cancelled && facts.validUntil
+      ? `Your subscription is cancelled and will not renew. Access remains until ${day(facts.validUntil, locale)}.`
+      : 'There is no active subscription for this email address.',
+  ]);
+}
+
+export function accountDeletedEmail(locale: Locale, displayName: string): RenderedEmail {
+  if (locale === 'id') {
+    return render(locale, 'Akun Kabari Anda telah dihapus', [
+      hello(locale, displayName),
+      'Akun Kabari Anda telah dihapus: langganan dibatalkan, dan data pribadi, permintaan lokasi, serta lokasi yang dibagikan telah dihapus. Catatan pembayaran disimpan hanya sejauh diwajibkan hukum, tanpa terhubung ke Anda.',
+    ]);
+  }
+  return render(locale, 'Your Kabari account has been deleted', [
+    hello(locale, displayName),
+    'Your Kabari account has been deleted: the subscription is cancelled, and your personal data, location requests and shared positions are erased. Payment records are kept only as the law requires, no longer linked to you.',
+  ]);
+}
+
+export function methodLabel(
+  locale: Locale,
+  payment: { provider: string; cardBrand: string | null; cardLast4: string | null; method?: string | null },
+): string {
+  const sandbox = payment.provider === 'v5pay' ? (locale === 'id' ? ' (sandbox)' : ' (sandbox)') : '';
+  if (payment.cardLast4) return `${payment.cardBrand ?? 'card'} •••• ${payment.cardLast4}${sandbox}`;
+  if (payment.method === 'paypal' || payment.provider === 'paypal') return `PayPal${sandbox}`;
+  if (payment.method === 'wallet') return `${locale === 'id' ? 'Dompet digital' : 'Wallet'}${sandbox}`;
+  return `${payment.provider}${sandbox}`;
+}

@@ -1,0 +1,277 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { hashPassword } from '../auth/passwords';
+import type { DatabaseExecutor } from '../db/open-database';
+import { payments, registrations, subscriptions, users } from '../db/schema';
+import type { Mailer } from '../plugins/mailer';
+import type { ChargeOutcome, Provider } from '../payments/processor';
+import type { BillingConfig, Locale } from './billing-config';
+import { addDays, DAY_MS } from './clock';
+import { methodLabel, receiptEmail } from './emails';
+import { toMajor } from './money';
+
+export type Subscription = typeof subscriptions.$inferSelect;
+export type SubscriptionStatus = 'trial' | 'active' | 'cancelled' | 'expired' | 'unsubscribed';
+export type PaymentMethodKind = 'card' | 'wallet' | 'paypal';
+
+// A trial or active subscription whose renewal is due counts as paid for this long after valid_until, so a
+// renewal job running a little late never locks anyone out; past it, access ends even if no job ran.
+const RENEWAL_GRACE_MS = DAY_MS;
+
+/** The status a reader sees now: a cancelled subscription past its paid period has expired. */
+export function effectiveStatus(subscription: Subscription, now: Date): SubscriptionStatus {
+  const status = subscription.status as SubscriptionStatus;
+  const ended = subscription.validUntil.getTime() <= now.getTime();
+  if (status === 'cancelled' && ended) return 'expired';
+  if (
+    (status === 'trial' || status === 'active') &&
+    subscription.validUntil.getTime() + RENEWAL_GRACE_MS <= now.getTime()
+  ) {
+    return 'expired';
+  }
+  return status;
+}
+
+export interface SubscriptionInfo {
+  status: SubscriptionStatus;
+  expiredStatus: 0 | 1;
+  validUntil: string;
+  nextDebitDay: string | null;
+  amount: number;
+  firstDayDebitAmount: number;
+  currencyCode: string;
+  period: number;
+  provider: Provider;
+  sandbox: boolean;
+  cancelledAt: string | null;
+  createdAt: string;
+}
+
+export function subscriptionInfo(subscription: Subscription, now: Date): SubscriptionInfo {
+  const status = effectiveStatus(subscription, now);
+  const renews = status === 'trial' || status === 'active';
+  return {
+    status,
+    expiredStatus: status === 'expired' || status === 'unsubscribed' ? 1 : 0,
+    validUntil: subscription.validUntil.toISOString(),
+    nextDebitDay: renews ? subscription.validUntil.toISOString() : null,
+    amount: toMajor(subscription.amount, subscription.currency),
+    firstDayDebitAmount: toMajor(subscription.firstDayAmount, subscription.currency),
+    currencyCode: subscription.currency,
+    period: subscription.periodDays,
+    provider: subscription.provider as Provider,
+    sandbox: subscription.provider === 'v5pay',
+    cancelledAt: subscription.cancelledAt?.toISOString() ?? null,
+    createdAt: subscription.createdAt.toISOString(),
+  };
+}
+
+export async function findSubscription(db: DatabaseExecutor, userId: string): Promise<Subscription | undefined> {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+  return row;
+}
+
+export interface SucceededFirstCharge {
+  outcome: Extract<ChargeOutcome, { outcome: 'succeeded' }>;
+  method: PaymentMethodKind;
+  customerRef: string | null;
+  paymentMethodRef: string | null;
+}
+
+export interface RegistrationDeps {
+  billing: BillingConfig;
+  mailer: Mailer;
+  now: Date;
+}
+
+export type CompletionResult =
+  | { completed: true; userId: string; subscriptionId: string }
+  | { completed: false; reason: 'already_handled' | 'email_in_use' };
+
+/**
+ * The first-day charge succeeded: the user, the trial subscription, the payment and the receipt, in the caller's
+ * transaction. Idempotent: a registration already handled (a replayed webhook, a retried request) changes nothing.
+ * A registration whose email got taken meanwhile is marked sign_failed; the caller refunds when money moved.
+ */
+export async function completeRegistration(
+  tx: DatabaseExecutor,
+  registrationId: string,
+  charge: SucceededFirstCharge,
+  deps: RegistrationDeps,
+): Promise<CompletionResult> {
+  const [registration] = await tx
+    .select()
+    .from(registrations)
+    .where(eq(registrations.id, registrationId))
+    .for('update');
+  if (!registration || registration.state !== 'querying') return { completed: false, reason: 'already_handled' };
+  const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
+  const price = deps.billing.prices[locale];
+  const provider = registration.provider as Provider;
+  const idempotencyKey = firstDayKey(registrationId);
+
+  const [user] = await tx
+    .insert(users)
+    .values({
+      email: registration.email,
+      displayName: registration.displayName,
+      phone: registration.phone,
+      // No password chosen at sign-up: an unguessable one, which the user replaces through the reset-code flow.
+      passwordHash: registration.passwordHash ?? (await hashPassword(randomBytes(32).toString('base64url'))),
+      locale,
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning();
+  if (!user) {
+    await tx
+      .update(registrations)
+      .set({
+        state: 'sign_failed',
+        failureCode: 'email_in_use',
+        failureMessage: 'This email address is already in use',
+        passwordHash: null,
+        updatedAt: deps.now,
+      })
+      .where(eq(registrations.id, registrationId));
+    return { completed: false, reason: 'email_in_use' };
+  }
+
+  const validUntil = addDays(deps.now, 1);
+  const [subscription] = await tx
+    .insert(subscriptions)
+    .values({
+      userId: user.id,
+      status: 'trial',
+      provider,
+      providerCustomerRef: charge.customerRef,
+      providerPaymentMethodRef: charge.paymentMethodRef,
+      currency: price.currency,
+      firstDayAmount: price.firstDayAmount,
+      amount: price.amount,
+      periodDays: deps.billing.periodDays,
+      periodIndex: 0,
+      currentPeriodStart: deps.now,
+      validUntil,
+      createdAt: deps.now,
+      updatedAt: deps.now,
+    })
+    .returning();
+  if (!subscription) throw new Error('the subscription was not created');
+
+  const paymentValues = {
+    userId: user.id,
+    subscriptionId: subscription.id,
+    registrationId,
+    kind: 'first_day',
+    periodIndex: 0,
+    idempotencyKey,
+    provider,
+    providerRef: charge.outcome.providerRef,
+    currency: price.currency,
+    amount: price.firstDayAmount,
+    state: 'succeeded',
+    cardBrand: charge.outcome.cardBrand,
+    cardLast4: charge.outcome.cardLast4,
+    settledAt: deps.now,
+  } as const;
+  const [payment] = await tx
+    .insert(payments)
+    .values({ ...paymentValues, createdAt: deps.now })
+    .onConflictDoUpdate({ target: payments.idempotencyKey, set: paymentValues })
+    .returning();
+  if (!payment) throw new Error('the payment was not recorded');
+
+  await tx
+    .update(registrations)
+    .set({
+      state: 'created',
+      userId: user.id,
+      subscriptionId: subscription.id,
+      providerRef: charge.outcome.providerRef,
+      passwordHash: null,
+      updatedAt: deps.now,
+    })
+    .where(eq(registrations.id, registrationId));
+
+  const receipt = receiptEmail(locale, {
+    displayName: user.displayName,
+    amount: payment.amount,
+    currency: payment.currency,
+    kind: 'first_day',
+    paidAt: deps.now,
+    paymentId: payment.id,
+    method: methodLabel(locale, { ...payment, method: charge.method }),
+    validUntil,
+    nextAmount: price.amount,
+    sandbox: provider === 'v5pay',
+    needsPassword: registration.passwordHash === null,
+  });
+  await deps.mailer.queue(tx, { idempotencyKey: `receipt:${payment.id}`, to: user.email, locale, ...receipt });
+  return { completed: true, userId: user.id, subscriptionId: subscription.id };
+}
+
+export function firstDayKey(registrationId: string): string {
+  return `first_day:${registrationId}`;
+}
+
+/** The first-day charge failed: the attempt is recorded (no user is created) with the provider's reason. */
+export async function failRegistration(
+  tx: DatabaseExecutor,
+  registrationId: string,
+  failure: { providerRef: string | null; failureCode: string; failureMessage: string },
+  deps: { now: Date; price: { currency: string; firstDayAmount: number } },
+): Promise<boolean> {
+  const updated = await tx
+    .update(registrations)
+    .set({
+      state: 'sign_failed',
+      failureCode: failure.failureCode,
+      failureMessage: failure.failureMessage,
+      providerRef: failure.providerRef,
+      passwordHash: null,
+      updatedAt: deps.now,
+    })
+    .where(and(eq(registrations.id, registrationId), eq(registrations.state, 'querying')))
+    .returning({ provider: registrations.provider });
+  const provider = updated[0]?.provider;
+  if (!provider) return false;
+  const values = {
+    registrationId,
+    kind: 'first_day',
+    periodIndex: 0,
+    idempotencyKey: firstDayKey(registrationId),
+    provider,
+    providerRef: failure.providerRef,
+    currency: deps.price.currency,
+    amount: deps.price.firstDayAmount,
+    state: 'failed',
+    failureCode: failure.failureCode,
+    settledAt: deps.now,
+  } as const;
+  await tx
+    .insert(payments)
+    .values({ ...values, createdAt: deps.now })
+    .onConflictDoUpdate({ target: payments.idempotencyKey, set: values });
+  return true;
+}
+
+/** Hands out the auth code of a created registration once, within 30 minutes of its creation. */
+export async function claimAuthCodeHandout(
+  tx: DatabaseExecutor,
+  registrationId: string,
+  now: Date,
+): Promise<string | null> {
+  const rows = await tx
+    .update(registrations)
+    .set({ authCodeIssuedAt: now })
+    .where(
+      and(
+        eq(registrations.id, registrationId),
+        eq(registrations.state, 'created'),
+        sql`${registrations.authCodeIssuedAt} is null`,
+        sql`${registrations.updatedAt} > ${new Date(now.getTime() - 30 * 60 * 1000)}`,
+      ),
+    )
+    .returning({ email: registrations.email });
+  return rows[0]?.email ?? null;
+}

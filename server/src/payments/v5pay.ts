@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { Locale } from '../billing/billing-config';
+import { checkCard, cardProblemMessage, type CardInput, type CardProblem } from './card-checks';
+import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
+
+/**
+ * The built-in sandbox processor ("v5pay"): no money moves. It answers like a card processor in test mode, with
+ * Stripe's public test card numbers, so the whole sign-up works on a fresh machine. Real card numbers are
+ * refused: this is a sandbox and says so.
+ */
+
+export type SandboxMethod = 'card' | 'wallet' | 'paypal';
+
+type TestCardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'renewals_declined';
+
+// https://docs.stripe.com/testing: the numbers anyone may use in test mode.
+const TEST_CARDS: Record<string, TestCardBehaviour> = {
+  '4242424242424242': 'succeeds',
+  '4000056655665556': 'succeeds',
+  '5555555555554444': 'succeeds',
+  '2223003122003222': 'succeeds',
+  '5200828282828210': 'succeeds',
+  '378282246310005': 'succeeds',
+  '371449635398431': 'succeeds',
+  '6011111111111117': 'succeeds',
+  '4000000000000002': 'declined',
+  '4000000000009995': 'insufficient_funds',
+  // Stripe: "attaches to a customer, but charges fail": the first-day charge works here, every renewal fails.
+  '4000000000000341': 'renewals_declined',
+};
+
+const FAILURES: Record<Locale, Record<'card_declined' | 'insufficient_funds' | 'not_a_test_card', string>> = {
+  en: {
+    card_declined: 'Your card was declined. Please use another card or payment method.',
+    insufficient_funds: 'Your card has insufficient funds. Please use another card or payment method.',
+    not_a_test_card:
+      'This is the sandbox: no real card is charged. Use a test card such as 4242 4242 4242 4242 with any future expiry date and any 3-digit CVV.',
+  },
+  id: {
+    card_declined: 'Kartu Anda ditolak. Gunakan kartu atau metode pembayaran lain.',
+    insufficient_funds: 'Saldo kartu Anda tidak mencukupi. Gunakan kartu atau metode pembayaran lain.',
+    not_a_test_card:
+      'Ini adalah sandbox: tidak ada kartu sungguhan yang ditagih. Gunakan kartu uji seperti 4242 4242 4242 4242 dengan tanggal kedaluwarsa kapan pun di masa depan dan CVV 3 digit apa saja.',
+  },
+};
+
+export function sandboxFailureMessage(code: keyof (typeof FAILURES)['en'], locale: Locale): string {
+  return FAILURES[locale][code];
+}
+
+export interface SandboxAuthorization {
+  outcome: ChargeOutcome;
+  /** What renewals charge: never the card number; the brand, last four and the test card's behaviour. */
+  paymentMethodRef: string | null;
+}
+
+function sandboxRef(idempotencyKey: string): string {
+  return `v5pay_ch_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+}
+
+/** A card-format problem (400 before anything is stored), with its message in the visitor's language. */
+export class CardFormatError extends Error {
+  constructor(
+    readonly problem: CardProblem,
+    locale: Locale,
+  ) {
+    super(cardProblemMessage(problem, locale));
+    this.name = 'CardFormatError';
+  }
+}
+
+/**
+ * The first charge with the details the visitor typed (or the sandbox wallet / sandbox PayPal, which always
+ * approve). The same idempotency key gives the same answer.
+ */
+export function authorizeSandboxPayment(input: {
+  method: SandboxMethod;
+  card: CardInput | undefined;
+  idempotencyKey: string;
+  locale: Locale;
+  now: Date;
+}): SandboxAuthorization {
+  const providerRef = sandboxRef(input.idempotencyKey);
+  if (input.method !== 'card') {
+    return {
+      outcome: { outcome: 'succeeded', providerRef, cardBrand: null, cardLast4: null },
+      paymentMethodRef: `v5pay:${input.method}:succeeds`,
+    };
+  }
+  if (!input.card) throw new CardFormatError('number', input.locale);
+  const checked = checkCard(input.card, input.now);
+  if (!checked.ok) throw new CardFormatError(checked.problem, input.locale);
+  const { brand, last4, digits } = checked.card;
+  const behaviour = TEST_CARDS[digits];
+  if (!behaviour) {
+    return {
+      outcome: {
+        outcome: 'failed',
+        providerRef,
+        failureCode: 'not_a_test_card',
+        failureMessage: FAILURES[input.locale].not_a_test_card,
+      },
+      paymentMethodRef: null,
+    };
+  }
+  if (behaviour === 'declined' || behaviour === 'insufficient_funds') {
+    const failureCode = behaviour === 'declined' ? 'card_declined' : 'insufficient_funds';
+    return {
+      outcome: { outcome: 'failed', providerRef, failureCode, failureMessage: FAILURES[input.locale][failureCode] },
+      paymentMethodRef: null,
+    };
+  }
+  return {
+    outcome: { outcome: 'succeeded', providerRef, cardBrand: brand, cardLast4: last4 },
+    paymentMethodRef: `v5pay:card:${behaviour}:${brand}:${last4}`,
+  };
+}
+
+/** Renewals in the sandbox: the saved method's test behaviour decides. */
+export const sandboxRenewals: RenewalCharger = {
+  provider: 'v5pay',
+  async chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome> {
+    const [, method, behaviour, brand, last4] = request.paymentMethodRef.split(':');
+    const providerRef = sandboxRef(request.idempotencyKey);
+    if (behaviour === 'renewals_declined') {
+      return {
+        outcome: 'failed',
+        providerRef,
+        failureCode: 'card_declined',
+        failureMessage: FAILURES[request.locale].card_declined,
+      };
+    }
+    return {
+      outcome: 'succeeded',
+      providerRef,
+      cardBrand: method === 'card' ? (brand ?? null) : null,
+      cardLast4: method === 'card' ? (last4 ?? null) : null,
+    };
+  },
+};

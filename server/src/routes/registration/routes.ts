@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { hashPassword, passwordProblem } from '../../auth/passwords';
+import { countAttempt, waitText, type ThrottleRule } from '../../auth/throttle';
+import { findUserByEmail } from '../../auth/users';
+import { issueAuthCode } from '../../auth/verification-codes';
+import type { Locale } from '../../billing/billing-config';
+import {
+  claimAuthCodeHandout,
+  completeRegistration,
+  failRegistration,
+  firstDayKey,
+  findSubscription,
+} from '../../billing/subscriptions';
+import type { Config } from '../../config';
+import { registrations } from '../../db/schema';
+import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
+import {
+  localeBody,
+  paidAmountResponse,
+  registerQueryParams,
+  registerQueryResponse,
+  registerResponse,
+  v5payBody,
+} from './schemas';
+
+export const EMAIL_IN_USE = 'This email address is already in use';
+
+const PASSWORD_PROBLEM: Record<Locale, string> = {
+  en: 'The password must be 6 to 128 characters long.',
+  id: 'Kata sandi harus terdiri dari 6 sampai 128 karakter.',
+};
+
+const SANDBOX_OFF: Record<Locale, string> = {
+  en: 'This payment method is not available here. Please choose another one.',
+  id: 'Metode pembayaran ini tidak tersedia di sini. Silakan pilih metode lain.',
+};
+
+const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
+
+/** getPaidAmount, registerAndSign/v5pay, registerQuery/{id} (spec §4, §7). */
+const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  const scale = options.config.authThrottleScale;
+
+  /** Shared by every registerAndSign route: throttle, email free, password checked and hashed. */
+  async function prepareAccount(
+    ip: string,
+    body: { email: string; locale: Locale; password?: string | undefined },
+  ): Promise<{ passwordHash: string | null }> {
+    const limit = await countAttempt(app.db, `register:ip:${ip}`, REGISTER_PER_IP(scale));
+    if (limit.limited) {
+      throw new HttpError(
+        429,
+        `Too many sign-up attempts from this network. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
+        { 'retry-after': String(limit.retryAfterSeconds) },
+      );
+    }
+    if (await findUserByEmail(app.db, body.email)) throw new HttpError(400, EMAIL_IN_USE);
+    if (!body.password) return { passwordHash: null };
+    const password = app.auth.passwordCipher.decrypt(body.password);
+    if (passwordProblem(password)) throw new HttpError(400, PASSWORD_PROBLEM[body.locale]);
+    return { passwordHash: await hashPassword(password) };
+  }
+
+  app.post(
+    '/api/v1/personnal/getPaidAmount',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: "The subscription's terms for a locale, as configured by the operator",
+        body: localeBody,
+        response: { 200: paidAmountResponse, ...errorResponses },
+      },
+    },
+    async (request) => ok(app.billing.terms(request.body.locale)),
+  );
+
+  app.post(
+    '/api/v1/auth/registerAndSign/v5pay',
+    {
+      config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Sign up and pay the first day with the sandbox processor (no money moves)',
+        description:
+          "Stripe's public test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, " +
+          '4000 0000 0000 9995 fails for insufficient funds, 4000 0000 0000 0341 pays the first day but every ' +
+          'renewal is declined. A card with a bad format gets 400 and nothing is stored; a declined payment ' +
+          'answers the registerId and registerQuery says sign_failed with the reason.',
+        body: v5payBody,
+        response: { 200: registerResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      if (app.billing.methods[body.method] !== 'v5pay') throw new HttpError(400, SANDBOX_OFF[body.locale]);
+      const { passwordHash } = await prepareAccount(request.ip, body);
+      const now = app.billing.clock.now();
+      const registrationId = randomUUID();
+
+      let authorization;
+      try {
+        authorization = authorizeSandboxPayment({
+          method: body.method,
+          card: body.card,
+          idempotencyKey: firstDayKey(registrationId),
+          locale: body.locale,
+          now,
+        });
+      } catch (error) {
+        if (error instanceof CardFormatError) throw new HttpError(400, error.message);
+        throw error;
+      }
+
+      const result = await app.db.transaction(async (tx) => {
+        await tx.insert(registrations).values({
+          id: registrationId,
+          email: body.email,
+          displayName: body.displayName,
+          phone: body.phone ?? null,
+          locale: body.locale,
+          provider: 'v5pay',
+          passwordHash,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const { outcome } = authorization;
+        if (outcome.outcome === 'succeeded') {
+          return completeRegistration(
+            tx,
+            registrationId,
+            { outcome, method: body.method, customerRef: null, paymentMethodRef: authorization.paymentMethodRef },
+            { billing: app.billing.config, mailer: app.mailer, now },
+          );
+        }
+        if (outcome.outcome === 'failed') {
+          await failRegistration(tx, registrationId, outcome, { now, price: app.billing.config.prices[body.locale] });
+        }
+        return null;
+      });
+      if (result && !result.completed && result.reason === 'email_in_use') throw new HttpError(400, EMAIL_IN_USE);
+      app.mailer.kick();
+      return ok({ registerId: registrationId });
+    },
+  );
+
+  app.get(
+    '/api/v1/personnal/registerQuery/:id',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'The state of a sign-up (polled by the register result screen)',
+        description:
+          'The auth code comes with the first answer that says created (within 30 minutes of the sign-up) and never ' +
+          'again: the browser signs in with it at once.',
+        params: registerQueryParams,
+        response: { 200: registerQueryResponse, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const [registration] = await app.db.select().from(registrations).where(eq(registrations.id, request.params.id));
+      if (!registration) throw new HttpError(404, 'This sign-up was not found.');
+      const state = registration.state as 'querying' | 'created' | 'sign_failed' | 'unsubscribed' | 'unknown';
+      if (state === 'sign_failed' || state === 'unknown') {
+        return ok({
+          state,
+          ...(registration.failureCode ? { failureCode: registration.failureCode } : {}),
+          ...(registration.failureMessage ? { failureMessage: registration.failureMessage } : {}),
+        });
+      }
+      if (state !== 'created') return ok({ state });
+      if (registration.userId) {
+        const subscription = await findSubscription(app.db, registration.userId);
+        if (subscription?.status === 'unsubscribed') return ok({ state: 'unsubscribed' as const });
+      }
+      const now = app.billing.clock.now();
+      const authCode = await app.db.transaction(async (tx) => {
+        const email = await claimAuthCodeHandout(tx, registration.id, now);
+        return email ? issueAuthCode(tx, app.auth.secrets.hmacSecret, email) : null;
+      });
+      return ok({ state, ...(authCode ? { authCode } : {}) });
+    },
+  );
+};
+
+export default registrationRoutes;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { envelope } from '../../lib/envelope';
+import { emailField } from '../auth/schemas';
+
+export const localeBody = z.object({ locale: z.enum(['en', 'id']).default('en') });
+
+const methodsSchema = z.object({
+  card: z.enum(['stripe', 'v5pay']).nullable(),
+  wallet: z.enum(['stripe', 'v5pay']).nullable(),
+  paypal: z.enum(['paypal', 'v5pay']).nullable(),
+});
+
+export const paidAmountResponse = envelope(
+  z.object({
+    currencyCode: z.string().describe('ISO 4217'),
+    firstDayDebitAmount: z.number().describe("Today's charge, covering the first day (major unit)"),
+    amount: z.number().describe('Charged every `period` days from nextDebitDay (major unit)'),
+    period: z.number().int().describe('Days per renewal'),
+    nextDebitDay: z.string().describe('ISO time of the first renewal if the subscription starts now'),
+    methods: methodsSchema.describe('Which processor takes each method; null: not offered'),
+    sandbox: z.boolean().describe('True when the sandbox processor takes payments: no money moves'),
+    stripePublishableKey: z.string().optional(),
+    paypalClientId: z.string().optional(),
+  }),
+);
+
+/** The account part of every registerAndSign body (spec §4 create account). */
+export const accountFields = {
+  email: emailField,
+  displayName: z
+    .string({ message: 'Please fill in your name' })
+    .trim()
+    .min(1, 'Please fill in your name')
+    .max(60, 'The name is too long (60 characters at most)')
+    .describe('The name recipients of location requests will see'),
+  phone: z
+    .string()
+    .trim()
+    .max(32, 'The phone number is too long')
+    .regex(/^\+?[\d\s().-]*$/, 'Enter a valid phone number')
+    .transform((value) => (value === '' ? undefined : value))
+    .optional(),
+  locale: z.enum(['en', 'id']).default('en'),
+  ageConfirmed: z.literal(true, { message: 'Please confirm that you are 18 or older' }),
+  termsAccepted: z.literal(true, { message: 'Please accept the terms of use' }),
+  password: z
+    .string()
+    .trim()
+    .max(2048, 'The encrypted password is too long')
+    .optional()
+    .describe(
+      'Optional: the password encrypted like login (jsencrypt under GET /api/v1/auth/publicKey). Without it the ' +
+        'account gets an unguessable password and the user sets one with the reset code.',
+    ),
+};
+
+export const sandboxCard = z.object({
+  name: z.string().trim().max(100),
+  surname: z.string().trim().max(100),
+  number: z.string().trim().max(32),
+  expiryMonth: z.union([z.string().trim().max(2), z.number().int()]),
+  expiryYear: z.union([z.string().trim().max(4), z.number().int()]),
+  cvv: z.string().trim().max(4),
+});
+
+export const paymentFields = {
+  method: z.enum(['card', 'wallet', 'paypal']),
+  card: sandboxCard
+    .optional()
+    .describe('Sandbox only (v5pay): checked and used once, never stored or logged; only brand and last four are kept'),
+};
+
+export const v5payBody = z.object({ ...accountFields, ...paymentFields });
+
+export const registerResponse = envelope(z.object({ registerId: z.string().uuid() }));
+
+export const registerQueryParams = z.object({ id: z.string().uuid('Unknown sign-up') });
+
+export const registerQueryResponse = envelope(
+  z.object({
+    state: z.enum(['querying', 'created', 'sign_failed', 'unsubscribed', 'unknown']),
+    failureCode: z.string().optional(),
+    failureMessage: z.string().optional(),
+    authCode: z.string().optional().describe('Only with created, handed out once: POST /api/v1/auth/loginByAuthCode'),
+  }),
+);

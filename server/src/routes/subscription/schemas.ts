@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { envelope } from '../../lib/envelope';
+
+export const subscriptionInfoSchema = z.object({
+  status: z.enum(['trial', 'active', 'cancelled', 'expired', 'unsubscribed']),
+  expiredStatus: z.union([z.literal(0), z.literal(1)]).describe('1 when access has ended'),
+  validUntil: z.string().describe('ISO time access is paid until'),
+  nextDebitDay: z.string().nullable().describe('ISO time of the next charge; null when it will not renew'),
+  amount: z.number().describe('Charged every period (major unit)'),
+  firstDayDebitAmount: z.number(),
+  currencyCode: z.string(),
+  period: z.number().int().describe('Days per renewal'),
+  provider: z.enum(['v5pay', 'stripe', 'paypal']),
+  sandbox: z.boolean().describe('Paid through the sandbox processor: no money moved'),
+  cancelledAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const subscriptionInfoResponse = envelope(subscriptionInfoSchema);
+
+export const paymentItem = z.object({
+  id: z.string(),
+  kind: z.enum(['first_day', 'renewal']),
+  amount: z.number(),
+  currencyCode: z.string(),
+  state: z.enum(['pending', 'succeeded', 'failed', 'refunded']),
+  cardBrand: z.string().nullable(),
+  cardLast4: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const paymentsResponse = envelope(z.object({ items: z.array(paymentItem) }));

@@ -1,0 +1,196 @@
+import { eq } from 'drizzle-orm';
+import { outboxMessages, payments, registrations, subscriptions, users } from '../../../src/db/schema';
+import { describeEachDatabase } from '../../support/databases';
+import { encryptPassword } from '../../support/jsencrypt';
+import { freshEmail, freshIp, signUpSubscriber, TEST_CARD } from '../../support/sign-up';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+describeEachDatabase('registration routes', (driver) => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver, { PRICE_ID_FIRST_DAY: '15000', BILLING_PERIOD_DAYS: '28' });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const app = () => testApp.app;
+
+  function register(payload: object) {
+    return app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/registerAndSign/v5pay',
+      remoteAddress: freshIp(),
+      payload: {
+        email: freshEmail(),
+        displayName: 'Rina',
+        locale: 'en',
+        ageConfirmed: true,
+        termsAccepted: true,
+        method: 'card',
+        card: TEST_CARD,
+        ...payload,
+      },
+    });
+  }
+
+  it('answers the terms configured for each locale, with the sandbox methods when no provider is set', async () => {
+    const en = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/getPaidAmount',
+      payload: { locale: 'en' },
+    });
+    expect(en.json().data).toMatchObject({
+      currencyCode: 'USD',
+      firstDayDebitAmount: 0.99,
+      amount: 29.99,
+      period: 28,
+      methods: { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' },
+      sandbox: true,
+    });
+    expect(Date.parse(en.json().data.nextDebitDay)).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
+    const id = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/getPaidAmount',
+      payload: { locale: 'id' },
+    });
+    expect(id.json().data).toMatchObject({ currencyCode: 'IDR', firstDayDebitAmount: 15000, amount: 449000 });
+    const bad = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/getPaidAmount',
+      payload: { locale: 'fr' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('signs up with 4242…: user, trial subscription, first-day payment, receipt, one-time auth code', async () => {
+    const result = await signUpSubscriber(app(), { locale: 'id', displayName: 'Budi' });
+    expect(result.query.data.state).toBe('created');
+    expect(result.token).toEqual(expect.any(String));
+    expect(result.user.userCacheInfo).toMatchObject({ email: result.email, displayName: 'Budi', locale: 'id' });
+
+    const again = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${result.registerId}` });
+    expect(again.json().data).toEqual({ state: 'created' });
+
+    const [user] = await app().db.select().from(users).where(eq(users.email, result.email));
+    const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    expect(subscription).toMatchObject({ status: 'trial', currency: 'IDR', firstDayAmount: 15000, periodDays: 28 });
+    const [payment] = await app().db.select().from(payments).where(eq(payments.userId, user!.id));
+    expect(payment).toMatchObject({ kind: 'first_day', state: 'succeeded', cardBrand: 'visa', cardLast4: '4242' });
+    const mail = await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, result.email));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.subject).toContain('Tanda terima');
+    expect(mail[0]!.bodyText).toContain('Lupa kata sandi');
+
+    const info = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/subscribe/info',
+      headers: { authorization: result.token! },
+    });
+    expect(info.json().data).toMatchObject({
+      status: 'trial',
+      expiredStatus: 0,
+      amount: 449000,
+      firstDayDebitAmount: 15000,
+      currencyCode: 'IDR',
+      period: 28,
+      provider: 'v5pay',
+      sandbox: true,
+      cancelledAt: null,
+    });
+    expect(info.json().data.nextDebitDay).toBe(info.json().data.validUntil);
+  });
+
+  it('keeps a chosen password (encrypted like login) so the subscriber can log in with it', async () => {
+    const result = await signUpSubscriber(app(), { password: 'secret-pass-1' });
+    const publicKey = (await app().inject({ method: 'GET', url: '/api/v1/auth/publicKey' })).json().data.publicKey;
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      payload: { email: result.email, password: encryptPassword(publicKey, 'secret-pass-1') },
+    });
+    expect(login.statusCode).toBe(200);
+    const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, result.registerId));
+    expect(registration!.passwordHash).toBeNull();
+  });
+
+  it('refuses an email already in use, and missing consent, and changes nothing', async () => {
+    const { email } = await signUpSubscriber(app());
+    const taken = await register({ email: email.toUpperCase() });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().message).toBe('This email address is already in use');
+    const noAge = await register({ ageConfirmed: false });
+    expect(noAge.statusCode).toBe(400);
+    expect(noAge.json().message).toContain('18 or older');
+    const noTerms = await register({ termsAccepted: undefined });
+    expect(noTerms.json().message).toContain('terms');
+    const noName = await register({ displayName: ' ' });
+    expect(noName.json().message).toContain('Please fill in your name');
+  });
+
+  it.each([
+    ['4242 4242 4242 4241', {}, 'card number is not valid'],
+    ['4242424242424242', { expiryMonth: '13' }, 'expiry date is not valid'],
+    ['4242424242424242', { expiryYear: '2020' }, 'has expired'],
+    ['4242424242424242', { cvv: '12' }, 'security code'],
+    ['4242424242424242', { name: '' }, 'first name'],
+  ])('refuses a badly formed card (%s %j) with a clear message and stores nothing', async (number, extra, message) => {
+    const email = freshEmail();
+    const response = await register({ email, card: { ...TEST_CARD, number, ...extra } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain(message);
+    expect(await app().db.select().from(registrations).where(eq(registrations.email, email))).toHaveLength(0);
+  });
+
+  it.each([
+    ['4000 0000 0000 0002', 'card_declined', 'Your card was declined.'],
+    ['4000 0000 0000 9995', 'insufficient_funds', 'insufficient funds'],
+    ['4111 1111 1111 1111', 'not_a_test_card', 'This is the sandbox'],
+  ])('%s fails the sign-up with its reason and creates no user', async (number, failureCode, message) => {
+    const email = freshEmail();
+    const response = await register({ email, card: { ...TEST_CARD, number } });
+    expect(response.statusCode).toBe(200);
+    const query = await app().inject({
+      method: 'GET',
+      url: `/api/v1/personnal/registerQuery/${response.json().data.registerId}`,
+    });
+    expect(query.json().data).toMatchObject({ state: 'sign_failed', failureCode });
+    expect(query.json().data.failureMessage).toContain(message);
+    expect(query.json().data.authCode).toBeUndefined();
+    expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+    const [payment] = await app()
+      .db.select()
+      .from(payments)
+      .where(eq(payments.registrationId, response.json().data.registerId));
+    expect(payment).toMatchObject({ state: 'failed', failureCode, userId: null });
+  });
+
+  it('says the decline in Indonesian for an Indonesian visitor', async () => {
+    const response = await register({ locale: 'id', card: { ...TEST_CARD, number: '4000000000000002' } });
+    const query = await app().inject({
+      method: 'GET',
+      url: `/api/v1/personnal/registerQuery/${response.json().data.registerId}`,
+    });
+    expect(query.json().data.failureMessage).toBe('Kartu Anda ditolak. Gunakan kartu atau metode pembayaran lain.');
+  });
+
+  it('accepts the sandbox wallet and sandbox PayPal without card details', async () => {
+    for (const method of ['wallet', 'paypal'] as const) {
+      const result = await signUpSubscriber(app(), { method });
+      expect(result.query.data.state).toBe('created');
+    }
+  });
+
+  it('answers 404 for an unknown sign-up and 401 for subscribe/info without a session', async () => {
+    const unknown = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/registerQuery/7d0f7a7e-53f7-4a6e-9d6b-1d1e0c0c0c0c',
+    });
+    expect(unknown.statusCode).toBe(404);
+    const info = await app().inject({ method: 'GET', url: '/api/v1/personnal/subscribe/info' });
+    expect(info.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { encryptPassword } from './jsencrypt';
+
+let counter = 0;
+/** A fresh address per call, so per-IP throttles of one test never touch another. */
+export function freshIp(): string {
+  counter += 1;
+  return `10.6.${Math.floor(counter / 250)}.${(counter % 250) + 1}`;
+}
+
+export function freshEmail(prefix = 'subscriber'): string {
+  counter += 1;
+  return `${prefix}${counter}.${Date.now()}@example.com`;
+}
+
+export const TEST_CARD = {
+  name: 'Rina',
+  surname: 'Wijaya',
+  number: '4242 4242 4242 4242',
+  expiryMonth: '12',
+  expiryYear: String(new Date().getUTCFullYear() + 3),
+  cvv: '123',
+};
+
+export interface SignUpOptions {
+  email?: string;
+  password?: string;
+  locale?: 'en' | 'id';
+  displayName?: string;
+  cardNumber?: string;
+  method?: 'card' | 'wallet' | 'paypal';
+  cvv?: string;
+}
+
+/** Signs a subscriber up through the sandbox route, polls the result and signs in by auth code. */
+export async function signUpSubscriber(app: FastifyInstance, options: SignUpOptions = {}) {
+  const email = options.email ?? freshEmail();
+  const publicKey = (await app.inject({ method: 'GET', url: '/api/v1/auth/publicKey' })).json().data.publicKey;
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/registerAndSign/v5pay',
+    remoteAddress: freshIp(),
+    payload: {
+      email,
+      displayName: options.displayName ?? 'Rina',
+      locale: options.locale ?? 'en',
+      ageConfirmed: true,
+      termsAccepted: true,
+      ...(options.password ? { password: encryptPassword(publicKey, options.password) } : {}),
+      method: options.method ?? 'card',
+      card: { ...TEST_CARD, number: options.cardNumber ?? TEST_CARD.number, cvv: options.cvv ?? TEST_CARD.cvv },
+    },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.body}`);
+  const registerId: string = response.json().data.registerId;
+  const query = (await app.inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` })).json();
+  if (query.data.state !== 'created') return { email, registerId, query, token: undefined };
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/loginByAuthCode',
+    remoteAddress: freshIp(),
+    payload: { authCode: query.data.authCode },
+  });
+  const token: string = login.json().data.token;
+  return { email, registerId, query, token, user: login.json().data.user };
+}
