@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
@@ -20,7 +20,7 @@ import {
   type CardDetails,
 } from './card-validation';
 import { formatMoney, type PaymentTerms } from './payment-terms';
-import { PaymentTermsSummary } from './payment-terms-summary';
+import { PaymentTermsSummary, type PaymentKind } from './payment-terms-summary';
 import { PaypalButton } from './paypal-button';
 import { StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
 import { StripeWalletButton } from './stripe-wallet-button';
@@ -50,6 +50,8 @@ interface PaymentFormProps {
   /** The antd form's name: its fields' ids (and so their labels) are unique on the page. */
   name: string;
   terms: PaymentTerms;
+  /** What today's charge is for: it decides the amount and the words above the button. */
+  kind?: PaymentKind;
   locale: Locale;
   handlers: PaymentHandlers;
   onPaid: (registerId: string) => void;
@@ -84,7 +86,7 @@ function failureText(error: unknown, fallback: string): string {
  * sandbox processor it is our own card form, labelled as such; with Stripe, Stripe Elements (card data
  * never reaches our server); with PayPal, the PayPal button.
  */
-export function PaymentForm({ name, terms, locale, handlers, onPaid, onFailure }: PaymentFormProps) {
+export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, onPaid, onFailure }: PaymentFormProps) {
   const { t } = useTranslation(paymentsNamespace);
   const [form] = Form.useForm<CardValues>();
   const paypalOffered = terms.methods.paypal === 'v5pay' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
@@ -96,6 +98,9 @@ export function PaymentForm({ name, terms, locale, handlers, onPaid, onFailure }
   // PayPal's order is created before the buyer approves it; the capture names the same sign-up.
   const paypalRegisterId = useRef<string | null>(null);
   const money = (amount: number) => formatMoney(amount, terms.currencyCode, locale);
+  const todaysCharge = kind === 'renewal' ? terms.amount : terms.firstDayDebitAmount;
+  // The wallet sheet shows today's charge; memoised, as a new object would mount Stripe's button again.
+  const walletTerms = useMemo(() => ({ ...terms, firstDayDebitAmount: todaysCharge }), [terms, todaysCharge]);
 
   const provider = method === 'paypal' ? terms.methods.paypal : terms.methods[method];
   const sandboxMethod = provider === 'v5pay';
@@ -199,7 +204,7 @@ export function PaymentForm({ name, terms, locale, handlers, onPaid, onFailure }
       onValuesChange={() => setFailure(null)}
       className="payment-form"
     >
-      <PaymentTermsSummary terms={terms} locale={locale} />
+      <PaymentTermsSummary terms={terms} locale={locale} kind={kind} />
 
       <fieldset className="payment-form__methods">
         <legend>{t('method.legend')}</legend>
@@ -309,7 +314,7 @@ export function PaymentForm({ name, terms, locale, handlers, onPaid, onFailure }
 
       {method === 'wallet' && provider === 'stripe' && (
         <StripeWalletButton
-          terms={terms}
+          terms={walletTerms}
           locale={locale}
           totalLabel="Kabari"
           mayPay={mayPay}
@@ -349,7 +354,7 @@ export function PaymentForm({ name, terms, locale, handlers, onPaid, onFailure }
 
       {ownButton && (
         <Button type="primary" htmlType="submit" block size="large" loading={paying}>
-          {paying ? t('paying') : t('pay', { amount: money(terms.firstDayDebitAmount) })}
+          {paying ? t('paying') : t('pay', { amount: money(todaysCharge) })}
         </Button>
       )}
     </Form>

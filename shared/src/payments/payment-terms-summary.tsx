@@ -3,10 +3,34 @@ import type { Locale } from '../i18n/locale';
 import { formatDay, formatMoney, type PaymentTerms } from './payment-terms';
 import { paymentsNamespace } from './payments-namespace';
 
+/** A new subscriber's first day (the trial charge), or an expired subscriber paying for a period again. */
+export type PaymentKind = 'signUp' | 'renewal';
+
 /** Design §1.7: the terms in plain words before any payment: today's charge, then the renewals, and how to cancel. */
-export function PaymentTermsSummary({ terms, locale }: { terms: PaymentTerms; locale: Locale }) {
+export function PaymentTermsSummary({
+  terms,
+  locale,
+  kind,
+}: {
+  terms: PaymentTerms;
+  locale: Locale;
+  kind: PaymentKind;
+}) {
   const { t } = useTranslation(paymentsNamespace);
   const money = (amount: number) => formatMoney(amount, terms.currencyCode, locale);
+  if (kind === 'renewal') {
+    return (
+      <section className="payment-form__summary" aria-labelledby="payment-summary-title">
+        <h3 id="payment-summary-title">{t('summary.title')}</h3>
+        <p>{t('summary.renewToday', { amount: money(terms.amount), period: terms.period })}</p>
+        <p>{t('summary.renewThen', { amount: money(terms.amount), period: terms.period })}</p>
+        <p>{t('summary.cancel')}</p>
+        <p className="payment-form__total">
+          <span>{t('summary.total')}</span> <strong>{money(terms.amount)}</strong>
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="payment-form__summary" aria-labelledby="payment-summary-title">
       <h3 id="payment-summary-title">{t('summary.title')}</h3>

@@ -18,8 +18,8 @@ export interface RouteDialogTarget {
  * exposes one, its name goes here and the route opens it.
  */
 export const routeDialogs: Record<RouteDialogName, RouteDialogTarget> = {
-  successModal: { remote: 'billing', exposed: null },
-  mySubscription: { remote: 'billing', exposed: null },
-  subscriptionExpiredModal: { remote: 'billing', exposed: null },
-  cancelMySubscriptionModal: { remote: 'billing', exposed: null },
+  successModal: { remote: 'billing', exposed: 'success-modal' },
+  mySubscription: { remote: 'billing', exposed: 'my-subscription-dialog' },
+  subscriptionExpiredModal: { remote: 'billing', exposed: 'subscription-expired-dialog' },
+  cancelMySubscriptionModal: { remote: 'billing', exposed: 'cancel-subscription-dialog' },
 };

@@ -6,6 +6,7 @@ import { RemotePage } from '../federation/remote-page';
 import { RouteDialog } from '../route-dialogs/route-dialog';
 import { useSubscriptionCheck } from '../subscription/use-subscription-check';
 import { guardRedirect } from './route-guard';
+import { isExpiredState } from './route-targets';
 import type { AppRoute } from './route-table';
 
 function SubscriptionCheck() {
@@ -40,6 +41,10 @@ export function RouteView({ route }: { route: AppRoute }) {
         <ErrorPage statusCode={404} />
       )}
       {route.dialog && <RouteDialog name={route.dialog} />}
+      {/* The expired state (spec §2) is the dashboard with the subscription-expired dialog over it. */}
+      {route.name === 'dashboard' && hydrated && isExpiredState(location.pathname, location.search) && (
+        <RouteDialog name="subscriptionExpiredModal" />
+      )}
     </>
   );
 }

@@ -10,6 +10,7 @@ import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
 import { isApiError } from '@kabari/shared/api/api-error';
 import { encryptPassword, PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
+import { markPasswordPending } from '@kabari/shared/account/password-pending';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { PaymentForm } from '@kabari/shared/payments/payment-form';
 import {
@@ -133,6 +134,7 @@ export default function SignUpDialog() {
   };
 
   const paid = (registerId: string) => {
+    markPasswordPending(!account?.password);
     navigate(`${localizePath(routePaths.register, locale)}?id=${encodeURIComponent(registerId)}`);
     close();
   };

@@ -1,0 +1,74 @@
+import { apiGet, apiPost, apiRaw } from '@kabari/shared/api/api-client';
+import { encryptPassword } from '@kabari/shared/account/password-encryption';
+import type { SessionUser } from '@kabari/shared/stores/session-store';
+
+export interface AccountSession {
+  id: string;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string | null;
+  current: boolean;
+}
+
+// Every form here shows the server's sentence itself, next to the form.
+const quiet = { toastErrors: false } as const;
+
+export function updateDisplayName(displayName: string) {
+  return apiPost<{ user: SessionUser }>('/api/v1/personnal/account/profile', { displayName }, quiet);
+}
+
+export async function changeEmail(newEmail: string, password: string) {
+  return apiPost<{ user: SessionUser }>(
+    '/api/v1/personnal/account/email',
+    { newEmail, password: await encryptPassword(password) },
+    quiet,
+  );
+}
+
+export async function changePassword(password: string, newPassword: string) {
+  const [current, next] = await Promise.all([encryptPassword(password), encryptPassword(newPassword)]);
+  return apiPost<{ success: boolean }>(
+    '/api/v1/personnal/account/password',
+    { password: current, newPassword: next },
+    quiet,
+  );
+}
+
+export async function fetchSessions(): Promise<AccountSession[]> {
+  return (await apiGet<{ items: AccountSession[] }>('/api/v1/personnal/sessions', quiet)).items;
+}
+
+export function revokeSession(id: string) {
+  return apiPost<{ success: boolean }>(`/api/v1/personnal/sessions/${encodeURIComponent(id)}/revoke`, undefined, quiet);
+}
+
+/** Send-code type 3: account deletion (docs/api-v1.md). */
+export function sendDeletionCode(email: string) {
+  return apiPost<{ success: boolean }>('/api/v1/auth/sendCode', { email, type: 3 }, quiet);
+}
+
+export async function deleteAccount(confirmation: { password: string } | { verificationCode: string }) {
+  const body = 'password' in confirmation ? { password: await encryptPassword(confirmation.password) } : confirmation;
+  return apiPost<{ success: boolean }>('/api/v1/personnal/account/delete', body, quiet);
+}
+
+/** GET account/export: the server's JSON attachment, saved by the browser under the server's file name. */
+export async function downloadMyData(): Promise<void> {
+  const response = await apiRaw<unknown>({
+    method: 'get',
+    url: '/api/v1/personnal/account/export',
+    responseType: 'blob',
+    toastErrors: false,
+  });
+  const disposition = String(response.headers['content-disposition'] ?? '');
+  const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'kabari-my-data.json';
+  const blob = response.data as unknown as Blob;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

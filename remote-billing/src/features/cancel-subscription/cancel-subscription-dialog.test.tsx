@@ -1,0 +1,107 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiGet, apiPost } from '@kabari/shared/api/api-client';
+import { initI18n } from '@kabari/shared/i18n/create-i18n';
+import { MemoryRouter } from '@kabari/shared/routing/router';
+import CancelSubscriptionDialog from './cancel-subscription-dialog';
+import MySubscriptionDialog from '../my-subscription/my-subscription-dialog';
+
+jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRaw: jest.fn() }));
+
+const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
+const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
+
+const active = {
+  status: 'active',
+  expiredStatus: 0,
+  validUntil: '2026-12-22T10:00:00.000Z',
+  nextDebitDay: '2026-12-22T10:00:00.000Z',
+  amount: 29.99,
+  firstDayDebitAmount: 0.99,
+  currencyCode: 'USD',
+  period: 30,
+  provider: 'v5pay',
+  sandbox: true,
+  cancelledAt: null,
+  createdAt: '2026-11-21T10:00:00.000Z',
+};
+
+jest.setTimeout(30_000);
+
+// antd's tabs measure themselves; jsdom has no ResizeObserver.
+beforeAll(() => {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
+
+describe('subscription dialogs', () => {
+  afterEach(() => {
+    cleanup();
+    getMock.mockReset();
+    postMock.mockReset();
+  });
+
+  it('My subscription shows the plan, status, valid-until date, next charge and the payments', async () => {
+    getMock.mockImplementation(async (path: string) => {
+      if (path.endsWith('/subscribe/info')) return active;
+      if (path.endsWith('/payments'))
+        return {
+          items: [
+            {
+              id: 'p1',
+              kind: 'first_day',
+              amount: 0.99,
+              currencyCode: 'USD',
+              state: 'succeeded',
+              cardBrand: 'visa',
+              cardLast4: '4242',
+              createdAt: '2026-11-21T10:00:00.000Z',
+            },
+          ],
+        };
+      if (path.endsWith('/sessions')) return { items: [] };
+      throw new Error(path);
+    });
+    await initI18n('en');
+    await act(async () => {
+      render(
+        <MemoryRouter initialEntries={['/dashboard/modules/MySubscription']}>
+          <MySubscriptionDialog open onClose={() => undefined} />
+        </MemoryRouter>,
+      );
+    });
+    expect(await screen.findByText('$29.99 every 30 days')).toBeInTheDocument();
+    expect(screen.getByTestId('subscription-status')).toHaveTextContent('Active');
+    expect(screen.getByTestId('subscription-valid-until')).toHaveTextContent('December 22, 2026');
+    expect(screen.getByText('$29.99 on December 22, 2026')).toBeInTheDocument();
+    expect(screen.getByText('visa •••• 4242')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Cancel subscription' })).toBeInTheDocument();
+  });
+
+  it('the cancel confirmation says how long access lasts, and cancels', async () => {
+    getMock.mockResolvedValue(active);
+    postMock.mockResolvedValue({
+      ...active,
+      status: 'cancelled',
+      nextDebitDay: null,
+      cancelledAt: '2026-11-22T10:00:00.000Z',
+    });
+    await initI18n('id');
+    await act(async () => {
+      render(
+        <MemoryRouter initialEntries={['/id/dashboard/modules/cancleMySubscriptionModal']}>
+          <CancelSubscriptionDialog open onClose={() => undefined} />
+        </MemoryRouter>,
+      );
+    });
+    expect(await screen.findByText(/Akses Anda tetap berlaku sampai 22 Desember 2026/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Batalkan langganan' }));
+    expect(await screen.findByTestId('cancelled-until')).toHaveTextContent(
+      'Langganan Anda sudah dibatalkan. Akses Anda berlaku sampai 22 Desember 2026.',
+    );
+    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/subscribe/cancel', {}, expect.anything());
+  });
+});

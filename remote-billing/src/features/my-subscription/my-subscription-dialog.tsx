@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Descriptions from 'antd/es/descriptions';
+import Modal from 'antd/es/modal';
+import Spin from 'antd/es/spin';
+import Tabs from 'antd/es/tabs';
+import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { formatDateTime, formatDay, formatMoney } from '@kabari/shared/payments/payment-terms';
+import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { useLocation, useNavigate } from '@kabari/shared/routing/router';
+import { AntdScope } from '@kabari/shared/ui/antd-scope';
+import { billingNamespace } from '../../i18n/billing-namespace';
+import { AccountSection } from '../account/account-section';
+import { fetchPayments, fetchSubscriptionInfo, type PaymentRecord, type SubscriptionInfo } from './subscription-api';
+import './my-subscription-dialog.css';
+
+type Loaded = { info: SubscriptionInfo; payments: PaymentRecord[] };
+
+function SubscriptionDetails({ info, locale }: { info: SubscriptionInfo; locale: Locale }) {
+  const { t } = useTranslation(billingNamespace);
+  const money = (amount: number) => formatMoney(amount, info.currencyCode, locale);
+  return (
+    <>
+      {info.sandbox && (
+        <Alert type="warning" showIcon title={t('subscription.sandbox')} className="my-subscription__sandbox" />
+      )}
+      <Descriptions
+        column={1}
+        size="small"
+        bordered
+        items={[
+          {
+            key: 'plan',
+            label: t('subscription.plan'),
+            children: t('subscription.planText', { amount: money(info.amount), period: info.period }),
+          },
+          {
+            key: 'status',
+            label: t('subscription.status'),
+            children: <span data-testid="subscription-status">{t(`subscription.statuses.${info.status}`)}</span>,
+          },
+          {
+            key: 'validUntil',
+            label: t('subscription.validUntil'),
+            children: <span data-testid="subscription-valid-until">{formatDay(info.validUntil, locale)}</span>,
+          },
+          {
+            key: 'next',
+            label: t('subscription.nextCharge'),
+            children: info.nextDebitDay
+              ? t('subscription.nextChargeText', {
+                  amount: money(info.amount),
+                  date: formatDay(info.nextDebitDay, locale),
+                })
+              : t('subscription.noNextCharge'),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; locale: Locale }) {
+  const { t } = useTranslation(billingNamespace);
+  return (
+    <section aria-labelledby="payment-history-title" className="my-subscription__history">
+      <h3 id="payment-history-title">{t('subscription.historyTitle')}</h3>
+      {payments.length === 0 ? (
+        <p>{t('subscription.historyEmpty')}</p>
+      ) : (
+        <div className="my-subscription__table-wrap">
+          <table className="my-subscription__table">
+            <thead>
+              <tr>
+                <th scope="col">{t('subscription.history.date')}</th>
+                <th scope="col">{t('subscription.history.kind')}</th>
+                <th scope="col">{t('subscription.history.amount')}</th>
+                <th scope="col">{t('subscription.history.state')}</th>
+                <th scope="col">{t('subscription.history.card')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.map((payment) => (
+                <tr key={payment.id}>
+                  <td>{formatDateTime(payment.createdAt, locale)}</td>
+                  <td>{t(`subscription.history.kinds.${payment.kind}`)}</td>
+                  <td>{formatMoney(payment.amount, payment.currencyCode, locale)}</td>
+                  <td>{payment.state}</td>
+                  <td>{payment.cardLast4 ? `${payment.cardBrand ?? ''} •••• ${payment.cardLast4}`.trim() : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** /dashboard/modules/MySubscription: the plan, its status and payments, cancelling, and the account. */
+export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps) {
+  const { t } = useTranslation(billingNamespace);
+  const locale = localeFromPath(useLocation().pathname);
+  const navigate = useNavigate();
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(() => {
+    Promise.all([fetchSubscriptionInfo(), fetchPayments()]).then(
+      ([info, payments]) => setLoaded({ info, payments }),
+      () => setFailed(true),
+    );
+  }, []);
+  useEffect(() => load(), [load]);
+
+  const cancellable = loaded && (loaded.info.status === 'trial' || loaded.info.status === 'active');
+
+  const subscriptionTab = loaded ? (
+    <>
+      <SubscriptionDetails info={loaded.info} locale={locale} />
+      {loaded.info.status === 'cancelled' && (
+        <p className="my-subscription__note">
+          {t('subscription.cancelledNote', { date: formatDay(loaded.info.validUntil, locale) })}
+        </p>
+      )}
+      <PaymentHistory payments={loaded.payments} locale={locale} />
+      {cancellable && (
+        <Button danger onClick={() => navigate(localizePath(routePaths.cancelMySubscriptionModal, locale))}>
+          {t('subscription.cancel')}
+        </Button>
+      )}
+    </>
+  ) : failed ? (
+    <Alert
+      type="error"
+      role="alert"
+      title={t('subscription.loadFailed')}
+      action={
+        <Button
+          onClick={() => {
+            setFailed(false);
+            load();
+          }}
+        >
+          {t('subscription.retry')}
+        </Button>
+      }
+    />
+  ) : (
+    <Spin description={t('subscription.loading')}>
+      <div className="my-subscription__loading" />
+    </Spin>
+  );
+
+  return (
+    <AntdScope>
+      <Modal
+        open={open}
+        title={t('subscription.title')}
+        onCancel={onClose}
+        closable={{ 'aria-label': t('subscription.close') }}
+        footer={null}
+        width={680}
+        className="my-subscription"
+      >
+        <Tabs
+          items={[
+            { key: 'subscription', label: t('subscription.tabs.subscription'), children: subscriptionTab },
+            { key: 'account', label: t('subscription.tabs.account'), children: <AccountSection /> },
+          ]}
+        />
+      </Modal>
+    </AntdScope>
+  );
+}

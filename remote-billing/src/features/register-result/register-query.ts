@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { apiRaw } from '@kabari/shared/api/api-client';
+
+export type RegisterState = 'querying' | 'created' | 'sign_failed' | 'unsubscribed' | 'unknown';
+
+/** GET /api/v1/personnal/registerQuery/{id}, read raw (docs/api-v1.md). */
+export interface RegisterQueryResult {
+  state: RegisterState;
+  failureCode?: string;
+  failureMessage?: string;
+  authCode?: string;
+}
+
+export async function queryRegistration(id: string): Promise<RegisterQueryResult> {
+  const response = await apiRaw<RegisterQueryResult>({
+    method: 'get',
+    url: `/api/v1/personnal/registerQuery/${encodeURIComponent(id)}`,
+    toastErrors: false,
+    handledStatuses: [404],
+  });
+  return response.data.data;
+}
+
+export const pollIntervalMs = 1500;
+/** How long a payment may stay "being queried" before the screen says the status could not be had. */
+export const pollTimeoutMs = 120_000;
+/** Failed calls in a row (network, 5xx) before giving up. */
+const maxFailuresInARow = 3;
+
+export type PollOutcome =
+  { phase: 'polling' } | { phase: 'settled'; result: RegisterQueryResult } | { phase: 'failed' };
+
+/**
+ * Polls a sign-up (or a renewal) until it leaves 'querying'. `attempt` restarts it (the "check again"
+ * button). The server's answer is the only source: nothing is assumed.
+ */
+export function useRegisterPolling(id: string | null, attempt: number): PollOutcome {
+  const [outcome, setOutcome] = useState<{ key: string; value: PollOutcome } | null>(null);
+  const key = `${id}:${attempt}`;
+
+  useEffect(() => {
+    if (!id) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const startedAt = Date.now();
+    let failures = 0;
+    const settle = (value: PollOutcome) => !stopped && setOutcome({ key, value });
+    const poll = async () => {
+      try {
+        const result = await queryRegistration(id);
+        failures = 0;
+        if (result.state !== 'querying') return settle({ phase: 'settled', result });
+      } catch (error) {
+        failures += 1;
+        const status = (error as { status?: number }).status;
+        if (status === 404 || failures >= maxFailuresInARow) return settle({ phase: 'failed' });
+      }
+      if (Date.now() - startedAt > pollTimeoutMs) return settle({ phase: 'failed' });
+      if (!stopped) timer = setTimeout(() => void poll(), pollIntervalMs);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [id, key]);
+
+  return outcome?.key === key ? outcome.value : { phase: 'polling' };
+}

@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Modal from 'antd/es/modal';
+import Spin from 'antd/es/spin';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { PaymentForm, type PaymentHandlers } from '@kabari/shared/payments/payment-form';
+import { fetchPaymentTerms, formatDay, type PaymentTerms } from '@kabari/shared/payments/payment-terms';
+import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
+import { useLocation } from '@kabari/shared/routing/router';
+import { useUserStore } from '@kabari/shared/stores/session-store';
+import { AntdScope } from '@kabari/shared/ui/antd-scope';
+import { billingNamespace } from '../../i18n/billing-namespace';
+import { fetchSubscriptionInfo, renewSubscription, type SubscriptionInfo } from '../my-subscription/subscription-api';
+import { useRegisterPolling } from '../register-result/register-query';
+
+const renewalHandlers: PaymentHandlers = {
+  v5pay: async (payment) => (await renewSubscription(payment)).registerId,
+  stripe: async (payment) => {
+    const result = await renewSubscription(payment);
+    return {
+      registerId: result.registerId,
+      clientSecret: result.clientSecret,
+      requiresAction: !!result.requiresAction,
+    };
+  },
+  // docs/api-v1.md gives renew no PayPal order flow: PayPal proper is offered at sign-up only.
+};
+
+/** Polls the renewal's registerId and says how it ended; an active subscription again closes the expired state. */
+function RenewalProgress({ registerId, onRenewed }: { registerId: string; onRenewed: () => void }) {
+  const { t } = useTranslation(billingNamespace);
+  const poll = useRegisterPolling(registerId, 0);
+  const renewed = poll.phase === 'settled' && poll.result.state === 'created';
+  useEffect(() => {
+    if (renewed) onRenewed();
+  }, [renewed, onRenewed]);
+  if (poll.phase === 'polling') {
+    return (
+      <div role="status" aria-live="polite" className="expired-dialog__progress">
+        <Spin /> <span>{t('expired.renewing')}</span>
+      </div>
+    );
+  }
+  if (renewed) return <p role="status">{t('expired.renewed')}</p>;
+  const reason = poll.phase === 'settled' ? (poll.result.failureMessage ?? poll.result.failureCode) : undefined;
+  return (
+    <Alert
+      type="error"
+      role="alert"
+      showIcon
+      title={reason ? t('expired.renewFailed', { reason }) : t('expired.renewUnknown')}
+    />
+  );
+}
+
+/** The expired state (/dashboard/?s=-1&at=10, and its modal route): it says so and offers renewal. */
+export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialogProps) {
+  const { t } = useTranslation(billingNamespace);
+  const locale = localeFromPath(useLocation().pathname);
+  const [info, setInfo] = useState<SubscriptionInfo | null>(null);
+  const [terms, setTerms] = useState<PaymentTerms | null>(null);
+  const [registerId, setRegisterId] = useState<string | null>(null);
+  const [renewed, setRenewed] = useState(false);
+
+  useEffect(() => {
+    fetchSubscriptionInfo().then(setInfo, () => undefined);
+    fetchPaymentTerms(locale).then(setTerms, () => undefined);
+  }, [locale]);
+
+  const onRenewed = useCallback(() => {
+    setRenewed(true);
+    fetchSubscriptionInfo().then(
+      (fresh) => useUserStore.getState().setMySubscriptionInfo(fresh as unknown as Record<string, unknown>),
+      () => undefined,
+    );
+  }, []);
+
+  const endedOn = formatDay(info?.validUntil, locale);
+
+  return (
+    <AntdScope>
+      <Modal
+        open={open}
+        title={t('expired.title')}
+        onCancel={onClose}
+        closable={{ 'aria-label': t('expired.close') }}
+        footer={null}
+        width={520}
+        className="expired-dialog"
+      >
+        <p>{endedOn ? t('expired.text', { date: endedOn }) : t('expired.textNoDate')}</p>
+        {registerId ? (
+          <>
+            <RenewalProgress registerId={registerId} onRenewed={onRenewed} />
+            {renewed && (
+              <Button type="primary" onClick={onClose} autoFocus>
+                {t('expired.close')}
+              </Button>
+            )}
+            {!renewed && (
+              <Button type="link" onClick={() => setRegisterId(null)}>
+                {t('expired.renewTitle')}
+              </Button>
+            )}
+          </>
+        ) : (
+          <section aria-labelledby="expired-renew-title">
+            <h3 id="expired-renew-title">{t('expired.renewTitle')}</h3>
+            {terms ? (
+              <PaymentForm
+                name="renewal"
+                kind="renewal"
+                terms={terms}
+                locale={locale}
+                handlers={renewalHandlers}
+                onPaid={setRegisterId}
+              />
+            ) : (
+              <Spin />
+            )}
+          </section>
+        )}
+      </Modal>
+    </AntdScope>
+  );
+}
