@@ -19,6 +19,7 @@ import type dashboard from '../remote-dashboard/src/i18n/dashboard.en.json';
 import type requests from '../shared/src/requests/requests.en.json';
 import type requestsLookup from '../shared/src/requests/requests-lookup.en.json';
 import type dashboardRequests from '../remote-dashboard/src/i18n/dashboard-requests.en.json';
+import type dashboardLive from '../remote-dashboard/src/i18n/dashboard-live.en.json';
 import type billing from '../remote-billing/src/i18n/billing.en.json';
 import type share from '../remote-share/src/i18n/share.en.json';
 
@@ -45,6 +46,7 @@ declare module 'i18next' {
       requests: typeof requests;
       'requests-lookup': typeof requestsLookup;
       'dashboard-requests': typeof dashboardRequests;
+      'dashboard-live': typeof dashboardLive;
       billing: typeof billing;
       share: typeof share;
     };

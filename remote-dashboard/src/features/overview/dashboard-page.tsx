@@ -12,6 +12,8 @@ import { NewSearch } from '../new-search/new-search';
 import { RequestHistory } from '../history/request-history';
 import { useRequestHistoryStore } from '../history/request-history-store';
 import { TipsModal } from '../tips/tips-modal';
+import { LiveMapPanel } from '../live-map/live-map-panel';
+import { useLiveUpdates } from '../live-updates/use-live-updates';
 import './dashboard-page.css';
 
 function displayName(info: Record<string, unknown> | undefined): string {
@@ -28,6 +30,7 @@ export default function DashboardPage() {
   const [tipsOpen, setTipsOpen] = useState(false);
   const historyHeading = useRef<HTMLHeadingElement>(null);
   const upsertRequest = useRequestHistoryStore((state) => state.upsertRequest);
+  useLiveUpdates(Boolean(token && user));
 
   function seeHistory() {
     historyHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -49,7 +52,7 @@ export default function DashboardPage() {
           <>
             <p data-testid="dashboard-user">{t('overview.signedInAs', { name: displayName(user.userCacheInfo) })}</p>
             <NewSearch locale={locale} onRequestCreated={upsertRequest} onSeeHistory={seeHistory} />
-            {/* The live map of the selected request (useRequestHistoryStore's selectedId) goes here. */}
+            <LiveMapPanel locale={locale} />
             <RequestHistory ref={historyHeading} locale={locale} />
             <TipsModal open={tipsOpen} onClose={() => setTipsOpen(false)} />
           </>

@@ -1,0 +1,125 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
+import { renderAt } from '../../../../jest/render-with-i18n';
+import { useLiveConnectionStore } from '../live-updates/live-connection-store';
+import { LiveMap } from './live-map';
+import { fetchPositions } from './positions-api';
+import { usePositionsStore } from './positions-store';
+
+jest.mock('./positions-api', () => ({ fetchPositions: jest.fn() }));
+jest.mock('./map-tiles', () => ({
+  loadMapTiles: () =>
+    Promise.resolve({ tileUrl: 'https://tiles.example.test/{z}/{x}/{y}.png', tileAttribution: 'Example tiles' }),
+}));
+const fetched = jest.mocked(fetchPositions);
+jest.setTimeout(30_000);
+
+const ipPosition: Position = {
+  id: '1',
+  source: 'ip',
+  latitude: -6.17,
+  longitude: 106.83,
+  accuracyMeters: 5000,
+  address: 'Jakarta, Indonesia',
+  recordedAt: '2026-11-22T05:00:00.000Z',
+};
+const gpsPosition: Position = {
+  id: '2',
+  source: 'gps',
+  latitude: -6.1954,
+  longitude: 106.8227,
+  accuracyMeters: 12,
+  address: 'Menteng, Jakarta Pusat',
+  recordedAt: '2026-11-22T05:00:20.000Z',
+};
+
+function request(changes: Partial<LocationRequest> = {}): LocationRequest {
+  return {
+    id: 'r1',
+    channel: 'link',
+    target: null,
+    title: 'Mum',
+    url: 'https://kabari.example/enter-link?token=x',
+    status: 'ip_located',
+    consent: 'sharing',
+    delivery: null,
+    requestTime: '2026-11-22T04:59:00.000Z',
+    openedTime: '2026-11-22T04:59:30.000Z',
+    locatedTime: '2026-11-22T05:00:00.000Z',
+    liveUntil: null,
+    expiresAt: '2026-11-23T04:59:00.000Z',
+    lastPosition: ipPosition,
+    ...changes,
+  };
+}
+
+describe('the live map', () => {
+  beforeEach(() => {
+    fetched.mockReset();
+    usePositionsStore.setState({ byRequest: {} });
+    useLiveConnectionStore.setState({ connected: true });
+  });
+
+  it('shows the approximate place with its source and the DB-IP attribution, then the GPS position as it arrives', async () => {
+    fetched.mockResolvedValue([ipPosition]);
+    await renderAt('/dashboard', <LiveMap request={request()} locale="en" />);
+
+    expect(await screen.findByTestId('live-map-address')).toHaveTextContent('Jakarta, Indonesia');
+    expect(screen.getByRole('heading', { name: 'Location map: Mum' })).toBeInTheDocument();
+    const source = screen.getByTestId('live-map-source');
+    expect(source).toHaveTextContent('Approximate, from the IP address');
+    expect(within(source).getByRole('link', { name: 'IP location by DB-IP' })).toHaveAttribute(
+      'href',
+      'https://db-ip.com',
+    );
+    expect(screen.getByText('within about 5,000 m')).toBeInTheDocument();
+    expect(screen.queryByTestId('live-badge')).not.toBeInTheDocument();
+    const map = await screen.findByRole('region', { name: 'Map of the shared location' });
+    await waitFor(() => expect(map.querySelector('.live-map__marker')).not.toBeNull());
+    expect(fetched).toHaveBeenCalledWith('r1');
+
+    act(() => usePositionsStore.getState().addPosition('r1', gpsPosition));
+    expect(screen.getByTestId('live-map-address')).toHaveTextContent('Menteng, Jakarta Pusat');
+    expect(screen.getByTestId('live-map-source')).toHaveTextContent("GPS, from the recipient's device");
+    expect(within(screen.getByTestId('live-map-source')).queryByRole('link')).not.toBeInTheDocument();
+    expect(screen.getByText('2 positions on the trail')).toBeInTheDocument();
+  });
+
+  it('shows a live badge and the end of a live share, in Indonesian too', async () => {
+    fetched.mockResolvedValue([gpsPosition]);
+    const liveUntil = new Date(Date.now() + 60 * 60 * 1000).toISOString();
+    await renderAt(
+      '/id/dashboard',
+      <LiveMap request={request({ status: 'gps_tracked', liveUntil, lastPosition: gpsPosition })} locale="id" />,
+    );
+    expect(await screen.findByTestId('live-badge')).toHaveTextContent('Langsung');
+    expect(screen.getByText(/^Berbagi lokasi langsung hingga/)).toBeInTheDocument();
+    expect(screen.getByTestId('live-map-source')).toHaveTextContent('GPS, dari perangkat penerima');
+  });
+
+  it('shows nothing but the withdrawal once consent is withdrawn', async () => {
+    await renderAt(
+      '/dashboard',
+      <LiveMap request={request({ consent: 'withdrawn', lastPosition: null })} locale="en" />,
+    );
+    expect(screen.getByText('Consent withdrawn')).toBeInTheDocument();
+    expect(screen.queryByTestId('live-map-address')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('position-map')).not.toBeInTheDocument();
+    expect(fetched).not.toHaveBeenCalled();
+  });
+
+  it('says when nothing was shared yet, and offers a retry when the positions could not be loaded', async () => {
+    fetched.mockRejectedValueOnce(new Error('offline')).mockResolvedValueOnce([]);
+    await renderAt('/dashboard', <LiveMap request={request({ lastPosition: null, status: 'pending' })} locale="en" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText(/Nothing has been shared for this request yet/)).toBeInTheDocument();
+  });
+
+  it('says when live updates pause', async () => {
+    fetched.mockResolvedValue([ipPosition]);
+    useLiveConnectionStore.setState({ connected: false });
+    await renderAt('/dashboard', <LiveMap request={request()} locale="en" />);
+    expect(await screen.findByText('Live updates paused. Reconnecting…')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,83 @@
+import { act, render } from '@testing-library/react';
+import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
+import { useRequestHistoryStore } from '../history/request-history-store';
+import { usePositionsStore } from '../live-map/positions-store';
+import { FakeEventSource } from './fake-event-source';
+import { useLiveConnectionStore } from './live-connection-store';
+import { useLiveUpdates } from './use-live-updates';
+
+jest.mock('@kabari/shared/api/api-client', () => ({ apiClient: { defaults: { baseURL: '' } }, apiGet: jest.fn() }));
+
+function Dashboard({ signedIn }: { signedIn: boolean }) {
+  useLiveUpdates(signedIn);
+  return null;
+}
+
+const pending = {
+  id: 'r1',
+  channel: 'sms',
+  target: '+6281234567890',
+  title: null,
+  url: null,
+  status: 'pending',
+  consent: 'none',
+  delivery: 'sent',
+  requestTime: '2026-11-22T04:00:00.000Z',
+  openedTime: null,
+  locatedTime: null,
+  liveUntil: null,
+  expiresAt: null,
+  lastPosition: null,
+} satisfies LocationRequest;
+
+const gps: Position = {
+  id: '9',
+  source: 'gps',
+  latitude: -6.2,
+  longitude: 106.8,
+  accuracyMeters: 10,
+  address: 'Menteng, Jakarta',
+  recordedAt: '2026-11-22T05:00:00.000Z',
+};
+
+describe('useLiveUpdates', () => {
+  const original = global.EventSource;
+
+  beforeEach(() => {
+    FakeEventSource.instances = [];
+    global.EventSource = FakeEventSource as unknown as typeof EventSource;
+    useRequestHistoryStore.setState({ items: [pending], total: 1, page: 1, loadState: 'success', selectedId: 'r1' });
+    usePositionsStore.setState({ byRequest: { r1: { items: [], loadState: 'success' } } });
+  });
+
+  afterEach(() => {
+    global.EventSource = original;
+  });
+
+  it('updates the history rows and the map as events arrive, and closes the stream on sign-out', () => {
+    const { rerender } = render(<Dashboard signedIn />);
+    const source = FakeEventSource.instances[0];
+    expect(source).toBeDefined();
+    act(() => source?.open());
+    expect(useLiveConnectionStore.getState().connected).toBe(true);
+
+    act(() => source?.emit('request', '1', { ...pending, status: 'ip_located' }));
+    expect(useRequestHistoryStore.getState().items[0]?.status).toBe('ip_located');
+    act(() => source?.emit('request', '2', { ...pending, status: 'gps_tracked', lastPosition: gps }));
+    act(() => source?.emit('position', '3', { requestId: 'r1', position: gps }));
+    expect(useRequestHistoryStore.getState().items[0]?.status).toBe('gps_tracked');
+    expect(usePositionsStore.getState().byRequest['r1']?.items).toEqual([gps]);
+
+    act(() => source?.emit('withdrawn', '4', { requestId: 'r1' }));
+    expect(usePositionsStore.getState().byRequest['r1']?.items).toEqual([]);
+
+    rerender(<Dashboard signedIn={false} />);
+    expect(source?.readyState).toBe(FakeEventSource.CLOSED);
+    expect(useLiveConnectionStore.getState().connected).toBeNull();
+  });
+
+  it('opens nothing for a visitor', () => {
+    render(<Dashboard signedIn={false} />);
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+});
