@@ -3,8 +3,9 @@ import { searchNamespace } from '../../i18n/search-namespace';
 import { searchUnsubscribeAndRefundNamespace } from '../../i18n/search-unsubscribe-and-refund-namespace';
 import { ContentPage } from '../content-page/content-page';
 import { Sections } from '../content-page/sections';
+import { RefundForm } from './refund-form';
 
-/** Text only for now: the cancel-and-refund form comes with the billing issue; meanwhile, the contact form. */
+/** How to cancel and get a refund, with the form that does both (issue 6). */
 export default function UnsubscribeAndRefundPage() {
   const { t } = useTranslation(searchNamespace);
   const { t: tp } = useTranslation(searchUnsubscribeAndRefundNamespace);
@@ -15,6 +16,7 @@ export default function UnsubscribeAndRefundPage() {
       lead={tp('lead')}
     >
       <Sections sections={tp('sections', { returnObjects: true })} />
+      <RefundForm />
     </ContentPage>
   );
 }
