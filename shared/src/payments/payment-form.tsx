@@ -90,7 +90,11 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   const { t } = useTranslation(paymentsNamespace);
   const [form] = Form.useForm<CardValues>();
   const paypalOffered = terms.methods.paypal === 'v5pay' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
-  const [method, setMethod] = useState<PaymentMethod>('card');
+  const methods = (['card', 'wallet', 'paypal'] as const).filter((option) =>
+    option === 'paypal' ? paypalOffered : terms.methods[option] !== null,
+  );
+  const [chosen, setMethod] = useState<PaymentMethod>(methods[0] ?? 'card');
+  const method = methods.includes(chosen) ? chosen : (methods[0] ?? 'card');
   const [paying, setPaying] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const payingNow = useRef(false);
@@ -190,7 +194,6 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
     if (optionProvider === 'v5pay' && option === 'paypal') return t('method.sandboxPaypal');
     return t(`method.${option}`);
   };
-  const methods: PaymentMethod[] = paypalOffered ? ['card', 'wallet', 'paypal'] : ['card', 'wallet'];
   const ownButton = sandboxMethod || stripeCardShown;
 
   return (

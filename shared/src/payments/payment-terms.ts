@@ -12,7 +12,8 @@ export interface PaymentTerms {
   amount: number;
   period: number;
   nextDebitDay: string;
-  methods: { card: CardProvider; wallet: CardProvider; paypal: 'paypal' | 'v5pay' | null };
+  /** null: not offered (the sandbox is never offered beside a real provider). */
+  methods: { card: CardProvider | null; wallet: CardProvider | null; paypal: 'paypal' | 'v5pay' | null };
   sandbox: boolean;
   stripePublishableKey?: string;
   paypalClientId?: string;
