@@ -25,7 +25,9 @@ import locateRoutes from './routes/locate/routes';
 import registrationRoutes from './routes/registration/routes';
 import subscriptionRoutes from './routes/subscription/routes';
 import positionsRoutes from './routes/positions/routes';
+import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
+import requestRoutes from './routes/requests/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import shareRoutes from './routes/share/routes';
 import retentionJob from './retention/retention-job';
@@ -145,6 +147,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(liveEventsRoutes);
   await app.register(positionsRoutes);
   await app.register(numberRoutes);
+  await app.register(requestRoutes, { config });
+  await app.register(linkRoutes, { config });
   if (config.devOutbox) {
     if (config.isProduction) app.log.warn('DEV_OUTBOX is on in production: /dev/outbox shows every message sent');
     await app.register(devOutboxRoutes);

@@ -172,3 +172,23 @@ ${note ? `<p>${escapeHtml(t.emailNote)}</p>\n<blockquote style="white-space: pre
 
 /** The placeholder the preview shows where the link's token goes: the token exists only once the request is sent. */
 export const PREVIEW_TOKEN = '…';
+
+// A note may not carry a link of its own: the only links in a request are Kabari's consent and opt-out links.
+const LINK_IN_NOTE = /(https?:\/\/|www\.|\b[a-z0-9-]+\.(com|net|org|id|co|io|ly|me|info|biz|xyz)\b)/i;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+/** Why a personal note cannot be sent, or null when it can. */
+export function noteProblem(channel: MessageChannel, note: string): string | null {
+  const text = note.trim();
+  const max = NOTE_MAX_LENGTH[channel];
+  if (text.length > max)
+    return `The note can be at most ${max} characters in ${channel === 'sms' ? 'an SMS' : 'an email'}`;
+  if (CONTROL_CHARACTERS.test(text) || (channel === 'sms' && /[\r\n]/.test(text))) {
+    return channel === 'sms'
+      ? 'The note of an SMS must be on one line'
+      : 'The note contains characters that cannot be sent';
+  }
+  if (LINK_IN_NOTE.test(text)) return 'The note cannot contain links: the message carries its own consent link';
+  return null;
+}

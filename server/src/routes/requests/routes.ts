@@ -1,0 +1,292 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { waitText } from '../../auth/throttle';
+import type { Config } from '../../config';
+import type { DatabaseExecutor } from '../../db/open-database';
+import { locationRequests } from '../../db/schema';
+import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { linkBaseUrl } from '../../requests/base-url';
+import { createMessageRequest, type CreateOutcome } from '../../requests/create-request';
+import { listOwnedRequests } from '../../requests/location-request-view';
+import { canReceiveSms, numberFacts, parseNumber } from '../../requests/number-facts';
+import { isOptedOut } from '../../requests/opt-outs';
+import { linkLimitKey, nextAllowedAt, targetLimitKey } from '../../requests/send-limits';
+import { hasLiveSubscription } from '../../requests/subscriber-access';
+import {
+  listTemplates,
+  messageLinks,
+  noteProblem,
+  PREVIEW_TOKEN,
+  renderMessage,
+  type MessageChannel,
+} from '../../requests/templates';
+import { ENTER_NUMBER, ENTER_VALID_MOBILE } from '../numbers/routes';
+import { emailField } from '../auth/schemas';
+import {
+  emailBody,
+  limitedResponse,
+  limitQuery,
+  limitResponse,
+  listQuery,
+  listResponse,
+  previewBody,
+  previewResponse,
+  requestIdParams,
+  requestResponse,
+  smsBody,
+  successResponse,
+  templatesQuery,
+  templatesResponse,
+} from './schemas';
+
+export const SUBSCRIPTION_NEEDED = 'Your subscription has expired. Renew it to send location requests.';
+
+const signedInResponses = { ...errorResponses, 401: errorEnvelope };
+const sendResponses = { ...signedInResponses, 403: errorEnvelope, 409: errorEnvelope, 429: limitedResponse };
+
+/** Only subscribers whose subscription runs may send: 403, which the client shows as the expired state. */
+export async function requireSubscriber(db: DatabaseExecutor, request: FastifyRequest): Promise<void> {
+  if (!(await hasLiveSubscription(db, request.session!.user.id))) throw new HttpError(403, SUBSCRIPTION_NEEDED);
+}
+
+/** The answer to a send: the request, or the 3-hour refusal with its time, or the opt-out refusal. */
+export function sendAnswer(reply: FastifyReply, outcome: CreateOutcome, what: 'number' | 'email' | 'link') {
+  if (outcome.kind === 'opted-out') {
+    throw new HttpError(
+      409,
+      what === 'number'
+        ? 'This number has opted out of location requests. Kabari will not message it.'
+        : 'This email address has opted out of location requests. Kabari will not message it.',
+    );
+  }
+  if (outcome.kind === 'limited') {
+    const seconds = Math.max(1, Math.ceil((outcome.nextAllowedAt.getTime() - Date.now()) / 1000));
+    const rule =
+      what === 'link'
+        ? 'You can create one new link every 3 hours'
+        : `Kabari sends one request to the same ${what === 'number' ? 'number' : 'email address'} every 3 hours`;
+    return reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send({
+        status: 429,
+        message: `${rule}. The next one is possible in ${waitText(seconds)}.`,
+        data: { nextAllowedAt: outcome.nextAllowedAt.toISOString() },
+      });
+  }
+  return ok({ request: outcome.request });
+}
+
+/** An E.164 number an SMS can reach, or a 400 with the form's own message. */
+export async function smsTarget(number: string | undefined, country: string | undefined): Promise<string> {
+  const parsed = parseNumber(number, country);
+  if (parsed.kind === 'empty') throw new HttpError(400, ENTER_NUMBER);
+  if (parsed.kind === 'unparseable') throw new HttpError(400, ENTER_VALID_MOBILE);
+  const facts = await numberFacts(parsed.phone, 'en');
+  if (!canReceiveSms(facts)) throw new HttpError(400, ENTER_VALID_MOBILE);
+  return facts.e164;
+}
+
+function checkNote(channel: MessageChannel, note: string): string {
+  const problem = noteProblem(channel, note);
+  if (problem) throw new HttpError(400, problem);
+  return note.trim();
+}
+
+/** Location requests by SMS and email, their history, and the limits (issue 4). Every route is owner-checked. */
+const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  const { config } = options;
+  const expiryDays = config.requests.linkExpiryDays;
+  const security = [{ token: [] }];
+
+  app.get(
+    '/api/v1/requests/templates',
+    {
+      schema: {
+        tags: ['requests'],
+        summary: 'The predefined message templates of a channel, in a language',
+        description: 'The fixed part of every template names the requester and carries the consent and opt-out links.',
+        querystring: templatesQuery,
+        response: { 200: templatesResponse, ...errorResponses },
+      },
+    },
+    async (request) => ok({ items: listTemplates(request.query.channel, request.query.locale) }),
+  );
+
+  app.post(
+    '/api/v1/requests/preview',
+    {
+      preHandler: app.auth.requireSession,
+      schema: {
+        tags: ['requests'],
+        summary: 'The exact message a request would send (the link token shows as …)',
+        security,
+        body: previewBody,
+        response: { 200: previewResponse, ...signedInResponses },
+      },
+    },
+    async (request) => {
+      const { channel, note, locale } = request.body;
+      const message = renderMessage({
+        channel,
+        locale,
+        requesterName: request.session!.user.displayName,
+        note: checkNote(channel, note),
+        links: messageLinks(linkBaseUrl(config, request), locale, PREVIEW_TOKEN),
+        expiresAt: new Date(Date.now() + expiryDays * 24 * 60 * 60 * 1000),
+      });
+      return ok(message.subject ? { subject: message.subject, text: message.text } : { text: message.text });
+    },
+  );
+
+  app.get(
+    '/api/v1/requests/limit',
+    {
+      preHandler: app.auth.requireSession,
+      schema: {
+        tags: ['requests'],
+        summary: 'When the next request to a target (or the next link) is possible, and whether the target opted out',
+        security,
+        querystring: limitQuery,
+        response: { 200: limitResponse, ...signedInResponses },
+      },
+    },
+    async (request) => {
+      const { channel, number, country, email } = request.query;
+      if (channel === 'link') {
+        const next = await nextAllowedAt(app.db, linkLimitKey(request.session!.user.id));
+        return ok({ nextAllowedAt: next?.toISOString() ?? null, optedOut: false });
+      }
+      let target: string;
+      if (channel === 'sms') target = await smsTarget(number, country);
+      else {
+        const parsed = emailField.safeParse(email ?? '');
+        if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Enter valid email address');
+        target = parsed.data;
+      }
+      const [next, optedOut] = await Promise.all([
+        nextAllowedAt(app.db, targetLimitKey(target)),
+        isOptedOut(app.db, target),
+      ]);
+      return ok({ nextAllowedAt: next?.toISOString() ?? null, optedOut });
+    },
+  );
+
+  app.post(
+    '/api/v1/requests/sms',
+    {
+      preHandler: app.auth.requireSession,
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['requests'],
+        summary: 'Send a location request by SMS (subscribers only)',
+        description:
+          'One SMS or email to the same target every 3 hours, whoever sends it (429 with data.nextAllowedAt). ' +
+          'A number that opted out is never messaged (409). 403 when the subscription has expired.',
+        security,
+        body: smsBody,
+        response: { 200: requestResponse, ...sendResponses },
+      },
+    },
+    async (request, reply) => {
+      await requireSubscriber(app.db, request);
+      const { number, country, templateId, note, locale } = request.body;
+      const target = await smsTarget(number, country);
+      const user = request.session!.user;
+      const outcome = await createMessageRequest(app, {
+        channel: 'sms',
+        target,
+        templateId,
+        note: checkNote('sms', note),
+        locale,
+        requester: { userId: user.id, displayName: user.displayName },
+        baseUrl: linkBaseUrl(config, request),
+        expiryDays,
+      });
+      return sendAnswer(reply, outcome, 'number');
+    },
+  );
+
+  app.post(
+    '/api/v1/requests/email',
+    {
+      preHandler: app.auth.requireSession,
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['requests'],
+        summary: 'Send a location request by email (subscribers only)',
+        description: 'The same limits and refusals as the SMS request.',
+        security,
+        body: emailBody,
+        response: { 200: requestResponse, ...sendResponses },
+      },
+    },
+    async (request, reply) => {
+      await requireSubscriber(app.db, request);
+      const { email, templateId, note, locale } = request.body;
+      const user = request.session!.user;
+      const outcome = await createMessageRequest(app, {
+        channel: 'email',
+        target: email,
+        templateId,
+        note: checkNote('email', note),
+        locale,
+        requester: { userId: user.id, displayName: user.displayName },
+        baseUrl: linkBaseUrl(config, request),
+        expiryDays,
+      });
+      return sendAnswer(reply, outcome, 'email');
+    },
+  );
+
+  app.get(
+    '/api/v1/requests',
+    {
+      preHandler: app.auth.requireSession,
+      schema: {
+        tags: ['requests'],
+        summary: "The signed-in user's requests, newest first, with delivery state and last position",
+        security,
+        querystring: listQuery,
+        response: { 200: listResponse, ...signedInResponses },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const { items, total } = await listOwnedRequests(
+        app.db,
+        request.session!.user.id,
+        page,
+        pageSize,
+        linkBaseUrl(config, request),
+      );
+      return ok({ items, total, page, pageSize });
+    },
+  );
+
+  app.delete(
+    '/api/v1/requests/:id',
+    {
+      preHandler: app.auth.requireSession,
+      schema: {
+        tags: ['requests'],
+        summary: 'Delete one of your requests with its positions and events',
+        security,
+        params: requestIdParams,
+        response: { 200: successResponse, ...signedInResponses, 404: errorEnvelope },
+      },
+    },
+    async (request) => {
+      // Another user's request answers exactly like one that does not exist.
+      const deleted = await app.db
+        .delete(locationRequests)
+        .where(and(eq(locationRequests.id, request.params.id), eq(locationRequests.userId, request.session!.user.id)))
+        .returning({ id: locationRequests.id });
+      if (deleted.length === 0) throw new HttpError(404, 'Request not found');
+      return ok({ success: true as const });
+    },
+  );
+};
+
+export default requestRoutes;

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { envelope } from '../../lib/envelope';
+import { TEMPLATE_IDS } from '../../requests/templates';
+import { emailField } from '../auth/schemas';
+import { countryField, localeField } from '../numbers/schemas';
+
+export const channelField = z.enum(['sms', 'email'], { message: 'channel must be sms or email' });
+export const templateIdField = z.enum(TEMPLATE_IDS, {
+  message: `templateId must be one of ${TEMPLATE_IDS.join(', ')}`,
+});
+// The length and content rules depend on the channel: checked by checkNote in the handler.
+export const noteField = z.string({ message: 'note must be text' }).max(2000).default('');
+
+export const position = z.object({
+  id: z.number().int(),
+  source: z.enum(['ip', 'gps']),
+  latitude: z.number(),
+  longitude: z.number(),
+  accuracyMeters: z.number().nullable(),
+  address: z.string().nullable(),
+  recordedAt: z.string(),
+});
+
+export const locationRequest = z.object({
+  id: z.string(),
+  channel: z.enum(['sms', 'email', 'link']),
+  target: z.string().nullable().describe('E.164 number (sms), email address (email), null (link)'),
+  title: z.string().nullable().describe("A link's title"),
+  url: z.string().nullable().describe("A link's consent URL (links only: a message's link belongs to its recipient)"),
+  status: z.enum(['pending', 'ip_located', 'gps_tracked']),
+  consent: z.enum(['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled']),
+  delivery: z.enum(['queued', 'sent', 'failed']).nullable().describe('The message state (null for a link)'),
+  requestTime: z.string(),
+  openedTime: z.string().nullable(),
+  locatedTime: z.string().nullable(),
+  liveUntil: z.string().nullable(),
+  expiresAt: z.string(),
+  lastPosition: position.nullable(),
+});
+
+export const requestResponse = envelope(z.object({ request: locationRequest }));
+
+/** 429: the send limit, with when the next send is possible. */
+export const limitedResponse = envelope(z.object({ nextAllowedAt: z.string() }).nullable()).describe(
+  'The 3-hour limit: data.nextAllowedAt says when the next send is possible (also in Retry-After). ' +
+    'data is null when the per-address request rate was exceeded instead.',
+);
+
+export const templatesQuery = z.object({
+  channel: channelField.default('sms'),
+  locale: localeField.default('en'),
+});
+
+export const templatesResponse = envelope(
+  z.object({
+    items: z.array(
+      z.object({
+        id: templateIdField,
+        channel: channelField,
+        locale: localeField,
+        name: z.string(),
+        defaultNote: z.string(),
+      }),
+    ),
+  }),
+);
+
+export const previewBody = z.object({
+  channel: channelField,
+  templateId: templateIdField,
+  note: noteField,
+  locale: localeField,
+});
+
+export const previewResponse = envelope(
+  z.object({
+    subject: z.string().optional().describe('Email only'),
+    text: z.string().describe('The exact message; the link token shows as … until the request is sent'),
+  }),
+);
+
+export const limitQuery = z.object({
+  channel: z.enum(['sms', 'email', 'link'], { message: 'channel must be sms, email or link' }),
+  number: z.string().max(64).optional(),
+  country: countryField.optional(),
+  email: z.string().max(254).optional(),
+});
+
+export const limitResponse = envelope(
+  z.object({
+    nextAllowedAt: z.string().nullable().describe('null: a send is possible now'),
+    optedOut: z.boolean(),
+  }),
+);
+
+export const smsBody = z.object({
+  number: z.string({ message: 'Please enter a number' }).max(64, 'Please enter a valid mobile number'),
+  country: countryField.optional(),
+  templateId: templateIdField,
+  note: noteField,
+  locale: localeField,
+});
+
+export const emailBody = z.object({
+  email: emailField,
+  templateId: templateIdField,
+  note: noteField,
+  locale: localeField,
+});
+
+export const listQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(10),
+});
+
+export const listResponse = envelope(
+  z.object({
+    items: z.array(locationRequest),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  }),
+);
+
+export const requestIdParams = z.object({ id: z.uuid({ message: 'Request not found' }) });
+
+export const successResponse = envelope(z.object({ success: z.literal(true) }));

@@ -1,0 +1,103 @@
+import { eq } from 'drizzle-orm';
+import { locationRequests, requestEvents } from '../../../src/db/schema';
+import { describeEachDatabase } from '../../support/databases';
+import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describeEachDatabase('trackable links', (driver) => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver, { LINK_EXPIRY_DAYS: '3' });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const createLink = (requester: TestRequester, title = 'Pick-up at school', locale = 'en') =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/links',
+      headers: requester.headers,
+      payload: { title, locale },
+    });
+
+  it('creates a link with a long random token, its URL and the configured expiry', async () => {
+    const sari = await createRequester(testApp.app);
+    const response = await createLink(sari, 'Jemput di sekolah', 'id');
+    expect(response.statusCode).toBe(200);
+    const request = response.json().data.request;
+    expect(request).toMatchObject({
+      channel: 'link',
+      target: null,
+      title: 'Jemput di sekolah',
+      status: 'pending',
+      consent: 'none',
+      delivery: null,
+    });
+    const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, request.id));
+    // 32 base64url characters: 192 random bits.
+    expect(row!.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(request.url).toMatch(new RegExp(`^http://localhost(:\\d+)?/id/enter-link\\?token=${row!.token}$`));
+    const lifetime = new Date(request.expiresAt).getTime() - new Date(request.requestTime).getTime();
+    expect(Math.abs(lifetime - 3 * DAY)).toBeLessThan(5000);
+  });
+
+  it('allows one new link per requester every 3 hours, saying when the next is possible', async () => {
+    const sari = await createRequester(testApp.app);
+    const budi = await createRequester(testApp.app);
+    expect((await createLink(sari)).statusCode).toBe(200);
+    const second = await createLink(sari);
+    expect(second.statusCode).toBe(429);
+    expect(second.json().message).toMatch(/^You can create one new link every 3 hours\. The next one is possible in/);
+    expect(new Date(second.json().data.nextAllowedAt).getTime()).toBeGreaterThan(Date.now() + 2.9 * 60 * 60 * 1000);
+    const limit = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/v1/requests/limit?channel=link',
+      headers: sari.headers,
+    });
+    expect(limit.json().data.nextAllowedAt).toBe(second.json().data.nextAllowedAt);
+    // Another requester's limit is their own.
+    expect((await createLink(budi)).statusCode).toBe(200);
+  });
+
+  it('refuses a link without a title or without a running subscription', async () => {
+    const sari = await createRequester(testApp.app);
+    const untitled = await createLink(sari, '   ');
+    expect(untitled.statusCode).toBe(400);
+    expect(untitled.json().message).toBe('title: Please enter a title');
+    const expired = await createRequester(testApp.app, {
+      subscription: { status: 'expired', validUntil: new Date(Date.now() - DAY) },
+    });
+    expect((await createLink(expired)).statusCode).toBe(403);
+  });
+
+  it('lets its owner cancel it (published live), and nobody else', async () => {
+    const sari = await createRequester(testApp.app);
+    const id = (await createLink(sari)).json().data.request.id;
+    const stranger = await createRequester(testApp.app);
+    const refused = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/v1/links/${id}/cancel`,
+      headers: stranger.headers,
+    });
+    expect(refused.statusCode).toBe(404);
+
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/v1/links/${id}/cancel`,
+      headers: sari.headers,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.request).toMatchObject({ id, consent: 'cancelled', liveUntil: null });
+    const events = await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, id));
+    expect(events.map((event) => (event.payload as { consent: string }).consent)).toEqual(['none', 'cancelled']);
+
+    // Cancelling again changes nothing and publishes nothing.
+    await testApp.app.inject({ method: 'POST', url: `/api/v1/links/${id}/cancel`, headers: sari.headers });
+    expect(await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, id))).toHaveLength(2);
+  });
+});

@@ -1,0 +1,366 @@
+import { eq, sql } from 'drizzle-orm';
+import {
+  locationRequests,
+  optOuts,
+  outboxMessages,
+  positions,
+  requestEvents,
+  sendLimits,
+} from '../../../src/db/schema';
+import { optOutHash } from '../../../src/routes/share/opt-out-hash';
+import { describeEachDatabase } from '../../support/databases';
+import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+const DAY = 24 * 60 * 60 * 1000;
+let numberCounter = 10;
+/** A fresh valid Indonesian mobile number per call, so tests do not share a send limit. */
+let addressCounter = 0;
+const nextAddress = () => `10.0.${Math.floor(++addressCounter / 250)}.${(addressCounter % 250) + 1}`;
+const freshNumber = () => `+628123456${String(numberCounter++).padStart(4, '0')}`;
+
+describeEachDatabase('location requests by SMS and email', (driver) => {
+  let testApp: TestApp;
+  let sari: TestRequester;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver, { PUBLIC_URL: 'https://kabari.example' });
+    sari = await createRequester(testApp.app, { displayName: 'Sari Wulandari' });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const inject = (
+    requester: TestRequester | null,
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+    // Each call from its own address: the per-address rate limit is not what these tests are about.
+  ) => testApp.app.inject({ method, url, payload, headers: requester?.headers ?? {}, remoteAddress: nextAddress() });
+
+  const sendSms = (requester: TestRequester, number: string, extra: Record<string, unknown> = {}) =>
+    inject(requester, 'POST', '/api/v1/requests/sms', {
+      number,
+      templateId: 'check-in',
+      note: 'Are you home yet?',
+      locale: 'en',
+      ...extra,
+    });
+
+  describe('templates and preview', () => {
+    it('lists the templates in both languages, each default note short enough for an SMS', async () => {
+      for (const locale of ['en', 'id']) {
+        const response = await inject(null, 'GET', `/api/v1/requests/templates?channel=sms&locale=${locale}`);
+        expect(response.statusCode).toBe(200);
+        const items = response.json().data.items;
+        expect(items.map((item: { id: string }) => item.id)).toEqual(['check-in', 'meet-up', 'keep-in-touch']);
+        for (const item of items) {
+          expect(item).toMatchObject({ channel: 'sms', locale });
+          expect(item.defaultNote.length).toBeLessThanOrEqual(80);
+        }
+      }
+    });
+
+    it('previews the exact SMS: the requester by name, the note, the consent and opt-out links', async () => {
+      const response = await inject(sari, 'POST', '/api/v1/requests/preview', {
+        channel: 'sms',
+        templateId: 'check-in',
+        note: 'Are you home yet?',
+        locale: 'en',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toEqual({
+        text:
+          'Kabari: Sari Wulandari asks to see your location. Note: "Are you home yet?" Share or decline: ' +
+          'https://kabari.example/enter-link?token=%E2%80%A6 Stop all requests: ' +
+          'https://kabari.example/enter-link?token=%E2%80%A6&action=opt-out',
+      });
+    });
+
+    it('previews an Indonesian email with its subject and the /id consent page', async () => {
+      const response = await inject(sari, 'POST', '/api/v1/requests/preview', {
+        channel: 'email',
+        templateId: 'meet-up',
+        note: 'Kita ketemu di stasiun ya.',
+        locale: 'id',
+      });
+      expect(response.statusCode).toBe(200);
+      const { subject, text } = response.json().data;
+      expect(subject).toBe('Sari Wulandari ingin melihat lokasi Anda');
+      expect(text).toContain('Sari Wulandari memakai Kabari');
+      expect(text).toContain('Kita ketemu di stasiun ya.');
+      expect(text).toContain('https://kabari.example/id/enter-link?token=');
+      expect(text).toContain('&action=opt-out');
+    });
+
+    it('refuses a note with a link, a too long SMS note, and an anonymous caller', async () => {
+      const withLink = await inject(sari, 'POST', '/api/v1/requests/preview', {
+        channel: 'email',
+        templateId: 'check-in',
+        note: 'Log in at https://bank.example to confirm',
+        locale: 'en',
+      });
+      expect(withLink.statusCode).toBe(400);
+      expect(withLink.json().message).toMatch(/cannot contain links/);
+      const tooLong = await inject(sari, 'POST', '/api/v1/requests/preview', {
+        channel: 'sms',
+        templateId: 'check-in',
+        note: 'x'.repeat(81),
+        locale: 'en',
+      });
+      expect(tooLong.statusCode).toBe(400);
+      expect(tooLong.json().message).toBe('The note can be at most 80 characters in an SMS');
+      const anonymous = await inject(null, 'POST', '/api/v1/requests/preview', {
+        channel: 'sms',
+        templateId: 'check-in',
+        note: '',
+        locale: 'en',
+      });
+      expect(anonymous.statusCode).toBe(401);
+    });
+  });
+
+  describe('sending', () => {
+    it('sends an SMS through the local outbox and shows the request as pending, delivered locally', async () => {
+      const number = freshNumber();
+      const response = await sendSms(sari, number.replace('+62', '0'), { country: 'ID' });
+      expect(response.statusCode).toBe(200);
+      const request = response.json().data.request;
+      expect(request).toMatchObject({
+        channel: 'sms',
+        target: number,
+        title: null,
+        url: null,
+        status: 'pending',
+        consent: 'none',
+        delivery: 'sent',
+        openedTime: null,
+        lastPosition: null,
+      });
+      expect(new Date(request.expiresAt).getTime() - Date.now()).toBeGreaterThan(7 * DAY - 60_000);
+
+      const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, request.id));
+      expect(row!.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const [message] = await testApp.app.db
+        .select()
+        .from(outboxMessages)
+        .where(eq(outboxMessages.id, row!.messageId!));
+      expect(message).toMatchObject({ channel: 'sms', recipient: number, state: 'sent', transport: 'local' });
+      expect(message!.bodyText).toContain('Sari Wulandari asks to see your location');
+      expect(message!.bodyText).toContain(`https://kabari.example/enter-link?token=${row!.token} `);
+      expect(message!.bodyText).toContain(`https://kabari.example/enter-link?token=${row!.token}&action=opt-out`);
+
+      // The owner's live stream hears of it.
+      const events = await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, request.id));
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ type: 'request', userId: sari.userId });
+
+      // /dev/outbox shows the SMS.
+      const outbox = await inject(null, 'GET', `/dev/outbox?recipient=${encodeURIComponent(number)}&format=json`);
+      expect(outbox.json().data).toEqual([
+        expect.objectContaining({ channel: 'sms', recipient: number, bodyText: message!.bodyText }),
+      ]);
+    });
+
+    it('accepts exactly one of 20 concurrent sends to one number, from different requesters', async () => {
+      const number = freshNumber();
+      const requesters = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => createRequester(testApp.app, { displayName: `Requester ${index}` })),
+      );
+      const responses = await Promise.all(requesters.map((requester) => sendSms(requester, number)));
+      const codes = responses.map((response) => response.statusCode).sort();
+      expect(codes.filter((code) => code === 200)).toHaveLength(1);
+      expect(codes.filter((code) => code === 429)).toHaveLength(19);
+      const refusal = responses.find((response) => response.statusCode === 429)!;
+      const next = new Date(refusal.json().data.nextAllowedAt).getTime();
+      expect(next).toBeGreaterThan(Date.now() + 3 * 60 * 60 * 1000 - 60_000);
+      expect(next).toBeLessThanOrEqual(Date.now() + 3 * 60 * 60 * 1000);
+      expect(refusal.json().message).toMatch(/^Kabari sends one request to the same number every 3 hours\. The next/);
+      expect(Number(refusal.headers['retry-after'])).toBeGreaterThan(3 * 60 * 60 - 60);
+
+      const requests = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.target, number));
+      expect(requests).toHaveLength(1);
+      const messages = await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, number));
+      expect(messages).toHaveLength(1);
+    });
+
+    it('tells the limit before sending, and allows the next send once the window has passed', async () => {
+      const number = freshNumber();
+      const limitUrl = `/api/v1/requests/limit?channel=sms&number=${encodeURIComponent(number)}`;
+      expect((await inject(sari, 'GET', limitUrl)).json().data).toEqual({ nextAllowedAt: null, optedOut: false });
+      expect((await sendSms(sari, number)).statusCode).toBe(200);
+      const limited = (await inject(sari, 'GET', limitUrl)).json().data;
+      expect(new Date(limited.nextAllowedAt).getTime()).toBeGreaterThan(Date.now());
+
+      await testApp.app.db
+        .update(sendLimits)
+        .set({ lastSentAt: sql`now() - interval '3 hours 1 second'` })
+        .where(eq(sendLimits.key, `target:${number}`));
+      expect((await inject(sari, 'GET', limitUrl)).json().data.nextAllowedAt).toBeNull();
+      expect((await sendSms(sari, number)).statusCode).toBe(200);
+    });
+
+    it('never messages a number that opted out, and says so plainly', async () => {
+      const number = freshNumber();
+      await testApp.app.db.insert(optOuts).values({ targetHash: optOutHash(number), channel: 'sms' });
+      const response = await sendSms(sari, number);
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toBe(
+        'This number has opted out of location requests. Kabari will not message it.',
+      );
+      expect(await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, number))).toEqual(
+        [],
+      );
+      // The refusal took no send slot either.
+      expect(
+        await testApp.app.db
+          .select()
+          .from(sendLimits)
+          .where(eq(sendLimits.key, `target:${number}`)),
+      ).toEqual([]);
+      const limit = await inject(
+        sari,
+        'GET',
+        `/api/v1/requests/limit?channel=sms&number=${encodeURIComponent(number)}`,
+      );
+      expect(limit.json().data).toEqual({ nextAllowedAt: null, optedOut: true });
+    });
+
+    it('sends an email request in Indonesian, and respects an email opt-out', async () => {
+      const response = await inject(sari, 'POST', '/api/v1/requests/email', {
+        email: 'Budi@Example.com',
+        templateId: 'keep-in-touch',
+        note: 'Kabari aku ya.',
+        locale: 'id',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.request).toMatchObject({ channel: 'email', target: 'budi@example.com' });
+      const [message] = await testApp.app.db
+        .select()
+        .from(outboxMessages)
+        .where(eq(outboxMessages.recipient, 'budi@example.com'));
+      expect(message!.subject).toBe('Sari Wulandari ingin melihat lokasi Anda');
+      expect(message!.bodyText).toContain('https://kabari.example/id/enter-link?token=');
+      expect(message!.bodyHtml).toContain('Kabari aku ya.');
+
+      const again = await inject(sari, 'POST', '/api/v1/requests/email', {
+        email: 'budi@example.com',
+        templateId: 'check-in',
+        note: '',
+        locale: 'en',
+      });
+      expect(again.statusCode).toBe(429);
+      expect(again.json().message).toMatch(/same email address every 3 hours/);
+
+      await testApp.app.db.insert(optOuts).values({ targetHash: optOutHash('sinta@example.com'), channel: 'email' });
+      const optedOut = await inject(sari, 'POST', '/api/v1/requests/email', {
+        email: 'sinta@example.com',
+        templateId: 'check-in',
+        note: '',
+        locale: 'en',
+      });
+      expect(optedOut.statusCode).toBe(409);
+    });
+
+    it('refuses numbers that cannot take an SMS, with the form messages', async () => {
+      const empty = await sendSms(sari, '  ');
+      expect(empty.json()).toMatchObject({ status: 400, message: 'Please enter a number' });
+      const fixedLine = await sendSms(sari, '+62215551234');
+      expect(fixedLine.json()).toMatchObject({ status: 400, message: 'Please enter a valid mobile number' });
+      const invalid = await sendSms(sari, '+62 12');
+      expect(invalid.json()).toMatchObject({ status: 400, message: 'Please enter a valid mobile number' });
+    });
+
+    it('lets only subscribers whose subscription runs send', async () => {
+      const expired = await createRequester(testApp.app, {
+        subscription: { status: 'expired', validUntil: new Date(Date.now() - DAY) },
+      });
+      const lapsed = await createRequester(testApp.app, {
+        subscription: { status: 'active', validUntil: new Date(Date.now() - 1000) },
+      });
+      const never = await createRequester(testApp.app, { subscription: null });
+      for (const requester of [expired, lapsed, never]) {
+        const response = await sendSms(requester, freshNumber());
+        expect(response.statusCode).toBe(403);
+        expect(response.json().message).toBe('Your subscription has expired. Renew it to send location requests.');
+      }
+      // Cancelled keeps access until valid_until (design.md §1.7); a trial has it too.
+      for (const status of ['cancelled', 'trial'] as const) {
+        const requester = await createRequester(testApp.app, {
+          subscription: { status, validUntil: new Date(Date.now() + DAY) },
+        });
+        expect((await sendSms(requester, freshNumber())).statusCode).toBe(200);
+      }
+      expect((await sendSms(sari, freshNumber(), {})).statusCode).toBe(200);
+      const anonymous = await inject(null, 'POST', '/api/v1/requests/sms', {
+        number: freshNumber(),
+        templateId: 'check-in',
+        note: '',
+        locale: 'en',
+      });
+      expect(anonymous.statusCode).toBe(401);
+    });
+  });
+
+  describe('history', () => {
+    it('pages the owner’s requests newest first, with the last position; others see none of them', async () => {
+      const owner = await createRequester(testApp.app, { displayName: 'Rina' });
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) {
+        const response = await sendSms(owner, freshNumber());
+        ids.push(response.json().data.request.id);
+      }
+      await testApp.app.db.insert(positions).values([
+        { requestId: ids[4]!, source: 'ip', latitude: -6.2, longitude: 106.8, recordedAt: new Date(Date.now() - 1000) },
+        {
+          requestId: ids[4]!,
+          source: 'gps',
+          latitude: -6.21,
+          longitude: 106.85,
+          accuracyMeters: 12,
+          address: 'Jakarta',
+          recordedAt: new Date(),
+        },
+      ]);
+
+      const first = (await inject(owner, 'GET', '/api/v1/requests?page=1&pageSize=2')).json().data;
+      expect(first.total).toBe(5);
+      expect(first.page).toBe(1);
+      expect(first.pageSize).toBe(2);
+      expect(first.items.map((item: { id: string }) => item.id)).toEqual([ids[4], ids[3]]);
+      expect(first.items[0].lastPosition).toMatchObject({ source: 'gps', latitude: -6.21, address: 'Jakarta' });
+      expect(first.items[1].lastPosition).toBeNull();
+      const last = (await inject(owner, 'GET', '/api/v1/requests?page=3&pageSize=2')).json().data;
+      expect(last.items.map((item: { id: string }) => item.id)).toEqual([ids[0]]);
+
+      const other = await createRequester(testApp.app);
+      const theirs = (await inject(other, 'GET', '/api/v1/requests')).json().data;
+      expect(theirs).toEqual({ items: [], total: 0, page: 1, pageSize: 10 });
+      expect((await inject(null, 'GET', '/api/v1/requests')).statusCode).toBe(401);
+    });
+
+    it('deletes a request with its positions for its owner only', async () => {
+      const owner = await createRequester(testApp.app);
+      const id = (await sendSms(owner, freshNumber())).json().data.request.id;
+      await testApp.app.db
+        .insert(positions)
+        .values({ requestId: id, source: 'ip', latitude: 1, longitude: 2, recordedAt: new Date() });
+
+      const other = await createRequester(testApp.app);
+      const stranger = await inject(other, 'DELETE', `/api/v1/requests/${id}`);
+      expect(stranger.statusCode).toBe(404);
+      expect(stranger.json().message).toBe('Request not found');
+      const cancelByStranger = await inject(other, 'POST', `/api/v1/links/${id}/cancel`);
+      expect(cancelByStranger.statusCode).toBe(404);
+      expect(await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, id))).toHaveLength(1);
+
+      const response = await inject(owner, 'DELETE', `/api/v1/requests/${id}`);
+      expect(response.json()).toMatchObject({ status: 200, data: { success: true } });
+      expect(await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, id))).toEqual([]);
+      expect(await testApp.app.db.select().from(positions).where(eq(positions.requestId, id))).toEqual([]);
+      expect((await inject(owner, 'DELETE', `/api/v1/requests/${id}`)).statusCode).toBe(404);
+    });
+  });
+});
