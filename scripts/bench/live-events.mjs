@@ -1,0 +1,314 @@
+// Live events: from a request event committed in PostgreSQL (what publishRequestEvent does when a recipient's
+// position is recorded: insert into request_events and pg_notify in the same transaction) to the event read from
+// the requester's Server-Sent Events stream, with 1,000 and then 10,000 streams open on one server instance.
+//
+// It needs PostgreSQL binaries (initdb, pg_ctl; POSTGRES_BIN_DIR overrides /usr/lib/postgresql/15/bin): a
+// throwaway cluster is created in a temporary folder, on a free port, and removed afterwards. It starts its own
+// server (server/dist/server.js) on that cluster, beside the one bench.mjs started on PGlite.
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fixed, median, table } from './lib/format.mjs';
+import { freePort, tail } from './lib/server.mjs';
+
+export const name = 'live-events';
+export const key = 'liveEvents';
+export const description =
+  'request event committed on PostgreSQL → received on the SSE stream, p50/p99 with 1,000 and 10,000 streams open';
+export const needsServer = false;
+
+const WATCHER_COUNTS = [1000, 10_000];
+const SAMPLES = 300;
+const WARM_UP = 30;
+const CHANNEL = 'kabari_request_events';
+const POSTGRES_BIN_DIR = process.env.POSTGRES_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
+
+/** @param {string[]} argv @param {string} what */
+function runCommand(argv, what) {
+  const [command, ...args] = argv;
+  return new Promise((resolve, reject) => {
+    execFile(/** @type {string} */ (command), args, { encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${what} failed: ${stderr || stdout || error.message}`));
+      else resolve(undefined);
+    });
+  });
+}
+
+/** initdb refuses root: as root the cluster belongs to the postgres user. */
+function asOwner() {
+  if (process.getuid?.() !== 0) return { wrap: (/** @type {string[]} */ argv) => argv, owner: null };
+  const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+  if (uid.status !== 0) throw new Error('running as root and there is no postgres user to own a cluster');
+  return {
+    wrap: (/** @type {string[]} */ argv) => ['runuser', '-u', 'postgres', '--', ...argv],
+    owner: { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) },
+  };
+}
+
+/** @param {import('./lib/context.mjs').BenchContext} context */
+async function startCluster(context) {
+  const initdb = path.join(POSTGRES_BIN_DIR, 'initdb');
+  const pgCtl = path.join(POSTGRES_BIN_DIR, 'pg_ctl');
+  if (!fs.existsSync(initdb)) throw new Error(`${initdb} not found: install PostgreSQL or set POSTGRES_BIN_DIR`);
+  const { wrap, owner } = asOwner();
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-bench-pg-'));
+  if (owner) fs.chownSync(folder, owner.uid, owner.gid);
+  const dataDir = path.join(folder, 'data');
+  const stopArgv = wrap([pgCtl, '-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+  let started = false;
+  const stop = () => {
+    if (started) spawnSync(/** @type {string} */ (stopArgv[0]), stopArgv.slice(1), { stdio: 'ignore' });
+    started = false;
+    fs.rmSync(folder, { recursive: true, force: true });
+  };
+  const unregister = context.onCleanup(stop);
+  const port = await freePort();
+  await runCommand(wrap([initdb, '-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']), 'initdb');
+  const options = [
+    '-c listen_addresses=127.0.0.1',
+    `-p ${port}`,
+    `-k ${folder}`,
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c max_connections=100',
+  ].join(' ');
+  await runCommand(
+    wrap([pgCtl, '-D', dataDir, '-l', path.join(folder, 'server.log'), '-w', '-o', options, 'start']),
+    'pg_ctl',
+  );
+  started = true;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      unregister();
+      stop();
+    },
+  };
+}
+
+/** @param {import('./lib/context.mjs').BenchContext} context @param {string} databaseUrl */
+async function startKabari(context, databaseUrl) {
+  const entry = path.join(context.repoRoot, 'server/dist/server.js');
+  if (!fs.existsSync(entry)) throw new Error('server/dist/server.js does not exist: build first (drop --skip-build)');
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-bench-live-'));
+  const logFile = path.join(context.reportsDir, 'live-events-server.log');
+  const out = fs.openSync(logFile, 'w');
+  const child = spawn(process.execPath, [entry], {
+    cwd: context.repoRoot,
+    stdio: ['ignore', out, out],
+    detached: true,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SERVE_WEB: 'false',
+      LOG_LEVEL: 'warn',
+      // Every stream comes from this one address: each gets an X-Forwarded-For of its own, as behind a proxy,
+      // so the per-address rate limit sees 10,000 clients rather than one.
+      TRUST_PROXY: 'true',
+    },
+  });
+  fs.closeSync(out);
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  const stop = async () => {
+    if (!exited && child.pid) {
+      child.kill('SIGTERM');
+      const deadline = Date.now() + 15_000;
+      while (!exited && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!exited) process.kill(-child.pid, 'SIGKILL');
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const unregister = context.onCleanup(stop);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (exited) throw new Error(`the server exited before it was ready:\n${tail(logFile, 20)}`);
+    try {
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not start:\n${tail(logFile, 20)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    pid: child.pid,
+    stop: async () => {
+      unregister();
+      await stop();
+    },
+  };
+}
+
+/**
+ * One requester's open stream. Event ids are looked for in each chunk: the bench waits for a given id.
+ * @param {string} url @param {string} token @param {number} index @param {Map<number, (at: number) => void>} waiting
+ */
+function openWatcher(url, token, index, waiting) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      `${url}/api/v1/locate/events`,
+      {
+        agent: false,
+        headers: {
+          accept: 'text/event-stream',
+          cookie: `token=${token}`,
+          'x-forwarded-for': `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`,
+        },
+      },
+      (response) => {
+        if (response.statusCode !== 200) {
+          reject(new Error(`stream ${index} answered ${response.statusCode}`));
+          response.resume();
+          return;
+        }
+        response.setEncoding('utf8');
+        response.on('data', (/** @type {string} */ chunk) => {
+          const at = performance.now();
+          for (const match of chunk.matchAll(/^id: (\d+)$/gm)) waiting.get(Number(match[1]))?.(at);
+        });
+        resolve(request);
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+/** @param {number[]} sorted @param {number} q */
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+/** @param {import('./lib/context.mjs').BenchContext} context */
+export async function run(context) {
+  const { default: pg } = await import('pg');
+  const cluster = await startCluster(context);
+  context.log(`live-events: throwaway PostgreSQL at ${cluster.url.replace(/\/\/[^@]*@/, '//')}`);
+  /** @type {import('node:http').ClientRequest[]} */
+  const streams = [];
+  /** @type {Awaited<ReturnType<typeof startKabari>> | null} */
+  let kabari = null;
+  const client = new pg.Client({ connectionString: cluster.url });
+  try {
+    kabari = await startKabari(context, cluster.url);
+    await client.connect();
+    const total = Math.max(...WATCHER_COUNTS);
+    // Requesters with a session each (the server only stores the token's sha256), made in bulk.
+    await client.query(
+      `insert into users (email, display_name, password_hash)
+       select 'bench-' || i || '@bench.kabari.test', 'Bench ' || i, 'not-a-password-hash'
+       from generate_series(1, $1) as i`,
+      [total],
+    );
+    const tokens = Array.from({ length: total }, (_, i) => `bench-session-token-${String(i + 1).padStart(8, '0')}`);
+    await client.query(
+      `insert into sessions (user_id, token_hash, expires_at)
+       select u.id, t.hash, now() + interval '1 day'
+       from unnest($1::text[], $2::text[]) as t(email, hash) join users u on u.email = t.email`,
+      [
+        tokens.map((_, i) => `bench-${i + 1}@bench.kabari.test`),
+        tokens.map((token) => createHash('sha256').update(token).digest('hex')),
+      ],
+    );
+    const userIds = new Map(
+      (await client.query(`select id, email from users where email like 'bench-%'`)).rows.map((row) => [
+        row.email,
+        row.id,
+      ]),
+    );
+
+    /** @type {Map<number, (at: number) => void>} */
+    const waiting = new Map();
+    /** @type {Record<string, any>} */
+    const results = { samplesPerLevel: SAMPLES };
+    for (const count of WATCHER_COUNTS) {
+      context.signal.throwIfAborted();
+      const opening = performance.now();
+      // Open the missing streams, a few hundred at a time.
+      while (streams.length < count) {
+        const batch = [];
+        for (let i = streams.length; i < Math.min(count, streams.length + 250); i += 1) {
+          batch.push(openWatcher(kabari.url, /** @type {string} */ (tokens[i]), i, waiting));
+        }
+        streams.push(...(await Promise.all(batch)));
+      }
+      context.log(`live-events: ${count} streams open (${Math.round(performance.now() - opening)} ms to open)`);
+
+      const latencies = [];
+      // The first events warm the server's code paths up: not counted.
+      for (let sample = -WARM_UP; sample < SAMPLES; sample += 1) {
+        context.signal.throwIfAborted();
+        const index = Math.floor(Math.random() * count);
+        const userId = userIds.get(`bench-${index + 1}@bench.kabari.test`);
+        const started = performance.now();
+        await client.query('begin');
+        const { rows } = await client.query(
+          `insert into request_events (user_id, request_id, type, payload) values ($1, null, 'position', $2) returning id`,
+          [userId, { requestId: null, position: { latitude: -6.2, longitude: 106.8, sample } }],
+        );
+        const id = Number(rows[0].id);
+        const received = new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`event ${id} not received within 10 s`)), 10_000);
+          waiting.set(id, (at) => {
+            clearTimeout(timer);
+            resolve(at);
+          });
+        });
+        await client.query('select pg_notify($1, $2)', [CHANNEL, String(id)]);
+        await client.query('commit');
+        const at = /** @type {number} */ (await received);
+        waiting.delete(id);
+        if (sample >= 0) latencies.push(at - started);
+      }
+      latencies.sort((a, b) => a - b);
+      results[String(count)] = {
+        watchers: count,
+        p50Ms: fixed(median(latencies) ?? Number.NaN, 2),
+        p99Ms: fixed(quantile(latencies, 0.99), 2),
+        maxMs: fixed(latencies.at(-1) ?? Number.NaN, 2),
+      };
+      context.log(
+        `live-events: ${count} streams: p50 ${results[String(count)].p50Ms} ms, p99 ${results[String(count)].p99Ms} ms`,
+      );
+    }
+    return results;
+  } finally {
+    for (const stream of streams) stream.destroy();
+    await client.end().catch(() => undefined);
+    await kabari?.stop();
+    cluster.stop();
+  }
+}
+
+/** @param {any} results */
+export function format(results) {
+  const rows = WATCHER_COUNTS.filter((count) => results[String(count)]).map((count) => {
+    const level = results[String(count)];
+    return [count, level.p50Ms, level.p99Ms, level.maxMs];
+  });
+  return [
+    `Live events (commit on PostgreSQL → SSE stream, ${results.samplesPerLevel} events per level, one instance)`,
+    table(['streams open', 'p50 ms', 'p99 ms', 'max ms'], rows),
+  ].join('\n');
+}
+
+/** @param {any} results @param {import('./budgets.mjs').Budget} budget */
+export function measure(results, budget) {
+  const [quantileName, count] = budget.metric.split('@');
+  const level = results?.[String(count)];
+  if (!level) return null;
+  return quantileName === 'p99' ? level.p99Ms : quantileName === 'p50' ? level.p50Ms : null;
+}
