@@ -18,6 +18,7 @@ import rateLimitPlugin from './plugins/rate-limit';
 import swaggerPlugin from './plugins/swagger';
 import authRoutes from './routes/auth/routes';
 import contactRoutes from './routes/contact/routes';
+import devBillingRoutes from './routes/dev-billing/routes';
 import devOutboxRoutes from './routes/dev-outbox/routes';
 import healthRoutes from './routes/health/routes';
 import liveEventsRoutes from './routes/live-events/routes';
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   if (config.devOutbox) {
     if (config.isProduction) app.log.warn('DEV_OUTBOX is on in production: /dev/outbox shows every message sent');
     await app.register(devOutboxRoutes);
+    await app.register(devBillingRoutes);
   }
 
   if (config.serveWeb) await app.register(serveWeb, { config });

@@ -1,5 +1,8 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import type { Provider, RenewalCharger } from '../payments/processor';
+import { sandboxRenewals } from '../payments/v5pay';
+import { runRenewals, type RenewalReport } from './renewals';
 import type { BillingConfig, Locale } from './billing-config';
 import { BillingClock, addDays } from './clock';
 import { toMajor } from './money';
@@ -29,6 +32,10 @@ export interface Billing {
   sandbox: boolean;
   methods: PaymentMethods;
   terms(locale: Locale): PaymentTerms;
+  /** Charges saved payment methods for renewals, per provider (the sandbox always, the others when configured). */
+  chargers: Partial<Record<Provider, RenewalCharger>>;
+  /** One pass of the renewal job at `at` (default: the billing clock), optionally for one user only. */
+  runRenewals(at?: Date, userId?: string): Promise<RenewalReport>;
 }
 
 declare module 'fastify' {
@@ -61,8 +68,18 @@ export default fp(
       app.log.warn('No payment provider is configured: the sandbox processor takes payments and no money moves');
     }
 
+    const chargers: Partial<Record<Provider, RenewalCharger>> = { v5pay: sandboxRenewals };
+
     app.decorate('billing', {
       config,
+      chargers,
+      runRenewals(at, userId) {
+        return runRenewals(
+          { db: app.db, mailer: app.mailer, config, chargers, log: app.log },
+          at ?? clock.now(),
+          userId,
+        );
+      },
       clock,
       sandbox,
       methods,
@@ -82,6 +99,31 @@ export default fp(
         };
       },
     } satisfies Billing);
+
+    // The renewal job: every RENEWAL_INTERVAL_SECONDS on every instance; row locks keep them from colliding.
+    if (config.renewalIntervalSeconds > 0) {
+      let running: Promise<unknown> | undefined;
+      let closing = false;
+      const tick = () => {
+        if (running || closing) return;
+        running = app.billing
+          .runRenewals()
+          .then((report) => {
+            if (report.renewed + report.failed + report.expired > 0) app.log.info({ report }, 'Renewal job pass');
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, 'Renewal job failed'))
+          .finally(() => {
+            running = undefined;
+          });
+      };
+      const timer = setInterval(tick, config.renewalIntervalSeconds * 1000);
+      timer.unref();
+      app.addHook('onClose', async () => {
+        closing = true;
+        clearInterval(timer);
+        await running;
+      });
+    }
   },
   { name: 'billing', dependencies: ['database', 'mailer'] },
 );

@@ -220,6 +220,7 @@ export async function failRegistration(
   registrationId: string,
   failure: { providerRef: string | null; failureCode: string; failureMessage: string },
   deps: { now: Date; price: { currency: string; firstDayAmount: number } },
+  restart?: { userId: string; subscriptionId: string; periodIndex: number; amount: number },
 ): Promise<boolean> {
   const updated = await tx
     .update(registrations)
@@ -237,13 +238,15 @@ export async function failRegistration(
   if (!provider) return false;
   const values = {
     registrationId,
-    kind: 'first_day',
-    periodIndex: 0,
-    idempotencyKey: firstDayKey(registrationId),
+    kind: restart ? 'renewal' : 'first_day',
+    periodIndex: restart?.periodIndex ?? 0,
+    idempotencyKey: restart ? restartKey(registrationId) : firstDayKey(registrationId),
+    userId: restart?.userId ?? null,
+    subscriptionId: restart?.subscriptionId ?? null,
     provider,
     providerRef: failure.providerRef,
     currency: deps.price.currency,
-    amount: deps.price.firstDayAmount,
+    amount: restart?.amount ?? deps.price.firstDayAmount,
     state: 'failed',
     failureCode: failure.failureCode,
     settledAt: deps.now,
@@ -274,4 +277,102 @@ export async function claimAuthCodeHandout(
     )
     .returning({ email: registrations.email });
   return rows[0]?.email ?? null;
+}
+
+/** Stops renewals; access continues until valid_until. Idempotent for a subscription already cancelled. */
+export async function cancelSubscription(
+  tx: DatabaseExecutor,
+  userId: string,
+  now: Date,
+): Promise<{ subscription: Subscription; changed: boolean } | null> {
+  const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).for('update');
+  if (!current) return null;
+  const status = effectiveStatus(current, now);
+  if (status !== 'trial' && status !== 'active') return { subscription: current, changed: false };
+  const [updated] = await tx
+    .update(subscriptions)
+    .set({ status: 'cancelled', cancelledAt: now, updatedAt: now })
+    .where(eq(subscriptions.id, current.id))
+    .returning();
+  return { subscription: updated!, changed: true };
+}
+
+/**
+ * An expired subscriber paid again: a new full period from now, charged at the subscription's amount, with the
+ * new payment method saved for later renewals. The payment row is the caller's (per attempt key).
+ */
+export async function restartSubscription(
+  tx: DatabaseExecutor,
+  input: {
+    subscription: Subscription;
+    registrationId: string;
+    charge: SucceededFirstCharge;
+    user: { id: string; email: string; displayName: string; locale: string };
+    provider: Provider;
+  },
+  deps: RegistrationDeps,
+): Promise<Subscription> {
+  const { subscription, user, charge } = input;
+  const locale: Locale = user.locale === 'id' ? 'id' : 'en';
+  const periodIndex = subscription.periodIndex + 1;
+  const validUntil = addDays(deps.now, subscription.periodDays);
+  const [updated] = await tx
+    .update(subscriptions)
+    .set({
+      status: 'active',
+      provider: input.provider,
+      providerCustomerRef: charge.customerRef,
+      providerPaymentMethodRef: charge.paymentMethodRef,
+      periodIndex,
+      currentPeriodStart: deps.now,
+      validUntil,
+      cancelledAt: null,
+      updatedAt: deps.now,
+    })
+    .where(eq(subscriptions.id, subscription.id))
+    .returning();
+  const values = {
+    userId: user.id,
+    subscriptionId: subscription.id,
+    registrationId: input.registrationId,
+    kind: 'renewal',
+    periodIndex,
+    idempotencyKey: restartKey(input.registrationId),
+    provider: input.provider,
+    providerRef: charge.outcome.providerRef,
+    currency: subscription.currency,
+    amount: subscription.amount,
+    state: 'succeeded',
+    cardBrand: charge.outcome.cardBrand,
+    cardLast4: charge.outcome.cardLast4,
+    settledAt: deps.now,
+  } as const;
+  const [payment] = await tx
+    .insert(payments)
+    .values({ ...values, createdAt: deps.now })
+    .onConflictDoUpdate({ target: payments.idempotencyKey, set: values })
+    .returning();
+  await tx
+    .update(registrations)
+    .set({ state: 'created', userId: user.id, subscriptionId: subscription.id, updatedAt: deps.now })
+    .where(eq(registrations.id, input.registrationId));
+  const receipt = receiptEmail(locale, {
+    displayName: user.displayName,
+    amount: payment!.amount,
+    currency: payment!.currency,
+    kind: 'renewal',
+    paidAt: deps.now,
+    paymentId: payment!.id,
+    method: methodLabel(locale, { ...payment!, method: charge.method }),
+    validUntil,
+    nextAmount: subscription.amount,
+    sandbox: input.provider === 'v5pay',
+  });
+  await deps.mailer.queue(tx, { idempotencyKey: `receipt:${payment!.id}`, to: user.email, locale, ...receipt });
+  return updated!;
+}
+
+/** A restart (renew after expiry) is charged per attempt: its key is the attempt's registration id. */
+export function restartKey(registrationId: string): string {
+  return `restart:${registrationId}`;
 }

@@ -18,7 +18,7 @@ export const TEST_CARD = {
   surname: 'Wijaya',
   number: '4242 4242 4242 4242',
   expiryMonth: '12',
-  expiryYear: String(new Date().getUTCFullYear() + 3),
+  expiryYear: String(new Date().getUTCFullYear() + 10),
   cvv: '123',
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
+import { sandboxCard } from '../registration/schemas';
 
 export const subscriptionInfoSchema = z.object({
   status: z.enum(['trial', 'active', 'cancelled', 'expired', 'unsubscribed']),
@@ -30,3 +31,10 @@ export const paymentItem = z.object({
 });
 
 export const paymentsResponse = envelope(z.object({ items: z.array(paymentItem) }));
+
+export const renewBody = z.object({
+  method: z.enum(['card', 'wallet', 'paypal']),
+  card: sandboxCard.optional().describe('Sandbox only: checked and used once, never stored or logged'),
+  paymentMethodId: z.string().trim().max(255).optional().describe('Stripe: from Elements or the payment request'),
+  locale: z.enum(['en', 'id']).optional(),
+});

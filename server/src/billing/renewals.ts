@@ -1,0 +1,270 @@
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/open-database';
+import { payments, subscriptions, users } from '../db/schema';
+import type { Mailer } from '../plugins/mailer';
+import type { Provider, RenewalCharger } from '../payments/processor';
+import type { BillingConfig, Locale } from './billing-config';
+import { addDays } from './clock';
+import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail } from './emails';
+
+export interface RenewalDeps {
+  db: Database;
+  mailer: Mailer;
+  config: BillingConfig;
+  chargers: Partial<Record<Provider, RenewalCharger>>;
+  log: FastifyBaseLogger;
+}
+
+export interface RenewalReport {
+  expired: number;
+  reminded: number;
+  renewed: number;
+  failed: number;
+  /** Due, but waiting: the provider has not answered yet, or is not configured on this instance. */
+  waiting: number;
+}
+
+const BATCH_LIMIT = 200;
+
+/** The idempotency key of a period's renewal: the payments row's unique key and the provider's key. */
+export function renewalKey(subscriptionId: string, periodIndex: number): string {
+  return `renewal:${subscriptionId}:${periodIndex}`;
+}
+
+function localeOf(value: string): Locale {
+  return value === 'id' ? 'id' : 'en';
+}
+
+/** Cancelled subscriptions whose paid period is over become expired. */
+async function expireCancelled(deps: RenewalDeps, at: Date, userId?: string): Promise<number> {
+  const rows = await deps.db
+    .update(subscriptions)
+    .set({ status: 'expired', updatedAt: at })
+    .where(
+      and(
+        eq(subscriptions.status, 'cancelled'),
+        lte(subscriptions.validUntil, at),
+        userId ? eq(subscriptions.userId, userId) : undefined,
+      ),
+    )
+    .returning({ id: subscriptions.id });
+  return rows.length;
+}
+
+/** One reminder per period, sent when the renewal is at most reminderDays away. */
+async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Promise<number> {
+  if (deps.config.reminderDays === 0) return 0;
+  const horizon = addDays(at, deps.config.reminderDays);
+  let sent = 0;
+  for (let index = 0; index < BATCH_LIMIT; index += 1) {
+    const done = await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ subscription: subscriptions, user: users })
+        .from(subscriptions)
+        .innerJoin(users, eq(users.id, subscriptions.userId))
+        .where(
+          and(
+            inArray(subscriptions.status, ['trial', 'active']),
+            sql`${subscriptions.validUntil} > ${at}`,
+            lte(subscriptions.validUntil, horizon),
+            sql`${subscriptions.reminderSentForPeriod} is distinct from ${subscriptions.periodIndex}`,
+            userId ? eq(subscriptions.userId, userId) : undefined,
+          ),
+        )
+        .limit(1)
+        .for('update', { of: subscriptions, skipLocked: true });
+      if (!row) return true;
+      const { subscription, user } = row;
+      const locale = localeOf(user.locale);
+      await deps.mailer.queue(tx, {
+        idempotencyKey: `renewal-reminder:${subscription.id}:${subscription.periodIndex}`,
+        to: user.email,
+        locale,
+        ...renewalReminderEmail(locale, {
+          displayName: user.displayName,
+          amount: subscription.amount,
+          currency: subscription.currency,
+          renewsAt: subscription.validUntil,
+        }),
+      });
+      await tx
+        .update(subscriptions)
+        .set({ reminderSentForPeriod: subscription.periodIndex })
+        .where(eq(subscriptions.id, subscription.id));
+      sent += 1;
+      return false;
+    });
+    if (done) break;
+  }
+  return sent;
+}
+
+type RenewalStep = 'none' | 'renewed' | 'failed' | 'waiting';
+
+/**
+ * Renews one due subscription, if any is due and not locked by another instance. The row stays locked (select
+ * … for update skip locked) through the provider call and the bookkeeping, so no other instance charges it;
+ * the payment's unique idempotency key, sent to the provider too, makes a retry after a crash the same charge.
+ */
+async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?: string): Promise<RenewalStep> {
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ subscription: subscriptions, user: users })
+      .from(subscriptions)
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(
+        and(
+          inArray(subscriptions.status, ['trial', 'active']),
+          lte(subscriptions.validUntil, at),
+          skip.size > 0
+            ? sql`${subscriptions.id} not in (${sql.join(
+                [...skip].map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+            : undefined,
+          userId ? eq(subscriptions.userId, userId) : undefined,
+        ),
+      )
+      .orderBy(subscriptions.validUntil)
+      .limit(1)
+      .for('update', { of: subscriptions, skipLocked: true });
+    if (!row) return 'none';
+    const { subscription, user } = row;
+    // At most one period per subscription per pass, even when the pass runs long after several were due.
+    skip.add(subscription.id);
+    const locale = localeOf(user.locale);
+    const periodIndex = subscription.periodIndex + 1;
+    const idempotencyKey = renewalKey(subscription.id, periodIndex);
+
+    const [existing] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
+    if (existing?.state === 'pending') {
+      // The provider answers by webhook; until then the period is neither renewed nor failed.
+      return 'waiting';
+    }
+    const charger = deps.chargers[subscription.provider as Provider];
+    if (!charger || !subscription.providerPaymentMethodRef) {
+      deps.log.warn(
+        { subscriptionId: subscription.id, provider: subscription.provider },
+        'A renewal is due but its provider is not configured here (or no payment method is saved)',
+      );
+      return 'waiting';
+    }
+
+    const outcome =
+      existing?.state === 'succeeded'
+        ? {
+            outcome: 'succeeded' as const,
+            providerRef: existing.providerRef ?? '',
+            cardBrand: existing.cardBrand,
+            cardLast4: existing.cardLast4,
+          }
+        : await charger.chargeSaved({
+            idempotencyKey,
+            amount: subscription.amount,
+            currency: subscription.currency,
+            customerRef: subscription.providerCustomerRef,
+            paymentMethodRef: subscription.providerPaymentMethodRef,
+            description: `Kabari subscription, period ${periodIndex}`,
+            locale,
+          });
+
+    const base = {
+      userId: user.id,
+      subscriptionId: subscription.id,
+      kind: 'renewal',
+      periodIndex,
+      idempotencyKey,
+      provider: subscription.provider,
+      currency: subscription.currency,
+      amount: subscription.amount,
+    } as const;
+    const state = outcome.outcome;
+    const values = {
+      ...base,
+      providerRef: outcome.providerRef,
+      state,
+      failureCode: state === 'failed' ? outcome.failureCode : null,
+      cardBrand: state === 'succeeded' ? outcome.cardBrand : null,
+      cardLast4: state === 'succeeded' ? outcome.cardLast4 : null,
+      settledAt: state === 'pending' ? null : at,
+    };
+    const [payment] = await tx
+      .insert(payments)
+      .values({ ...values, createdAt: at })
+      .onConflictDoUpdate({ target: payments.idempotencyKey, set: values })
+      .returning();
+    if (!payment) throw new Error('the renewal payment was not recorded');
+
+    if (outcome.outcome === 'pending') {
+      return 'waiting';
+    }
+    if (outcome.outcome === 'failed') {
+      await tx
+        .update(subscriptions)
+        .set({ status: 'expired', updatedAt: at })
+        .where(eq(subscriptions.id, subscription.id));
+      await deps.mailer.queue(tx, {
+        idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
+        to: user.email,
+        locale,
+        ...renewalFailedEmail(locale, {
+          displayName: user.displayName,
+          amount: subscription.amount,
+          currency: subscription.currency,
+          reason: outcome.failureMessage,
+        }),
+      });
+      return 'failed';
+    }
+
+    const validUntil = addDays(subscription.validUntil, subscription.periodDays);
+    await tx
+      .update(subscriptions)
+      .set({
+        status: 'active',
+        periodIndex,
+        currentPeriodStart: subscription.validUntil,
+        validUntil,
+        updatedAt: at,
+      })
+      .where(eq(subscriptions.id, subscription.id));
+    await deps.mailer.queue(tx, {
+      idempotencyKey: `receipt:${payment.id}`,
+      to: user.email,
+      locale,
+      ...receiptEmail(locale, {
+        displayName: user.displayName,
+        amount: payment.amount,
+        currency: payment.currency,
+        kind: 'renewal',
+        paidAt: at,
+        paymentId: payment.id,
+        method: methodLabel(locale, payment),
+        validUntil,
+        nextAmount: subscription.amount,
+        sandbox: subscription.provider === 'v5pay',
+      }),
+    });
+    return 'renewed';
+  });
+}
+
+/**
+ * One pass of the renewal job at moment `at`: expire ended cancellations, send reminders, charge what is due.
+ * Safe to run on several instances at once and to re-run after a crash. `userId` limits it to one account
+ * (the development tool).
+ */
+export async function runRenewals(deps: RenewalDeps, at: Date, userId?: string): Promise<RenewalReport> {
+  const report: RenewalReport = { expired: 0, reminded: 0, renewed: 0, failed: 0, waiting: 0 };
+  report.expired = await expireCancelled(deps, at, userId);
+  const skip = new Set<string>();
+  for (let index = 0; index < BATCH_LIMIT; index += 1) {
+    const step = await renewOne(deps, at, skip, userId);
+    if (step === 'none') break;
+    report[step] += 1;
+  }
+  // After the charges: a subscription just renewed is reminded of its next renewal only when that is near.
+  report.reminded = await sendReminders(deps, at, userId);
+  return report;
+}

@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { findUserByEmail } from '../../auth/users';
+import { subscriptionInfo } from '../../billing/subscriptions';
+import { subscriptions } from '../../db/schema';
+import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { expireBody, expireResponse, runRenewalsBody, runRenewalsResponse } from './schemas';
+
+/**
+ * Development and end-to-end tools for subscriptions, registered only where /dev/outbox is (DEV_OUTBOX):
+ * end a subscriber's access now, or run the renewal job at a chosen moment.
+ */
+const devBillingRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/dev/subscriptions/expire',
+    {
+      schema: {
+        tags: ['development'],
+        summary: "Ends an account's subscription now (status expired), as a failed renewal would",
+        body: expireBody,
+        response: { 200: expireResponse, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await findUserByEmail(app.db, request.body.email);
+      if (!user) throw new HttpError(404, 'No account has this email address.');
+      const now = app.billing.clock.now();
+      const [updated] = await app.db
+        .update(subscriptions)
+        .set({ status: 'expired', validUntil: now, updatedAt: now })
+        .where(eq(subscriptions.userId, user.id))
+        .returning();
+      if (!updated) throw new HttpError(404, 'This account has no subscription.');
+      return ok(subscriptionInfo(updated, now));
+    },
+  );
+
+  app.post(
+    '/dev/subscriptions/run-renewals',
+    {
+      schema: {
+        tags: ['development'],
+        summary: 'Runs one pass of the renewal job at a given moment, for every account or one',
+        body: runRenewalsBody,
+        response: { 200: runRenewalsResponse, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { at, email } = request.body;
+      let userId: string | undefined;
+      if (email) {
+        const user = await findUserByEmail(app.db, email);
+        if (!user) throw new HttpError(404, 'No account has this email address.');
+        userId = user.id;
+      }
+      const report = await app.billing.runRenewals(at ? new Date(at) : undefined, userId);
+      app.mailer.kick();
+      return ok(report);
+    },
+  );
+};
+
+export default devBillingRoutes;
