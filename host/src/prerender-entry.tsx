@@ -9,11 +9,11 @@ import { appRoutes } from './features/routing/route-table';
 /** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
 export const pageSlotText = 'KABARI_PAGE_SLOT';
 
-// A shell for every public page a remote provides; the server uses it where the remote prerenders the page.
+// A shell for every public (and recipient's) page a remote provides; the server uses it where the remote prerenders the page.
 // Mirrors RemotePage: the page sits in a Suspense boundary, so the client can hydrate the layout
 // at once and the page when its remote has loaded.
 export default definePrerender(
-  appRoutes.filter((route) => route.access === 'public' && route.page).map((route) => route.path),
+  appRoutes.filter((route) => route.access !== 'protected' && route.page).map((route) => route.path),
   () => (
     <SiteLayout>
       <Suspense fallback={null}>{pageSlotText}</Suspense>

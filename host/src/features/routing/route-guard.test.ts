@@ -15,6 +15,9 @@ describe('route guards (spec §2, §6)', () => {
 
   it('lets everyone else through', () => {
     expect(guardRedirect('public', false, '/faqs')).toBeNull();
+    // A consent link works for whoever received it, signed in or not.
+    expect(guardRedirect('anyone', true, '/enter-link')).toBeNull();
+    expect(guardRedirect('anyone', false, '/id/share')).toBeNull();
     expect(guardRedirect('protected', true, '/dashboard')).toBeNull();
   });
 });

@@ -3,8 +3,12 @@ import { matchPath } from '@kabari/shared/routing/router';
 import { routePaths, type RouteName } from '@kabari/shared/routing/route-paths';
 import type { RouteDialogName } from '../route-dialogs/route-dialogs';
 
-/** Spec §2/§6: public routes are for visitors (a signed-in user is sent to the dashboard); the rest need a token. */
-export type RouteAccess = 'public' | 'protected';
+/**
+ * Spec §2/§6: public routes are for visitors (a signed-in user is sent to the dashboard); protected ones need a
+ * token. 'anyone': the recipient's pages, where a consent link must work for whoever received it, signed in or
+ * not (a deliberate departure from spec §2, which would send a signed-in recipient to their own dashboard).
+ */
+export type RouteAccess = 'public' | 'protected' | 'anyone';
 
 export interface RouteLocation {
   pathname: string;
@@ -59,9 +63,9 @@ const routeTable: Record<RouteName, RouteSpec> = {
   cookiesPolicy: { access: 'public', page: { remote: 'search', exposed: 'cookies-policy-page' } },
   intellectualProperty: { access: 'public', page: { remote: 'search', exposed: 'intellectual-property-page' } },
   register: { access: 'public', page: { remote: 'billing', exposed: 'register-result-page' } },
-  enterLink: { access: 'public', page: { remote: 'share', exposed: 'enter-link-page' } },
-  locationFailed: { access: 'public' },
-  share: { access: 'public' },
+  enterLink: { access: 'anyone', page: { remote: 'share', exposed: 'enter-link-page' } },
+  locationFailed: { access: 'anyone', page: { remote: 'share', exposed: 'location-failed-page' } },
+  share: { access: 'anyone', page: { remote: 'share', exposed: 'share-page' } },
   dashboard: { access: 'protected', page: dashboardPage },
   successModal: dashboardDialog('successModal'),
   mySubscription: dashboardDialog('mySubscription'),

@@ -1,6 +1,46 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useLocation } from '@kabari/shared/routing/router';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import EnterLinkPage from './enter-link-page';
+
+const openLink = {
+  requesterName: 'Budi Santoso',
+  channel: 'sms',
+  state: 'open',
+  expiresAt: '2030-01-01T10:00:00.000Z',
+  liveUntil: null,
+  canOptOut: true,
+  shared: { approximate: false, precise: false },
+};
+
+function reply(status: number, data: unknown, message = 'ok') {
+  return { ok: status < 400, status, statusText: message, json: async () => ({ status, message, data }) };
+}
+
+/** Routes the page's fetch calls by their path suffix. */
+function server(routes: Record<string, () => ReturnType<typeof reply>>) {
+  const fetchMock = jest.fn(async (url: string) => {
+    const match = Object.keys(routes)
+      .sort((a, b) => b.length - a.length)
+      .find((suffix) => url.endsWith(suffix));
+    if (!match) throw new Error(`unexpected call ${url}`);
+    return routes[match]!();
+  });
+  global.fetch = fetchMock as unknown as typeof fetch;
+  return fetchMock;
+}
+
+function WhereAmI() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+function geolocation(getCurrentPosition: Geolocation['getCurrentPosition']) {
+  Object.defineProperty(navigator, 'geolocation', {
+    configurable: true,
+    value: { getCurrentPosition, watchPosition: jest.fn(), clearWatch: jest.fn() },
+  });
+}
 
 describe('EnterLinkPage', () => {
   afterEach(() => jest.restoreAllMocks());
@@ -13,11 +53,93 @@ describe('EnterLinkPage', () => {
     expect(global.fetch).not.toHaveBeenCalled();
   });
 
-  it('checks a token with the server and says so when the server does not know it', async () => {
-    global.fetch = jest.fn().mockResolvedValue({ ok: false, status: 404 });
+  it('says so in Indonesian when the server does not know the token', async () => {
+    const fetchMock = server({ '/abc': () => reply(404, null, 'Invalid link!') });
     await renderAt('/id/enter-link?token=abc', <EnterLinkPage />);
-    expect(screen.getByRole('status')).toHaveTextContent('Memeriksa tautan Anda');
     expect(await screen.findByRole('heading', { name: 'Tautan tidak valid!' })).toBeInTheDocument();
-    expect(global.fetch).toHaveBeenCalledWith('/api/v1/share/links/abc', expect.anything());
+    expect(fetchMock).toHaveBeenCalledWith('/api/v1/share/links/abc', expect.anything());
+  });
+
+  it('names who asks and what would be shared; Share records consent, sends the position and goes on to /share', async () => {
+    const fetchMock = server({
+      '/tok': () => reply(200, openLink),
+      '/tok/consent': () => reply(200, { state: 'sharing', approximate: null, attribution: {} }),
+      '/tok/positions': () => reply(200, { accepted: true, liveUntil: null }),
+    });
+    geolocation((success) =>
+      success({
+        coords: { latitude: -6.2, longitude: 106.8, accuracy: 15 },
+        timestamp: Date.now(),
+      } as GeolocationPosition),
+    );
+    await renderAt(
+      '/enter-link?token=tok',
+      <>
+        <EnterLinkPage />
+        <WhereAmI />
+      </>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Budi Santoso asks to see your location' })).toBeInTheDocument();
+    expect(screen.getByText(/Your approximate place now/)).toBeInTheDocument();
+    // Nothing but the opening before the recipient decides.
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Share my location' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/share?token=tok'));
+    const posted = fetchMock.mock.calls.find(([url]) => url.endsWith('/positions')) as unknown as [string, RequestInit];
+    expect(JSON.parse(String(posted[1].body))).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 15 });
+  });
+
+  it('goes to /location-failed with the reason when the browser refuses', async () => {
+    server({
+      '/tok': () => reply(200, openLink),
+      '/tok/consent': () => reply(200, { state: 'sharing', approximate: null, attribution: {} }),
+    });
+    geolocation((_success, failure) =>
+      failure?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
+    );
+    await renderAt(
+      '/id/enter-link?token=tok',
+      <>
+        <EnterLinkPage />
+        <WhereAmI />
+      </>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Bagikan lokasi saya' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/id/location-failed?token=tok&reason=denied'),
+    );
+  });
+
+  it('Decline says it plainly', async () => {
+    server({ '/tok': () => reply(200, openLink), '/tok/decline': () => reply(200, { state: 'declined' }) });
+    await renderAt('/enter-link?token=tok', <EnterLinkPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Decline' }));
+    expect(await screen.findByRole('heading', { name: 'You declined' })).toBeInTheDocument();
+  });
+
+  it('shows the opt-out confirmation at once when the message’s opt-out link was followed', async () => {
+    const fetchMock = server({
+      '/tok': () => reply(200, openLink),
+      '/tok/opt-out': () => reply(200, { optedOut: true }),
+    });
+    await renderAt('/enter-link?token=tok&action=opt-out', <EnterLinkPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, stop all requests' }));
+    expect(await screen.findByText(/You will not receive any more location requests/)).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/v1/share/links/tok/opt-out',
+      expect.objectContaining({ method: 'POST' }),
+    );
+  });
+
+  it.each([
+    ['cancelled', 'This request was cancelled'],
+    ['stopped', 'You stopped sharing'],
+    ['withdrawn', 'You withdrew your consent'],
+    ['expired', 'Invalid link!'],
+  ])('answers a %s link with its state', async (state, heading) => {
+    server({ '/tok': () => reply(200, { ...openLink, state }) });
+    await renderAt('/enter-link?token=tok', <EnterLinkPage />);
+    expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Share my location' })).not.toBeInTheDocument();
   });
 });

@@ -1,49 +1,164 @@
-import { useEffect, useState } from 'react';
-import { useSearchParams } from '@kabari/shared/routing/router';
-import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { Link, useLocation, useNavigate, useSearchParams } from '@kabari/shared/routing/router';
 import { shareNamespace } from '../../i18n/share-namespace';
-import './enter-link-page.css';
+import { OptOutPanel, ReportPanel } from './opt-out-and-report';
+import { shareApi, type LinkInfo } from './share-api';
+import { recipientPath, shareLocation } from './share-flow';
+import { tokenFrom, useLink } from './use-link';
+import './recipient-pages.css';
 
-type LinkState = 'checking' | 'invalid';
+type Panel = 'none' | 'opt-out' | 'report';
 
-/** The recipient's first page. Until the consent flow exists, every link is answered as invalid by the server. */
+function formatTime(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(iso));
+}
+
+/** A final state of the link, said plainly. */
+function StateNotice({ title, text }: { title: string; text: string }) {
+  return (
+    <section className="recipient__notice" aria-labelledby="link-state-title" role="status">
+      <h2 id="link-state-title">{title}</h2>
+      <p>{text}</p>
+    </section>
+  );
+}
+
+function ConsentForm({ token, link, onDeclined }: { token: string; link: LinkInfo; onDeclined: () => void }) {
+  const { t } = useTranslation(shareNamespace);
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const navigate = useNavigate();
+  const [phase, setPhase] = useState<'ask' | 'sharing' | 'locating' | 'declining' | 'error'>('ask');
+  const busy = phase === 'sharing' || phase === 'locating' || phase === 'declining';
+
+  const share = () => {
+    setPhase('sharing');
+    shareLocation(token, locale, () => setPhase('locating'))
+      .then((next) => navigate(next))
+      .catch(() => setPhase('error'));
+  };
+  const decline = () => {
+    setPhase('declining');
+    shareApi
+      .decline(token)
+      .then(onDeclined)
+      .catch(() => setPhase('error'));
+  };
+
+  return (
+    <section className="recipient__consent" aria-labelledby="consent-title">
+      <h2 id="consent-title" className="recipient__asks">
+        {t('enterLink.asks', { name: link.requesterName })}
+      </h2>
+      <h3>{t('enterLink.whatTitle')}</h3>
+      <ul>
+        <li>{t('enterLink.whatApproximate')}</li>
+        <li>{t('enterLink.whatPrecise')}</li>
+      </ul>
+      <p>{t('enterLink.howLong')}</p>
+      <p>{t('enterLink.control')}</p>
+      <p className="recipient__muted">{t('enterLink.expires', { time: formatTime(link.expiresAt, locale) })}</p>
+      {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
+      {(phase === 'sharing' || phase === 'locating') && (
+        <p role="status">{phase === 'locating' ? t('enterLink.locating') : t('enterLink.sharing')}</p>
+      )}
+      <div className="recipient__actions">
+        <button type="button" className="recipient__button recipient__button--primary" onClick={share} disabled={busy}>
+          {t('enterLink.share')}
+        </button>
+        <button type="button" className="recipient__button" onClick={decline} disabled={busy}>
+          {t('enterLink.decline')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The recipient's first page: an honest consent screen (design.md §1). */
 export default function EnterLinkPage() {
   const { t } = useTranslation(shareNamespace);
   const [params] = useSearchParams();
-  const token = params.get('token') ?? params.get('t');
-  const [answer, setAnswer] = useState<LinkState>('checking');
-  // 'checking' until hydrated: the prerendered page cannot know the token, and hydration must match it.
-  const state: LinkState = !useHydrated() ? 'checking' : token ? answer : 'invalid';
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const token = tokenFrom(params);
+  const { load, update } = useLink(token);
+  const [panel, setPanel] = useState<Panel>(params.get('action') === 'opt-out' ? 'opt-out' : 'none');
 
-  useEffect(() => {
-    if (!token) return;
-    const controller = new AbortController();
-    fetch(`/api/v1/share/links/${encodeURIComponent(token)}`, { signal: controller.signal })
-      .then((response) => {
-        if (!response.ok) setAnswer('invalid');
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setAnswer('invalid');
-      });
-    return () => controller.abort();
-  }, [token]);
+  let body;
+  if (load.kind === 'checking') {
+    body = <p role="status">{t('enterLink.checking')}</p>;
+  } else if (load.kind === 'invalid' || load.kind === 'error' || !token) {
+    body = (
+      <section className="recipient__notice recipient__notice--alert" aria-labelledby="link-state-title" role="alert">
+        <h2 id="link-state-title">{load.kind === 'error' ? t('enterLink.error') : t('enterLink.invalidTitle')}</h2>
+        {load.kind !== 'error' && <p>{t('enterLink.invalidText')}</p>}
+      </section>
+    );
+  } else {
+    const { link } = load;
+    const name = link.requesterName;
+    const main = {
+      open: <ConsentForm token={token} link={link} onDeclined={() => update({ state: 'declined' })} />,
+      expired: <StateNotice title={t('enterLink.invalidTitle')} text={t('enterLink.invalidText')} />,
+      declined: <StateNotice title={t('enterLink.declinedTitle')} text={t('enterLink.declinedText', { name })} />,
+      stopped: <StateNotice title={t('enterLink.stoppedTitle')} text={t('enterLink.stoppedText')} />,
+      withdrawn: <StateNotice title={t('enterLink.withdrawnTitle')} text={t('enterLink.withdrawnText', { name })} />,
+      cancelled: <StateNotice title={t('enterLink.cancelledTitle')} text={t('enterLink.cancelledText', { name })} />,
+      sharing: (
+        <section className="recipient__notice" aria-labelledby="link-state-title">
+          <h2 id="link-state-title">{t('enterLink.sharingTitle', { name })}</h2>
+          <p>
+            <Link to={recipientPath('share', locale, { token })}>{t('enterLink.sharingLink')}</Link>
+          </p>
+        </section>
+      ),
+    }[link.state];
+    body = (
+      <>
+        {panel === 'opt-out' && link.canOptOut ? (
+          <OptOutPanel
+            token={token}
+            onCancel={() => setPanel('none')}
+            onDone={() => link.state === 'open' && update({ state: 'declined' })}
+          />
+        ) : (
+          main
+        )}
+        {panel === 'report' && <ReportPanel token={token} onClose={() => setPanel('none')} />}
+        {panel !== 'report' && (
+          <section className="recipient__more" aria-labelledby="more-title">
+            <h2 id="more-title">{t('enterLink.moreTitle')}</h2>
+            {link.canOptOut ? (
+              panel !== 'opt-out' && (
+                <button type="button" className="recipient__link-button" onClick={() => setPanel('opt-out')}>
+                  {t('enterLink.optOutOpen')}
+                </button>
+              )
+            ) : (
+              <p>{t('enterLink.optOutNoTarget')}</p>
+            )}
+            <button type="button" className="recipient__link-button" onClick={() => setPanel('report')}>
+              {t('enterLink.reportOpen')}
+            </button>
+          </section>
+        )}
+      </>
+    );
+  }
 
   return (
-    <article className="enter-link-page" data-remote="share" aria-labelledby="enter-link-title">
+    <article className="recipient" data-remote="share" aria-labelledby="enter-link-title">
       {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
-      <header className="enter-link-page__intro">
+      <header className="recipient__intro">
         <h1 id="enter-link-title">{t('enterLink.title')}</h1>
-        <p className="enter-link-page__lead">{t('enterLink.lead')}</p>
+        <p className="recipient__lead">{t('enterLink.lead')}</p>
       </header>
-      {state === 'checking' ? (
-        <p role="status">{t('enterLink.checking')}</p>
-      ) : (
-        <section className="enter-link-page__state" aria-labelledby="enter-link-state" role="alert">
-          <h2 id="enter-link-state">{t('enterLink.invalidTitle')}</h2>
-          <p>{t('enterLink.invalidText')}</p>
-        </section>
-      )}
+      {body}
     </article>
   );
 }

@@ -1,0 +1,67 @@
+import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { currentPosition, GeolocationError, positionBody } from './geolocation';
+import { shareApi, type SharedPosition } from './share-api';
+
+/** What the thank-you page says was shared: kept for this tab only, never sent anywhere. */
+export interface ShareSummary {
+  approximateAddress: string | null;
+  approximateKnown: boolean;
+  preciseAccuracy: number | null;
+}
+
+const summaryKey = (token: string) => `kabari-share:${token}`;
+
+export function saveSummary(token: string, summary: ShareSummary): void {
+  try {
+    sessionStorage.setItem(summaryKey(token), JSON.stringify(summary));
+  } catch {
+    // Private mode without storage: the thank-you page then says it more generally.
+  }
+}
+
+export function readSummary(token: string): ShareSummary | null {
+  try {
+    const text = sessionStorage.getItem(summaryKey(token));
+    return text ? (JSON.parse(text) as ShareSummary) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A recipient page's address in the page's language, carrying the token (and any other parameters). */
+export function recipientPath(
+  route: 'enterLink' | 'share' | 'locationFailed',
+  locale: Locale,
+  params: Record<string, string>,
+): string {
+  return `${localizePath(routePaths[route], locale)}?${new URLSearchParams(params).toString()}`;
+}
+
+/**
+ * Share: consent (the server records the approximate place), then the browser's position. Resolves with the
+ * path to go to next: the thank-you page, or /location-failed with the reason.
+ */
+export async function shareLocation(token: string, locale: Locale, onLocating?: () => void): Promise<string> {
+  const consent = await shareApi.consent(token);
+  const approximate: SharedPosition | null = consent.approximate;
+  const previous = readSummary(token);
+  const summary: ShareSummary = {
+    approximateAddress: approximate?.address ?? previous?.approximateAddress ?? null,
+    approximateKnown: approximate !== null || Boolean(previous?.approximateKnown),
+    preciseAccuracy: previous?.preciseAccuracy ?? null,
+  };
+  saveSummary(token, summary);
+  onLocating?.();
+  try {
+    const position = await currentPosition();
+    await shareApi.position(token, positionBody(position));
+    saveSummary(token, { ...summary, preciseAccuracy: Math.round(position.coords.accuracy) });
+    return recipientPath('share', locale, { token });
+  } catch (error) {
+    if (error instanceof GeolocationError) {
+      return recipientPath('locationFailed', locale, { token, reason: error.reason });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { useLocation, useNavigate, useSearchParams } from '@kabari/shared/routing/router';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { shareNamespace } from '../../i18n/share-namespace';
+import { geolocationFailures, type GeolocationFailure } from '../consent/geolocation';
+import { shareLocation } from '../consent/share-flow';
+import { tokenFrom } from '../consent/use-link';
+import '../consent/recipient-pages.css';
+
+/** Spec §8's geolocation errors, and how to turn location on, with Try again. */
+export default function LocationFailedPage() {
+  const { t } = useTranslation(shareNamespace);
+  const [params] = useSearchParams();
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const token = tokenFrom(params);
+  const given = params.get('reason') as GeolocationFailure | null;
+  const reason: GeolocationFailure = given && geolocationFailures.includes(given) ? given : 'failed';
+  const [phase, setPhase] = useState<'idle' | 'retrying' | 'error'>('idle');
+
+  const retry = () => {
+    if (!token) return;
+    setPhase('retrying');
+    shareLocation(token, locale)
+      .then((next) => {
+        setPhase('idle');
+        navigate(next, { replace: true });
+      })
+      .catch(() => setPhase('error'));
+  };
+
+  return (
+    <article className="recipient" data-remote="share" aria-labelledby="location-failed-title">
+      <header className="recipient__intro">
+        <h1 id="location-failed-title">{t('locationFailed.title')}</h1>
+      </header>
+      {/* The reason is in the query string: known only once hydrated. */}
+      {hydrated && (
+        <section className="recipient__notice recipient__notice--alert" role="alert" aria-labelledby="failure-reason">
+          <h2 id="failure-reason">{t(`locationFailed.errors.${reason}`)}</h2>
+          <p>{t('locationFailed.approximateNote')}</p>
+        </section>
+      )}
+      <section className="recipient__card" aria-labelledby="how-title">
+        <h2 id="how-title">{t('locationFailed.howTitle')}</h2>
+        <h3>{t('locationFailed.androidTitle')}</h3>
+        <ol>
+          <li>{t('locationFailed.android1')}</li>
+          <li>{t('locationFailed.android2')}</li>
+        </ol>
+        <h3>{t('locationFailed.iphoneTitle')}</h3>
+        <ol>
+          <li>{t('locationFailed.iphone1')}</li>
+          <li>{t('locationFailed.iphone2')}</li>
+          <li>{t('locationFailed.iphone3')}</li>
+        </ol>
+        <h3>{t('locationFailed.desktopTitle')}</h3>
+        <ol>
+          <li>{t('locationFailed.desktop1')}</li>
+          <li>{t('locationFailed.desktop2')}</li>
+        </ol>
+      </section>
+      {hydrated && !token && <p role="alert">{t('locationFailed.noToken')}</p>}
+      {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
+      <div className="recipient__actions">
+        <button
+          type="button"
+          className="recipient__button recipient__button--primary"
+          onClick={retry}
+          disabled={!hydrated || !token || phase === 'retrying'}
+        >
+          {phase === 'retrying' ? t('locationFailed.retrying') : t('locationFailed.retry')}
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,201 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { Link, useLocation, useSearchParams } from '@kabari/shared/routing/router';
+import { shareNamespace } from '../../i18n/share-namespace';
+import { shareApi } from '../consent/share-api';
+import { readSummary, recipientPath } from '../consent/share-flow';
+import { tokenFrom, useLink } from '../consent/use-link';
+import { useLiveSharing } from './use-live-sharing';
+import '../consent/recipient-pages.css';
+
+const LIVE_CHOICES = [15, 60, 480] as const;
+
+function clockTime(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', { hour: '2-digit', minute: '2-digit' }).format(
+    new Date(iso),
+  );
+}
+
+/** The thank-you page: what was shared with whom, live sharing for a while, Stop sharing, Stop and erase. */
+export default function SharePage() {
+  const { t } = useTranslation(shareNamespace);
+  const [params] = useSearchParams();
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const token = tokenFrom(params);
+  const { load, update } = useLink(token);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [confirmErase, setConfirmErase] = useState(false);
+  const [liveEnded, setLiveEnded] = useState(false);
+
+  const link = load.kind === 'ready' ? load.link : null;
+  const liveUntil =
+    link?.state === 'sharing' && link.liveUntil && new Date(link.liveUntil) > new Date() ? link.liveUntil : null;
+  useLiveSharing(token, liveUntil, () => {
+    setLiveEnded(true);
+    update({ liveUntil: null });
+  });
+
+  const act = (work: () => Promise<void>) => {
+    setBusy(true);
+    setFailed(false);
+    work()
+      .catch(() => setFailed(true))
+      .finally(() => setBusy(false));
+  };
+
+  let body;
+  if (load.kind === 'checking') {
+    body = <p role="status">{t('share.checking')}</p>;
+  } else if (!token || !link) {
+    body = (
+      <section className="recipient__notice recipient__notice--alert" role="alert" aria-labelledby="share-state">
+        <h2 id="share-state">{load.kind === 'error' ? t('enterLink.error') : t('enterLink.invalidTitle')}</h2>
+        {load.kind !== 'error' && <p>{t('enterLink.invalidText')}</p>}
+      </section>
+    );
+  } else if (link.state !== 'sharing') {
+    const text = {
+      stopped: t('share.stopped'),
+      withdrawn: t('share.withdrawn'),
+    }[link.state as 'stopped' | 'withdrawn'];
+    body = (
+      <section className="recipient__notice" role="status" aria-labelledby="share-state">
+        <h2 id="share-state">{text ?? t('share.notSharing')}</h2>
+        <p>
+          <Link to={recipientPath('enterLink', locale, { token })}>{t('share.back')}</Link>
+        </p>
+      </section>
+    );
+  } else {
+    const name = link.requesterName;
+    const summary = readSummary(token);
+    body = (
+      <>
+        <section className="recipient__card" aria-labelledby="shared-title">
+          <h2 id="shared-title">{t('share.sharedWith', { name })}</h2>
+          <ul>
+            {summary && !summary.approximateKnown && <li>{t('share.sharedApproximateUnknown')}</li>}
+            {link.shared.approximate && (
+              <li>
+                {summary?.approximateAddress
+                  ? t('share.sharedApproximate', { address: summary.approximateAddress })
+                  : t('share.sharedApproximateDone')}
+              </li>
+            )}
+            {link.shared.precise && (
+              <li>
+                {summary?.preciseAccuracy != null
+                  ? t('share.sharedPrecise', { meters: summary.preciseAccuracy })
+                  : t('share.sharedPreciseDone')}
+              </li>
+            )}
+            {!link.shared.approximate && !link.shared.precise && <li>{t('share.sharedNothing')}</li>}
+          </ul>
+          {link.shared.approximate && (
+            <p className="recipient__small">
+              <a href="https://db-ip.com/" target="_blank" rel="noopener noreferrer">
+                {t('share.attribution')}
+              </a>
+            </p>
+          )}
+        </section>
+
+        <section className="recipient__card" aria-labelledby="live-title">
+          <h2 id="live-title">{t('share.liveTitle')}</h2>
+          <p>{t('share.liveText', { name })}</p>
+          <p className="recipient__live" role="status" aria-live="polite">
+            {liveUntil
+              ? t('share.liveOn', { time: clockTime(liveUntil, locale) })
+              : liveEnded
+                ? t('share.liveEnded')
+                : ''}
+          </p>
+          <div className="recipient__actions">
+            {LIVE_CHOICES.map((minutes) => (
+              <button
+                key={minutes}
+                type="button"
+                className="recipient__button"
+                disabled={busy}
+                aria-pressed={false}
+                onClick={() =>
+                  act(async () => {
+                    const answer = await shareApi.live(token, minutes);
+                    setLiveEnded(false);
+                    update({ liveUntil: answer.liveUntil });
+                  })
+                }
+              >
+                {t(`share.live${minutes}`)}
+              </button>
+            ))}
+          </div>
+        </section>
+
+        <section className="recipient__card" aria-label={t('share.stop')}>
+          {failed && <p role="alert">{t('enterLink.error')}</p>}
+          {confirmErase ? (
+            <div role="group" aria-labelledby="erase-title">
+              <h2 id="erase-title">{t('share.eraseConfirmTitle')}</h2>
+              <p>{t('share.eraseConfirmText', { name })}</p>
+              <div className="recipient__actions">
+                <button
+                  type="button"
+                  className="recipient__button recipient__button--danger"
+                  disabled={busy}
+                  onClick={() =>
+                    act(async () => {
+                      const answer = await shareApi.withdraw(token);
+                      update({ state: answer.state, liveUntil: null, shared: { approximate: false, precise: false } });
+                    })
+                  }
+                >
+                  {t('share.eraseConfirm')}
+                </button>
+                <button type="button" className="recipient__button" onClick={() => setConfirmErase(false)}>
+                  {t('share.eraseCancel')}
+                </button>
+              </div>
+            </div>
+          ) : (
+            <div className="recipient__actions">
+              <button
+                type="button"
+                className="recipient__button recipient__button--primary"
+                disabled={busy}
+                onClick={() =>
+                  act(async () => {
+                    const answer = await shareApi.stop(token);
+                    update({ state: answer.state, liveUntil: null });
+                  })
+                }
+              >
+                {t('share.stop')}
+              </button>
+              <button
+                type="button"
+                className="recipient__button recipient__button--danger"
+                disabled={busy}
+                onClick={() => setConfirmErase(true)}
+              >
+                {t('share.erase')}
+              </button>
+            </div>
+          )}
+        </section>
+      </>
+    );
+  }
+
+  return (
+    <article className="recipient" data-remote="share" aria-labelledby="share-title">
+      <header className="recipient__intro">
+        <h1 id="share-title">{t('share.title')}</h1>
+      </header>
+      {body}
+    </article>
+  );
+}
