@@ -1,11 +1,15 @@
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
+import { buildApp } from '../../src/app';
 import { createUser } from '../../src/auth/users';
-import { outboxMessages } from '../../src/db/schema';
+import { locationRequests, outboxMessages, requestEvents } from '../../src/db/schema';
 import { retryDelaySeconds } from '../../src/plugins/mailer';
 import { describeEachDatabase } from '../support/databases';
+import { createRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
+import { recordingTwilioClient } from '../support/twilio-recorder';
 
 interface Received {
   to: string;
@@ -17,7 +21,13 @@ async function startSmtpServer() {
   const received: Received[] = [];
   const waiters: ((message: Received) => void)[] = [];
   let refuseNext = 0;
+  let refuseCode = 451;
+  let connections = 0;
   const server = new SMTPServer({
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
@@ -27,7 +37,9 @@ async function startSmtpServer() {
       stream.on('end', () => {
         if (refuseNext > 0) {
           refuseNext -= 1;
-          const error = Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 });
+          const error = Object.assign(new Error(refuseCode >= 500 ? 'No such mailbox' : 'Mailbox busy, try later'), {
+            responseCode: refuseCode,
+          });
           callback(error);
           return;
         }
@@ -46,10 +58,18 @@ async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    refuse: (count: number) => {
+    connections: () => connections,
+    refuse: (count: number, code = 451) => {
       refuseNext = count;
+      refuseCode = code;
     },
     nextMessage: () => new Promise<Received>((resolve) => waiters.push(resolve)),
+    /** Resolves once `count` messages in all have arrived. */
+    waitForCount: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (received.length >= count ? resolve() : waiters.push(() => setImmediate(check)));
+        check();
+      }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -169,5 +189,176 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
       .from(outboxMessages)
       .where(eq(outboxMessages.idempotencyKey, 'once-only'));
     expect(rows).toHaveLength(1);
+  });
+});
+
+describeEachDatabase('the dispatcher against SMTP: a burst over pooled connections', (driver) => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    testApp = await buildTestApp(driver, { SMTP_URL: smtp.url });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await smtp?.close();
+  });
+
+  it('delivers 12 messages once each through at most 3 connections; a 5xx refusal fails at once', async () => {
+    for (let index = 0; index < 12; index += 1) {
+      await testApp.app.mailer.queue(testApp.app.db, {
+        idempotencyKey: `burst-${index}`,
+        to: `burst-${index}@example.com`,
+        locale: 'en',
+        subject: `Burst ${index}`,
+        text: 'Hello',
+        html: '<p>Hello</p>',
+      });
+    }
+    const arrived = smtp.waitForCount(12);
+    await testApp.app.mailer.dispatchDue();
+    await arrived;
+    expect(smtp.received.map((message) => message.to).sort()).toEqual(
+      Array.from({ length: 12 }, (_, index) => `burst-${index}@example.com`).sort(),
+    );
+    expect(smtp.connections()).toBeLessThanOrEqual(3);
+    const rows = await testApp.app.db.select().from(outboxMessages);
+    expect(rows.every((row) => row.state === 'sent' && row.transport === 'smtp' && row.attempts === 1)).toBe(true);
+
+    smtp.refuse(1, 550);
+    await testApp.app.mailer.queue(testApp.app.db, {
+      idempotencyKey: 'no-such-mailbox',
+      to: 'nobody@example.com',
+      locale: 'en',
+      subject: 'Nobody',
+      text: 'Hello',
+      html: '<p>Hello</p>',
+    });
+    await testApp.app.mailer.dispatchDue();
+    const [refused] = await testApp.app.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.idempotencyKey, 'no-such-mailbox'));
+    expect(refused).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(refused!.lastError).toMatch(/No such mailbox/);
+  });
+});
+
+describeEachDatabase('the dispatcher with Twilio', (driver) => {
+  const TWILIO = {
+    TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
+    TWILIO_AUTH_TOKEN: 'test-auth-token',
+    TWILIO_FROM: '+15005550006',
+    PUBLIC_URL: 'https://kabari.example',
+  };
+  let testApp: TestApp;
+  let restarted: FastifyInstance | undefined;
+
+  afterEach(async () => {
+    await restarted?.close();
+    restarted = undefined;
+    await testApp?.close();
+  });
+
+  async function sendSms(app: FastifyInstance, number: string) {
+    const requester = await createRequester(app, { displayName: 'Sari' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/requests/sms',
+      headers: requester.headers,
+      payload: { number, templateId: 'check-in', note: 'Home yet?', locale: 'en' },
+    });
+    expect(response.statusCode).toBe(200);
+    return { request: response.json().data.request as { id: string; delivery: string }, headers: requester.headers };
+  }
+
+  const messageOf = async (app: FastifyInstance, requestId: string) => {
+    const [row] = await app.db
+      .select({ message: outboxMessages })
+      .from(locationRequests)
+      .innerJoin(outboxMessages, eq(outboxMessages.id, locationRequests.messageId))
+      .where(eq(locationRequests.id, requestId));
+    return row!.message;
+  };
+
+  const deliveryEvents = async (app: FastifyInstance, requestId: string) =>
+    (await app.db.select().from(requestEvents).where(eq(requestEvents.requestId, requestId))).map(
+      (event) => (event.payload as { delivery: string }).delivery,
+    );
+
+  const makeDue = (app: FastifyInstance, id: string) =>
+    app.db.execute(sql`update outbox_messages set next_attempt_at = now() where id = ${id}`);
+
+  it('retries a failing provider with backoff, loses nothing, sends once, and resumes after a restart', async () => {
+    const failing = recordingTwilioClient([503, 'network']);
+    testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: failing.client } });
+    const { request } = await sendSms(testApp.app, '+6281234567890');
+    expect(request.delivery).toBe('queued');
+
+    await testApp.app.mailer.dispatchDue();
+    let message = await messageOf(testApp.app, request.id);
+    expect(message).toMatchObject({ state: 'queued', attempts: 1, transport: null });
+    expect(message.lastError).toMatch(/Service unavailable/);
+    // Backoff: 30 s after the first failure.
+    expect(message.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(25_000);
+    expect(await testApp.app.mailer.dispatchDue()).toBe(0);
+
+    await makeDue(testApp.app, message.id);
+    await testApp.app.mailer.dispatchDue();
+    message = await messageOf(testApp.app, request.id);
+    expect(message).toMatchObject({ state: 'queued', attempts: 2, lastError: 'socket hang up' });
+    expect(message.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(55_000);
+    expect(failing.requests).toHaveLength(2);
+
+    // The process stops with the message still queued; a new one starts on the same database with Twilio up.
+    await testApp.app.close();
+    const healthy = recordingTwilioClient();
+    restarted = await buildApp(testApp.config, { logger: false, twilioHttpClient: healthy.client });
+    await restarted.ready();
+    await makeDue(restarted, message.id);
+    await restarted.mailer.dispatchDue();
+    message = await messageOf(restarted, request.id);
+    expect(message).toMatchObject({ state: 'sent', transport: 'twilio', attempts: 3, lastError: null });
+    expect(healthy.requests).toHaveLength(1);
+    expect(healthy.requests[0]!.data).toMatchObject({ To: '+6281234567890', From: '+15005550006' });
+    expect((healthy.requests[0]!.data as { Body: string }).Body).toContain('https://kabari.example/enter-link?token=');
+
+    // Nothing more goes out, however often the dispatcher runs.
+    await makeDue(restarted, message.id);
+    expect(await restarted.mailer.dispatchDue()).toBe(0);
+    expect(healthy.requests).toHaveLength(1);
+    // The requester saw it created (queued), then sent; retries that stayed queued published nothing.
+    expect(await deliveryEvents(restarted, request.id)).toEqual(['queued', 'sent']);
+  });
+
+  it('picks up a message whose sender died mid-send once its lease ends; fails a final refusal at once', async () => {
+    const twilio = recordingTwilioClient(['network']);
+    testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: twilio.client } });
+    const sent = await sendSms(testApp.app, '+6281234567891');
+    await testApp.app.mailer.dispatchDue();
+    const { id } = await messageOf(testApp.app, sent.request.id);
+    // Another process claimed it (attempts + 1, leased for 2 minutes) and died before recording an outcome.
+    await testApp.app.db.execute(
+      sql`update outbox_messages set attempts = attempts + 1, next_attempt_at = now() + interval '120 seconds'
+          where id = ${id}`,
+    );
+    expect(await testApp.app.mailer.dispatchDue()).toBe(0);
+    await makeDue(testApp.app, id);
+    expect(await testApp.app.mailer.dispatchDue()).toBe(1);
+    expect(await messageOf(testApp.app, sent.request.id)).toMatchObject({ state: 'sent', attempts: 3 });
+    expect(twilio.requests).toHaveLength(2);
+
+    // An invalid number: Twilio's 400 is final, the message fails at once and the owner sees it failed.
+    twilio.answer(400);
+    const refused = await sendSms(testApp.app, '+6281234567892');
+    await testApp.app.mailer.dispatchDue();
+    const message = await messageOf(testApp.app, refused.request.id);
+    expect(message).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(message.lastError).toMatch(/Twilio refused the message \(400, code 21211\)/);
+    expect(await deliveryEvents(testApp.app, refused.request.id)).toEqual(['queued', 'failed']);
+    const history = await testApp.app.inject({ method: 'GET', url: '/api/v1/requests', headers: refused.headers });
+    expect(history.json().data.items[0]).toMatchObject({ id: refused.request.id, delivery: 'failed' });
   });
 });
