@@ -14,7 +14,7 @@ export function recordingTwilioClient(script: TwilioAnswer[] = []) {
   const answers = [...script];
   let sent = 0;
   const client: TwilioHttpClient = {
-    request: async (options) => {
+    request: (async (options: RequestOptions) => {
       requests.push(options);
       const answer = answers.shift() ?? 201;
       if (answer === 'network') throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
@@ -30,9 +30,8 @@ export function recordingTwilioClient(script: TwilioAnswer[] = []) {
               message: answer === 400 ? "The 'To' number is not a valid phone number." : 'Service unavailable',
               status: answer,
             };
-      const response = { statusCode: answer, body: JSON.stringify(body), headers: {} };
-      return response as unknown as Awaited<ReturnType<TwilioHttpClient['request']>>;
-    },
+      return { statusCode: answer, body: JSON.stringify(body), headers: {} };
+    }) as TwilioHttpClient['request'],
   };
   return {
     client,
