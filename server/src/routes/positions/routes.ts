@@ -2,7 +2,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { locationRequests, positions } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { requestPositionsParams, requestPositionsResponse, toPosition } from './schemas';
+import { toPositionView } from '../../requests/location-request-view';
+import { requestPositionsParams, requestPositionsResponse } from './schemas';
 
 // An 8-hour live share every few seconds stays under this; older points add nothing a map can show.
 export const POSITIONS_LIMIT = 2000;
@@ -36,7 +37,7 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(positions.requestId, owned.id))
         .orderBy(desc(positions.recordedAt), desc(positions.id))
         .limit(POSITIONS_LIMIT);
-      return ok({ items: rows.reverse().map(toPosition) });
+      return ok({ items: rows.reverse().map(toPositionView) });
     },
   );
 };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { positions } from '../../db/schema';
 import { envelope } from '../../lib/envelope';
 
 export const positionSchema = z.object({
@@ -13,19 +12,6 @@ export const positionSchema = z.object({
 });
 
 export type Position = z.infer<typeof positionSchema>;
-
-/** A stored position as the API shows it (the same shape the live `position` event carries). */
-export function toPosition(row: typeof positions.$inferSelect): Position {
-  return {
-    id: row.id,
-    source: row.source === 'gps' ? 'gps' : 'ip',
-    latitude: row.latitude,
-    longitude: row.longitude,
-    accuracyMeters: row.accuracyMeters,
-    address: row.address,
-    recordedAt: row.recordedAt.toISOString(),
-  };
-}
 
 export const requestPositionsParams = z.object({
   id: z.uuid({ message: 'expected a request id' }),
