@@ -5,6 +5,7 @@
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { routeUrls } from './bundle.mjs';
 import { fixed, median, table } from './lib/format.mjs';
 import { waitForIdle } from './lib/machine.mjs';
 
@@ -16,6 +17,9 @@ export const routes = ['/', '/enter-link'];
 const defaultRuns = 3;
 /** Longest wait, before each run, for other work on the machine to quieten down. */
 const defaultIdleWaitSeconds = 20;
+
+/** @param {string} route */
+const urlOf = (route) => routeUrls[route] ?? route;
 
 /** @typedef {{ score: number | null, lcpMs: number | null, tbtMs: number | null, cls: number | null, fcpMs: number | null, speedIndexMs: number | null }} Metrics */
 
@@ -30,7 +34,7 @@ export async function run(context) {
   // A few unmeasured requests first, so the first run does not pay for a cold server.
   for (const route of routes) {
     for (let i = 0; i < 3; i += 1)
-      await fetch(context.baseUrl + route)
+      await fetch(context.baseUrl + urlOf(route))
         .then((r) => r.arrayBuffer())
         .catch(() => {});
   }
@@ -74,7 +78,7 @@ export async function run(context) {
           await kill(launched);
           await fsp.rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
         });
-        const result = await lighthouse(context.baseUrl + route, {
+        const result = await lighthouse(context.baseUrl + urlOf(route), {
           port: chrome.port,
           output: 'html',
           logLevel: 'error',
@@ -151,7 +155,7 @@ export async function run(context) {
       med[metric] = median(runResults.map((r) => r[metric]));
     }
     results[route] = {
-      url: context.baseUrl + route,
+      url: context.baseUrl + urlOf(route),
       runs: runResults,
       median: med,
       lighthouseVersion,
