@@ -25,6 +25,7 @@ import liveEventsRoutes from './routes/live-events/routes';
 import locateRoutes from './routes/locate/routes';
 import registrationRoutes from './routes/registration/routes';
 import subscriptionRoutes from './routes/subscription/routes';
+import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';
 import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(shareRoutes, { config });
   await app.register(registrationRoutes, { config });
   await app.register(subscriptionRoutes);
+  await app.register(webhookRoutes);
   await app.register(shareRoutes, { config });
   await app.register(liveEventsRoutes);
   await app.register(positionsRoutes);

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Provider, RenewalCharger } from '../payments/processor';
+import { StripeProcessor } from '../payments/stripe';
 import { sandboxRenewals } from '../payments/v5pay';
 import { runRenewals, type RenewalReport } from './renewals';
 import type { BillingConfig, Locale } from './billing-config';
@@ -34,6 +35,8 @@ export interface Billing {
   terms(locale: Locale): PaymentTerms;
   /** Charges saved payment methods for renewals, per provider (the sandbox always, the others when configured). */
   chargers: Partial<Record<Provider, RenewalCharger>>;
+  /** Stripe when configured (tests may swap in one with a fake HTTP client). */
+  stripe: StripeProcessor | undefined;
   /** One pass of the renewal job at `at` (default: the billing clock), optionally for one user only. */
   runRenewals(at?: Date, userId?: string): Promise<RenewalReport>;
 }
@@ -68,11 +71,16 @@ export default fp(
       app.log.warn('No payment provider is configured: the sandbox processor takes payments and no money moves');
     }
 
-    const chargers: Partial<Record<Provider, RenewalCharger>> = { v5pay: sandboxRenewals };
+    const stripe = config.stripe ? new StripeProcessor(config.stripe) : undefined;
+    const chargers: Partial<Record<Provider, RenewalCharger>> = {
+      v5pay: sandboxRenewals,
+      ...(stripe ? { stripe } : {}),
+    };
 
     app.decorate('billing', {
       config,
       chargers,
+      stripe,
       runRenewals(at, userId) {
         return runRenewals(
           { db: app.db, mailer: app.mailer, config, chargers, log: app.log },

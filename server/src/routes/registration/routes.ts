@@ -14,7 +14,7 @@ import {
   findSubscription,
 } from '../../billing/subscriptions';
 import type { Config } from '../../config';
-import { registrations } from '../../db/schema';
+import { payments, registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import {
@@ -23,6 +23,8 @@ import {
   registerQueryParams,
   registerQueryResponse,
   registerResponse,
+  stripeBody,
+  stripeRegisterResponse,
   v5payBody,
 } from './schemas';
 
@@ -143,6 +145,102 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       if (result && !result.completed && result.reason === 'email_in_use') throw new HttpError(400, EMAIL_IN_USE);
       app.mailer.kick();
       return ok({ registerId: registrationId });
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/registerAndSign/stripe',
+    {
+      config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Sign up and pay the first day with Stripe (a PaymentMethod from Elements or the payment request)',
+        description:
+          'requiresAction: the browser completes 3-D Secure with clientSecret; the webhook then settles the ' +
+          'sign-up, which registerQuery reports. A decline: registerQuery says sign_failed with the reason.',
+        body: stripeBody,
+        response: { 200: stripeRegisterResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const stripe = app.billing.stripe;
+      if (!stripe || app.billing.methods[body.method] !== 'stripe') throw new HttpError(400, SANDBOX_OFF[body.locale]);
+      const { passwordHash } = await prepareAccount(request.ip, body);
+      const now = app.billing.clock.now();
+      const registrationId = randomUUID();
+      const price = app.billing.config.prices[body.locale];
+      await app.db.insert(registrations).values({
+        id: registrationId,
+        email: body.email,
+        displayName: body.displayName,
+        phone: body.phone ?? null,
+        locale: body.locale,
+        provider: 'stripe',
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const charge = await stripe.chargeFirst({
+        idempotencyKey: firstDayKey(registrationId),
+        registrationId,
+        email: body.email,
+        name: body.displayName,
+        amount: price.firstDayAmount,
+        currency: price.currency,
+        paymentMethodId: body.paymentMethodId,
+      });
+      const { outcome } = charge;
+      const result = await app.db.transaction(async (tx) => {
+        if (outcome.outcome === 'succeeded') {
+          return completeRegistration(
+            tx,
+            registrationId,
+            {
+              outcome,
+              method: body.method,
+              customerRef: charge.customerRef,
+              paymentMethodRef: charge.paymentMethodRef,
+            },
+            { billing: app.billing.config, mailer: app.mailer, now },
+          );
+        }
+        if (outcome.outcome === 'failed') {
+          await failRegistration(tx, registrationId, outcome, { now, price });
+          return null;
+        }
+        // Pending: the webhook settles it; keep what renewals need and what matches the webhook to it.
+        await tx
+          .update(registrations)
+          .set({ providerRef: outcome.providerRef, failureCode: null, updatedAt: now })
+          .where(eq(registrations.id, registrationId));
+        await tx
+          .insert(payments)
+          .values({
+            registrationId,
+            kind: 'first_day',
+            periodIndex: 0,
+            idempotencyKey: firstDayKey(registrationId),
+            provider: 'stripe',
+            providerRef: outcome.providerRef,
+            currency: price.currency,
+            amount: price.firstDayAmount,
+            state: 'pending',
+            createdAt: now,
+          })
+          .onConflictDoNothing({ target: payments.idempotencyKey });
+        return null;
+      });
+      if (result && !result.completed && result.reason === 'email_in_use' && charge.paymentIntentId) {
+        await stripe.refund(charge.paymentIntentId, `refund:${registrationId}`);
+        throw new HttpError(400, EMAIL_IN_USE);
+      }
+      app.mailer.kick();
+      return ok({
+        registerId: registrationId,
+        requiresAction: charge.requiresAction,
+        ...(charge.clientSecret ? { clientSecret: charge.clientSecret } : {}),
+      });
     },
   );
 

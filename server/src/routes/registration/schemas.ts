@@ -84,3 +84,21 @@ export const registerQueryResponse = envelope(
     authCode: z.string().optional().describe('Only with created, handed out once: POST /api/v1/auth/loginByAuthCode'),
   }),
 );
+
+export const stripeBody = z.object({
+  ...accountFields,
+  method: z.enum(['card', 'wallet']),
+  paymentMethodId: z
+    .string({ message: 'paymentMethodId is required' })
+    .trim()
+    .regex(/^pm_\w+$/, 'paymentMethodId: expected a Stripe PaymentMethod id (pm_…)')
+    .describe('From Stripe Elements or the payment request: card data never reaches this server'),
+});
+
+export const stripeRegisterResponse = envelope(
+  z.object({
+    registerId: z.string().uuid(),
+    clientSecret: z.string().optional().describe('With requiresAction: pass to stripe.handleNextAction'),
+    requiresAction: z.boolean(),
+  }),
+);

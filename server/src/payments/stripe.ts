@@ -1,0 +1,199 @@
+import Stripe from 'stripe';
+import type { StripeSettings } from '../billing/billing-config';
+import { minorDigits } from '../billing/money';
+import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
+
+// https://docs.stripe.com/currencies#zero-decimal
+const STRIPE_ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
+
+/** Our minor units → Stripe's (Stripe counts rupiah in hundredths, for example). */
+export function stripeAmount(amount: number, currency: string): number {
+  const stripeDigits = STRIPE_ZERO_DECIMAL.has(currency)
+    ? 0
+    : (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
+  return amount * 10 ** Math.max(0, stripeDigits - minorDigits(currency));
+}
+
+export interface StripeFirstCharge {
+  outcome: ChargeOutcome;
+  paymentIntentId: string | null;
+  clientSecret: string | null;
+  requiresAction: boolean;
+  customerRef: string | null;
+  paymentMethodRef: string | null;
+}
+
+function cardOf(intent: Stripe.PaymentIntent): { brand: string | null; last4: string | null } {
+  const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  const card = charge?.payment_method_details?.card;
+  return { brand: card?.brand ?? null, last4: card?.last4 ?? null };
+}
+
+function refOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+/** What a PaymentIntent's state means for us. */
+export function intentOutcome(intent: Stripe.PaymentIntent): ChargeOutcome {
+  if (intent.status === 'succeeded') {
+    const card = cardOf(intent);
+    return { outcome: 'succeeded', providerRef: intent.id, cardBrand: card.brand, cardLast4: card.last4 };
+  }
+  if (intent.status === 'canceled' || intent.status === 'requires_payment_method') {
+    const error = intent.last_payment_error;
+    return {
+      outcome: 'failed',
+      providerRef: intent.id,
+      failureCode: error?.decline_code ?? error?.code ?? 'payment_failed',
+      failureMessage: error?.message ?? 'The payment did not go through. Please use another payment method.',
+    };
+  }
+  return { outcome: 'pending', providerRef: intent.id };
+}
+
+function failureFromError(error: unknown): ChargeOutcome | null {
+  if (error instanceof Stripe.errors.StripeCardError) {
+    const intent = (error.raw as { payment_intent?: { id?: string } }).payment_intent;
+    return {
+      outcome: 'failed',
+      providerRef: intent?.id ?? null,
+      failureCode: error.decline_code ?? error.code ?? 'card_declined',
+      failureMessage: error.message,
+    };
+  }
+  return null;
+}
+
+/** Stripe: PaymentIntents with idempotency keys, a customer with the saved payment method for renewals. */
+export class StripeProcessor implements RenewalCharger {
+  readonly provider = 'stripe' as const;
+  readonly client: Stripe;
+
+  constructor(
+    readonly settings: StripeSettings,
+    httpClient?: ReturnType<typeof Stripe.createFetchHttpClient>,
+  ) {
+    this.client = new Stripe(settings.secretKey, {
+      maxNetworkRetries: 2,
+      ...(httpClient ? { httpClient } : {}),
+    });
+  }
+
+  /**
+   * The first-day charge: a customer, then a confirmed PaymentIntent saving the method for off-session renewals.
+   * Card details never come here: `paymentMethodId` is from Stripe Elements or the payment request.
+   */
+  async chargeFirst(input: {
+    idempotencyKey: string;
+    registrationId: string;
+    email: string;
+    name: string;
+    amount: number;
+    currency: string;
+    paymentMethodId: string;
+  }): Promise<StripeFirstCharge> {
+    const customer = await this.client.customers.create(
+      { email: input.email, name: input.name, metadata: { registrationId: input.registrationId } },
+      { idempotencyKey: `customer:${input.registrationId}` },
+    );
+    try {
+      const intent = await this.client.paymentIntents.create(
+        {
+          amount: stripeAmount(input.amount, input.currency),
+          currency: input.currency.toLowerCase(),
+          customer: customer.id,
+          payment_method: input.paymentMethodId,
+          confirm: true,
+          setup_future_usage: 'off_session',
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          description: 'Kabari subscription, first day',
+          metadata: { registrationId: input.registrationId, kind: 'first_day' },
+          expand: ['latest_charge'],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      const outcome = intentOutcome(intent);
+      return {
+        outcome,
+        paymentIntentId: intent.id,
+        clientSecret: intent.status === 'requires_action' ? intent.client_secret : null,
+        requiresAction: intent.status === 'requires_action',
+        customerRef: customer.id,
+        paymentMethodRef: refOf(intent.payment_method) ?? input.paymentMethodId,
+      };
+    } catch (error) {
+      const outcome = failureFromError(error);
+      if (!outcome) throw error;
+      return {
+        outcome,
+        paymentIntentId: outcome.providerRef,
+        clientSecret: null,
+        requiresAction: false,
+        customerRef: customer.id,
+        paymentMethodRef: null,
+      };
+    }
+  }
+
+  async chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome> {
+    try {
+      const intent = await this.client.paymentIntents.create(
+        {
+          amount: stripeAmount(request.amount, request.currency),
+          currency: request.currency.toLowerCase(),
+          ...(request.customerRef ? { customer: request.customerRef } : {}),
+          payment_method: request.paymentMethodRef,
+          off_session: true,
+          confirm: true,
+          description: request.description,
+          metadata: { idempotencyKey: request.idempotencyKey, kind: 'renewal' },
+          expand: ['latest_charge'],
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      const outcome = intentOutcome(intent);
+      // Off-session, nobody can complete 3-D Secure: the renewal fails and the subscriber renews by hand.
+      if (outcome.outcome === 'pending' && intent.status === 'requires_action') {
+        return {
+          outcome: 'failed',
+          providerRef: intent.id,
+          failureCode: 'authentication_required',
+          failureMessage: 'Your bank asked to confirm the payment, which cannot be done automatically.',
+        };
+      }
+      return outcome;
+    } catch (error) {
+      const outcome = failureFromError(error);
+      if (outcome) return outcome;
+      throw error;
+    }
+  }
+
+  /** Money moved for a sign-up that could not complete (its email was taken meanwhile): give it back. */
+  async refund(paymentIntentId: string, idempotencyKey: string): Promise<void> {
+    await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
+  }
+
+  /** Verifies Stripe's signature (and its timestamp tolerance); throws on anything else. */
+  verifyWebhook(rawBody: Buffer, signature: string): Stripe.Event {
+    return this.client.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
+  }
+}

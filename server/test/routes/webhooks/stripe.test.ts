@@ -1,0 +1,231 @@
+import Stripe from 'stripe';
+import { eq } from 'drizzle-orm';
+import { outboxMessages, payments, registrations, users, webhookEvents } from '../../../src/db/schema';
+import { StripeProcessor } from '../../../src/payments/stripe';
+import { describeEachDatabase } from '../../support/databases';
+import { freshEmail, freshIp } from '../../support/sign-up';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+const STRIPE_ENV = {
+  STRIPE_SECRET_KEY: 'sk_test_kabari',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_kabari',
+  STRIPE_WEBHOOK_SECRET: 'whsec_kabari_test',
+  RENEWAL_INTERVAL_SECONDS: '0',
+};
+
+interface RecordedCall {
+  method: string;
+  path: string;
+  body: string;
+  idempotencyKey: string | null;
+}
+
+/** Stripe's API played back: every request the SDK makes is recorded, with its idempotency key. */
+function fakeStripeApi(calls: RecordedCall[], intentStatus: () => 'succeeded' | 'requires_action' | 'declined') {
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    const body = typeof init?.body === 'string' ? init.body : '';
+    calls.push({
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      body,
+      idempotencyKey: headers.get('idempotency-key'),
+    });
+    const json = (status: number, value: unknown) =>
+      new Response(JSON.stringify(value), {
+        status,
+        headers: { 'content-type': 'application/json', 'request-id': 'req_1' },
+      });
+    if (url.pathname === '/v1/customers') return json(200, { id: 'cus_1', object: 'customer' });
+    if (url.pathname === '/v1/payment_intents') {
+      const status = intentStatus();
+      if (status === 'declined') {
+        return json(402, {
+          error: {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: 'generic_decline',
+            message: 'Your card was declined.',
+            payment_intent: { id: 'pi_declined' },
+          },
+        });
+      }
+      return json(200, {
+        id: 'pi_1',
+        object: 'payment_intent',
+        status,
+        client_secret: 'pi_1_secret_x',
+        customer: 'cus_1',
+        payment_method: 'pm_card_visa',
+        latest_charge: { id: 'ch_1', payment_method_details: { card: { brand: 'visa', last4: '4242' } } },
+      });
+    }
+    if (url.pathname === '/v1/refunds') return json(200, { id: 're_1', object: 'refund' });
+    return json(404, { error: { type: 'invalid_request_error', message: 'unknown' } });
+  };
+  return Stripe.createFetchHttpClient(fetchFn as typeof fetch);
+}
+
+describeEachDatabase('Stripe', (driver) => {
+  let testApp: TestApp;
+  const calls: RecordedCall[] = [];
+  let nextStatus: 'succeeded' | 'requires_action' | 'declined' = 'succeeded';
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver, STRIPE_ENV);
+    const stripe = new StripeProcessor(
+      testApp.config.billing.stripe!,
+      fakeStripeApi(calls, () => nextStatus),
+    );
+    testApp.app.billing.stripe = stripe;
+    testApp.app.billing.chargers.stripe = stripe;
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const app = () => testApp.app;
+
+  function register(email: string) {
+    return app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/registerAndSign/stripe',
+      remoteAddress: freshIp(),
+      payload: {
+        email,
+        displayName: 'Rina',
+        locale: 'en',
+        ageConfirmed: true,
+        termsAccepted: true,
+        method: 'card',
+        paymentMethodId: 'pm_card_visa',
+      },
+    });
+  }
+
+  function signed(payload: string, secret = STRIPE_ENV.STRIPE_WEBHOOK_SECRET) {
+    return Stripe.webhooks.generateTestHeaderString({ payload, secret });
+  }
+
+  function intentEvent(eventId: string, registrationId: string, status = 'succeeded') {
+    return JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed',
+      data: {
+        object: {
+          id: 'pi_1',
+          object: 'payment_intent',
+          status,
+          customer: 'cus_1',
+          payment_method: 'pm_card_visa',
+          metadata: { registrationId, kind: 'first_day' },
+          last_payment_error:
+            status === 'succeeded' ? null : { code: 'card_declined', message: 'Your card was declined.' },
+        },
+      },
+    });
+  }
+
+  const postWebhook = (payload: string, signature: string) =>
+    app().inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      payload,
+    });
+
+  it('offers Stripe for card and wallet, and not the sandbox', async () => {
+    const terms = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/getPaidAmount',
+      payload: { locale: 'en' },
+    });
+    expect(terms.json().data).toMatchObject({
+      methods: { card: 'stripe', wallet: 'stripe', paypal: null },
+      sandbox: false,
+      stripePublishableKey: 'pk_test_kabari',
+    });
+    const sandbox = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/registerAndSign/v5pay',
+      payload: { email: freshEmail(), displayName: 'A', ageConfirmed: true, termsAccepted: true, method: 'wallet' },
+    });
+    expect(sandbox.statusCode).toBe(400);
+  });
+
+  it('signs up with a PaymentIntent sent with the first-day idempotency key, saving customer and method', async () => {
+    nextStatus = 'succeeded';
+    const email = freshEmail();
+    const response = await register(email);
+    expect(response.json().data).toMatchObject({ requiresAction: false });
+    const registerId = response.json().data.registerId;
+    const intentCall = calls.find((call) => call.path === '/v1/payment_intents');
+    expect(intentCall?.idempotencyKey).toBe(`first_day:${registerId}`);
+    expect(intentCall?.body).toContain('setup_future_usage=off_session');
+    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+    expect(query.json().data.state).toBe('created');
+    const [payment] = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+    expect(payment).toMatchObject({ provider: 'stripe', state: 'succeeded', cardLast4: '4242', providerRef: 'pi_1' });
+  });
+
+  it('a decline answers sign_failed with Stripe’s message', async () => {
+    nextStatus = 'declined';
+    const response = await register(freshEmail());
+    const query = await app().inject({
+      method: 'GET',
+      url: `/api/v1/personnal/registerQuery/${response.json().data.registerId}`,
+    });
+    expect(query.json().data).toMatchObject({
+      state: 'sign_failed',
+      failureCode: 'generic_decline',
+      failureMessage: 'Your card was declined.',
+    });
+  });
+
+  it('3-D Secure: querying until the webhook; good, tampered and replayed events have one effect', async () => {
+    nextStatus = 'requires_action';
+    const email = freshEmail();
+    const response = await register(email);
+    expect(response.json().data).toMatchObject({ requiresAction: true, clientSecret: 'pi_1_secret_x' });
+    const registerId = response.json().data.registerId;
+    const poll = () => app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+    expect((await poll()).json().data.state).toBe('querying');
+
+    const payload = intentEvent('evt_1', registerId);
+    const tampered = payload.replace('"cus_1"', '"cus_2"');
+    const badSignature = await postWebhook(tampered, signed(payload));
+    expect(badSignature.statusCode).toBe(400);
+    const wrongSecret = await postWebhook(payload, signed(payload, 'whsec_someone_else'));
+    expect(wrongSecret.statusCode).toBe(400);
+    expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+
+    const good = await postWebhook(payload, signed(payload));
+    expect(good.json().data).toEqual({ received: true, duplicate: false });
+    const replay = await postWebhook(payload, signed(payload));
+    expect(replay.json().data).toEqual({ received: true, duplicate: true });
+
+    expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+    expect(await app().db.select().from(payments).where(eq(payments.registrationId, registerId))).toHaveLength(1);
+    expect(await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email))).toHaveLength(1);
+    expect(await app().db.select().from(webhookEvents).where(eq(webhookEvents.eventId, 'evt_1'))).toHaveLength(1);
+    expect((await poll()).json().data.state).toBe('created');
+    const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
+    expect(registration!.userId).not.toBeNull();
+  });
+
+  it('renewals charge the saved method off-session with the period’s idempotency key', async () => {
+    nextStatus = 'succeeded';
+    const email = freshEmail();
+    await register(email);
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    const report = await app().billing.runRenewals(new Date(Date.now() + 2 * 24 * 3600 * 1000), user!.id);
+    expect(report).toMatchObject({ renewed: 1 });
+    const renewal = calls.filter((call) => call.path === '/v1/payment_intents').at(-1)!;
+    expect(renewal.idempotencyKey).toMatch(/^renewal:[0-9a-f-]+:1$/);
+    expect(renewal.body).toContain('off_session=true');
+    expect(renewal.body).toContain('customer=cus_1');
+  });
+});
