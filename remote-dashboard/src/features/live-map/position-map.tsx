@@ -19,15 +19,27 @@ export function zoomFor(accuracyMeters: number | null): number {
   return 9;
 }
 
-/** Keeps the latest position in view as new ones arrive; zooms only when the precision changes. */
+// The brand green (design-tokens.css): Leaflet writes path colours as SVG attributes, so they are given here.
+const GREEN = '#0b6e4f';
+const accuracyStyle = { color: GREEN, weight: 1.5, fillColor: GREEN, fillOpacity: 0.12 };
+const trailStyle = { color: GREEN, weight: 3, opacity: 0.6 };
+
+/**
+ * Keeps the latest position in view as new ones arrive (the first view is set by the map itself); zooms only when
+ * the precision changes, so a requester's own zoom is kept while a live share moves.
+ */
 function FollowLatest({ latest }: { latest: Position }) {
   const map = useMap();
   const zoom = zoomFor(latest.accuracyMeters);
-  const lastZoom = useRef(zoom);
+  const shown = useRef({ latitude: latest.latitude, longitude: latest.longitude, zoom });
   useEffect(() => {
-    if (lastZoom.current !== zoom) map.setView([latest.latitude, latest.longitude], zoom);
+    const previous = shown.current;
+    if (previous.latitude === latest.latitude && previous.longitude === latest.longitude && previous.zoom === zoom) {
+      return;
+    }
+    if (previous.zoom !== zoom) map.setView([latest.latitude, latest.longitude], zoom);
     else map.panTo([latest.latitude, latest.longitude]);
-    lastZoom.current = zoom;
+    shown.current = { latitude: latest.latitude, longitude: latest.longitude, zoom };
   }, [map, latest.latitude, latest.longitude, zoom]);
   return null;
 }
@@ -59,17 +71,22 @@ export default function PositionMap({ positions, label, markerTitle }: PositionM
   const latest = positions.at(-1);
   if (!latest) return null;
   const center: [number, number] = [latest.latitude, latest.longitude];
-  const trail = positions.filter((position) => position.source === 'gps').map((p) => [p.latitude, p.longitude]);
+  const trail = positions
+    .filter((position) => position.source === 'gps')
+    .map((position): [number, number] => [position.latitude, position.longitude]);
+  // A live share opens on its whole trail; a single position on its accuracy.
+  const view =
+    trail.length > 1
+      ? { bounds: L.latLngBounds(trail).pad(0.2), maxZoom: 18 }
+      : { center, zoom: zoomFor(latest.accuracyMeters) };
 
   return (
     <div className="live-map__canvas" role="region" aria-label={label} data-testid="position-map">
-      <MapContainer center={center} zoom={zoomFor(latest.accuracyMeters)} scrollWheelZoom={false}>
+      <MapContainer {...view} scrollWheelZoom={false}>
         {tiles && <TileLayer url={tiles.tileUrl} attribution={tiles.tileAttribution} />}
-        {trail.length > 1 && (
-          <Polyline positions={trail as [number, number][]} pathOptions={{ className: 'live-map__trail' }} />
-        )}
+        {trail.length > 1 && <Polyline positions={trail} pathOptions={trailStyle} />}
         {latest.accuracyMeters !== null && latest.accuracyMeters > 0 && (
-          <Circle center={center} radius={latest.accuracyMeters} pathOptions={{ className: 'live-map__accuracy' }} />
+          <Circle center={center} radius={latest.accuracyMeters} pathOptions={accuracyStyle} />
         )}
         <Marker position={center} icon={markerIcon} title={markerTitle} alt={markerTitle} />
         <FollowLatest latest={latest} />
