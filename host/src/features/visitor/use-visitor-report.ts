@@ -4,10 +4,16 @@ import { visitorAlreadyReported } from './visitor-report-flag';
 
 let started = false;
 
-/** After the page has settled, when the browser has nothing better to do. */
+/** When the browser has nothing better to do. */
 function whenIdle(task: () => void): void {
   if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(task, { timeout: 5_000 });
   else setTimeout(task, 1_000);
+}
+
+/** After the page has loaded (its remote page included), when the browser is idle. */
+function afterLoadWhenIdle(task: () => void): void {
+  if (document.readyState === 'complete') whenIdle(task);
+  else window.addEventListener('load', () => whenIdle(task), { once: true });
 }
 
 /**
@@ -20,9 +26,11 @@ export function useVisitorReport(): void {
     started = true;
     const visitorId = ensureVisitorId();
     if (visitorAlreadyReported(visitorId)) return;
-    whenIdle(() => {
+    // Loading the report's code (ua-parser-js) and building the report are separate idle tasks:
+    // together they would be one long task competing with the page's first interactions.
+    afterLoadWhenIdle(() => {
       import('./visitor-report')
-        .then(({ reportVisitor }) => reportVisitor(visitorId))
+        .then(({ reportVisitor }) => whenIdle(() => void reportVisitor(visitorId)))
         .catch((error: unknown) => console.warn('[kabari] visitor report', error));
     });
   }, []);
