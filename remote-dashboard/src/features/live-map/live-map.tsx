@@ -79,6 +79,11 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
   const latest = positions.at(-1);
   const address = latest?.address ?? t('map.unknownAddress');
   const name = requestName(request);
+  const mapPlaceholder = (
+    <div className="live-map__canvas live-map__placeholder" role="status">
+      {t('map.loading')}
+    </div>
+  );
 
   return (
     <section className="live-map" aria-labelledby="live-map-title" data-testid="live-map">
@@ -148,19 +153,18 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
                 )}
               </dl>
               {positions.length > 1 && <p>{t('map.trail', { count: positions.length })}</p>}
-              <Suspense
-                fallback={
-                  <div className="live-map__canvas live-map__placeholder" role="status">
-                    {t('map.loading')}
-                  </div>
-                }
-              >
-                <PositionMap
-                  positions={positions}
-                  label={t('map.mapLabel')}
-                  markerTitle={t('map.latestPosition', { address })}
-                />
-              </Suspense>
+              {/* The map opens once the trail is known, so its first view can hold all of it. */}
+              {loaded && loaded.loadState !== 'pending' ? (
+                <Suspense fallback={mapPlaceholder}>
+                  <PositionMap
+                    positions={positions}
+                    label={t('map.mapLabel')}
+                    markerTitle={t('map.latestPosition', { address })}
+                  />
+                </Suspense>
+              ) : (
+                mapPlaceholder
+              )}
             </>
           )}
         </>
