@@ -6,7 +6,8 @@ export type ConsentState = 'none' | 'declined' | 'sharing' | 'stopped' | 'withdr
 export type DeliveryState = 'queued' | 'sent' | 'failed';
 
 export interface Position {
-  id: string;
+  /** The server sends a number; only ever compared, never computed with. */
+  id: number | string;
   source: 'ip' | 'gps';
   latitude: number;
   longitude: number;

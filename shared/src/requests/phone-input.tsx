@@ -1,11 +1,12 @@
-import { useMemo, type Ref } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHydrated } from '../ui/use-hydrated';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import type { Locale } from '../i18n/locale';
 import { callingCodes } from './calling-codes';
 import { countryName, countryOptions } from './country-options';
-import type { PhoneError } from './phone-validation';
+import type { PhoneError } from '@kabari/shared/requests/phone-validation';
 import { requestsNamespace } from './requests-namespace';
+import { fetchIpCountry, initialCountry, usesIpCountry } from './visitor-country';
 import './phone-input.css';
 
 export interface PhoneInputProps {
@@ -81,4 +82,35 @@ export function PhoneInput(props: PhoneInputProps) {
       </div>
     </div>
   );
+}
+
+/**
+ * The selected country: Indonesia under /id, otherwise the visitor's IP country once known, else the
+ * United States. A country the user picked is never replaced. `askIpCountry` starts the IP look-up: the
+ * home page calls it on the first touch of the search form (keeping the API client off its first load),
+ * the dashboard at once (`eager`).
+ */
+export function usePhoneCountry(locale: Locale, { eager = false } = {}) {
+  const [country, setCountry] = useState(() => initialCountry(locale));
+  const picked = useRef(false);
+  const asked = useRef(false);
+
+  const askIpCountry = useCallback(() => {
+    if (asked.current || !usesIpCountry(locale)) return;
+    asked.current = true;
+    void fetchIpCountry().then((code) => {
+      if (code && !picked.current) setCountry(code);
+    });
+  }, [locale]);
+
+  useEffect(() => {
+    if (eager) askIpCountry();
+  }, [eager, askIpCountry]);
+
+  const pickCountry = useCallback((code: string) => {
+    picked.current = true;
+    setCountry(code);
+  }, []);
+
+  return { country, pickCountry, askIpCountry };
 }

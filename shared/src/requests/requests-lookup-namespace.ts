@@ -1,4 +1,4 @@
-import { registerNamespace } from '../i18n/register-namespace';
+import { registerNamespace } from '@kabari/shared/i18n/register-namespace';
 import en from './requests-lookup.en.json';
 import id from './requests-lookup.id.json';
 

@@ -1,12 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet } from '../api/api-client';
-import { ApiError } from '../api/api-error';
+import { apiGet } from '@kabari/shared/api/api-client';
+import { ApiError } from '@kabari/shared/api/api-error';
 import { renderAt } from '../../../jest/render-with-i18n';
 import SearchingModal from './searching-modal';
 import type { NumberLookup } from './location-request';
 
-jest.mock('../api/api-client', () => ({ apiGet: jest.fn() }));
+jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn() }));
 const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
 

@@ -4,10 +4,9 @@ import Modal from 'antd/es/modal';
 import Progress from 'antd/es/progress';
 import Button from 'antd/es/button';
 import Alert from 'antd/es/alert';
-import { AntdScope } from '../ui/antd-scope';
+import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import type { Locale } from '../i18n/locale';
-import { countryName } from './country-options';
-import type { NumberLookup } from './location-request';
+import type { NumberLookup } from '@kabari/shared/requests/location-request';
 import { lookUpNumber } from './number-lookup';
 import { requestsLookupNamespace } from './requests-lookup-namespace';
 import './searching-modal.css';
@@ -86,7 +85,7 @@ export default function SearchingModal({
     const typeKey = lineTypeKey(lookup.lineType);
     const rows: Array<[string, string | null]> = [
       [t('facts.number'), lookup.e164],
-      [t('facts.country'), lookup.countryCode ? countryName(lookup.countryCode, locale) : (lookup.countryName ?? null)],
+      [t('facts.country'), lookup.countryName],
       [t('facts.region'), lookup.region],
       [t('facts.carrier'), lookup.carrier],
       [t('facts.timeZone'), lookup.timeZones?.length ? lookup.timeZones.join(', ') : null],

@@ -8,7 +8,11 @@ type ToastType = 'success' | 'error' | 'info' | 'warning';
  * (spec §9: top-center, about 4 s, at most 3 visible), loaded with the first toast.
  */
 export function showToast(type: ToastType, content: ReactNode): void {
-  void Promise.all([import('antd/es/message'), import('antd/es/config-provider'), import('../ui/antd-scope')])
+  void Promise.all([
+    import('antd/es/message'),
+    import('antd/es/config-provider'),
+    import('@kabari/shared/ui/antd-scope'),
+  ])
     .then(([{ default: message }, { default: ConfigProvider }, { kabariTheme }]) => {
       message.config({ top: 16, duration: 4, maxCount: 3 });
       ConfigProvider.config({

@@ -1,5 +1,5 @@
 import type { Locale } from '../i18n/locale';
-import { fallbackCountry, indonesianPagesCountry, isKnownCountry } from './country-options';
+import { fallbackCountry, indonesianPagesCountry, isKnownCountry } from '@kabari/shared/requests/country-options';
 
 let ipCountry: Promise<string | null> | null = null;
 
@@ -8,7 +8,7 @@ let ipCountry: Promise<string | null> | null = null;
  * client (axios) loads only now; a failure is quiet, and the selector keeps its default.
  */
 export function fetchIpCountry(): Promise<string | null> {
-  ipCountry ??= import('../api/api-client')
+  ipCountry ??= import('@kabari/shared/api/api-client')
     .then(({ apiGet }) =>
       apiGet<{ countryCode: string | null }>('/api/v1/locate/country', { toastErrors: false, handledStatuses: [429] }),
     )

@@ -49,7 +49,7 @@ describe('the request history', () => {
       consent: 'sharing',
       locatedTime: '2026-11-22T05:00:00.000Z',
       lastPosition: {
-        id: 'p',
+        id: 1,
         source: 'gps',
         latitude: -6.2,
         longitude: 106.8,

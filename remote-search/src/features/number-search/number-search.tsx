@@ -4,10 +4,9 @@ import { useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { PhoneInput } from '@kabari/shared/requests/phone-input';
-import { checkMobileNumber, type PhoneError } from '@kabari/shared/requests/phone-validation';
-import { usePhoneCountry } from '@kabari/shared/requests/use-phone-country';
-import { requestsNamespace } from '@kabari/shared/requests/requests-namespace';
+import { PhoneInput, usePhoneCountry } from '@kabari/shared/requests/phone-input';
+import type { PhoneError } from '@kabari/shared/requests/phone-validation';
+import { searchNamespace } from '../../i18n/search-namespace';
 import './number-search.css';
 
 // antd, the API client and the modal's texts load on the first search, not with the prerendered page.
@@ -19,7 +18,7 @@ const SearchingModal = lazy(() => import('@kabari/shared/requests/searching-moda
  * overlay flag, with the number as product info), which the sign-up dialog opens on.
  */
 export function NumberSearch() {
-  const { t } = useTranslation(requestsNamespace);
+  const { t } = useTranslation(searchNamespace);
   const locale = localeFromPath(useLocation().pathname);
   const hydrated = useHydrated();
   const { country, pickCountry, askIpCountry } = usePhoneCountry(locale);
@@ -36,6 +35,8 @@ export function NumberSearch() {
     event.preventDefault();
     if (checking) return;
     setChecking(true);
+    // The check (and libphonenumber's metadata with it) loads on the first search, not with the page.
+    const { checkMobileNumber } = await import('@kabari/shared/requests/phone-validation');
     const check = await checkMobileNumber(country, number);
     setChecking(false);
     if (!check.ok) {
@@ -62,8 +63,8 @@ export function NumberSearch() {
       onPointerDown={askIpCountry}
       aria-labelledby="number-search-title"
     >
-      <h2 id="number-search-title">{t('search.title')}</h2>
-      <p className="number-search__hint">{t('search.hint')}</p>
+      <h2 id="number-search-title">{t('numberSearch.title')}</h2>
+      <p className="number-search__hint">{t('numberSearch.hint')}</p>
       <div className="number-search__row">
         <PhoneInput
           idPrefix="home-search"
@@ -79,7 +80,7 @@ export function NumberSearch() {
           inputRef={input}
         />
         <button type="submit" className="number-search__find" disabled={!hydrated}>
-          {checking ? t('search.checking') : t('search.find')}
+          {checking ? t('numberSearch.checking') : t('numberSearch.find')}
         </button>
       </div>
       {e164 && searching && (
