@@ -49,6 +49,30 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
 });
 
 describe('GET /dev/outbox in production', () => {
+  it('shows an SMS without a provider as sent locally, on the page too', async () => {
+    expect(testApp.app.mailer.smsTransport).toBe('local');
+    await testApp.app.mailer.queueSms(testApp.app.db, {
+      idempotencyKey: 'outbox-sms',
+      to: '+6281234567890',
+      locale: 'id',
+      text: 'Kabari: Sari ingin melihat lokasi Anda.',
+    });
+    const json = await testApp.app.inject({ method: 'GET', url: '/dev/outbox?recipient=%2B6281234567890' });
+    expect(json.json().data).toEqual([
+      expect.objectContaining({
+        channel: 'sms',
+        subject: null,
+        state: 'sent',
+        transport: 'local',
+        bodyText: 'Kabari: Sari ingin melihat lokasi Anda.',
+      }),
+    ]);
+    const page = await testApp.app.inject({ method: 'GET', url: '/dev/outbox?format=html&recipient=%2B6281234567890' });
+    expect(page.body).toContain('<h2>SMS</h2>');
+    expect(page.body).toContain('sms to <b>+6281234567890</b>');
+    expect(page.body).toContain('sent (local)');
+  });
+
   it('does not exist (unless DEV_OUTBOX=true asks for it)', async () => {
     const production = await buildTestApp('pglite', { NODE_ENV: 'production', SERVE_WEB: 'false' });
     try {
