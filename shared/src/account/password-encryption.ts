@@ -1,5 +1,5 @@
 import JSEncrypt from 'jsencrypt';
-import { apiGet } from '../api/api-client';
+import { apiGet } from '@kabari/shared/api/api-client';
 
 /** The password could not be encrypted (no key, or too long for one RSA block). */
 export class PasswordEncryptionError extends Error {

@@ -6,9 +6,9 @@ import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
-import { isApiError } from '../api/api-error';
-import { localizePath, type Locale } from '../i18n/locale';
-import { routePaths } from '../routing/route-paths';
+import { isApiError } from '@kabari/shared/api/api-error';
+import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { routePaths } from '@kabari/shared/routing/route-paths';
 import {
   formatCardNumber,
   formatExpiry,

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Locale } from '../i18n/locale';
+import type { Locale } from '@kabari/shared/i18n/locale';
 import { formatDay, formatMoney, type PaymentTerms } from './payment-terms';
 import { paymentsNamespace } from './payments-namespace';
 

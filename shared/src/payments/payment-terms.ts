@@ -1,5 +1,5 @@
-import { apiPost } from '../api/api-client';
-import type { Locale } from '../i18n/locale';
+import { apiPost } from '@kabari/shared/api/api-client';
+import type { Locale } from '@kabari/shared/i18n/locale';
 
 export type CardProvider = 'stripe' | 'v5pay';
 

@@ -1,4 +1,4 @@
-import { registerNamespace } from '../i18n/register-namespace';
+import { registerNamespace } from '@kabari/shared/i18n/register-namespace';
 import en from './payments.en.json';
 import id from './payments.id.json';
 

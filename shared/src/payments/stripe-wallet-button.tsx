@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Locale } from '../i18n/locale';
+import type { Locale } from '@kabari/shared/i18n/locale';
 import { loadStripeOnce } from './stripe-card-field';
 import { toMinorUnits, type PaymentTerms } from './payment-terms';
 import { paymentsNamespace } from './payments-namespace';
