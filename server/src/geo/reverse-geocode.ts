@@ -14,6 +14,8 @@ export interface ReverseGeocoder {
 interface NamedPlace {
   name: string;
   country: string;
+  longitude: number;
+  latitude: number;
 }
 
 interface PlaceIndex {
@@ -31,8 +33,9 @@ function loadPlaceIndex(): PlaceIndex {
   const index = new kdbush.default(cities.length);
   const places: NamedPlace[] = [];
   for (const city of cities) {
-    index.add(city.loc.coordinates[0], city.loc.coordinates[1]);
-    places.push({ name: city.name, country: city.country });
+    const [longitude, latitude] = city.loc.coordinates;
+    index.add(longitude, latitude);
+    places.push({ name: city.name, country: city.country, longitude, latitude });
   }
   index.finish();
   placeIndex = { index, places };
@@ -52,8 +55,8 @@ export function nearestPlaceAddress(latitude: number, longitude: number): string
   const place = places[nearest];
   if (!place) return null;
   const placeName = `${place.name}, ${countryNames.of(place.country) ?? place.country}`;
-  const [placeLongitude, placeLatitude] = [index.coords[2 * nearest], index.coords[2 * nearest + 1]];
-  const kilometres = distance(longitude, latitude, placeLongitude ?? longitude, placeLatitude ?? latitude);
+  // From the place's own record: the index reorders its coordinate array when it is built.
+  const kilometres = distance(longitude, latitude, place.longitude, place.latitude);
   return kilometres < 5 ? placeName : `${Math.round(kilometres)} km from ${placeName}`;
 }
 

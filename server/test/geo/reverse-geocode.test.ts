@@ -6,12 +6,17 @@ import { buildTestApp, type TestApp } from '../support/test-app';
 
 describe('nearestPlaceAddress (bundled GeoNames places)', () => {
   it('names Jakarta for a position at the National Monument', () => {
-    expect(nearestPlaceAddress(-6.1754, 106.8272)).toMatch(/Jakarta, Indonesia$/);
+    expect(nearestPlaceAddress(-6.1754, 106.8272)).toMatch(/^[\w ]*Jakarta, Indonesia$/);
   });
 
   it('says how far the nearest place is when the position is not in one', () => {
     // The middle of the Indian Ocean, far from any town.
-    expect(nearestPlaceAddress(-20, 80)).toMatch(/^\d+ km from .+, .+$/);
+    const address = nearestPlaceAddress(-20, 80);
+    expect(address).toMatch(/^\d+ km from .+, .+$/);
+    // Over 1,000 km from any land with towns, and not half the globe away either.
+    const kilometres = Number(/^(\d+)/.exec(address ?? '')?.[1]);
+    expect(kilometres).toBeGreaterThan(1000);
+    expect(kilometres).toBeLessThan(3000);
   });
 });
 
@@ -77,7 +82,7 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
       log,
       fetch: (async () => new Response('busy', { status: 503 })) as unknown as typeof fetch,
     });
-    expect(await geocoder.addressOf(-6.2, 106.85)).toMatch(/Jakarta, Indonesia$/);
+    expect(await geocoder.addressOf(-6.2, 106.85)).toMatch(/^[\w ]*Jakarta, Indonesia$/);
     expect(log.warn).toHaveBeenCalled();
   });
 });

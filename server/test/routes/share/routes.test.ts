@@ -92,7 +92,7 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     expect(stored.map((p) => p.source).sort()).toEqual(['gps', 'ip']);
     const gps = stored.find((p) => p.source === 'gps');
     expect(gps).toMatchObject({ latitude: jakarta.latitude, longitude: jakarta.longitude, accuracyMeters: 12 });
-    expect(gps?.address).toMatch(/Jakarta, Indonesia$/);
+    expect(gps?.address).toMatch(/^[\w ]*Jakarta, Indonesia$/);
 
     // Each change reached the requester as a live event.
     const types = (await eventsOf(request.id)).map((event) => event.type);
