@@ -38,17 +38,6 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
     expect(one.json().data[0].bodyText).toBe('Your verification code is: 000000');
   });
 
-  it('shows a simple page to a browser, escaped', async () => {
-    const page = await testApp.app.inject({ method: 'GET', url: '/dev/outbox', headers: { accept: 'text/html' } });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.body).toContain('Local outbox');
-    expect(page.body).toContain('Subject &#60;1&#62;');
-    expect(page.body).not.toContain('Subject <1>');
-  });
-});
-
-describe('GET /dev/outbox in production', () => {
   it('shows an SMS without a provider as sent locally, on the page too', async () => {
     expect(testApp.app.mailer.smsTransport).toBe('local');
     await testApp.app.mailer.queueSms(testApp.app.db, {
@@ -73,6 +62,17 @@ describe('GET /dev/outbox in production', () => {
     expect(page.body).toContain('sent (local)');
   });
 
+  it('shows a simple page to a browser, escaped', async () => {
+    const page = await testApp.app.inject({ method: 'GET', url: '/dev/outbox', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('Local outbox');
+    expect(page.body).toContain('Subject &#60;1&#62;');
+    expect(page.body).not.toContain('Subject <1>');
+  });
+});
+
+describe('GET /dev/outbox in production', () => {
   it('does not exist (unless DEV_OUTBOX=true asks for it)', async () => {
     const production = await buildTestApp('pglite', { NODE_ENV: 'production', SERVE_WEB: 'false' });
     try {
