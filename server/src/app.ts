@@ -26,6 +26,8 @@ import locateRoutes from './routes/locate/routes';
 import registrationRoutes from './routes/registration/routes';
 import subscriptionRoutes from './routes/subscription/routes';
 import webhookRoutes from './routes/webhooks/routes';
+import accountRoutes from './routes/account/routes';
+import refundRoutes from './routes/refunds/routes';
 import positionsRoutes from './routes/positions/routes';
 import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
@@ -146,6 +148,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(registrationRoutes, { config });
   await app.register(subscriptionRoutes);
   await app.register(webhookRoutes);
+  await app.register(accountRoutes);
+  await app.register(refundRoutes, { config });
   await app.register(shareRoutes, { config });
   await app.register(liveEventsRoutes);
   await app.register(positionsRoutes);

@@ -11,6 +11,8 @@ import {
   redeemAuthCode,
   spendAttempt,
 } from '../../auth/verification-codes';
+import { issueBillingCode, SEND_CODE_PURPOSES } from '../../billing/billing-codes';
+import { billingCodeEmail } from '../../billing/emails';
 import type { Config } from '../../config';
 import { users } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
@@ -126,7 +128,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       config: { rateLimit: { max: 10 * scale, timeWindow: '1 minute' } },
       schema: {
         tags: ['auth'],
-        summary: 'Email a 6-digit code (type 1: password reset)',
+        summary: 'Email a 6-digit code (type 1: password reset, 2: refund request, 3: account deletion)',
         description:
           'Answers success whether or not the email has an account, so it cannot be used to find accounts. ' +
           'The code expires in 10 minutes, works once, and allows 5 attempts.',
@@ -147,6 +149,19 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       if (user) {
         const locale = request.body.locale ?? requestLocale(request, user.locale === 'id' ? 'id' : 'en');
         await app.db.transaction(async (tx) => {
+          if (request.body.type !== 1) {
+            // Billing's codes: confirming a refund request (2) or an account deletion (3).
+            const purpose = SEND_CODE_PURPOSES[request.body.type];
+            const { code, codeId } = await issueBillingCode(tx, secrets.hmacSecret, email, purpose);
+            const billingMail = billingCodeEmail(locale, purpose, code);
+            await app.mailer.queue(tx, {
+              idempotencyKey: `${purpose}-code:${codeId}`,
+              to: user.email,
+              locale,
+              ...billingMail,
+            });
+            return;
+          }
           const { code, codeId } = await issueResetCode(tx, secrets.hmacSecret, email);
           const rendered = resetCodeEmail(locale, user.displayName, code);
           await app.mailer.queue(tx, { idempotencyKey: `reset-code:${codeId}`, to: user.email, locale, ...rendered });

@@ -30,7 +30,11 @@ export const loginBody = z.object({
 
 export const sendCodeBody = z.object({
   email: emailField,
-  type: z.literal(1, { message: 'type must be 1 (password reset)' }).describe('1: password reset'),
+  type: z
+    .union([z.literal(1), z.literal(2), z.literal(3)], {
+      message: 'type must be 1 (password reset), 2 (refund request) or 3 (account deletion)',
+    })
+    .describe('1: password reset, 2: refund request, 3: account deletion'),
   locale: localeField.optional(),
 });
 

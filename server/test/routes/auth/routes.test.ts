@@ -271,9 +271,12 @@ describeEachDatabase('auth routes', (driver) => {
     });
 
     it('refuses other code types', async () => {
-      const response = await post('/api/v1/auth/sendCode', { email: freshEmail(), type: 2 });
+      // Types 2 (refund request) and 3 (account deletion) belong to billing (server/test/routes/refunds, account).
+      const response = await post('/api/v1/auth/sendCode', { email: freshEmail(), type: 4 });
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('type: type must be 1 (password reset)');
+      expect(response.json().message).toBe(
+        'type: type must be 1 (password reset), 2 (refund request) or 3 (account deletion)',
+      );
     });
 
     it('sends at most 5 codes per email per hour', async () => {
