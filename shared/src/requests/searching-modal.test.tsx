@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet } from '@kabari/shared/api/api-client';
 import { ApiError } from '@kabari/shared/api/api-error';
@@ -9,6 +9,8 @@ import type { NumberLookup } from './location-request';
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn() }));
 const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
+// antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 const telkomsel: NumberLookup = {
   e164: '+6281234567890',

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiClient, apiGet } from '@kabari/shared/api/api-client';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
@@ -15,6 +15,8 @@ jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() })
 const get = jest.mocked(apiGet);
 const remove = jest.mocked(apiClient.delete);
 jest.setTimeout(30_000);
+// antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 function request(id: string, changes: Partial<LocationRequest> = {}): LocationRequest {
   return {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { ApiError } from '@kabari/shared/api/api-error';
@@ -12,6 +12,8 @@ const get = jest.mocked(apiGet);
 const post = jest.mocked(apiPost);
 const toast = jest.mocked(showToast);
 jest.setTimeout(30_000);
+// antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 const link = {
   id: 'l-1',

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet } from '@kabari/shared/api/api-client';
 import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
@@ -8,6 +8,8 @@ import DashboardPage from './dashboard-page';
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
 const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
+// antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 // antd's tabs measure themselves; jsdom has no ResizeObserver.
 beforeAll(() => {

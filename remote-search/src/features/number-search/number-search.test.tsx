@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet } from '@kabari/shared/api/api-client';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
@@ -9,6 +9,8 @@ import { NumberSearch } from './number-search';
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn() }));
 const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
+// antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 const lookup = {
   e164: '+6281234567890',
