@@ -34,13 +34,13 @@ const FAILURES: Record<Locale, Record<'card_declined' | 'insufficient_funds' | '
     card_declined: 'Your card was declined. Please use another card or payment method.',
     insufficient_funds: 'Your card has insufficient funds. Please use another card or payment method.',
     not_a_test_card:
-      'This is the sandbox: no real card is charged. Use a test card such as 4242 4242 4242 4242 with any future expiry date and any 3-digit CVV.',
+      "This is the sandbox: no real card is charged. Use one of Stripe's public test cards (the Visa test card ends in 4242), any future expiry date and any 3-digit CVV.",
   },
   id: {
     card_declined: 'Kartu Anda ditolak. Gunakan kartu atau metode pembayaran lain.',
     insufficient_funds: 'Saldo kartu Anda tidak mencukupi. Gunakan kartu atau metode pembayaran lain.',
     not_a_test_card:
-      'Ini adalah sandbox: tidak ada kartu sungguhan yang ditagih. Gunakan kartu uji seperti 4242 4242 4242 4242 dengan tanggal kedaluwarsa kapan pun di masa depan dan CVV 3 digit apa saja.',
+      'Ini adalah sandbox: tidak ada kartu sungguhan yang ditagih. Gunakan salah satu kartu uji publik Stripe (kartu uji Visa berakhiran 4242), tanggal kedaluwarsa kapan pun di masa depan, dan CVV 3 digit apa saja.',
   },
 };
 
