@@ -16,7 +16,7 @@ export async function queryRegistration(id: string): Promise<RegisterQueryResult
     method: 'get',
     url: `/api/v1/personnal/registerQuery/${encodeURIComponent(id)}`,
     toastErrors: false,
-    handledStatuses: [404],
+    handledStatuses: [400, 404],
   });
   return response.data.data;
 }
@@ -53,7 +53,8 @@ export function useRegisterPolling(id: string | null, attempt: number): PollOutc
       } catch (error) {
         failures += 1;
         const status = (error as { status?: number }).status;
-        if (status === 404 || failures >= maxFailuresInARow) return settle({ phase: 'failed' });
+        // 400/404: no such sign-up; asking again will not change that.
+        if (status === 400 || status === 404 || failures >= maxFailuresInARow) return settle({ phase: 'failed' });
       }
       if (Date.now() - startedAt > pollTimeoutMs) return settle({ phase: 'failed' });
       if (!stopped) timer = setTimeout(() => void poll(), pollIntervalMs);

@@ -81,6 +81,15 @@ export default function SignUpDialog() {
     if (open) loadTerms();
   }, [open, loadTerms]);
 
+  // Each step starts at its top: the step line takes the focus (and the scroll) when the step changes.
+  const stepLine = useRef<HTMLParagraphElement>(null);
+  const stepShown = useRef(step);
+  useEffect(() => {
+    if (stepShown.current === step) return;
+    stepShown.current = step;
+    stepLine.current?.focus();
+  }, [step]);
+
   const retryTerms = () => {
     setTermsFailed(false);
     loadTerms();
@@ -164,7 +173,7 @@ export default function SignUpDialog() {
         width={520}
         className="sign-up-dialog"
       >
-        <p className="sign-up-dialog__step" aria-live="polite">
+        <p className="sign-up-dialog__step" aria-live="polite" ref={stepLine} tabIndex={-1}>
           {t(step === 'account' ? 'step.account' : 'step.payment')}
         </p>
         {searchedNumber && step === 'account' && (
