@@ -1,0 +1,63 @@
+import { test, expect } from '../support/fixtures';
+import { signInAsSubscriber } from '../support/app-helpers';
+import { signUpSubscriber } from '../support/subscriber';
+
+// Monas, Central Jakarta. The recipient browses from 127.0.0.1, which has no place in the DB-IP database: the
+// request goes from Pending straight to GPS Tracked (the IP step is covered by the server's tests).
+const RECIPIENT_POSITION = { latitude: -6.1754, longitude: 106.8272, accuracy: 15 };
+
+test('the requester sees the recipient share live: GPS Tracked, marker and address on the map, no reload', async ({
+  browser,
+  page,
+  context,
+  baseURL,
+}) => {
+  const subscriber = await signUpSubscriber(baseURL!);
+  const created = await fetch(new URL('/api/v1/links', baseURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: subscriber.token },
+    body: JSON.stringify({ title: 'Mum', locale: 'en' }),
+  });
+  expect(created.status).toBe(200);
+  const { request } = ((await created.json()) as { data: { request: { id: string; url: string } } }).data;
+
+  await signInAsSubscriber(context, baseURL!, subscriber);
+  const stream = page.waitForResponse((response) => response.url().includes('/api/v1/locate/events'));
+  await page.goto('/dashboard/');
+  const row = page.getByTestId('request-row').filter({ hasText: 'Mum' });
+  await expect(row).toContainText('Pending');
+  expect((await stream).status()).toBe(200);
+  // Anything that reloads the page loses this.
+  await page.evaluate(() => Object.assign(window, { kabariNotReloaded: true }));
+
+  const recipientContext = await browser.newContext({
+    geolocation: RECIPIENT_POSITION,
+    permissions: ['geolocation'],
+  });
+  try {
+    const recipient = await recipientContext.newPage();
+    const link = new URL(request.url);
+    await recipient.goto(new URL(`${link.pathname}${link.search}`, baseURL).toString());
+    await recipient.getByRole('button', { name: 'Share my location' }).click();
+
+    await expect(row).toContainText(/IP Located|GPS Tracked/);
+    await row.getByRole('button', { name: 'Show on map' }).click();
+    const map = page.getByTestId('live-map');
+    await expect(map.getByRole('heading', { name: 'Location map: Mum' })).toBeVisible();
+
+    await expect(row).toContainText('GPS Tracked');
+    await expect(map.getByTestId('live-map-source')).toContainText('GPS');
+    await expect(map.locator('.live-map__marker')).toBeVisible();
+    await expect(map.getByTestId('live-map-address')).not.toHaveText('Address unknown');
+    await expect(recipient).toHaveURL(/\/share/);
+  } finally {
+    await recipientContext.close();
+  }
+  expect(await page.evaluate(() => (window as { kabariNotReloaded?: boolean }).kabariNotReloaded)).toBe(true);
+  // What the map shows is what was stored: the browser's position.
+  const positions = await fetch(new URL(`/api/v1/requests/${request.id}/positions`, baseURL), {
+    headers: { authorization: subscriber.token },
+  });
+  const { items } = ((await positions.json()) as { data: { items: { source: string }[] } }).data;
+  expect(items.map((position) => position.source)).toEqual(['gps']);
+});
