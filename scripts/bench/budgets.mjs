@@ -74,4 +74,22 @@ export const budgets = [
     unit: 'ms',
     why: "a recipient's position reaches the requester's map at once (issue 5)",
   },
+  {
+    id: 'subscribe-info.ratio-pglite',
+    suite: 'subscribe-info',
+    route: 'GET /api/v1/personnal/subscribe/info',
+    metric: 'ratio@pglite',
+    label: 'throughput ÷ bare Fastify route, PGlite (median)',
+    min: 0.5,
+    why: 'called on every protected navigation (issue 6)',
+  },
+  {
+    id: 'subscribe-info.ratio-postgres',
+    suite: 'subscribe-info',
+    route: 'GET /api/v1/personnal/subscribe/info',
+    metric: 'ratio@postgres',
+    label: 'throughput ÷ bare Fastify route, PostgreSQL (median)',
+    min: 0.5,
+    why: 'called on every protected navigation (issue 6)',
+  },
 ];
