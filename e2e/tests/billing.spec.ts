@@ -1,0 +1,152 @@
+import type { Locator, Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures';
+import { signInAsSubscriber } from '../support/app-helpers';
+import { startKabari, type KabariServer } from '../support/kabari-server';
+import { signUpSubscriber } from '../support/subscriber';
+
+// Issue 6 in the browser, against the real server and its sandbox processor. Set-up that other specs
+// already prove (a signed-up subscriber) goes through the API (e2e/support/subscriber.ts).
+
+let counter = 0;
+const newEmail = () => `e2e-billing-${Date.now()}-${(counter += 1)}@example.com`;
+
+/** The visitor's path into the sign-up: the home search, its searching modal, then Continue. */
+async function openSignUpFromSearch(page: Page): Promise<Locator> {
+  await page.goto('/');
+  await page.getByLabel('Country code').selectOption('ID');
+  await page.getByLabel('Mobile number').fill('812 3456 7890');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create your account' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+  return dialog;
+}
+
+async function createAccount(dialog: Locator, email: string) {
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Your name').fill('Rina');
+  await dialog.getByRole('checkbox', { name: /18 or older/ }).check();
+  await dialog.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await dialog.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(dialog.getByText('Step 2 of 2: payment')).toBeVisible();
+}
+
+async function payWithSandboxCard(page: Page, dialog: Locator, cardNumber: string) {
+  await expect(dialog.getByRole('heading', { name: /Sandbox card form/ })).toBeVisible();
+  await dialog.getByLabel('First name on card').fill('Rina');
+  await dialog.getByLabel('Last name on card').fill('Putri');
+  await dialog.getByLabel('Card number').fill(cardNumber);
+  await dialog.getByLabel('Expiry (MM/YY)').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
+  await dialog.getByLabel('CVV').fill('123');
+  await dialog.getByRole('checkbox', { name: /subscription terms/ }).check();
+  const polled = page.waitForRequest((request) => request.url().includes('/api/v1/personnal/registerQuery/'));
+  await dialog.getByRole('button', { name: /^Pay / }).click();
+  await polled;
+}
+
+test.describe('accounts, subscriptions and payments', () => {
+  test('a visitor searches, creates an account, pays with the sandbox card and lands signed in on the dashboard', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const dialog = await openSignUpFromSearch(page);
+    await expect(dialog.getByText(/You searched for \+6281234567890/)).toBeVisible();
+    await createAccount(dialog, newEmail());
+    const summary = dialog.getByRole('region', { name: 'What you pay' });
+    await expect(summary.getByText(/^Today you pay .+ for your first day\.$/)).toBeVisible();
+    await expect(summary.getByText(/is charged every \d+ days until you cancel/)).toBeVisible();
+    await expect(summary.getByText(/You can cancel at any time/)).toBeVisible();
+    await payWithSandboxCard(page, dialog, '4242 4242 4242 4242');
+
+    // The register result screen polled, signed the new user in and opened the welcome dialog.
+    await expect(page).toHaveURL(/\/dashboard\/modules\/SuccessModal$/);
+    const welcome = page.getByRole('dialog', { name: 'Welcome to Kabari' });
+    await expect(welcome.getByText('Welcome, Rina! Your subscription is active.')).toBeVisible();
+    // No password was chosen: the welcome offers to set one by the emailed code.
+    await expect(welcome.getByRole('button', { name: 'Set my password' })).toBeVisible();
+    const cookies = await context.cookies(baseURL);
+    expect(cookies.find((cookie) => cookie.name === 'token')?.value).toBeTruthy();
+    await welcome.getByRole('button', { name: 'Go to my dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/$/);
+  });
+
+  test('a declined card: the result screen says so, with the decline message', async ({ page }) => {
+    const dialog = await openSignUpFromSearch(page);
+    await createAccount(dialog, newEmail());
+    await payWithSandboxCard(page, dialog, '4000 0000 0000 0002');
+    await expect(page).toHaveURL(/\/register\?id=/);
+    const status = page.getByRole('status').filter({ hasText: 'The payment did not go through' });
+    await expect(status).toBeVisible();
+    await expect(status.getByText(/^Reason: .*declined/i)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try again with another card' })).toBeVisible();
+  });
+
+  test('cancelling keeps access until the valid-until date, which the confirmation names', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const subscriber = await signUpSubscriber(baseURL!);
+    await signInAsSubscriber(context, baseURL!, subscriber);
+    await page.goto('/dashboard/modules/MySubscription');
+    const mine = page.getByRole('dialog', { name: 'My subscription' });
+    await expect(mine.getByTestId('subscription-status')).toHaveText('Trial (first day)');
+    const validUntil = (await mine.getByTestId('subscription-valid-until').textContent())!;
+    expect(validUntil).toMatch(/\d{4}/);
+    await expect(mine.getByRole('row', { name: /First day/ })).toContainText('•••• 4242');
+    await mine.getByRole('button', { name: 'Cancel subscription' }).click();
+
+    await expect(page).toHaveURL(/\/dashboard\/modules\/cancleMySubscriptionModal$/);
+    const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
+    await expect(confirm.getByText(`You keep access until ${validUntil}`, { exact: false })).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect(confirm.getByTestId('cancelled-until')).toHaveText(
+      `Your subscription is cancelled. You have access until ${validUntil}.`,
+    );
+    await confirm.getByRole('button', { name: 'Back to My subscription' }).click();
+    await expect(mine.getByTestId('subscription-status')).toHaveText('Cancelled');
+  });
+});
+
+test.describe('an expired subscription', () => {
+  // Expiring a subscription now takes /dev/subscriptions/expire, served beside /dev/outbox only: a Kabari of its own.
+  let kabari: KabariServer;
+  test.beforeAll(async () => {
+    kabari = await startKabari({ DEV_OUTBOX: 'true' });
+  });
+  test.afterAll(async () => {
+    await kabari?.stop();
+  });
+
+  test('protected navigation lands on the expired state, which offers renewal', async ({ page, context }) => {
+    const subscriber = await signUpSubscriber(kabari.url, { locale: 'id' });
+    const expired = await fetch(new URL('/dev/subscriptions/expire', kabari.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: subscriber.email }),
+    });
+    expect(expired.status).toBe(200);
+    await signInAsSubscriber(context, kabari.url, subscriber);
+    await page.goto(`${kabari.url}/id/dashboard/`);
+    await expect(page).toHaveURL(/\/id\/dashboard\/\?s=-1&at=10$/);
+    const dialog = page.getByRole('dialog', { name: 'Langganan Anda sudah berakhir' });
+    await expect(dialog.getByText(/Langganan Anda berakhir pada/)).toBeVisible();
+    await expect(dialog.getByRole('heading', { name: 'Perpanjang langganan' })).toBeVisible();
+    await expect(dialog.getByText(/Hari ini Anda membayar .+ untuk \d+ hari ke depan/)).toBeVisible();
+    await expect(dialog.getByRole('heading', { name: /Formulir kartu sandbox/ })).toBeVisible();
+
+    // Renewing with the sandbox card makes the subscription active again.
+    await dialog.getByLabel('Nama depan di kartu').fill('Rina');
+    await dialog.getByLabel('Nama belakang di kartu').fill('Putri');
+    await dialog.getByLabel('Nomor kartu').fill('4242 4242 4242 4242');
+    await dialog.getByLabel('Masa berlaku (BB/TT)').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
+    await dialog.getByLabel('CVV').fill('123');
+    await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
+    await dialog.getByRole('button', { name: /^Bayar / }).click();
+    await expect(dialog.getByText('Langganan Anda aktif kembali.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Tutup' }).last().click();
+    await expect(page).toHaveURL(/\/id\/dashboard\/$/);
+  });
+});
