@@ -13,8 +13,6 @@ import type searchUnsubscribeAndRefund from '../remote-search/src/i18n/search-un
 import type searchContactUs from '../remote-search/src/i18n/search-contact-us.en.json';
 import type searchSignUp from '../remote-search/src/i18n/search-sign-up.en.json';
 import type payments from '../shared/src/payments/payments.en.json';
-import type searchSignUp from '../remote-search/src/i18n/search-sign-up.en.json';
-import type payments from '../shared/src/payments/payments.en.json';
 import type dashboard from '../remote-dashboard/src/i18n/dashboard.en.json';
 import type requests from '../shared/src/requests/requests.en.json';
 import type requestsLookup from '../shared/src/requests/requests-lookup.en.json';
@@ -38,8 +36,6 @@ declare module 'i18next' {
       'search-intellectual-property': typeof searchIntellectualProperty;
       'search-unsubscribe-and-refund': typeof searchUnsubscribeAndRefund;
       'search-contact-us': typeof searchContactUs;
-      'search-sign-up': typeof searchSignUp;
-      payments: typeof payments;
       'search-sign-up': typeof searchSignUp;
       payments: typeof payments;
       dashboard: typeof dashboard;
