@@ -51,10 +51,11 @@ export default function RegisterResultPage() {
     loggingIn.current = authCode;
     logInByAuthCode(authCode).then(
       ({ token, user }) => {
-        // Navigate in the same tick: the register page is for visitors, and must not bounce the new user first.
-        navigate(localizePath(routePaths.successModal, locale), { replace: true });
         useTokenStore.getState().setToken(token);
         useUserStore.getState().setUser(user);
+        // /register is for visitors: the host's guard sends a signed-in user to the dashboard as the
+        // token lands. The welcome dialog's route goes on top of that, once the guard has acted.
+        setTimeout(() => navigate(localizePath(routePaths.successModal, locale)), 0);
       },
       () => setLoginFailed(true),
     );
