@@ -6,9 +6,9 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
+import type { TwilioHttpClient } from './mail/twilio-sms';
 import geoPlugin from './geo/geo-plugin';
 import billingPlugin from './billing/billing-plugin';
-import geoPlugin from './geo/geo-plugin';
 import authPlugin from './plugins/auth';
 import databasePlugin from './plugins/database';
 import mailerPlugin from './plugins/mailer';
@@ -25,9 +25,9 @@ import liveEventsRoutes from './routes/live-events/routes';
 import locateRoutes from './routes/locate/routes';
 import registrationRoutes from './routes/registration/routes';
 import subscriptionRoutes from './routes/subscription/routes';
-import webhookRoutes from './routes/webhooks/routes';
 import accountRoutes from './routes/account/routes';
 import refundRoutes from './routes/refunds/routes';
+import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';
 import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
@@ -35,13 +35,13 @@ import requestRoutes from './routes/requests/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import shareRoutes from './routes/share/routes';
 import retentionJob from './retention/retention-job';
-import shareRoutes from './routes/share/routes';
-import retentionJob from './retention/retention-job';
 import serveWeb from './web/serve-web';
 
 export interface BuildAppOptions {
   /** Overrides the logger built from the config (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Replaces the Twilio SDK's HTTP client (tests see the exact requests, with no network). */
+  twilioHttpClient?: TwilioHttpClient;
 }
 
 // Secrets never reach the logs, wherever a serializer or a handler puts them.
@@ -130,10 +130,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   await app.register(swaggerPlugin);
   await app.register(databasePlugin, { config });
-  await app.register(mailerPlugin, { config });
+  await app.register(mailerPlugin, { config, twilioHttpClient: options.twilioHttpClient });
   await app.register(authPlugin, { config });
-  await app.register(geoPlugin, { config });
-  await app.register(retentionJob, { config });
   await app.register(billingPlugin, { config });
   await app.register(geoPlugin, { config });
   await app.register(retentionJob, { config });
@@ -144,7 +142,6 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(authRoutes, { config });
   await app.register(locateRoutes);
   await app.register(contactRoutes, { config });
-  await app.register(shareRoutes, { config });
   await app.register(registrationRoutes, { config });
   await app.register(subscriptionRoutes);
   await app.register(webhookRoutes);
