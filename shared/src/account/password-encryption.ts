@@ -12,7 +12,7 @@ export class PasswordEncryptionError extends Error {
 let publicKey: Promise<string> | null = null;
 
 /** The server's RSA public key (PEM), fetched once per page; a failure is forgotten. */
-function loadPublicKey(): Promise<string> {
+export function loadPublicKey(): Promise<string> {
   publicKey ??= apiGet<{ publicKey: string }>('/api/v1/auth/publicKey')
     .then((data) => data.publicKey)
     .catch((error: unknown) => {
@@ -22,14 +22,15 @@ function loadPublicKey(): Promise<string> {
   return publicKey;
 }
 
-/**
- * Spec §3: a password travels RSA-encrypted (PKCS#1 v1.5, jsencrypt), base64, under the server's key:
- * the same as the host's login dialog, for the remotes' forms (sign-up, change password, delete account).
- */
-export async function encryptPassword(password: string): Promise<string> {
+/** Spec §3 (the login dialog and the remotes' sign-up, change-password and delete-account forms): the password travels RSA-encrypted (PKCS#1 v1.5, jsencrypt), base64. */
+export function encryptWithKey(password: string, publicKeyPem: string): string {
   const encryptor = new JSEncrypt();
-  encryptor.setPublicKey(await loadPublicKey());
+  encryptor.setPublicKey(publicKeyPem);
   const encrypted = encryptor.encrypt(password);
   if (!encrypted) throw new PasswordEncryptionError();
   return encrypted;
+}
+
+export async function encryptPassword(password: string): Promise<string> {
+  return encryptWithKey(password, await loadPublicKey());
 }

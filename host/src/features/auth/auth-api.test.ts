@@ -1,9 +1,11 @@
 import { apiPost } from '@kabari/shared/api/api-client';
 import { logIn, logOut, resetPassword, sendResetCode } from './auth-api';
-import { encryptPassword } from './password-encryption';
+import { encryptPassword } from '@kabari/shared/account/password-encryption';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn() }));
-jest.mock('./password-encryption', () => ({ encryptPassword: jest.fn(async (plain: string) => `rsa(${plain})`) }));
+jest.mock('@kabari/shared/account/password-encryption', () => ({
+  encryptPassword: jest.fn(async (plain: string) => `rsa(${plain})`),
+}));
 
 const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
 

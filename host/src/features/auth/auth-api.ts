@@ -1,6 +1,6 @@
 import { apiPost } from '@kabari/shared/api/api-client';
 import type { SessionUser } from '@kabari/shared/stores/session-store';
-import { encryptPassword } from './password-encryption';
+import { encryptPassword } from '@kabari/shared/account/password-encryption';
 
 export interface LoginResult {
   token: string;

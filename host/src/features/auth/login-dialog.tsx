@@ -15,7 +15,7 @@ import { showToast } from '../toasts/toasts';
 import { logIn } from './auth-api';
 import { canSubmitLogin, emailProblem, trimmed, type LoginValues } from './auth-validation';
 import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
-import { PasswordEncryptionError } from './password-encryption';
+import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 
 /** The login dialog of spec §2/§4/§5, opened by the `login` overlay flag. Loaded the first time it opens. */
 export default function LoginDialog() {

@@ -18,7 +18,7 @@ import {
   trimmed,
   type ResetValues,
 } from './auth-validation';
-import { PasswordEncryptionError } from './password-encryption';
+import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 
 type Step = 'email' | 'newPassword';
