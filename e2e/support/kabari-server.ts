@@ -27,7 +27,8 @@ export interface KabariServer {
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  // A busy 2-core machine has been seen to take 55 s to start the production server.
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Kabari exited with ${child.exitCode}:\n${output()}`);
     try {

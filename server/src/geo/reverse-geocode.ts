@@ -83,9 +83,6 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
 
   const askNominatim = (latitude: number, longitude: number): Promise<string | null> => {
     const turn = queue.then(async () => {
-      const wait = lastRequestAt + NOMINATIM_SPACING_MS - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      lastRequestAt = Date.now();
       const query = new URLSearchParams({
         format: 'jsonv2',
         lat: String(latitude),
@@ -93,6 +90,12 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
         zoom: '18',
         'accept-language': 'en',
       });
+      // A loop, since a timer may fire a little early; the clock is read just before the request leaves.
+      for (let wait = lastRequestAt + NOMINATIM_SPACING_MS - Date.now(); wait > 0;) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        wait = lastRequestAt + NOMINATIM_SPACING_MS - Date.now();
+      }
+      lastRequestAt = Date.now();
       const response = await fetchFn(`${url}/reverse?${query}`, {
         headers: { 'User-Agent': userAgent, Accept: 'application/json' },
         signal: AbortSignal.timeout(NOMINATIM_TIMEOUT_MS),
