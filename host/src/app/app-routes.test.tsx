@@ -38,6 +38,8 @@ async function renderApp(url: string) {
 
 const publicPaths = appRoutes.filter((route) => route.access === 'public').map((route) => route.path);
 const protectedPaths = appRoutes.filter((route) => route.access === 'protected').map((route) => route.path);
+// The recipient's pages: a consent link works for whoever opens it, signed in or not.
+const anyonePaths = appRoutes.filter((route) => route.access === 'anyone').map((route) => route.path);
 
 describe('AppRoutes', () => {
   afterEach(() => {
@@ -45,8 +47,9 @@ describe('AppRoutes', () => {
     clearSession();
   });
 
-  it('knows every route of spec §2: 16 public, 5 protected', () => {
-    expect(publicPaths).toHaveLength(16);
+  it("knows every route of spec §2: 16 public (3 of them the recipient's, open to anyone), 5 protected", () => {
+    expect(publicPaths).toHaveLength(13);
+    expect(anyonePaths).toEqual(['/enter-link', '/location-failed', '/share']);
     expect(protectedPaths).toEqual([
       '/dashboard',
       '/dashboard/modules/SuccessModal',
@@ -76,12 +79,22 @@ describe('AppRoutes', () => {
     },
   );
 
-  it('shows an anonymous visitor the public page, or the error page where the page is not built yet', async () => {
+  it.each(anyonePaths.flatMap((path) => [path, `/id${path}/`]))(
+    'a signed-in user stays on the recipient page %s',
+    async (path) => {
+      useTokenStore.getState().setToken('t0k3n');
+      await renderApp(path);
+      expect(screen.getByTestId('location')).toHaveTextContent(path);
+      expect(await screen.findByRole('heading', { name: /^share\// })).toBeInTheDocument();
+    },
+  );
+
+  it('shows an anonymous visitor the recipient pages', async () => {
     await renderApp('/id/enter-link/');
     expect(await screen.findByRole('heading', { name: 'share/enter-link-page' })).toBeInTheDocument();
     cleanup();
     await renderApp(routePaths.locationFailed);
-    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'share/location-failed-page' })).toBeInTheDocument();
   });
 
   it('opens a modal route over the dashboard, keeping the dashboard', async () => {
