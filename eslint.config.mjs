@@ -4,6 +4,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createRequire } from 'node:module';
+
+const { antdEntryPoints } = createRequire(import.meta.url)('./webpack/shared-dependencies.js');
 
 const apps = ['host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share'];
 
@@ -22,10 +25,22 @@ const thinReexports = [
   { name: 'react-router', message: 'Import from @kabari/shared/routing/router.' },
 ];
 
+// antd is shared per entry point (webpack/shared-dependencies.js): an entry point missing from that list is
+// bundled into the remote with its own copy of antd's config context, and the host's theme stops at it.
+const antdOutsideTheSharedList = {
+  regex: `^antd(?:$|/lib/|/es/(?!(?:${antdEntryPoints.join('|')})$))`,
+  message: 'Import antd per entry point (antd/es/<name>) and list the entry point in webpack/shared-dependencies.js.',
+};
+
 const zone = (files, names) => ({
   files,
   ignores: ['shared/src/routing/router.ts'],
-  rules: { 'no-restricted-imports': ['error', { patterns: forbid(names), paths: thinReexports }] },
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [...forbid(names), antdOutsideTheSharedList], paths: thinReexports },
+    ],
+  },
 });
 
 export default tseslint.config(

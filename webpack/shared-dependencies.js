@@ -21,6 +21,7 @@ const antdEntryPoints = [
   'button',
   'checkbox',
   'config-provider',
+  'descriptions',
   'drawer',
   'dropdown',
   'empty',
