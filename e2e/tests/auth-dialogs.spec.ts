@@ -1,11 +1,10 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { answer, envelope, toasts } from '../support/app-helpers';
+import { signUpSubscriber } from '../support/subscriber';
 
-// No account can be created yet (sign-up comes with issue 6), so a successful login or reset is the
-// server's answer played back by route interception; every refusal below is the real server's.
-
-const ana = { id: 'u-1', email: 'ana@example.com', displayName: 'Ana', phone: null, locale: 'en', createdAt: '' };
+// Sign-in uses a real subscriber; a successful reset is the server's answer played back by route interception
+// (the code only reaches the outbox); every refusal below is the real server's.
 
 async function openLogin(page: Page, path = '/', name = 'Log in') {
   await page.goto(path);
@@ -54,21 +53,25 @@ test.describe('the login dialog', () => {
     await expect(dialog.getByLabel('Email')).toHaveValue('nobody@example.com');
   });
 
-  test('signs in: token cookie and user saved, on to the dashboard, dialog closed', async ({ page, context }) => {
-    await answer(page, '**/api/v1/auth/login', () =>
-      envelope(200, { token: 'token-from-login', user: { userCacheInfo: ana } }),
-    );
+  test('signs in: token cookie and user saved, on to the dashboard, dialog closed', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    // A real subscriber, signed up through the API with the sandbox card.
+    const subscriber = await signUpSubscriber(baseURL!, { displayName: 'Ana' });
     const dialog = await openLogin(page, '/id/', 'Masuk');
-    await dialog.getByLabel('Email').fill('ana@example.com');
-    await dialog.getByLabel('Kata sandi', { exact: true }).fill('secret1');
+    await dialog.getByLabel('Email').fill(subscriber.email);
+    await dialog.getByLabel('Kata sandi', { exact: true }).fill(subscriber.password);
     await dialog.getByLabel('Kata sandi', { exact: true }).press('Enter');
     await expect(page).toHaveURL(/\/id\/dashboard\/$/);
     await expect(dialog).toBeHidden();
     await expect(page.getByTestId('dashboard-user')).toContainText('Ana');
     const token = (await context.cookies()).find((cookie) => cookie.name === 'token');
-    expect(token).toEqual(expect.objectContaining({ value: 'token-from-login', path: '/' }));
+    expect(token).toEqual(expect.objectContaining({ path: '/' }));
+    expect(token?.value).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('kabari-user') ?? '{}'));
-    expect(stored.state.user.userCacheInfo.email).toBe('ana@example.com');
+    expect(stored.state.user.userCacheInfo.email).toBe(subscriber.email);
     await expect(page.locator('header').getByRole('button', { name: 'Masuk' })).toHaveCount(0);
   });
 

@@ -1,4 +1,6 @@
 import { test, expect } from '../support/fixtures';
+import { signInAsSubscriber } from '../support/app-helpers';
+import { signUpSubscriber } from '../support/subscriber';
 
 test.describe('the host and its remotes', () => {
   test('the home route shows remote-search inside the host layout, in English and Indonesian', async ({ page }) => {
@@ -45,13 +47,7 @@ test.describe('the host and its remotes', () => {
         },
       });
     });
-    await context.addCookies([{ name: 'token', value: 'e2e-token', url: baseURL! }]);
-    await page.addInitScript(() => {
-      localStorage.setItem(
-        'kabari-user',
-        JSON.stringify({ state: { user: { userCacheInfo: { displayName: 'Ana' } } }, version: 0 }),
-      );
-    });
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!, { displayName: 'Ana' }));
     await page.goto('/dashboard');
     // The remote reads the user the host's store holds.
     await expect(page.getByTestId('dashboard-user')).toHaveText('Signed in as Ana');

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/own-server';
-import { signInWithCookie } from '../support/app-helpers';
+import { signInAsSubscriber } from '../support/app-helpers';
+import { signUpSubscriber } from '../support/subscriber';
 
 // The server allows 600 requests a minute per address, static files included, so these tests run on
 // a Kabari of their own, and each loads one page and reaches the others the way the app does: the
@@ -80,7 +81,7 @@ test.describe('routes and guards', () => {
     context,
     baseURL,
   }) => {
-    await signInWithCookie(context, baseURL!);
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
     let first = true;
     for (const route of publicRoutes) {
       for (const { url, id } of variants(route)) {
@@ -93,7 +94,7 @@ test.describe('routes and guards', () => {
   });
 
   test('a signed-in user stays on the recipient’s pages', async ({ page, context, baseURL }) => {
-    await signInWithCookie(context, baseURL!);
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
     let first = true;
     for (const route of recipientRoutes) {
       for (const { url } of variants(route)) {
@@ -122,7 +123,7 @@ test.describe('routes and guards', () => {
     context,
     baseURL,
   }) => {
-    await signInWithCookie(context, baseURL!);
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
     let first = true;
     for (const route of protectedRoutes) {
       for (const { url, id } of variants(route)) {
@@ -138,7 +139,7 @@ test.describe('routes and guards', () => {
     // Full page loads: a prerendered public page, and a protected one, each in one language.
     await page.goto('/id/dashboard/modules/MySubscription/');
     await expect(page).toHaveURL(/\/id\/$/);
-    await signInWithCookie(context, baseURL!);
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
     await page.goto('/about-us');
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard\/$/);
     await page.goto('/id/faqs/');
@@ -149,7 +150,7 @@ test.describe('routes and guards', () => {
     await page.goto('/no-such-page');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
     await expect(page.locator('.error-page__code')).toHaveText('404');
-    await signInWithCookie(context, baseURL!);
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
     await page.goto('/id/tidak-ada/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Halaman Tidak Ditemukan');
     expect(pathOf(page.url())).toBe('/id/tidak-ada/');

@@ -1,7 +1,15 @@
 import { test, expect } from '../support/fixtures';
-import { answer, envelope, signInWithCookie, subscriptionInfoUrl, toasts } from '../support/app-helpers';
+import type { BrowserContext } from '@playwright/test';
+import { answer, envelope, signInAsSubscriber, subscriptionInfoUrl, toasts } from '../support/app-helpers';
+import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 
-const ana = { displayName: 'Ana', email: 'ana@example.com' };
+// One real subscriber for the file: the dashboard's own calls need a session the server knows; the answers
+// under test are played back per test.
+let subscriber: Subscriber | undefined;
+async function signIn(context: BrowserContext, baseURL: string): Promise<void> {
+  subscriber ??= await signUpSubscriber(baseURL, { displayName: 'Ana' });
+  await signInAsSubscriber(context, baseURL, subscriber);
+}
 
 test.describe('the session and the API client', () => {
   test('a 401 ends the session: token and user cleared, home in the same language, a toast', async ({
@@ -9,7 +17,7 @@ test.describe('the session and the API client', () => {
     context,
     baseURL,
   }) => {
-    await signInWithCookie(context, baseURL!, ana);
+    await signIn(context, baseURL!);
     await answer(page, subscriptionInfoUrl, () => envelope(401, null, 'Login expired, please log in again.'));
     await page.goto('/id/dashboard');
     await expect(page).toHaveURL(/\/id\/$/);
@@ -21,7 +29,7 @@ test.describe('the session and the API client', () => {
   });
 
   test('a 403 goes to the expired state', async ({ page, context, baseURL }) => {
-    await signInWithCookie(context, baseURL!, ana);
+    await signIn(context, baseURL!);
     await answer(page, subscriptionInfoUrl, () => envelope(403, null, 'Forbidden'));
     await page.goto('/dashboard/modules/MySubscription');
     await expect(page).toHaveURL(/\/dashboard\/\?s=-1&at=10$/);
@@ -33,7 +41,7 @@ test.describe('the session and the API client', () => {
     context,
     baseURL,
   }) => {
-    await signInWithCookie(context, baseURL!, ana);
+    await signIn(context, baseURL!);
     const info = await answer(page, subscriptionInfoUrl, () => envelope(200, { expiredStatus: 1 }));
     await page.goto('/id/dashboard');
     await expect(page).toHaveURL(/\/id\/dashboard\/\?s=-1&at=10$/);
@@ -42,30 +50,26 @@ test.describe('the session and the API client', () => {
     await expect(page).toHaveURL(/\/id\/dashboard\/\?s=-1&at=10$/);
   });
 
-  test('the subscription info is asked on every protected navigation; its 404 (no endpoint yet) is harmless', async ({
-    page,
-    context,
-    baseURL,
-  }) => {
-    await signInWithCookie(context, baseURL!, ana);
+  test('the subscription info is asked on every protected navigation', async ({ page, context, baseURL }) => {
+    await signIn(context, baseURL!);
     const answers: number[] = [];
     page.on('response', (response) => {
       if (response.url().endsWith('/api/v1/personnal/subscribe/info')) answers.push(response.status());
     });
     await page.goto('/dashboard');
-    await expect.poll(() => answers).toEqual([404]);
+    await expect.poll(() => answers).toEqual([200]);
     await page.evaluate(() => {
       window.history.pushState(null, '', '/dashboard/modules/SuccessModal');
       window.dispatchEvent(new PopStateEvent('popstate'));
     });
-    await expect.poll(() => answers).toEqual([404, 404]);
+    await expect.poll(() => answers).toEqual([200, 200]);
     await page.waitForLoadState('networkidle');
     await expect(toasts(page)).toHaveCount(0);
     await expect(page).toHaveURL(/\/dashboard\/modules\/SuccessModal$/);
   });
 
   test('a read is retried once after a passing failure; a write never is', async ({ page, context, baseURL }) => {
-    await signInWithCookie(context, baseURL!, ana);
+    await signIn(context, baseURL!);
     const info = await answer(page, subscriptionInfoUrl, (call) =>
       call === 1 ? envelope(503, null, 'Busy') : envelope(200, { expiredStatus: 0 }),
     );
@@ -88,7 +92,7 @@ test.describe('the session and the API client', () => {
   });
 
   test('no answer at all says so, in the language of the page', async ({ page, context, baseURL }) => {
-    await signInWithCookie(context, baseURL!, ana);
+    await signIn(context, baseURL!);
     await page.route(subscriptionInfoUrl, (route) => route.abort('connectionrefused'));
     await page.goto('/id/dashboard');
     await expect(toasts(page).filter({ hasText: 'Kabari tidak dapat dihubungi.' })).toBeVisible();
