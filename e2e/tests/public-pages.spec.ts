@@ -78,7 +78,10 @@ const knownStrings: Record<string, Partial<Record<Locale, string[]>>> = {
     en: ['does not use cell-tower triangulation'],
     id: ['tidak memakai triangulasi menara BTS'],
   },
-  '/unsubscribe-and-refund': { en: ['contact form'], id: ['formulir kontak'] },
+  '/unsubscribe-and-refund': {
+    en: ['Cancel and ask for a refund', 'Send me a code'],
+    id: ['Batalkan langganan dan minta pengembalian dana', 'Kirim kode'],
+  },
 };
 
 /** The sentences of every text of a language, markup removed: a page in the other language must contain none. */
