@@ -28,7 +28,8 @@ const thinReexports = [
 // antd is shared per entry point (webpack/shared-dependencies.js): an entry point missing from that list is
 // bundled into the remote with its own copy of antd's config context, and the host's theme stops at it.
 const antdOutsideTheSharedList = {
-  regex: `^antd(?:$|/lib/|/es/(?!(?:${antdEntryPoints.join('|')})$))`,
+  // Locale data (antd/es/locale/*) holds no context and may be bundled per app.
+  regex: `^antd(?:$|/lib/|/es/(?!(?:${antdEntryPoints.join('|')})$|locale/))`,
   message: 'Import antd per entry point (antd/es/<name>) and list the entry point in webpack/shared-dependencies.js.',
 };
 
