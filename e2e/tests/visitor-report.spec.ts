@@ -1,5 +1,5 @@
 import type { Request } from '@playwright/test';
-import { test, expect } from '../support/fixtures';
+import { test, expect } from '../support/own-server';
 
 const reportUrl = '/api/v1/locate/userAgent';
 

@@ -6,6 +6,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
+import { knownText, requestLocale, sayCommon, type Locale } from './lib/messages';
 import type { TwilioHttpClient } from './mail/twilio-sms';
 import geoPlugin from './geo/geo-plugin';
 import billingPlugin from './billing/billing-plugin';
@@ -77,12 +78,18 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-function validationMessage(error: FastifyError & { validation: { instancePath: string; message?: string }[] }): string {
+function validationMessage(
+  error: FastifyError & { validation: { instancePath: string; message?: string }[] },
+  locale: Locale,
+): string {
   const first = error.validation[0];
   const where = error.validationContext ?? 'request';
   const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
-  if (!field) return `The request ${where} is missing or is not a JSON object`;
-  return `${field}: ${first?.message ?? 'invalid value'}`;
+  if (!field) return sayCommon('invalidRequest', { where })[locale];
+  // A schema's own message (e.g. "Enter valid email address") is the one to show, in the caller's language.
+  const known = first?.message ? knownText(first.message) : undefined;
+  if (known) return locale === 'en' ? `${field}: ${known.en}` : known.id;
+  return sayCommon('invalidField', { field, problem: first?.message ?? 'invalid value' })[locale];
 }
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -104,16 +111,20 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const locale = requestLocale(request);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(400).send(failure(400, validationMessage(error)));
+      return reply.code(400).send(failure(400, validationMessage(error, locale)));
     }
     const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (statusCode >= 500) {
       // The details stay in the log; the client only learns that it failed.
       request.log.error({ err: error }, 'Request failed');
-      return reply.code(statusCode).send(failure(statusCode, 'Internal Server Error'));
+      return reply.code(statusCode).send(failure(statusCode, sayCommon('serverError')[locale]));
     }
-    if (error instanceof HttpError) reply.headers(error.headers);
+    if (error instanceof HttpError) {
+      reply.headers(error.headers);
+      return reply.code(statusCode).send(failure(statusCode, error.messageIn(locale)));
+    }
     return reply.code(statusCode).send(failure(statusCode, error.message));
   });
 
@@ -124,8 +135,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   // An attacker probing for URLs hits the not-found handler: it is rate-limited like any route.
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
-    const path = request.url.split('?', 1)[0];
-    return reply.code(404).send(failure(404, `Not found: ${request.method} ${path}`));
+    const path = request.url.split('?', 1)[0] ?? request.url;
+    return reply
+      .code(404)
+      .send(failure(404, sayCommon('notFound', { method: request.method, path })[requestLocale(request)]));
   });
 
   await app.register(swaggerPlugin);

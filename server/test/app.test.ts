@@ -94,6 +94,27 @@ describe('the app', () => {
     expect(logLines.join('')).toContain('connection string postgres://secret@db');
   });
 
+  it('answers in the language the app asks for (Accept-Language)', async () => {
+    const id = { 'accept-language': 'id' };
+    const invalid = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: id,
+      payload: { email: 'nope' },
+    });
+    expect(invalid.json()).toEqual({ status: 400, message: 'Masukkan alamat email yang valid', data: null });
+    const unknown = await testApp.app.inject({ method: 'GET', url: '/api/v1/nothing-here', headers: id });
+    expect(unknown.json().message).toBe('Tidak ditemukan: GET /api/v1/nothing-here');
+    const failed = await testApp.app.inject({ method: 'GET', url: '/api/test/boom', headers: id });
+    expect(failed.json()).toEqual({ status: 500, message: 'Terjadi kesalahan pada server', data: null });
+    const english = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/test/boom',
+      headers: { 'accept-language': 'en-GB,en;q=0.8' },
+    });
+    expect(english.json().message).toBe('Internal Server Error');
+  });
+
   it('passes on the message and headers of a deliberate 4xx', async () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/api/test/teapot' });
     expect(response.statusCode).toBe(418);
@@ -107,7 +128,7 @@ describe('the app', () => {
     const second = await testApp.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.9.9.9' });
     expect(second.statusCode).toBe(429);
     expect(second.json()).toMatchObject({ status: 429, data: null });
-    expect(second.json().message).toMatch(/Too many requests, please try again in/);
+    expect(second.json().message).toMatch(/^Too many requests\. Please try again in \d+ seconds?\.$/);
   });
 
   it('keeps a sane incoming request id and replaces anything else', async () => {

@@ -1,4 +1,5 @@
 import argon2 from 'argon2';
+import { sayCommon, type LocalizedText } from '../lib/messages';
 
 // OWASP's Argon2id baseline: 19 MiB, 2 passes, 1 lane.
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -29,10 +30,10 @@ export async function verifyPassword(hash: string | undefined, password: string)
   }
 }
 
-export function passwordProblem(password: string): string | null {
+export function passwordProblem(password: string): LocalizedText | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
-    return `The new password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long`;
+    return sayCommon('passwordLength', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH });
   }
   return null;
 }

@@ -46,8 +46,3 @@ export async function clearAttempts(db: DatabaseExecutor, key: string): Promise<
   await db.delete(authThrottles).where(eq(authThrottles.key, key));
 }
 
-/** "3 minutes", "45 seconds": for the message that tells the user when to try again. */
-export function waitText(seconds: number): string {
-  if (seconds >= 90) return `${Math.ceil(seconds / 60)} minutes`;
-  return seconds === 1 ? '1 second' : `${seconds} seconds`;
-}

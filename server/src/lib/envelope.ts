@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Locale, LocalizedText } from './messages';
 
 // Every JSON response has this shape; `status` mirrors the HTTP status.
 export interface Envelope<T> {
@@ -34,15 +35,24 @@ export const errorResponses = {
   500: errorEnvelope,
 } as const;
 
-/** An error whose message is safe to show to the client (4xx only). */
+/**
+ * An error whose message is safe to show to the client (4xx only). Given a text in both languages (from a
+ * `defineMessages` catalogue), the client reads it in its own language; `message` is the English one.
+ */
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
+  readonly texts: LocalizedText | undefined;
 
-  constructor(statusCode: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
+  constructor(statusCode: number, message: string | LocalizedText, headers: Record<string, string> = {}) {
+    super(typeof message === 'string' ? message : message.en);
     this.name = 'HttpError';
     this.statusCode = statusCode;
     this.headers = headers;
+    this.texts = typeof message === 'string' ? undefined : message;
+  }
+
+  messageIn(locale: Locale): string {
+    return this.texts?.[locale] ?? this.message;
   }
 }

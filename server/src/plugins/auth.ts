@@ -5,6 +5,7 @@ import { loadServerSecrets, type ServerSecrets } from '../auth/server-secrets';
 import { findSession, type Session } from '../auth/sessions';
 import type { Config } from '../config';
 import { HttpError } from '../lib/envelope';
+import { sayCommon } from '../lib/messages';
 
 export interface Auth {
   secrets: ServerSecrets;
@@ -52,7 +53,7 @@ export default fp(
       passwordCipher,
       sessionOf,
       async requireSession(request) {
-        if (!(await sessionOf(request))) throw new HttpError(401, 'Login expired, please log in again.');
+        if (!(await sessionOf(request))) throw new HttpError(401, sayCommon('loginExpired'));
       },
     } satisfies Auth);
   },

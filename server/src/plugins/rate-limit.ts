@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { HttpError } from '../lib/envelope';
+import { sayCommon } from '../lib/messages';
 
 /**
  * A generous per-IP ceiling for the API; routes open to abuse (login, codes, reports) set tighter limits
@@ -17,7 +18,7 @@ export default fp(
       // would throttle everyone behind one address (a carrier's NAT, an office) after a few page loads.
       allowList: (request) => !request.url.startsWith('/api/'),
       errorResponseBuilder: (_request, context) =>
-        new HttpError(context.statusCode, `Too many requests, please try again in ${context.after}.`),
+        new HttpError(context.statusCode, sayCommon('tooManyRequests', { wait: Math.ceil(context.ttl / 1000) })),
     });
   },
   { name: 'rate-limit' },

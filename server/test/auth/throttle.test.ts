@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { clearAttempts, countAttempt, isLimited, waitText } from '../../src/auth/throttle';
+import { clearAttempts, countAttempt, isLimited } from '../../src/auth/throttle';
+import { waitText } from '../../src/lib/messages';
 import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { passwordProblem, hashPassword, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../auth/sessions';
-import { clearAttempts, countAttempt, isLimited, waitText, type ThrottleRule } from '../../auth/throttle';
+import { clearAttempts, countAttempt, isLimited, type ThrottleRule } from '../../auth/throttle';
 import { findUserByEmail, userCacheInfo, type Locale, type User } from '../../auth/users';
 import {
   checkResetCode,
@@ -16,6 +16,7 @@ import { billingCodeEmail } from '../../billing/emails';
 import type { Config } from '../../config';
 import { users } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { defineMessages, requestLocale, sayCommon } from '../../lib/messages';
 import { resetCodeEmail } from '../../mail/templates';
 import { eq, sql } from 'drizzle-orm';
 import {
@@ -45,23 +46,42 @@ function rules(scale: number) {
   };
 }
 
-function tooMany(what: string, retryAfterSeconds: number): HttpError {
-  return new HttpError(429, `${what} Please try again in ${waitText(retryAfterSeconds)}.`, {
+const say = defineMessages(
+  {
+    incorrectLogin: 'Incorrect email or password.',
+    loginsFromNetwork: 'Too many login attempts from this network. Please try again in {wait}.',
+    loginsForAccount: 'Too many failed login attempts for this account. Please try again in {wait}.',
+    codesFromNetwork: 'Too many codes requested from this network. Please try again in {wait}.',
+    codesForEmail: 'Too many codes requested for this email. Please try again in {wait}.',
+    resetsFromNetwork: 'Too many reset attempts from this network. Please try again in {wait}.',
+    signInsFromNetwork: 'Too many sign-in attempts from this network. Please try again in {wait}.',
+    invalidAuthCode: 'This sign-in code is invalid or has expired. Please log in.',
+  },
+  {
+    incorrectLogin: 'Email atau kata sandi salah.',
+    loginsFromNetwork: 'Terlalu banyak percobaan login dari jaringan ini. Silakan coba lagi dalam {wait}.',
+    loginsForAccount: 'Terlalu banyak login gagal untuk akun ini. Silakan coba lagi dalam {wait}.',
+    codesFromNetwork: 'Terlalu banyak permintaan kode dari jaringan ini. Silakan coba lagi dalam {wait}.',
+    codesForEmail: 'Terlalu banyak permintaan kode untuk email ini. Silakan coba lagi dalam {wait}.',
+    resetsFromNetwork: 'Terlalu banyak percobaan reset dari jaringan ini. Silakan coba lagi dalam {wait}.',
+    signInsFromNetwork: 'Terlalu banyak percobaan masuk dari jaringan ini. Silakan coba lagi dalam {wait}.',
+    invalidAuthCode: 'Kode masuk ini tidak valid atau sudah kedaluwarsa. Silakan login.',
+  },
+);
+
+type ThrottleMessage =
+  | 'loginsFromNetwork'
+  | 'loginsForAccount'
+  | 'codesFromNetwork'
+  | 'codesForEmail'
+  | 'resetsFromNetwork'
+  | 'signInsFromNetwork';
+
+function tooMany(what: ThrottleMessage, retryAfterSeconds: number): HttpError {
+  return new HttpError(429, say(what, { wait: retryAfterSeconds }), {
     'retry-after': String(retryAfterSeconds),
   });
 }
-
-function requestLocale(request: FastifyRequest, fallback: Locale): Locale {
-  const accepted = request.headers['accept-language'];
-  if (!accepted) return fallback;
-  const first = accepted.split(',')[0]?.trim().toLowerCase() ?? '';
-  if (first.startsWith('id') || first.startsWith('in')) return 'id';
-  if (first.startsWith('en')) return 'en';
-  return fallback;
-}
-
-const INCORRECT_LOGIN = 'Incorrect email or password.';
-const INVALID_CODE = 'The verification code is incorrect or has expired.';
 
 /** Login, password reset by emailed code, login by one-time auth code, logout (spec §7). */
 const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -104,18 +124,18 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     async (request) => {
       const { email, password } = request.body;
       const ipLimit = await countAttempt(app.db, `login:ip:${request.ip}`, limits.loginPerIp);
-      if (ipLimit.limited) throw tooMany('Too many login attempts from this network.', ipLimit.retryAfterSeconds);
+      if (ipLimit.limited) throw tooMany('loginsFromNetwork', ipLimit.retryAfterSeconds);
       const accountKey = `login:account:${email}`;
       const accountLimit = await isLimited(app.db, accountKey, limits.loginFailuresPerAccount);
       if (accountLimit.limited) {
-        throw tooMany('Too many failed login attempts for this account.', accountLimit.retryAfterSeconds);
+        throw tooMany('loginsForAccount', accountLimit.retryAfterSeconds);
       }
 
       const user = await findUserByEmail(app.db, email);
       const valid = await verifyPassword(user?.passwordHash, passwordCipher.decrypt(password));
       if (!user || !valid) {
         await countAttempt(app.db, accountKey, limits.loginFailuresPerAccount);
-        throw new HttpError(400, INCORRECT_LOGIN);
+        throw new HttpError(400, say('incorrectLogin'));
       }
       await clearAttempts(app.db, accountKey);
       return signIn(request, user);
@@ -139,10 +159,10 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     async (request) => {
       const { email } = request.body;
       const ipLimit = await countAttempt(app.db, `send-code:ip:${request.ip}`, limits.sendCodePerIp);
-      if (ipLimit.limited) throw tooMany('Too many codes requested from this network.', ipLimit.retryAfterSeconds);
+      if (ipLimit.limited) throw tooMany('codesFromNetwork', ipLimit.retryAfterSeconds);
       const accountLimit = await countAttempt(app.db, `send-code:account:${email}`, limits.sendCodePerAccount);
       if (accountLimit.limited) {
-        throw tooMany('Too many codes requested for this email.', accountLimit.retryAfterSeconds);
+        throw tooMany('codesForEmail', accountLimit.retryAfterSeconds);
       }
 
       const user = await findUserByEmail(app.db, email);
@@ -188,12 +208,12 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     async (request) => {
       const { email, password, verificationCode } = request.body;
       const ipLimit = await countAttempt(app.db, `reset:ip:${request.ip}`, limits.resetPerIp);
-      if (ipLimit.limited) throw tooMany('Too many reset attempts from this network.', ipLimit.retryAfterSeconds);
+      if (ipLimit.limited) throw tooMany('resetsFromNetwork', ipLimit.retryAfterSeconds);
 
       const check = await checkResetCode(app.db, secrets.hmacSecret, email, verificationCode);
-      if (!check.ok) throw new HttpError(400, INVALID_CODE);
+      if (!check.ok) throw new HttpError(400, sayCommon('invalidCode'));
       const user = await findUserByEmail(app.db, email);
-      if (!user) throw new HttpError(400, INVALID_CODE);
+      if (!user) throw new HttpError(400, sayCommon('invalidCode'));
 
       const newPassword = passwordCipher.decrypt(password);
       const problem = passwordProblem(newPassword);
@@ -215,7 +235,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         await revokeUserSessions(tx, user.id, keepSessionId);
         return true;
       });
-      if (!changed) throw new HttpError(400, INVALID_CODE);
+      if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
       await clearAttempts(app.db, `login:account:${user.email}`);
       return ok({ success: true as const });
     },
@@ -234,10 +254,10 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     },
     async (request) => {
       const ipLimit = await countAttempt(app.db, `auth-code:ip:${request.ip}`, limits.authCodePerIp);
-      if (ipLimit.limited) throw tooMany('Too many sign-in attempts from this network.', ipLimit.retryAfterSeconds);
+      if (ipLimit.limited) throw tooMany('signInsFromNetwork', ipLimit.retryAfterSeconds);
       const email = await redeemAuthCode(app.db, secrets.hmacSecret, request.body.authCode);
       const user = email ? await findUserByEmail(app.db, email) : undefined;
-      if (!user) throw new HttpError(400, 'This sign-in code is invalid or has expired. Please log in.');
+      if (!user) throw new HttpError(400, say('invalidAuthCode'));
       return signIn(request, user);
     },
   );

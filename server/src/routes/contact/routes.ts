@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt, waitText, type ThrottleRule } from '../../auth/throttle';
+import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import { waitText } from '../../lib/messages';
 import type { Config } from '../../config';
 import { contactMessages } from '../../db/schema';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt, waitText } from '../../auth/throttle';
+import { countAttempt } from '../../auth/throttle';
+import { waitText } from '../../lib/messages';
 import { findUserByEmail } from '../../auth/users';
 import { redeemBillingCode } from '../../billing/billing-codes';
 import { refundRequestEmail } from '../../billing/emails';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { waitText } from '../../auth/throttle';
+import { waitText } from '../../lib/messages';
 import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { locationRequests } from '../../db/schema';

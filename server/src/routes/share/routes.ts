@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt, waitText, type ThrottleRule } from '../../auth/throttle';
+import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import { waitText } from '../../lib/messages';
 import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { abuseReports, locationRequests, optOuts, positions, requestEvents, users } from '../../db/schema';

@@ -324,7 +324,7 @@ describeEachDatabase('auth routes', (driver) => {
         verificationCode: code,
       });
       expect(short.statusCode).toBe(400);
-      expect(short.json().message).toBe('The new password must be 6 to 128 characters long');
+      expect(short.json().message).toBe('The password must be 6 to 128 characters long.');
       const fine = await post('/api/v1/auth/resetPassword', {
         email,
         password: encrypt('long enough'),
