@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { passwordProblem, hashPassword, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../auth/sessions';
 import { clearAttempts, countAttempt, isLimited, type ThrottleRule } from '../../auth/throttle';
-import { findUserByEmail, userCacheInfo, type Locale, type User } from '../../auth/users';
+import { findUserByEmail, userCacheInfo, type User } from '../../auth/users';
 import {
   checkResetCode,
   consumeCode,
