@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
@@ -81,6 +81,11 @@ async function updateRequest(db: DatabaseExecutor, id: string, values: Partial<R
  */
 const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const { publicUrl, authThrottleScale } = options.config;
+  const { hmacSecret } = app.auth.secrets;
+  // Nothing about the recipient is stored before consent (design §1.2), not even the address in a throttle key:
+  // the counters are keyed by an HMAC of it, which cannot be turned back into the address without the secret.
+  const addressKey = (ip: string) =>
+    createHmac('sha256', hmacSecret).update(`share-ip:${ip}`).digest('base64url').slice(0, 32);
   const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * authThrottleScale });
 
   const throttle = async (key: string, rule: ThrottleRule) => {
@@ -94,7 +99,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
 
   app.addHook('preHandler', async (request) => {
     const { token } = request.params as { token: string };
-    await throttle(`share:ip:${request.ip}`, SHARE_PER_IP);
+    await throttle(`share:ip:${addressKey(request.ip)}`, SHARE_PER_IP);
     await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
   });
 
@@ -432,7 +437,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       },
     },
     async (request) => {
-      await throttle(`share:report:ip:${request.ip}`, REPORTS_PER_IP);
+      await throttle(`share:report:ip:${addressKey(request.ip)}`, REPORTS_PER_IP);
       const row = await findRequest(app.db, request.params.token);
       const [report] = await app.db
         .insert(abuseReports)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { queryRows } from '../../../src/db/open-database';
 import { abuseReports, locationRequests, optOuts, positions, requestEvents } from '../../../src/db/schema';
 import { describeEachDatabase } from '../../support/databases';
 import { insertRequest, insertRequester } from '../../support/share-fixtures';
@@ -59,6 +60,36 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     await call('GET', link(request.token));
     expect((await requestRow(request.id))?.openedAt).toEqual(opened?.openedAt);
     expect(await eventsOf(request.id)).toHaveLength(1);
+  });
+
+  it('keeps the recipient’s address in no table, before consent or after', async () => {
+    const request = await insertRequest(db(), requesterId);
+    // An address of its own, so that any copy of it anywhere is found.
+    const ip = '198.51.100.203';
+    const tablesHolding = async (text: string) => {
+      const tables = await queryRows<{ name: string }>(
+        db(),
+        sql`select table_name as name from information_schema.tables
+            where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+      );
+      const holding: string[] = [];
+      for (const { name } of tables) {
+        const rows = await queryRows<Record<string, unknown>>(db(), sql`select * from ${sql.identifier(name)}`);
+        if (JSON.stringify(rows).includes(text)) holding.push(name);
+      }
+      return holding;
+    };
+    expect((await call('GET', link(request.token), undefined, ip)).statusCode).toBe(200);
+    expect(await tablesHolding(ip)).toEqual([]);
+    expect((await call('POST', link(request.token, '/report'), { reason: 'spam' }, ip)).statusCode).toBe(200);
+    expect((await call('POST', link(request.token, '/consent'), undefined, ip)).statusCode).toBe(200);
+    expect(await tablesHolding(ip)).toEqual([]);
+    // The throttle still counts that address: its counters exist, under a key that does not show it.
+    const counters = await queryRows<{ key: string }>(
+      db(),
+      sql`select key from auth_throttles where key like 'share:%'`,
+    );
+    expect(counters.some((row) => row.key.startsWith('share:ip:'))).toBe(true);
   });
 
   it('answers an unknown token with 404 Invalid link! and stores nothing', async () => {
