@@ -89,7 +89,9 @@ type DeliveryOutcome =
  * queued rows through the channel's provider (SMTP, Twilio) with retries and exponential backoff, so an outage
  * loses nothing. Rows are claimed with a lease (skip locked), so two instances never send the same row and a
  * process that dies mid-send leaves it to be retried after the lease. A channel whose provider is not configured
- * delivers to the outbox itself (state 'sent', transport 'local', readable at /dev/outbox): the local default.
+ * keeps the message in the outbox itself (readable at /dev/outbox): the local default. Such a row is done with
+ * (state 'sent', so no dispatcher ever picks it up) but was sent to no one: transport 'local' says so, and the
+ * requester sees it as the delivery state 'outbox', never as 'sent' (deliveryStateOf).
  *
  * The idempotency key makes a message one row however often its cause is retried. Twilio's API takes no
  * idempotency key, so the one case that can still send an SMS twice is the provider accepting it and this
@@ -218,7 +220,8 @@ export default fp(
       dispatchDue().catch((error) => app.log.error({ err: error }, 'Message dispatcher failed'));
     }
 
-    // Without a provider a message is delivered the moment it is written: to the outbox itself.
+    // Without a provider a message is finished the moment it is written: it stays in the outbox, sent to no one.
+    // Transport 'local' marks it so; the requester's view reports it as 'outbox' (deliveryStateOf).
     const localDelivery = () => ({ state: 'sent', transport: 'local', sentAt: new Date() }) as const;
 
     async function insertMessage(

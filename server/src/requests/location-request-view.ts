@@ -25,13 +25,28 @@ export interface LocationRequestView {
   url: string | null;
   status: 'pending' | 'ip_located' | 'gps_tracked';
   consent: 'none' | 'declined' | 'sharing' | 'stopped' | 'withdrawn' | 'cancelled';
-  delivery: 'queued' | 'sent' | 'failed' | null;
+  delivery: DeliveryState | null;
   requestTime: string;
   openedTime: string | null;
   locatedTime: string | null;
   liveUntil: string | null;
   expiresAt: string;
   lastPosition: PositionView | null;
+}
+
+/**
+ * What happened to the message: 'queued' (waiting for the provider, or retrying), 'sent' (a provider, SMTP or
+ * Twilio, accepted it), 'failed' (given up), or 'outbox': no provider is configured for its channel, so it stays in
+ * the local outbox (/dev/outbox) and never reaches the recipient. The outbox row says 'sent' with transport
+ * 'local' (it is done with); the requester must not read that as delivered.
+ */
+export type DeliveryState = 'queued' | 'sent' | 'failed' | 'outbox';
+
+/** The requester's delivery state of an outbox row. */
+export function deliveryStateOf(state: string | null, transport: string | null): DeliveryState | null {
+  if (state === null) return null;
+  if (state === 'sent' && transport === 'local') return 'outbox';
+  return state as DeliveryState;
 }
 
 type RequestRow = typeof locationRequests.$inferSelect;
@@ -57,7 +72,7 @@ export function toPositionView(row: PositionRow): PositionView {
  */
 export function toLocationRequestView(
   row: RequestRow,
-  delivery: string | null,
+  delivery: DeliveryState | null,
   lastPosition: PositionRow | null,
   baseUrl: string,
 ): LocationRequestView {
@@ -69,7 +84,7 @@ export function toLocationRequestView(
     url: row.channel === 'link' ? messageLinks(baseUrl, row.locale as Locale, row.token).consentUrl : null,
     status: row.status as LocationRequestView['status'],
     consent: row.consent as LocationRequestView['consent'],
-    delivery: row.messageId ? ((delivery ?? null) as LocationRequestView['delivery']) : null,
+    delivery: row.messageId ? delivery : null,
     requestTime: row.createdAt.toISOString(),
     openedTime: iso(row.openedAt),
     locatedTime: iso(row.locatedAt),
@@ -93,7 +108,7 @@ async function lastPositions(db: DatabaseExecutor, requestIds: string[]): Promis
 /** Views of the given rows (with their delivery state and last position), in the same order. */
 async function viewsOf(
   db: DatabaseExecutor,
-  rows: { request: RequestRow; delivery: string | null }[],
+  rows: { request: RequestRow; delivery: string | null; transport: string | null }[],
   baseUrl: string,
 ): Promise<LocationRequestView[]> {
   const latest = await lastPositions(
@@ -101,13 +116,18 @@ async function viewsOf(
     rows.map((row) => row.request.id),
   );
   return rows.map((row) =>
-    toLocationRequestView(row.request, row.delivery, latest.get(row.request.id) ?? null, baseUrl),
+    toLocationRequestView(
+      row.request,
+      deliveryStateOf(row.delivery, row.transport),
+      latest.get(row.request.id) ?? null,
+      baseUrl,
+    ),
   );
 }
 
 function selectWithDelivery(db: DatabaseExecutor) {
   return db
-    .select({ request: locationRequests, delivery: outboxMessages.state })
+    .select({ request: locationRequests, delivery: outboxMessages.state, transport: outboxMessages.transport })
     .from(locationRequests)
     .leftJoin(outboxMessages, eq(outboxMessages.id, locationRequests.messageId));
 }

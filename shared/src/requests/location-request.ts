@@ -3,7 +3,8 @@
 export type RequestChannel = 'sms' | 'email' | 'link';
 export type RequestStatus = 'pending' | 'ip_located' | 'gps_tracked';
 export type ConsentState = 'none' | 'declined' | 'sharing' | 'stopped' | 'withdrawn' | 'cancelled';
-export type DeliveryState = 'queued' | 'sent' | 'failed';
+/** 'outbox': no SMS/email provider is configured, the message stays in the local outbox and is not sent. */
+export type DeliveryState = 'queued' | 'sent' | 'failed' | 'outbox';
 
 export interface Position {
   /** The server sends a number; only ever compared, never computed with. */

@@ -86,6 +86,17 @@ describe('the request history', () => {
     );
   });
 
+  it.each([
+    ['en', '/dashboard', 'In the local outbox, not sent (no SMS provider is configured)', 'Sent'],
+    ['id', '/id/dashboard', 'Di kotak keluar lokal, tidak terkirim (penyedia SMS belum dikonfigurasi)', 'Terkirim'],
+  ] as const)('says plainly (%s) when a message stayed in the local outbox', async (locale, path, text, sent) => {
+    get.mockResolvedValue({ items: [request('1', { delivery: 'outbox' })], total: 1, page: 1, pageSize: 10 });
+    await renderAt(path, <RequestHistory locale={locale} />);
+    const delivery = await screen.findByTestId('request-delivery');
+    expect(delivery).toHaveTextContent(text);
+    expect(delivery).not.toHaveTextContent(sent);
+  });
+
   it('deletes a request after asking, in Indonesian', async () => {
     get.mockResolvedValueOnce({ items: [request('1')], total: 1, page: 1, pageSize: 10 });
     get.mockResolvedValueOnce({ items: [], total: 0, page: 1, pageSize: 10 });

@@ -118,7 +118,11 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
               {request.delivery && (
                 <div>
                   <dt>{t('history.fields.delivery')}</dt>
-                  <dd>{t(`history.deliveries.${request.delivery}`)}</dd>
+                  <dd data-testid="request-delivery">
+                    {request.delivery === 'outbox'
+                      ? t(`history.deliveries.outbox.${request.channel === 'email' ? 'email' : 'sms'}`)
+                      : t(`history.deliveries.${request.delivery}`)}
+                  </dd>
                 </div>
               )}
               <div>

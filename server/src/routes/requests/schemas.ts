@@ -29,7 +29,13 @@ export const locationRequest = z.object({
   url: z.string().nullable().describe("A link's consent URL (links only: a message's link belongs to its recipient)"),
   status: z.enum(['pending', 'ip_located', 'gps_tracked']),
   consent: z.enum(['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled']),
-  delivery: z.enum(['queued', 'sent', 'failed']).nullable().describe('The message state (null for a link)'),
+  delivery: z
+    .enum(['queued', 'sent', 'failed', 'outbox'])
+    .nullable()
+    .describe(
+      "The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider " +
+        'accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent)',
+    ),
   requestTime: z.string(),
   openedTime: z.string().nullable(),
   locatedTime: z.string().nullable(),
