@@ -1,5 +1,6 @@
 // `npm start`: build everything, then serve the whole app on the embedded defaults
-// (PGlite in ./data, the local outbox, the sandbox processor) at http://localhost:8080.
+// (PGlite in ./data, the local outbox, readable from this machine at /dev/outbox, the sandbox processor) at
+// http://localhost:8080. KABARI_SKIP_BUILD=1 serves the existing dist folders.
 import { spawn } from 'node:child_process';
 import { nodeBin, repoRoot, runOrExit } from './lib/run.mjs';
 

@@ -170,6 +170,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     if (config.isProduction) app.log.warn('DEV_OUTBOX is on in production: /dev/outbox shows every message sent');
     await app.register(devOutboxRoutes);
     await app.register(devBillingRoutes);
+  } else if (config.loopbackOutbox) {
+    // `npm start` with no SMTP/Twilio: the messages can be read only here, so this machine may read them.
+    await app.register(devOutboxRoutes, { loopbackOnly: true });
   }
 
   if (config.serveWeb) await app.register(serveWeb, { config });

@@ -112,7 +112,8 @@ const environmentSchema = z.object({
       return false;
     }
   }, 'expected a PEM-encoded RSA private key of at least 2048 bits'),
-  // The local outbox page shows reset codes: on by default outside production only.
+  // The local outbox page shows reset codes: open by default outside production only; in production with no
+  // provider it is served to this machine only (loopbackOutbox), so `npm start` can complete a reset.
   DEV_OUTBOX: booleanFromEnv.optional(),
   // Multiplies the login and code throttles, e.g. for end-to-end runs that sign in many times from one address.
   AUTH_THROTTLE_SCALE: z.coerce
@@ -157,7 +158,15 @@ export interface Config {
   appId: string;
   rsaPrivateKeyPem: string | undefined;
   authSecret: string | undefined;
+  /** /dev/outbox (and the dev billing tools) for every caller. */
   devOutbox: boolean;
+  /**
+   * /dev/outbox for callers on this machine only: production with neither SMTP nor Twilio configured and DEV_OUTBOX
+   * unset, i.e. `npm start` on a fresh machine, where no message could otherwise be read.
+   */
+  loopbackOutbox: boolean;
+  /** The variables left to their defaults where a real deployment must set them (warned about at start). */
+  defaultedInProduction: ('PUBLIC_URL' | 'OPERATOR_EMAIL')[];
   authThrottleScale: number;
   requests: RequestsConfig;
   billing: BillingConfig;
@@ -196,6 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
+  const requests = requestsConfig(e, (message) => new ConfigError(message));
+  const devOutbox = e.DEV_OUTBOX ?? !isProduction;
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
@@ -220,9 +231,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     appId: e.APP_ID,
     rsaPrivateKeyPem: e.RSA_PRIVATE_KEY,
     authSecret: e.AUTH_SECRET,
-    devOutbox: e.DEV_OUTBOX ?? !isProduction,
+    devOutbox,
+    loopbackOutbox:
+      !devOutbox && isProduction && e.DEV_OUTBOX === undefined && !e.SMTP_URL && requests.twilio === undefined,
+    defaultedInProduction: isProduction
+      ? (['PUBLIC_URL', 'OPERATOR_EMAIL'] as const).filter((name) => !env[name]?.trim())
+      : [],
     authThrottleScale: e.AUTH_THROTTLE_SCALE,
-    requests: requestsConfig(e, (message) => new ConfigError(message)),
+    requests,
     billing: billingConfig(e, (message) => new ConfigError(message)),
     nominatimUrl: e.NOMINATIM_URL?.replace(/\/+$/, ''),
     retentionDays: e.RETENTION_DAYS,
@@ -235,4 +251,35 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
+}
+
+/**
+ * What the server says at start: where each channel's messages go and, when they stay local, where to read them;
+ * in production, which deployment variables were left to their defaults.
+ */
+export function startupNotes(config: Config): { info: string[]; warnings: string[] } {
+  const email = config.smtpUrl ? 'email: SMTP (SMTP_URL)' : 'email: local outbox (no SMTP_URL)';
+  const sms = config.requests.twilio ? 'SMS: Twilio (TWILIO_*)' : 'SMS: local outbox (no TWILIO_*)';
+  const info = [`Messages: ${email}; ${sms}`];
+  if (config.devOutbox) info.push(`Local outbox: ${config.publicUrl}/dev/outbox`);
+  else if (config.loopbackOutbox) {
+    info.push(
+      `Local outbox, from this machine only: http://localhost:${config.port}/dev/outbox ` +
+        '(set SMTP_URL or TWILIO_* for real delivery; the outbox page then goes away)',
+    );
+  }
+  const warnings: string[] = [];
+  if (config.defaultedInProduction.includes('PUBLIC_URL')) {
+    warnings.push(
+      `PUBLIC_URL is not set: links in emails, SMS and the sitemap point to ${config.publicUrl}, ` +
+        'which only this machine can open. Set PUBLIC_URL to the address people use.',
+    );
+  }
+  if (config.defaultedInProduction.includes('OPERATOR_EMAIL')) {
+    warnings.push(
+      `OPERATOR_EMAIL is not set: contact-form messages go to ${config.operatorEmail}, which nobody reads. ` +
+        'Set OPERATOR_EMAIL to a real mailbox.',
+    );
+  }
+  return { info, warnings };
 }

@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, startupNotes, type Config } from './config';
 
 async function start(): Promise<void> {
   let config: Config;
@@ -44,6 +44,9 @@ async function start(): Promise<void> {
     await app.close().catch(() => undefined);
     process.exit(1);
   }
+  const notes = startupNotes(config);
+  for (const line of notes.info) app.log.info(line);
+  for (const line of notes.warnings) app.log.warn(line);
 }
 
 void start();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig, startupNotes } from '../src/config';
 
 function configError(env: Record<string, string>): string {
   try {
@@ -40,6 +40,55 @@ describe('loadConfig', () => {
     expect(loadConfig({}).devOutbox).toBe(true);
     expect(loadConfig({ NODE_ENV: 'production' }).devOutbox).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DEV_OUTBOX: 'true' }).devOutbox).toBe(true);
+  });
+
+  it('lets this machine read the outbox in production while no provider is configured', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).loopbackOutbox).toBe(true);
+    expect(loadConfig({}).loopbackOutbox).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587' }).loopbackOutbox).toBe(false);
+    const twilio = {
+      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: 'secret-token',
+      TWILIO_FROM: '+15005550006',
+    };
+    expect(loadConfig({ NODE_ENV: 'production', ...twilio }).loopbackOutbox).toBe(false);
+    // An explicit choice wins: false closes it, true opens it to everyone.
+    expect(loadConfig({ NODE_ENV: 'production', DEV_OUTBOX: 'false' }).loopbackOutbox).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEV_OUTBOX: 'true' }).loopbackOutbox).toBe(false);
+  });
+
+  it('says at start where messages go and where to read them', () => {
+    const local = startupNotes(loadConfig({ NODE_ENV: 'production', PORT: '9090' }));
+    expect(local.info).toEqual([
+      'Messages: email: local outbox (no SMTP_URL); SMS: local outbox (no TWILIO_*)',
+      expect.stringContaining('from this machine only: http://localhost:9090/dev/outbox'),
+    ]);
+    const smtp = startupNotes(
+      loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com', PUBLIC_URL: 'https://kabari.id' }),
+    );
+    expect(smtp.info).toEqual(['Messages: email: SMTP (SMTP_URL); SMS: local outbox (no TWILIO_*)']);
+    const development = startupNotes(loadConfig({ PUBLIC_URL: 'http://localhost:5173' }));
+    expect(development.info).toContain('Local outbox: http://localhost:5173/dev/outbox');
+  });
+
+  it('warns in production when PUBLIC_URL or OPERATOR_EMAIL is left to its default, without requiring them', () => {
+    const bare = loadConfig({ NODE_ENV: 'production' });
+    expect(bare.defaultedInProduction).toEqual(['PUBLIC_URL', 'OPERATOR_EMAIL']);
+    const warnings = startupNotes(bare).warnings;
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^PUBLIC_URL is not set: .*http:\/\/localhost:8080/);
+    expect(warnings[1]).toMatch(/^OPERATOR_EMAIL is not set: .*operator@kabari\.localhost/);
+
+    const half = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://kabari.id', OPERATOR_EMAIL: ' ' });
+    expect(half.defaultedInProduction).toEqual(['OPERATOR_EMAIL']);
+    const configured = loadConfig({
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://kabari.id',
+      OPERATOR_EMAIL: 'support@kabari.id',
+    });
+    expect(startupNotes(configured).warnings).toEqual([]);
+    // Outside production the defaults are the right ones.
+    expect(startupNotes(loadConfig({})).warnings).toEqual([]);
   });
 
   it('serves the web apps by default in production only', () => {

@@ -73,12 +73,61 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
 });
 
 describe('GET /dev/outbox in production', () => {
-  it('does not exist (unless DEV_OUTBOX=true asks for it)', async () => {
+  it('with no provider: answers this machine only, never through a proxy or under another host name', async () => {
     const production = await buildTestApp('pglite', { NODE_ENV: 'production', SERVE_WEB: 'false' });
     try {
-      expect((await production.app.inject({ method: 'GET', url: '/dev/outbox' })).statusCode).toBe(404);
+      expect(production.config.loopbackOutbox).toBe(true);
+      const local = (headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
+        production.app.inject({
+          method: 'GET',
+          url: '/dev/outbox',
+          remoteAddress,
+          headers: { host: 'localhost:8080', ...headers },
+        });
+      expect((await local()).statusCode).toBe(200);
+      expect((await local({ host: '127.0.0.1:8080' })).statusCode).toBe(200);
+      expect((await local({ host: '[::1]:8080' }, '::1')).statusCode).toBe(200);
+      expect((await local({}, '::ffff:127.0.0.1')).statusCode).toBe(200);
+
+      expect((await local({}, '203.0.113.9')).statusCode).toBe(404);
+      expect((await local({}, '10.0.0.2')).statusCode).toBe(404);
+      expect((await local({ 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(404);
+      expect((await local({ forwarded: 'for=203.0.113.9' })).statusCode).toBe(404);
+      expect((await local({ 'x-real-ip': '203.0.113.9' })).statusCode).toBe(404);
+      expect((await local({ host: 'kabari.example.com' })).statusCode).toBe(404);
+      // The refusal is the ordinary 404 of an unknown path: nothing tells the page exists.
+      const refused = await local({ host: 'kabari.example.com' });
+      expect(refused.json()).toEqual({ status: 404, message: 'Not found: GET /dev/outbox', data: null });
+      // The dev billing tools stay off.
+      expect(
+        (
+          await production.app.inject({
+            method: 'POST',
+            url: '/dev/subscriptions/run-renewals',
+            headers: { host: 'localhost' },
+          })
+        ).statusCode,
+      ).toBe(404);
     } finally {
       await production.close();
+    }
+  });
+
+  it('with SMTP configured or DEV_OUTBOX=false: does not exist, even for this machine', async () => {
+    const variants: Record<string, string>[] = [{ SMTP_URL: 'smtp://127.0.0.1:1' }, { DEV_OUTBOX: 'false' }];
+    for (const env of variants) {
+      const production = await buildTestApp('pglite', { NODE_ENV: 'production', SERVE_WEB: 'false', ...env });
+      try {
+        const response = await production.app.inject({
+          method: 'GET',
+          url: '/dev/outbox',
+          remoteAddress: '127.0.0.1',
+          headers: { host: 'localhost' },
+        });
+        expect(response.statusCode).toBe(404);
+      } finally {
+        await production.close();
+      }
     }
   });
 });
