@@ -38,11 +38,16 @@ const pending = {
 
 function serve(limit: { nextAllowedAt: string | null; optedOut: boolean }) {
   get.mockImplementation(
-    async (url: string) => (url === '/api/v1/requests/templates' ? { items: templates } : limit) as never,
+    async (url: string) =>
+      (url === '/api/v1/requests/templates' ? { items: templates, noteMaxLength: 80 } : limit) as never,
   );
   post.mockImplementation(async (url: string, body: unknown) => {
     if (url === '/api/v1/requests/preview') {
       const { note } = body as { note: string };
+      if (note.includes('http')) {
+        const message = 'The note cannot contain links: the message carries its own consent link';
+        throw new ApiError(message, 400, { status: 400, message, data: null });
+      }
       return {
         text: `Ana asks where you are.${note ? ` "${note}"` : ''} Open: https://kabari.test/enter-link#…`,
       } as never;
@@ -101,6 +106,36 @@ describe('the choose-message modal', () => {
       { toastErrors: false, handledStatuses: [409, 429] },
     );
     expect(toast).toHaveBeenCalledWith('success', 'Send SMS template success');
+  });
+
+  it("counts the note against the server's limit, and never sends without the exact preview", async () => {
+    serve({ nextAllowedAt: null, optedOut: false });
+    const user = userEvent.setup();
+    const { dialog } = await open();
+    const preview = await within(dialog).findByTestId('message-preview');
+    const note = within(dialog).getByRole('textbox', { name: 'Your personal note' });
+    expect(note).toHaveAttribute('maxLength', '80');
+    expect(within(dialog).getByTestId('note-count')).toHaveTextContent('18 of 80 characters');
+    const send = within(dialog).getByRole('button', { name: 'Send' });
+    await waitFor(() => expect(send).toBeEnabled());
+
+    // While the note changes, the preview shown is of the old note: Send waits for the new one.
+    await user.type(note, '!');
+    expect(within(dialog).getByTestId('note-count')).toHaveTextContent('19 of 80 characters');
+    expect(send).toBeDisabled();
+    await waitFor(() => expect(preview).toHaveTextContent('"Are you home safe?!"'));
+    await waitFor(() => expect(send).toBeEnabled());
+
+    // A refused note: the old preview is cleared, the server's reason shown, and Send stays off.
+    await user.clear(note);
+    await user.type(note, 'see http://x.test');
+    expect(await within(dialog).findByTestId('preview-failed')).toHaveTextContent(
+      'The note cannot contain links: the message carries its own consent link',
+    );
+    expect(within(dialog).queryByTestId('message-preview')).not.toBeInTheDocument();
+    expect(send).toBeDisabled();
+    await user.click(send);
+    expect(post).not.toHaveBeenCalledWith('/api/v1/requests/sms', expect.anything(), expect.anything());
   });
 
   it('shows the 3-hour limit before the user tries', async () => {

@@ -6,6 +6,7 @@ import Alert from 'antd/es/alert';
 import Radio from 'antd/es/radio';
 import Spin from 'antd/es/spin';
 import type { Locale } from '@kabari/shared/i18n/locale';
+import { isApiError } from '@kabari/shared/api/api-error';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { showToast } from '@kabari/shared/requests/show-toast';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
@@ -33,8 +34,13 @@ export interface ChooseMessageModalProps {
 
 type Block = { kind: 'limited'; nextAllowedAt: string } | { kind: 'optedOut' } | null;
 
-const noteMaxLength = 200;
 const previewDelayMs = 300;
+
+/** A preview and what it was made from: it is the exact message only while those are still the chosen ones. */
+type PreviewState =
+  | { kind: 'ready'; templateId: string; note: string; message: MessagePreview }
+  | { kind: 'failed'; templateId: string; note: string; reason: string | null }
+  | null;
 
 /**
  * The choose-message step (design.md §1.6): a predefined template in the page's language, a personal note
@@ -48,8 +54,8 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
   const [templatesFailed, setTemplatesFailed] = useState(false);
   const [templateId, setTemplateId] = useState<string | null>(null);
   const [note, setNote] = useState('');
-  const [preview, setPreview] = useState<MessagePreview | null>(null);
-  const [previewFailed, setPreviewFailed] = useState(false);
+  const [noteMaxLength, setNoteMaxLength] = useState<number | null>(null);
+  const [previewState, setPreviewState] = useState<PreviewState>(null);
   const [block, setBlock] = useState<Block>(null);
   const [sending, setSending] = useState(false);
 
@@ -58,9 +64,10 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
     if (!open) return;
     let current = true;
     fetchTemplates(channel, locale)
-      .then(({ items }) => {
+      .then(({ items, noteMaxLength: max }) => {
         if (!current) return;
         setTemplates(items);
+        setNoteMaxLength(max);
         const first = items[0];
         setTemplateId(first?.id ?? null);
         setNote(first?.defaultNote ?? '');
@@ -84,12 +91,14 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
     let current = true;
     const timer = setTimeout(() => {
       previewMessage({ channel, templateId, note, locale })
-        .then((result) => {
-          if (!current) return;
-          setPreview(result);
-          setPreviewFailed(false);
+        .then((message) => {
+          if (current) setPreviewState({ kind: 'ready', templateId, note, message });
         })
-        .catch(() => current && setPreviewFailed(true));
+        .catch((error: unknown) => {
+          // The server's reason (in the page's language) when it refused the note; a failed preview is cleared.
+          const reason = isApiError(error) && error.status === 400 ? error.message : null;
+          if (current) setPreviewState({ kind: 'failed', templateId, note, reason });
+        });
     }, previewDelayMs);
     return () => {
       current = false;
@@ -103,8 +112,14 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
     if (template) setNote(template.defaultNote);
   }
 
+  // Only a preview of exactly the chosen template and note may be sent; while typing, the old one is out of date.
+  const upToDate = previewState?.templateId === templateId && previewState.note === note;
+  const preview = previewState?.kind === 'ready' ? previewState.message : null;
+  const previewFailure = previewState?.kind === 'failed' ? previewState : null;
+  const canSend = Boolean(templateId) && !block && upToDate && previewState?.kind === 'ready';
+
   async function send() {
-    if (!templateId || sending || block) return;
+    if (!canSend || sending) return;
     setSending(true);
     const result = await sendMessage(channel, { target, templateId, note: note.trim(), locale });
     setSending(false);
@@ -130,6 +145,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
 
   const noteId = `${ids}-note`;
   const noteHintId = `${ids}-note-hint`;
+  const noteCountId = `${ids}-note-count`;
   return (
     <Modal
       open={open}
@@ -141,13 +157,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
         <Button key="cancel" onClick={onClose}>
           {t('message.cancel')}
         </Button>,
-        <Button
-          key="send"
-          type="primary"
-          loading={sending}
-          disabled={!templateId || Boolean(block) || !preview}
-          onClick={() => void send()}
-        >
+        <Button key="send" type="primary" loading={sending} disabled={!canSend} onClick={() => void send()}>
           {sending ? t('message.sending') : t('message.send')}
         </Button>,
       ]}
@@ -184,17 +194,31 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
             <textarea
               id={noteId}
               rows={3}
-              maxLength={noteMaxLength}
+              maxLength={noteMaxLength ?? undefined}
               value={note}
-              aria-describedby={noteHintId}
+              aria-describedby={`${noteHintId} ${noteCountId}`}
               onChange={(event) => setNote(event.target.value)}
             />
+            {noteMaxLength !== null && (
+              <p id={noteCountId} className="choose-message__count" data-testid="note-count">
+                {t('message.noteCount', { count: note.length, max: noteMaxLength })}
+              </p>
+            )}
           </div>
           <section className="choose-message__preview" aria-labelledby={`${ids}-preview`}>
             <h3 id={`${ids}-preview`}>{t('message.preview')}</h3>
-            {previewFailed && <p>{t('message.previewFailed')}</p>}
+            {previewFailure && (
+              <div data-testid="preview-failed">
+                <Alert type="error" showIcon title={previewFailure.reason ?? t('message.previewFailed')} />
+              </div>
+            )}
             {preview && (
-              <div data-testid="message-preview" aria-live="polite">
+              <div
+                data-testid="message-preview"
+                aria-live="polite"
+                aria-busy={!upToDate}
+                className={upToDate ? undefined : 'choose-message__stale'}
+              >
                 {preview.subject && (
                   <p className="choose-message__subject">{t('message.previewSubject', { subject: preview.subject })}</p>
                 )}

@@ -25,7 +25,11 @@ export interface SendLimit {
 
 export type LimitQuery = { channel: 'sms'; number: string } | { channel: 'email'; email: string } | { channel: 'link' };
 
-export function fetchTemplates(channel: MessageChannel, locale: Locale): Promise<{ items: MessageTemplate[] }> {
+/** The channel's templates and its note limit (the server's, so the counter and the server agree). */
+export function fetchTemplates(
+  channel: MessageChannel,
+  locale: Locale,
+): Promise<{ items: MessageTemplate[]; noteMaxLength: number }> {
   return apiGet('/api/v1/requests/templates', { params: { channel, locale } });
 }
 

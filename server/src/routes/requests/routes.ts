@@ -16,6 +16,7 @@ import { hasLiveSubscription } from '../../requests/subscriber-access';
 import {
   listTemplates,
   messageLinks,
+  NOTE_MAX_LENGTH,
   noteProblem,
   PREVIEW_TOKEN,
   renderMessage,
@@ -111,7 +112,11 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         response: { 200: templatesResponse, ...errorResponses },
       },
     },
-    async (request) => ok({ items: listTemplates(request.query.channel, request.query.locale) }),
+    async (request) =>
+      ok({
+        items: listTemplates(request.query.channel, request.query.locale),
+        noteMaxLength: NOTE_MAX_LENGTH[request.query.channel],
+      }),
   );
 
   app.post(

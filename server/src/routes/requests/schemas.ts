@@ -68,6 +68,10 @@ export const templatesResponse = envelope(
         defaultNote: z.string(),
       }),
     ),
+    noteMaxLength: z
+      .number()
+      .int()
+      .describe("The longest personal note the channel takes (after trimming): the client's limit and counter"),
   }),
 );
 

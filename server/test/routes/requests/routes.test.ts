@@ -60,7 +60,23 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
           expect(item).toMatchObject({ channel: 'sms', locale });
           expect(item.defaultNote.length).toBeLessThanOrEqual(80);
         }
+        expect(response.json().data.noteMaxLength).toBe(80);
       }
+    });
+
+    it('gives each channel its own note limit, the one the preview and the send enforce', async () => {
+      const email = await inject(null, 'GET', '/api/v1/requests/templates?channel=email&locale=en');
+      const limit = email.json().data.noteMaxLength;
+      expect(limit).toBe(500);
+      const preview = (note: string) =>
+        inject(sari, 'POST', '/api/v1/requests/preview', {
+          channel: 'email',
+          templateId: 'check-in',
+          note,
+          locale: 'en',
+        });
+      expect((await preview('a'.repeat(limit))).statusCode).toBe(200);
+      expect((await preview('a'.repeat(limit + 1))).statusCode).toBe(400);
     });
 
     it('previews the exact SMS: the requester by name, the note, the consent and opt-out links', async () => {
