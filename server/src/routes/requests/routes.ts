@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { waitText } from '../../lib/messages';
+import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import { sayCommon, waitText } from '../../lib/messages';
 import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { locationRequests } from '../../db/schema';
@@ -44,6 +45,13 @@ import {
 export const SUBSCRIPTION_NEEDED = 'Your subscription has expired. Renew it to send location requests.';
 
 const signedInResponses = { ...errorResponses, 401: errorEnvelope };
+
+/**
+ * Asking the limit of a number or address says whether it opted out and whether someone messaged it lately:
+ * a subscriber opening the send step asks once per target, so this per-user budget (in the database, so it holds
+ * across instances) is generous for that and stops walking through numbers.
+ */
+export const TARGET_LIMIT_CHECKS: ThrottleRule = { limit: 60, windowSeconds: 60 * 60 };
 const sendResponses = { ...signedInResponses, 403: errorEnvelope, 409: errorEnvelope, 429: limitedResponse };
 
 /** Only subscribers whose subscription runs may send: 403, which the client shows as the expired state. */
@@ -152,16 +160,29 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       schema: {
         tags: ['requests'],
         summary: 'When the next request to a target (or the next link) is possible, and whether the target opted out',
+        description:
+          'For a number or an email address: subscribers only (403, like sending), and at most ' +
+          `${TARGET_LIMIT_CHECKS.limit} such checks an hour per account (429 with Retry-After). ` +
+          "The link limit is the caller's own and needs neither.",
         security,
         querystring: limitQuery,
-        response: { 200: limitResponse, ...signedInResponses },
+        response: { 200: limitResponse, ...signedInResponses, 403: errorEnvelope, 429: errorEnvelope },
       },
     },
     async (request) => {
       const { channel, number, country, email } = request.query;
+      const userId = request.session!.user.id;
       if (channel === 'link') {
-        const next = await nextAllowedAt(app.db, linkLimitKey(request.session!.user.id));
+        const next = await nextAllowedAt(app.db, linkLimitKey(userId));
         return ok({ nextAllowedAt: next?.toISOString() ?? null, optedOut: false });
+      }
+      // What this tells about someone else's number or address is for those who may message it, in small doses.
+      await requireSubscriber(app.db, request);
+      const checks = await countAttempt(app.db, `request-limit-check:${userId}`, TARGET_LIMIT_CHECKS);
+      if (checks.limited) {
+        throw new HttpError(429, sayCommon('tooManyRequests', { wait: checks.retryAfterSeconds }), {
+          'retry-after': String(checks.retryAfterSeconds),
+        });
       }
       let target: string;
       if (channel === 'sms') target = await smsTarget(number, country);

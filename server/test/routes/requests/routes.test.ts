@@ -7,6 +7,7 @@ import {
   requestEvents,
   sendLimits,
 } from '../../../src/db/schema';
+import { TARGET_LIMIT_CHECKS } from '../../../src/routes/requests/routes';
 import { optOutHash } from '../../../src/routes/share/opt-out-hash';
 import { describeEachDatabase } from '../../support/databases';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
@@ -217,6 +218,40 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
         .where(eq(sendLimits.key, `target:${number}`));
       expect((await inject(sari, 'GET', limitUrl)).json().data.nextAllowedAt).toBeNull();
       expect((await sendSms(sari, number)).statusCode).toBe(200);
+    });
+
+    it("tells a target's limit only to subscribers, a limited number of times per account", async () => {
+      const url = (number: string) => `/api/v1/requests/limit?channel=sms&number=${encodeURIComponent(number)}`;
+      const never = await createRequester(testApp.app, { subscription: null });
+      const lapsed = await createRequester(testApp.app, {
+        subscription: { status: 'active', validUntil: new Date(Date.now() - 1000) },
+      });
+      for (const requester of [never, lapsed]) {
+        const refused = await inject(requester, 'GET', url(freshNumber()));
+        expect(refused.statusCode).toBe(403);
+        const email = await inject(requester, 'GET', '/api/v1/requests/limit?channel=email&email=a%40example.com');
+        expect(email.statusCode).toBe(403);
+        // Their own link limit is theirs to know.
+        expect((await inject(requester, 'GET', '/api/v1/requests/limit?channel=link')).statusCode).toBe(200);
+      }
+
+      // Every check counts, whichever address it comes from; the budget is the account's, kept in the database.
+      const prober = await createRequester(testApp.app, {});
+      for (let index = 0; index < TARGET_LIMIT_CHECKS.limit; index++) {
+        expect((await inject(prober, 'GET', url(freshNumber()))).statusCode).toBe(200);
+      }
+      const stopped = await testApp.app.inject({
+        method: 'GET',
+        url: url(freshNumber()),
+        headers: { ...prober.headers, 'accept-language': 'id' },
+        remoteAddress: nextAddress(),
+      });
+      expect(stopped.statusCode).toBe(429);
+      expect(Number(stopped.headers['retry-after'])).toBeGreaterThan(0);
+      expect(stopped.json().message).toMatch(/^Terlalu banyak permintaan\. Silakan coba lagi dalam \d+ menit\.$/);
+      // Another subscriber is not affected, and the prober's own link limit still answers.
+      expect((await inject(sari, 'GET', url(freshNumber()))).statusCode).toBe(200);
+      expect((await inject(prober, 'GET', '/api/v1/requests/limit?channel=link')).statusCode).toBe(200);
     });
 
     it('never messages a number that opted out, and says so plainly', async () => {
