@@ -1,10 +1,26 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { answer, envelope, toasts } from '../support/app-helpers';
-import { signUpSubscriber } from '../support/subscriber';
+import { startKabari } from '../support/kabari-server';
+import { encryptPassword, signUpSubscriber } from '../support/subscriber';
 
-// Sign-in uses a real subscriber; a successful reset is the server's answer played back by route interception
-// (the code only reaches the outbox); every refusal below is the real server's.
+// Real subscribers and the real server throughout: the reset code is read from the local outbox (/dev/outbox,
+// which the production server started by `npm start` serves to this machine while no SMTP/Twilio is configured).
+// Only the SendCodeFailed answer is played back.
+
+/** The newest reset code emailed to this address, from the local outbox. */
+async function resetCodeFor(baseURL: string, email: string): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const response = await fetch(`${baseURL}/dev/outbox?format=json&recipient=${encodeURIComponent(email)}`);
+      const messages = ((await response.json()) as { data: { bodyText: string }[] }).data;
+      code = messages[0]?.bodyText.match(/\b(\d{6})\b/)?.[1];
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code!;
+}
 
 async function openLogin(page: Page, path = '/', name = 'Log in') {
   await page.goto(path);
@@ -88,6 +104,16 @@ test.describe('the login dialog', () => {
     await expect(dialog.getByLabel('Password', { exact: true })).toHaveValue('');
   });
 
+  test('a refused login in Indonesian shows the server’s Indonesian reason', async ({ page }) => {
+    const dialog = await openLogin(page, '/id/', 'Masuk');
+    await dialog.getByLabel('Email').fill('tidak-ada@example.com');
+    await dialog.getByLabel('Kata sandi', { exact: true }).fill('bukan-kata-sandinya');
+    await dialog.getByRole('button', { name: 'Masuk' }).click();
+    await expect(toasts(page).filter({ hasText: 'Email atau kata sandi salah.' })).toBeVisible();
+    await expect(toasts(page).filter({ hasText: 'Incorrect email or password.' })).toHaveCount(0);
+    await expect(dialog).toBeVisible();
+  });
+
   test('shows and hides the password', async ({ page }) => {
     const dialog = await openLogin(page);
     const password = dialog.getByLabel('Password', { exact: true });
@@ -124,6 +150,8 @@ test.describe('the reset-password dialog', () => {
 
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await expect(toasts(page).filter({ hasText: 'Please enter the verification code' })).toBeVisible();
+    await expect(dialog.getByText('Please input a your new password')).toBeVisible();
+    await expect(dialog.getByText('Please input a your verification code')).toBeVisible();
 
     await dialog.getByLabel('New password').fill('new-secret');
     await dialog.getByLabel('Verification code').fill('123456');
@@ -145,25 +173,114 @@ test.describe('the reset-password dialog', () => {
     await expect(dialog.getByLabel('New password')).toHaveCount(0);
   });
 
-  test('a reset toasts, clears, returns to step one and closes; Escape never closes it', async ({ page }) => {
-    await answer(page, '**/api/v1/auth/sendCode', () => envelope(200, { success: true }));
-    const reset = await answer(page, '**/api/v1/auth/resetPassword', () => envelope(200, { success: true }));
+  test('an invalid email is named inline and sends no code', async ({ page }) => {
+    let calls = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/auth/sendCode')) calls += 1;
+    });
     const dialog = await openReset(page);
-    await dialog.getByLabel('Email').fill('ana@example.com');
+    await dialog.getByLabel('Email').fill('ana@example');
+    await dialog.getByRole('button', { name: 'Reset' }).click();
+    await expect(dialog.getByText('Enter valid email address')).toBeVisible();
+    await expect(dialog.getByLabel('New password')).toHaveCount(0);
+    expect(calls).toBe(0);
+  });
+
+  test('the close button starts it over: step one, empty fields', async ({ page }) => {
+    const dialog = await openReset(page);
+    await dialog.getByLabel('Email').fill('nobody@example.com');
     await dialog.getByRole('button', { name: 'Reset' }).click();
     await dialog.getByLabel('New password').fill('new-secret');
     await dialog.getByLabel('Verification code').fill('123456');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('dialog', { name: 'Log in' }).getByRole('button', { name: 'Forgot your password?' }).click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Email')).toHaveValue('');
+    await expect(dialog.getByLabel('New password')).toHaveCount(0);
+    await expect(dialog.getByLabel('Verification code')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Reset' })).toBeVisible();
+  });
+
+  test('a real reset: the emailed code sets the new password, which signs in; the old session ends', async ({
+    page,
+    baseURL,
+  }) => {
+    const subscriber = await signUpSubscriber(baseURL!, { displayName: 'Ana' });
+    const dialog = await openReset(page);
+    await dialog.getByLabel('Email').fill(subscriber.email);
+    await dialog.getByRole('button', { name: 'Reset' }).click();
+    await expect(toasts(page).filter({ hasText: 'a verification code is on its way' })).toBeVisible();
+    const code = await resetCodeFor(baseURL!, subscriber.email);
+
+    const newPassword = `new-${subscriber.password}`;
+    await dialog.getByLabel('New password').fill(newPassword);
+    await dialog.getByLabel('Verification code').fill(code);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await expect(toasts(page).filter({ hasText: 'Your password has been reset.' })).toBeVisible();
     await expect(dialog).toBeHidden();
-    expect(reset.calls()).toBe(1);
 
+    // Reopened: back at step one, empty.
     await page.locator('header').getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('dialog', { name: 'Log in' }).getByRole('button', { name: 'Forgot your password?' }).click();
+    const login = page.getByRole('dialog', { name: 'Log in' });
+    await login.getByRole('button', { name: 'Forgot your password?' }).click();
     await expect(dialog.getByLabel('Email')).toHaveValue('');
     await expect(dialog.getByLabel('New password')).toHaveCount(0);
     await expect(dialog.getByRole('button', { name: 'Reset' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // The session from before the reset is revoked.
+    const before = await fetch(`${baseURL}/api/v1/personnal/subscribe/info`, {
+      headers: { authorization: subscriber.token, accept: 'application/json' },
+    });
+    expect(before.status).toBe(401);
+
+    // The new password signs in.
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    await login.getByLabel('Email').fill(subscriber.email);
+    await login.getByLabel('Password', { exact: true }).fill(newPassword);
+    await login.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/$/);
+    await expect(page.getByTestId('dashboard-user')).toContainText('Ana');
+  });
+});
+
+test.describe('login throttling', () => {
+  // Its own Kabari: the failures it needs would count against the shared server's limits for other tests.
+  test('too many failed logins for an account: the dialog says so (429)', async ({ page }) => {
+    test.setTimeout(180_000);
+    const kabari = await startKabari();
+    try {
+      const email = 'throttled@example.com';
+      const keyResponse = await fetch(`${kabari.url}/api/v1/auth/publicKey`);
+      const { publicKey } = ((await keyResponse.json()) as { data: { publicKey: string } }).data;
+      // The account allows 10 failures in 15 minutes; spend them through the API.
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const response = await fetch(`${kabari.url}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: encryptPassword(publicKey, `wrong-${attempt}`) }),
+        });
+        expect(response.status).toBe(400);
+      }
+      const dialog = await openLogin(page, `${kabari.url}/`);
+      await dialog.getByLabel('Email').fill(email);
+      await dialog.getByLabel('Password', { exact: true }).fill('wrong-again');
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login')),
+        dialog.getByRole('button', { name: 'Log in' }).click(),
+      ]);
+      expect(response.status()).toBe(429);
+      await expect(
+        toasts(page).filter({ hasText: /Too many failed login attempts for this account\. Please try again in / }),
+      ).toBeVisible();
+      await expect(dialog).toBeVisible();
+    } finally {
+      await kabari.stop();
+    }
   });
 });
