@@ -383,10 +383,33 @@ export const optOuts = pgTable('opt_outs', {
   createdAt: createdAt(),
 });
 
-/** Abuse reports from recipients, stored for the operator with the request they concern. */
+/**
+ * What is left of a deleted location request (by its requester, or with their account), so that the opt-out and
+ * report links in a message already sent keep working: the token's sha256, the target's opt-out hash and the
+ * requester's id, nothing else. Written by a trigger on location_requests (migration 0005), so every way of
+ * deleting a request leaves one; pruned by the retention job after a year.
+ */
+export const linkTombstones = pgTable(
+  'link_tombstones',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    // No foreign key: it outlives the account, so the operator still knows whom a report is about.
+    requesterId: uuid('requester_id').notNull(),
+    channel: text('channel').notNull(),
+    targetHash: text('target_hash'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('link_tombstones_deleted_at_idx').on(table.deletedAt)],
+);
+
+/**
+ * Abuse reports from recipients, stored for the operator with the request they concern and its requester, who
+ * stays known when the request or the account is deleted.
+ */
 export const abuseReports = pgTable('abuse_reports', {
   id: uuid('id').primaryKey().defaultRandom(),
   requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'set null' }),
+  requesterId: uuid('requester_id'),
   reason: text('reason').notNull(),
   details: text('details'),
   createdAt: createdAt(),

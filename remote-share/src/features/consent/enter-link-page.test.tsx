@@ -136,10 +136,18 @@ describe('EnterLinkPage', () => {
     ['stopped', 'You stopped sharing'],
     ['withdrawn', 'You withdrew your consent'],
     ['expired', 'Invalid link!'],
+    ['deleted', 'This request was deleted'],
   ])('answers a %s link with its state', async (state, heading) => {
     server({ '/tok': () => reply(200, { ...openLink, state }) });
     await renderAt('/enter-link?token=tok', <EnterLinkPage />);
     expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Share my location' })).not.toBeInTheDocument();
+  });
+
+  it('still offers opt-out and report on a link whose request was deleted', async () => {
+    server({ '/tok': () => reply(200, { ...openLink, requesterName: '', state: 'deleted' }) });
+    await renderAt('/enter-link?token=tok&action=opt-out', <EnterLinkPage />);
+    expect(await screen.findByRole('button', { name: 'Yes, stop all requests' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Report abuse' })).toBeInTheDocument();
   });
 });

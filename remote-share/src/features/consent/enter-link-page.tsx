@@ -109,6 +109,8 @@ export default function EnterLinkPage() {
       stopped: <StateNotice title={t('enterLink.stoppedTitle')} text={t('enterLink.stoppedText')} />,
       withdrawn: <StateNotice title={t('enterLink.withdrawnTitle')} text={t('enterLink.withdrawnText', { name })} />,
       cancelled: <StateNotice title={t('enterLink.cancelledTitle')} text={t('enterLink.cancelledText', { name })} />,
+      // The requester deleted the request: opt-out and report below still work.
+      deleted: <StateNotice title={t('enterLink.deletedTitle')} text={t('enterLink.deletedText')} />,
       sharing: (
         <section className="recipient__notice" aria-labelledby="link-state-title">
           <h2 id="link-state-title">{t('enterLink.sharingTitle', { name })}</h2>

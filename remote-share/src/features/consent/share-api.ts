@@ -1,7 +1,7 @@
 // The recipient's calls (docs/api-v1.md, consent). Plain fetch, not the shared axios client: this page opens
 // from an SMS on a phone and must stay light, and it needs none of the client's session handling.
 
-export type LinkState = 'open' | 'sharing' | 'declined' | 'stopped' | 'withdrawn' | 'cancelled' | 'expired';
+export type LinkState = 'open' | 'sharing' | 'declined' | 'stopped' | 'withdrawn' | 'cancelled' | 'expired' | 'deleted';
 
 export interface SharedPosition {
   source: 'ip' | 'gps';

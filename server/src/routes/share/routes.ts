@@ -2,10 +2,18 @@ import { createHash, createHmac } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
-import { waitText } from '../../lib/messages';
+import { defineMessages, sayCommon } from '../../lib/messages';
 import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
-import { abuseReports, locationRequests, optOuts, positions, requestEvents, users } from '../../db/schema';
+import {
+  abuseReports,
+  linkTombstones,
+  locationRequests,
+  optOuts,
+  positions,
+  requestEvents,
+  users,
+} from '../../db/schema';
 import { DBIP_ATTRIBUTION, ipPlaceAddress } from '../../geo/ip-location';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { publishRequestEvent } from '../../live/request-events';
@@ -39,33 +47,69 @@ type RequestRow = typeof locationRequests.$inferSelect;
 
 export const INVALID_LINK = 'Invalid link!';
 
+const say = defineMessages(
+  {
+    invalidLink: INVALID_LINK,
+    open: 'You have not agreed to share your location through this link.',
+    sharing: 'Sharing is on.',
+    declined: 'You declined this request.',
+    stopped: 'You stopped sharing through this link.',
+    withdrawn: 'You withdrew your consent and your shared positions were erased.',
+    cancelled: 'The person who asked cancelled this request.',
+    expired: 'This link has expired.',
+    deleted: 'The person who asked deleted this request.',
+    nothingToOptOut:
+      'This link was not sent to a phone number or an email address, so there is nothing to opt out. ' +
+      'You can decline it or simply ignore it.',
+  },
+  {
+    invalidLink: 'Tautan tidak valid!',
+    open: 'Anda belum setuju membagikan lokasi Anda melalui tautan ini.',
+    sharing: 'Berbagi lokasi sedang aktif.',
+    declined: 'Anda telah menolak permintaan ini.',
+    stopped: 'Anda telah berhenti berbagi lokasi melalui tautan ini.',
+    withdrawn: 'Anda telah menarik persetujuan dan posisi yang Anda bagikan sudah dihapus.',
+    cancelled: 'Orang yang meminta telah membatalkan permintaan ini.',
+    expired: 'Tautan ini sudah kedaluwarsa.',
+    deleted: 'Orang yang meminta telah menghapus permintaan ini.',
+    nothingToOptOut:
+      'Tautan ini tidak dikirim ke nomor telepon atau alamat email, jadi tidak ada yang perlu diberhentikan. ' +
+      'Anda bisa menolaknya atau mengabaikannya saja.',
+  },
+);
+
 /** What the recipient sees of a request: its consent, or that it expired unanswered. */
 export function linkState(request: RequestRow, now = new Date()): LinkState {
   if (request.consent === 'none') return request.expiresAt <= now ? 'expired' : 'open';
   return request.consent as LinkState;
 }
 
-const notSharing = (state: LinkState) =>
-  new HttpError(
-    409,
-    {
-      open: 'You have not agreed to share your location through this link.',
-      sharing: 'Sharing is on.',
-      declined: 'You declined this request.',
-      stopped: 'You stopped sharing through this link.',
-      withdrawn: 'You withdrew your consent and your shared positions were erased.',
-      cancelled: 'The person who asked cancelled this request.',
-      expired: 'This link has expired.',
-    }[state],
-  );
+const notSharing = (state: LinkState) => new HttpError(409, say(state));
 
 const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 32);
 
 async function findRequest(db: DatabaseExecutor, token: string, lock = false): Promise<RequestRow> {
   const query = db.select().from(locationRequests).where(eq(locationRequests.token, token));
   const [request] = lock ? await query.for('update') : await query;
-  if (!request) throw new HttpError(404, INVALID_LINK);
+  if (!request) throw new HttpError(404, say('invalidLink'));
   return request;
+}
+
+type Tombstone = typeof linkTombstones.$inferSelect;
+
+/** The request behind a token, or what is left of it once deleted (opt-out and report still work); else 404. */
+async function findRequestOrTombstone(
+  db: DatabaseExecutor,
+  token: string,
+  lock = false,
+): Promise<{ request: RequestRow; tombstone?: undefined } | { request?: undefined; tombstone: Tombstone }> {
+  const query = db.select().from(locationRequests).where(eq(locationRequests.token, token));
+  const [request] = lock ? await query.for('update') : await query;
+  if (request) return { request };
+  const tokenHash = createHash('sha256').update(token).digest('hex');
+  const [tombstone] = await db.select().from(linkTombstones).where(eq(linkTombstones.tokenHash, tokenHash));
+  if (!tombstone) throw new HttpError(404, say('invalidLink'));
+  return { tombstone };
 }
 
 async function updateRequest(db: DatabaseExecutor, id: string, values: Partial<RequestRow>): Promise<RequestRow> {
@@ -91,7 +135,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
   const throttle = async (key: string, rule: ThrottleRule) => {
     const result = await countAttempt(app.db, key, scaled(rule));
     if (result.limited) {
-      throw new HttpError(429, `Too many requests. Please try again in ${waitText(result.retryAfterSeconds)}.`, {
+      throw new HttpError(429, sayCommon('tooManyRequests', { wait: result.retryAfterSeconds }), {
         'retry-after': String(result.retryAfterSeconds),
       });
     }
@@ -117,6 +161,19 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       },
     },
     async (request) => {
+      const found = await findRequestOrTombstone(app.db, request.params.token);
+      if (found.tombstone) {
+        // Deleted by the requester: who asked is gone with it; the message's opt-out and report links still work.
+        return ok({
+          requesterName: '',
+          channel: found.tombstone.channel as 'sms' | 'email' | 'link',
+          state: 'deleted' as const,
+          expiresAt: found.tombstone.deletedAt.toISOString(),
+          liveUntil: null,
+          canOptOut: found.tombstone.targetHash !== null,
+          shared: { approximate: false, precise: false },
+        });
+      }
       const result = await app.db.transaction(async (tx) => {
         let row = await findRequest(tx, request.params.token, true);
         if (!row.openedAt) {
@@ -398,6 +455,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         summary: 'Opt the number or email this request went to out of every future request',
         description:
           'Stores only a hash of the number or address. A request not yet answered is declined as well. ' +
+          'Also through the link of a request its requester has since deleted. ' +
           'A trackable link went to no number or address: 409.',
         params: tokenParams,
         response: { 200: optOutResponse, ...responses },
@@ -405,20 +463,16 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
     },
     async (request) =>
       app.db.transaction(async (tx) => {
-        let row = await findRequest(tx, request.params.token, true);
-        if (!row.target) {
-          throw new HttpError(
-            409,
-            'This link was not sent to a phone number or an email address, so there is nothing to opt out. ' +
-              'You can decline it or simply ignore it.',
-          );
-        }
-        await tx
-          .insert(optOuts)
-          .values({ targetHash: optOutHash(row.target), channel: row.channel })
-          .onConflictDoNothing();
-        if (linkState(row) === 'open') {
-          row = await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
+        const found = await findRequestOrTombstone(tx, request.params.token, true);
+        const targetHash = found.request
+          ? found.request.target && optOutHash(found.request.target)
+          : found.tombstone.targetHash;
+        const channel = found.request?.channel ?? found.tombstone!.channel;
+        if (!targetHash) throw new HttpError(409, say('nothingToOptOut'));
+        await tx.insert(optOuts).values({ targetHash, channel }).onConflictDoNothing();
+        const row = found.request;
+        if (row && linkState(row) === 'open') {
+          await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
           await publishView(tx, row.userId, row.id, publicUrl);
         }
         return ok({ optedOut: true as const });
@@ -430,7 +484,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
     {
       schema: {
         tags,
-        summary: 'Report abuse: stored for the operator with the request',
+        summary: 'Report abuse: stored for the operator with the request and its requester',
+        description: 'Also through the link of a request its requester has since deleted.',
         params: tokenParams,
         body: reportBody,
         response: { 200: reportResponse, ...responses },
@@ -438,10 +493,15 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
     },
     async (request) => {
       await throttle(`share:report:ip:${addressKey(request.ip)}`, REPORTS_PER_IP);
-      const row = await findRequest(app.db, request.params.token);
+      const found = await findRequestOrTombstone(app.db, request.params.token);
       const [report] = await app.db
         .insert(abuseReports)
-        .values({ requestId: row.id, reason: request.body.reason, details: request.body.details })
+        .values({
+          requestId: found.request?.id ?? null,
+          requesterId: found.request?.userId ?? found.tombstone!.requesterId,
+          reason: request.body.reason,
+          details: request.body.details,
+        })
         .returning({ id: abuseReports.id });
       if (!report) throw new Error('the report was not stored');
       return ok({ id: report.id });

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 
-export const LINK_STATES = ['open', 'sharing', 'declined', 'stopped', 'withdrawn', 'cancelled', 'expired'] as const;
+// `deleted`: the requester deleted the request (or their account); only opt-out and report still work.
+export const LINK_STATES = [
+  'open',
+  'sharing',
+  'declined',
+  'stopped',
+  'withdrawn',
+  'cancelled',
+  'expired',
+  'deleted',
+] as const;
 export type LinkState = (typeof LINK_STATES)[number];
 
 export const LIVE_MINUTES = [15, 60, 480] as const;

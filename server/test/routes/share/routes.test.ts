@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../src/db/open-database';
-import { abuseReports, locationRequests, optOuts, positions, requestEvents } from '../../../src/db/schema';
+import {
+  abuseReports,
+  linkTombstones,
+  locationRequests,
+  optOuts,
+  positions,
+  requestEvents,
+  users,
+} from '../../../src/db/schema';
 import { describeEachDatabase } from '../../support/databases';
 import { insertRequest, insertRequester } from '../../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../../support/test-app';
@@ -262,10 +270,63 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     });
     expect(report.statusCode).toBe(200);
     const [stored] = await db().select().from(abuseReports).where(eq(abuseReports.id, report.json().data.id));
-    expect(stored).toMatchObject({ requestId: request.id, reason: 'stalking', details: 'I do not know them' });
+    expect(stored).toMatchObject({
+      requestId: request.id,
+      requesterId,
+      reason: 'stalking',
+      details: 'I do not know them',
+    });
     const bad = await call('POST', link(request.token, '/report'), { reason: 'because' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^reason: reason must be one of/);
+  });
+
+  it('keeps opt-out and report working after the requester deletes the request, and who was reported', async () => {
+    const target = '+628777000111';
+    const request = await insertRequest(db(), requesterId, { target });
+    const before = await call('POST', link(request.token, '/report'), { reason: 'harassment' });
+    await db().delete(locationRequests).where(eq(locationRequests.id, request.id));
+
+    const page = await call('GET', link(request.token));
+    expect(page.statusCode).toBe(200);
+    expect(page.json().data).toMatchObject({ state: 'deleted', requesterName: '', canOptOut: true, channel: 'sms' });
+    // Sharing is not possible through it.
+    expect((await call('POST', link(request.token, '/consent'))).statusCode).toBe(404);
+
+    expect((await call('POST', link(request.token, '/opt-out'))).json().data).toEqual({ optedOut: true });
+    const hash = createHash('sha256').update(target).digest('hex');
+    expect(await db().select().from(optOuts).where(eq(optOuts.targetHash, hash))).toHaveLength(1);
+
+    const after = await call('POST', link(request.token, '/report'), { reason: 'stalking' });
+    expect(after.statusCode).toBe(200);
+    const reportOf = async (id: string) => (await db().select().from(abuseReports).where(eq(abuseReports.id, id)))[0];
+    expect(await reportOf(before.json().data.id)).toMatchObject({ requestId: null, requesterId });
+    expect(await reportOf(after.json().data.id)).toMatchObject({ requestId: null, requesterId, reason: 'stalking' });
+
+    // The tombstone keeps hashes and the requester's id: neither the token nor the number.
+    const tombstones = JSON.stringify(await db().select().from(linkTombstones));
+    expect(tombstones).not.toContain(request.token);
+    expect(tombstones).not.toContain('628777000111');
+  });
+
+  it('keeps them working when the requester deletes their account', async () => {
+    const leaving = await insertRequester(db(), 'Leaving User');
+    const request = await insertRequest(db(), leaving, { channel: 'link', target: null });
+    await db().delete(users).where(eq(users.id, leaving));
+    expect((await call('GET', link(request.token))).json().data).toMatchObject({ state: 'deleted', canOptOut: false });
+    expect((await call('POST', link(request.token, '/opt-out'))).statusCode).toBe(409);
+    const report = await call('POST', link(request.token, '/report'), { reason: 'unknown_requester' });
+    const [stored] = await db().select().from(abuseReports).where(eq(abuseReports.id, report.json().data.id));
+    expect(stored).toMatchObject({ requestId: null, requesterId: leaving });
+  });
+
+  it('answers in Indonesian when the caller asks for it', async () => {
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: link('no-such-token'),
+      headers: { 'x-forwarded-for': PUBLIC_IP, 'accept-language': 'id' },
+    });
+    expect(response.json().message).toBe('Tautan tidak valid!');
   });
 
   it('throttles one address', async () => {
