@@ -22,11 +22,12 @@ export default fp(
           url: nominatimUrl,
           // Nominatim's policy asks for an application name and a way to reach its operator.
           userAgent: `Kabari/0.1 (+${publicUrl})`,
+          keySecret: app.auth.secrets.hmacSecret,
           db: app.db,
           log: app.log,
         })
       : createReverseGeocoder({ url: undefined });
     app.decorate('geo', { lookupIp, reverseGeocoder });
   },
-  { name: 'geo', dependencies: ['database'] },
+  { name: 'geo', dependencies: ['database', 'auth'] },
 );

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 // A namespace import: the same `.default` under Node's require() of this ESM-only package and under jest.
 import * as kdbush from 'kdbush';
@@ -9,6 +10,8 @@ import { geocodeCache } from '../db/schema';
 export interface ReverseGeocoder {
   /** The address of a position: a street address from Nominatim when configured, else the nearest named place. */
   addressOf(latitude: number, longitude: number): Promise<string | null>;
+  /** The geocode_cache key of a position (null without a cache): Stop and erase deletes the answer with it. */
+  cacheKeyOf(latitude: number, longitude: number): string | null;
 }
 
 interface NamedPlace {
@@ -67,6 +70,8 @@ const NOMINATIM_TIMEOUT_MS = 5000;
 export interface NominatimOptions {
   url: string;
   userAgent: string;
+  /** Keys the cache: its keys are HMACs of the rounded position, so they cannot be turned back into one. */
+  keySecret: Buffer;
   db: Database;
   log: { warn(object: unknown, message: string): void };
   fetch?: typeof fetch;
@@ -74,8 +79,15 @@ export interface NominatimOptions {
 
 /** A reverse geocoder: Nominatim when a URL is given (falling back to the bundled data), else the bundled data. */
 export function createReverseGeocoder(options: NominatimOptions | { url: undefined }): ReverseGeocoder {
-  if (!options.url) return { addressOf: async (lat, lon) => nearestPlaceAddress(lat, lon) };
-  const { url, userAgent, db, log } = options as NominatimOptions;
+  if (!options.url) return { addressOf: async (lat, lon) => nearestPlaceAddress(lat, lon), cacheKeyOf: () => null };
+  const { url, userAgent, db, log, keySecret } = options as NominatimOptions;
+  // About 11 m: near-identical positions share one answer. The key is an HMAC of the rounded position.
+  const cacheKeyOf = (latitude: number, longitude: number) =>
+    'nominatim:' +
+    createHmac('sha256', keySecret)
+      .update(`${latitude.toFixed(4)},${longitude.toFixed(4)}`)
+      .digest('base64url')
+      .slice(0, 32);
   const fetchFn = (options as NominatimOptions).fetch ?? fetch;
   // Requests leave this process one at a time, a second apart.
   let queue: Promise<unknown> = Promise.resolve();
@@ -112,9 +124,9 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
   };
 
   return {
+    cacheKeyOf,
     async addressOf(latitude, longitude) {
-      // About 11 m: near-identical positions share one answer.
-      const key = `nominatim:${latitude.toFixed(4)},${longitude.toFixed(4)}`;
+      const key = cacheKeyOf(latitude, longitude);
       const [cached] = await db
         .select()
         .from(geocodeCache)

@@ -7,16 +7,22 @@ import { queryRows, type Database } from '../db/open-database';
 const RETENTION_LOCK_KEY = 727_001;
 const FIRST_RUN_DELAY_MS = 60_000;
 const INTERVAL_MS = 60 * 60 * 1000;
+// Long enough for an old message's opt-out or report link to be followed; the tombstone holds only hashes and an id.
+export const TOMBSTONE_DAYS = 365;
 
 export interface RetentionResult {
   /** False when another instance held the lock: it is pruning now. */
   ran: boolean;
   positions: number;
   requestEvents: number;
+  /** Reverse-geocoding answers (street addresses when NOMINATIM_URL is set). */
+  geocodeCache: number;
+  linkTombstones: number;
 }
 
 /**
- * Deletes positions and live events older than `retentionDays`. Under a transaction-scoped advisory lock, so
+ * Deletes positions, live events and cached geocoding answers older than `retentionDays` (and tombstones of
+ * deleted requests after TOMBSTONE_DAYS). Under a transaction-scoped advisory lock, so
  * several instances on one PostgreSQL never prune at once; the deletes are idempotent in any case.
  */
 export async function pruneExpiredData(db: Database, retentionDays: number): Promise<RetentionResult> {
@@ -25,7 +31,7 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       tx,
       sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as locked`,
     );
-    if (!lock?.locked) return { ran: false, positions: 0, requestEvents: 0 };
+    if (!lock?.locked) return { ran: false, positions: 0, requestEvents: 0, geocodeCache: 0, linkTombstones: 0 };
     const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
     const positions = await queryRows<{ id: number }>(
       tx,
@@ -35,7 +41,22 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       tx,
       sql`delete from request_events where created_at < ${cutoff} returning id`,
     );
-    return { ran: true, positions: positions.length, requestEvents: events.length };
+    const answers = await queryRows<{ key: string }>(
+      tx,
+      sql`delete from geocode_cache where created_at < ${cutoff} returning key`,
+    );
+    const tombstones = await queryRows<{ token_hash: string }>(
+      tx,
+      sql`delete from link_tombstones where deleted_at < now() - make_interval(days => ${TOMBSTONE_DAYS})
+          returning token_hash`,
+    );
+    return {
+      ran: true,
+      positions: positions.length,
+      requestEvents: events.length,
+      geocodeCache: answers.length,
+      linkTombstones: tombstones.length,
+    };
   });
 }
 
@@ -49,7 +70,7 @@ export default fp(
     const run = () => {
       running = pruneExpiredData(app.db, retentionDays)
         .then((result) => {
-          if (result.positions || result.requestEvents) {
+          if (result.positions || result.requestEvents || result.geocodeCache || result.linkTombstones) {
             app.log.info(result, `Retention: deleted data older than ${retentionDays} days`);
           }
         })

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { geocodeCache } from '../../src/db/schema';
 import { createReverseGeocoder, nearestPlaceAddress } from '../../src/geo/reverse-geocode';
 import { describeEachDatabase } from '../support/databases';
+import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
 describe('nearestPlaceAddress (bundled GeoNames places)', () => {
@@ -19,6 +20,8 @@ describe('nearestPlaceAddress (bundled GeoNames places)', () => {
     expect(kilometres).toBeLessThan(3000);
   });
 });
+
+const keySecret = Buffer.from('a test secret');
 
 describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
   let testApp: TestApp;
@@ -39,6 +42,7 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
     const geocoder = createReverseGeocoder({
       url: 'https://nominatim.test',
       userAgent: 'Kabari/test',
+      keySecret,
       db: testApp.app.db,
       log,
       fetch: fetchMock as unknown as typeof fetch,
@@ -49,11 +53,15 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toMatch(/^https:\/\/nominatim\.test\/reverse\?format=jsonv2&lat=-6\.1754&lon=106\.8272/);
     expect(init.headers).toMatchObject({ 'User-Agent': 'Kabari/test' });
-    const [cached] = await testApp.app.db
-      .select()
-      .from(geocodeCache)
-      .where(eq(geocodeCache.key, 'nominatim:-6.1754,106.8272'));
+    const key = geocoder.cacheKeyOf(-6.1754, 106.8272);
+    const [cached] = await testApp.app.db.select().from(geocodeCache).where(eq(geocodeCache.key, key!));
     expect(cached?.address).toBe('Jalan Medan Merdeka, Gambir, Jakarta Pusat, Indonesia');
+    // The key does not say where: it is an HMAC of the rounded position.
+    expect(JSON.stringify(await testApp.app.db.select({ key: geocodeCache.key }).from(geocodeCache))).not.toMatch(
+      /6\.175|106\.82/,
+    );
+    expect(geocoder.cacheKeyOf(-6.17541, 106.82721)).toBe(key);
+    expect(geocoder.cacheKeyOf(-6.1764, 106.8272)).not.toBe(key);
   });
 
   it('keeps a second apart between requests', async () => {
@@ -65,6 +73,7 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
     const geocoder = createReverseGeocoder({
       url: 'https://nominatim.test',
       userAgent: 'Kabari/test',
+      keySecret,
       db: testApp.app.db,
       log,
       fetch: fetchMock as unknown as typeof fetch,
@@ -78,11 +87,49 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
     const geocoder = createReverseGeocoder({
       url: 'https://nominatim.test',
       userAgent: 'Kabari/test',
+      keySecret,
       db: testApp.app.db,
       log,
       fetch: (async () => new Response('busy', { status: 503 })) as unknown as typeof fetch,
     });
     expect(await geocoder.addressOf(-6.2, 106.85)).toMatch(/^[\w ]*Jakarta, Indonesia$/);
     expect(log.warn).toHaveBeenCalled();
+  });
+});
+
+describeEachDatabase('Stop and erase with NOMINATIM_URL', (driver) => {
+  let testApp: TestApp;
+  let fetchSpy: jest.SpyInstance;
+
+  beforeAll(async () => {
+    // The app's geocoder takes the global fetch when it is made: answered here instead of a real service.
+    fetchSpy = jest
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => Response.json({ display_name: 'Jalan Kebon Sirih 1, Jakarta, Indonesia' }));
+    testApp = await buildTestApp(driver, { NOMINATIM_URL: 'https://nominatim.test' });
+  });
+
+  afterAll(async () => {
+    fetchSpy.mockRestore();
+    await testApp?.close();
+  });
+
+  it('erases the cached street address of every position it erases', async () => {
+    const { app } = testApp;
+    const request = await insertRequest(app.db, await insertRequester(app.db));
+    const link = (action: string) => `/api/v1/share/links/${request.token}${action}`;
+    await app.inject({ method: 'POST', url: link('/consent') });
+    const posted = await app.inject({
+      method: 'POST',
+      url: link('/positions'),
+      payload: { latitude: -6.1862, longitude: 106.8263, accuracy: 9, recordedAt: new Date().toISOString() },
+    });
+    expect(posted.json().data.accepted).toBe(true);
+    const key = app.geo.reverseGeocoder.cacheKeyOf(-6.1862, 106.8263)!;
+    const cached = () => app.db.select().from(geocodeCache).where(eq(geocodeCache.key, key));
+    expect(await cached()).toHaveLength(1);
+
+    expect((await app.inject({ method: 'POST', url: link('/withdraw') })).json().data.state).toBe('withdrawn');
+    expect(await cached()).toHaveLength(0);
   });
 });

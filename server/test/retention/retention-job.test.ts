@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { positions, requestEvents } from '../../src/db/schema';
+import { geocodeCache, linkTombstones, positions, requestEvents } from '../../src/db/schema';
 import { pruneExpiredData } from '../../src/retention/retention-job';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
@@ -16,7 +16,7 @@ describeEachDatabase('the retention job', (driver) => {
     await testApp?.close();
   });
 
-  it('deletes positions and live events older than RETENTION_DAYS, and keeps newer ones', async () => {
+  it('deletes positions, live events and geocoding answers older than RETENTION_DAYS, and keeps newer ones', async () => {
     const { db } = testApp.app;
     const userId = await insertRequester(db);
     const request = await insertRequest(db, userId);
@@ -35,11 +35,34 @@ describeEachDatabase('the retention job', (driver) => {
       { userId, requestId: request.id, type: 'request', payload: {}, createdAt: daysAgo(1) },
     ]);
 
-    expect(await pruneExpiredData(db, 30)).toEqual({ ran: true, positions: 1, requestEvents: 1 });
+    await db.insert(geocodeCache).values([
+      { key: 'nominatim:old', address: 'Jalan Lama 1', createdAt: daysAgo(31) },
+      { key: 'nominatim:new', address: 'Jalan Baru 2', createdAt: daysAgo(2) },
+    ]);
+    await db.insert(linkTombstones).values([
+      { tokenHash: 'old-token-hash', requesterId: userId, channel: 'sms', deletedAt: daysAgo(400) },
+      { tokenHash: 'new-token-hash', requesterId: userId, channel: 'sms', deletedAt: daysAgo(40) },
+    ]);
+
+    expect(await pruneExpiredData(db, 30)).toEqual({
+      ran: true,
+      positions: 1,
+      requestEvents: 1,
+      geocodeCache: 1,
+      linkTombstones: 1,
+    });
+    expect((await db.select().from(geocodeCache)).map((row) => row.key)).toEqual(['nominatim:new']);
+    expect((await db.select().from(linkTombstones)).map((row) => row.tokenHash)).toEqual(['new-token-hash']);
     expect(await db.$count(positions, sql`${positions.requestId} = ${request.id}`)).toBe(1);
     expect(await db.$count(requestEvents, sql`${requestEvents.requestId} = ${request.id}`)).toBe(1);
     // Nothing left to do the second time.
-    expect(await pruneExpiredData(db, 30)).toEqual({ ran: true, positions: 0, requestEvents: 0 });
+    expect(await pruneExpiredData(db, 30)).toEqual({
+      ran: true,
+      positions: 0,
+      requestEvents: 0,
+      geocodeCache: 0,
+      linkTombstones: 0,
+    });
   });
 
   it('is configured by RETENTION_DAYS, 30 by default', () => {

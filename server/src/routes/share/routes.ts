@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
 import { defineMessages, sayCommon } from '../../lib/messages';
@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
 import {
   abuseReports,
+  geocodeCache,
   linkTombstones,
   locationRequests,
   optOuts,
@@ -426,6 +427,15 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         const state = linkState(row);
         if (state === 'withdrawn') return ok({ state });
         if (state !== 'sharing' && state !== 'stopped') throw notSharing(state);
+        // A street address cached for one of these positions would outlive them: it goes too.
+        const shared = await tx
+          .select({ latitude: positions.latitude, longitude: positions.longitude })
+          .from(positions)
+          .where(eq(positions.requestId, row.id));
+        const cacheKeys = shared
+          .map((position) => app.geo.reverseGeocoder.cacheKeyOf(position.latitude, position.longitude))
+          .filter((key): key is string => key !== null);
+        if (cacheKeys.length > 0) await tx.delete(geocodeCache).where(inArray(geocodeCache.key, cacheKeys));
         await tx.delete(positions).where(eq(positions.requestId, row.id));
         // Past events carried the positions (and the request's last one): they go too.
         await tx.delete(requestEvents).where(eq(requestEvents.requestId, row.id));
