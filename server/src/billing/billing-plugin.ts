@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Provider, RenewalCharger } from '../payments/processor';
+import { PaypalProcessor } from '../payments/paypal';
 import { StripeProcessor } from '../payments/stripe';
 import { sandboxRenewals } from '../payments/v5pay';
 import { runRenewals, type RenewalReport } from './renewals';
@@ -37,6 +38,8 @@ export interface Billing {
   chargers: Partial<Record<Provider, RenewalCharger>>;
   /** Stripe when configured (tests may swap in one with a fake HTTP client). */
   stripe: StripeProcessor | undefined;
+  /** PayPal when configured (tests may swap in one pointed at a fake PayPal API). */
+  paypal: PaypalProcessor | undefined;
   /** One pass of the renewal job at `at` (default: the billing clock), optionally for one user only. */
   runRenewals(at?: Date, userId?: string): Promise<RenewalReport>;
 }
@@ -72,15 +75,18 @@ export default fp(
     }
 
     const stripe = config.stripe ? new StripeProcessor(config.stripe) : undefined;
+    const paypal = config.paypal ? new PaypalProcessor(config.paypal) : undefined;
     const chargers: Partial<Record<Provider, RenewalCharger>> = {
       v5pay: sandboxRenewals,
       ...(stripe ? { stripe } : {}),
+      ...(paypal ? { paypal } : {}),
     };
 
     app.decorate('billing', {
       config,
       chargers,
       stripe,
+      paypal,
       runRenewals(at, userId) {
         return runRenewals(
           { db: app.db, mailer: app.mailer, config, chargers, log: app.log },

@@ -88,12 +88,26 @@ export function receiptEmail(locale: Locale, facts: ChargeFacts): RenderedEmail 
   ]);
 }
 
-/** Sent before each renewal. */
+/** Sent before each renewal; `byHand`: nothing is charged automatically (PayPal without a saved account). */
 export function renewalReminderEmail(
   locale: Locale,
-  facts: { displayName: string; amount: number; currency: string; renewsAt: Date },
+  facts: { displayName: string; amount: number; currency: string; renewsAt: Date; byHand?: boolean },
 ): RenderedEmail {
   const amount = formatMoney(facts.amount, facts.currency, locale);
+  if (facts.byHand) {
+    if (locale === 'id') {
+      return render(locale, `Langganan Kabari Anda berakhir pada ${day(facts.renewsAt, locale)}`, [
+        hello(locale, facts.displayName),
+        `Langganan Kabari Anda dibayar lewat PayPal dan tidak diperpanjang otomatis. Langganan berakhir pada ${day(facts.renewsAt, locale)}.`,
+        `Untuk melanjutkan, masuk ke Kabari setelah tanggal tersebut dan bayar ${amount} lagi lewat PayPal di jendela langganan berakhir.`,
+      ]);
+    }
+    return render(locale, `Your Kabari subscription ends on ${day(facts.renewsAt, locale)}`, [
+      hello(locale, facts.displayName),
+      `Your Kabari subscription was paid with PayPal and does not renew automatically. It ends on ${day(facts.renewsAt, locale)}.`,
+      `To continue, sign in to Kabari after that date and pay ${amount} again with PayPal in the subscription-expired window.`,
+    ]);
+  }
   if (locale === 'id') {
     return render(locale, `Langganan Kabari Anda diperpanjang pada ${day(facts.renewsAt, locale)}`, [
       hello(locale, facts.displayName),
@@ -105,6 +119,26 @@ export function renewalReminderEmail(
     hello(locale, facts.displayName),
     `Your Kabari subscription renews automatically on ${day(facts.renewsAt, locale)} and we will charge ${amount}.`,
     `If you do not want to continue, cancel before that date. ${howToCancel.en}`,
+  ]);
+}
+
+/** A PayPal subscription PayPal did not save for renewals has reached its end: nothing was charged. */
+export function renewByHandEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string },
+): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, locale);
+  if (locale === 'id') {
+    return render(locale, 'Langganan Kabari Anda telah berakhir: perpanjang lewat PayPal', [
+      hello(locale, facts.displayName),
+      'Langganan Kabari Anda dibayar lewat PayPal, dan PayPal tidak menyimpan akun Anda untuk perpanjangan otomatis, jadi tidak ada biaya yang ditagih.',
+      `Untuk melanjutkan, masuk ke Kabari dan bayar ${amount} di jendela langganan berakhir.`,
+    ]);
+  }
+  return render(locale, 'Your Kabari subscription has ended: renew with PayPal', [
+    hello(locale, facts.displayName),
+    'Your Kabari subscription was paid with PayPal, and PayPal did not save your account for automatic renewals, so nothing was charged.',
+    `To continue, sign in to Kabari and pay ${amount} in the subscription-expired window.`,
   ]);
 }
 

@@ -1,12 +1,16 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/open-database';
+import type { Database, DatabaseExecutor } from '../db/open-database';
 import { payments, subscriptions, users } from '../db/schema';
 import type { Mailer } from '../plugins/mailer';
-import type { Provider, RenewalCharger } from '../payments/processor';
+import type { ChargeOutcome, Provider, RenewalCharger } from '../payments/processor';
 import type { BillingConfig, Locale } from './billing-config';
 import { addDays } from './clock';
-import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail } from './emails';
+import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail, renewByHandEmail } from './emails';
+
+type Subscription = typeof subscriptions.$inferSelect;
+type User = typeof users.$inferSelect;
+type Payment = typeof payments.$inferSelect;
 
 export interface RenewalDeps {
   db: Database;
@@ -86,6 +90,7 @@ async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Prom
           amount: subscription.amount,
           currency: subscription.currency,
           renewsAt: subscription.validUntil,
+          byHand: subscription.provider === 'paypal' && !subscription.providerPaymentMethodRef,
         }),
       });
       await tx
@@ -141,6 +146,25 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
     if (existing?.state === 'pending') {
       // The provider answers by webhook; until then the period is neither renewed nor failed.
       return 'waiting';
+    }
+    if (subscription.provider === 'paypal' && !subscription.providerPaymentMethodRef) {
+      // PayPal did not vault this account, so nothing can be charged without the subscriber: the period ends
+      // here, and the notice says how to renew (pay again from the expired dialog). Nothing is recorded as paid.
+      await tx
+        .update(subscriptions)
+        .set({ status: 'expired', updatedAt: at })
+        .where(eq(subscriptions.id, subscription.id));
+      await deps.mailer.queue(tx, {
+        idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
+        to: user.email,
+        locale,
+        ...renewByHandEmail(locale, {
+          displayName: user.displayName,
+          amount: subscription.amount,
+          currency: subscription.currency,
+        }),
+      });
+      return 'failed';
     }
     const charger = deps.chargers[subscription.provider as Provider];
     if (!charger || !subscription.providerPaymentMethodRef) {
@@ -199,55 +223,72 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
     if (outcome.outcome === 'pending') {
       return 'waiting';
     }
-    if (outcome.outcome === 'failed') {
-      await tx
-        .update(subscriptions)
-        .set({ status: 'expired', updatedAt: at })
-        .where(eq(subscriptions.id, subscription.id));
-      await deps.mailer.queue(tx, {
-        idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
-        to: user.email,
-        locale,
-        ...renewalFailedEmail(locale, {
-          displayName: user.displayName,
-          amount: subscription.amount,
-          currency: subscription.currency,
-          reason: outcome.failureMessage,
-        }),
-      });
-      return 'failed';
-    }
+    return settleRenewal(tx, deps.mailer, { subscription, user, payment }, outcome, at);
+  });
+}
 
-    const validUntil = addDays(subscription.validUntil, subscription.periodDays);
+/**
+ * A period's renewal charge has an answer (now, or later by webhook): a failure ends the subscription with a
+ * notice by email; a success extends it by a period from where it ended, with a receipt.
+ */
+export async function settleRenewal(
+  tx: DatabaseExecutor,
+  mailer: Mailer,
+  facts: { subscription: Subscription; user: User; payment: Payment },
+  outcome: Exclude<ChargeOutcome, { outcome: 'pending' }>,
+  at: Date,
+): Promise<'renewed' | 'failed'> {
+  const { subscription, user, payment } = facts;
+  const locale = localeOf(user.locale);
+  const periodIndex = payment.periodIndex;
+  if (outcome.outcome === 'failed') {
     await tx
       .update(subscriptions)
-      .set({
-        status: 'active',
-        periodIndex,
-        currentPeriodStart: subscription.validUntil,
-        validUntil,
-        updatedAt: at,
-      })
+      .set({ status: 'expired', updatedAt: at })
       .where(eq(subscriptions.id, subscription.id));
-    await deps.mailer.queue(tx, {
-      idempotencyKey: `receipt:${payment.id}`,
+    await mailer.queue(tx, {
+      idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
       to: user.email,
       locale,
-      ...receiptEmail(locale, {
+      ...renewalFailedEmail(locale, {
         displayName: user.displayName,
-        amount: payment.amount,
-        currency: payment.currency,
-        kind: 'renewal',
-        paidAt: at,
-        paymentId: payment.id,
-        method: methodLabel(locale, payment),
-        validUntil,
-        nextAmount: subscription.amount,
-        sandbox: subscription.provider === 'v5pay',
+        amount: subscription.amount,
+        currency: subscription.currency,
+        reason: outcome.failureMessage,
       }),
     });
-    return 'renewed';
+    return 'failed';
+  }
+
+  const validUntil = addDays(subscription.validUntil, subscription.periodDays);
+  await tx
+    .update(subscriptions)
+    .set({
+      status: 'active',
+      periodIndex,
+      currentPeriodStart: subscription.validUntil,
+      validUntil,
+      updatedAt: at,
+    })
+    .where(eq(subscriptions.id, subscription.id));
+  await mailer.queue(tx, {
+    idempotencyKey: `receipt:${payment.id}`,
+    to: user.email,
+    locale,
+    ...receiptEmail(locale, {
+      displayName: user.displayName,
+      amount: payment.amount,
+      currency: payment.currency,
+      kind: 'renewal',
+      paidAt: at,
+      paymentId: payment.id,
+      method: methodLabel(locale, payment),
+      validUntil,
+      nextAmount: subscription.amount,
+      sandbox: subscription.provider === 'v5pay',
+    }),
   });
+  return 'renewed';
 }
 
 /**

@@ -187,7 +187,8 @@ export async function completeRegistration(
       state: 'created',
       userId: user.id,
       subscriptionId: subscription.id,
-      providerRef: charge.outcome.providerRef,
+      // A reference the attempt already holds (PayPal's order id) stays: a retried capture is matched by it.
+      providerRef: registration.providerRef ?? charge.outcome.providerRef,
       passwordHash: null,
       updatedAt: deps.now,
     })

@@ -17,6 +17,8 @@ import {
 import type { Config } from '../../config';
 import { payments, registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { defineMessages } from '../../lib/messages';
+import type { Provider } from '../../payments/processor';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import {
   localeBody,
@@ -24,6 +26,8 @@ import {
   registerQueryParams,
   registerQueryResponse,
   registerResponse,
+  paypalBody,
+  paypalRegisterResponse,
   stripeBody,
   stripeRegisterResponse,
   v5payBody,
@@ -40,6 +44,28 @@ const SANDBOX_OFF: Record<Locale, string> = {
   en: 'This payment method is not available here. Please choose another one.',
   id: 'Metode pembayaran ini tidak tersedia di sini. Silakan pilih metode lain.',
 };
+
+const say = defineMessages(
+  {
+    paypalUnavailable: 'PayPal could not start the payment. Please try again in a moment or choose another method.',
+    paypalOrderMissing: 'The PayPal order is missing. Please start the payment again.',
+    signUpNotFound: 'This sign-up was not found.',
+  },
+  {
+    paypalUnavailable: 'PayPal tidak dapat memulai pembayaran. Coba lagi sebentar lagi atau pilih metode lain.',
+    paypalOrderMissing: 'Pesanan PayPal tidak ditemukan. Silakan mulai pembayaran lagi.',
+    signUpNotFound: 'Pendaftaran ini tidak ditemukan.',
+  },
+);
+
+/** What may be logged of a provider's error: never its request (it carries the access token). */
+function providerErrorSummary(error: unknown): { status?: number; message: string } {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return {
+    ...(typeof status === 'number' ? { status } : {}),
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
 
 const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
 
@@ -65,6 +91,40 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     const password = app.auth.passwordCipher.decrypt(body.password);
     if (passwordProblem(password)) throw new HttpError(400, PASSWORD_PROBLEM[body.locale]);
     return { passwordHash: await hashPassword(password) };
+  }
+
+  /** A first-day charge the provider settles later (by webhook): what matches the webhook to this sign-up. */
+  async function recordPendingFirstDay(
+    tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0],
+    registrationId: string,
+    provider: Provider,
+    providerRef: string,
+    price: { currency: string; firstDayAmount: number },
+    now: Date,
+  ) {
+    // Stripe's webhook finds the sign-up by its intent; PayPal's registration keeps its order id (the capture is
+    // matched by the payment's key), so a retried approval still finds it.
+    if (provider === 'stripe') {
+      await tx
+        .update(registrations)
+        .set({ providerRef, failureCode: null, updatedAt: now })
+        .where(eq(registrations.id, registrationId));
+    }
+    await tx
+      .insert(payments)
+      .values({
+        registrationId,
+        kind: 'first_day',
+        periodIndex: 0,
+        idempotencyKey: firstDayKey(registrationId),
+        provider,
+        providerRef,
+        currency: price.currency,
+        amount: price.firstDayAmount,
+        state: 'pending',
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: payments.idempotencyKey });
   }
 
   app.post(
@@ -210,26 +270,8 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           await failRegistration(tx, registrationId, outcome, { now, price });
           return null;
         }
-        // Pending: the webhook settles it; keep what renewals need and what matches the webhook to it.
-        await tx
-          .update(registrations)
-          .set({ providerRef: outcome.providerRef, failureCode: null, updatedAt: now })
-          .where(eq(registrations.id, registrationId));
-        await tx
-          .insert(payments)
-          .values({
-            registrationId,
-            kind: 'first_day',
-            periodIndex: 0,
-            idempotencyKey: firstDayKey(registrationId),
-            provider: 'stripe',
-            providerRef: outcome.providerRef,
-            currency: price.currency,
-            amount: price.firstDayAmount,
-            state: 'pending',
-            createdAt: now,
-          })
-          .onConflictDoNothing({ target: payments.idempotencyKey });
+        // Pending: the webhook settles it.
+        await recordPendingFirstDay(tx, registrationId, 'stripe', outcome.providerRef, price, now);
         return null;
       });
       if (result && !result.completed && result.reason === 'email_in_use' && charge.paymentIntentId) {
@@ -242,6 +284,123 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         requiresAction: charge.requiresAction,
         ...(charge.clientSecret ? { clientSecret: charge.clientSecret } : {}),
       });
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/registerAndSign/paypal',
+    {
+      config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Sign up and pay the first day with PayPal: create the order, then capture it once approved',
+        description:
+          'Without capture: checks the account, creates the sign-up and a PayPal order for the first-day amount ' +
+          '(the PayPal account is vaulted on success so renewals can charge it); answers registerId and orderId ' +
+          'for the PayPal button. With capture: true, registerId and the approved orderId: captures the order. A ' +
+          'decline: registerQuery says sign_failed with the reason; a pending capture is settled by the webhook.',
+        body: paypalBody,
+        response: { 200: paypalRegisterResponse, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const paypal = app.billing.paypal;
+      if (!paypal || app.billing.methods.paypal !== 'paypal') throw new HttpError(400, SANDBOX_OFF[body.locale]);
+      const now = app.billing.clock.now();
+
+      if (!body.capture) {
+        const { passwordHash } = await prepareAccount(request.ip, body);
+        const registrationId = randomUUID();
+        const price = app.billing.config.prices[body.locale];
+        await app.db.insert(registrations).values({
+          id: registrationId,
+          email: body.email,
+          displayName: body.displayName,
+          phone: body.phone ?? null,
+          locale: body.locale,
+          provider: 'paypal',
+          passwordHash,
+          createdAt: now,
+          updatedAt: now,
+        });
+        let orderId: string;
+        try {
+          orderId = await paypal.createOrder({
+            requestId: `order:${registrationId}`,
+            paymentKey: firstDayKey(registrationId),
+            amount: price.firstDayAmount,
+            currency: price.currency,
+            locale: body.locale,
+            description: 'Kabari subscription, first day',
+          });
+        } catch (error) {
+          request.log.error({ paypal: providerErrorSummary(error) }, 'PayPal did not create the order');
+          await app.db
+            .update(registrations)
+            .set({
+              state: 'sign_failed',
+              failureCode: 'order_failed',
+              failureMessage: say('paypalUnavailable')[body.locale],
+              passwordHash: null,
+              updatedAt: now,
+            })
+            .where(eq(registrations.id, registrationId));
+          throw new HttpError(502, say('paypalUnavailable'));
+        }
+        await app.db
+          .update(registrations)
+          .set({ providerRef: orderId, updatedAt: now })
+          .where(eq(registrations.id, registrationId));
+        return ok({ registerId: registrationId, orderId });
+      }
+
+      if (!body.registerId || !body.orderId) throw new HttpError(400, say('paypalOrderMissing'));
+      const registrationId = body.registerId;
+      const orderId = body.orderId;
+      const [registration] = await app.db.select().from(registrations).where(eq(registrations.id, registrationId));
+      // The order must be the one made for this sign-up, by the same visitor (their email).
+      if (
+        !registration ||
+        registration.provider !== 'paypal' ||
+        registration.providerRef !== orderId ||
+        registration.email !== body.email
+      ) {
+        throw new HttpError(404, say('signUpNotFound'));
+      }
+      // Captured already (a retried approval): registerQuery tells how it ended.
+      if (registration.state !== 'querying') return ok({ registerId: registrationId, orderId });
+      const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
+      const price = app.billing.config.prices[locale];
+      const capture = await paypal.captureOrder(orderId, `capture:${registrationId}`);
+      const { outcome } = capture;
+      const result = await app.db.transaction(async (tx) => {
+        if (outcome.outcome === 'succeeded') {
+          return completeRegistration(
+            tx,
+            registrationId,
+            {
+              outcome,
+              method: 'paypal',
+              customerRef: capture.customerRef,
+              paymentMethodRef: capture.paymentMethodRef,
+            },
+            { billing: app.billing.config, mailer: app.mailer, now },
+          );
+        }
+        if (outcome.outcome === 'failed') {
+          await failRegistration(tx, registrationId, outcome, { now, price });
+          return null;
+        }
+        await recordPendingFirstDay(tx, registrationId, 'paypal', outcome.providerRef, price, now);
+        return null;
+      });
+      if (result && !result.completed && result.reason === 'email_in_use' && outcome.outcome === 'succeeded') {
+        await paypal.refund(outcome.providerRef, `refund:${registrationId}`);
+        throw new HttpError(400, EMAIL_IN_USE);
+      }
+      app.mailer.kick();
+      return ok({ registerId: registrationId, orderId });
     },
   );
 

@@ -102,3 +102,27 @@ export const stripeRegisterResponse = envelope(
     requiresAction: z.boolean(),
   }),
 );
+
+export const paypalBody = z.object({
+  ...accountFields,
+  method: z.literal('paypal'),
+  registerId: z
+    .string()
+    .uuid('Unknown sign-up')
+    .optional()
+    .describe('With capture: the sign-up the order was made for'),
+  orderId: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{5,64}$/, 'orderId: expected a PayPal order id')
+    .optional()
+    .describe('With capture: the order the buyer approved in the PayPal button'),
+  capture: z.boolean().optional().describe('true: capture the approved order; absent: create the order'),
+});
+
+export const paypalRegisterResponse = envelope(
+  z.object({
+    registerId: z.string().uuid(),
+    orderId: z.string().describe("PayPal's order id, for the PayPal button"),
+  }),
+);

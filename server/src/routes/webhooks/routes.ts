@@ -7,7 +7,8 @@ import type { DatabaseExecutor } from '../../db/open-database';
 import { payments, registrations, webhookEvents } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { intentOutcome } from '../../payments/stripe';
-import { stripeHeaders, webhookResponse } from './schemas';
+import { settlePendingPayment } from '../../billing/settle';
+import { paypalHeaders, stripeHeaders, webhookResponse } from './schemas';
 
 /**
  * Provider webhooks. The body is read raw (a signature covers the exact bytes), so this plugin is encapsulated:
@@ -85,6 +86,100 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!(await firstDelivery(tx, 'stripe', event.id, event.type))) return false;
         if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
           await settleStripeIntent(tx, event.data.object);
+        }
+        return true;
+      }));
+      app.mailer.kick();
+      return ok({ received: true as const, duplicate });
+    },
+  );
+  /** The parts of a PayPal capture event we read. */
+  interface PaypalCaptureEvent {
+    id: string;
+    event_type: string;
+    resource?: {
+      id?: string;
+      status?: string;
+      custom_id?: string;
+      status_details?: { reason?: string };
+      supplementary_data?: { related_ids?: { order_id?: string } };
+    };
+  }
+
+  const PAYPAL_SETTLING = new Set(['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.DECLINED']);
+
+  app.post(
+    '/api/v1/webhooks/paypal',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: "PayPal's events, verified through PayPal's verify-webhook-signature API (PAYPAL_WEBHOOK_ID)",
+        description:
+          'PAYMENT.CAPTURE.COMPLETED settles a pending capture (first day, renew after expiry, or a renewal); ' +
+          'PAYMENT.CAPTURE.DENIED and .DECLINED fail it. Found by the payment key sent as custom_id.',
+        headers: paypalHeaders,
+        body: z.unknown(),
+        response: { 200: webhookResponse, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const paypal = app.billing.paypal;
+      if (!paypal) throw new HttpError(404, 'PayPal is not configured on this server.');
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Expected the raw JSON event');
+      let event: PaypalCaptureEvent;
+      try {
+        event = JSON.parse(request.body.toString('utf8')) as PaypalCaptureEvent;
+      } catch {
+        throw new HttpError(400, 'Expected the raw JSON event');
+      }
+      if (typeof event?.id !== 'string' || typeof event.event_type !== 'string') {
+        throw new HttpError(400, 'Expected the raw JSON event');
+      }
+      let genuine: boolean;
+      try {
+        genuine = await paypal.verifyWebhook(request.headers, request.body);
+      } catch (error) {
+        request.log.error({ message: (error as Error).message }, "PayPal's webhook check could not be reached");
+        throw new HttpError(502, 'The webhook could not be verified now; PayPal will deliver it again.');
+      }
+      if (!genuine) {
+        request.log.warn('A PayPal webhook that PayPal did not verify was refused');
+        throw new HttpError(400, 'The webhook signature does not match.');
+      }
+
+      const resource = event.resource;
+      const paymentKey = resource?.custom_id;
+      const settling = PAYPAL_SETTLING.has(event.event_type) && typeof paymentKey === 'string' && !!resource?.id;
+      // A completed capture: ask PayPal for its order's vault (the event does not carry it), before the transaction.
+      const orderId = resource?.supplementary_data?.related_ids?.order_id;
+      const saved =
+        settling && event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId
+          ? await paypal.orderVault(orderId)
+          : { customerRef: null, paymentMethodRef: null };
+
+      const duplicate = !(await app.db.transaction(async (tx) => {
+        if (!(await firstDelivery(tx, 'paypal', event.id, event.event_type))) return false;
+        if (!settling) return true;
+        const captureId = resource!.id!;
+        const outcome =
+          event.event_type === 'PAYMENT.CAPTURE.COMPLETED'
+            ? { outcome: 'succeeded' as const, providerRef: captureId, cardBrand: null, cardLast4: null }
+            : {
+                outcome: 'failed' as const,
+                providerRef: captureId,
+                failureCode: resource?.status_details?.reason ?? resource?.status ?? 'DECLINED',
+                failureMessage: 'PayPal declined the payment.',
+              };
+        const result = await settlePendingPayment(
+          tx,
+          paymentKey!,
+          outcome,
+          { method: 'paypal', ...saved },
+          { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
+        );
+        if (result.settled && result.emailInUse) {
+          await paypal.refund(captureId, `refund:${result.registrationId}`);
+          await tx.update(payments).set({ state: 'refunded' }).where(eq(payments.idempotencyKey, paymentKey!));
         }
         return true;
       }));

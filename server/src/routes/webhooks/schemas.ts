@@ -11,3 +11,12 @@ export const webhookResponse = envelope(
 export const stripeHeaders = z.object({
   'stripe-signature': z.string({ message: 'The Stripe-Signature header is missing' }).min(1).max(2000),
 });
+
+/** PayPal's transmission headers; PayPal's verify-webhook-signature API checks them with the event. */
+export const paypalHeaders = z.object({
+  'paypal-transmission-id': z.string().max(200).optional(),
+  'paypal-transmission-time': z.string().max(100).optional(),
+  'paypal-transmission-sig': z.string().max(2000).optional(),
+  'paypal-cert-url': z.string().max(2000).optional(),
+  'paypal-auth-algo': z.string().max(100).optional(),
+});

@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { payments, subscriptions, users } from '../db/schema';
+import type { ChargeOutcome } from '../payments/processor';
+import { settleRenewal } from './renewals';
+import {
+  completeRegistration,
+  failRegistration,
+  restartSubscription,
+  type PaymentMethodKind,
+  type RegistrationDeps,
+} from './subscriptions';
+
+export type SettleResult =
+  | { settled: false }
+  | { settled: true; kind: 'first_day' | 'restart' | 'renewal'; emailInUse?: boolean; registrationId?: string };
+
+/**
+ * A provider's late answer (a webhook) for a payment we recorded as pending, found by its idempotency key: the
+ * same bookkeeping as when the answer comes at once. A first-day charge completes or fails the sign-up; a
+ * restart (renew after expiry) restarts the subscription or fails the attempt; a scheduled renewal extends or
+ * ends the subscription. A payment no longer pending (a replay, or settled already) changes nothing.
+ */
+export async function settlePendingPayment(
+  tx: DatabaseExecutor,
+  paymentKey: string,
+  outcome: Exclude<ChargeOutcome, { outcome: 'pending' }>,
+  saved: { method: PaymentMethodKind; customerRef: string | null; paymentMethodRef: string | null },
+  deps: RegistrationDeps,
+): Promise<SettleResult> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.idempotencyKey, paymentKey)).for('update');
+  if (!payment || payment.state !== 'pending') return { settled: false };
+
+  if (payment.kind === 'first_day' && payment.registrationId) {
+    const registrationId = payment.registrationId;
+    if (outcome.outcome === 'succeeded') {
+      const result = await completeRegistration(tx, registrationId, { outcome, ...saved }, deps);
+      return {
+        settled: true,
+        kind: 'first_day',
+        registrationId,
+        emailInUse: !result.completed && result.reason === 'email_in_use',
+      };
+    }
+    await failRegistration(tx, registrationId, outcome, {
+      now: deps.now,
+      price: { currency: payment.currency, firstDayAmount: payment.amount },
+    });
+    return { settled: true, kind: 'first_day', registrationId };
+  }
+
+  if (!payment.subscriptionId || !payment.userId) return { settled: false };
+  const [row] = await tx
+    .select({ subscription: subscriptions, user: users })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(eq(subscriptions.id, payment.subscriptionId))
+    .for('update', { of: subscriptions });
+  if (!row) return { settled: false };
+  const { subscription, user } = row;
+
+  if (payment.registrationId) {
+    // A restart: the attempt's registration row says how it ended (registerQuery polls it).
+    const registrationId = payment.registrationId;
+    if (outcome.outcome === 'succeeded') {
+      await restartSubscription(
+        tx,
+        {
+          subscription,
+          registrationId,
+          charge: { outcome, ...saved },
+          user,
+          provider: payment.provider as 'stripe' | 'paypal',
+        },
+        deps,
+      );
+    } else {
+      await failRegistration(
+        tx,
+        registrationId,
+        outcome,
+        { now: deps.now, price: { currency: payment.currency, firstDayAmount: payment.amount } },
+        { userId: user.id, subscriptionId: subscription.id, periodIndex: payment.periodIndex, amount: payment.amount },
+      );
+    }
+    return { settled: true, kind: 'restart', registrationId };
+  }
+
+  // A scheduled renewal: only the period it was for (the subscription may have moved on since).
+  if (subscription.periodIndex !== payment.periodIndex - 1) return { settled: false };
+  const values = {
+    providerRef: outcome.providerRef,
+    state: outcome.outcome,
+    failureCode: outcome.outcome === 'failed' ? outcome.failureCode : null,
+    cardBrand: outcome.outcome === 'succeeded' ? outcome.cardBrand : null,
+    cardLast4: outcome.outcome === 'succeeded' ? outcome.cardLast4 : null,
+    settledAt: deps.now,
+  };
+  const [updated] = await tx.update(payments).set(values).where(eq(payments.id, payment.id)).returning();
+  await settleRenewal(tx, deps.mailer, { subscription, user, payment: updated! }, outcome, deps.now);
+  return { settled: true, kind: 'renewal' };
+}
