@@ -135,6 +135,48 @@ test.describe('routes and guards', () => {
     }
   });
 
+  test('each modal route opens its own dialog over the dashboard; the header leads to My subscription', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
+    const dialogs = [
+      { path: '/dashboard/modules/SuccessModal', en: 'Welcome to Kabari', id: 'Selamat datang di Kabari' },
+      { path: '/dashboard/modules/MySubscription', en: 'My subscription', id: 'Langganan Saya' },
+      {
+        path: '/dashboard/modules/subscriptionExpiredModal',
+        en: 'Your subscription has expired',
+        id: 'Langganan Anda sudah berakhir',
+      },
+      {
+        path: '/dashboard/modules/cancleMySubscriptionModal',
+        en: 'Cancel your subscription?',
+        id: 'Batalkan langganan Anda?',
+      },
+    ];
+    for (const [index, dialog] of dialogs.entries()) {
+      const id = index % 2 === 1;
+      const url = id ? `/id${dialog.path}` : dialog.path;
+      await visit(page, url, index === 0);
+      const title = id ? dialog.id : dialog.en;
+      await expect(page.getByRole('dialog', { name: title }), url).toBeVisible();
+      // Only its own dialog.
+      await expect(page.getByRole('dialog')).toHaveCount(1);
+      await expect(page.locator('main [data-remote="dashboard"] h1')).toHaveText(id ? 'Dasbor' : 'Dashboard');
+    }
+
+    for (const { start, name } of [
+      { start: '/dashboard', name: 'My subscription' },
+      { start: '/id/dashboard', name: 'Langganan Saya' },
+    ]) {
+      await page.goto(start);
+      await page.locator('header').getByRole('link', { name }).click();
+      await expect(page).toHaveURL(new RegExp(`${start}/modules/MySubscription$`));
+      await expect(page.getByRole('dialog', { name })).toBeVisible();
+    }
+  });
+
   test('a page opened directly is guarded before anything else shows', async ({ page, context, baseURL }) => {
     // Full page loads: a prerendered public page, and a protected one, each in one language.
     await page.goto('/id/dashboard/modules/MySubscription/');

@@ -31,4 +31,27 @@ describe('SiteLayout header', () => {
     await waitFor(() => expect(logOut).toHaveBeenCalledWith('t0k3n'));
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
+
+  it('offers no My subscription to a visitor', async () => {
+    await renderAt('/', <SiteLayout>page</SiteLayout>);
+    expect(screen.queryByRole('link', { name: 'My subscription' })).not.toBeInTheDocument();
+  });
+
+  it('leads a signed-in user to My subscription (account settings), in Indonesian under /id', async () => {
+    useTokenStore.getState().setToken('t0k3n');
+    await renderAt('/id/dashboard', <SiteLayout>page</SiteLayout>);
+    expect(screen.getByRole('link', { name: 'Langganan Saya' })).toHaveAttribute(
+      'href',
+      '/id/dashboard/modules/MySubscription',
+    );
+  });
+
+  it('names My subscription in English under the English paths', async () => {
+    useTokenStore.getState().setToken('t0k3n');
+    await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
+    expect(screen.getByRole('link', { name: 'My subscription' })).toHaveAttribute(
+      'href',
+      '/dashboard/modules/MySubscription',
+    );
+  });
 });

@@ -94,8 +94,12 @@ export function SiteLayout({ children }: { children: ReactNode }) {
           {tc('brand')}
         </Link>
         <nav className="site-header__nav" aria-label={t('nav.main')}>
-          <Link to={localizePath(routePaths.home, locale)}>{t('nav.home')}</Link>
+          <Link className="site-header__home" to={localizePath(routePaths.home, locale)}>
+            {t('nav.home')}
+          </Link>
           {signedIn && <Link to={localizePath(routePaths.dashboard, locale)}>{t('nav.dashboard')}</Link>}
+          {/* Account settings (email, password, sessions, export, deletion) live in this dialog. */}
+          {signedIn && <Link to={localizePath(routePaths.mySubscription, locale)}>{t('nav.mySubscription')}</Link>}
           {signedIn && (
             <button type="button" className="button" onClick={signOut}>
               {t('nav.signOut')}
