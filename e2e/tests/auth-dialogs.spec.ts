@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
-import { answer, envelope, toasts } from '../support/app-helpers';
+import { answer, envelope, signInAsSubscriber, toasts } from '../support/app-helpers';
 import { startKabari } from '../support/kabari-server';
 import { encryptPassword, signUpSubscriber } from '../support/subscriber';
 
@@ -281,6 +281,65 @@ test.describe('login throttling', () => {
       await expect(dialog).toBeVisible();
     } finally {
       await kabari.stop();
+    }
+  });
+});
+
+test.describe('at phone width (360 px)', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  /** Nothing sticks out sideways: the page never scrolls horizontally. */
+  async function expectNoSidewaysScroll(page: Page, where: string) {
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      inner: window.innerWidth,
+      header: Math.ceil(document.querySelector('header')!.getBoundingClientRect().right),
+    }));
+    expect(widths.scroll, where).toBeLessThanOrEqual(widths.inner);
+    expect(widths.header, where).toBeLessThanOrEqual(widths.inner);
+  }
+
+  for (const { prefix, logIn, forgot, reset } of [
+    { prefix: '', logIn: 'Log in', forgot: 'Forgot your password?', reset: 'Reset your password' },
+    { prefix: '/id', logIn: 'Masuk', forgot: 'Lupa kata sandi?', reset: 'Atur ulang kata sandi' },
+  ]) {
+    test(`header, home page and both dialogs fit (${prefix || '/en'})`, async ({ page }) => {
+      const login = await openLogin(page, `${prefix}/`, logIn);
+      await expectNoSidewaysScroll(page, 'login dialog');
+      const box = await login.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+      await login.getByRole('button', { name: forgot }).click();
+      const resetDialog = page.getByRole('dialog', { name: reset });
+      await expect(resetDialog).toBeVisible();
+      await expectNoSidewaysScroll(page, 'reset dialog');
+      const resetBox = await resetDialog.boundingBox();
+      expect(resetBox!.x + resetBox!.width).toBeLessThanOrEqual(360);
+
+      await page.goto(`${prefix}/`);
+      await expect(page.locator('header').getByRole('button', { name: logIn })).toBeVisible();
+      await expectNoSidewaysScroll(page, 'home page');
+      // A visitor's header stays one line: the Log in button sits level with the brand.
+      const brand = await page.locator('.site-header__brand').boundingBox();
+      const button = await page.locator('header').getByRole('button', { name: logIn }).boundingBox();
+      expect(Math.abs(brand!.y + brand!.height / 2 - (button!.y + button!.height / 2))).toBeLessThan(8);
+    });
+  }
+
+  test('a signed-in header fits too, in both languages', async ({ page, context, baseURL }) => {
+    const subscriber = await signUpSubscriber(baseURL!, { displayName: 'Ana' });
+    await signInAsSubscriber(context, baseURL!, subscriber);
+    for (const [path, name] of [
+      ['/dashboard', 'My subscription'],
+      ['/id/dashboard', 'Langganan Saya'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.locator('header').getByRole('link', { name })).toBeVisible();
+      const widths = await page.evaluate(() => ({
+        header: document.querySelector('header')!.scrollWidth,
+        inner: window.innerWidth,
+      }));
+      expect(widths.header, path).toBeLessThanOrEqual(widths.inner);
     }
   });
 });
