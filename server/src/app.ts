@@ -12,7 +12,7 @@ import geoPlugin from './geo/geo-plugin';
 import billingPlugin from './billing/billing-plugin';
 import authPlugin from './plugins/auth';
 import databasePlugin from './plugins/database';
-import mailerPlugin from './plugins/mailer';
+import mailerPlugin, { type DeliveryTiming } from './plugins/mailer';
 import helmetPlugin from './plugins/helmet';
 import liveEventsPlugin from './plugins/live-events';
 import rateLimitPlugin from './plugins/rate-limit';
@@ -43,6 +43,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the Twilio SDK's HTTP client (tests see the exact requests, with no network). */
   twilioHttpClient?: TwilioHttpClient;
+  /** Shorter delivery timeouts and claim renewals (tests). */
+  mailerTiming?: Partial<DeliveryTiming>;
 }
 
 // Secrets never reach the logs, wherever a serializer or a handler puts them.
@@ -143,7 +145,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   await app.register(swaggerPlugin);
   await app.register(databasePlugin, { config });
-  await app.register(mailerPlugin, { config, twilioHttpClient: options.twilioHttpClient });
+  await app.register(mailerPlugin, {
+    config,
+    twilioHttpClient: options.twilioHttpClient,
+    timing: options.mailerTiming,
+  });
   await app.register(authPlugin, { config });
   await app.register(billingPlugin, { config });
   await app.register(geoPlugin, { config });

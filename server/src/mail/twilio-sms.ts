@@ -25,10 +25,16 @@ export interface SmsSender {
  * SMS through Twilio's Messages API. The SDK's own retries are off: the outbox dispatcher retries with its own
  * backoff and keeps the attempt count in the database, so a restart does not lose track.
  */
-export function createTwilioSender(settings: TwilioSettings, httpClient?: TwilioHttpClient): SmsSender {
+export function createTwilioSender(
+  settings: TwilioSettings,
+  httpClient?: TwilioHttpClient,
+  /** One request's limit: below the outbox's claim lease, so a hung request never outlives its claim. */
+  timeoutMs = 30_000,
+): SmsSender {
   const client = twilio(settings.accountSid, settings.authToken, {
     ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
     autoRetry: false,
+    timeout: timeoutMs,
   });
   const sender = settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from };
   return {

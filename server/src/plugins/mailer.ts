@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Locale } from '../auth/users';
@@ -47,10 +47,41 @@ export interface Mailer {
   dispatchDue(): Promise<number>;
 }
 
+/**
+ * How long one delivery may take, and how often a claim is renewed while its batch is being sent. Every
+ * provider timeout is well below the claim lease, and the lease is renewed while sending: a slow provider can
+ * never outlive the claim and let another dispatcher send the same message again.
+ */
+export interface DeliveryTiming {
+  /** SMTP: opening the connection. */
+  smtpConnectionMs: number;
+  /** SMTP: the server's greeting once connected. */
+  smtpGreetingMs: number;
+  /** SMTP: silence on the socket during the exchange. */
+  smtpSocketMs: number;
+  /** Twilio: one HTTP request (and its socket). */
+  twilioRequestMs: number;
+  /** How often the leases of a claimed batch are renewed while it is being delivered. */
+  leaseRenewalMs: number;
+}
+
+// A claimed message whose sender died mid-way is retried after this lease.
+export const CLAIM_LEASE_SECONDS = 120;
+
+export const DELIVERY_TIMING: DeliveryTiming = {
+  smtpConnectionMs: 10_000,
+  smtpGreetingMs: 10_000,
+  smtpSocketMs: 30_000,
+  twilioRequestMs: 30_000,
+  leaseRenewalMs: 30_000,
+};
+
 export interface MailerOptions {
   config: Config;
   /** Replaces the Twilio SDK's HTTP client (tests record the exact requests instead of using the network). */
   twilioHttpClient?: TwilioHttpClient;
+  /** Shorter timeouts and renewals for tests; the defaults are DELIVERY_TIMING. */
+  timing?: Partial<DeliveryTiming>;
 }
 
 declare module 'fastify' {
@@ -62,8 +93,6 @@ declare module 'fastify' {
 const BATCH_SIZE = 10;
 const MAX_ATTEMPTS = 8;
 const POLL_INTERVAL_MS = 5_000;
-// A claimed message whose sender died mid-way is retried after this lease.
-const CLAIM_LEASE_SECONDS = 120;
 
 /** 30 s, 1 min, 2 min … capped at 1 h. */
 export function retryDelaySeconds(attempts: number): number {
@@ -100,14 +129,23 @@ type DeliveryOutcome =
 export default fp(
   async (app, options: MailerOptions) => {
     const { config } = options;
+    const timing: DeliveryTiming = { ...DELIVERY_TIMING, ...options.timing };
     const db: Database = app.db;
-    // Pooled: a burst of messages reuses a few connections instead of opening one per message.
+    // Pooled: a burst of messages reuses a few connections instead of opening one per message. The timeouts
+    // replace nodemailer's (a 10-minute socket timeout, far past the claim lease).
     const transporter: Transporter | undefined = config.smtpUrl
-      ? nodemailer.createTransport({ url: config.smtpUrl, pool: true, maxConnections: 3 })
+      ? nodemailer.createTransport({
+          url: config.smtpUrl,
+          pool: true,
+          maxConnections: 3,
+          connectionTimeout: timing.smtpConnectionMs,
+          greetingTimeout: timing.smtpGreetingMs,
+          socketTimeout: timing.smtpSocketMs,
+        })
       : undefined;
     const twilioSettings = config.requests.twilio;
     const smsSender: SmsSender | undefined = twilioSettings
-      ? createTwilioSender(twilioSettings, options.twilioHttpClient)
+      ? createTwilioSender(twilioSettings, options.twilioHttpClient, timing.twilioRequestMs)
       : undefined;
     const anyProvider = Boolean(transporter || smsSender);
 
@@ -189,8 +227,28 @@ export default fp(
               for update skip locked)
             returning id, channel, recipient, subject, body_text, body_html, reply_to, attempts`,
       );
-      for (const message of claimed) await deliver(message);
+      // The batch is sent one message at a time: the ones still waiting keep their claim while the others go.
+      const waiting = new Set(claimed.map((message) => message.id));
+      const renewal = setInterval(() => {
+        renewLeases([...waiting]).catch((error) => app.log.error({ err: error }, 'Renewing message claims failed'));
+      }, timing.leaseRenewalMs);
+      try {
+        for (const message of claimed) {
+          await deliver(message);
+          waiting.delete(message.id);
+        }
+      } finally {
+        clearInterval(renewal);
+      }
       return claimed.length;
+    }
+
+    async function renewLeases(ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(outboxMessages)
+        .set({ nextAttemptAt: sql`now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})` })
+        .where(and(inArray(outboxMessages.id, ids), eq(outboxMessages.state, 'queued')));
     }
 
     async function dispatchDue(): Promise<number> {

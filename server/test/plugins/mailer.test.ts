@@ -1,11 +1,12 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../../src/app';
 import { createUser } from '../../src/auth/users';
 import { locationRequests, outboxMessages, requestEvents } from '../../src/db/schema';
-import { retryDelaySeconds } from '../../src/plugins/mailer';
+import { CLAIM_LEASE_SECONDS, DELIVERY_TIMING, retryDelaySeconds } from '../../src/plugins/mailer';
+import type { TwilioHttpClient } from '../../src/mail/twilio-sms';
 import { describeEachDatabase } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -78,6 +79,54 @@ describe('retryDelaySeconds', () => {
   it('backs off exponentially up to an hour', () => {
     expect([1, 2, 3, 4].map(retryDelaySeconds)).toEqual([30, 60, 120, 240]);
     expect(retryDelaySeconds(20)).toBe(3600);
+  });
+});
+
+describe('delivery timing', () => {
+  it('gives up on a provider well before the claim lease ends, and renews claims well within it', () => {
+    const leaseMs = CLAIM_LEASE_SECONDS * 1000;
+    const { smtpConnectionMs, smtpGreetingMs, smtpSocketMs, twilioRequestMs, leaseRenewalMs } = DELIVERY_TIMING;
+    // Connecting, the greeting and one silent stretch of the exchange together still leave a margin.
+    expect(smtpConnectionMs + smtpGreetingMs + smtpSocketMs).toBeLessThan(leaseMs / 2);
+    expect(twilioRequestMs).toBeLessThan(leaseMs / 2);
+    expect(leaseRenewalMs).toBeLessThanOrEqual(leaseMs / 4);
+  });
+});
+
+describeEachDatabase('the mailer against an SMTP server that never answers', (driver) => {
+  it('times the attempt out and keeps the message queued for a retry', async () => {
+    // Accepts the connection, then says nothing: nodemailer's own default would wait 10 minutes.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const testApp = await buildTestApp(
+      driver,
+      { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Kabari <no-reply@kabari.test>' },
+      { build: { mailerTiming: { smtpGreetingMs: 200, smtpSocketMs: 400 } } },
+    );
+    try {
+      await testApp.app.mailer.queue(testApp.app.db, {
+        idempotencyKey: 'silent-server',
+        to: 'someone@example.com',
+        locale: 'en',
+        subject: 'Hello',
+        text: 'Hello',
+        html: '<p>Hello</p>',
+      });
+      await testApp.app.mailer.dispatchDue();
+      const [row] = await testApp.app.db
+        .select()
+        .from(outboxMessages)
+        .where(eq(outboxMessages.idempotencyKey, 'silent-server'));
+      expect(row).toMatchObject({ state: 'queued', transport: null });
+      expect(row!.attempts).toBeGreaterThanOrEqual(1);
+      expect(row!.lastError).toMatch(/greeting|timeout/i);
+    } finally {
+      await testApp.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });
 
@@ -331,6 +380,41 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     expect(healthy.requests).toHaveLength(1);
     // The requester saw it created (queued), then sent; retries that stayed queued published nothing.
     expect(await deliveryEvents(restarted, request.id)).toEqual(['queued', 'sent']);
+  });
+
+  it('renews the claim of a message while a slow provider takes it, so no one else sends it meanwhile', async () => {
+    let release: () => void = () => undefined;
+    const calls: unknown[] = [];
+    const slow: TwilioHttpClient = {
+      request: (async (options: unknown) => {
+        calls.push(options);
+        await new Promise<void>((resolve) => (release = resolve));
+        return { statusCode: 201, body: JSON.stringify({ sid: `SM${'1'.repeat(32)}`, status: 'queued' }), headers: {} };
+      }) as TwilioHttpClient['request'],
+    };
+    testApp = await buildTestApp(driver, TWILIO, {
+      build: { twilioHttpClient: slow, mailerTiming: { leaseRenewalMs: 20 } },
+    });
+    const { request } = await sendSms(testApp.app, '+6281234567893');
+    const dispatching = testApp.app.mailer.dispatchDue();
+    const until = async (condition: () => Promise<boolean> | boolean) => {
+      while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
+    };
+    await until(() => calls.length === 1);
+    const { id } = await messageOf(testApp.app, request.id);
+    // The claim runs out while the provider is still busy with it...
+    await testApp.app.db.execute(sql`update outbox_messages set next_attempt_at = now() - interval '1 second'
+        where id = ${id}`);
+    // ...and the sender renews it, so another dispatcher would not see it due.
+    await until(
+      async () =>
+        (await messageOf(testApp.app, request.id)).nextAttemptAt.getTime() >
+        Date.now() + (CLAIM_LEASE_SECONDS - 10) * 1000,
+    );
+    release();
+    await dispatching;
+    expect(await messageOf(testApp.app, request.id)).toMatchObject({ state: 'sent', transport: 'twilio', attempts: 1 });
+    expect(calls).toHaveLength(1);
   });
 
   it('picks up a message whose sender died mid-send once its lease ends; fails a final refusal at once', async () => {
