@@ -93,7 +93,10 @@ export function SiteLayout({ children }: { children: ReactNode }) {
         <Link className="site-header__brand" to={localizePath(routePaths.home, locale)}>
           {tc('brand')}
         </Link>
-        <nav className="site-header__nav" aria-label={t('nav.main')}>
+        <nav
+          className={signedIn ? 'site-header__nav site-header__nav--signed-in' : 'site-header__nav'}
+          aria-label={t('nav.main')}
+        >
           <Link className="site-header__home" to={localizePath(routePaths.home, locale)}>
             {t('nav.home')}
           </Link>
@@ -105,9 +108,10 @@ export function SiteLayout({ children }: { children: ReactNode }) {
               {t('nav.signOut')}
             </button>
           )}
-          <LanguageSwitch locale={locale} />
           {!signedIn && <LogInButton usable={hydrated} />}
         </nav>
+        {/* Outside the nav: on a phone it stays beside the brand while a signed-in user's links take a row. */}
+        <LanguageSwitch locale={locale} />
       </header>
       <main id="main" className="site-main">
         {children}
