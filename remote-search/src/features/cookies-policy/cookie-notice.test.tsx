@@ -14,6 +14,8 @@ describe('CookieNotice', () => {
       'kabari-user',
       'kabari-visitor-reported',
       'kabari-reloaded-at',
+      'kabari-password-pending',
+      'kabari-share:<token>',
     ]);
     const locale = screen.getAllByRole('listitem')[1] as HTMLElement;
     expect(within(locale).getByText('365 days')).toBeInTheDocument();

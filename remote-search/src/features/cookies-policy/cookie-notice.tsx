@@ -11,14 +11,26 @@ interface StoredItem {
   kind: StorageKind;
   category: Category;
   /** Its texts in the search-cookies namespace (notice.items.<key>). */
-  key: 'token' | 'locale' | 'visitorId' | 'visitorIdCopy' | 'user' | 'visitorReported' | 'reloadedAt';
+  key:
+    | 'token'
+    | 'locale'
+    | 'visitorId'
+    | 'visitorIdCopy'
+    | 'user'
+    | 'visitorReported'
+    | 'reloadedAt'
+    | 'passwordPending'
+    | 'shareSummary';
 }
 
 /**
  * Everything Kabari keeps in the browser, as the code really sets it: the session token
  * (shared/src/stores/session-store.ts), the locale (shared/src/i18n/locale.ts), the visitor id and its
  * twin and the report flag (host/src/features/visitor), the persisted user, the reload guard
- * (host/src/features/build-updates). Adding one there means adding it here.
+ * (host/src/features/build-updates), the sign-up's pending-password note (shared/src/account/password-pending.ts)
+ * and a recipient's share summary (remote-share share-flow.ts; `<token>` stands for the link's code). Adding one
+ * there means adding it here: stored-items-coverage.test.ts finds them in the code. Stripe's and PayPal's own
+ * cookies are not Kabari's: the page's text says when they appear.
  */
 export const storedItems: readonly StoredItem[] = [
   { name: 'token', kind: 'cookie', category: 'essential', key: 'token' },
@@ -28,6 +40,8 @@ export const storedItems: readonly StoredItem[] = [
   { name: 'kabari-user', kind: 'localStorage', category: 'essential', key: 'user' },
   { name: 'kabari-visitor-reported', kind: 'localStorage', category: 'statistics', key: 'visitorReported' },
   { name: 'kabari-reloaded-at', kind: 'sessionStorage', category: 'essential', key: 'reloadedAt' },
+  { name: 'kabari-password-pending', kind: 'sessionStorage', category: 'essential', key: 'passwordPending' },
+  { name: 'kabari-share:<token>', kind: 'sessionStorage', category: 'essential', key: 'shareSummary' },
 ];
 
 /** Which cookies and storage items exist, and why: one card per item (readable on a phone, unlike a wide table). */
