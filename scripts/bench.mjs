@@ -92,6 +92,8 @@ const { values: options } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     url: { type: 'string' },
     runs: { type: 'string' },
+    'public-runs': { type: 'string' },
+    pages: { type: 'string' },
     'idle-wait': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -104,7 +106,7 @@ for (const name of moduleNames) modules[name] = await import(`./bench/${name}.mj
 
 if (options.help) {
   console.log(
-    `Usage: npm run bench -- [--only ${moduleNames.join(',')}] [--skip-build] [--runs N] [--idle-wait SECONDS] [--url BASE_URL]\n`,
+    `Usage: npm run bench -- [--only ${moduleNames.join(',')}] [--skip-build] [--runs N] [--public-runs N] [--pages all|core|public] [--idle-wait SECONDS] [--url BASE_URL]\n`,
   );
   for (const name of moduleNames) console.log(`  ${name.padEnd(12)} ${modules[name].description}`);
   console.log('\nWrites bench/results.json and bench/reports/; see bench/README.md.');
@@ -124,6 +126,14 @@ if (unknown.length || !selected.length) {
 }
 if (options.runs !== undefined && !(Number(options.runs) >= 1)) {
   console.error(`--runs must be a number ≥ 1, got ${options.runs}`);
+  process.exit(2);
+}
+if (options['public-runs'] !== undefined && !(Number(options['public-runs']) >= 1)) {
+  console.error(`--public-runs must be a number ≥ 1, got ${options['public-runs']}`);
+  process.exit(2);
+}
+if (options.pages !== undefined && !['all', 'core', 'public'].includes(options.pages)) {
+  console.error(`--pages must be all, core or public, got ${options.pages}`);
   process.exit(2);
 }
 if (options['idle-wait'] !== undefined && !(Number(options['idle-wait']) >= 0)) {
@@ -230,6 +240,9 @@ try {
     };
     if (!selected.includes(budget.suite))
       return { ...base, actual: null, status: 'SKIPPED', note: `--only left out ${budget.suite}` };
+    // A module may leave some of its routes out on request (lighthouse --pages).
+    const leftOut = modules[budget.suite].leftOut?.(budget, options) ?? null;
+    if (leftOut) return { ...base, actual: null, status: 'SKIPPED', note: leftOut };
     if (errors[budget.suite])
       return { ...base, actual: null, status: 'FAIL', note: `${budget.suite} failed to measure` };
     const actual = modules[budget.suite].measure?.(measured[budget.suite], budget) ?? null;

@@ -14,6 +14,8 @@
  * @property {string} why
  */
 
+import { publicRoutes } from './lighthouse.mjs';
+
 /** @type {Budget[]} */
 export const budgets = [
   {
@@ -92,4 +94,17 @@ export const budgets = [
     min: 0.5,
     why: 'called on every protected navigation (issue 6)',
   },
+  // Issue 7: every public page, in each language, as fast on a phone as the home page.
+  ...publicRoutes.map(
+    (route) =>
+      /** @type {Budget} */ ({
+        id: `public${route.replace(/\/$/, '').replaceAll('/', '.')}.lighthouse-score`,
+        suite: 'lighthouse',
+        route,
+        metric: 'score',
+        label: 'Lighthouse mobile score (median)',
+        min: 0.95,
+        why: 'a public page (issue 7), read on a phone',
+      }),
+  ),
 ];

@@ -11,10 +11,47 @@ import { waitForIdle } from './lib/machine.mjs';
 
 export const name = 'lighthouse';
 export const description =
-  'Lighthouse mobile performance (score, LCP, TBT, CLS) for / and /enter-link, median of 3 runs';
+  'Lighthouse mobile performance (score, LCP, TBT, CLS): / and /enter-link (median of 3 runs) and every public ' +
+  'page in English and Indonesian (1 run each; --public-runs N for medians; --pages core|public|all)';
 
-export const routes = ['/', '/enter-link'];
+/** The pages of issue 2's budgets: measured with --runs (default 3). */
+export const coreRoutes = ['/', '/enter-link'];
+/** Issue 7's public pages besides the home page, each also under /id. */
+export const publicPages = [
+  '/about-us',
+  '/faqs',
+  '/tracking-phone-number',
+  '/privacy-policy',
+  '/terms-of-use',
+  '/cookies-policy',
+  '/intellectual-property',
+  '/unsubscribe-and-refund',
+  '/contact-us',
+  '/200',
+  '/404',
+];
+/** Every public page but the English home (a core route), in both languages: measured with --public-runs. */
+export const publicRoutes = [...publicPages, '/id/', ...publicPages.map((page) => `/id${page}`)];
+export const routes = [...coreRoutes, ...publicRoutes];
 const defaultRuns = 3;
+// 23 pages × 3 runs would hold the machine for half an hour; one run each still shows a page far off its budget.
+const defaultPublicRuns = 1;
+
+/**
+ * The routes --pages selects, with their run counts.
+ * @param {Record<string, string | boolean | undefined>} options
+ * @returns {Array<{ route: string, runs: number }>}
+ */
+export function plannedRoutes(options) {
+  const runs = Math.max(1, Number(options.runs ?? defaultRuns));
+  const publicRuns = Math.max(1, Number(options['public-runs'] ?? defaultPublicRuns));
+  const pages = String(options.pages ?? 'all');
+  if (!['all', 'core', 'public'].includes(pages)) throw new Error(`--pages must be all, core or public, got ${pages}`);
+  return [
+    ...(pages === 'public' ? [] : coreRoutes.map((route) => ({ route, runs }))),
+    ...(pages === 'core' ? [] : publicRoutes.map((route) => ({ route, runs: publicRuns }))),
+  ];
+}
 /** Longest wait, before each run, for other work on the machine to quieten down. */
 const defaultIdleWaitSeconds = 20;
 
@@ -25,14 +62,14 @@ const urlOf = (route) => routeUrls[route] ?? route;
 
 /** @param {import('./lib/context.mjs').BenchContext} context */
 export async function run(context) {
-  const runs = Math.max(1, Number(context.options.runs ?? defaultRuns));
+  const plan = plannedRoutes(context.options);
   const idleWaitSeconds = Math.max(0, Number(context.options['idle-wait'] ?? defaultIdleWaitSeconds));
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   await fsp.mkdir(context.reportsDir, { recursive: true });
 
   // A few unmeasured requests first, so the first run does not pay for a cold server.
-  for (const route of routes) {
+  for (const { route } of plan) {
     for (let i = 0; i < 3; i += 1)
       await fetch(context.baseUrl + urlOf(route))
         .then((r) => r.arrayBuffer())
@@ -43,7 +80,7 @@ export async function run(context) {
   const results = {};
   /** @type {string | null} */
   let lighthouseVersion = null;
-  for (const route of routes) {
+  for (const { route, runs } of plan) {
     /** @type {Array<Metrics & { run: number, seconds: number, benchmarkIndex: number | null, busyBefore: number, loadBefore: number, mainThreadMs: number | null, bootup: Array<{ url: string, totalMs: number, scriptingMs: number }>, lcpElement: string | null, lcpSelector: string | null, warnings: string[], error: string | null, report: string | null }>} */
     const runResults = [];
     for (let i = 1; i <= runs; i += 1) {
@@ -89,7 +126,7 @@ export async function run(context) {
         lighthouseVersion = lhr.lighthouseVersion;
         const reportFile = path.join(
           context.reportsDir,
-          `lighthouse${route === '/' ? '-home' : route.replaceAll('/', '-')}-${i}.html`,
+          `lighthouse${route === '/' ? '-home' : route.replace(/\/$/, '').replaceAll('/', '-')}-${i}.html`,
         );
         await fsp.writeFile(reportFile, /** @type {string} */ (result.report));
         const diagnostics = diagnosticsOf(lhr, context.baseUrl);
@@ -228,7 +265,6 @@ function metricsOf(lhr) {
 
 /** @param {Record<string, any>} results */
 export function format(results) {
-  const runs = Math.max(...Object.values(results).map((r) => r.runs.length));
   const rows = Object.entries(results).map(([route, r]) => [
     route,
     show(r.median.score, 2),
@@ -244,8 +280,9 @@ export function format(results) {
       )
       .join('  '),
   ]);
+  const counts = [...new Set(Object.values(results).map((r) => r.runs.length))].sort((a, b) => b - a);
   const lines = [
-    `Lighthouse mobile (simulated throttling), performance only, median of ${runs} run(s)`,
+    `Lighthouse mobile (simulated throttling), performance only, median of ${counts.join(' or ')} run(s) per page`,
     table(['route', 'score', 'LCP ms', 'TBT ms', 'CLS', 'FCP ms', 'each run: score/LCP/TBT/CLS'], rows),
   ];
   const benchmarkIndex = median(
@@ -299,4 +336,15 @@ function show(value, digits) {
  */
 export function measure(results, budget) {
   return results[budget.route]?.median?.[budget.metric] ?? null;
+}
+
+/**
+ * Why a budget's route was not measured on purpose, or null.
+ * @param {import('./budgets.mjs').Budget} budget
+ * @param {Record<string, string | boolean | undefined>} options
+ */
+export function leftOut(budget, options) {
+  return plannedRoutes(options).some(({ route }) => route === budget.route)
+    ? null
+    : `--pages ${options.pages} left out ${budget.route}`;
 }

@@ -8,6 +8,7 @@
 //   run(context) → Promise<results>  the measurement; results must be JSON-serialisable
 //   format(results) → string          its part of the printed report
 //   measure(results, budget) → number | null   the actual value for a budget of its suite
+//   leftOut(budget, options) → string | null    optional: why that budget's route was not measured on request
 //
 // Keep modules independent of each other: each launches and closes its own browser, etc.
 
@@ -34,6 +35,7 @@
  * @property {(context: BenchContext) => Promise<any>} run
  * @property {(results: any) => string} format
  * @property {(results: any, budget: import('../budgets.mjs').Budget) => number | null} [measure]
+ * @property {(budget: import('../budgets.mjs').Budget, options: Record<string, string | boolean>) => string | null} [leftOut]
  */
 
 export {};
