@@ -12,7 +12,8 @@ import {
 } from './subscriptions';
 
 export type SettleResult =
-  | { settled: false }
+  /** missing: no payment has this key (yet: the webhook may have overtaken the call that records it). */
+  | { settled: false; missing?: boolean }
   | { settled: true; kind: 'first_day' | 'restart' | 'renewal'; emailInUse?: boolean; registrationId?: string };
 
 /**
@@ -29,7 +30,8 @@ export async function settlePendingPayment(
   deps: RegistrationDeps,
 ): Promise<SettleResult> {
   const [payment] = await tx.select().from(payments).where(eq(payments.idempotencyKey, paymentKey)).for('update');
-  if (!payment || payment.state !== 'pending') return { settled: false };
+  if (!payment) return { settled: false, missing: true };
+  if (payment.state !== 'pending') return { settled: false };
 
   if (payment.kind === 'first_day' && payment.registrationId) {
     const registrationId = payment.registrationId;

@@ -109,11 +109,18 @@ export class StripeProcessor implements RenewalCharger {
     amount: number;
     currency: string;
     paymentMethodId: string;
+    /** 'restart': an expired subscriber pays again (subscribe/renew); the webhook finds it by its payment key. */
+    kind?: 'first_day' | 'restart';
+    /** The subscriber's Stripe customer when there is one already (a restart). */
+    customerRef?: string | null;
   }): Promise<StripeFirstCharge> {
-    const customer = await this.client.customers.create(
-      { email: input.email, name: input.name, metadata: { registrationId: input.registrationId } },
-      { idempotencyKey: `customer:${input.registrationId}` },
-    );
+    const kind = input.kind ?? 'first_day';
+    const customer = input.customerRef
+      ? { id: input.customerRef }
+      : await this.client.customers.create(
+          { email: input.email, name: input.name, metadata: { registrationId: input.registrationId } },
+          { idempotencyKey: `customer:${input.registrationId}` },
+        );
     try {
       const intent = await this.client.paymentIntents.create(
         {
@@ -124,8 +131,9 @@ export class StripeProcessor implements RenewalCharger {
           confirm: true,
           setup_future_usage: 'off_session',
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-          description: 'Kabari subscription, first day',
-          metadata: { registrationId: input.registrationId, kind: 'first_day' },
+          description:
+            kind === 'restart' ? 'Kabari subscription, renewed after expiry' : 'Kabari subscription, first day',
+          metadata: { registrationId: input.registrationId, kind, idempotencyKey: input.idempotencyKey },
           expand: ['latest_charge'],
         },
         { idempotencyKey: input.idempotencyKey },

@@ -50,6 +50,10 @@ export function renewSubscription(payment: {
   method: PaymentMethod;
   card?: CardDetails;
   paymentMethodId?: string;
-}): Promise<{ registerId: string; clientSecret?: string; requiresAction?: boolean }> {
+  /** PayPal: the second call captures the order the subscriber approved. */
+  registerId?: string;
+  orderId?: string;
+  capture?: boolean;
+}): Promise<{ registerId: string; clientSecret?: string; requiresAction?: boolean; orderId?: string }> {
   return apiPost('/api/v1/personnal/subscribe/renew', payment, quiet);
 }

@@ -25,7 +25,15 @@ const renewalHandlers: PaymentHandlers = {
       requiresAction: !!result.requiresAction,
     };
   },
-  // docs/api-v1.md gives renew no PayPal order flow: PayPal proper is offered at sign-up only.
+  // PayPal: the order is made for this attempt, then captured once the subscriber approves it.
+  paypal: {
+    create: async () => {
+      const result = await renewSubscription({ method: 'paypal' });
+      return { registerId: result.registerId, orderId: result.orderId ?? '' };
+    },
+    capture: async (registerId, orderId) =>
+      (await renewSubscription({ method: 'paypal', registerId, orderId, capture: true })).registerId,
+  },
 };
 
 /** Polls the renewal's registerId and says how it ended; an active subscription again closes the expired state. */

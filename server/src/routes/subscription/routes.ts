@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -11,12 +12,13 @@ import {
   restartKey,
   restartSubscription,
   subscriptionInfo,
+  type Subscription,
 } from '../../billing/subscriptions';
 import { payments, registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
-import { registerResponse } from '../registration/schemas';
-import { paymentsResponse, renewBody, subscriptionInfoResponse } from './schemas';
+import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
+import type { ChargeOutcome, Provider } from '../../payments/processor';
 
 const NO_SUBSCRIPTION = 'This account has no subscription.';
 
@@ -78,6 +80,95 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** A renew attempt the provider settles later (3-D Secure, a pending capture): its payment waits for the webhook. */
+  async function recordPendingRestart(
+    tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0],
+    input: {
+      registrationId: string;
+      userId: string;
+      subscription: Subscription;
+      provider: 'stripe' | 'paypal';
+      providerRef: string;
+      now: Date;
+    },
+  ) {
+    await tx
+      .insert(payments)
+      .values({
+        userId: input.userId,
+        subscriptionId: input.subscription.id,
+        registrationId: input.registrationId,
+        kind: 'renewal',
+        periodIndex: input.subscription.periodIndex + 1,
+        idempotencyKey: restartKey(input.registrationId),
+        provider: input.provider,
+        providerRef: input.providerRef,
+        currency: input.subscription.currency,
+        amount: input.subscription.amount,
+        state: 'pending',
+        createdAt: input.now,
+      })
+      .onConflictDoNothing({ target: payments.idempotencyKey });
+  }
+
+  /** Books a renew attempt's answer: restart, failure (registerQuery says why), or pending (the webhook settles). */
+  async function bookRestart(
+    tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0],
+    input: {
+      registrationId: string;
+      user: NonNullable<FastifyRequest['session']>['user'];
+      subscription: Subscription;
+      provider: Provider;
+      method: 'card' | 'wallet' | 'paypal';
+      outcome: ChargeOutcome;
+      customerRef: string | null;
+      paymentMethodRef: string | null;
+      now: Date;
+    },
+  ) {
+    const { outcome, subscription, user, now } = input;
+    if (outcome.outcome === 'succeeded') {
+      await restartSubscription(
+        tx,
+        {
+          subscription,
+          registrationId: input.registrationId,
+          charge: {
+            outcome,
+            method: input.method,
+            customerRef: input.customerRef,
+            paymentMethodRef: input.paymentMethodRef,
+          },
+          user,
+          provider: input.provider,
+        },
+        { billing: app.billing.config, mailer: app.mailer, now },
+      );
+    } else if (outcome.outcome === 'failed') {
+      await failRegistration(
+        tx,
+        input.registrationId,
+        outcome,
+        { now, price: { currency: subscription.currency, firstDayAmount: subscription.amount } },
+        {
+          userId: user.id,
+          subscriptionId: subscription.id,
+          periodIndex: subscription.periodIndex + 1,
+          amount: subscription.amount,
+        },
+      );
+    } else if (input.provider !== 'v5pay') {
+      await recordPendingRestart(tx, {
+        registrationId: input.registrationId,
+        userId: user.id,
+        subscription,
+        provider: input.provider,
+        providerRef: outcome.providerRef,
+        now,
+      });
+    }
+  }
+
   app.post(
     '/api/v1/personnal/subscribe/renew',
     {
@@ -85,13 +176,16 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
       schema: {
         tags: ['billing'],
-        summary: 'An expired subscriber pays again (sandbox: card, wallet or PayPal); poll registerQuery',
+        summary: 'An expired subscriber pays again (sandbox, Stripe or PayPal, as configured); poll registerQuery',
         description:
           'Starts a new full period from now at the subscription amount. Only when access has ended (400 ' +
-          'otherwise). A declined card: registerQuery says sign_failed with the reason.',
+          'otherwise). Sandbox: `card?`. Stripe: `paymentMethodId`; requiresAction: complete 3-D Secure with ' +
+          'clientSecret, the webhook settles it. PayPal: a first call answers `orderId` for the PayPal button; ' +
+          'then `registerId`, `orderId` and `capture: true` capture it. A decline: registerQuery says ' +
+          'sign_failed with the reason.',
         security,
         body: renewBody,
-        response: { 200: registerResponse, 401: errorEnvelope, 404: errorEnvelope, ...errorResponses },
+        response: { 200: renewResponse, 401: errorEnvelope, 404: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
@@ -101,14 +195,141 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = app.billing.clock.now();
       const subscription = await findSubscription(app.db, user.id);
       if (!subscription) throw new HttpError(404, NO_SUBSCRIPTION);
+      const provider = app.billing.methods[body.method];
+      if (!provider) {
+        throw new HttpError(400, 'This payment method is not available here. Please choose another one.');
+      }
+
+      // PayPal's second step: capture the order the subscriber approved for this attempt.
+      if (provider === 'paypal' && body.capture) {
+        const paypal = app.billing.paypal!;
+        if (!body.registerId || !body.orderId) {
+          throw new HttpError(400, 'The PayPal order is missing. Please start the payment again.');
+        }
+        const [attempt] = await app.db.select().from(registrations).where(eq(registrations.id, body.registerId));
+        if (
+          !attempt ||
+          attempt.userId !== user.id ||
+          attempt.provider !== 'paypal' ||
+          attempt.providerRef !== body.orderId
+        ) {
+          throw new HttpError(404, 'This renewal was not found.');
+        }
+        if (attempt.state === 'querying') {
+          const capture = await paypal.captureOrder(body.orderId, `capture:${attempt.id}`);
+          await app.db.transaction((tx) =>
+            bookRestart(tx, {
+              registrationId: attempt.id,
+              user,
+              subscription,
+              provider: 'paypal',
+              method: 'paypal',
+              outcome: capture.outcome,
+              customerRef: capture.customerRef,
+              paymentMethodRef: capture.paymentMethodRef,
+              now,
+            }),
+          );
+          app.mailer.kick();
+        }
+        return ok({ registerId: attempt.id, orderId: body.orderId });
+      }
+
       const status = effectiveStatus(subscription, now);
       if (status !== 'expired' && status !== 'unsubscribed') {
         throw new HttpError(400, 'Your subscription is still running: there is nothing to renew yet.');
       }
-      if (app.billing.methods[body.method] !== 'v5pay') {
-        throw new HttpError(400, 'This payment method is not available here. Please choose another one.');
-      }
       const registrationId = randomUUID();
+      const attemptRow = {
+        id: registrationId,
+        email: user.email,
+        displayName: user.displayName,
+        phone: user.phone,
+        locale,
+        provider,
+        userId: user.id,
+        subscriptionId: subscription.id,
+        // Already signed in: no auth code is handed out for a renewal.
+        authCodeIssuedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      };
+
+      if (provider === 'stripe') {
+        const stripe = app.billing.stripe!;
+        if (body.method === 'paypal' || !body.paymentMethodId || !/^pm_\w+$/.test(body.paymentMethodId)) {
+          throw new HttpError(400, 'paymentMethodId: expected a Stripe PaymentMethod id (pm_…)');
+        }
+        await app.db.insert(registrations).values(attemptRow);
+        const charge = await stripe.chargeFirst({
+          idempotencyKey: restartKey(registrationId),
+          registrationId,
+          email: user.email,
+          name: user.displayName,
+          amount: subscription.amount,
+          currency: subscription.currency,
+          paymentMethodId: body.paymentMethodId,
+          kind: 'restart',
+          customerRef: subscription.provider === 'stripe' ? subscription.providerCustomerRef : null,
+        });
+        await app.db.transaction(async (tx) => {
+          if (charge.outcome.outcome === 'pending') {
+            await tx
+              .update(registrations)
+              .set({ providerRef: charge.outcome.providerRef, updatedAt: now })
+              .where(eq(registrations.id, registrationId));
+          }
+          await bookRestart(tx, {
+            registrationId,
+            user,
+            subscription,
+            provider: 'stripe',
+            method: body.method,
+            outcome: charge.outcome,
+            customerRef: charge.customerRef,
+            paymentMethodRef: charge.paymentMethodRef,
+            now,
+          });
+        });
+        app.mailer.kick();
+        return ok({
+          registerId: registrationId,
+          requiresAction: charge.requiresAction,
+          ...(charge.clientSecret ? { clientSecret: charge.clientSecret } : {}),
+        });
+      }
+
+      if (provider === 'paypal') {
+        const paypal = app.billing.paypal!;
+        await app.db.insert(registrations).values(attemptRow);
+        let orderId: string;
+        try {
+          orderId = await paypal.createOrder({
+            requestId: `order:${registrationId}`,
+            paymentKey: restartKey(registrationId),
+            amount: subscription.amount,
+            currency: subscription.currency,
+            locale,
+            description: 'Kabari subscription, renewed after expiry',
+          });
+        } catch (error) {
+          request.log.error({ message: (error as Error).message }, 'PayPal did not create the renewal order');
+          await app.db
+            .update(registrations)
+            .set({ state: 'sign_failed', failureCode: 'order_failed', updatedAt: now })
+            .where(eq(registrations.id, registrationId));
+          throw new HttpError(
+            502,
+            'PayPal could not start the payment. Please try again in a moment or choose another method.',
+          );
+        }
+        await app.db
+          .update(registrations)
+          .set({ providerRef: orderId, updatedAt: now })
+          .where(eq(registrations.id, registrationId));
+        return ok({ registerId: registrationId, orderId });
+      }
+
       let authorization;
       try {
         authorization = authorizeSandboxPayment({
@@ -123,52 +344,18 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         throw error;
       }
       await app.db.transaction(async (tx) => {
-        await tx.insert(registrations).values({
-          id: registrationId,
-          email: user.email,
-          displayName: user.displayName,
-          phone: user.phone,
-          locale,
+        await tx.insert(registrations).values(attemptRow);
+        await bookRestart(tx, {
+          registrationId,
+          user,
+          subscription,
           provider: 'v5pay',
-          userId: user.id,
-          subscriptionId: subscription.id,
-          // Already signed in: no auth code is handed out for a renewal.
-          authCodeIssuedAt: now,
-          createdAt: now,
-          updatedAt: now,
+          method: body.method,
+          outcome: authorization.outcome,
+          customerRef: null,
+          paymentMethodRef: authorization.paymentMethodRef,
+          now,
         });
-        const { outcome } = authorization;
-        if (outcome.outcome === 'succeeded') {
-          await restartSubscription(
-            tx,
-            {
-              subscription,
-              registrationId,
-              charge: {
-                outcome,
-                method: body.method,
-                customerRef: null,
-                paymentMethodRef: authorization.paymentMethodRef,
-              },
-              user,
-              provider: 'v5pay',
-            },
-            { billing: app.billing.config, mailer: app.mailer, now },
-          );
-        } else if (outcome.outcome === 'failed') {
-          await failRegistration(
-            tx,
-            registrationId,
-            outcome,
-            { now, price: { currency: subscription.currency, firstDayAmount: subscription.amount } },
-            {
-              userId: user.id,
-              subscriptionId: subscription.id,
-              periodIndex: subscription.periodIndex + 1,
-              amount: subscription.amount,
-            },
-          );
-        }
       });
       app.mailer.kick();
       return ok({ registerId: registrationId });

@@ -37,4 +37,25 @@ export const renewBody = z.object({
   card: sandboxCard.optional().describe('Sandbox only: checked and used once, never stored or logged'),
   paymentMethodId: z.string().trim().max(255).optional().describe('Stripe: from Elements or the payment request'),
   locale: z.enum(['en', 'id']).optional(),
+  registerId: z
+    .string()
+    .uuid('Unknown renewal')
+    .optional()
+    .describe('PayPal capture: the attempt the order was made for'),
+  orderId: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{5,64}$/, 'orderId: expected a PayPal order id')
+    .optional()
+    .describe('PayPal capture: the order the subscriber approved'),
+  capture: z.boolean().optional().describe('PayPal: true captures the approved order'),
 });
+
+export const renewResponse = envelope(
+  z.object({
+    registerId: z.string().uuid(),
+    requiresAction: z.boolean().optional().describe('Stripe: complete 3-D Secure with clientSecret'),
+    clientSecret: z.string().optional(),
+    orderId: z.string().optional().describe('PayPal: the order for the PayPal button'),
+  }),
+);

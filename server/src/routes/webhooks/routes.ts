@@ -20,6 +20,12 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     done(null, body),
   );
 
+  /**
+   * The event names a payment not recorded yet (it overtook the call that records it): refused without being
+   * recorded, so the provider delivers it again.
+   */
+  const notRecordedYet = () => new HttpError(503, 'This payment is not recorded yet; please deliver the event again.');
+
   /** True the first time an event id is seen (inside the caller's transaction). */
   async function firstDelivery(tx: DatabaseExecutor, provider: string, eventId: string, type: string) {
     const inserted = await tx
@@ -31,6 +37,27 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   async function settleStripeIntent(tx: DatabaseExecutor, intent: Stripe.PaymentIntent) {
+    const kind = intent.metadata?.kind;
+    if (kind === 'renewal' || kind === 'restart') {
+      // A renewal by the job, or a renew after expiry: the payment recorded as pending, found by its key.
+      const paymentKey = intent.metadata?.idempotencyKey;
+      const outcome = intentOutcome(intent);
+      if (!paymentKey || outcome.outcome === 'pending') return;
+      const result = await settlePendingPayment(
+        tx,
+        paymentKey,
+        outcome,
+        {
+          method: 'card',
+          customerRef: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
+          paymentMethodRef:
+            typeof intent.payment_method === 'string' ? intent.payment_method : (intent.payment_method?.id ?? null),
+        },
+        { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
+      );
+      if (!result.settled && result.missing) throw notRecordedYet();
+      return;
+    }
     const registrationId = intent.metadata?.registrationId;
     if (!registrationId || intent.metadata?.kind !== 'first_day') return;
     const [registration] = await tx.select().from(registrations).where(eq(registrations.id, registrationId));
@@ -177,6 +204,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           { method: 'paypal', ...saved },
           { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
         );
+        if (!result.settled && result.missing) throw notRecordedYet();
         if (result.settled && result.emailInUse) {
           await paypal.refund(captureId, `refund:${result.registrationId}`);
           await tx.update(payments).set({ state: 'refunded' }).where(eq(payments.idempotencyKey, paymentKey!));

@@ -339,4 +339,48 @@ describeEachDatabase('PayPal', (driver) => {
     const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
     expect(registration!.userId).toBe(user!.id);
   });
+  it('an expired PayPal subscriber renews with PayPal: order with the attempt’s key, captured once', async () => {
+    paypal.captureMode = 'completed';
+    const email = freshEmail();
+    const { registerId } = await createAndCapture(email);
+    const authCode = (await query(registerId)).json().data.authCode;
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/loginByAuthCode',
+      remoteAddress: freshIp(),
+      payload: { authCode },
+    });
+    const token: string = login.json().data.token;
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    await app()
+      .db.update(subscriptions)
+      .set({ status: 'expired', validUntil: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.userId, user!.id));
+    const renew = (payload: Record<string, unknown>) =>
+      app().inject({
+        method: 'POST',
+        url: '/api/v1/personnal/subscribe/renew',
+        headers: { authorization: token },
+        payload: { method: 'paypal', ...payload },
+      });
+
+    const created = await renew({});
+    expect(created.statusCode).toBe(200);
+    const { registerId: renewId, orderId } = created.json().data as { registerId: string; orderId: string };
+    const order = paypal.calls.find((call) => call.requestId === `order:${renewId}`);
+    expect(JSON.parse(order!.body).purchase_units[0]).toMatchObject({
+      amount: { value: '29.99' },
+      custom_id: `restart:${renewId}`,
+    });
+    expect((await renew({ registerId: renewId, orderId, capture: true })).json().data).toEqual({
+      registerId: renewId,
+      orderId,
+    });
+    expect((await renew({ registerId: renewId, orderId, capture: true })).statusCode).toBe(200);
+    expect(paypal.calls.filter((call) => call.path === `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(1);
+    expect((await query(renewId)).json().data.state).toBe('created');
+    const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    expect(subscription).toMatchObject({ status: 'active', periodIndex: 1, providerPaymentMethodRef: 'VAULT1' });
+    expect(await app().db.select().from(payments).where(eq(payments.registrationId, renewId))).toHaveLength(1);
+  });
 });

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
-import { outboxMessages, payments, registrations, users, webhookEvents } from '../../../src/db/schema';
+import { outboxMessages, payments, registrations, subscriptions, users, webhookEvents } from '../../../src/db/schema';
 import { StripeProcessor } from '../../../src/payments/stripe';
 import { describeEachDatabase } from '../../support/databases';
 import { freshEmail, freshIp } from '../../support/sign-up';
@@ -21,7 +21,9 @@ interface RecordedCall {
 }
 
 /** Stripe's API played back: every request the SDK makes is recorded, with its idempotency key. */
-function fakeStripeApi(calls: RecordedCall[], intentStatus: () => 'succeeded' | 'requires_action' | 'declined') {
+type IntentStatus = 'succeeded' | 'requires_action' | 'processing' | 'declined';
+
+function fakeStripeApi(calls: RecordedCall[], intentStatus: () => IntentStatus) {
   const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input));
     const headers = new Headers(init?.headers);
@@ -70,7 +72,7 @@ function fakeStripeApi(calls: RecordedCall[], intentStatus: () => 'succeeded' | 
 describeEachDatabase('Stripe', (driver) => {
   let testApp: TestApp;
   const calls: RecordedCall[] = [];
-  let nextStatus: 'succeeded' | 'requires_action' | 'declined' = 'succeeded';
+  let nextStatus: IntentStatus = 'succeeded';
 
   beforeAll(async () => {
     testApp = await buildTestApp(driver, STRIPE_ENV);
@@ -227,5 +229,119 @@ describeEachDatabase('Stripe', (driver) => {
     expect(renewal.idempotencyKey).toMatch(/^renewal:[0-9a-f-]+:1$/);
     expect(renewal.body).toContain('off_session=true');
     expect(renewal.body).toContain('customer=cus_1');
+  });
+  /** A Stripe subscriber whose access has ended, signed in. */
+  async function expiredSubscriber() {
+    nextStatus = 'succeeded';
+    const email = freshEmail();
+    const registerId = (await register(email)).json().data.registerId;
+    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/loginByAuthCode',
+      remoteAddress: freshIp(),
+      payload: { authCode: query.json().data.authCode },
+    });
+    const token: string = login.json().data.token;
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    await app()
+      .db.update(subscriptions)
+      .set({ status: 'expired', validUntil: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.userId, user!.id));
+    return { email, token, userId: user!.id };
+  }
+
+  const renew = (token: string) =>
+    app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/subscribe/renew',
+      headers: { authorization: token },
+      payload: { method: 'card', paymentMethodId: 'pm_card_visa' },
+    });
+
+  function restartEvent(eventId: string, renewId: string, type: 'restart' | 'renewal', key: string) {
+    return JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: `pi_${type}`,
+          object: 'payment_intent',
+          status: 'succeeded',
+          customer: 'cus_1',
+          payment_method: 'pm_card_visa',
+          metadata: { registrationId: renewId, kind: type, idempotencyKey: key },
+        },
+      },
+    });
+  }
+
+  it('an expired subscriber renews with Stripe: one charge with the attempt’s key on the saved customer', async () => {
+    const { token, userId } = await expiredSubscriber();
+    const response = await renew(token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toMatchObject({ requiresAction: false });
+    const renewId = response.json().data.registerId;
+    const intentCall = calls.filter((call) => call.path === '/v1/payment_intents').at(-1)!;
+    expect(intentCall.idempotencyKey).toBe(`restart:${renewId}`);
+    expect(intentCall.body).toContain('customer=cus_1');
+    expect(intentCall.body).toContain('metadata[kind]=restart');
+    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${renewId}` });
+    expect(query.json().data.state).toBe('created');
+    const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    expect(subscription).toMatchObject({ status: 'active', periodIndex: 1 });
+    const rows = await app().db.select().from(payments).where(eq(payments.registrationId, renewId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: 'renewal', state: 'succeeded', provider: 'stripe' });
+  });
+
+  it('a renewal after expiry that needs 3-D Secure is settled by the webhook, once', async () => {
+    const { token, userId } = await expiredSubscriber();
+    nextStatus = 'requires_action';
+    const response = await renew(token);
+    expect(response.json().data).toMatchObject({ requiresAction: true, clientSecret: 'pi_1_secret_x' });
+    const renewId = response.json().data.registerId;
+    const poll = () => app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${renewId}` });
+    expect((await poll()).json().data.state).toBe('querying');
+
+    const payload = restartEvent('evt_restart', renewId, 'restart', `restart:${renewId}`);
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: false });
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: true });
+    expect((await poll()).json().data.state).toBe('created');
+    const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    expect(subscription).toMatchObject({ status: 'active', periodIndex: 1 });
+    expect(await app().db.select().from(payments).where(eq(payments.registrationId, renewId))).toHaveLength(1);
+  });
+
+  it('a scheduled renewal Stripe leaves processing waits, then the webhook renews the period once', async () => {
+    nextStatus = 'succeeded';
+    const email = freshEmail();
+    await register(email);
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    const [before] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    nextStatus = 'processing';
+    const due = new Date(Date.now() + 2 * 24 * 3600 * 1000);
+    expect(await app().billing.runRenewals(due, user!.id)).toMatchObject({ waiting: 1, renewed: 0 });
+    expect(await app().billing.runRenewals(due, user!.id)).toMatchObject({ waiting: 1, renewed: 0 });
+
+    const key = `renewal:${before!.id}:1`;
+    const payload = restartEvent('evt_renewal', '', 'renewal', key);
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: false });
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: true });
+    const [after] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    expect(after).toMatchObject({ status: 'active', periodIndex: 1 });
+    expect(after!.validUntil.getTime()).toBe(before!.validUntil.getTime() + 30 * 24 * 3600 * 1000);
+    const [payment] = await app().db.select().from(payments).where(eq(payments.idempotencyKey, key));
+    expect(payment).toMatchObject({ state: 'succeeded', kind: 'renewal' });
+    const receipts = await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email));
+    expect(receipts).toHaveLength(2);
+  });
+
+  it('an event for a payment not recorded yet is refused unrecorded, so Stripe delivers it again', async () => {
+    const payload = restartEvent('evt_early', '', 'renewal', 'renewal:00000000-0000-4000-8000-000000000000:1');
+    const early = await postWebhook(payload, signed(payload));
+    expect(early.statusCode).toBe(503);
+    expect(await app().db.select().from(webhookEvents).where(eq(webhookEvents.eventId, 'evt_early'))).toHaveLength(0);
   });
 });
