@@ -236,6 +236,8 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         return true;
       });
       if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
+      // The revoked sessions stop here at once; other instances hear the database's notice.
+      app.auth.cache.forgetUser(user.id);
       await clearAttempts(app.db, `login:account:${user.email}`);
       return ok({ success: true as const });
     },

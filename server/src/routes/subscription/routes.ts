@@ -41,7 +41,13 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const subscription = await findSubscription(app.db, request.session!.user.id);
+      const userId = request.session!.user.id;
+      // The expiry is worked out from the clock at each call, so a cached row is as good as a fresh one.
+      const subscription = await app.auth.cache.get(
+        `subscription:${userId}`,
+        () => findSubscription(app.db, userId),
+        () => userId,
+      );
       if (!subscription) throw new HttpError(404, NO_SUBSCRIPTION);
       return ok(subscriptionInfo(subscription, app.billing.clock.now()));
     },

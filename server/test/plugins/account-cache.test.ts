@@ -1,0 +1,112 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { sessions, subscriptions } from '../../src/db/schema';
+import { describeEachDatabase, type DriverName } from '../support/databases';
+import { createRequester } from '../support/subscriber-fixture';
+import { buildTestApp, type TestApp } from '../support/test-app';
+
+const INFO = '/api/v1/personnal/subscribe/info';
+
+/** Asks until `done` holds, for up to `ms` (a notice crosses to the other instance asynchronously). */
+async function eventually(ask: () => Promise<boolean>, ms = 5_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await ask()) return true;
+    if (Date.now() > until) return false;
+    // A short pause between polls: the API's per-address rate limit would answer a tight loop with 429s.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeEachDatabase('the account cache behind subscribe/info', (driver: DriverName) => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver);
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('answers repeated reads without asking the database again', async () => {
+    const alice = await createRequester(testApp.app);
+    const first = await testApp.app.inject({ method: 'GET', url: INFO, headers: alice.headers });
+    expect(first.statusCode).toBe(200);
+    const reads = jest.spyOn(testApp.app.db, 'select');
+    try {
+      // The notice of alice's own sign-up may still arrive and empty her entries once; then reads stay in memory.
+      const cached = await eventually(async () => {
+        const before = reads.mock.calls.length;
+        const again = await testApp.app.inject({ method: 'GET', url: INFO, headers: alice.headers });
+        expect(again.json()).toEqual(first.json());
+        return reads.mock.calls.length === before;
+      }, 1_000);
+      expect(cached).toBe(true);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('sees a change written straight to the database (a job, another instance) at once', async () => {
+    const alice = await createRequester(testApp.app);
+    const before = await testApp.app.inject({ method: 'GET', url: INFO, headers: alice.headers });
+    expect(before.json().data.expiredStatus).toBe(0);
+    await testApp.app.db
+      .update(subscriptions)
+      .set({ status: 'expired', validUntil: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.userId, alice.userId));
+    const expired = await eventually(async () => {
+      const after = await testApp.app.inject({ method: 'GET', url: INFO, headers: alice.headers });
+      return after.json().data?.expiredStatus === 1;
+      // Far below the cache's own 5 s: the database's notice, not the expiry, does it.
+    }, 1_000);
+    expect(expired).toBe(true);
+  });
+
+  it('a revoked session is refused on the next read', async () => {
+    const alice = await createRequester(testApp.app);
+    expect((await testApp.app.inject({ method: 'GET', url: INFO, headers: alice.headers })).statusCode).toBe(200);
+    const out = await testApp.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: alice.headers });
+    expect(out.statusCode).toBe(200);
+    // Same instance: no waiting for the notice.
+    expect((await testApp.app.inject({ method: 'GET', url: INFO, headers: alice.headers })).statusCode).toBe(401);
+  });
+});
+
+describe('the account cache across two instances on one PostgreSQL', () => {
+  const run = process.env.KABARI_TEST_POSTGRES_URL ? it : it.skip;
+
+  run('a session revoked through one instance is refused by the other within moments', async () => {
+    const first = await buildTestApp('postgres');
+    let second: FastifyInstance | undefined;
+    try {
+      second = await buildApp(
+        loadConfig({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
+          ...first.database.env,
+        }),
+        { logger: false },
+      );
+      const alice = await createRequester(first.app);
+      // The second instance has the session in its cache now.
+      expect((await second.inject({ method: 'GET', url: INFO, headers: alice.headers })).statusCode).toBe(200);
+      expect((await second.inject({ method: 'GET', url: INFO, headers: alice.headers })).statusCode).toBe(200);
+      await first.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: alice.headers });
+      const [row] = await first.app.db.select().from(sessions).where(eq(sessions.userId, alice.userId));
+      expect(row?.revokedAt).not.toBeNull();
+      const refused = await eventually(
+        async () => (await second!.inject({ method: 'GET', url: INFO, headers: alice.headers })).statusCode === 401,
+        // Far below the cache's own 5 s: the notice, not the expiry, does it.
+        2_000,
+      );
+      expect(refused).toBe(true);
+    } finally {
+      await second?.close();
+      await first.close();
+    }
+  });
+});
