@@ -18,8 +18,10 @@ export async function deleteRequest(id: string): Promise<void> {
   await apiClient.delete(`/api/v1/requests/${encodeURIComponent(id)}`);
 }
 
-/** POST /api/v1/links/{id}/cancel: the link stops working at once. */
-export async function cancelLink(id: string): Promise<LocationRequest> {
-  const data = await apiPost<{ request: LocationRequest }>(`/api/v1/links/${encodeURIComponent(id)}/cancel`);
-  return data.request;
+/**
+ * POST /api/v1/requests/{id}/cancel (any channel): its link stops working at once. `cancelled` is false when the
+ * request had already ended and the server changed nothing.
+ */
+export function cancelRequest(id: string): Promise<{ request: LocationRequest; cancelled: boolean }> {
+  return apiPost<{ request: LocationRequest; cancelled: boolean }>(`/api/v1/requests/${encodeURIComponent(id)}/cancel`);
 }

@@ -1,6 +1,7 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiClient, apiGet } from '@kabari/shared/api/api-client';
+import { apiClient, apiGet, apiPost } from '@kabari/shared/api/api-client';
+import { showToast } from '@kabari/shared/requests/show-toast';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { RequestHistory } from './request-history';
@@ -14,6 +15,8 @@ jest.mock('@kabari/shared/api/api-client', () => ({
 jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
 const get = jest.mocked(apiGet);
 const remove = jest.mocked(apiClient.delete);
+const post = jest.mocked(apiPost);
+const toast = jest.mocked(showToast);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
@@ -42,6 +45,8 @@ describe('the request history', () => {
   beforeEach(() => {
     get.mockReset();
     remove.mockReset();
+    post.mockReset();
+    toast.mockReset();
     useRequestHistoryStore.setState({ items: [], total: 0, page: 1, loadState: 'idle', selectedId: null });
   });
 
@@ -95,6 +100,75 @@ describe('the request history', () => {
     const delivery = await screen.findByTestId('request-delivery');
     expect(delivery).toHaveTextContent(text);
     expect(delivery).not.toHaveTextContent(sent);
+  });
+
+  it('offers Cancel only where the server cancels, and says what it really did', async () => {
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const past = new Date(Date.now() - 1000).toISOString();
+    get.mockResolvedValue({
+      items: [
+        request('1', { expiresAt: future }),
+        request('2', { channel: 'link', target: null, title: 'Mum', delivery: null, consent: 'declined' }),
+        request('3', { channel: 'link', target: null, title: 'Dad', delivery: null, consent: 'stopped' }),
+        request('4', { consent: 'withdrawn' }),
+        request('5', { expiresAt: past }),
+        request('6', { channel: 'email', target: 'budi@example.com', consent: 'cancelled' }),
+      ],
+      total: 6,
+      page: 1,
+      pageSize: 10,
+    });
+    const user = userEvent.setup();
+    await renderAt('/dashboard', <RequestHistory locale="en" />);
+    const rows = await screen.findAllByTestId('request-row');
+    const cancelOf = (row: HTMLElement) => within(row).queryByRole('button', { name: /^Cancel (request|link)$/ });
+    expect(rows.map((row) => Boolean(cancelOf(row)))).toEqual([true, false, true, false, false, false]);
+    expect(cancelOf(rows[0]!)).toHaveTextContent('Cancel request');
+    expect(cancelOf(rows[2]!)).toHaveTextContent('Cancel link');
+
+    // A pending SMS request: cancelled by the server, and the row shows it.
+    post.mockResolvedValueOnce({ request: request('1', { consent: 'cancelled' }), cancelled: true });
+    await user.click(cancelOf(rows[0]!)!);
+    await user.click(await screen.findByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('success', 'Request cancelled'));
+    expect(post).toHaveBeenCalledWith('/api/v1/requests/1/cancel');
+    expect(screen.getAllByTestId('request-row')[0]).toHaveTextContent('Cancelled');
+
+    // The recipient declined meanwhile: the server changed nothing, and the user is told so.
+    post.mockResolvedValueOnce({ request: request('3', { consent: 'declined' }), cancelled: false });
+    await user.click(cancelOf(screen.getAllByTestId('request-row')[2]!)!);
+    await user.click((await screen.findAllByRole('button', { name: 'Yes' })).at(-1)!);
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith('info', 'Nothing to cancel: this request had already ended.'),
+    );
+    expect(toast).not.toHaveBeenCalledWith('success', 'Link cancelled');
+    expect(screen.getAllByTestId('request-row')[2]).toHaveTextContent('Declined');
+  });
+
+  it('credits DB-IP where an address comes from the IP', async () => {
+    const at = (source: 'ip' | 'gps', address: string) => ({
+      id: source === 'ip' ? 1 : 2,
+      source,
+      latitude: -6.2,
+      longitude: 106.8,
+      accuracyMeters: null,
+      address,
+      recordedAt: '2026-11-22T05:00:00.000Z',
+    });
+    get.mockResolvedValue({
+      items: [
+        request('1', { status: 'ip_located', lastPosition: at('ip', 'Jakarta') }),
+        request('2', { status: 'gps_tracked', lastPosition: at('gps', 'Menteng') }),
+      ],
+      total: 2,
+      page: 1,
+      pageSize: 10,
+    });
+    await renderAt('/id/dashboard', <RequestHistory locale="id" />);
+    const rows = await screen.findAllByTestId('request-row');
+    const credit = within(rows[0]!).getByRole('link', { name: 'Lokasi IP oleh DB-IP' });
+    expect(credit).toHaveAttribute('href', 'https://db-ip.com');
+    expect(within(rows[1]!).queryByRole('link')).not.toBeInTheDocument();
   });
 
   it('deletes a request after asking, in Indonesian', async () => {

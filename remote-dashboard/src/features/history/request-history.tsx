@@ -10,7 +10,9 @@ import type { LocationRequest, RequestStatus } from '@kabari/shared/requests/loc
 import { showToast } from '@kabari/shared/requests/show-toast';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
 import { formatTime } from './format-time';
-import { cancelLink } from './history-api';
+import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
+import { DBIP_URL } from '../live-map/live-map';
+import { cancelRequest } from './history-api';
 import { historyPageSize, useRequestHistoryStore } from './request-history-store';
 import './request-history.css';
 
@@ -20,12 +22,13 @@ function targetOf(request: LocationRequest): string {
   return (request.channel === 'link' ? request.title : request.target) ?? '';
 }
 
-/** A link that can still be opened: not cancelled, not expired, nobody stopped it. */
+/**
+ * What the server cancels (its CANCELLABLE_CONSENTS): a request of any channel whose link still opens, not yet
+ * answered, sharing, or stopped for now, and not expired. A declined, withdrawn or cancelled one has ended.
+ */
 function isCancellable(request: LocationRequest): boolean {
   return (
-    request.channel === 'link' &&
-    request.consent !== 'cancelled' &&
-    request.consent !== 'withdrawn' &&
+    (request.consent === 'none' || request.consent === 'sharing' || request.consent === 'stopped') &&
     (!request.expiresAt || new Date(request.expiresAt).getTime() > Date.now())
   );
 }
@@ -43,6 +46,7 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
   headingRef,
 ) {
   const { t } = useTranslation(dashboardRequestsNamespace);
+  const { t: tLive } = useTranslation(dashboardLiveNamespace);
   const items = useRequestHistoryStore((state) => state.items);
   const total = useRequestHistoryStore((state) => state.total);
   const page = useRequestHistoryStore((state) => state.page);
@@ -69,13 +73,17 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
   }
 
   function confirmCancel(request: LocationRequest) {
+    const isLink = request.channel === 'link';
     void modal.confirm({
-      title: t('history.cancelLinkConfirm'),
+      title: isLink ? t('history.cancelLinkConfirm') : t('history.cancelRequestConfirm'),
       okText: t('history.confirmYes'),
       cancelText: t('history.confirmNo'),
       onOk: async () => {
-        upsertRequest(await cancelLink(request.id));
-        showToast('success', t('history.cancelled'));
+        const outcome = await cancelRequest(request.id);
+        upsertRequest(outcome.request);
+        // Say what the server did: an ended request (declined meanwhile, say) was not cancelled.
+        if (!outcome.cancelled) showToast('info', t('history.notCancelled'));
+        else showToast('success', isLink ? t('history.cancelled') : t('history.cancelledRequest'));
       },
     });
   }
@@ -135,7 +143,18 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
               </div>
               <div>
                 <dt>{t('history.fields.address')}</dt>
-                <dd>{request.lastPosition?.address ?? t('history.noAddress')}</dd>
+                <dd>
+                  {request.lastPosition?.address ?? t('history.noAddress')}
+                  {/* An address found from the IP: DB-IP's data, whose licence (CC BY 4.0) asks for this credit. */}
+                  {request.lastPosition?.source === 'ip' && request.lastPosition.address && (
+                    <>
+                      {' · '}
+                      <a href={DBIP_URL} target="_blank" rel="noopener noreferrer">
+                        {tLive('map.ipAttribution')}
+                      </a>
+                    </>
+                  )}
+                </dd>
               </div>
             </dl>
             <div className="request-history__actions">
@@ -146,7 +165,7 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
               )}
               {isCancellable(request) && (
                 <Button size="small" onClick={() => confirmCancel(request)}>
-                  {t('history.cancelLink')}
+                  {request.channel === 'link' ? t('history.cancelLink') : t('history.cancelRequest')}
                 </Button>
               )}
               <Button size="small" danger onClick={() => confirmDelete(request)}>

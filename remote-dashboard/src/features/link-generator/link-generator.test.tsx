@@ -69,12 +69,35 @@ describe('the link generator', () => {
     expect(screen.getByRole('textbox', { name: 'Link title' })).toHaveValue('');
   });
 
+  it('says how long a link works as the server is configured, in both languages', async () => {
+    get.mockResolvedValue({ nextAllowedAt: null, optedOut: false, linkExpiryDays: 3 });
+    const { unmount } = await renderAt(
+      '/dashboard',
+      <LinkGenerator locale="en" onCreated={jest.fn()} onSeeHistory={jest.fn()} />,
+    );
+    expect(await screen.findByText(/A link works for 3 days unless you cancel it\./)).toBeInTheDocument();
+    expect(screen.queryByText(/7 days/)).not.toBeInTheDocument();
+    unmount();
+    get.mockResolvedValue({ nextAllowedAt: null, optedOut: false, linkExpiryDays: 1 });
+    await renderAt('/id/dashboard', <LinkGenerator locale="id" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
+    expect(await screen.findByText(/Tautan berlaku selama 1 hari kecuali Anda membatalkannya\./)).toBeInTheDocument();
+  });
+
   it('shows when the next link is allowed, before and after a refusal', async () => {
     const next = new Date(Date.now() + 3_600_000).toISOString();
     get.mockResolvedValue({ nextAllowedAt: next, optedOut: false });
     await renderAt('/id/dashboard', <LinkGenerator locale="id" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Satu tautan baru setiap 3 jam.');
     expect(screen.getByRole('button', { name: 'Buat tautan' })).toBeDisabled();
+  });
+
+  it("says the link could not be created when the server's answer never came", async () => {
+    post.mockRejectedValue(new Error('Network Error'));
+    const user = userEvent.setup();
+    await renderAt('/dashboard', <LinkGenerator locale="en" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
+    await user.type(screen.getByRole('textbox', { name: 'Link title' }), 'Dad');
+    await user.click(screen.getByRole('button', { name: 'Generate link' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The link could not be created. Please try again.');
   });
 
   it('shows the time a refusal gives', async () => {

@@ -41,12 +41,16 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
   const [link, setLink] = useState<LocationRequest | null>(null);
   const [nextAllowedAt, setNextAllowedAt] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [expiryDays, setExpiryDays] = useState<number | null>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const linkOutput = useRef<HTMLInputElement>(null);
 
   function refreshLimit() {
     fetchLimit({ channel: 'link' })
-      .then((limit) => setNextAllowedAt(stillAhead(limit.nextAllowedAt) ? limit.nextAllowedAt : null))
+      .then((limit) => {
+        setNextAllowedAt(stillAhead(limit.nextAllowedAt) ? limit.nextAllowedAt : null);
+        if (limit.linkExpiryDays) setExpiryDays(limit.linkExpiryDays);
+      })
       .catch(() => undefined);
   }
   useEffect(refreshLimit, []);
@@ -71,7 +75,7 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
     } else if (result.outcome === 'limited') {
       setNextAllowedAt(result.nextAllowedAt);
     } else if (result.outcome === 'failed') {
-      setFailure(result.message ?? t('history.failed'));
+      setFailure(result.message ?? t('link.failed'));
     }
   }
 
@@ -123,6 +127,10 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
 
   return (
     <form className="link-generator" noValidate onSubmit={(event) => void generate(event)}>
+      <p className="link-generator__intro">
+        {t('link.intro')}
+        {expiryDays !== null && <> {t('link.lifetime', { count: expiryDays })}</>}
+      </p>
       {limitNotice}
       <label htmlFor={`${ids}-title`} className="link-generator__label">
         {t('link.title')}

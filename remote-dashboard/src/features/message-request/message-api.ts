@@ -21,6 +21,8 @@ export interface MessagePreview {
 export interface SendLimit {
   nextAllowedAt: string | null;
   optedOut: boolean;
+  /** channel=link: how many days a new link works (the server's LINK_EXPIRY_DAYS). */
+  linkExpiryDays?: number;
 }
 
 export type LimitQuery = { channel: 'sms'; number: string } | { channel: 'email'; email: string } | { channel: 'link' };

@@ -1,13 +1,12 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
-import { locationRequests } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { linkBaseUrl } from '../../requests/base-url';
 import { createLinkRequest } from '../../requests/create-request';
-import { findOwnedRequest, publishRequestChange } from '../../requests/location-request-view';
+import { cancelOwnedRequest } from '../../requests/cancel-request';
+import { sayCommon } from '../../lib/messages';
 import { requireSubscriber, sendAnswer } from '../requests/routes';
-import { limitedResponse, requestIdParams, requestResponse } from '../requests/schemas';
+import { cancelResponse, limitedResponse, requestIdParams, requestResponse } from '../requests/schemas';
 import { createLinkBody } from './schemas';
 
 const signedInResponses = { ...errorResponses, 401: errorEnvelope };
@@ -51,34 +50,24 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       preHandler: app.auth.requireSession,
       schema: {
         tags: ['requests'],
-        summary: 'Cancel one of your requests: its link stops working and any sharing ends',
-        description: 'Works for links and for SMS or email requests; a request already declined or withdrawn stays so.',
+        summary: 'Cancel one of your requests (the same as POST /api/v1/requests/{id}/cancel)',
+        description:
+          'Works for links and for SMS or email requests; a request already declined, withdrawn or cancelled stays ' +
+          'so and is answered with cancelled: false.',
         security,
         params: requestIdParams,
-        response: { 200: requestResponse, ...signedInResponses, 404: errorEnvelope },
+        response: { 200: cancelResponse, ...signedInResponses, 404: errorEnvelope },
       },
     },
     async (request) => {
-      const userId = request.session!.user.id;
-      const baseUrl = linkBaseUrl(config, request);
-      const view = await app.db.transaction(async (tx) => {
-        const cancelled = await tx
-          .update(locationRequests)
-          .set({ consent: 'cancelled', cancelledAt: new Date(), liveUntil: null })
-          .where(
-            and(
-              eq(locationRequests.id, request.params.id),
-              eq(locationRequests.userId, userId),
-              inArray(locationRequests.consent, ['none', 'sharing', 'stopped']),
-            ),
-          )
-          .returning({ id: locationRequests.id });
-        if (cancelled.length > 0) await publishRequestChange(tx, userId, request.params.id, baseUrl);
-        // Not changed: another user's request (404, like a missing one), or one already ended (answered as is).
-        return findOwnedRequest(tx, userId, request.params.id, baseUrl);
-      });
-      if (!view) throw new HttpError(404, 'Request not found');
-      return ok({ request: view });
+      const outcome = await cancelOwnedRequest(
+        app.db,
+        request.session!.user.id,
+        request.params.id,
+        linkBaseUrl(config, request),
+      );
+      if (!outcome) throw new HttpError(404, sayCommon('requestNotFound'));
+      return ok(outcome);
     },
   );
 };

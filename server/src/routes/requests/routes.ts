@@ -8,6 +8,7 @@ import type { DatabaseExecutor } from '../../db/open-database';
 import { locationRequests } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { linkBaseUrl } from '../../requests/base-url';
+import { cancelOwnedRequest } from '../../requests/cancel-request';
 import { createMessageRequest, type CreateOutcome } from '../../requests/create-request';
 import { listOwnedRequests } from '../../requests/location-request-view';
 import { canReceiveSms, numberFacts, parseNumber } from '../../requests/number-facts';
@@ -26,6 +27,7 @@ import {
 import { ENTER_NUMBER, ENTER_VALID_MOBILE } from '../numbers/routes';
 import { emailField } from '../auth/schemas';
 import {
+  cancelResponse,
   emailBody,
   limitedResponse,
   limitQuery,
@@ -174,7 +176,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       const userId = request.session!.user.id;
       if (channel === 'link') {
         const next = await nextAllowedAt(app.db, linkLimitKey(userId));
-        return ok({ nextAllowedAt: next?.toISOString() ?? null, optedOut: false });
+        return ok({ nextAllowedAt: next?.toISOString() ?? null, optedOut: false, linkExpiryDays: expiryDays });
       }
       // What this tells about someone else's number or address is for those who may message it, in small doses.
       await requireSubscriber(app.db, request);
@@ -291,6 +293,33 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     },
   );
 
+  app.post(
+    '/api/v1/requests/:id/cancel',
+    {
+      preHandler: app.auth.requireSession,
+      schema: {
+        tags: ['requests'],
+        summary: 'Cancel one of your requests (SMS, email or link): its link stops working and any sharing ends',
+        description:
+          'Only a request not yet answered, sharing, or stopped can be cancelled; one already declined, withdrawn ' +
+          "or cancelled is answered unchanged with cancelled: false. Another user's request answers 404.",
+        security,
+        params: requestIdParams,
+        response: { 200: cancelResponse, ...signedInResponses, 404: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const outcome = await cancelOwnedRequest(
+        app.db,
+        request.session!.user.id,
+        request.params.id,
+        linkBaseUrl(config, request),
+      );
+      if (!outcome) throw new HttpError(404, sayCommon('requestNotFound'));
+      return ok(outcome);
+    },
+  );
+
   app.delete(
     '/api/v1/requests/:id',
     {
@@ -309,7 +338,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         .delete(locationRequests)
         .where(and(eq(locationRequests.id, request.params.id), eq(locationRequests.userId, request.session!.user.id)))
         .returning({ id: locationRequests.id });
-      if (deleted.length === 0) throw new HttpError(404, 'Request not found');
+      if (deleted.length === 0) throw new HttpError(404, sayCommon('requestNotFound'));
       return ok({ success: true as const });
     },
   );

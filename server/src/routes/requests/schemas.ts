@@ -46,6 +46,15 @@ export const locationRequest = z.object({
 
 export const requestResponse = envelope(z.object({ request: locationRequest }));
 
+export const cancelResponse = envelope(
+  z.object({
+    request: locationRequest,
+    cancelled: z
+      .boolean()
+      .describe('true: cancelled now; false: it had already ended (declined, withdrawn or cancelled) and is unchanged'),
+  }),
+);
+
 /** 429: the send limit, with when the next send is possible. */
 export const limitedResponse = envelope(z.object({ nextAllowedAt: z.string() }).nullable()).describe(
   'The 3-hour limit: data.nextAllowedAt says when the next send is possible (also in Retry-After). ' +
@@ -100,6 +109,11 @@ export const limitResponse = envelope(
   z.object({
     nextAllowedAt: z.string().nullable().describe('null: a send is possible now'),
     optedOut: z.boolean(),
+    linkExpiryDays: z
+      .number()
+      .int()
+      .optional()
+      .describe('channel=link: how many days a new link works (LINK_EXPIRY_DAYS)'),
   }),
 );
 

@@ -60,6 +60,8 @@ describeEachDatabase('trackable links', (driver) => {
       headers: sari.headers,
     });
     expect(limit.json().data.nextAllowedAt).toBe(second.json().data.nextAllowedAt);
+    // The link step tells how long a link works: the configured LINK_EXPIRY_DAYS, not a fixed 7.
+    expect(limit.json().data.linkExpiryDays).toBe(3);
     // Another requester's limit is their own.
     expect((await createLink(budi)).statusCode).toBe(200);
   });
@@ -93,11 +95,17 @@ describeEachDatabase('trackable links', (driver) => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().data.request).toMatchObject({ id, consent: 'cancelled', liveUntil: null });
+    expect(response.json().data.cancelled).toBe(true);
     const events = await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, id));
     expect(events.map((event) => (event.payload as { consent: string }).consent)).toEqual(['none', 'cancelled']);
 
     // Cancelling again changes nothing and publishes nothing.
-    await testApp.app.inject({ method: 'POST', url: `/api/v1/links/${id}/cancel`, headers: sari.headers });
+    const again = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/v1/links/${id}/cancel`,
+      headers: sari.headers,
+    });
+    expect(again.json().data.cancelled).toBe(false);
     expect(await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, id))).toHaveLength(2);
   });
 });

@@ -397,6 +397,36 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect((await inject(null, 'GET', '/api/v1/requests')).statusCode).toBe(401);
     });
 
+    it('lets the owner cancel a pending SMS or email request, says when nothing changed, and hides it from others', async () => {
+      const owner = await createRequester(testApp.app);
+      const other = await createRequester(testApp.app);
+      const id = (await sendSms(owner, freshNumber())).json().data.request.id;
+      const byStranger = await inject(other, 'POST', `/api/v1/requests/${id}/cancel`);
+      expect(byStranger.statusCode).toBe(404);
+      expect(
+        (await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, id)))[0]!.consent,
+      ).toBe('none');
+
+      const cancelled = await inject(owner, 'POST', `/api/v1/requests/${id}/cancel`);
+      expect(cancelled.statusCode).toBe(200);
+      expect(cancelled.json().data).toMatchObject({ cancelled: true, request: { id, consent: 'cancelled' } });
+      const again = await inject(owner, 'POST', `/api/v1/requests/${id}/cancel`);
+      expect(again.json().data).toMatchObject({ cancelled: false, request: { id, consent: 'cancelled' } });
+
+      // A declined request stays declined: the answer says nothing was cancelled.
+      const email = `declined-${numberCounter}@example.com`;
+      const declined = (
+        await inject(owner, 'POST', '/api/v1/requests/email', { email, templateId: 'check-in', note: '', locale: 'en' })
+      ).json().data.request.id;
+      await testApp.app.db
+        .update(locationRequests)
+        .set({ consent: 'declined' })
+        .where(eq(locationRequests.id, declined));
+      const refused = await inject(owner, 'POST', `/api/v1/requests/${declined}/cancel`);
+      expect(refused.json().data).toMatchObject({ cancelled: false, request: { consent: 'declined' } });
+      expect((await inject(null, 'POST', `/api/v1/requests/${id}/cancel`)).statusCode).toBe(401);
+    });
+
     it('deletes a request with its positions for its owner only', async () => {
       const owner = await createRequester(testApp.app);
       const id = (await sendSms(owner, freshNumber())).json().data.request.id;
@@ -407,7 +437,7 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       const other = await createRequester(testApp.app);
       const stranger = await inject(other, 'DELETE', `/api/v1/requests/${id}`);
       expect(stranger.statusCode).toBe(404);
-      expect(stranger.json().message).toBe('Request not found');
+      expect(stranger.json().message).toBe('Request not found.');
       const cancelByStranger = await inject(other, 'POST', `/api/v1/links/${id}/cancel`);
       expect(cancelByStranger.statusCode).toBe(404);
       expect(await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, id))).toHaveLength(1);

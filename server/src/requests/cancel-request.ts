@@ -1,0 +1,41 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../db/open-database';
+import { locationRequests } from '../db/schema';
+import { findOwnedRequest, publishRequestChange, type LocationRequestView } from './location-request-view';
+
+/** The consent states a cancel changes: not yet answered, sharing, or stopped for now (the link still opens). */
+export const CANCELLABLE_CONSENTS = ['none', 'sharing', 'stopped'] as const;
+
+export interface CancelOutcome {
+  request: LocationRequestView;
+  /** false: the request had already ended (declined, withdrawn, cancelled) and is answered as it is. */
+  cancelled: boolean;
+}
+
+/**
+ * Cancels one of the owner's requests, of any channel: its link stops working and any live sharing ends.
+ * undefined when it does not exist or belongs to someone else (the caller answers both alike).
+ */
+export async function cancelOwnedRequest(
+  db: Database,
+  userId: string,
+  requestId: string,
+  baseUrl: string,
+): Promise<CancelOutcome | undefined> {
+  return db.transaction(async (tx) => {
+    const changed = await tx
+      .update(locationRequests)
+      .set({ consent: 'cancelled', cancelledAt: new Date(), liveUntil: null })
+      .where(
+        and(
+          eq(locationRequests.id, requestId),
+          eq(locationRequests.userId, userId),
+          inArray(locationRequests.consent, [...CANCELLABLE_CONSENTS]),
+        ),
+      )
+      .returning({ id: locationRequests.id });
+    if (changed.length > 0) await publishRequestChange(tx, userId, requestId, baseUrl);
+    const request = await findOwnedRequest(tx, userId, requestId, baseUrl);
+    return request ? { request, cancelled: changed.length > 0 } : undefined;
+  });
+}
