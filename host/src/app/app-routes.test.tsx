@@ -17,7 +17,7 @@ jest.mock('../features/federation/federation-remotes', () => ({
   })),
   resetRemote: jest.fn(),
 }));
-// The subscription call is tested on its own; here it answers "nothing known", as before issue 6.
+// The subscription call is tested on its own; here it answers null (no subscription: nothing to act on).
 jest.mock('../features/subscription/subscription-info', () => ({
   fetchSubscriptionInfo: jest.fn(async () => null),
   isExpired: () => false,

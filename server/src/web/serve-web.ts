@@ -45,8 +45,12 @@ function acceptsHtml(request: FastifyRequest): boolean {
   return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
 }
 
+// Written by the language switch (shared/src/i18n/locale.ts); read here for the bare address only.
+const LOCALE_COOKIE = 'locale';
+
 function sendText(request: FastifyRequest, reply: FastifyReply, type: string, text: string, etag = strongEtag(text)) {
-  reply.header('cache-control', REVALIDATE).header('etag', etag).header('vary', 'Accept-Encoding');
+  reply.header('cache-control', REVALIDATE).header('etag', etag);
+  if (!reply.hasHeader('vary')) reply.header('vary', 'Accept-Encoding');
   if (isFresh(request, etag)) return reply.code(304).send();
   return reply.type(type).send(text);
 }
@@ -117,6 +121,15 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         return reply.sendFile(filePath);
       }
       if (!acceptsHtml(request)) return reply.callNotFound();
+      if (pathname === '/') {
+        // The bare address follows the language the visitor last chose with the switch (the locale cookie);
+        // every other path, /id or not, is itself a choice and is served as asked.
+        reply.header('vary', 'Accept-Encoding, Cookie');
+        if (request.cookies[LOCALE_COOKIE] === 'id') {
+          const query = request.url.slice(pathname.length);
+          return reply.header('cache-control', 'no-store').redirect(`/id/${query}`, 302);
+        }
+      }
       const page = await stitcher.render(request.url);
       if (!page) {
         request.log.error(`The web app is not built: ${path.join(hostDist, 'index.html')} is missing`);

@@ -134,6 +134,35 @@ describe('serving the built web apps (SERVE_WEB)', () => {
     expect(enterLink.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
+  it('sends the bare address to /id/ when the locale cookie says id; any explicit path is served as asked', async () => {
+    const chosen = await get('/?source=sms', { ...HTML, cookie: 'locale=id' });
+    expect(chosen.statusCode).toBe(302);
+    expect(chosen.headers.location).toBe('/id/?source=sms');
+    expect(chosen.headers['cache-control']).toBe('no-store');
+    expect(chosen.headers.vary).toBe('Accept-Encoding, Cookie');
+
+    // The answer depends on the cookie: caches are told so, and a revalidation still follows the cookie.
+    const english = await get('/', { ...HTML, cookie: 'locale=en' });
+    expect(english.statusCode).toBe(200);
+    expect(english.headers.vary).toBe('Accept-Encoding, Cookie');
+    expect(english.body).toContain('<html lang="en">');
+    const revalidated = await get('/', {
+      ...HTML,
+      cookie: 'locale=id',
+      'if-none-match': english.headers.etag as string,
+    });
+    expect(revalidated.statusCode).toBe(302);
+    expect((await get('/', HTML)).statusCode).toBe(200);
+    expect((await get('/', { ...HTML, cookie: 'locale=xx' })).statusCode).toBe(200);
+
+    for (const explicit of ['/about-us', '/id/', '/id/about-us']) {
+      const response = await get(explicit, { ...HTML, cookie: 'locale=id' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.vary).toBe('Accept-Encoding');
+    }
+    expect((await get('/about-us', { ...HTML, cookie: 'locale=id' })).body).toContain('<html lang="en">');
+  });
+
   it('gives a prerendered page its own title, description and absolute language alternates', async () => {
     const home = await get('/', HTML);
     expect(home.body.match(/<title>/g)).toHaveLength(1);

@@ -9,7 +9,10 @@ import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { hostNamespace } from '../../i18n/host-namespace';
 import { preloadLoginDialog } from '../auth/auth-dialogs';
 
-/** Keeps i18next, <html lang> and the locale cookie in step with the /id prefix of the URL. */
+/**
+ * Keeps i18next and <html lang> in step with the /id prefix of the URL. The locale cookie is the visitor's choice,
+ * written by the language switch; the server reads it only to send the bare address `/` to `/id/`.
+ */
 function useLocaleFromUrl(): Locale {
   const { pathname } = useLocation();
   const { i18n } = useTranslation();

@@ -7,16 +7,13 @@ export type RouteDialogName =
 export interface RouteDialogTarget {
   remote: RemoteName;
   /**
-   * The module the remote exposes (its default export takes RouteDialogProps). null until the remote
-   * exposes it: the route then shows the dashboard alone.
+   * The module the remote exposes (its default export takes RouteDialogProps); null would show the dashboard
+   * alone, for a dialog no remote provides.
    */
   exposed: string | null;
 }
 
-/**
- * Which remote exposes which route dialog. The dialogs come with issue 6 (remote-billing): when it
- * exposes one, its name goes here and the route opens it.
- */
+/** Which remote exposes which route dialog: all four are remote-billing's (remote-billing/exposes.js). */
 export const routeDialogs: Record<RouteDialogName, RouteDialogTarget> = {
   successModal: { remote: 'billing', exposed: 'success-modal' },
   mySubscription: { remote: 'billing', exposed: 'my-subscription-dialog' },

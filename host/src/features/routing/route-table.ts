@@ -49,8 +49,6 @@ const dashboardDialog = (dialog: RouteDialogName): RouteSpec => ({
  */
 const routeTable: Record<RouteName, RouteSpec> = {
   home: { access: 'public', page: { remote: 'search', exposed: 'home-page' } },
-  // The public pages below without a page come with issue 5 (the recipient's pages); until then they
-  // show the error page, behind the same guards.
   ok: { access: 'public', page: { remote: 'search', exposed: 'ok-page' } },
   notFound: { access: 'public', page: { remote: 'search', exposed: 'not-found-page' } },
   aboutUs: { access: 'public', page: { remote: 'search', exposed: 'about-us-page' } },

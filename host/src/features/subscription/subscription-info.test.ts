@@ -15,7 +15,7 @@ describe('subscription info', () => {
     expect(getMock).toHaveBeenCalledWith('/api/v1/personnal/subscribe/info', { handledStatuses: [404] });
   });
 
-  it('takes a 404 (the endpoint comes with issue 6) as nothing known', async () => {
+  it('takes a 404 (the account has no subscription) as nothing known', async () => {
     getMock.mockRejectedValue(new ApiError('Not found', 404));
     await expect(fetchSubscriptionInfo()).resolves.toBeNull();
   });

@@ -10,9 +10,8 @@ export interface SubscriptionInfo {
 export const subscriptionInfoPath = '/api/v1/personnal/subscribe/info';
 
 /**
- * GET /api/v1/personnal/subscribe/info. The endpoint comes with issue 6; until it lands the server
- * answers 404, which means "nothing known": no toast, no redirect, null. Once it exists, a 401 or 403
- * from it follows the usual rules.
+ * GET /api/v1/personnal/subscribe/info. A 404 means the account has no subscription (the server's "no
+ * subscription" answer): nothing has expired, so no toast, no redirect, null. A 401 or 403 follows the usual rules.
  */
 export async function fetchSubscriptionInfo(): Promise<SubscriptionInfo | null> {
   try {
