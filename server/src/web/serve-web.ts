@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REMOTE_NAMES, type Config } from '../config';
 import { failure } from '../lib/envelope';
 import { isFresh, strongEtag } from '../lib/etag';
+import { defineMessages, requestLocale } from '../lib/messages';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { robotsTxt, sitemapXml } from './seo-files';
@@ -44,6 +45,11 @@ function acceptsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept;
   return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
 }
+
+const say = defineMessages(
+  { notBuilt: 'The web app is not built yet: run `npm run build` and restart the server.' },
+  { notBuilt: 'Aplikasi web belum dibangun: jalankan `npm run build`, lalu mulai ulang server.' },
+);
 
 // Written by the language switch (shared/src/i18n/locale.ts); read here for the bare address only.
 const LOCALE_COOKIE = 'locale';
@@ -133,9 +139,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
       const page = await stitcher.render(request.url);
       if (!page) {
         request.log.error(`The web app is not built: ${path.join(hostDist, 'index.html')} is missing`);
-        return reply
-          .code(503)
-          .send(failure(503, 'The web app is not built yet: run `npm run build` and restart the server.'));
+        return reply.code(503).send(failure(503, say('notBuilt')[requestLocale(request)]));
       }
       return sendText(request, reply, 'text/html; charset=utf-8', page.html, page.etag);
     },

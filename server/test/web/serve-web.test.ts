@@ -260,6 +260,12 @@ describe('serving the web apps before they are built', () => {
       const response = await testApp.app.inject({ method: 'GET', url: '/', headers: HTML });
       expect(response.statusCode).toBe(503);
       expect(response.json().message).toMatch(/not built/);
+      const indonesian = await testApp.app.inject({
+        method: 'GET',
+        url: '/about-us',
+        headers: { ...HTML, 'accept-language': 'id-ID,id;q=0.9' },
+      });
+      expect(indonesian.json().message).toMatch(/belum dibangun/);
     } finally {
       await testApp.close();
     }
