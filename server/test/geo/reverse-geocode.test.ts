@@ -1,11 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { geocodeCache } from '../../src/db/schema';
-import { createReverseGeocoder, nearestPlaceAddress } from '../../src/geo/reverse-geocode';
+import { createReverseGeocoder, nearestPlace, nearestPlaceAddress } from '../../src/geo/reverse-geocode';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
-describe('nearestPlaceAddress (bundled GeoNames places)', () => {
+describe('nearestPlace (bundled GeoNames places)', () => {
+  it('gives the parts of the place: name, country code and distance when not in it', () => {
+    expect(nearestPlace(-6.1754, 106.8272)).toMatchObject({ countryCode: 'ID', distanceKm: null });
+    const far = nearestPlace(-20, 80);
+    expect(far?.distanceKm).toBeGreaterThan(1000);
+  });
+
   it('names Jakarta for a position at the National Monument', () => {
     expect(nearestPlaceAddress(-6.1754, 106.8272)).toMatch(/^[\w ]*Jakarta, Indonesia$/);
   });
@@ -53,15 +59,40 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toMatch(/^https:\/\/nominatim\.test\/reverse\?format=jsonv2&lat=-6\.1754&lon=106\.8272/);
     expect(init.headers).toMatchObject({ 'User-Agent': 'Kabari/test' });
+    // Names in the place's own language; the country, as a code, is named in the reader's.
+    expect(url).not.toContain('accept-language');
+    expect(url).toContain('addressdetails=1');
     const key = geocoder.cacheKeyOf(-6.1754, 106.8272);
     const [cached] = await testApp.app.db.select().from(geocodeCache).where(eq(geocodeCache.key, key!));
-    expect(cached?.address).toBe('Jalan Medan Merdeka, Gambir, Jakarta Pusat, Indonesia');
+    expect(cached?.place).toEqual({ name: 'Jalan Medan Merdeka, Gambir, Jakarta Pusat, Indonesia', countryCode: null });
     // The key does not say where: it is an HMAC of the rounded position.
     expect(JSON.stringify(await testApp.app.db.select({ key: geocodeCache.key }).from(geocodeCache))).not.toMatch(
       /6\.175|106\.82/,
     );
     expect(geocoder.cacheKeyOf(-6.17541, 106.82721)).toBe(key);
     expect(geocoder.cacheKeyOf(-6.1764, 106.8272)).not.toBe(key);
+  });
+
+  it('keeps the country as a code, for each reader to name in their language', async () => {
+    const fetchMock = jest.fn(async () =>
+      Response.json({
+        display_name: 'Jalan Kebon Sirih, Menteng, Jakarta Pusat, Indonesia',
+        address: { country: 'Indonesia', country_code: 'id' },
+      }),
+    );
+    const geocoder = createReverseGeocoder({
+      url: 'https://nominatim.test',
+      userAgent: 'Kabari/test',
+      keySecret,
+      db: testApp.app.db,
+      log,
+      fetch: fetchMock as unknown as typeof fetch,
+    });
+    expect(await geocoder.placeOf(-6.185, 106.83)).toEqual({
+      name: 'Jalan Kebon Sirih, Menteng, Jakarta Pusat',
+      countryCode: 'ID',
+    });
+    expect(await geocoder.addressOf(-6.185, 106.83)).toBe('Jalan Kebon Sirih, Menteng, Jakarta Pusat, Indonesia');
   });
 
   it('keeps a second apart between requests', async () => {

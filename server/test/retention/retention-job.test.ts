@@ -36,8 +36,8 @@ describeEachDatabase('the retention job', (driver) => {
     ]);
 
     await db.insert(geocodeCache).values([
-      { key: 'nominatim:old', address: 'Jalan Lama 1', createdAt: daysAgo(31) },
-      { key: 'nominatim:new', address: 'Jalan Baru 2', createdAt: daysAgo(2) },
+      { key: 'nominatim:old', place: { name: 'Jalan Lama 1', countryCode: 'ID' }, createdAt: daysAgo(31) },
+      { key: 'nominatim:new', place: { name: 'Jalan Baru 2', countryCode: 'ID' }, createdAt: daysAgo(2) },
     ]);
     await db.insert(linkTombstones).values([
       { tokenHash: 'old-token-hash', requesterId: userId, channel: 'sms', deletedAt: daysAgo(400) },

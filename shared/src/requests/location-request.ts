@@ -1,5 +1,7 @@
 // The shapes of docs/api-v1.md (issue 4 and 5) the apps read.
 
+import type { PlaceParts } from '../geo/place-address';
+
 export type RequestChannel = 'sms' | 'email' | 'link';
 export type RequestStatus = 'pending' | 'ip_located' | 'gps_tracked';
 export type ConsentState = 'none' | 'declined' | 'sharing' | 'stopped' | 'withdrawn' | 'cancelled';
@@ -13,7 +15,10 @@ export interface Position {
   latitude: number;
   longitude: number;
   accuracyMeters: number | null;
+  /** English text; write `place` in the reader's language instead when present (positionAddress). */
   address: string | null;
+  /** The address's parts; absent or null on positions stored before them. */
+  place?: PlaceParts | null;
   recordedAt: string;
 }
 

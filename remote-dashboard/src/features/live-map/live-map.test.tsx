@@ -98,6 +98,27 @@ describe('the live map', () => {
     expect(screen.getByTestId('live-map-source')).toHaveTextContent('GPS, dari perangkat penerima');
   });
 
+  it('writes the address in the page’s language from the place’s parts, and an older position as stored', async () => {
+    const placed: Position = {
+      ...gpsPosition,
+      id: '3',
+      address: '12 km from Bogor, Indonesia',
+      place: { name: 'Bogor', countryCode: 'ID', distanceKm: 12 },
+    };
+    fetched.mockResolvedValue([ipPosition, placed]);
+    await renderAt(
+      '/id/dashboard',
+      <LiveMap request={request({ status: 'gps_tracked', lastPosition: placed })} locale="id" />,
+    );
+    expect(await screen.findByTestId('live-map-address')).toHaveTextContent('12 km dari Bogor, Indonesia');
+    act(() =>
+      usePositionsStore
+        .getState()
+        .addPosition('r1', { ...ipPosition, id: '4', recordedAt: '2026-11-22T05:01:00.000Z' }),
+    );
+    expect(screen.getByTestId('live-map-address')).toHaveTextContent('Jakarta, Indonesia');
+  });
+
   it('shows nothing but the withdrawal once consent is withdrawn', async () => {
     await renderAt(
       '/dashboard',

@@ -4,6 +4,7 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Tag from 'antd/es/tag';
 import type { Locale } from '@kabari/shared/i18n/locale';
+import { positionAddress } from '@kabari/shared/geo/place-address';
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
 import { useLiveConnectionStore } from '../live-updates/live-connection-store';
@@ -77,7 +78,7 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
     [withdrawn, loaded?.items, request.lastPosition],
   );
   const latest = positions.at(-1);
-  const address = latest?.address ?? t('map.unknownAddress');
+  const address = (latest && positionAddress(latest, locale)) ?? t('map.unknownAddress');
   const name = requestName(request);
   const mapPlaceholder = (
     <div className="live-map__canvas live-map__placeholder" role="status">

@@ -1,6 +1,8 @@
 // The recipient's calls (docs/api-v1.md, consent). Plain fetch, not the shared axios client: this page opens
 // from an SMS on a phone and must stay light, and it needs none of the client's session handling.
 
+import type { PlaceParts } from '@kabari/shared/geo/place-address';
+
 export type LinkState = 'open' | 'sharing' | 'declined' | 'stopped' | 'withdrawn' | 'cancelled' | 'expired' | 'deleted';
 
 export interface SharedPosition {
@@ -9,6 +11,7 @@ export interface SharedPosition {
   longitude: number;
   accuracyMeters: number | null;
   address: string | null;
+  place?: PlaceParts | null;
 }
 
 export interface LinkInfo {

@@ -1,3 +1,4 @@
+import type { PlaceParts } from '@kabari/shared/geo/place-address';
 import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { currentPosition, GeolocationError, positionBody } from './geolocation';
@@ -5,7 +6,10 @@ import { shareApi, type SharedPosition } from './share-api';
 
 /** What the thank-you page says was shared: kept for this tab only, never sent anywhere. */
 export interface ShareSummary {
+  /** The server's English text: shown only when the place's parts are not known (older servers). */
   approximateAddress: string | null;
+  /** The place's parts, written in the page's language when shown. */
+  approximatePlace?: PlaceParts | null;
   approximateKnown: boolean;
   preciseAccuracy: number | null;
 }
@@ -48,6 +52,7 @@ export async function shareLocation(token: string, locale: Locale, onLocating?: 
   const previous = readSummary(token);
   const summary: ShareSummary = {
     approximateAddress: approximate?.address ?? previous?.approximateAddress ?? null,
+    approximatePlace: approximate ? (approximate.place ?? null) : (previous?.approximatePlace ?? null),
     approximateKnown: approximate !== null || Boolean(previous?.approximateKnown),
     preciseAccuracy: previous?.preciseAccuracy ?? null,
   };

@@ -55,4 +55,19 @@ describe('SharePage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Ya, hentikan dan hapus' }));
     expect(await screen.findByRole('heading', { name: /sudah dihapus/ })).toBeInTheDocument();
   });
+
+  it('writes the approximate place in the page’s language', async () => {
+    sessionStorage.setItem(
+      'kabari-share:tok-place',
+      JSON.stringify({
+        approximateAddress: 'Mountain View, California, United States',
+        approximatePlace: { name: 'Mountain View', region: 'California', countryCode: 'US' },
+        approximateKnown: true,
+        preciseAccuracy: null,
+      }),
+    );
+    global.fetch = jest.fn(async () => reply(sharing)) as unknown as typeof fetch;
+    await renderAt('/id/share?token=tok-place', <SharePage />);
+    expect(await screen.findByText(/Mountain View, California, Amerika Serikat/)).toBeInTheDocument();
+  });
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { positionAddress } from '@kabari/shared/geo/place-address';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { Link, useLocation, useSearchParams } from '@kabari/shared/routing/router';
 import { shareNamespace } from '../../i18n/share-namespace';
@@ -72,6 +73,9 @@ export default function SharePage() {
   } else {
     const name = link.requesterName;
     const summary = readSummary(token);
+    const approximateAddress = summary
+      ? positionAddress({ address: summary.approximateAddress, place: summary.approximatePlace }, locale)
+      : null;
     body = (
       <>
         <section className="recipient__card" aria-labelledby="shared-title">
@@ -80,8 +84,8 @@ export default function SharePage() {
             {summary && !summary.approximateKnown && <li>{t('share.sharedApproximateUnknown')}</li>}
             {link.shared.approximate && (
               <li>
-                {summary?.approximateAddress
-                  ? t('share.sharedApproximate', { address: summary.approximateAddress })
+                {approximateAddress
+                  ? t('share.sharedApproximate', { address: approximateAddress })
                   : t('share.sharedApproximateDone')}
               </li>
             )}

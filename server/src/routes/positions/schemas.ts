@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
+import { placeSchema } from '../share/schemas';
 
 export const positionSchema = z.object({
   id: z.number().int(),
@@ -7,7 +8,8 @@ export const positionSchema = z.object({
   latitude: z.number(),
   longitude: z.number(),
   accuracyMeters: z.number().nullable().describe('Radius of the likely area, in metres'),
-  address: z.string().nullable().describe('The nearest named place'),
+  address: z.string().nullable().describe('The nearest named place, in English'),
+  place: placeSchema.nullable().optional(),
   recordedAt: z.string().describe('When the position was taken (ISO 8601)'),
 });
 

@@ -15,7 +15,8 @@ import {
   requestEvents,
   users,
 } from '../../db/schema';
-import { DBIP_ATTRIBUTION, ipPlaceAddress } from '../../geo/ip-location';
+import { DBIP_ATTRIBUTION, ipPlaceParts } from '../../geo/ip-location';
+import { englishAddress } from '../../geo/place';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { publishRequestEvent } from '../../live/request-events';
 import {
@@ -249,7 +250,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
               longitude: place.longitude,
               // The database gives a place, not a radius: the accuracy is honestly unknown.
               accuracyMeters: null,
-              address: ipPlaceAddress(place),
+              address: englishAddress(ipPlaceParts(place)),
+              place: ipPlaceParts(place),
               recordedAt: now,
             })
             .returning();
@@ -295,7 +297,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       const beforeState = linkState(before);
       if (beforeState !== 'sharing') throw notSharing(beforeState);
       // Geocoded before the transaction: a geocoding service may take seconds, and no row should wait on it.
-      const address = await app.geo.reverseGeocoder.addressOf(latitude, longitude);
+      const place = await app.geo.reverseGeocoder.placeOf(latitude, longitude);
 
       return app.db.transaction(async (tx) => {
         let row = await findRequest(tx, request.params.token, true);
@@ -319,7 +321,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
             latitude,
             longitude,
             accuracyMeters: accuracy,
-            address,
+            address: englishAddress(place),
+            place,
             // A device clock ahead of ours must not date a position in the future.
             recordedAt: given > now ? now : given,
           })

@@ -25,6 +25,15 @@ export const tokenParams = z.object({
 
 const isoTime = z.string().describe('ISO 8601');
 
+export const placeSchema = z
+  .object({
+    name: z.string().nullable(),
+    region: z.string().nullish(),
+    countryCode: z.string().nullable().describe('ISO 3166-1 alpha-2'),
+    distanceKm: z.number().nullish().describe('Whole kilometres from the named place, when not in it'),
+  })
+  .describe('The parts of the address, for the reader to write in their language (null on older positions)');
+
 export const positionSchema = z.object({
   id: z.number().int(),
   source: z.enum(['ip', 'gps']),
@@ -32,6 +41,7 @@ export const positionSchema = z.object({
   longitude: z.number(),
   accuracyMeters: z.number().nullable(),
   address: z.string().nullable(),
+  place: placeSchema.nullable().optional(),
   recordedAt: isoTime,
 });
 

@@ -62,6 +62,8 @@ describeEachDatabase('GET /api/v1/requests/{id}/positions', (driver) => {
             longitude: 106.83,
             accuracyMeters: 5000,
             address: 'Jakarta, Indonesia',
+            // Stored before places had parts: the English address still reads.
+            place: null,
             recordedAt: '2026-11-22T05:00:00.000Z',
           },
           {
@@ -71,6 +73,7 @@ describeEachDatabase('GET /api/v1/requests/{id}/positions', (driver) => {
             longitude: 106.816,
             accuracyMeters: 12,
             address: 'Jakarta, Indonesia',
+            place: null,
             recordedAt: '2026-11-22T05:00:10.000Z',
           },
         ],

@@ -121,6 +121,8 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     });
     expect(body.approximate).toMatchObject({ source: 'ip', accuracyMeters: null });
     expect(body.approximate.address).toMatch(/United States$/);
+    // The parts, for each reader's language.
+    expect(body.approximate.place).toMatchObject({ countryCode: 'US' });
     expect(await requestRow(request.id)).toMatchObject({ status: 'ip_located', consent: 'sharing' });
 
     const posted = await call('POST', link(request.token, '/positions'), gpsNow());
@@ -132,6 +134,7 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     const gps = stored.find((p) => p.source === 'gps');
     expect(gps).toMatchObject({ latitude: jakarta.latitude, longitude: jakarta.longitude, accuracyMeters: 12 });
     expect(gps?.address).toMatch(/^[\w ]*Jakarta, Indonesia$/);
+    expect(gps?.place).toMatchObject({ name: expect.stringMatching(/Jakarta$/), countryCode: 'ID', distanceKm: null });
 
     // Each change reached the requester as a live event.
     const types = (await eventsOf(request.id)).map((event) => event.type);
