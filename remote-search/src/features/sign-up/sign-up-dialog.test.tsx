@@ -161,7 +161,10 @@ describe('SignUpDialog', () => {
   it('goes back to the account step with the message when the email is already in use', async () => {
     await openAt('/');
     await fillAccount();
-    postMock.mockRejectedValueOnce(new ApiError('This email address is already in use', 409));
+    // What POST registerAndSign answers for a taken email (server/test/routes/registration pins it), as the host's
+    // interceptors hand it on: an ApiError with the envelope's status, message and body.
+    const serverAnswer = { status: 409, message: 'This email address is already in use', data: null };
+    postMock.mockRejectedValueOnce(new ApiError(serverAnswer.message, serverAnswer.status, serverAnswer));
     await userEvent.click(screen.getByRole('radio', { name: 'Sandbox wallet' }));
     expect(screen.getByText(/Sandbox wallet: a test payment/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('checkbox', { name: /subscription terms/ }));

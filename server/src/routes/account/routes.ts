@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords';
 import { revokeSession, revokeUserSessions } from '../../auth/sessions';
 import { countAttempt } from '../../auth/throttle';
-import { waitText } from '../../lib/messages';
+import { sayCommon, waitText } from '../../lib/messages';
 import { findUserByEmail, userCacheInfo } from '../../auth/users';
 import { redeemBillingCode } from '../../billing/billing-codes';
 import { accountDeletedEmail } from '../../billing/emails';
@@ -34,7 +34,6 @@ import {
 } from './schemas';
 
 const WRONG_PASSWORD = 'The password is incorrect.';
-const EMAIL_IN_USE = 'This email address is already in use';
 const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 
 /** The subscriber's own data: export, delete, name, email, password, sessions. Every route is the caller's own. */
@@ -217,7 +216,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       await checkPassword(current.id, current.passwordHash, request.body.password);
       const { newEmail } = request.body;
       if (newEmail !== current.email && (await findUserByEmail(app.db, newEmail)))
-        throw new HttpError(400, EMAIL_IN_USE);
+        throw new HttpError(409, sayCommon('emailInUse'));
       const [user] = await app.db
         .update(users)
         .set({ email: newEmail, updatedAt: sql`now()` })
@@ -225,7 +224,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         .returning()
         .catch((error: unknown) => {
           // Taken between the check and the update: the unique index answers.
-          if (String((error as { code?: string }).code) === '23505') throw new HttpError(400, EMAIL_IN_USE);
+          if (String((error as { code?: string }).code) === '23505') throw new HttpError(409, sayCommon('emailInUse'));
           throw error;
         });
       return ok({ user: { userCacheInfo: userCacheInfo(user!) } });

@@ -17,7 +17,7 @@ import {
 import type { Config } from '../../config';
 import { payments, registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { defineMessages } from '../../lib/messages';
+import { defineMessages, sayCommon } from '../../lib/messages';
 import type { Provider } from '../../payments/processor';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import {
@@ -32,8 +32,6 @@ import {
   stripeRegisterResponse,
   v5payBody,
 } from './schemas';
-
-export const EMAIL_IN_USE = 'This email address is already in use';
 
 const PASSWORD_PROBLEM: Record<Locale, string> = {
   en: 'The password must be 6 to 128 characters long.',
@@ -86,7 +84,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         { 'retry-after': String(limit.retryAfterSeconds) },
       );
     }
-    if (await findUserByEmail(app.db, body.email)) throw new HttpError(400, EMAIL_IN_USE);
+    if (await findUserByEmail(app.db, body.email)) throw new HttpError(409, sayCommon('emailInUse'));
     if (!body.password) return { passwordHash: null };
     const password = app.auth.passwordCipher.decrypt(body.password);
     if (passwordProblem(password)) throw new HttpError(400, PASSWORD_PROBLEM[body.locale]);
@@ -153,7 +151,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           'renewal is declined. A card with a bad format gets 400 and nothing is stored; a declined payment ' +
           'answers the registerId and registerQuery says sign_failed with the reason.',
         body: v5payBody,
-        response: { 200: registerResponse, ...errorResponses },
+        response: { 200: registerResponse, 409: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
@@ -203,7 +201,8 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         }
         return null;
       });
-      if (result && !result.completed && result.reason === 'email_in_use') throw new HttpError(400, EMAIL_IN_USE);
+      if (result && !result.completed && result.reason === 'email_in_use')
+        throw new HttpError(409, sayCommon('emailInUse'));
       app.mailer.kick();
       return ok({ registerId: registrationId });
     },
@@ -220,7 +219,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           'requiresAction: the browser completes 3-D Secure with clientSecret; the webhook then settles the ' +
           'sign-up, which registerQuery reports. A decline: registerQuery says sign_failed with the reason.',
         body: stripeBody,
-        response: { 200: stripeRegisterResponse, ...errorResponses },
+        response: { 200: stripeRegisterResponse, 409: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
@@ -276,7 +275,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       });
       if (result && !result.completed && result.reason === 'email_in_use' && charge.paymentIntentId) {
         await stripe.refund(charge.paymentIntentId, `refund:${registrationId}`);
-        throw new HttpError(400, EMAIL_IN_USE);
+        throw new HttpError(409, sayCommon('emailInUse'));
       }
       app.mailer.kick();
       return ok({
@@ -300,7 +299,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           'for the PayPal button. With capture: true, registerId and the approved orderId: captures the order. A ' +
           'decline: registerQuery says sign_failed with the reason; a pending capture is settled by the webhook.',
         body: paypalBody,
-        response: { 200: paypalRegisterResponse, 404: errorEnvelope, ...errorResponses },
+        response: { 200: paypalRegisterResponse, 404: errorEnvelope, 409: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
@@ -397,7 +396,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       });
       if (result && !result.completed && result.reason === 'email_in_use' && outcome.outcome === 'succeeded') {
         await paypal.refund(outcome.providerRef, `refund:${registrationId}`);
-        throw new HttpError(400, EMAIL_IN_USE);
+        throw new HttpError(409, sayCommon('emailInUse'));
       }
       app.mailer.kick();
       return ok({ registerId: registrationId, orderId });

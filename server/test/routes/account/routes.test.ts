@@ -44,6 +44,7 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
       newEmail: taken.email,
       password: encrypt('first-pass'),
     });
+    expect(inUse.statusCode).toBe(409);
     expect(inUse.json().message).toBe('This email address is already in use');
     const newEmail = freshEmail();
     const changed = await call('POST', '/api/v1/personnal/account/email', token!, {

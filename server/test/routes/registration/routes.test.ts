@@ -18,11 +18,12 @@ describeEachDatabase('registration routes', (driver) => {
 
   const app = () => testApp.app;
 
-  function register(payload: object) {
+  function register(payload: object, headers: Record<string, string> = {}) {
     return app().inject({
       method: 'POST',
       url: '/api/v1/auth/registerAndSign/v5pay',
       remoteAddress: freshIp(),
+      headers,
       payload: {
         email: freshEmail(),
         displayName: 'Rina',
@@ -120,8 +121,11 @@ describeEachDatabase('registration routes', (driver) => {
   it('refuses an email already in use, and missing consent, and changes nothing', async () => {
     const { email } = await signUpSubscriber(app());
     const taken = await register({ email: email.toUpperCase() });
-    expect(taken.statusCode).toBe(400);
-    expect(taken.json().message).toBe('This email address is already in use');
+    // 409, the status the sign-up dialog recognises (isEmailInUse), in the caller's language.
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toEqual({ status: 409, message: 'This email address is already in use', data: null });
+    const takenId = await register({ email }, { 'accept-language': 'id' });
+    expect(takenId.json().message).toBe('Alamat email ini sudah digunakan');
     const noAge = await register({ ageConfirmed: false });
     expect(noAge.statusCode).toBe(400);
     expect(noAge.json().message).toContain('18 or older');
