@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import SharePage from './share-page';
 
@@ -69,5 +69,28 @@ describe('SharePage', () => {
     global.fetch = jest.fn(async () => reply(sharing)) as unknown as typeof fetch;
     await renderAt('/id/share?token=tok-place', <SharePage />);
     expect(await screen.findByText(/Mountain View, California, Amerika Serikat/)).toBeInTheDocument();
+  });
+
+  it('says that live sharing stopped, and why, when the browser withdraws permission (in Indonesian)', async () => {
+    let fail: ((error: GeolocationPositionError) => void) | undefined;
+    Object.defineProperty(navigator, 'geolocation', {
+      configurable: true,
+      value: {
+        getCurrentPosition: jest.fn(),
+        watchPosition: jest.fn((_success: unknown, error: (error: GeolocationPositionError) => void) => {
+          fail = error;
+          return 9;
+        }),
+        clearWatch: jest.fn(),
+      },
+    });
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    global.fetch = jest.fn(async () => reply({ ...sharing, liveUntil })) as unknown as typeof fetch;
+    await renderAt('/id/share?token=tok', <SharePage />);
+    expect(await screen.findByText(/^Berbagi langsung aktif sampai pukul/)).toBeInTheDocument();
+    act(() =>
+      fail?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
+    );
+    expect(await screen.findByText(/^Berbagi langsung berhenti: Izin lokasi ditolak/)).toBeInTheDocument();
   });
 });

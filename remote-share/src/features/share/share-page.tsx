@@ -7,7 +7,7 @@ import { shareNamespace } from '../../i18n/share-namespace';
 import { shareApi } from '../consent/share-api';
 import { readSummary, recipientPath } from '../consent/share-flow';
 import { tokenFrom, useLink } from '../consent/use-link';
-import { useLiveSharing } from './use-live-sharing';
+import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
 import '../consent/recipient-pages.css';
 
 const LIVE_CHOICES = [15, 60, 480] as const;
@@ -29,13 +29,14 @@ export default function SharePage() {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const [confirmErase, setConfirmErase] = useState(false);
-  const [liveEnded, setLiveEnded] = useState(false);
+  // False while on or never started; true when it ended at its time; a reason when the browser ended it.
+  const [liveEnded, setLiveEnded] = useState<boolean | LiveEndReason>(false);
 
   const link = load.kind === 'ready' ? load.link : null;
   const liveUntil =
     link?.state === 'sharing' && link.liveUntil && new Date(link.liveUntil) > new Date() ? link.liveUntil : null;
-  useLiveSharing(token, liveUntil, () => {
-    setLiveEnded(true);
+  const { waiting } = useLiveSharing(token, liveUntil, (reason) => {
+    setLiveEnded(reason ?? true);
     update({ liveUntil: null });
   });
 
@@ -113,10 +114,17 @@ export default function SharePage() {
           <p className="recipient__live" role="status" aria-live="polite">
             {liveUntil
               ? t('share.liveOn', { time: clockTime(liveUntil, locale) })
-              : liveEnded
+              : liveEnded === true
                 ? t('share.liveEnded')
-                : ''}
+                : liveEnded
+                  ? t('share.liveStopped', { reason: t(`locationFailed.errors.${liveEnded}`) })
+                  : ''}
           </p>
+          {liveUntil && waiting && (
+            <p className="recipient__live" role="alert">
+              {t('share.liveWaiting', { reason: t(`locationFailed.errors.${waiting}`) })}
+            </p>
+          )}
           <div className="recipient__actions">
             {LIVE_CHOICES.map((minutes) => (
               <button

@@ -1,36 +1,56 @@
-import { useEffect, useRef } from 'react';
-import { positionBody } from '../consent/geolocation';
+import { useEffect, useRef, useState } from 'react';
+import { failureOf, positionBody, type GeolocationFailure } from '../consent/geolocation';
 import { shareApi, ShareApiError } from '../consent/share-api';
 
 // watchPosition may fire every second; the requester's map needs far less, and the server throttles per link.
-const MIN_INTERVAL_MS = 10_000;
+export const MIN_INTERVAL_MS = 10_000;
+
+/** Why live sharing ended before its time: the browser's refusal or lack of geolocation. */
+export type LiveEndReason = 'unsupported' | 'denied';
 
 /**
  * While `liveUntil` is in the future: watches the position and posts it at most every 10 seconds; ends by
- * itself at `liveUntil` (or when the server stops taking positions) and then calls `onEnded`.
+ * itself at `liveUntil` (or when the server stops taking positions), and when the browser refuses or cannot give
+ * positions at all, calling `onEnded` with the reason. A passing failure (no fix, a timeout) does not end it: the
+ * returned `waiting` says why no position is going out, until the next one does.
  */
-export function useLiveSharing(token: string | null, liveUntil: string | null, onEnded: () => void): void {
+export function useLiveSharing(
+  token: string | null,
+  liveUntil: string | null,
+  onEnded: (reason?: LiveEndReason) => void,
+): { waiting: GeolocationFailure | null } {
   const ended = useRef(onEnded);
+  const [waiting, setWaiting] = useState<GeolocationFailure | null>(null);
   useEffect(() => {
     ended.current = onEnded;
   });
 
   useEffect(() => {
+    setWaiting(null);
     if (!token || !liveUntil) return;
     const remaining = new Date(liveUntil).getTime() - Date.now();
-    if (remaining <= 0 || typeof navigator === 'undefined' || !navigator.geolocation) return;
+    if (remaining <= 0) return;
+    if (typeof navigator === 'undefined' || !navigator.geolocation) {
+      ended.current('unsupported');
+      return;
+    }
     let lastSent = 0;
     let stopped = false;
-    const stop = () => {
+    let watch: number | undefined;
+    const stop = (reason?: LiveEndReason) => {
       if (stopped) return;
       stopped = true;
-      navigator.geolocation.clearWatch(watch);
+      if (watch !== undefined) navigator.geolocation.clearWatch(watch);
       clearTimeout(timer);
-      ended.current();
+      setWaiting(null);
+      ended.current(reason);
     };
-    const watch = navigator.geolocation.watchPosition(
+    const timer = setTimeout(() => stop(), remaining);
+    watch = navigator.geolocation.watchPosition(
       (position) => {
-        if (stopped || Date.now() - lastSent < MIN_INTERVAL_MS) return;
+        if (stopped) return;
+        setWaiting(null);
+        if (Date.now() - lastSent < MIN_INTERVAL_MS) return;
         lastSent = Date.now();
         shareApi
           .position(token, positionBody(position))
@@ -42,14 +62,23 @@ export function useLiveSharing(token: string | null, liveUntil: string | null, o
             if (error instanceof ShareApiError && error.status === 409) stop();
           });
       },
-      () => undefined,
+      (error) => {
+        if (stopped) return;
+        const failure = failureOf(error);
+        // Permission withdrawn: no position will come again. Anything else may pass (a tunnel, a timeout).
+        if (failure === 'denied') stop('denied');
+        else setWaiting(failure);
+      },
       { enableHighAccuracy: true, maximumAge: 10_000 },
     );
-    const timer = setTimeout(stop, remaining);
+    // A watch that fails at once may call back before `watch` is set: clear it now.
+    if (stopped) navigator.geolocation.clearWatch(watch);
     return () => {
       stopped = true;
-      navigator.geolocation.clearWatch(watch);
+      if (watch !== undefined) navigator.geolocation.clearWatch(watch);
       clearTimeout(timer);
     };
   }, [token, liveUntil]);
+
+  return { waiting };
 }

@@ -1,0 +1,105 @@
+import { act, renderHook } from '@testing-library/react';
+import { MIN_INTERVAL_MS, useLiveSharing } from './use-live-sharing';
+
+type Success = (position: GeolocationPosition) => void;
+type Failure = (error: GeolocationPositionError) => void;
+
+function fix(latitude: number): GeolocationPosition {
+  return {
+    coords: { latitude, longitude: 106.8, accuracy: 10 } as GeolocationCoordinates,
+    timestamp: Date.now(),
+  } as GeolocationPosition;
+}
+
+function failure(code: 1 | 2 | 3): GeolocationPositionError {
+  return { code, message: '', PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError;
+}
+
+describe('useLiveSharing', () => {
+  let onPosition: Success;
+  let onError: Failure;
+  let fetchMock: jest.Mock;
+  const geolocation = {
+    watchPosition: jest.fn((success: Success, error: Failure) => {
+      onPosition = success;
+      onError = error;
+      return 3;
+    }),
+    clearWatch: jest.fn(),
+    getCurrentPosition: jest.fn(),
+  };
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2026-11-24T10:00:00Z') });
+    geolocation.watchPosition.mockClear();
+    geolocation.clearWatch.mockClear();
+    Object.defineProperty(navigator, 'geolocation', { configurable: true, value: geolocation });
+    fetchMock = jest.fn(async () => ({
+      ok: true,
+      status: 200,
+      statusText: 'ok',
+      json: async () => ({ status: 200, message: 'ok', data: { accepted: true, liveUntil: null } }),
+    }));
+    global.fetch = fetchMock as unknown as typeof fetch;
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  const posted = () =>
+    fetchMock.mock.calls.map(([url, init]) => [url, JSON.parse((init as RequestInit).body as string).latitude]);
+
+  it('posts positions at most every 10 seconds, and ends by itself at its end time', async () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 15 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    expect(geolocation.watchPosition).toHaveBeenCalledTimes(1);
+
+    await act(async () => onPosition(fix(-6.1)));
+    act(() => jest.advanceTimersByTime(MIN_INTERVAL_MS / 2));
+    await act(async () => onPosition(fix(-6.2)));
+    expect(posted()).toEqual([['/api/v1/share/links/tok/positions', -6.1]]);
+    act(() => jest.advanceTimersByTime(MIN_INTERVAL_MS / 2));
+    await act(async () => onPosition(fix(-6.3)));
+    expect(posted().map(([, latitude]) => latitude)).toEqual([-6.1, -6.3]);
+
+    expect(onEnded).not.toHaveBeenCalled();
+    act(() => jest.advanceTimersByTime(15 * 60_000));
+    expect(onEnded).toHaveBeenCalledWith(undefined);
+    expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
+    // Nothing more goes out afterwards.
+    await act(async () => onPosition(fix(-6.4)));
+    expect(posted()).toHaveLength(2);
+  });
+
+  it('stops and says why when the browser withdraws permission', () => {
+    const onEnded = jest.fn();
+    renderHook(() => useLiveSharing('tok', new Date(Date.now() + 60 * 60_000).toISOString(), onEnded));
+    act(() => onError(failure(1)));
+    expect(onEnded).toHaveBeenCalledWith('denied');
+    expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
+  });
+
+  it('says why no position goes out while the device has none, and carries on when one comes', async () => {
+    const onEnded = jest.fn();
+    const { result } = renderHook(() =>
+      useLiveSharing('tok', new Date(Date.now() + 60 * 60_000).toISOString(), onEnded),
+    );
+    act(() => onError(failure(2)));
+    expect(result.current.waiting).toBe('disabled');
+    act(() => onError(failure(3)));
+    expect(result.current.waiting).toBe('failed');
+    await act(async () => onPosition(fix(-6.1)));
+    expect(result.current.waiting).toBeNull();
+    expect(posted()).toHaveLength(1);
+    expect(onEnded).not.toHaveBeenCalled();
+  });
+
+  it('ends at once, saying so, where the browser has no geolocation', () => {
+    Object.defineProperty(navigator, 'geolocation', { configurable: true, value: undefined });
+    const onEnded = jest.fn();
+    renderHook(() => useLiveSharing('tok', new Date(Date.now() + 60_000).toISOString(), onEnded));
+    expect(onEnded).toHaveBeenCalledWith('unsupported');
+  });
+});
