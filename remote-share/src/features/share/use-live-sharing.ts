@@ -20,13 +20,13 @@ export function useLiveSharing(
   onEnded: (reason?: LiveEndReason) => void,
 ): { waiting: GeolocationFailure | null } {
   const ended = useRef(onEnded);
-  const [waiting, setWaiting] = useState<GeolocationFailure | null>(null);
+  // Tagged with the live window it belongs to: a new window starts with nothing to say.
+  const [waiting, setWaiting] = useState<{ liveUntil: string; reason: GeolocationFailure } | null>(null);
   useEffect(() => {
     ended.current = onEnded;
   });
 
   useEffect(() => {
-    setWaiting(null);
     if (!token || !liveUntil) return;
     const remaining = new Date(liveUntil).getTime() - Date.now();
     if (remaining <= 0) return;
@@ -36,17 +36,18 @@ export function useLiveSharing(
     }
     let lastSent = 0;
     let stopped = false;
-    let watch: number | undefined;
+    // Set once watchPosition returns; a watch that fails at once calls back before that.
+    const watch: { id?: number } = {};
     const stop = (reason?: LiveEndReason) => {
       if (stopped) return;
       stopped = true;
-      if (watch !== undefined) navigator.geolocation.clearWatch(watch);
+      if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
       clearTimeout(timer);
       setWaiting(null);
       ended.current(reason);
     };
     const timer = setTimeout(() => stop(), remaining);
-    watch = navigator.geolocation.watchPosition(
+    watch.id = navigator.geolocation.watchPosition(
       (position) => {
         if (stopped) return;
         setWaiting(null);
@@ -67,18 +68,17 @@ export function useLiveSharing(
         const failure = failureOf(error);
         // Permission withdrawn: no position will come again. Anything else may pass (a tunnel, a timeout).
         if (failure === 'denied') stop('denied');
-        else setWaiting(failure);
+        else setWaiting({ liveUntil, reason: failure });
       },
       { enableHighAccuracy: true, maximumAge: 10_000 },
     );
-    // A watch that fails at once may call back before `watch` is set: clear it now.
-    if (stopped) navigator.geolocation.clearWatch(watch);
+    if (stopped) navigator.geolocation.clearWatch(watch.id);
     return () => {
       stopped = true;
-      if (watch !== undefined) navigator.geolocation.clearWatch(watch);
+      if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
       clearTimeout(timer);
     };
   }, [token, liveUntil]);
 
-  return { waiting };
+  return { waiting: waiting && waiting.liveUntil === liveUntil ? waiting.reason : null };
 }
