@@ -233,6 +233,12 @@ test.describe('public pages', () => {
     await expect(page).toHaveTitle('Kebijakan privasi | Kabari');
     await expect(page.locator('head meta[name="description"]')).toHaveAttribute('content', /UU PDP/);
     await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute('href', /\/id\/privacy-policy$/);
+
+    // The choice is remembered (the locale cookie): the bare address now opens in Indonesian, other paths as asked.
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/id\/$/);
+    await page.goto('/about-us');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   });
 
   test('robots.txt disallows the protected routes and names the sitemap, which lists every public page with alternates', async ({
