@@ -1,4 +1,5 @@
 import type { Locale } from '../auth/users';
+import { defineMessages, type LocalizedText } from '../lib/messages';
 
 /**
  * The messages that carry a location request (design.md §1.1, §1.5, §1.6). The fixed part names the requester by
@@ -179,16 +180,30 @@ const LINK_IN_NOTE = /(https?:\/\/|www\.|\b[a-z0-9-]+\.(com|net|org|id|co|io|ly|
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /** Why a personal note cannot be sent, or null when it can. */
-export function noteProblem(channel: MessageChannel, note: string): string | null {
+const sayNote = defineMessages(
+  {
+    smsTooLong: `The note can be at most ${NOTE_MAX_LENGTH.sms} characters in an SMS`,
+    emailTooLong: `The note can be at most ${NOTE_MAX_LENGTH.email} characters in an email`,
+    smsOneLine: 'The note of an SMS must be on one line',
+    unsendable: 'The note contains characters that cannot be sent',
+    withLink: 'The note cannot contain links: the message carries its own consent link',
+  },
+  {
+    smsTooLong: `Catatan dalam SMS paling banyak ${NOTE_MAX_LENGTH.sms} karakter`,
+    emailTooLong: `Catatan dalam email paling banyak ${NOTE_MAX_LENGTH.email} karakter`,
+    smsOneLine: 'Catatan dalam SMS harus satu baris',
+    unsendable: 'Catatan berisi karakter yang tidak bisa dikirim',
+    withLink: 'Catatan tidak boleh berisi tautan: pesannya sudah membawa tautan persetujuannya sendiri',
+  },
+);
+
+/** What is wrong with a note for this channel, in both languages; null when it can be sent. */
+export function noteProblem(channel: MessageChannel, note: string): LocalizedText | null {
   const text = note.trim();
-  const max = NOTE_MAX_LENGTH[channel];
-  if (text.length > max)
-    return `The note can be at most ${max} characters in ${channel === 'sms' ? 'an SMS' : 'an email'}`;
+  if (text.length > NOTE_MAX_LENGTH[channel]) return sayNote(channel === 'sms' ? 'smsTooLong' : 'emailTooLong');
   if (CONTROL_CHARACTERS.test(text) || (channel === 'sms' && /[\r\n]/.test(text))) {
-    return channel === 'sms'
-      ? 'The note of an SMS must be on one line'
-      : 'The note contains characters that cannot be sent';
+    return sayNote(channel === 'sms' ? 'smsOneLine' : 'unsendable');
   }
-  if (LINK_IN_NOTE.test(text)) return 'The note cannot contain links: the message carries its own consent link';
+  if (LINK_IN_NOTE.test(text)) return sayNote('withLink');
   return null;
 }

@@ -58,12 +58,13 @@ describe('request messages', () => {
 
   it('refuses notes that are too long, multi-line in an SMS, or carry links', () => {
     expect(noteProblem('sms', 'x'.repeat(80))).toBeNull();
-    expect(noteProblem('sms', 'x'.repeat(81))).toMatch(/at most 80/);
-    expect(noteProblem('email', 'x'.repeat(501))).toMatch(/at most 500/);
-    expect(noteProblem('sms', 'one\ntwo')).toMatch(/one line/);
+    expect(noteProblem('sms', 'x'.repeat(81))?.en).toMatch(/at most 80/);
+    expect(noteProblem('sms', 'x'.repeat(81))?.id).toMatch(/paling banyak 80/);
+    expect(noteProblem('email', 'x'.repeat(501))?.en).toMatch(/at most 500/);
+    expect(noteProblem('sms', 'one\ntwo')?.en).toMatch(/one line/);
     expect(noteProblem('email', 'one\ntwo')).toBeNull();
-    expect(noteProblem('email', 'see www.example.com')).toMatch(/cannot contain links/);
-    expect(noteProblem('sms', 'verify at bit.ly/x')).toMatch(/cannot contain links/);
+    expect(noteProblem('email', 'see www.example.com')?.en).toMatch(/cannot contain links/);
+    expect(noteProblem('sms', 'verify at bit.ly/x')?.en).toMatch(/cannot contain links/);
     expect(noteProblem('sms', 'See you at 5.30 ok?')).toBeNull();
   });
 

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
-import { waitText } from '../../lib/messages';
 import type { Config } from '../../config';
 import { contactMessages } from '../../db/schema';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { contactMessageEmail } from '../../mail/contact-message';
-import { contactMessageBody, contactMessageResponse } from './schemas';
+import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';
 
 // Generous enough for people behind one carrier-grade NAT (common on Indonesian mobile networks), tight enough
 // that the form cannot be used to flood the operator's mailbox. Counted in the database: it holds across instances.
@@ -32,11 +31,9 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     async (request) => {
       const limit = await countAttempt(app.db, `contact:ip:${request.ip}`, CONTACT_PER_IP);
       if (limit.limited) {
-        throw new HttpError(
-          429,
-          `Too many messages from this network. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
-          { 'retry-after': String(limit.retryAfterSeconds) },
-        );
+        throw new HttpError(429, sayContact('tooManyMessages', { wait: limit.retryAfterSeconds }), {
+          'retry-after': String(limit.retryAfterSeconds),
+        });
       }
       const { name, email, topic, message, locale } = request.body;
       await app.db.transaction(async (tx) => {

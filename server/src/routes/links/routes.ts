@@ -40,7 +40,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         baseUrl: linkBaseUrl(config, request),
         expiryDays: config.requests.linkExpiryDays,
       });
-      return sendAnswer(reply, outcome, 'link');
+      return sendAnswer(request, reply, outcome, 'link');
     },
   );
 

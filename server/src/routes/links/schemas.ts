@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { sayRequests } from '../../requests/request-messages';
 import { localeField } from '../numbers/schemas';
 
 export const createLinkBody = z.object({
   title: z
-    .string({ message: 'Please enter a title' })
+    .string({ message: sayRequests('enterTitle').en })
     .trim()
-    .min(1, 'Please enter a title')
-    .max(80, 'The title can be at most 80 characters')
+    .min(1, sayRequests('enterTitle').en)
+    .max(80, sayRequests('titleTooLong').en)
     // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]*$/, 'The title must be on one line'),
+    .regex(/^[^\u0000-\u001f\u007f]*$/, sayRequests('titleOneLine').en),
   locale: localeField.describe("The consent page's language (/enter-link or /id/enter-link)"),
 });

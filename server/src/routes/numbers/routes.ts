@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
+import { requestLocale, sayCommon } from '../../lib/messages';
 import { numberFacts, parseNumber } from '../../requests/number-facts';
 import { numberLookupQuery, numberLookupResponse } from './schemas';
-
-export const ENTER_NUMBER = 'Please enter a number';
-export const ENTER_VALID_MOBILE = 'Please enter a valid mobile number';
 
 /** Numbering-plan facts for the searching modal: public metadata only, nothing about the person (design.md §1.4). */
 const numberRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -26,10 +24,10 @@ const numberRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { number, country, locale } = request.query;
       const parsed = parseNumber(number, country);
-      if (parsed.kind === 'empty') throw new HttpError(400, ENTER_NUMBER);
-      if (parsed.kind === 'unparseable') throw new HttpError(400, ENTER_VALID_MOBILE);
+      if (parsed.kind === 'empty') throw new HttpError(400, sayCommon('enterNumber'));
+      if (parsed.kind === 'unparseable') throw new HttpError(400, sayCommon('enterValidMobile'));
       const facts = await numberFacts(parsed.phone, locale);
-      return ok(facts, facts.valid ? 'ok' : ENTER_VALID_MOBILE);
+      return ok(facts, facts.valid ? 'ok' : sayCommon('enterValidMobile')[requestLocale(request, locale)]);
     },
   );
 };

@@ -1,22 +1,20 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
+import { sayCommon } from '../../lib/messages';
+import { sayRequests } from '../../requests/request-messages';
 
-export const localeField = z.enum(['en', 'id'], { message: 'locale must be en or id' });
+export const localeField = z.enum(['en', 'id'], { message: sayRequests('chooseLocale').en });
 
 export const countryField = z
   .string()
   .trim()
   .toUpperCase()
-  .regex(/^[A-Z]{2}$/, 'country must be an ISO 3166 alpha-2 code')
+  .regex(/^[A-Z]{2}$/, sayRequests('chooseCountry').en)
   .describe('ISO 3166 alpha-2: the country of a national number');
 
 export const numberLookupQuery = z.object({
   // Optional in the schema so that an empty or missing number gets the form's own message, not a schema error.
-  number: z
-    .string()
-    .max(64, 'Please enter a valid mobile number')
-    .optional()
-    .describe('E.164, or national with country'),
+  number: z.string().max(64, sayCommon('enterValidMobile').en).optional().describe('E.164, or national with country'),
   country: countryField.optional(),
   locale: localeField.default('en').describe('Language of the country and region names'),
 });

@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
-import { sayCommon, waitText } from '../../lib/messages';
+import { knownText, requestLocale, sayCommon } from '../../lib/messages';
+import { sayRequests } from '../../requests/request-messages';
 import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { locationRequests } from '../../db/schema';
@@ -24,7 +25,6 @@ import {
   renderMessage,
   type MessageChannel,
 } from '../../requests/templates';
-import { ENTER_NUMBER, ENTER_VALID_MOBILE } from '../numbers/routes';
 import { emailField } from '../auth/schemas';
 import {
   cancelResponse,
@@ -44,8 +44,6 @@ import {
   templatesResponse,
 } from './schemas';
 
-export const SUBSCRIPTION_NEEDED = 'Your subscription has expired. Renew it to send location requests.';
-
 const signedInResponses = { ...errorResponses, 401: errorEnvelope };
 
 /**
@@ -58,31 +56,30 @@ const sendResponses = { ...signedInResponses, 403: errorEnvelope, 409: errorEnve
 
 /** Only subscribers whose subscription runs may send: 403, which the client shows as the expired state. */
 export async function requireSubscriber(db: DatabaseExecutor, request: FastifyRequest): Promise<void> {
-  if (!(await hasLiveSubscription(db, request.session!.user.id))) throw new HttpError(403, SUBSCRIPTION_NEEDED);
+  if (!(await hasLiveSubscription(db, request.session!.user.id))) {
+    throw new HttpError(403, sayRequests('subscriptionNeeded'));
+  }
 }
 
 /** The answer to a send: the request, or the 3-hour refusal with its time, or the opt-out refusal. */
-export function sendAnswer(reply: FastifyReply, outcome: CreateOutcome, what: 'number' | 'email' | 'link') {
+export function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  outcome: CreateOutcome,
+  what: 'number' | 'email' | 'link',
+) {
   if (outcome.kind === 'opted-out') {
-    throw new HttpError(
-      409,
-      what === 'number'
-        ? 'This number has opted out of location requests. Kabari will not message it.'
-        : 'This email address has opted out of location requests. Kabari will not message it.',
-    );
+    throw new HttpError(409, sayRequests(what === 'number' ? 'numberOptedOut' : 'emailOptedOut'));
   }
   if (outcome.kind === 'limited') {
     const seconds = Math.max(1, Math.ceil((outcome.nextAllowedAt.getTime() - Date.now()) / 1000));
-    const rule =
-      what === 'link'
-        ? 'You can create one new link every 3 hours'
-        : `Kabari sends one request to the same ${what === 'number' ? 'number' : 'email address'} every 3 hours`;
+    const rule = what === 'link' ? 'linkLimited' : what === 'number' ? 'numberLimited' : 'emailLimited';
     return reply
       .code(429)
       .header('retry-after', String(seconds))
       .send({
         status: 429,
-        message: `${rule}. The next one is possible in ${waitText(seconds)}.`,
+        message: sayRequests(rule, { wait: seconds })[requestLocale(request)],
         data: { nextAllowedAt: outcome.nextAllowedAt.toISOString() },
       });
   }
@@ -92,10 +89,10 @@ export function sendAnswer(reply: FastifyReply, outcome: CreateOutcome, what: 'n
 /** An E.164 number an SMS can reach, or a 400 with the form's own message. */
 export async function smsTarget(number: string | undefined, country: string | undefined): Promise<string> {
   const parsed = parseNumber(number, country);
-  if (parsed.kind === 'empty') throw new HttpError(400, ENTER_NUMBER);
-  if (parsed.kind === 'unparseable') throw new HttpError(400, ENTER_VALID_MOBILE);
+  if (parsed.kind === 'empty') throw new HttpError(400, sayCommon('enterNumber'));
+  if (parsed.kind === 'unparseable') throw new HttpError(400, sayCommon('enterValidMobile'));
   const facts = await numberFacts(parsed.phone, 'en');
-  if (!canReceiveSms(facts)) throw new HttpError(400, ENTER_VALID_MOBILE);
+  if (!canReceiveSms(facts)) throw new HttpError(400, sayCommon('enterValidMobile'));
   return facts.e164;
 }
 
@@ -190,7 +187,10 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       if (channel === 'sms') target = await smsTarget(number, country);
       else {
         const parsed = emailField.safeParse(email ?? '');
-        if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Enter valid email address');
+        if (!parsed.success) {
+          const problem = parsed.error.issues[0]?.message;
+          throw new HttpError(400, (problem && knownText(problem)) || sayCommon('enterValidEmail'));
+        }
         target = parsed.data;
       }
       const [next, optedOut] = await Promise.all([
@@ -232,7 +232,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         baseUrl: linkBaseUrl(config, request),
         expiryDays,
       });
-      return sendAnswer(reply, outcome, 'number');
+      return sendAnswer(request, reply, outcome, 'number');
     },
   );
 
@@ -264,7 +264,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         baseUrl: linkBaseUrl(config, request),
         expiryDays,
       });
-      return sendAnswer(reply, outcome, 'email');
+      return sendAnswer(request, reply, outcome, 'email');
     },
   );
 

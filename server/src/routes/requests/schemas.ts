@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
+import { sayCommon } from '../../lib/messages';
+import { sayRequests } from '../../requests/request-messages';
 import { TEMPLATE_IDS } from '../../requests/templates';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
 
-export const channelField = z.enum(['sms', 'email'], { message: 'channel must be sms or email' });
-export const templateIdField = z.enum(TEMPLATE_IDS, {
-  message: `templateId must be one of ${TEMPLATE_IDS.join(', ')}`,
-});
+export const channelField = z.enum(['sms', 'email'], { message: sayRequests('chooseChannel').en });
+export const templateIdField = z
+  .enum(TEMPLATE_IDS, { message: sayRequests('chooseTemplate').en })
+  .describe(`One of ${TEMPLATE_IDS.join(', ')}`);
 // The length and content rules depend on the channel: checked by checkNote in the handler.
-export const noteField = z.string({ message: 'note must be text' }).max(2000).default('');
+export const noteField = z
+  .string({ message: sayRequests('noteNotText').en })
+  .max(2000)
+  .default('');
 
 export const position = z.object({
   id: z.number().int(),
@@ -99,7 +104,7 @@ export const previewResponse = envelope(
 );
 
 export const limitQuery = z.object({
-  channel: z.enum(['sms', 'email', 'link'], { message: 'channel must be sms, email or link' }),
+  channel: z.enum(['sms', 'email', 'link'], { message: sayRequests('chooseAnyChannel').en }),
   number: z.string().max(64).optional(),
   country: countryField.optional(),
   email: z.string().max(254).optional(),
@@ -118,7 +123,7 @@ export const limitResponse = envelope(
 );
 
 export const smsBody = z.object({
-  number: z.string({ message: 'Please enter a number' }).max(64, 'Please enter a valid mobile number'),
+  number: z.string({ message: sayCommon('enterNumber').en }).max(64, sayCommon('enterValidMobile').en),
   country: countryField.optional(),
   templateId: templateIdField,
   note: noteField,
@@ -146,6 +151,6 @@ export const listResponse = envelope(
   }),
 );
 
-export const requestIdParams = z.object({ id: z.uuid({ message: 'Request not found' }) });
+export const requestIdParams = z.object({ id: z.uuid({ message: sayCommon('requestNotFound').en }) });
 
 export const successResponse = envelope(z.object({ success: z.literal(true) }));

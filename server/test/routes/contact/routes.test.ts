@@ -86,7 +86,7 @@ describeEachDatabase('POST /api/v1/contact/messages', (driver) => {
     [{ ...message, name: '  ' }, 'name: Please fill in your name'],
     [{ ...message, name: 'Line\nbreak' }, 'name: The name must be on one line'],
     [{ ...message, email: 'dewi@example' }, 'email: Enter valid email address'],
-    [{ ...message, topic: 'sales' }, 'topic: topic must be one of question, billing, privacy, misuse, other'],
+    [{ ...message, topic: 'sales' }, 'topic: Please choose a topic'],
     [{ ...message, message: 'Hi' }, 'message: The message must have at least 10 characters'],
     [{ ...message, message: 'x'.repeat(5001) }, 'message: The message is longer than 5000 characters'],
     [{ ...message, locale: 'fr' }, expect.stringMatching(/^locale: /)],
@@ -109,7 +109,31 @@ describeEachDatabase('POST /api/v1/contact/messages', (driver) => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
     expect(await testApp.app.db.$count(contactMessages, eq(contactMessages.name, 'Throttle over'))).toBe(0);
 
+    // In Indonesian for an Indonesian page.
+    const inIndonesian = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/contact/messages',
+      payload: { ...message, name: 'Throttle id' },
+      remoteAddress: ip,
+      headers: { 'accept-language': 'id' },
+    });
+    expect(inIndonesian.json().message).toMatch(
+      /^Terlalu banyak pesan dari jaringan ini\. Silakan coba lagi dalam \d+ menit\.$/,
+    );
+
     // Another address is not affected.
     expect((await send(message, '203.0.113.10')).statusCode).toBe(200);
+  });
+
+  it('names what is wrong in Indonesian for an Indonesian page', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/contact/messages',
+      payload: { ...message, message: 'Hi' },
+      remoteAddress: freshIp(),
+      headers: { 'accept-language': 'id' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Pesan minimal 10 karakter');
   });
 });

@@ -427,6 +427,54 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect((await inject(null, 'POST', `/api/v1/requests/${id}/cancel`)).statusCode).toBe(401);
     });
 
+    it('answers every refusal in Indonesian for an Indonesian page', async () => {
+      const inIndonesian = (requester: TestRequester | null, method: 'GET' | 'POST', url: string, payload?: object) =>
+        testApp.app.inject({
+          method,
+          url,
+          payload,
+          headers: { ...(requester?.headers ?? {}), 'accept-language': 'id-ID,id;q=0.9' },
+          remoteAddress: nextAddress(),
+        });
+      const sms = (number: string, note = '') => ({ number, templateId: 'check-in', note, locale: 'id' });
+      const number = freshNumber();
+      expect((await sendSms(sari, number)).statusCode).toBe(200);
+      const limited = await inIndonesian(sari, 'POST', '/api/v1/requests/sms', sms(number));
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().message).toMatch(
+        /^Kabari mengirim satu permintaan ke nomor yang sama setiap 3 jam\. Permintaan berikutnya bisa dikirim dalam \d+ menit\.$/,
+      );
+
+      await testApp.app.db.insert(optOuts).values({ targetHash: optOutHash('sinta-id@example.com'), channel: 'email' });
+      const optedOut = await inIndonesian(sari, 'POST', '/api/v1/requests/email', {
+        email: 'sinta-id@example.com',
+        templateId: 'check-in',
+        note: '',
+        locale: 'id',
+      });
+      expect(optedOut.json()).toMatchObject({
+        status: 409,
+        message: expect.stringMatching(/^Alamat email ini sudah menolak/),
+      });
+
+      const expired = await createRequester(testApp.app, { subscription: null });
+      const refused = await inIndonesian(expired, 'POST', '/api/v1/requests/sms', sms(freshNumber()));
+      expect(refused.json()).toMatchObject({
+        status: 403,
+        message: 'Langganan Anda sudah berakhir. Perpanjang untuk mengirim permintaan lokasi.',
+      });
+
+      const withLink = await inIndonesian(sari, 'POST', '/api/v1/requests/sms', sms(freshNumber(), 'lihat bit.ly/x'));
+      expect(withLink.json().message).toMatch(/^Catatan tidak boleh berisi tautan/);
+      expect((await inIndonesian(sari, 'POST', '/api/v1/requests/sms', sms('  '))).json().message).toBe(
+        'Silakan masukkan nomor',
+      );
+      const missing = await inIndonesian(sari, 'POST', '/api/v1/requests/00000000-0000-4000-8000-000000000000/cancel');
+      expect(missing.json()).toMatchObject({ status: 404, message: 'Permintaan tidak ditemukan.' });
+      const untitled = await inIndonesian(sari, 'POST', '/api/v1/links', { title: ' ', locale: 'id' });
+      expect(untitled.json()).toMatchObject({ status: 400, message: 'Silakan isi judul' });
+    });
+
     it('deletes a request with its positions for its owner only', async () => {
       const owner = await createRequester(testApp.app);
       const id = (await sendSms(owner, freshNumber())).json().data.request.id;
