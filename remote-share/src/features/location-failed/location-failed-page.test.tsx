@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import LocationFailedPage from './location-failed-page';
 
@@ -19,5 +19,39 @@ describe('LocationFailedPage', () => {
     await renderAt('/id/location-failed?token=tok&reason=denied', <LocationFailedPage />);
     expect(screen.getByRole('heading', { name: 'Izin lokasi ditolak' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Coba lagi' })).toBeEnabled();
+  });
+
+  function reply(status: number, data: unknown) {
+    return { ok: status < 400, status, statusText: '', json: async () => ({ status, message: '', data }) };
+  }
+
+  it('offers Stop sharing, since the approximate place may already be shared', async () => {
+    const fetchMock = jest.fn(async () => reply(200, { state: 'stopped' }));
+    global.fetch = fetchMock as unknown as typeof fetch;
+    await renderAt('/location-failed?token=tok&reason=denied', <LocationFailedPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
+    expect(await screen.findByRole('heading', { name: /You stopped sharing/ })).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith('/api/v1/share/links/tok/stop', expect.objectContaining({ method: 'POST' }));
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it('offers Stop and erase, asking first (in Indonesian)', async () => {
+    const fetchMock = jest.fn(async () => reply(200, { state: 'withdrawn' }));
+    global.fetch = fetchMock as unknown as typeof fetch;
+    await renderAt('/id/location-failed?token=tok&reason=denied', <LocationFailedPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'Berhenti dan hapus' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Ya, hentikan dan hapus' }));
+    expect(await screen.findByRole('heading', { name: /sudah dihapus/ })).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/v1/share/links/tok/withdraw',
+      expect.objectContaining({ method: 'POST' }),
+    );
+  });
+
+  it('says so when nothing is being shared through the link', async () => {
+    global.fetch = jest.fn(async () => reply(409, null)) as unknown as typeof fetch;
+    await renderAt('/location-failed?token=tok&reason=failed', <LocationFailedPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
+    expect(await screen.findByRole('heading', { name: 'You are not sharing through this link.' })).toBeInTheDocument();
   });
 });
