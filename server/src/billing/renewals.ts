@@ -5,6 +5,7 @@ import { payments, subscriptions, users } from '../db/schema';
 import type { Mailer } from '../plugins/mailer';
 import type { ChargeOutcome, Provider, RenewalCharger } from '../payments/processor';
 import type { BillingConfig, Locale } from './billing-config';
+import { failureText } from './billing-messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail, renewByHandEmail } from './emails';
 
@@ -254,7 +255,7 @@ export async function settleRenewal(
         displayName: user.displayName,
         amount: subscription.amount,
         currency: subscription.currency,
-        reason: outcome.failureMessage,
+        reason: failureText(outcome.failureCode, locale, outcome.failureMessage),
       }),
     });
     return 'failed';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Locale } from '../billing/billing-config';
+import { failureText } from '../billing/billing-messages';
 import { checkCard, cardProblemMessage, type CardInput, type CardProblem } from './card-checks';
 import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
 
@@ -29,23 +30,9 @@ const TEST_CARDS: Record<string, TestCardBehaviour> = {
   '4000000000000341': 'renewals_declined',
 };
 
-const FAILURES: Record<Locale, Record<'card_declined' | 'insufficient_funds' | 'not_a_test_card', string>> = {
-  en: {
-    card_declined: 'Your card was declined. Please use another card or payment method.',
-    insufficient_funds: 'Your card has insufficient funds. Please use another card or payment method.',
-    not_a_test_card:
-      "This is the sandbox: no real card is charged. Use one of Stripe's public test cards (the Visa test card ends in 4242), any future expiry date and any 3-digit CVV.",
-  },
-  id: {
-    card_declined: 'Kartu Anda ditolak. Gunakan kartu atau metode pembayaran lain.',
-    insufficient_funds: 'Saldo kartu Anda tidak mencukupi. Gunakan kartu atau metode pembayaran lain.',
-    not_a_test_card:
-      'Ini adalah sandbox: tidak ada kartu sungguhan yang ditagih. Gunakan salah satu kartu uji publik Stripe (kartu uji Visa berakhiran 4242), tanggal kedaluwarsa kapan pun di masa depan, dan CVV 3 digit apa saja.',
-  },
-};
-
-export function sandboxFailureMessage(code: keyof (typeof FAILURES)['en'], locale: Locale): string {
-  return FAILURES[locale][code];
+/** The sandbox's decline reasons come from the billing catalogue (both languages). */
+function sandboxFailure(code: 'card_declined' | 'insufficient_funds' | 'not_a_test_card', locale: Locale): string {
+  return failureText(code, locale);
 }
 
 export interface SandboxAuthorization {
@@ -60,12 +47,16 @@ function sandboxRef(idempotencyKey: string): string {
 
 /** A card-format problem (400 before anything is stored), with its message in the visitor's language. */
 export class CardFormatError extends Error {
+  /** Both languages: the error handler answers in the caller's. */
+  readonly texts: { en: string; id: string };
+
   constructor(
     readonly problem: CardProblem,
     locale: Locale,
   ) {
     super(cardProblemMessage(problem, locale));
     this.name = 'CardFormatError';
+    this.texts = { en: cardProblemMessage(problem, 'en'), id: cardProblemMessage(problem, 'id') };
   }
 }
 
@@ -98,7 +89,7 @@ export function authorizeSandboxPayment(input: {
         outcome: 'failed',
         providerRef,
         failureCode: 'not_a_test_card',
-        failureMessage: FAILURES[input.locale].not_a_test_card,
+        failureMessage: sandboxFailure('not_a_test_card', input.locale),
       },
       paymentMethodRef: null,
     };
@@ -106,7 +97,12 @@ export function authorizeSandboxPayment(input: {
   if (behaviour === 'declined' || behaviour === 'insufficient_funds') {
     const failureCode = behaviour === 'declined' ? 'card_declined' : 'insufficient_funds';
     return {
-      outcome: { outcome: 'failed', providerRef, failureCode, failureMessage: FAILURES[input.locale][failureCode] },
+      outcome: {
+        outcome: 'failed',
+        providerRef,
+        failureCode,
+        failureMessage: sandboxFailure(failureCode, input.locale),
+      },
       paymentMethodRef: null,
     };
   }
@@ -127,7 +123,7 @@ export const sandboxRenewals: RenewalCharger = {
         outcome: 'failed',
         providerRef,
         failureCode: 'card_declined',
-        failureMessage: FAILURES[request.locale].card_declined,
+        failureMessage: sandboxFailure('card_declined', request.locale),
       };
     }
     return {

@@ -108,7 +108,7 @@ function ProfileForm() {
             },
           ]}
         >
-          <Input autoComplete="name" maxLength={80} />
+          <Input autoComplete="name" maxLength={60} />
         </Form.Item>
         <Button htmlType="submit" loading={busy}>
           {t('account.save')}

@@ -88,7 +88,7 @@ function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; local
                   <td>{formatDateTime(payment.createdAt, locale)}</td>
                   <td>{t(`subscription.history.kinds.${payment.kind}`)}</td>
                   <td>{formatMoney(payment.amount, payment.currencyCode, locale)}</td>
-                  <td>{payment.state}</td>
+                  <td>{t(`subscription.history.states.${payment.state}`, { defaultValue: payment.state })}</td>
                   <td>{payment.cardLast4 ? `${payment.cardBrand ?? ''} •••• ${payment.cardLast4}`.trim() : '—'}</td>
                 </tr>
               ))}

@@ -25,7 +25,7 @@ export interface PaymentRecord {
   kind: 'first_day' | 'renewal';
   amount: number;
   currencyCode: string;
-  state: string;
+  state: 'pending' | 'succeeded' | 'failed' | 'refunded';
   cardBrand: string | null;
   cardLast4: string | null;
   createdAt: string;

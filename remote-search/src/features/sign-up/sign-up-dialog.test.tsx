@@ -55,6 +55,8 @@ async function openAt(url: string, terms: PaymentTerms = sandboxTerms) {
 const field = (label: string | RegExp) => screen.getByLabelText(label, { selector: 'input' });
 
 async function fillAccount(password = '') {
+  // The server takes 60 characters at most (registerAndSign's displayName).
+  expect(field('Your name')).toHaveAttribute('maxlength', '60');
   await userEvent.type(field('Email'), 'ana@example.com');
   await userEvent.type(field('Your name'), 'Ana');
   if (password) await userEvent.type(field('Password (optional)'), password);

@@ -216,7 +216,7 @@ export default function SignUpDialog() {
               validateTrigger="onBlur"
               rules={[check(Boolean, t('errors.enterName'))]}
             >
-              <Input autoComplete="name" maxLength={80} />
+              <Input autoComplete="name" maxLength={60} />
             </Form.Item>
             <Form.Item
               name="password"

@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords';
 import { revokeSession, revokeUserSessions } from '../../auth/sessions';
 import { countAttempt } from '../../auth/throttle';
-import { sayCommon, waitText } from '../../lib/messages';
+import { sayCommon } from '../../lib/messages';
+import { sayBilling } from '../../billing/billing-messages';
 import { findUserByEmail, userCacheInfo } from '../../auth/users';
 import { redeemBillingCode } from '../../billing/billing-codes';
 import { accountDeletedEmail } from '../../billing/emails';
@@ -33,7 +34,6 @@ import {
   userResponse,
 } from './schemas';
 
-const WRONG_PASSWORD = 'The password is incorrect.';
 const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 
 /** The subscriber's own data: export, delete, name, email, password, sessions. Every route is the caller's own. */
@@ -46,12 +46,12 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   async function checkPassword(userId: string, hash: string, encrypted: string): Promise<void> {
     const limit = await countAttempt(app.db, `account-password:${userId}`, ACCOUNT_CHECKS);
     if (limit.limited) {
-      throw new HttpError(429, `Too many attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`, {
+      throw new HttpError(429, sayCommon('tooManyAttempts', { wait: limit.retryAfterSeconds }), {
         'retry-after': String(limit.retryAfterSeconds),
       });
     }
     if (!(await verifyPassword(hash, app.auth.passwordCipher.decrypt(encrypted)))) {
-      throw new HttpError(400, WRONG_PASSWORD);
+      throw new HttpError(400, sayCommon('wrongPassword'));
     }
   }
 
@@ -170,7 +170,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         return true;
       });
-      if (!deleted) throw new HttpError(400, 'The verification code is incorrect or has expired.');
+      if (!deleted) throw new HttpError(400, sayCommon('invalidCode'));
       app.mailer.kick();
       reply.clearCookie('token', { path: '/' });
       return ok({ success: true as const });
@@ -318,7 +318,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             isNull(sessions.revokedAt),
           ),
         );
-      if (!row) throw new HttpError(404, 'This session was not found.');
+      if (!row) throw new HttpError(404, sayBilling('sessionNotFound'));
       await revokeSession(app.db, row.id);
       return ok({ success: true as const });
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt } from '../../auth/throttle';
-import { waitText } from '../../lib/messages';
+import { sayCommon } from '../../lib/messages';
 import { findUserByEmail } from '../../auth/users';
 import { redeemBillingCode } from '../../billing/billing-codes';
 import { refundRequestEmail } from '../../billing/emails';
@@ -9,8 +9,6 @@ import type { Config } from '../../config';
 import { refundRequests } from '../../db/schema';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { refundBody, refundResponse } from './schemas';
-
-const INVALID_CODE = 'The verification code is incorrect or has expired.';
 
 /** /unsubscribe-and-refund: cancel and ask for a refund; stored for the operator, confirmed by email. */
 const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -37,13 +35,9 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
         windowSeconds: 3600,
       });
       if (limit.limited) {
-        throw new HttpError(
-          429,
-          `Too many requests from this network. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
-          {
-            'retry-after': String(limit.retryAfterSeconds),
-          },
-        );
+        throw new HttpError(429, sayCommon('tooManyFromNetwork', { wait: limit.retryAfterSeconds }), {
+          'retry-after': String(limit.retryAfterSeconds),
+        });
       }
       const { email, reason, locale, verificationCode } = request.body;
       const session = await app.auth.sessionOf(request);
@@ -51,7 +45,7 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
       const now = app.billing.clock.now();
       const result = await app.db.transaction(async (tx) => {
         if (!signedInAsEmail) {
-          if (!verificationCode) throw new HttpError(400, 'Please enter the verification code we emailed you.');
+          if (!verificationCode) throw new HttpError(400, sayCommon('enterCode'));
           if (!(await redeemBillingCode(tx, app.auth.secrets.hmacSecret, email, 'refund_request', verificationCode))) {
             return null;
           }
@@ -81,7 +75,7 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
         });
         return id;
       });
-      if (!result) throw new HttpError(400, INVALID_CODE);
+      if (!result) throw new HttpError(400, sayCommon('invalidCode'));
       app.mailer.kick();
       return ok({ id: result });
     },

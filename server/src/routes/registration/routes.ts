@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hashPassword, passwordProblem } from '../../auth/passwords';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
-import { waitText } from '../../lib/messages';
 import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import type { Locale } from '../../billing/billing-config';
@@ -17,7 +16,8 @@ import {
 import type { Config } from '../../config';
 import { payments, registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { defineMessages, sayCommon } from '../../lib/messages';
+import { requestLocale, sayCommon } from '../../lib/messages';
+import { failureText, sayBilling as say } from '../../billing/billing-messages';
 import type { Provider } from '../../payments/processor';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import {
@@ -32,29 +32,6 @@ import {
   stripeRegisterResponse,
   v5payBody,
 } from './schemas';
-
-const PASSWORD_PROBLEM: Record<Locale, string> = {
-  en: 'The password must be 6 to 128 characters long.',
-  id: 'Kata sandi harus terdiri dari 6 sampai 128 karakter.',
-};
-
-const SANDBOX_OFF: Record<Locale, string> = {
-  en: 'This payment method is not available here. Please choose another one.',
-  id: 'Metode pembayaran ini tidak tersedia di sini. Silakan pilih metode lain.',
-};
-
-const say = defineMessages(
-  {
-    paypalUnavailable: 'PayPal could not start the payment. Please try again in a moment or choose another method.',
-    paypalOrderMissing: 'The PayPal order is missing. Please start the payment again.',
-    signUpNotFound: 'This sign-up was not found.',
-  },
-  {
-    paypalUnavailable: 'PayPal tidak dapat memulai pembayaran. Coba lagi sebentar lagi atau pilih metode lain.',
-    paypalOrderMissing: 'Pesanan PayPal tidak ditemukan. Silakan mulai pembayaran lagi.',
-    signUpNotFound: 'Pendaftaran ini tidak ditemukan.',
-  },
-);
 
 /** What may be logged of a provider's error: never its request (it carries the access token). */
 function providerErrorSummary(error: unknown): { status?: number; message: string } {
@@ -78,16 +55,15 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   ): Promise<{ passwordHash: string | null }> {
     const limit = await countAttempt(app.db, `register:ip:${ip}`, REGISTER_PER_IP(scale));
     if (limit.limited) {
-      throw new HttpError(
-        429,
-        `Too many sign-up attempts from this network. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
-        { 'retry-after': String(limit.retryAfterSeconds) },
-      );
+      throw new HttpError(429, say('signUpsFromNetwork', { wait: limit.retryAfterSeconds }), {
+        'retry-after': String(limit.retryAfterSeconds),
+      });
     }
     if (await findUserByEmail(app.db, body.email)) throw new HttpError(409, sayCommon('emailInUse'));
     if (!body.password) return { passwordHash: null };
     const password = app.auth.passwordCipher.decrypt(body.password);
-    if (passwordProblem(password)) throw new HttpError(400, PASSWORD_PROBLEM[body.locale]);
+    const problem = passwordProblem(password);
+    if (problem) throw new HttpError(400, problem);
     return { passwordHash: await hashPassword(password) };
   }
 
@@ -156,7 +132,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     },
     async (request) => {
       const body = request.body;
-      if (app.billing.methods[body.method] !== 'v5pay') throw new HttpError(400, SANDBOX_OFF[body.locale]);
+      if (app.billing.methods[body.method] !== 'v5pay') throw new HttpError(400, say('methodUnavailable'));
       const { passwordHash } = await prepareAccount(request.ip, body);
       const now = app.billing.clock.now();
       const registrationId = randomUUID();
@@ -171,7 +147,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           now,
         });
       } catch (error) {
-        if (error instanceof CardFormatError) throw new HttpError(400, error.message);
+        if (error instanceof CardFormatError) throw new HttpError(400, error.texts);
         throw error;
       }
 
@@ -225,7 +201,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     async (request) => {
       const body = request.body;
       const stripe = app.billing.stripe;
-      if (!stripe || app.billing.methods[body.method] !== 'stripe') throw new HttpError(400, SANDBOX_OFF[body.locale]);
+      if (!stripe || app.billing.methods[body.method] !== 'stripe') throw new HttpError(400, say('methodUnavailable'));
       const { passwordHash } = await prepareAccount(request.ip, body);
       const now = app.billing.clock.now();
       const registrationId = randomUUID();
@@ -305,7 +281,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     async (request) => {
       const body = request.body;
       const paypal = app.billing.paypal;
-      if (!paypal || app.billing.methods.paypal !== 'paypal') throw new HttpError(400, SANDBOX_OFF[body.locale]);
+      if (!paypal || app.billing.methods.paypal !== 'paypal') throw new HttpError(400, say('methodUnavailable'));
       const now = app.billing.clock.now();
 
       if (!body.capture) {
@@ -340,7 +316,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
             .set({
               state: 'sign_failed',
               failureCode: 'order_failed',
-              failureMessage: say('paypalUnavailable')[body.locale],
+              failureMessage: say('paypalUnavailable').en,
               passwordHash: null,
               updatedAt: now,
             })
@@ -419,13 +395,22 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const [registration] = await app.db.select().from(registrations).where(eq(registrations.id, request.params.id));
-      if (!registration) throw new HttpError(404, 'This sign-up was not found.');
+      if (!registration) throw new HttpError(404, say('signUpNotFound'));
       const state = registration.state as 'querying' | 'created' | 'sign_failed' | 'unsubscribed' | 'unknown';
       if (state === 'sign_failed' || state === 'unknown') {
         return ok({
           state,
           ...(registration.failureCode ? { failureCode: registration.failureCode } : {}),
-          ...(registration.failureMessage ? { failureMessage: registration.failureMessage } : {}),
+          // Ours in the reader's language for a known code; the provider's own text only as a fallback.
+          ...(registration.failureCode || registration.failureMessage
+            ? {
+                failureMessage: failureText(
+                  registration.failureCode,
+                  requestLocale(request, registration.locale === 'id' ? 'id' : 'en'),
+                  registration.failureMessage,
+                ),
+              }
+            : {}),
         });
       }
       if (state !== 'created') return ok({ state });

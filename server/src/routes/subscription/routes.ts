@@ -15,6 +15,7 @@ import {
   type Subscription,
 } from '../../billing/subscriptions';
 import { payments, registrations } from '../../db/schema';
+import { sayBilling as say } from '../../billing/billing-messages';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
@@ -80,7 +81,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return cancelled;
       });
-      if (!result) throw new HttpError(404, NO_SUBSCRIPTION);
+      if (!result) throw new HttpError(404, say('noSubscription'));
       app.mailer.kick();
       return ok(subscriptionInfo(result.subscription, now));
     },
@@ -200,17 +201,17 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const locale = body.locale ?? (user.locale === 'id' ? 'id' : 'en');
       const now = app.billing.clock.now();
       const subscription = await findSubscription(app.db, user.id);
-      if (!subscription) throw new HttpError(404, NO_SUBSCRIPTION);
+      if (!subscription) throw new HttpError(404, say('noSubscription'));
       const provider = app.billing.methods[body.method];
       if (!provider) {
-        throw new HttpError(400, 'This payment method is not available here. Please choose another one.');
+        throw new HttpError(400, say('methodUnavailable'));
       }
 
       // PayPal's second step: capture the order the subscriber approved for this attempt.
       if (provider === 'paypal' && body.capture) {
         const paypal = app.billing.paypal!;
         if (!body.registerId || !body.orderId) {
-          throw new HttpError(400, 'The PayPal order is missing. Please start the payment again.');
+          throw new HttpError(400, say('paypalOrderMissing'));
         }
         const [attempt] = await app.db.select().from(registrations).where(eq(registrations.id, body.registerId));
         if (
@@ -219,7 +220,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           attempt.provider !== 'paypal' ||
           attempt.providerRef !== body.orderId
         ) {
-          throw new HttpError(404, 'This renewal was not found.');
+          throw new HttpError(404, say('renewalNotFound'));
         }
         if (attempt.state === 'querying') {
           const capture = await paypal.captureOrder(body.orderId, `capture:${attempt.id}`);
@@ -243,7 +244,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const status = effectiveStatus(subscription, now);
       if (status !== 'expired' && status !== 'unsubscribed') {
-        throw new HttpError(400, 'Your subscription is still running: there is nothing to renew yet.');
+        throw new HttpError(400, say('stillRunning'));
       }
       const registrationId = randomUUID();
       const attemptRow = {
@@ -264,7 +265,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       if (provider === 'stripe') {
         const stripe = app.billing.stripe!;
         if (body.method === 'paypal' || !body.paymentMethodId || !/^pm_\w+$/.test(body.paymentMethodId)) {
-          throw new HttpError(400, 'paymentMethodId: expected a Stripe PaymentMethod id (pm_…)');
+          throw new HttpError(400, say('stripeMethodMissing'));
         }
         await app.db.insert(registrations).values(attemptRow);
         const charge = await stripe.chargeFirst({
@@ -324,10 +325,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
             .update(registrations)
             .set({ state: 'sign_failed', failureCode: 'order_failed', updatedAt: now })
             .where(eq(registrations.id, registrationId));
-          throw new HttpError(
-            502,
-            'PayPal could not start the payment. Please try again in a moment or choose another method.',
-          );
+          throw new HttpError(502, say('paypalUnavailable'));
         }
         await app.db
           .update(registrations)
@@ -346,7 +344,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           now,
         });
       } catch (error) {
-        if (error instanceof CardFormatError) throw new HttpError(400, error.message);
+        if (error instanceof CardFormatError) throw new HttpError(400, error.texts);
         throw error;
       }
       await app.db.transaction(async (tx) => {

@@ -133,6 +133,13 @@ describeEachDatabase('registration routes', (driver) => {
     expect(noTerms.json().message).toContain('terms');
     const noName = await register({ displayName: ' ' });
     expect(noName.json().message).toContain('Please fill in your name');
+    // 60 characters, as the sign-up dialog's name field allows; the reason in the caller's language.
+    expect((await register({ displayName: 'x'.repeat(60), email: freshEmail() })).statusCode).toBe(200);
+    const tooLong = await register({ displayName: 'x'.repeat(61) }, { 'accept-language': 'id' });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().message).toContain('Nama terlalu panjang (paling banyak 60 karakter)');
+    const noAgeId = await register({ ageConfirmed: false }, { 'accept-language': 'id' });
+    expect(noAgeId.json().message).toContain('18 tahun');
   });
 
   it.each([

@@ -40,6 +40,13 @@ describeEachDatabase('subscription routes', (driver) => {
       card: TEST_CARD,
     });
     expect(renewEarly.statusCode).toBe(400);
+    const renewEarlyId = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/subscribe/renew',
+      headers: { authorization: token!, 'accept-language': 'id' },
+      payload: { method: 'card', card: TEST_CARD },
+    });
+    expect(renewEarlyId.json().message).toBe('Langganan Anda masih berjalan: belum ada yang perlu diperpanjang.');
   });
 
   it('an expired subscriber renews: a new full period, a renewal payment, the info says active', async () => {

@@ -190,9 +190,11 @@ describeEachDatabase('PayPal', (driver) => {
     const sandbox = await app().inject({
       method: 'POST',
       url: '/api/v1/auth/registerAndSign/v5pay',
+      headers: { 'accept-language': 'id' },
       payload: { ...account(freshEmail()), method: 'wallet' },
     });
     expect(sandbox.statusCode).toBe(400);
+    expect(sandbox.json().message).toBe('Metode pembayaran ini tidak tersedia di sini. Silakan pilih metode lain.');
   });
 
   it('creates the order with the sign-up’s request id, captures it, and creates the user with the vaulted account', async () => {

@@ -173,18 +173,20 @@ describeEachDatabase('Stripe', (driver) => {
     expect(payment).toMatchObject({ provider: 'stripe', state: 'succeeded', cardLast4: '4242', providerRef: 'pi_1' });
   });
 
-  it('a decline answers sign_failed with Stripe’s message', async () => {
+  it('a decline answers sign_failed with the decline code’s text in the reader’s language', async () => {
     nextStatus = 'declined';
     const response = await register(freshEmail());
-    const query = await app().inject({
-      method: 'GET',
-      url: `/api/v1/personnal/registerQuery/${response.json().data.registerId}`,
-    });
+    const url = `/api/v1/personnal/registerQuery/${response.json().data.registerId}`;
+    const query = await app().inject({ method: 'GET', url });
     expect(query.json().data).toMatchObject({
       state: 'sign_failed',
       failureCode: 'generic_decline',
-      failureMessage: 'Your card was declined.',
+      failureMessage: 'Your card was declined. Please use another card or payment method.',
     });
+    const inIndonesian = await app().inject({ method: 'GET', url, headers: { 'accept-language': 'id-ID' } });
+    expect(inIndonesian.json().data.failureMessage).toBe(
+      'Kartu Anda ditolak. Gunakan kartu atau metode pembayaran lain.',
+    );
   });
 
   it('3-D Secure: querying until the webhook; good, tampered and replayed events have one effect', async () => {
