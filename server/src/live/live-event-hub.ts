@@ -96,13 +96,16 @@ export class LiveEventHub {
   /**
    * Starts a stream: the preamble at once, then the events after `afterId` from request_events, then live ones.
    * Live events that arrive during the replay are held and sent after it, unless the replay already sent them.
+   * A new stream (no `afterId`) starts with a `ready` event carrying the user's newest event id: a reconnect
+   * resumes from there even if nothing else came, and the browser reloads what it showed, since an event may have
+   * come between its loading the list and the stream opening.
    */
   async watch(userId: string, response: ServerResponse, afterId: number | undefined): Promise<LiveWatcher> {
     const jitter = 1 - Math.random() * 0.2;
     const watcher: LiveWatcher = {
       userId,
       response,
-      held: afterId === undefined ? null : [],
+      held: [],
       closeAt: Date.now() + this.options.maxAgeMs * jitter,
     };
     let set = this.watchers.get(userId);
@@ -115,7 +118,35 @@ export class LiveEventHub {
     response.once('close', () => this.unwatch(watcher));
     response.write(PREAMBLE);
     if (afterId !== undefined) await this.replay(watcher, afterId);
+    else await this.ready(watcher);
     return watcher;
+  }
+
+  private async newestEventId(userId: string): Promise<number> {
+    const [newest] = await this.db
+      .select({ id: requestEvents.id })
+      .from(requestEvents)
+      .where(eq(requestEvents.userId, userId))
+      .orderBy(desc(requestEvents.id))
+      .limit(1);
+    return newest?.id ?? 0;
+  }
+
+  private async ready(watcher: LiveWatcher): Promise<void> {
+    let newestId = 0;
+    try {
+      newestId = await this.newestEventId(watcher.userId);
+    } catch (error) {
+      // Without its id the stream cannot promise a gapless resume: the browser retries.
+      this.log.error({ err: error }, 'Could not start a live event stream');
+      watcher.held = null;
+      watcher.response.end();
+      return;
+    }
+    this.write(watcher, eventFrame(newestId, 'ready', '{}'));
+    const held = watcher.held ?? [];
+    watcher.held = null;
+    for (const event of held) if (event.id > newestId) this.write(watcher, event.frame);
   }
 
   /** A notification from the database: the payload is an event id. */
@@ -214,13 +245,7 @@ export class LiveEventHub {
         .limit(replayLimit + 1);
       if (rows.length > replayLimit) {
         // Too much was missed: the browser reloads its list instead, and resumes from the newest event.
-        const [newest] = await this.db
-          .select({ id: requestEvents.id })
-          .from(requestEvents)
-          .where(eq(requestEvents.userId, watcher.userId))
-          .orderBy(desc(requestEvents.id))
-          .limit(1);
-        const newestId = newest?.id ?? afterId;
+        const newestId = (await this.newestEventId(watcher.userId)) || afterId;
         this.write(watcher, eventFrame(newestId, 'resync', '{}'));
         // Held events up to the newest are covered by the reload.
         watcher.held = watcher.held?.filter((event) => event.id > newestId) ?? null;

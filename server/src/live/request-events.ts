@@ -6,6 +6,9 @@ import { requestEvents } from '../db/schema';
 /** The PostgreSQL channel every instance LISTENs on; a notification carries only the event id. */
 export const REQUEST_EVENTS_CHANNEL = 'kabari_request_events';
 
+// The first half of the two-key advisory lock that orders one user's events (any number no other lock uses).
+const USER_EVENTS_LOCK = 727_002;
+
 export type RequestEventType = 'request' | 'position' | 'withdrawn';
 
 export interface RequestEventInput {
@@ -21,6 +24,10 @@ export interface RequestEventInput {
  * a change that was rolled back, and the row lets a reconnecting browser catch up by its Last-Event-ID.
  */
 export async function publishRequestEvent(db: DatabaseExecutor, event: RequestEventInput): Promise<number> {
+  // One user's events commit in the order of their ids: a transaction takes its id only once the previous one
+  // holding this lock has ended. Otherwise a lower id could commit after a higher one the browser already has,
+  // and a resume "after Last-Event-ID" would skip it. Held until commit; the transactions that publish are short.
+  await queryRows(db, sql`select pg_advisory_xact_lock(${USER_EVENTS_LOCK}, hashtext(${event.userId}))`);
   const [row] = await db
     .insert(requestEvents)
     .values({ userId: event.userId, requestId: event.requestId, type: event.type, payload: event.payload })

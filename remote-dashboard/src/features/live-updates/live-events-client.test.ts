@@ -36,6 +36,33 @@ describe('connectLiveEvents', () => {
     jest.useRealTimers();
   });
 
+  it('reloads what is shown when a new stream is ready, and resumes from its id', () => {
+    const on = handlers();
+    const connection = connectLiveEvents('', on);
+    const first = FakeEventSource.instances[0];
+    first?.open();
+    first?.emit('ready', '41', {});
+    expect(on.onResync).toHaveBeenCalledTimes(1);
+    // Refused and closed (signed out for a moment, say): the new stream resumes after the ready id.
+    first?.fail(true);
+    jest.advanceTimersByTime(3_000);
+    expect(FakeEventSource.instances[1]?.url).toBe('/api/v1/locate/events?lastEventId=41');
+    connection.close();
+  });
+
+  it('does not apply an event twice when a replay overlaps what already came', () => {
+    const on = handlers();
+    const connection = connectLiveEvents('', on);
+    const source = FakeEventSource.instances[0];
+    source?.open();
+    source?.emit('position', '5', { requestId: 'r1', position });
+    source?.emit('position', '5', { requestId: 'r1', position });
+    source?.emit('position', '4', { requestId: 'r1', position });
+    source?.emit('position', '6', { requestId: 'r1', position: { ...position, id: '8' } });
+    expect(on.onPosition).toHaveBeenCalledTimes(2);
+    connection.close();
+  });
+
   it('opens the stream with the cookie and hands each event to its handler', () => {
     const on = handlers();
     const connection = connectLiveEvents('', on);

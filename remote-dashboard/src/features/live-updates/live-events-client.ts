@@ -4,7 +4,10 @@ export interface LiveEventHandlers {
   onRequest(request: LocationRequest): void;
   onPosition(requestId: string, position: Position): void;
   onWithdrawn(requestId: string): void;
-  /** The server could not replay everything missed: reload what is shown. */
+  /**
+   * Reload what is shown: the server could not replay everything missed (`resync`), or a new stream began
+   * (`ready`), and an event may have come between loading the list and the stream opening.
+   */
   onResync(): void;
   onConnectionChange(connected: boolean): void;
 }
@@ -40,6 +43,17 @@ export function connectLiveEvents(baseUrl: string, handlers: LiveEventHandlers):
     if (event.lastEventId) lastEventId = event.lastEventId;
   }
 
+  /**
+   * One user's events commit in the order of their ids (the server sees to it), so an event at or below the
+   * last one handled was handled already: a replay overlapping the live stream is not applied twice.
+   */
+  function fresh(event: MessageEvent<string>): boolean {
+    const id = Number(event.lastEventId);
+    if (lastEventId && Number.isFinite(id) && id <= Number(lastEventId)) return false;
+    remember(event);
+    return true;
+  }
+
   function open(): void {
     const query = lastEventId ? `?lastEventId=${encodeURIComponent(lastEventId)}` : '';
     const current = new EventSource(`${baseUrl}/api/v1/locate/events${query}`, { withCredentials: true });
@@ -55,19 +69,23 @@ export function connectLiveEvents(baseUrl: string, handlers: LiveEventHandlers):
       retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
     };
     current.addEventListener('request', (event: MessageEvent<string>) => {
-      remember(event);
+      if (!fresh(event)) return;
       const request = parse<LocationRequest>(event);
       if (request?.id) handlers.onRequest(request);
     });
     current.addEventListener('position', (event: MessageEvent<string>) => {
-      remember(event);
+      if (!fresh(event)) return;
       const data = parse<{ requestId?: string; position?: Position }>(event);
       if (data?.requestId && data.position) handlers.onPosition(data.requestId, data.position);
     });
     current.addEventListener('withdrawn', (event: MessageEvent<string>) => {
-      remember(event);
+      if (!fresh(event)) return;
       const data = parse<{ requestId?: string }>(event);
       if (data?.requestId) handlers.onWithdrawn(data.requestId);
+    });
+    current.addEventListener('ready', (event: MessageEvent<string>) => {
+      remember(event);
+      handlers.onResync();
     });
     current.addEventListener('resync', (event: MessageEvent<string>) => {
       remember(event);

@@ -21,6 +21,7 @@ export const liveEventsQuery = z.object({
 export const liveEventsStream = z
   .string()
   .describe(
-    'text/event-stream. Events: `request` (a LocationRequest), `position` ({requestId, position}), `withdrawn` ' +
+    'text/event-stream. Events: `ready` (first on a new stream, with the newest event id: reload what is shown, ' +
+      'since the stream opened), `request` (a LocationRequest), `position` ({requestId, position}), `withdrawn` ' +
       '({requestId}), `resync` (too much was missed: reload the list). Each has its id; comment lines are heartbeats.',
   );

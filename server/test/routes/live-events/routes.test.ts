@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app';
 import { loadConfig } from '../../../src/config';
+import { queryRows } from '../../../src/db/open-database';
 import { publishRequestEvent } from '../../../src/live/request-events';
 import { describeEachDatabase, type DriverName } from '../../support/databases';
 import { linkRequest, signedInRequester } from '../../support/live-fixtures';
@@ -13,6 +14,9 @@ async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
+
+// A new stream starts with `ready` (its newest event id); the tests look at what follows.
+const afterReady = (events: ServerSentEvent[]) => events.filter((event) => event.event !== 'ready');
 
 const positionOf = (events: ServerSentEvent[]) =>
   events.filter((event) => event.event === 'position').map((event) => JSON.parse(event.data) as { n: number });
@@ -72,7 +76,7 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
     expect(stream.headers['x-request-id']).toBeTruthy();
 
     const id = await publish(alice.userId, aliceRequest, 1);
-    const events = await stream.waitFor((received) => received.length >= 1);
+    const events = afterReady(await stream.waitFor((received) => afterReady(received).length >= 1));
     expect(events[0]).toMatchObject({ id: String(id), event: 'position' });
     expect(JSON.parse(events[0]?.data ?? '')).toEqual({ n: 1, requestId: aliceRequest });
   });
@@ -131,6 +135,19 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
     const byQuery = await connect({ cookie: `token=${alice.token}` }, `?lastEventId=${missed[1]}`);
     await byQuery.waitFor((received) => received.length >= 1);
     expect(byQuery.events.map((event) => event.id)).toEqual([String(live)]);
+  });
+
+  it('starts a new stream with the newest event id, so that a reconnect right after loses nothing', async () => {
+    const before = await publish(alice.userId, aliceRequest, 20);
+    const fresh = await connect({ cookie: `token=${alice.token}` });
+    const [ready] = await fresh.waitFor((received) => received.length >= 1);
+    expect(ready).toMatchObject({ event: 'ready', id: String(before) });
+    fresh.close();
+    // Committed while the browser was away: the resume from the ready id has it.
+    const missed = await publish(alice.userId, aliceRequest, 21);
+    const resumed = await connect({ cookie: `token=${alice.token}`, 'last-event-id': ready?.id ?? '' });
+    await resumed.waitFor((received) => received.length >= 1);
+    expect(resumed.events.map((event) => event.id)).toEqual([String(missed)]);
   });
 
   it('refuses a malformed Last-Event-ID', async () => {
@@ -196,7 +213,7 @@ describe('live events across two instances on one PostgreSQL', () => {
           );
           await publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } });
         });
-        const events = await stream.waitFor((received) => received.length >= 1, 10_000);
+        const events = afterReady(await stream.waitFor((received) => afterReady(received).length >= 1, 10_000));
         expect(events[0]?.event).toBe('withdrawn');
         stream.close();
       } finally {
@@ -204,6 +221,55 @@ describe('live events across two instances on one PostgreSQL', () => {
       }
     },
   );
+
+  run("one user's events commit in the order of their ids, so resuming after an id skips none", async () => {
+    const testApp = await buildTestApp('postgres');
+    try {
+      const { db } = testApp.app;
+      const alice = await signedInRequester(db, 'ordered@example.com');
+      const requestId = await linkRequest(db, alice.userId);
+      const event = { userId: alice.userId, requestId, type: 'withdrawn' as const, payload: { requestId } };
+      let releaseFirst!: () => void;
+      const firstHeld = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      let firstId = 0;
+      let firstPublished!: () => void;
+      const published = new Promise<void>((resolve) => {
+        firstPublished = resolve;
+      });
+      const first = db.transaction(async (tx) => {
+        firstId = await publishRequestEvent(tx, event);
+        firstPublished();
+        await firstHeld;
+      });
+      await published;
+      let secondDone = false;
+      const second = db
+        .transaction((tx) => publishRequestEvent(tx, event))
+        .then((id) => {
+          secondDone = true;
+          return id;
+        });
+      // The second waits for the first to end: seen as an advisory lock not granted.
+      const deadline = Date.now() + 10_000;
+      let waiting = 0;
+      while (waiting === 0 && Date.now() < deadline) {
+        const [row] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`,
+        );
+        waiting = Number(row?.n ?? 0);
+      }
+      expect(waiting).toBeGreaterThan(0);
+      expect(secondDone).toBe(false);
+      releaseFirst();
+      await first;
+      expect(await second).toBeGreaterThan(firstId);
+    } finally {
+      await testApp.close();
+    }
+  });
 
   run('an event written through one instance reaches a stream on the other', async () => {
     const first = await buildTestApp('postgres');
@@ -226,7 +292,7 @@ describe('live events across two instances on one PostgreSQL', () => {
       const id = await first.app.db.transaction((tx) =>
         publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
       );
-      const events = await stream.waitFor((received) => received.length >= 1);
+      const events = afterReady(await stream.waitFor((received) => afterReady(received).length >= 1));
       expect(events[0]).toMatchObject({ id: String(id), event: 'withdrawn' });
       expect(JSON.parse(events[0]?.data ?? '')).toEqual({ requestId });
       stream.close();
