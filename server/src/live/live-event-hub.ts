@@ -133,7 +133,7 @@ export class LiveEventHub {
   }
 
   private async ready(watcher: LiveWatcher): Promise<void> {
-    let newestId = 0;
+    let newestId: number;
     try {
       newestId = await this.newestEventId(watcher.userId);
     } catch (error) {
