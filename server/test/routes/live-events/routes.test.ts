@@ -7,6 +7,7 @@ import { queryRows } from '../../../src/db/open-database';
 import { publishRequestEvent } from '../../../src/live/request-events';
 import { describeEachDatabase, type DriverName } from '../../support/databases';
 import { linkRequest, signedInRequester } from '../../support/live-fixtures';
+import { insertRequest } from '../../support/share-fixtures';
 import { openSse, type ServerSentEvent, type SseConnection } from '../../support/sse-client';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
@@ -295,6 +296,51 @@ describe('live events across two instances on one PostgreSQL', () => {
       const events = afterReady(await stream.waitFor((received) => afterReady(received).length >= 1));
       expect(events[0]).toMatchObject({ id: String(id), event: 'withdrawn' });
       expect(JSON.parse(events[0]?.data ?? '')).toEqual({ requestId });
+      stream.close();
+    } finally {
+      await second?.close();
+      await first.close();
+    }
+  });
+
+  run('a position a recipient posts through one instance reaches the requester’s stream on the other', async () => {
+    const first = await buildTestApp('postgres');
+    let second: FastifyInstance | undefined;
+    try {
+      second = await buildApp(
+        loadConfig({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
+          ...first.database.env,
+        }),
+        { logger: false },
+      );
+      const secondBase = await listen(second);
+      const alice = await signedInRequester(first.app.db, 'share-across@example.com');
+      const request = await insertRequest(first.app.db, alice.userId);
+      const stream = await openSse(`${secondBase}/api/v1/locate/events`, { cookie: `token=${alice.token}` });
+      expect(stream.status).toBe(200);
+
+      const link = (action: string) => `/api/v1/share/links/${request.token}${action}`;
+      expect((await first.app.inject({ method: 'POST', url: link('/consent') })).statusCode).toBe(200);
+      const posted = await first.app.inject({
+        method: 'POST',
+        url: link('/positions'),
+        payload: { latitude: -6.1754, longitude: 106.8272, accuracy: 8, recordedAt: new Date().toISOString() },
+      });
+      expect(posted.json().data.accepted).toBe(true);
+
+      const events = await stream.waitFor((received) => received.some((event) => event.event === 'position'));
+      const position = events.find((event) => event.event === 'position');
+      expect(JSON.parse(position?.data ?? '')).toMatchObject({
+        requestId: request.id,
+        position: { source: 'gps', latitude: -6.1754, longitude: 106.8272, accuracyMeters: 8 },
+      });
+      // The row turns GPS Tracked live as well.
+      await stream.waitFor((received) =>
+        received.some((event) => event.event === 'request' && JSON.parse(event.data).status === 'gps_tracked'),
+      );
       stream.close();
     } finally {
       await second?.close();
