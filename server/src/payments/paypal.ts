@@ -187,6 +187,15 @@ export class PaypalProcessor implements RenewalCharger {
       if (result.status === 'APPROVED' && result.id) {
         return (await this.captureOrder(result.id, `${request.idempotencyKey}:capture`)).outcome;
       }
+      // Nobody is there to approve it: PayPal wanting the payer means this renewal cannot be charged.
+      if (result.status === 'PAYER_ACTION_REQUIRED') {
+        return {
+          outcome: 'failed',
+          providerRef: result.id ?? null,
+          failureCode: 'PAYER_ACTION_REQUIRED',
+          failureMessage: 'PayPal needs the payer to approve this payment.',
+        };
+      }
       return orderOutcome(result);
     } catch (error) {
       const outcome = failureFromError(error, null);

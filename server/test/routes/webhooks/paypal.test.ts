@@ -31,6 +31,8 @@ type CaptureMode = 'completed' | 'declined' | 'pending' | 'completed_without_vau
 class FakePaypal {
   readonly calls: RecordedCall[] = [];
   captureMode: CaptureMode = 'completed';
+  /** What an order paid from the vault answers. */
+  vaultOrder: 'completed' | 'payer_action_required' = 'completed';
   /** transmission id → the event as "PayPal" signed it. */
   readonly signed = new Map<string, unknown>();
   private readonly orders = new Map<string, string>();
@@ -78,6 +80,7 @@ class FakePaypal {
       const known = requestId ? this.orders.get(requestId) : undefined;
       const id = known ?? `ORDER${this.orders.size + 1}`;
       if (requestId) this.orders.set(requestId, id);
+      if (vaultId && this.vaultOrder === 'payer_action_required') return [200, { id, status: 'PAYER_ACTION_REQUIRED' }];
       if (vaultId) return [201, this.completedOrder(id, `CAPTURE-${id}`, vaultId)];
       return [200, { id, status: 'PAYER_ACTION_REQUIRED' }];
     }
@@ -384,5 +387,24 @@ describeEachDatabase('PayPal', (driver) => {
     const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
     expect(subscription).toMatchObject({ status: 'active', periodIndex: 1, providerPaymentMethodRef: 'VAULT1' });
     expect(await app().db.select().from(payments).where(eq(payments.registrationId, renewId))).toHaveLength(1);
+  });
+  it('a vaulted renewal PayPal wants the payer to approve fails at once, with the reason emailed', async () => {
+    paypal.captureMode = 'completed';
+    const email = freshEmail();
+    await createAndCapture(email);
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    paypal.vaultOrder = 'payer_action_required';
+    try {
+      const report = await app().billing.runRenewals(new Date(Date.now() + 2 * 24 * 3600 * 1000), user!.id);
+      expect(report).toMatchObject({ failed: 1, waiting: 0 });
+    } finally {
+      paypal.vaultOrder = 'completed';
+    }
+    const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    expect(subscription!.status).toBe('expired');
+    const mail = await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email));
+    expect(mail.some((message) => message.bodyText.includes('PayPal needs you to approve the payment again'))).toBe(
+      true,
+    );
   });
 });
