@@ -1,6 +1,8 @@
-// Live events: from a request event committed in PostgreSQL (what publishRequestEvent does when a recipient's
-// position is recorded: insert into request_events and pg_notify in the same transaction) to the event read from
-// the requester's Server-Sent Events stream, with 1,000 and then 10,000 streams open on one server instance.
+// Live events: from a position a recipient posts through the share route (POST /api/v1/share/links/:token/positions,
+// as the consent page does while live sharing is on: the server geocodes it, stores it and publishes the event in
+// the same transaction, and PostgreSQL's NOTIFY carries it to the instance's live-event hub) to the `position`
+// event read from the requester's Server-Sent Events stream, with 1,000 and then 10,000 streams open on one server
+// instance.
 //
 // It needs PostgreSQL binaries (initdb, pg_ctl; POSTGRES_BIN_DIR overrides /usr/lib/postgresql/15/bin): a
 // throwaway cluster is created in a temporary folder, on a free port, and removed afterwards. It starts its own
@@ -18,13 +20,12 @@ import { freePort, tail } from './lib/server.mjs';
 export const name = 'live-events';
 export const key = 'liveEvents';
 export const description =
-  'request event committed on PostgreSQL → received on the SSE stream, p50/p99 with 1,000 and 10,000 streams open';
+  "recipient's position posted through the share route → event on the requester's SSE stream, p50/p99 with 1,000 and 10,000 streams open";
 export const needsServer = false;
 
 const WATCHER_COUNTS = [1000, 10_000];
 const SAMPLES = 300;
 const WARM_UP = 30;
-const CHANNEL = 'kabari_request_events';
 const POSTGRES_BIN_DIR = process.env.POSTGRES_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
 
 /** @param {string[]} argv @param {string} what */
@@ -156,7 +157,8 @@ async function startKabari(context, databaseUrl) {
 }
 
 /**
- * One requester's open stream. Event ids are looked for in each chunk: the bench waits for a given id.
+ * One requester's open stream. Each sample's position carries an accuracy of its own: the bench waits for the
+ * `position` event that carries it.
  * @param {string} url @param {string} token @param {number} index @param {Map<number, (at: number) => void>} waiting
  */
 function openWatcher(url, token, index, waiting) {
@@ -180,12 +182,58 @@ function openWatcher(url, token, index, waiting) {
         response.setEncoding('utf8');
         response.on('data', (/** @type {string} */ chunk) => {
           const at = performance.now();
-          for (const match of chunk.matchAll(/^id: (\d+)$/gm)) waiting.get(Number(match[1]))?.(at);
+          for (const match of chunk.matchAll(/^event: position\ndata: .*"accuracyMeters": ?(\d+)[,}]/gm)) {
+            waiting.get(Number(match[1]))?.(at);
+          }
         });
         resolve(request);
       },
     );
     request.on('error', reject);
+  });
+}
+
+const postAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+/**
+ * What the consent page sends while live sharing is on: one position, from an address of its own (the share
+ * routes throttle per address).
+ * @param {string} url @param {string} linkToken @param {number} accuracy @param {number} index
+ */
+function postPosition(url, linkToken, accuracy, index) {
+  const body = JSON.stringify({
+    latitude: -6.2 + (index % 1000) / 100_000,
+    longitude: 106.8,
+    accuracy,
+    recordedAt: new Date().toISOString(),
+  });
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${url}/api/v1/share/links/${linkToken}/positions`,
+      {
+        method: 'POST',
+        agent: postAgent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-forwarded-for': `172.${16 + ((index >> 16) & 15)}.${(index >> 8) & 255}.${index & 255}`,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () => {
+          if (response.statusCode !== 200 || !text.includes('"accepted":true')) {
+            reject(new Error(`the position was not taken: ${response.statusCode} ${text.slice(0, 200)}`));
+          } else resolve(undefined);
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
   });
 }
 
@@ -223,11 +271,13 @@ export async function run(context) {
         tokens.map((token) => createHash('sha256').update(token).digest('hex')),
       ],
     );
-    const userIds = new Map(
-      (await client.query(`select id, email from users where email like 'bench-%'`)).rows.map((row) => [
-        row.email,
-        row.id,
-      ]),
+    // Each requester's request, answered and live-shared: its recipient posts positions through the link.
+    await client.query(
+      `insert into location_requests (user_id, channel, token, locale, status, consent, consented_at, decided_at,
+                                      live_until, located_at, expires_at)
+       select u.id, 'link', 'bench-link-' || substring(u.email from 'bench-(\\d+)@'), 'en', 'gps_tracked', 'sharing',
+              now(), now(), now() + interval '1 day', now(), now() + interval '1 day'
+       from users u where u.email like 'bench-%'`,
     );
 
     /** @type {Map<number, (at: number) => void>} */
@@ -252,25 +302,19 @@ export async function run(context) {
       for (let sample = -WARM_UP; sample < SAMPLES; sample += 1) {
         context.signal.throwIfAborted();
         const index = Math.floor(Math.random() * count);
-        const userId = userIds.get(`bench-${index + 1}@bench.kabari.test`);
-        const started = performance.now();
-        await client.query('begin');
-        const { rows } = await client.query(
-          `insert into request_events (user_id, request_id, type, payload) values ($1, null, 'position', $2) returning id`,
-          [userId, { requestId: null, position: { latitude: -6.2, longitude: 106.8, sample } }],
-        );
-        const id = Number(rows[0].id);
+        // The marker the event is recognised by on the stream (whole metres, as the browser may report).
+        const accuracy = 100_000 + sample + WARM_UP + count;
         const received = new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`event ${id} not received within 10 s`)), 10_000);
-          waiting.set(id, (at) => {
+          const timer = setTimeout(() => reject(new Error(`position ${accuracy} not received within 10 s`)), 10_000);
+          waiting.set(accuracy, (at) => {
             clearTimeout(timer);
             resolve(at);
           });
         });
-        await client.query('select pg_notify($1, $2)', [CHANNEL, String(id)]);
-        await client.query('commit');
+        const started = performance.now();
+        await postPosition(kabari.url, `bench-link-${index + 1}`, accuracy, sample + WARM_UP + count);
         const at = /** @type {number} */ (await received);
-        waiting.delete(id);
+        waiting.delete(accuracy);
         if (sample >= 0) latencies.push(at - started);
       }
       latencies.sort((a, b) => a - b);
@@ -287,6 +331,7 @@ export async function run(context) {
     return results;
   } finally {
     for (const stream of streams) stream.destroy();
+    postAgent.destroy();
     await client.end().catch(() => undefined);
     await kabari?.stop();
     cluster.stop();
@@ -300,7 +345,7 @@ export function format(results) {
     return [count, level.p50Ms, level.p99Ms, level.maxMs];
   });
   return [
-    `Live events (commit on PostgreSQL → SSE stream, ${results.samplesPerLevel} events per level, one instance)`,
+    `Live events (position posted through the share route → SSE stream, ${results.samplesPerLevel} per level, one instance on PostgreSQL)`,
     table(['streams open', 'p50 ms', 'p99 ms', 'max ms'], rows),
   ].join('\n');
 }
