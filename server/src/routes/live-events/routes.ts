@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, HttpError } from '../../lib/envelope';
+import { defineMessages, sayCommon } from '../../lib/messages';
 import { liveEventsHeaders, liveEventsQuery, liveEventsStream } from './schemas';
+
+const say = defineMessages(
+  { tooManyStreams: 'Too many live connections are open for this account. Close another tab first.' },
+  { tooManyStreams: 'Terlalu banyak koneksi langsung terbuka untuk akun ini. Tutup dulu salah satu tab lain.' },
+);
 
 const STREAM_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -37,10 +43,10 @@ const liveEventsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const session = request.session;
-      if (!session) throw new HttpError(401, 'Login expired, please log in again.');
+      if (!session) throw new HttpError(401, sayCommon('loginExpired'));
       const userId = session.user.id;
       if (!hub.canWatch(userId)) {
-        throw new HttpError(429, 'Too many live connections are open for this account. Close another tab first.');
+        throw new HttpError(429, say('tooManyStreams'));
       }
       const afterId = request.headers['last-event-id'] ?? request.query.lastEventId;
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { locationRequests, positions } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { toPositionView } from '../../requests/location-request-view';
+import { sayCommon } from '../../lib/messages';
 import { requestPositionsParams, requestPositionsResponse } from './schemas';
 
 // An 8-hour live share every few seconds stays under this; older points add nothing a map can show.
@@ -24,13 +25,13 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = request.session?.user.id;
-      if (!userId) throw new HttpError(401, 'Login expired, please log in again.');
+      if (!userId) throw new HttpError(401, sayCommon('loginExpired'));
       const [owned] = await app.db
         .select({ id: locationRequests.id })
         .from(locationRequests)
         .where(and(eq(locationRequests.id, request.params.id), eq(locationRequests.userId, userId)));
       // Someone else's request looks exactly like one that does not exist.
-      if (!owned) throw new HttpError(404, 'Request not found.');
+      if (!owned) throw new HttpError(404, sayCommon('requestNotFound'));
       const rows = await app.db
         .select()
         .from(positions)
