@@ -48,108 +48,212 @@ function fact(dialog: ReturnType<Page['getByRole']>, name: string) {
   return dialog.getByTestId('number-facts').locator('div', { has: dialog.page().getByText(name, { exact: true }) });
 }
 
-test('a subscriber searches a number, sees its facts, sends an SMS with a note, then meets the 3-hour limit', async ({
-  page,
-  context,
-  baseURL,
-}) => {
-  await signIn(context, baseURL!, 'Rina Number');
-  const number = '+6281234567801';
-  await page.goto('/dashboard');
-  const search = page.getByRole('region', { name: 'New search' });
-  await search.getByLabel('Mobile number').fill('+62 812-3456-7801');
-  await search.getByRole('button', { name: 'Find' }).click();
+/** What each journey reads on the page, in each language (the apps' own texts). */
+const texts = {
+  en: {
+    path: '/dashboard',
+    newSearch: 'New search',
+    mobileNumber: 'Mobile number',
+    find: 'Find',
+    aboutNumber: 'About this number',
+    lookedUp: 'Numbering plan looked up',
+    country: 'Country',
+    indonesia: 'Indonesia',
+    lineType: 'Line type',
+    mobile: 'Mobile',
+    region: 'Region',
+    unknown: 'Unknown',
+    chooseMessage: 'Choose a message',
+    to: 'To:',
+    note: 'Your personal note',
+    send: 'Send',
+    sentSms: 'Send SMS template success',
+    sentEmail: 'Send Email template success',
+    pending: 'Pending',
+    notAnswered: 'Not answered yet',
+    outboxSms: 'In the local outbox, not sent (no SMS provider is configured)',
+    outboxEmail: 'In the local outbox, not sent (no email provider is configured)',
+    messageLimited: 'One message per number or email every 3 hours. You can send the next one to',
+    byEmail: 'By email',
+    emailLabel: 'Their email address',
+    enterEmail: 'Please enter your email address',
+    byLink: 'By link',
+    linkTitle: 'Link title',
+    lifetime: 'A link works for 7 days unless you cancel it.',
+    generate: 'Generate link',
+    yourLink: 'Your link',
+    copy: 'Copy',
+    copied: 'Short link copy success',
+    newLink: 'Generate a new link',
+    linkLimited: 'One new link every 3 hours. You can create the next one on',
+    serverLimited:
+      /^Kabari sends one request to the same number every 3 hours\. The next one is possible in \d+ minutes\.$/,
+  },
+  id: {
+    path: '/id/dashboard',
+    newSearch: 'Pencarian baru',
+    mobileNumber: 'Nomor ponsel',
+    find: 'Cari',
+    aboutNumber: 'Tentang nomor ini',
+    lookedUp: 'Data penomoran sudah ditemukan',
+    country: 'Negara',
+    indonesia: 'Indonesia',
+    lineType: 'Jenis saluran',
+    mobile: 'Ponsel',
+    region: 'Wilayah',
+    unknown: 'Tidak diketahui',
+    chooseMessage: 'Pilih pesan',
+    to: 'Kepada:',
+    note: 'Catatan pribadi Anda',
+    send: 'Kirim',
+    sentSms: 'Template SMS berhasil dikirim',
+    sentEmail: 'Template email berhasil dikirim',
+    pending: 'Menunggu',
+    notAnswered: 'Belum dijawab',
+    outboxSms: 'Di kotak keluar lokal, tidak terkirim (penyedia SMS belum dikonfigurasi)',
+    outboxEmail: 'Di kotak keluar lokal, tidak terkirim (penyedia email belum dikonfigurasi)',
+    messageLimited: 'Satu pesan per nomor atau email setiap 3 jam.',
+    byEmail: 'Lewat email',
+    emailLabel: 'Alamat email penerima',
+    enterEmail: 'Silakan masukkan alamat email',
+    byLink: 'Lewat tautan',
+    linkTitle: 'Judul tautan',
+    lifetime: 'Tautan berlaku selama 7 hari kecuali Anda membatalkannya.',
+    generate: 'Buat tautan',
+    yourLink: 'Tautan Anda',
+    copy: 'Salin',
+    copied: 'Tautan berhasil disalin',
+    newLink: 'Buat tautan baru',
+    linkLimited: 'Satu tautan baru setiap 3 jam.',
+    serverLimited:
+      /^Kabari mengirim satu permintaan ke nomor yang sama setiap 3 jam\. Permintaan berikutnya bisa dikirim dalam \d+ menit\.$/,
+  },
+} as const;
 
-  const facts = page.getByRole('dialog', { name: 'About this number' });
-  await expect(facts.getByText('Numbering plan looked up')).toBeVisible();
-  await expect(fact(facts, 'Country')).toContainText('Indonesia');
-  await expect(fact(facts, 'Line type')).toContainText('Mobile');
-  await expect(fact(facts, 'Region')).toContainText('Unknown');
-  await expect(facts).not.toContainText(/tower/i);
-  await facts.getByRole('button', { name: 'Choose a message' }).click();
+const journeys = [
+  { locale: 'en', number: '+6281234567801', typed: '+62 812-3456-7801', name: 'Rina' },
+  { locale: 'id', number: '+6281234567804', typed: '+62 812-3456-7804', name: 'Sari' },
+] as const;
 
-  const message = page.getByRole('dialog', { name: 'Choose a message' });
-  await expect(message.getByText(`To: ${number}`)).toBeVisible();
-  await message.getByLabel('Your personal note').fill('Are you home yet? Love, Rina');
-  const preview = message.getByTestId('message-preview');
-  await expect(preview).toContainText('Are you home yet? Love, Rina');
-  await expect(preview).toContainText('Rina Number');
-  await message.getByRole('button', { name: 'Send' }).click();
-  await expect(toasts(page).filter({ hasText: 'Send SMS template success' })).toBeVisible();
-  await expect(message).toBeHidden();
+for (const { locale, number, typed, name } of journeys) {
+  const say = texts[locale];
 
-  const row = page.getByTestId('request-row').filter({ hasText: number });
-  await expect(row).toContainText('Pending');
-  await expect(row).toContainText('Not answered yet');
-  const sent = await outbox(page, number);
-  expect(sent).toHaveLength(1);
-  expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
-  expect(sent[0]?.bodyText).toContain('Are you home yet? Love, Rina');
-  expect(sent[0]?.bodyText).toContain('Rina Number');
+  test(`[${locale}] a subscriber searches a number, sees its facts, sends an SMS with a note, then meets the 3-hour limit`, async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await signIn(context, baseURL!, `${name} Number`);
+    await page.goto(say.path);
+    const search = page.getByRole('region', { name: say.newSearch });
+    await search.getByLabel(say.mobileNumber).fill(typed);
+    await search.getByRole('button', { name: say.find }).click();
 
-  // The same number again: the limit is shown before trying, and the server refuses with the time.
-  await search.getByRole('button', { name: 'Find' }).click();
-  await facts.getByRole('button', { name: 'Choose a message' }).click();
-  await expect(message.getByRole('alert')).toContainText(
-    `One message per number or email every 3 hours. You can send the next one to ${number} on`,
-  );
-  await expect(message.getByRole('button', { name: 'Send' })).toBeDisabled();
-  // The request carries the session's token cookie.
-  const templates = await (await page.request.get('/api/v1/requests/templates?channel=sms&locale=en')).json();
-  const refused = await page.request.post('/api/v1/requests/sms', {
-    data: { number, templateId: templates.data.items[0].id, note: '', locale: 'en' },
+    const facts = page.getByRole('dialog', { name: say.aboutNumber });
+    await expect(facts.getByText(say.lookedUp)).toBeVisible();
+    await expect(fact(facts, say.country)).toContainText(say.indonesia);
+    await expect(fact(facts, say.lineType)).toContainText(say.mobile);
+    await expect(fact(facts, say.region)).toContainText(say.unknown);
+    await expect(facts).not.toContainText(/tower|menara/i);
+    await facts.getByRole('button', { name: say.chooseMessage }).click();
+
+    const message = page.getByRole('dialog', { name: say.chooseMessage });
+    await expect(message.getByText(`${say.to} ${number}`)).toBeVisible();
+    const note = `Home yet? Love, ${name}`;
+    await message.getByLabel(say.note).fill(note);
+    const preview = message.getByTestId('message-preview');
+    await expect(preview).toContainText(note);
+    await expect(preview).toContainText(`${name} Number`);
+    await message.getByRole('button', { name: say.send }).click();
+    await expect(toasts(page).filter({ hasText: say.sentSms })).toBeVisible();
+    await expect(message).toBeHidden();
+
+    const row = page.getByTestId('request-row').filter({ hasText: number });
+    await expect(row).toContainText(say.pending);
+    await expect(row).toContainText(say.notAnswered);
+    // No SMS provider here: the history says the message stayed in the local outbox, never "sent".
+    await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxSms);
+    const sent = await outbox(page, number);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
+    expect(sent[0]?.bodyText).toContain(note);
+    expect(sent[0]?.bodyText).toContain(`${name} Number`);
+
+    // The same number again: the limit is shown before trying, and the server refuses with the time.
+    await search.getByRole('button', { name: say.find }).click();
+    await facts.getByRole('button', { name: say.chooseMessage }).click();
+    await expect(message.getByRole('alert')).toContainText(say.messageLimited);
+    await expect(message.getByRole('alert')).toContainText(number);
+    await expect(message.getByRole('button', { name: say.send })).toBeDisabled();
+    // The request carries the session's token cookie, and the page's language.
+    const templates = await (await page.request.get(`/api/v1/requests/templates?channel=sms&locale=${locale}`)).json();
+    const refused = await page.request.post('/api/v1/requests/sms', {
+      data: { number, templateId: templates.data.items[0].id, note: '', locale },
+      headers: { 'accept-language': locale },
+    });
+    expect(refused.status()).toBe(429);
+    const refusal = await refused.json();
+    expect(Date.parse(refusal.data.nextAllowedAt)).toBeGreaterThan(Date.now() + 2 * 3_600_000);
+    expect(refusal.message).toMatch(say.serverLimited);
+    expect(await outbox(page, number)).toHaveLength(1);
   });
-  expect(refused.status()).toBe(429);
-  expect(Date.parse((await refused.json()).data.nextAllowedAt)).toBeGreaterThan(Date.now() + 2 * 3_600_000);
-  expect(await outbox(page, number)).toHaveLength(1);
-});
 
-test('in Indonesian, a subscriber asks by email with a note', async ({ page, context, baseURL }) => {
-  await signIn(context, baseURL!, 'Rina Surel');
-  const email = `budi-${Date.now()}@example.com`;
-  await page.goto('/id/dashboard');
-  const search = page.getByRole('region', { name: 'Pencarian baru' });
-  await search.getByRole('tab', { name: 'Lewat email' }).click();
-  await search.getByRole('button', { name: 'Pilih pesan' }).click();
-  await expect(search.getByText('Silakan masukkan alamat email')).toBeVisible();
-  await search.getByLabel('Alamat email penerima').fill(email);
-  await search.getByRole('button', { name: 'Pilih pesan' }).click();
+  test(`[${locale}] a subscriber asks by email with a note`, async ({ page, context, baseURL }) => {
+    await signIn(context, baseURL!, `${name} Surel`);
+    const email = `budi-${locale}-${Date.now()}@example.com`;
+    await page.goto(say.path);
+    const search = page.getByRole('region', { name: say.newSearch });
+    await search.getByRole('tab', { name: say.byEmail }).click();
+    await search.getByRole('button', { name: say.chooseMessage }).click();
+    await expect(search.getByText(say.enterEmail)).toBeVisible();
+    await search.getByLabel(say.emailLabel).fill(email);
+    await search.getByRole('button', { name: say.chooseMessage }).click();
 
-  const message = page.getByRole('dialog', { name: 'Pilih pesan' });
-  await message.getByLabel('Catatan pribadi Anda').fill('Sudah sampai rumah?');
-  await expect(message.getByTestId('message-preview')).toContainText('Sudah sampai rumah?');
-  await message.getByRole('button', { name: 'Kirim' }).click();
-  await expect(toasts(page).filter({ hasText: 'Template email berhasil dikirim' })).toBeVisible();
-  await expect(page.getByTestId('request-row').filter({ hasText: email })).toContainText('Menunggu');
-  const sent = await outbox(page, email);
-  expect(sent).toHaveLength(1);
-  expect(sent[0]?.bodyText).toContain('Sudah sampai rumah?');
-  expect(sent[0]?.bodyText).toContain('Rina Surel');
-});
+    const message = page.getByRole('dialog', { name: say.chooseMessage });
+    const note = `Sampai rumah? ${name}`;
+    await message.getByLabel(say.note).fill(note);
+    await expect(message.getByTestId('message-preview')).toContainText(note);
+    await message.getByRole('button', { name: say.send }).click();
+    await expect(toasts(page).filter({ hasText: say.sentEmail })).toBeVisible();
+    const row = page.getByTestId('request-row').filter({ hasText: email });
+    await expect(row).toContainText(say.pending);
+    await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxEmail);
+    const sent = await outbox(page, email);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.bodyText).toContain(note);
+    expect(sent[0]?.bodyText).toContain(`${name} Surel`);
+  });
 
-test('a subscriber generates a link, copies it, and is told when the next one is allowed', async ({
-  page,
-  context,
-  baseURL,
-}) => {
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
-  await signIn(context, baseURL!, 'Rina Link');
-  await page.goto('/dashboard');
-  const search = page.getByRole('region', { name: 'New search' });
-  await search.getByRole('tab', { name: 'By link' }).click();
-  await search.getByLabel('Link title').fill('Mum, Sunday');
-  await search.getByRole('button', { name: 'Generate link' }).click();
-  const url = search.getByLabel('Your link: Mum, Sunday');
-  await expect(url).toHaveValue(/^http.+/);
-  await search.getByRole('button', { name: 'Copy' }).click();
-  await expect(toasts(page).filter({ hasText: 'Short link copy success' })).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await url.inputValue());
-  await expect(page.getByTestId('request-row').filter({ hasText: 'Mum, Sunday' })).toContainText('Pending');
+  test(`[${locale}] a subscriber generates a link, copies it, and is told when the next one is allowed`, async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+    await signIn(context, baseURL!, `${name} Link`);
+    await page.goto(say.path);
+    const search = page.getByRole('region', { name: say.newSearch });
+    await search.getByRole('tab', { name: say.byLink }).click();
+    // How long a link works comes from the server's LINK_EXPIRY_DAYS (7 by default here).
+    await expect(search.getByText(say.lifetime)).toBeVisible();
+    const title = `Mum, Sunday (${locale})`;
+    await search.getByLabel(say.linkTitle).fill(title);
+    await search.getByRole('button', { name: say.generate }).click();
+    const url = search.getByLabel(`${say.yourLink}: ${title}`);
+    await expect(url).toHaveValue(locale === 'id' ? /^http.+\/id\/enter-link\?token=/ : /^http.+\/enter-link\?token=/);
+    await search.getByRole('button', { name: say.copy }).click();
+    await expect(toasts(page).filter({ hasText: say.copied })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await url.inputValue());
+    const row = page.getByTestId('request-row').filter({ hasText: title });
+    await expect(row).toContainText(say.pending);
+    // A link is shared by the requester, not delivered by Kabari: no delivery state is shown for it.
+    await expect(row.getByTestId('request-delivery')).toHaveCount(0);
 
-  await search.getByRole('button', { name: 'Generate a new link' }).click();
-  await expect(search.getByRole('alert')).toContainText('One new link every 3 hours. You can create the next one on');
-  await expect(search.getByRole('button', { name: 'Generate link' })).toBeDisabled();
-});
+    await search.getByRole('button', { name: say.newLink }).click();
+    await expect(search.getByRole('alert')).toContainText(say.linkLimited);
+    await expect(search.getByRole('button', { name: say.generate })).toBeDisabled();
+  });
+}
 
 test("a visitor's home search shows the number's facts, then hands over to sign-up", async ({ page }) => {
   await page.goto('/');
