@@ -1,4 +1,5 @@
 import type { Locale } from '../billing/billing-config';
+import { defineMessages } from '../lib/messages';
 
 /** Card details as the sandbox form sends them. They are checked, used and dropped: never stored or logged. */
 export interface CardInput {
@@ -14,8 +15,9 @@ export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'u
 
 export type CardProblem = 'name' | 'surname' | 'number' | 'expiry' | 'expired' | 'cvv';
 
-const MESSAGES: Record<Locale, Record<CardProblem, string>> = {
-  en: {
+/** What is wrong with a sandbox card, in both languages (the catalogue mechanism of lib/messages). */
+export const sayCardProblem = defineMessages<CardProblem>(
+  {
     name: 'Please enter the first name shown on the card.',
     surname: 'Please enter the surname shown on the card.',
     number: 'The card number is not valid. Please check it.',
@@ -23,7 +25,7 @@ const MESSAGES: Record<Locale, Record<CardProblem, string>> = {
     expired: 'This card has expired. Please use another card.',
     cvv: 'The security code (CVV) is not valid: it is the 3 digits on the back of the card (4 on the front for American Express).',
   },
-  id: {
+  {
     name: 'Masukkan nama depan seperti yang tertera di kartu.',
     surname: 'Masukkan nama belakang seperti yang tertera di kartu.',
     number: 'Nomor kartu tidak valid. Periksa kembali.',
@@ -31,10 +33,10 @@ const MESSAGES: Record<Locale, Record<CardProblem, string>> = {
     expired: 'Kartu ini sudah kedaluwarsa. Gunakan kartu lain.',
     cvv: 'Kode keamanan (CVV) tidak valid: 3 digit di bagian belakang kartu (4 digit di bagian depan untuk American Express).',
   },
-};
+);
 
 export function cardProblemMessage(problem: CardProblem, locale: Locale): string {
-  return MESSAGES[locale][problem];
+  return sayCardProblem(problem)[locale];
 }
 
 export function digitsOnly(number: string): string {

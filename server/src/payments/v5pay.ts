@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Locale } from '../billing/billing-config';
 import { failureText } from '../billing/billing-messages';
-import { checkCard, cardProblemMessage, type CardInput, type CardProblem } from './card-checks';
+import type { LocalizedText } from '../lib/messages';
+import { checkCard, cardProblemMessage, sayCardProblem, type CardInput, type CardProblem } from './card-checks';
 import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
 
 /**
@@ -48,7 +49,7 @@ function sandboxRef(idempotencyKey: string): string {
 /** A card-format problem (400 before anything is stored), with its message in the visitor's language. */
 export class CardFormatError extends Error {
   /** Both languages: the error handler answers in the caller's. */
-  readonly texts: { en: string; id: string };
+  readonly texts: LocalizedText;
 
   constructor(
     readonly problem: CardProblem,
@@ -56,7 +57,7 @@ export class CardFormatError extends Error {
   ) {
     super(cardProblemMessage(problem, locale));
     this.name = 'CardFormatError';
-    this.texts = { en: cardProblemMessage(problem, 'en'), id: cardProblemMessage(problem, 'id') };
+    this.texts = sayCardProblem(problem);
   }
 }
 

@@ -4,7 +4,14 @@ import { findUserByEmail } from '../../auth/users';
 import { subscriptionInfo } from '../../billing/subscriptions';
 import { subscriptions } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { sayBilling } from '../../billing/billing-messages';
+import { defineMessages } from '../../lib/messages';
 import { expireBody, expireResponse, runRenewalsBody, runRenewalsResponse } from './schemas';
+
+const say = defineMessages(
+  { noAccount: 'No account has this email address.' },
+  { noAccount: 'Tidak ada akun dengan alamat email ini.' },
+);
 
 /**
  * Development and end-to-end tools for subscriptions, registered only where /dev/outbox is (DEV_OUTBOX):
@@ -23,14 +30,14 @@ const devBillingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await findUserByEmail(app.db, request.body.email);
-      if (!user) throw new HttpError(404, 'No account has this email address.');
+      if (!user) throw new HttpError(404, say('noAccount'));
       const now = app.billing.clock.now();
       const [updated] = await app.db
         .update(subscriptions)
         .set({ status: 'expired', validUntil: now, updatedAt: now })
         .where(eq(subscriptions.userId, user.id))
         .returning();
-      if (!updated) throw new HttpError(404, 'This account has no subscription.');
+      if (!updated) throw new HttpError(404, sayBilling('noSubscription'));
       return ok(subscriptionInfo(updated, now));
     },
   );
@@ -50,7 +57,7 @@ const devBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       let userId: string | undefined;
       if (email) {
         const user = await findUserByEmail(app.db, email);
-        if (!user) throw new HttpError(404, 'No account has this email address.');
+        if (!user) throw new HttpError(404, say('noAccount'));
         userId = user.id;
       }
       const report = await app.billing.runRenewals(at ? new Date(at) : undefined, userId);

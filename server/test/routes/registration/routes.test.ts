@@ -142,6 +142,15 @@ describeEachDatabase('registration routes', (driver) => {
     expect(noAgeId.json().message).toContain('18 tahun');
   });
 
+  it('answers a card problem in the caller’s language', async () => {
+    const response = await register(
+      { card: { ...TEST_CARD, number: '4242 4242 4242 4241' } },
+      { 'accept-language': 'id-ID,id;q=0.9' },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Nomor kartu tidak valid. Periksa kembali.');
+  });
+
   it.each([
     ['4242 4242 4242 4241', {}, 'card number is not valid'],
     ['4242424242424242', { expiryMonth: '13' }, 'expiry date is not valid'],
