@@ -169,4 +169,36 @@ test.describe('the recipient’s consent', () => {
     expect(again.status).toBe(409);
     await page.context().close();
   });
+
+  test('/location-failed offers Stop sharing, since the approximate place was already shared', async ({ browser }) => {
+    const request = await emailRequest();
+    const page = await recipientPage(browser, { geolocation: MONAS });
+    await page.goto(`${kabari.url}/enter-link?token=${request.token}`);
+    await page.getByRole('button', { name: 'Share my location' }).click();
+    await expect(page).toHaveURL(/\/location-failed\?token=[\w-]+&reason=denied$/);
+    expect(await requestOf(request.id)).toMatchObject({ status: 'ip_located', consent: 'sharing' });
+    await page.getByRole('button', { name: 'Stop sharing' }).click();
+    await expect(page.getByRole('heading', { name: /You stopped sharing/ })).toBeVisible();
+    expect(await requestOf(request.id)).toMatchObject({ consent: 'stopped' });
+    await page.context().close();
+  });
+
+  test('the message’s opt-out link still works after the requester deleted the request', async ({ browser }) => {
+    const request = await emailRequest();
+    const deleted = await api<{ success: boolean }>(`/api/v1/requests/${request.id}`, {
+      method: 'DELETE',
+      body: '{}',
+    });
+    expect(deleted.status).toBe(200);
+    const page = await recipientPage(browser);
+    await page.goto(`${kabari.url}/enter-link?token=${request.token}&action=opt-out`);
+    await page.getByRole('button', { name: 'Yes, stop all requests' }).click();
+    await expect(page.getByText('Done. You will not receive any more location requests from Kabari.')).toBeVisible();
+    const again = await api<null>('/api/v1/requests/email', {
+      method: 'POST',
+      body: JSON.stringify({ email: request.email, templateId: 'check-in', note: '', locale: 'en' }),
+    });
+    expect(again.status).toBe(409);
+    await page.context().close();
+  });
 });
