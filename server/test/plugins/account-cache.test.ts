@@ -1,11 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
 import { sessions, subscriptions } from '../../src/db/schema';
 import { describeEachDatabase, type DriverName } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
-import { buildTestApp, type TestApp } from '../support/test-app';
+import { buildSecondInstance, buildTestApp, type TestApp } from '../support/test-app';
 
 const INFO = '/api/v1/personnal/subscribe/info';
 
@@ -82,15 +80,7 @@ describe('the account cache across two instances on one PostgreSQL', () => {
     const first = await buildTestApp('postgres');
     let second: FastifyInstance | undefined;
     try {
-      second = await buildApp(
-        loadConfig({
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
-          ...first.database.env,
-        }),
-        { logger: false },
-      );
+      second = await buildSecondInstance(first);
       const alice = await createRequester(first.app);
       // The second instance has the session in its cache now.
       expect((await second.inject({ method: 'GET', url: INFO, headers: alice.headers })).statusCode).toBe(200);

@@ -48,3 +48,16 @@ export async function buildTestApp(
     },
   };
 }
+
+/** Another instance of the app on `first`'s PostgreSQL database, as a second server behind a load balancer. */
+export async function buildSecondInstance(first: TestApp): Promise<FastifyInstance> {
+  return buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
+      ...first.database.env,
+    }),
+    { logger: false },
+  );
+}

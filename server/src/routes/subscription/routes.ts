@@ -21,8 +21,6 @@ import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
 import type { ChargeOutcome, Provider } from '../../payments/processor';
 
-const NO_SUBSCRIPTION = 'This account has no subscription.';
-
 /** The signed-in user's subscription: info (on every protected navigation), cancel, renew, payments. */
 const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   const authed = { preHandler: app.auth.requireSession };
@@ -49,7 +47,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         () => findSubscription(app.db, userId),
         () => userId,
       );
-      if (!subscription) throw new HttpError(404, NO_SUBSCRIPTION);
+      if (!subscription) throw new HttpError(404, say('noSubscription'));
       return ok(subscriptionInfo(subscription, app.billing.clock.now()));
     },
   );
