@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
 import { requestEvents } from '../db/schema';
 
@@ -44,6 +44,9 @@ export interface HubLog {
   error(object: unknown, message: string): void;
 }
 
+// How far back catchUp reads again after the LISTEN connection dropped: longer than a reconnect takes.
+const CATCH_UP_OVERLAP_SECONDS = 120;
+
 // A comment line: keeps proxies and the browser from timing out an idle stream. One buffer for every stream.
 const HEARTBEAT = Buffer.from(':\n\n');
 // The browser waits this long before reconnecting after the stream ends.
@@ -69,6 +72,8 @@ const eventColumns = {
  */
 export class LiveEventHub {
   private readonly watchers = new Map<string, Set<LiveWatcher>>();
+  /** The last event id delivered live to each watched user: one user's ids come in order, a repeat is skipped. */
+  private readonly deliveredUpTo = new Map<string, number>();
   private pendingIds: number[] = [];
   private reading = false;
   private highestSeenId = 0;
@@ -160,14 +165,23 @@ export class LiveEventHub {
     if (!this.reading) void this.readPending();
   }
 
-  /** After the database connection came back: events committed meanwhile were not announced. */
+  /**
+   * After the database connection came back: events committed meanwhile were not announced. Ids are in commit
+   * order per user only, so another user's lower id may have committed after the highest id seen: the recent
+   * past is read again too, and what a user's streams already had is skipped (`deliveredUpTo`).
+   */
   async catchUp(): Promise<void> {
     const after = this.highestSeenId;
     if (this.size === 0) return;
     const rows = await this.db
       .select(eventColumns)
       .from(requestEvents)
-      .where(gt(requestEvents.id, after))
+      .where(
+        or(
+          gt(requestEvents.id, after),
+          sql`${requestEvents.createdAt} > now() - make_interval(secs => ${CATCH_UP_OVERLAP_SECONDS})`,
+        ),
+      )
       .orderBy(asc(requestEvents.id))
       .limit(10_000);
     for (const row of rows) {
@@ -189,7 +203,10 @@ export class LiveEventHub {
     const set = this.watchers.get(watcher.userId);
     if (!set?.delete(watcher)) return;
     this.size -= 1;
-    if (set.size === 0) this.watchers.delete(watcher.userId);
+    if (set.size === 0) {
+      this.watchers.delete(watcher.userId);
+      this.deliveredUpTo.delete(watcher.userId);
+    }
   }
 
   private async readPending(): Promise<void> {
@@ -219,6 +236,8 @@ export class LiveEventHub {
   private deliver(row: EventRow): void {
     const set = this.watchers.get(row.userId);
     if (!set) return;
+    if (row.id <= (this.deliveredUpTo.get(row.userId) ?? 0)) return;
+    this.deliveredUpTo.set(row.userId, row.id);
     const frame = eventFrame(row.id, row.type, row.payload);
     for (const watcher of set) {
       if (watcher.held) watcher.held.push({ id: row.id, frame });

@@ -1,0 +1,63 @@
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { LiveEventHub, DEFAULT_LIVE_EVENT_OPTIONS } from '../../src/live/live-event-hub';
+import { publishRequestEvent } from '../../src/live/request-events';
+import { describeEachDatabase } from '../support/databases';
+import { linkRequest, signedInRequester } from '../support/live-fixtures';
+import { buildTestApp, type TestApp } from '../support/test-app';
+
+/** Just enough of a ServerResponse for the hub: what it writes is kept as text. */
+class RecordingResponse extends EventEmitter {
+  text = '';
+  destroyed = false;
+  writableEnded = false;
+  writableLength = 0;
+  write(chunk: Buffer) {
+    this.text += chunk.toString();
+    return true;
+  }
+  end() {
+    this.writableEnded = true;
+  }
+}
+
+const idsOf = (text: string, type: string) =>
+  [...text.matchAll(new RegExp(`^id: (\\d+)\\nevent: ${type}$`, 'gm'))].map((match) => Number(match[1]));
+
+describeEachDatabase('the live event hub', (driver) => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('catching up after a lost connection reads the recent past again, but sends nothing twice', async () => {
+    const { db } = testApp.app;
+    const hub = new LiveEventHub(db, { error: jest.fn() }, { ...DEFAULT_LIVE_EVENT_OPTIONS, heartbeatMs: 60_000 });
+    try {
+      const alice = await signedInRequester(db, 'hub@example.com');
+      const requestId = await linkRequest(db, alice.userId);
+      const response = new RecordingResponse();
+      await hub.watch(alice.userId, response as unknown as ServerResponse, undefined);
+      const publish = () =>
+        db.transaction((tx) =>
+          publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
+        );
+      const announced = await publish();
+      hub.notify(String(announced));
+      // Committed while the hub heard nothing, with an id below one the hub has seen (another user's, whose
+      // transaction took its id later but committed first).
+      const unannounced = await publish();
+      hub.notify(String(unannounced + 1000));
+      await hub.catchUp();
+      await hub.catchUp();
+      expect(idsOf(response.text, 'withdrawn')).toEqual([announced, unannounced]);
+    } finally {
+      hub.close();
+    }
+  });
+});
