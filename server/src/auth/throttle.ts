@@ -45,4 +45,3 @@ export async function isLimited(db: DatabaseExecutor, key: string, rule: Throttl
 export async function clearAttempts(db: DatabaseExecutor, key: string): Promise<void> {
   await db.delete(authThrottles).where(eq(authThrottles.key, key));
 }
-
