@@ -1,15 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../src/app';
-import { loadConfig } from '../../../src/config';
 import { queryRows } from '../../../src/db/open-database';
 import { publishRequestEvent } from '../../../src/live/request-events';
 import { describeEachDatabase, type DriverName } from '../../support/databases';
 import { linkRequest, signedInRequester } from '../../support/live-fixtures';
 import { insertRequest } from '../../support/share-fixtures';
 import { openSse, type ServerSentEvent, type SseConnection } from '../../support/sse-client';
-import { buildTestApp, type TestApp } from '../../support/test-app';
+import { buildSecondInstance, buildTestApp, type TestApp } from '../../support/test-app';
 
 async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -276,15 +274,7 @@ describe('live events across two instances on one PostgreSQL', () => {
     const first = await buildTestApp('postgres');
     let second: FastifyInstance | undefined;
     try {
-      second = await buildApp(
-        loadConfig({
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
-          ...first.database.env,
-        }),
-        { logger: false },
-      );
+      second = await buildSecondInstance(first);
       const secondBase = await listen(second);
       const alice = await signedInRequester(first.app.db, 'two-instances@example.com');
       const requestId = await linkRequest(first.app.db, alice.userId);
@@ -307,15 +297,7 @@ describe('live events across two instances on one PostgreSQL', () => {
     const first = await buildTestApp('postgres');
     let second: FastifyInstance | undefined;
     try {
-      second = await buildApp(
-        loadConfig({
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
-          ...first.database.env,
-        }),
-        { logger: false },
-      );
+      second = await buildSecondInstance(first);
       const secondBase = await listen(second);
       const alice = await signedInRequester(first.app.db, 'share-across@example.com');
       const request = await insertRequest(first.app.db, alice.userId);
