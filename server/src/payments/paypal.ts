@@ -9,6 +9,7 @@ import {
   PaypalPaymentTokenUsageType,
   PaypalWalletContextShippingPreference,
   StoreInVaultInstruction,
+  VaultController,
   type Order,
   type OrderRequest,
 } from '@paypal/paypal-server-sdk';
@@ -207,6 +208,19 @@ export class PaypalProcessor implements RenewalCharger {
   /** Money moved for a sign-up that could not complete: give it back. */
   async refund(captureId: string, requestId: string): Promise<void> {
     await this.payments.refundCapturedPayment({ captureId, paypalRequestId: requestId });
+  }
+
+  /**
+   * The subscriber deleted their account: the vaulted PayPal account (DELETE /v3/vault/payment-tokens/{id})
+   * goes too. A token PayPal no longer knows is already forgotten.
+   */
+  async forgetPaymentToken(paymentTokenId: string): Promise<void> {
+    try {
+      await new VaultController(this.client).deletePaymentToken(paymentTokenId);
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 404) return;
+      throw error;
+    }
   }
 
   private async accessToken(): Promise<string> {

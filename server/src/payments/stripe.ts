@@ -200,6 +200,19 @@ export class StripeProcessor implements RenewalCharger {
     await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
   }
 
+  /**
+   * The subscriber deleted their account: the customer goes at Stripe too, and with it the saved payment
+   * methods. A customer Stripe no longer knows is already forgotten.
+   */
+  async forgetCustomer(customerRef: string): Promise<void> {
+    try {
+      await this.client.customers.del(customerRef);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return;
+      throw error;
+    }
+  }
+
   /** Verifies Stripe's signature (and its timestamp tolerance); throws on anything else. */
   verifyWebhook(rawBody: Buffer, signature: string): Stripe.Event {
     return this.client.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
