@@ -90,7 +90,7 @@ export const sessions = pgTable(
   ],
 );
 
-/** One-time codes: 6-digit email codes (password reset) and opaque auth codes (login after sign-up). */
+/** One-time codes: 6-digit email codes (password reset, email change, billing) and opaque auth codes (login after sign-up). */
 export const verificationCodes = pgTable(
   'verification_codes',
   {
@@ -108,7 +108,7 @@ export const verificationCodes = pgTable(
     index('verification_codes_code_hash_idx').on(table.codeHash),
     check(
       'verification_codes_purpose_check',
-      sql`${table.purpose} in ('reset_password', 'auth_code', 'refund_request', 'delete_account')`,
+      sql`${table.purpose} in ('reset_password', 'auth_code', 'refund_request', 'delete_account', 'change_email')`,
     ),
   ],
 );
