@@ -28,9 +28,18 @@ export function isKnownCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && knownCurrencies.has(code);
 }
 
+// Building an Intl.NumberFormat costs more than the rest of a subscribe/info answer: once per currency.
+const minorDigitsByCurrency = new Map<string, number>();
+
 export function minorDigits(currency: string): number {
-  if (ZERO_DECIMAL.has(currency)) return 0;
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const known = minorDigitsByCurrency.get(currency);
+  if (known !== undefined) return known;
+  const digits = ZERO_DECIMAL.has(currency)
+    ? 0
+    : (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
+  // Intl throws on anything but a three-letter code, so the map holds at most 26³ small entries.
+  minorDigitsByCurrency.set(currency, digits);
+  return digits;
 }
 
 /** "29.99" → 2999 for USD; null when the text has more decimals than the currency holds. */
