@@ -28,6 +28,8 @@ import {
   consentResponse,
   linkResponse,
   liveBody,
+  liveEndBody,
+  liveEndResponse,
   liveResponse,
   optOutResponse,
   positionBody,
@@ -363,6 +365,40 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         row = await updateRequest(tx, row.id, { liveUntil });
         await publishView(tx, row.userId, row.id, publicUrl);
         return ok({ liveUntil: liveUntil.toISOString() });
+      }),
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/live/end',
+    {
+      schema: {
+        tags,
+        summary: 'End live sharing before its time, keeping consent (the browser stopped giving positions)',
+        description:
+          'For the page whose live watch ended early: location permission withdrawn, location turned off, no ' +
+          'geolocation. The requester’s live badge goes off at once; what was shared stays, and the recipient ' +
+          'may start live sharing again. Only the window named by `liveUntil` ends: a newer one is kept. ' +
+          'After Stop sharing or Stop and erase nothing is live: `liveUntil: null`.',
+        params: tokenParams,
+        body: liveEndBody,
+        response: { 200: liveEndResponse, ...responses },
+      },
+    },
+    async (request) =>
+      app.db.transaction(async (tx) => {
+        let row = await findRequest(tx, request.params.token, true);
+        const state = linkState(row);
+        if (state === 'stopped' || state === 'withdrawn') return ok({ liveUntil: null });
+        if (state !== 'sharing') throw notSharing(state);
+        const now = new Date();
+        if (row.liveUntil === null || row.liveUntil <= now) return ok({ liveUntil: null });
+        // The page names the window it watched: a late call must not end the one the recipient just started.
+        if (row.liveUntil.getTime() !== new Date(request.body.liveUntil).getTime()) {
+          return ok({ liveUntil: row.liveUntil.toISOString() });
+        }
+        row = await updateRequest(tx, row.id, { liveUntil: null });
+        await publishView(tx, row.userId, row.id, publicUrl);
+        return ok({ liveUntil: null });
       }),
   );
 

@@ -92,6 +92,18 @@ export const liveBody = z.object({
 
 export const liveResponse = envelope(z.object({ liveUntil: isoTime }));
 
+export const liveEndBody = z.object({
+  liveUntil: z.iso
+    .datetime({ offset: true, message: 'liveUntil must be the ISO time of the live window to end' })
+    .describe('The end time of the window the page is ending, as the server gave it: a newer window is kept'),
+});
+
+export const liveEndResponse = envelope(
+  z.object({
+    liveUntil: isoTime.nullable().describe('null: no live window is open now; a time: a newer window, kept'),
+  }),
+);
+
 export const stateResponse = envelope(z.object({ state: z.enum(LINK_STATES) }));
 
 export const optOutResponse = envelope(z.object({ optedOut: z.literal(true) }));

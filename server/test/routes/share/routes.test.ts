@@ -39,7 +39,9 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
   const requestRow = async (id: string) =>
     (await db().select().from(locationRequests).where(eq(locationRequests.id, id)))[0];
   const positionsOf = (id: string) => db().select().from(positions).where(eq(positions.requestId, id));
-  const eventsOf = (id: string) => db().select().from(requestEvents).where(eq(requestEvents.requestId, id));
+  // In the order they were published: a table's physical order changes with updates elsewhere.
+  const eventsOf = (id: string) =>
+    db().select().from(requestEvents).where(eq(requestEvents.requestId, id)).orderBy(requestEvents.id);
   const gpsNow = () => ({ ...jakarta, recordedAt: new Date().toISOString() });
 
   it('opening a link names the requester and records only that it was opened', async () => {
@@ -190,6 +192,55 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
       .where(eq(locationRequests.id, request.id));
     expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data.accepted).toBe(false);
     expect((await positionsOf(request.id)).filter((p) => p.source === 'gps')).toHaveLength(3);
+  });
+
+  it('ends a live window early when the page’s watch ends, keeping consent; a newer window is kept', async () => {
+    const request = await insertRequest(db(), requesterId);
+    await call('GET', link(request.token));
+    await call('POST', link(request.token, '/consent'));
+    await call('POST', link(request.token, '/positions'), gpsNow());
+    const first = (await call('POST', link(request.token, '/live'), { minutes: 60 })).json().data.liveUntil;
+    const eventsBefore = (await eventsOf(request.id)).length;
+
+    expect((await call('POST', link(request.token, '/live/end'), {})).statusCode).toBe(400);
+    const end = await call('POST', link(request.token, '/live/end'), { liveUntil: first });
+    expect(end.statusCode).toBe(200);
+    expect(end.json().data).toEqual({ liveUntil: null });
+    expect(await requestRow(request.id)).toMatchObject({ consent: 'sharing', liveUntil: null });
+    // The requester's view goes off live at once, through the live stream.
+    const events = await eventsOf(request.id);
+    expect(events).toHaveLength(eventsBefore + 1);
+    expect(events.at(-1)).toMatchObject({ type: 'request', payload: { consent: 'sharing', liveUntil: null } });
+    // Positions stop being taken; the link still says sharing, so live sharing can start again.
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data).toEqual({
+      accepted: false,
+      liveUntil: null,
+    });
+    expect((await call('GET', link(request.token))).json().data).toMatchObject({ state: 'sharing', liveUntil: null });
+    // Again: nothing is live, nothing is published.
+    expect((await call('POST', link(request.token, '/live/end'), { liveUntil: first })).json().data).toEqual({
+      liveUntil: null,
+    });
+    expect(await eventsOf(request.id)).toHaveLength(eventsBefore + 1);
+
+    // A late call about the old window leaves the window the recipient has started since.
+    const second = (await call('POST', link(request.token, '/live'), { minutes: 15 })).json().data.liveUntil;
+    expect(second).not.toBe(first);
+    const late = await call('POST', link(request.token, '/live/end'), { liveUntil: first });
+    expect(late.json().data).toEqual({ liveUntil: second });
+    expect((await requestRow(request.id))?.liveUntil?.toISOString()).toBe(second);
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data.accepted).toBe(true);
+
+    // After Stop sharing nothing is live; before consent there is nothing to end.
+    await call('POST', link(request.token, '/stop'));
+    expect((await call('POST', link(request.token, '/live/end'), { liveUntil: second })).json().data).toEqual({
+      liveUntil: null,
+    });
+    const open = await insertRequest(db(), requesterId);
+    const refused = await call('POST', link(open.token, '/live/end'), { liveUntil: second });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('You have not agreed to share your location through this link.');
+    expect((await call('POST', link('no-such-token', '/live/end'), { liveUntil: second })).statusCode).toBe(404);
   });
 
   it('Stop sharing ends it at once; positions are refused afterwards; the link says stopped', async () => {
