@@ -7,7 +7,7 @@ import { normalizeEmail } from './users';
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 
-export type CodePurpose = 'reset_password' | 'auth_code';
+export type CodePurpose = 'reset_password' | 'auth_code' | 'change_email';
 
 /** Codes are stored as HMACs: a 6-digit code's plain hash would be brute-forced from a leaked table at once. */
 function codeHash(secret: Buffer, purpose: CodePurpose, email: string, code: string): string {
@@ -133,4 +133,74 @@ export async function redeemAuthCode(db: DatabaseExecutor, secret: Buffer, authC
     )
     .returning({ email: verificationCodes.email });
   return rows[0]?.email ?? null;
+}
+
+/**
+ * A 6-digit code confirming a change of email, sent to the NEW address. The row is the account's (its current
+ * email), and the new address is inside the HMAC: the code only works for the account that asked, and only for
+ * the address it was sent to. Earlier change codes of the account stop working.
+ */
+export async function issueEmailChangeCode(
+  db: DatabaseExecutor,
+  secret: Buffer,
+  currentEmail: string,
+  newEmail: string,
+): Promise<{ code: string; codeId: string }> {
+  const account = normalizeEmail(currentEmail);
+  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+  await db
+    .update(verificationCodes)
+    .set({ consumedAt: sql`now()` })
+    .where(
+      and(
+        eq(verificationCodes.email, account),
+        eq(verificationCodes.purpose, 'change_email'),
+        isNull(verificationCodes.consumedAt),
+      ),
+    );
+  const [row] = await db
+    .insert(verificationCodes)
+    .values({
+      email: account,
+      purpose: 'change_email',
+      codeHash: codeHash(secret, 'change_email', `${account}\n${normalizeEmail(newEmail)}`, code),
+      expiresAt: new Date(Date.now() + CODE_TTL_MS),
+    })
+    .returning({ id: verificationCodes.id });
+  if (!row) throw new Error('the code was not stored');
+  return { code, codeId: row.id };
+}
+
+/**
+ * Checks and uses up an email-change code (in the caller's transaction); its id, or null. A wrong code, or the right code with
+ * another address, costs one of the code's attempts; after CODE_MAX_ATTEMPTS the code is dead.
+ */
+export async function redeemEmailChangeCode(
+  db: DatabaseExecutor,
+  secret: Buffer,
+  currentEmail: string,
+  newEmail: string,
+  code: string,
+): Promise<string | null> {
+  const account = normalizeEmail(currentEmail);
+  const [active] = await db
+    .select()
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.email, account),
+        eq(verificationCodes.purpose, 'change_email'),
+        isNull(verificationCodes.consumedAt),
+        gt(verificationCodes.expiresAt, new Date()),
+        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
+      ),
+    )
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  if (!active) return null;
+  if (!sameHash(active.codeHash, codeHash(secret, 'change_email', `${account}\n${normalizeEmail(newEmail)}`, code))) {
+    await spendAttempt(db, active.id);
+    return null;
+  }
+  return (await consumeCode(db, active.id)) ? active.id : null;
 }

@@ -53,3 +53,91 @@ export function resetCodeEmail(locale: Locale, displayName: string, code: string
 </body></html>`;
   return { subject: t.subject, text, html };
 }
+
+const EMAIL_CHANGE_CODE = {
+  en: {
+    subject: 'Confirm your new Kabari email address',
+    greeting: (name: string) => `Hello ${name},`,
+    intro: 'To use this address for your Kabari account, enter this code:',
+    use: 'It expires in 10 minutes and works only once. Until you enter it, your account keeps its current address.',
+    ignore: 'If you did not ask for this, ignore this email: nothing changes.',
+    signature: 'Kabari',
+  },
+  id: {
+    subject: 'Konfirmasi alamat email baru Kabari Anda',
+    greeting: (name: string) => `Halo ${name},`,
+    intro: 'Untuk memakai alamat ini di akun Kabari Anda, masukkan kode berikut:',
+    use: 'Kode berlaku 10 menit dan hanya dapat dipakai sekali. Sebelum kode dimasukkan, akun Anda tetap memakai alamat yang sekarang.',
+    ignore: 'Jika Anda tidak memintanya, abaikan email ini: tidak ada yang berubah.',
+    signature: 'Kabari',
+  },
+} as const;
+
+/** Sent to the NEW address: the code that proves it belongs to the subscriber. */
+export function emailChangeCodeEmail(locale: Locale, displayName: string, code: string): RenderedEmail {
+  const t = EMAIL_CHANGE_CODE[locale];
+  const text = [
+    t.greeting(displayName),
+    '',
+    `${t.intro} ${code}`,
+    '',
+    t.use,
+    '',
+    t.ignore,
+    '',
+    `— ${t.signature}`,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
+<p>${escapeHtml(t.greeting(displayName))}</p>
+<p>${escapeHtml(t.intro)}</p>
+<p style="font-size: 28px; font-weight: bold; letter-spacing: 4px">${escapeHtml(code)}</p>
+<p>${escapeHtml(t.use)}</p>
+<p style="color: #666">${escapeHtml(t.ignore)}</p>
+<p>— ${escapeHtml(t.signature)}</p>
+</body></html>`;
+  return { subject: t.subject, text, html };
+}
+
+/** "b•••@example.com": enough for the owner to recognise, not the whole address in a mailbox they may have lost. */
+export function maskedEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  return `${email.slice(0, 1)}•••${email.slice(at)}`;
+}
+
+const EMAIL_CHANGED = {
+  en: {
+    subject: 'Your Kabari email address was changed',
+    greeting: (name: string) => `Hello ${name},`,
+    changed: (masked: string) =>
+      `The email address of your Kabari account was changed to ${masked}. From now on we write to that address, and you sign in with it.`,
+    notYou:
+      'If you did not make this change, someone may know your password: write to us at once through the Contact us page on Kabari.',
+    signature: 'Kabari',
+  },
+  id: {
+    subject: 'Alamat email Kabari Anda telah diubah',
+    greeting: (name: string) => `Halo ${name},`,
+    changed: (masked: string) =>
+      `Alamat email akun Kabari Anda telah diubah menjadi ${masked}. Mulai sekarang kami mengirim email ke alamat itu, dan Anda masuk dengan alamat itu.`,
+    notYou:
+      'Jika Anda tidak melakukan perubahan ini, mungkin ada orang lain yang mengetahui kata sandi Anda: segera hubungi kami melalui halaman Hubungi kami di Kabari.',
+    signature: 'Kabari',
+  },
+} as const;
+
+/** Sent to the OLD address once the change is made, so a takeover does not go unnoticed. */
+export function emailChangedEmail(locale: Locale, displayName: string, newEmail: string): RenderedEmail {
+  const t = EMAIL_CHANGED[locale];
+  const changed = t.changed(maskedEmail(newEmail));
+  const text = [t.greeting(displayName), '', changed, '', t.notYou, '', `— ${t.signature}`].join('\n');
+  const html = `<!doctype html>
+<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
+<p>${escapeHtml(t.greeting(displayName))}</p>
+<p>${escapeHtml(changed)}</p>
+<p>${escapeHtml(t.notYou)}</p>
+<p>— ${escapeHtml(t.signature)}</p>
+</body></html>`;
+  return { subject: t.subject, text, html };
+}

@@ -1,16 +1,18 @@
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords';
 import { revokeSession, revokeUserSessions } from '../../auth/sessions';
 import { countAttempt } from '../../auth/throttle';
-import { sayCommon } from '../../lib/messages';
+import { defineMessages, sayCommon } from '../../lib/messages';
+import { emailChangeCodeEmail, emailChangedEmail } from '../../mail/templates';
+import { issueEmailChangeCode, redeemEmailChangeCode } from '../../auth/verification-codes';
 import { sayBilling } from '../../billing/billing-messages';
 import { findUserByEmail, userCacheInfo } from '../../auth/users';
 import { redeemBillingCode } from '../../billing/billing-codes';
 import { accountDeletedEmail } from '../../billing/emails';
 import { toMajor } from '../../billing/money';
-import { findSubscription, subscriptionInfo } from '../../billing/subscriptions';
+import { findSubscription, subscriptionInfo, type Subscription } from '../../billing/subscriptions';
 import {
   locationRequests,
   outboxMessages,
@@ -26,6 +28,7 @@ import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope
 import {
   deleteAccountBody,
   emailBody,
+  emailConfirmBody,
   passwordBody,
   profileBody,
   sessionParams,
@@ -35,6 +38,23 @@ import {
 } from './schemas';
 
 const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
+// Each code is an email to an address we do not know yet to be theirs: few of them.
+const EMAIL_CHANGE_CODES = { limit: 5, windowSeconds: 60 * 60 };
+
+const sayAccount = defineMessages(
+  {
+    sameEmail: 'This is already your email address.',
+    tooManyCodes: 'Too many codes requested for this account. Please try again in {wait}.',
+    encryptedTooLong: 'The encrypted password is too long',
+    unknownSession: 'Unknown session',
+  },
+  {
+    sameEmail: 'Ini sudah alamat email Anda.',
+    tooManyCodes: 'Terlalu banyak permintaan kode untuk akun ini. Silakan coba lagi dalam {wait}.',
+    encryptedTooLong: 'Kata sandi terenkripsi terlalu panjang',
+    unknownSession: 'Sesi tidak dikenal',
+  },
+);
 
 /** The subscriber's own data: export, delete, name, email, password, sessions. Every route is the caller's own. */
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -52,6 +72,32 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     if (!(await verifyPassword(hash, app.auth.passwordCipher.decrypt(encrypted)))) {
       throw new HttpError(400, sayCommon('wrongPassword'));
+    }
+  }
+
+  /**
+   * A deleted account's customer at the payment provider goes too (Stripe: the customer and its saved cards;
+   * PayPal: the vaulted account). Best effort: a provider that is down or refuses is logged, without the person.
+   */
+  async function forgetAtProvider(subscription: Subscription): Promise<void> {
+    const { provider, providerCustomerRef, providerPaymentMethodRef } = subscription;
+    try {
+      if (provider === 'stripe' && providerCustomerRef && app.billing.stripe) {
+        await app.billing.stripe.forgetCustomer(providerCustomerRef);
+      } else if (provider === 'paypal' && providerPaymentMethodRef && app.billing.paypal) {
+        await app.billing.paypal.forgetPaymentToken(providerPaymentMethodRef);
+      } else if (provider !== 'v5pay' && (providerCustomerRef || providerPaymentMethodRef)) {
+        app.log.warn(
+          { provider },
+          'deleted account: its payment provider is no longer configured, nothing forgotten there',
+        );
+      }
+    } catch (error) {
+      const status = (error as { statusCode?: unknown }).statusCode;
+      app.log.warn(
+        { provider, status: typeof status === 'number' ? status : undefined },
+        'deleted account: the payment provider could not forget the customer',
+      );
     }
   }
 
@@ -151,14 +197,18 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             'delete_account',
             verificationCode!,
           );
-          if (!valid) return false;
+          if (!valid) return null;
         }
+        const subscription = await findSubscription(tx, user.id);
         // Payments keep their amounts but lose the person (user_id and subscription_id set null by the FKs);
         // requests, positions, sessions, live events and the subscription go with the user (cascade).
         // Detached explicitly first: the two set-null FKs of one row firing inside one cascade trip over each other.
         await tx.update(payments).set({ userId: null, subscriptionId: null }).where(eq(payments.userId, user.id));
         await tx.delete(subscriptions).where(eq(subscriptions.userId, user.id));
-        await tx.delete(registrations).where(eq(registrations.email, user.email));
+        // By user too: a sign-up made under an address the account has since changed is still this person's.
+        await tx
+          .delete(registrations)
+          .where(or(eq(registrations.email, user.email), eq(registrations.userId, user.id)));
         await tx.delete(verificationCodes).where(eq(verificationCodes.email, user.email));
         await tx.delete(outboxMessages).where(eq(outboxMessages.recipient, user.email));
         await tx.delete(users).where(eq(users.id, user.id));
@@ -168,10 +218,12 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           locale,
           ...accountDeletedEmail(locale, user.displayName),
         });
-        return true;
+        return { subscription: subscription ?? null };
       });
       if (!deleted) throw new HttpError(400, sayCommon('invalidCode'));
       app.mailer.kick();
+      // After the commit and not awaited: the account is gone here whatever the provider answers, or how slowly.
+      if (deleted.subscription) void forgetAtProvider(deleted.subscription);
       reply.clearCookie('token', { path: '/' });
       return ok({ success: true as const });
     },
@@ -205,29 +257,103 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       ...authed,
       schema: {
         tags: ['account'],
-        summary: 'Change my email address (confirmed by my password)',
+        summary: 'Change my email address, step one: my password, then a code is emailed to the new address',
+        description:
+          'Nothing changes yet: the address changes when its code comes back (POST account/email/confirm). ' +
+          'The code expires in 10 minutes, works once and allows 5 attempts; 5 codes an hour per account.',
         security,
         body: emailBody,
-        response: { 200: userResponse, ...responses },
+        response: { 200: successResponse, 409: errorEnvelope, ...responses },
+      },
+    },
+    async (request) => {
+      const user = request.session!.user;
+      await checkPassword(user.id, user.passwordHash, request.body.password);
+      const { newEmail } = request.body;
+      if (newEmail === user.email) throw new HttpError(400, sayAccount('sameEmail'));
+      if (await findUserByEmail(app.db, newEmail)) throw new HttpError(409, sayCommon('emailInUse'));
+      const limit = await countAttempt(app.db, `email-change-code:${user.id}`, EMAIL_CHANGE_CODES);
+      if (limit.limited) {
+        throw new HttpError(429, sayAccount('tooManyCodes', { wait: limit.retryAfterSeconds }), {
+          'retry-after': String(limit.retryAfterSeconds),
+        });
+      }
+      const locale = user.locale === 'id' ? 'id' : 'en';
+      await app.db.transaction(async (tx) => {
+        const { code, codeId } = await issueEmailChangeCode(tx, app.auth.secrets.hmacSecret, user.email, newEmail);
+        await app.mailer.queue(tx, {
+          idempotencyKey: `email-change-code:${codeId}`,
+          to: newEmail,
+          locale,
+          ...emailChangeCodeEmail(locale, user.displayName, code),
+        });
+      });
+      app.mailer.kick();
+      return ok({ success: true as const });
+    },
+  );
+
+  app.post(
+    '/api/v1/personnal/account/email/confirm',
+    {
+      ...authed,
+      schema: {
+        tags: ['account'],
+        summary: 'Change my email address, step two: the code that reached the new address makes the change',
+        description: 'The old address is told of the change, in my language.',
+        security,
+        body: emailConfirmBody,
+        response: { 200: userResponse, 409: errorEnvelope, ...responses },
       },
     },
     async (request) => {
       const current = request.session!.user;
-      await checkPassword(current.id, current.passwordHash, request.body.password);
-      const { newEmail } = request.body;
-      if (newEmail !== current.email && (await findUserByEmail(app.db, newEmail)))
-        throw new HttpError(409, sayCommon('emailInUse'));
-      const [user] = await app.db
-        .update(users)
-        .set({ email: newEmail, updatedAt: sql`now()` })
-        .where(and(eq(users.id, current.id)))
-        .returning()
+      const { newEmail, verificationCode } = request.body;
+      const limit = await countAttempt(app.db, `email-change-confirm:${current.id}`, ACCOUNT_CHECKS);
+      if (limit.limited) {
+        throw new HttpError(429, sayCommon('tooManyAttempts', { wait: limit.retryAfterSeconds }), {
+          'retry-after': String(limit.retryAfterSeconds),
+        });
+      }
+      const locale = current.locale === 'id' ? 'id' : 'en';
+      const changed = await app.db
+        .transaction(async (tx) => {
+          const codeId = await redeemEmailChangeCode(
+            tx,
+            app.auth.secrets.hmacSecret,
+            current.email,
+            newEmail,
+            verificationCode,
+          );
+          // Returned, not thrown: the attempt a wrong code spent must be kept.
+          if (!codeId) return null;
+          if (await findUserByEmail(tx, newEmail)) throw new HttpError(409, sayCommon('emailInUse'));
+          const [user] = await tx
+            .update(users)
+            .set({ email: newEmail, updatedAt: sql`now()` })
+            .where(eq(users.id, current.id))
+            .returning();
+          // Codes still waiting for the old address (a reset, a deletion) would name an account it no longer has.
+          await tx
+            .update(verificationCodes)
+            .set({ consumedAt: sql`now()` })
+            .where(and(eq(verificationCodes.email, current.email), isNull(verificationCodes.consumedAt)));
+          await app.mailer.queue(tx, {
+            idempotencyKey: `email-changed:${codeId}`,
+            to: current.email,
+            locale,
+            ...emailChangedEmail(locale, current.displayName, newEmail),
+          });
+          return user!;
+        })
         .catch((error: unknown) => {
           // Taken between the check and the update: the unique index answers.
           if (String((error as { code?: string }).code) === '23505') throw new HttpError(409, sayCommon('emailInUse'));
           throw error;
         });
-      return ok({ user: { userCacheInfo: userCacheInfo(user!) } });
+      if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
+      app.mailer.kick();
+      return ok({ user: { userCacheInfo: userCacheInfo(changed) } });
     },
   );
 

@@ -10,15 +10,15 @@ const encrypted = (missing: string) =>
     .max(2048, 'The encrypted password is too long')
     .describe('Encrypted like login (jsencrypt under GET /api/v1/auth/publicKey)');
 
+const verificationCode = z
+  .string({ message: 'Please enter the verification code' })
+  .trim()
+  .regex(/^\d{6}$/, 'Please enter the verification code');
+
 export const deleteAccountBody = z
   .object({
     password: encrypted('Please input a your password').optional(),
-    verificationCode: z
-      .string()
-      .trim()
-      .regex(/^\d{6}$/, 'Please enter the verification code')
-      .optional()
-      .describe('The code from POST /api/v1/auth/sendCode type 3'),
+    verificationCode: verificationCode.optional().describe('The code from POST /api/v1/auth/sendCode type 3'),
   })
   .refine((body) => body.password !== undefined || body.verificationCode !== undefined, {
     message: 'Confirm with your password or the emailed code',
@@ -32,7 +32,14 @@ export const profileBody = z.object({
     .max(60, 'The name is too long (60 characters at most)'),
 });
 
+/** Step one of a change of email: the password, and the new address the code goes to. */
 export const emailBody = z.object({ newEmail: emailField, password: encrypted('Please input a your password') });
+
+/** Step two: the same new address and the code that reached it. */
+export const emailConfirmBody = z.object({
+  newEmail: emailField,
+  verificationCode: verificationCode.describe('The code emailed to the new address by POST account/email'),
+});
 
 export const passwordBody = z.object({
   password: encrypted('Please input a your password'),

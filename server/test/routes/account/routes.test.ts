@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { outboxMessages, payments, registrations, subscriptions, users } from '../../../src/db/schema';
 import { describeEachDatabase } from '../../support/databases';
 import { encryptPassword } from '../../support/jsencrypt';
@@ -29,36 +29,27 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
       ...(payload ? { payload } : {}),
     });
 
-  it('changes the display name, the email (password checked, address free) and the password (other sessions end)', async () => {
+  /** The latest message in the local outbox for an address. */
+  async function lastMessage(recipient: string) {
+    const rows = await app()
+      .db.select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.recipient, recipient))
+      .orderBy(desc(outboxMessages.createdAt));
+    return rows[0];
+  }
+  const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
+
+  it('changes the display name and the password (other sessions end)', async () => {
     const { email, token } = await signUpSubscriber(app(), { password: 'first-pass' });
     const profile = await call('POST', '/api/v1/personnal/account/profile', token!, { displayName: 'Budi' });
     expect(profile.json().data.user.userCacheInfo.displayName).toBe('Budi');
-
-    const taken = await signUpSubscriber(app());
-    const wrong = await call('POST', '/api/v1/personnal/account/email', token!, {
-      newEmail: freshEmail(),
-      password: encrypt('nope-nope'),
-    });
-    expect(wrong.json().message).toBe('The password is incorrect.');
-    const inUse = await call('POST', '/api/v1/personnal/account/email', token!, {
-      newEmail: taken.email,
-      password: encrypt('first-pass'),
-    });
-    expect(inUse.statusCode).toBe(409);
-    expect(inUse.json().message).toBe('This email address is already in use');
-    const newEmail = freshEmail();
-    const changed = await call('POST', '/api/v1/personnal/account/email', token!, {
-      newEmail,
-      password: encrypt('first-pass'),
-    });
-    expect(changed.json().data.user.userCacheInfo.email).toBe(newEmail);
-    expect(email).not.toBe(newEmail);
 
     const login = await app().inject({
       method: 'POST',
       url: '/api/v1/auth/login',
       remoteAddress: freshIp(),
-      payload: { email: newEmail, password: encrypt('first-pass') },
+      payload: { email, password: encrypt('first-pass') },
     });
     const otherToken: string = login.json().data.token;
     const sessions = (await call('GET', '/api/v1/personnal/sessions', token!)).json().data.items;
@@ -72,6 +63,107 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect(password.json().data).toEqual({ success: true });
     expect((await call('GET', '/api/v1/auth/session', otherToken)).statusCode).toBe(401);
     expect((await call('GET', '/api/v1/auth/session', token!)).statusCode).toBe(200);
+  });
+
+  it('changes the email only with the code sent to the new address; the old address is told', async () => {
+    const { email, token } = await signUpSubscriber(app(), { password: 'first-pass', displayName: 'Rina' });
+    const taken = await signUpSubscriber(app());
+    const start = (newEmail: string, password = 'first-pass') =>
+      call('POST', '/api/v1/personnal/account/email', token!, { newEmail, password: encrypt(password) });
+    const confirm = (newEmail: string, verificationCode: string) =>
+      call('POST', '/api/v1/personnal/account/email/confirm', token!, { newEmail, verificationCode });
+
+    const wrong = await start(freshEmail(), 'nope-nope');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('The password is incorrect.');
+    const inUse = await start(taken.email);
+    expect(inUse.statusCode).toBe(409);
+    expect(inUse.json().message).toBe('This email address is already in use');
+    expect((await start(email)).statusCode).toBe(400);
+
+    const newEmail = freshEmail('moved');
+    const started = await start(newEmail);
+    expect(started.json().data).toEqual({ success: true });
+    // Nothing changed yet: the account keeps its address until the code comes back.
+    const [before] = await app().db.select().from(users).where(eq(users.email, email));
+    expect(before).toBeDefined();
+    const codeMail = await lastMessage(newEmail);
+    expect(codeMail!.subject).toBe('Confirm your new Kabari email address');
+    const code = codeIn(codeMail!.bodyText);
+
+    // The right code for another address is no good, and neither is a wrong code.
+    expect((await confirm(freshEmail(), code)).statusCode).toBe(400);
+    const bad = await confirm(newEmail, code === '000000' ? '111111' : '000000');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('The verification code is incorrect or has expired.');
+
+    const changed = await confirm(newEmail, code);
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().data.user.userCacheInfo.email).toBe(newEmail);
+    expect((await confirm(newEmail, code)).statusCode).toBe(400);
+    const notice = await lastMessage(email);
+    expect(notice!.subject).toBe('Your Kabari email address was changed');
+    expect(notice!.bodyText).toContain('m•••@example.com');
+    expect(notice!.bodyText).not.toContain(newEmail);
+
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      payload: { email: newEmail, password: encrypt('first-pass') },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('a code dies after 5 wrong attempts, codes are limited per account, and a taken address answers 409', async () => {
+    const { token } = await signUpSubscriber(app(), { password: 'first-pass', locale: 'id' });
+    const newEmail = freshEmail('guess');
+    await call('POST', '/api/v1/personnal/account/email', token!, { newEmail, password: encrypt('first-pass') });
+    const codeMail = await lastMessage(newEmail);
+    expect(codeMail!.subject).toBe('Konfirmasi alamat email baru Kabari Anda');
+    const code = codeIn(codeMail!.bodyText);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const guess = await call('POST', '/api/v1/personnal/account/email/confirm', token!, {
+        newEmail,
+        verificationCode: wrongCode,
+      });
+      expect(guess.statusCode).toBe(400);
+    }
+    const tooLate = await call('POST', '/api/v1/personnal/account/email/confirm', token!, {
+      newEmail,
+      verificationCode: code,
+    });
+    expect(tooLate.statusCode).toBe(400);
+
+    // Someone takes the address between the two steps.
+    const raced = freshEmail('raced');
+    await call('POST', '/api/v1/personnal/account/email', token!, { newEmail: raced, password: encrypt('first-pass') });
+    const racedCode = codeIn((await lastMessage(raced))!.bodyText);
+    await signUpSubscriber(app(), { email: raced });
+    const conflict = await call('POST', '/api/v1/personnal/account/email/confirm', token!, {
+      newEmail: raced,
+      verificationCode: racedCode,
+    });
+    expect(conflict.statusCode).toBe(409);
+
+    // 2 codes asked so far; 3 more are allowed within the hour, then a wait, told in the caller's language.
+    for (let sent = 0; sent < 3; sent += 1) {
+      const more = await call('POST', '/api/v1/personnal/account/email', token!, {
+        newEmail: freshEmail(),
+        password: encrypt('first-pass'),
+      });
+      expect(more.statusCode).toBe(200);
+    }
+    const limited = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/account/email',
+      remoteAddress: freshIp(),
+      headers: { authorization: token!, 'accept-language': 'id' },
+      payload: { newEmail: freshEmail(), password: encrypt('first-pass') },
+    });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toMatch(/^Terlalu banyak permintaan kode untuk akun ini/);
   });
 
   it('ends one of my sessions, and never another user’s', async () => {
