@@ -60,6 +60,8 @@ export const shareApi = {
   position: (token: string, position: { latitude: number; longitude: number; accuracy: number; recordedAt: string }) =>
     call<{ accepted: boolean; liveUntil: string | null }>(token, '/positions', position),
   live: (token: string, minutes: 15 | 60 | 480) => call<{ liveUntil: string }>(token, '/live', { minutes }),
+  /** Ends the live window `liveUntil` before its time (the watch ended early); consent stays. */
+  endLive: (token: string, liveUntil: string) => call<{ liveUntil: string | null }>(token, '/live/end', { liveUntil }),
   stop: (token: string) => call<{ state: LinkState }>(token, '/stop', {}),
   decline: (token: string) => call<{ state: LinkState }>(token, '/decline', {}),
   withdraw: (token: string) => call<{ state: LinkState }>(token, '/withdraw', {}),

@@ -92,5 +92,62 @@ describe('SharePage', () => {
       fail?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
     );
     expect(await screen.findByText(/^Berbagi langsung berhenti: Izin lokasi ditolak/)).toBeInTheDocument();
+    expect(screen.getByText(/Budi Santoso melihat bahwa berbagi langsung sudah berakhir/)).toBeInTheDocument();
+    // The server ends the window too, so the requester's live badge goes off.
+    const ends = (global.fetch as jest.Mock).mock.calls.filter(([url]) => String(url).endsWith('/live/end'));
+    expect(ends).toHaveLength(1);
+    expect(JSON.parse((ends[0][1] as RequestInit).body as string)).toEqual({ liveUntil });
+  });
+
+  it('says while live that positions go out only while the page is open, and when location is allowed again', async () => {
+    let fail: ((error: GeolocationPositionError) => void) | undefined;
+    Object.defineProperty(navigator, 'geolocation', {
+      configurable: true,
+      value: {
+        getCurrentPosition: jest.fn(),
+        watchPosition: jest.fn((_success: unknown, error: (error: GeolocationPositionError) => void) => {
+          fail = error;
+          return 11;
+        }),
+        clearWatch: jest.fn(),
+      },
+    });
+    // The browser's permission, which the recipient may give again in its settings.
+    const permission = Object.assign(new EventTarget(), { state: 'denied' as PermissionState });
+    Object.defineProperty(navigator, 'permissions', {
+      configurable: true,
+      value: { query: jest.fn(async () => permission) },
+    });
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    global.fetch = jest.fn(async (url: string) => {
+      if (url.endsWith('/live')) return reply({ liveUntil });
+      if (url.endsWith('/live/end')) return reply({ liveUntil: null });
+      return reply({ ...sharing, liveUntil });
+    }) as unknown as typeof fetch;
+    try {
+      await renderAt('/share?token=tok', <SharePage />);
+      expect(await screen.findByText(/^Live sharing is on until \d\d:\d\d\.$/)).toBeInTheDocument();
+      expect(
+        screen.getByText('Your position is sent while this page stays open. Closing it stops sending.'),
+      ).toBeInTheDocument();
+
+      act(() =>
+        fail?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
+      );
+      expect(await screen.findByText(/^Live sharing stopped: User denied location permission/)).toBeInTheDocument();
+      expect(screen.queryByText(/while this page stays open/)).not.toBeInTheDocument();
+      expect(screen.queryByText(/Location is allowed again/)).not.toBeInTheDocument();
+      await act(async () => {
+        permission.state = 'granted';
+        permission.dispatchEvent(new Event('change'));
+      });
+      expect(screen.getByText('Location is allowed again: choose a time to share live again.')).toBeInTheDocument();
+
+      fireEvent.click(screen.getByRole('button', { name: '1 hour' }));
+      expect(await screen.findByText(/^Live sharing is on until/)).toBeInTheDocument();
+      expect(screen.queryByText(/Location is allowed again/)).not.toBeInTheDocument();
+    } finally {
+      Object.defineProperty(navigator, 'permissions', { configurable: true, value: undefined });
+    }
   });
 });

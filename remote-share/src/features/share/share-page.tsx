@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
@@ -32,11 +32,34 @@ export default function SharePage() {
   // False while on or never started; true when it ended at its time; a reason when the browser ended it.
   const [liveEnded, setLiveEnded] = useState<boolean | LiveEndReason>(false);
 
+  // Permission given again after it ended live sharing: the page says live sharing can start again.
+  const [locationBack, setLocationBack] = useState(false);
+  useEffect(() => {
+    if (typeof liveEnded !== 'string' || typeof navigator === 'undefined' || !navigator.permissions?.query) return;
+    let current = true;
+    let status: PermissionStatus | undefined;
+    const changed = () => setLocationBack(status?.state !== 'denied');
+    navigator.permissions.query({ name: 'geolocation' }).then(
+      (answer) => {
+        if (!current) return;
+        status = answer;
+        answer.addEventListener('change', changed);
+      },
+      // Not every browser answers for geolocation; the page's text already says how to restart.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+      status?.removeEventListener('change', changed);
+    };
+  }, [liveEnded]);
+
   const link = load.kind === 'ready' ? load.link : null;
   const liveUntil =
     link?.state === 'sharing' && link.liveUntil && new Date(link.liveUntil) > new Date() ? link.liveUntil : null;
   const { waiting } = useLiveSharing(token, liveUntil, (reason) => {
     setLiveEnded(reason ?? true);
+    setLocationBack(false);
     update({ liveUntil: null });
   });
 
@@ -117,9 +140,15 @@ export default function SharePage() {
               : liveEnded === true
                 ? t('share.liveEnded')
                 : liveEnded
-                  ? t('share.liveStopped', { reason: t(`locationFailed.errors.${liveEnded}`) })
+                  ? t('share.liveStopped', { name, reason: t(`locationFailed.errors.${liveEnded}`) })
                   : ''}
           </p>
+          {liveUntil && <p className="recipient__small">{t('share.liveKeepOpen')}</p>}
+          {!liveUntil && liveEnded !== false && liveEnded !== true && locationBack && (
+            <p className="recipient__live" role="status">
+              {t('share.liveLocationBack')}
+            </p>
+          )}
           {liveUntil && waiting && (
             <p className="recipient__live" role="alert">
               {t('share.liveWaiting', { reason: t(`locationFailed.errors.${waiting}`) })}
@@ -137,6 +166,7 @@ export default function SharePage() {
                   act(async () => {
                     const answer = await shareApi.live(token, minutes);
                     setLiveEnded(false);
+                    setLocationBack(false);
                     update({ liveUntil: answer.liveUntil });
                   })
                 }

@@ -1,5 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
-import { MIN_INTERVAL_MS, useLiveSharing } from './use-live-sharing';
+import { MIN_INTERVAL_MS, NO_POSITION_GRACE_MS, useLiveSharing } from './use-live-sharing';
 
 type Success = (position: GeolocationPosition) => void;
 type Failure = (error: GeolocationPositionError) => void;
@@ -48,7 +48,14 @@ describe('useLiveSharing', () => {
   });
 
   const posted = () =>
-    fetchMock.mock.calls.map(([url, init]) => [url, JSON.parse((init as RequestInit).body as string).latitude]);
+    fetchMock.mock.calls
+      .filter(([url]) => String(url).endsWith('/positions'))
+      .map(([url, init]) => [url, JSON.parse((init as RequestInit).body as string).latitude]);
+  // The calls that ended a live window early, with the window each named.
+  const endedWindows = () =>
+    fetchMock.mock.calls
+      .filter(([url]) => String(url).endsWith('/live/end'))
+      .map(([url, init]) => [url, JSON.parse((init as RequestInit).body as string).liveUntil]);
 
   it('posts positions at most every 10 seconds, and ends by itself at its end time', async () => {
     const onEnded = jest.fn();
@@ -71,14 +78,53 @@ describe('useLiveSharing', () => {
     // Nothing more goes out afterwards.
     await act(async () => onPosition(fix(-6.4)));
     expect(posted()).toHaveLength(2);
+    // The server ends the window at the same time by itself: nothing to tell it.
+    expect(endedWindows()).toEqual([]);
   });
 
-  it('stops and says why when the browser withdraws permission', () => {
+  it('stops, tells the server to end the live window, and says why when the browser withdraws permission', () => {
     const onEnded = jest.fn();
-    renderHook(() => useLiveSharing('tok', new Date(Date.now() + 60 * 60_000).toISOString(), onEnded));
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
     act(() => onError(failure(1)));
     expect(onEnded).toHaveBeenCalledWith('denied');
     expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
+    expect(endedWindows()).toEqual([['/api/v1/share/links/tok/live/end', liveUntil]]);
+    // A late error changes nothing.
+    act(() => onError(failure(1)));
+    expect(endedWindows()).toHaveLength(1);
+    expect(onEnded).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends live sharing when no position comes for a minute after an error (location turned off)', () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    const { result } = renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    act(() => onError(failure(2)));
+    expect(result.current.waiting).toBe('disabled');
+    act(() => jest.advanceTimersByTime(NO_POSITION_GRACE_MS / 2));
+    // Errors that keep coming do not put the end off.
+    act(() => onError(failure(2)));
+    expect(onEnded).not.toHaveBeenCalled();
+    act(() => jest.advanceTimersByTime(NO_POSITION_GRACE_MS / 2));
+    expect(onEnded).toHaveBeenCalledWith('disabled');
+    expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
+    expect(endedWindows()).toEqual([['/api/v1/share/links/tok/live/end', liveUntil]]);
+    expect(result.current.waiting).toBeNull();
+  });
+
+  it('does not end the window when the server has stopped taking positions (it knows)', async () => {
+    fetchMock.mockImplementation(async () => ({
+      ok: false,
+      status: 409,
+      statusText: 'Conflict',
+      json: async () => ({ status: 409, message: 'You stopped sharing through this link.', data: null }),
+    }));
+    const onEnded = jest.fn();
+    renderHook(() => useLiveSharing('tok', new Date(Date.now() + 60 * 60_000).toISOString(), onEnded));
+    await act(async () => onPosition(fix(-6.1)));
+    expect(onEnded).toHaveBeenCalledWith(undefined);
+    expect(endedWindows()).toEqual([]);
   });
 
   it('says why no position goes out while the device has none, and carries on when one comes', async () => {
@@ -93,13 +139,18 @@ describe('useLiveSharing', () => {
     await act(async () => onPosition(fix(-6.1)));
     expect(result.current.waiting).toBeNull();
     expect(posted()).toHaveLength(1);
+    // The position came in time: the minute's grace is over, and live sharing goes on.
+    act(() => jest.advanceTimersByTime(NO_POSITION_GRACE_MS * 2));
     expect(onEnded).not.toHaveBeenCalled();
+    expect(endedWindows()).toEqual([]);
   });
 
   it('ends at once, saying so, where the browser has no geolocation', () => {
     Object.defineProperty(navigator, 'geolocation', { configurable: true, value: undefined });
     const onEnded = jest.fn();
-    renderHook(() => useLiveSharing('tok', new Date(Date.now() + 60_000).toISOString(), onEnded));
+    const liveUntil = new Date(Date.now() + 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
     expect(onEnded).toHaveBeenCalledWith('unsupported');
+    expect(endedWindows()).toEqual([['/api/v1/share/links/tok/live/end', liveUntil]]);
   });
 });

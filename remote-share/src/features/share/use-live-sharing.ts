@@ -5,14 +5,19 @@ import { shareApi, ShareApiError } from '../consent/share-api';
 // watchPosition may fire every second; the requester's map needs far less, and the server throttles per link.
 export const MIN_INTERVAL_MS = 10_000;
 
-/** Why live sharing ended before its time: the browser's refusal or lack of geolocation. */
-export type LiveEndReason = 'unsupported' | 'denied';
+/** Why live sharing ended before its time: the browser refused, has no geolocation, or found no position. */
+export type LiveEndReason = GeolocationFailure;
+
+// A position that does not come back within this long (location turned off, say) ends live sharing: the
+// requester must not see "live" while nothing is sent. Shorter gaps (a tunnel) only say why nothing goes out.
+export const NO_POSITION_GRACE_MS = 60_000;
 
 /**
  * While `liveUntil` is in the future: watches the position and posts it at most every 10 seconds; ends by
- * itself at `liveUntil` (or when the server stops taking positions), and when the browser refuses or cannot give
- * positions at all, calling `onEnded` with the reason. A passing failure (no fix, a timeout) does not end it: the
- * returned `waiting` says why no position is going out, until the next one does.
+ * itself at `liveUntil` (or when the server stops taking positions). It ends early when the browser refuses or
+ * has no geolocation, or gives no position for a minute after an error: then it tells the server to end the live
+ * window (the requester's live badge goes off) and calls `onEnded` with the reason. Until then, the returned
+ * `waiting` says why no position is going out.
  */
 export function useLiveSharing(
   token: string | null,
@@ -30,27 +35,39 @@ export function useLiveSharing(
     if (!token || !liveUntil) return;
     const remaining = new Date(liveUntil).getTime() - Date.now();
     if (remaining <= 0) return;
+    // Consent stays; only this live window ends. If the call fails, the window ends at its time instead.
+    const endEarly = (reason: LiveEndReason) => {
+      shareApi.endLive(token, liveUntil).catch(() => undefined);
+      ended.current(reason);
+    };
     if (typeof navigator === 'undefined' || !navigator.geolocation) {
-      ended.current('unsupported');
+      endEarly('unsupported');
       return;
     }
     let lastSent = 0;
     let stopped = false;
     // Set once watchPosition returns; a watch that fails at once calls back before that.
     const watch: { id?: number } = {};
+    let lastFailure: GeolocationFailure | null = null;
+    let grace: ReturnType<typeof setTimeout> | undefined;
     const stop = (reason?: LiveEndReason) => {
       if (stopped) return;
       stopped = true;
       if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
       clearTimeout(timer);
+      clearTimeout(grace);
       setWaiting(null);
-      ended.current(reason);
+      if (reason) endEarly(reason);
+      else ended.current(reason);
     };
     const timer = setTimeout(() => stop(), remaining);
     watch.id = navigator.geolocation.watchPosition(
       (position) => {
         if (stopped) return;
         setWaiting(null);
+        lastFailure = null;
+        clearTimeout(grace);
+        grace = undefined;
         if (Date.now() - lastSent < MIN_INTERVAL_MS) return;
         lastSent = Date.now();
         shareApi
@@ -67,8 +84,14 @@ export function useLiveSharing(
         if (stopped) return;
         const failure = failureOf(error);
         // Permission withdrawn: no position will come again. Anything else may pass (a tunnel, a timeout).
-        if (failure === 'denied') stop('denied');
-        else setWaiting({ liveUntil, reason: failure });
+        if (failure === 'denied') {
+          stop('denied');
+          return;
+        }
+        lastFailure = failure;
+        setWaiting({ liveUntil, reason: failure });
+        // Counted from the first error since the last position: repeated errors do not put the end off.
+        grace ??= setTimeout(() => stop(lastFailure ?? failure), NO_POSITION_GRACE_MS);
       },
       { enableHighAccuracy: true, maximumAge: 10_000 },
     );
@@ -77,6 +100,7 @@ export function useLiveSharing(
       stopped = true;
       if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
       clearTimeout(timer);
+      clearTimeout(grace);
     };
   }, [token, liveUntil]);
 
