@@ -18,6 +18,7 @@ import {
   outboxMessages,
   payments,
   positions,
+  refundRequests,
   registrations,
   sessions,
   subscriptions,
@@ -108,7 +109,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
       schema: {
         tags: ['account'],
-        summary: 'My data as a JSON download: account, subscription, payments, requests with their positions',
+        summary:
+          'My data as a JSON download: account, sessions, subscription, payments, refund requests, requests with their positions',
         security,
         response: { 401: errorEnvelope },
       },
@@ -135,9 +137,43 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
                 ),
               )
               .orderBy(positions.id);
+      // Every device signed in, ended ones too; never the token or its hash.
+      const devices = await app.db
+        .select({
+          id: sessions.id,
+          device: sessions.userAgent,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
+          endedAt: sessions.revokedAt,
+        })
+        .from(sessions)
+        .where(eq(sessions.userId, user.id))
+        .orderBy(sessions.createdAt);
+      // Refund requests are made by account or by the account's email (confirmed by a code).
+      const refunds = await app.db
+        .select()
+        .from(refundRequests)
+        .where(or(eq(refundRequests.userId, user.id), eq(refundRequests.email, user.email)))
+        .orderBy(refundRequests.createdAt);
       const document = {
         exportedAt: new Date().toISOString(),
         account: userCacheInfo(user),
+        sessions: devices.map((row) => ({
+          ...row,
+          createdAt: row.createdAt.toISOString(),
+          lastSeenAt: row.lastSeenAt.toISOString(),
+          expiresAt: row.expiresAt.toISOString(),
+          endedAt: row.endedAt?.toISOString() ?? null,
+          current: row.id === request.session!.id,
+        })),
+        refundRequests: refunds.map((row) => ({
+          id: row.id,
+          email: row.email,
+          reason: row.reason,
+          state: row.state,
+          createdAt: row.createdAt.toISOString(),
+        })),
         subscription: subscription ? subscriptionInfo(subscription, app.billing.clock.now()) : null,
         payments: paid.map((row) => ({
           id: row.id,

@@ -178,19 +178,43 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect((await call('GET', '/api/v1/auth/session', theirs.token!)).statusCode).toBe(401);
   });
 
-  it('exports my data as a JSON attachment with my payments and no secrets', async () => {
-    const { email, token } = await signUpSubscriber(app());
+  it('exports my data as a JSON attachment with my payments, sessions and refund requests, and no secrets', async () => {
+    const { email, token } = await signUpSubscriber(app(), { password: 'export-me-1' });
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      headers: { 'user-agent': 'Kabari test phone' },
+      payload: { email, password: encrypt('export-me-1') },
+    });
+    const otherToken: string = login.json().data.token;
+    const refund = await call('POST', '/api/v1/refunds', token!, { email, reason: 'Moved abroad', locale: 'en' });
+    expect(refund.statusCode).toBe(200);
     const response = await call('GET', '/api/v1/personnal/account/export', token!);
     expect(response.headers['content-disposition']).toMatch(
       /^attachment; filename="kabari-my-data-\d{4}-\d{2}-\d{2}\.json"$/,
     );
     const document = response.json();
     expect(document.account.email).toBe(email);
-    expect(document.subscription.status).toBe('trial');
+    expect(document.subscription.status).toBe('cancelled'); // the refund request cancelled it
     expect(document.payments).toHaveLength(1);
     expect(document.requests).toEqual([]);
+    expect(document.sessions).toHaveLength(2);
+    expect(document.sessions.filter((session: { current: boolean }) => session.current)).toHaveLength(1);
+    expect(document.sessions.map((session: { device: string | null }) => session.device)).toContain(
+      'Kabari test phone',
+    );
+    expect(Object.keys(document.sessions[0]).sort()).toEqual(
+      ['createdAt', 'current', 'device', 'endedAt', 'expiresAt', 'id', 'lastSeenAt'].sort(),
+    );
+    expect(document.refundRequests).toEqual([
+      expect.objectContaining({ id: refund.json().data.id, email, reason: 'Moved abroad', state: 'open' }),
+    ]);
     expect(response.body).not.toContain('passwordHash');
     expect(response.body).not.toContain('argon2');
+    expect(response.body).not.toContain('tokenHash');
+    expect(response.body).not.toContain(token!);
+    expect(response.body).not.toContain(otherToken);
   });
 
   it('deletes the account by emailed code: personal data erased, payments kept without the person', async () => {
