@@ -17,10 +17,20 @@ export function updateDisplayName(displayName: string) {
   return apiPost<{ user: SessionUser }>('/api/v1/personnal/account/profile', { displayName }, quiet);
 }
 
-export async function changeEmail(newEmail: string, password: string) {
-  return apiPost<{ user: SessionUser }>(
+/** Step one of a change of email: the password; a code goes to the new address, nothing changes yet. */
+export async function requestEmailChange(newEmail: string, password: string) {
+  return apiPost<{ success: boolean }>(
     '/api/v1/personnal/account/email',
     { newEmail, password: await encryptPassword(password) },
+    quiet,
+  );
+}
+
+/** Step two: the code that reached the new address makes the change. */
+export function confirmEmailChange(newEmail: string, verificationCode: string) {
+  return apiPost<{ user: SessionUser }>(
+    '/api/v1/personnal/account/email/confirm',
+    { newEmail, verificationCode },
     quiet,
   );
 }

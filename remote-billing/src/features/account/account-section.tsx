@@ -13,11 +13,12 @@ import { clearSession, useUserStore } from '@kabari/shared/stores/session-store'
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import {
-  changeEmail,
   changePassword,
+  confirmEmailChange,
   deleteAccount,
   downloadMyData,
   fetchSessions,
+  requestEmailChange,
   revokeSession,
   sendDeletionCode,
   updateDisplayName,
@@ -119,6 +120,7 @@ function ProfileForm() {
   );
 }
 
+/** Two steps: the new address and the password send a code there; the code makes the change. */
 function EmailForm() {
   const { t } = useTranslation(billingNamespace);
   const email = userField(
@@ -126,47 +128,82 @@ function EmailForm() {
     'email',
   );
   const [form] = Form.useForm<{ newEmail: string; password: string }>();
+  const [codeForm] = Form.useForm<{ verificationCode: string }>();
+  const [pending, setPending] = useState<string | null>(null);
   const { busy, outcome, run } = useAction();
-  const submit = (values: { newEmail: string; password: string }) =>
+  const request = (values: { newEmail: string; password: string }) =>
     run(async () => {
-      const { user } = await changeEmail(trimmed(values.newEmail), values.password);
+      const newEmail = trimmed(values.newEmail).toLowerCase();
+      await requestEmailChange(newEmail, values.password);
+      form.resetFields(['password']);
+      codeForm.resetFields();
+      setPending(newEmail);
+      return null;
+    });
+  const confirm = (values: { verificationCode: string }) =>
+    run(async () => {
+      const { user } = await confirmEmailChange(pending!, trimmed(values.verificationCode));
       useUserStore.getState().setUser(user);
+      const changedTo = pending!;
+      setPending(null);
       form.resetFields();
-      return t('account.saved');
+      return t('account.emailChanged', { email: changedTo });
     });
   return (
     <Part id="account-email" title={t('account.emailTitle')}>
       {email && <p>{t('account.currentEmail', { email })}</p>}
-      <Form name="account-email" form={form} layout="vertical" requiredMark={false} noValidate onFinish={submit}>
-        <Form.Item
-          name="newEmail"
-          label={t('account.newEmail')}
-          validateTrigger="onBlur"
-          rules={[
-            {
-              validator: (_r, v) =>
-                !trimmed(v)
-                  ? Promise.reject(new Error(t('account.enterEmail')))
-                  : isValidEmail(trimmed(v))
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('account.validEmail'))),
-            },
-          ]}
-        >
-          <Input type="email" inputMode="email" autoComplete="email" />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('account.password')}
-          rules={[{ required: true, message: t('account.enterPassword') }]}
-        >
-          <Input.Password autoComplete="current-password" />
-        </Form.Item>
-        <Button htmlType="submit" loading={busy}>
-          {t('account.changeEmail')}
-        </Button>
-        <OutcomeText outcome={outcome} />
-      </Form>
+      {pending ? (
+        <Form name="account-email-code" form={codeForm} layout="vertical" requiredMark={false} onFinish={confirm}>
+          <p role="status">{t('account.emailCodeSent', { email: pending })}</p>
+          <Form.Item
+            name="verificationCode"
+            label={t('account.code')}
+            rules={[{ required: true, message: t('account.enterCode') }]}
+          >
+            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+          </Form.Item>
+          <div className="account-section__actions">
+            <Button type="primary" htmlType="submit" loading={busy}>
+              {t('account.emailConfirm')}
+            </Button>
+            <Button type="link" disabled={busy} onClick={() => setPending(null)}>
+              {t('account.emailOtherAddress')}
+            </Button>
+          </div>
+          <OutcomeText outcome={outcome} />
+        </Form>
+      ) : (
+        <Form name="account-email" form={form} layout="vertical" requiredMark={false} noValidate onFinish={request}>
+          <Form.Item
+            name="newEmail"
+            label={t('account.newEmail')}
+            validateTrigger="onBlur"
+            rules={[
+              {
+                validator: (_r, v) =>
+                  !trimmed(v)
+                    ? Promise.reject(new Error(t('account.enterEmail')))
+                    : isValidEmail(trimmed(v))
+                      ? Promise.resolve()
+                      : Promise.reject(new Error(t('account.validEmail'))),
+              },
+            ]}
+          >
+            <Input type="email" inputMode="email" autoComplete="email" />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('account.password')}
+            rules={[{ required: true, message: t('account.enterPassword') }]}
+          >
+            <Input.Password autoComplete="current-password" />
+          </Form.Item>
+          <Button htmlType="submit" loading={busy}>
+            {t('account.emailSendCode')}
+          </Button>
+          <OutcomeText outcome={outcome} />
+        </Form>
+      )}
     </Part>
   );
 }

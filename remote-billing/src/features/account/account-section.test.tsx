@@ -1,0 +1,281 @@
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiGet, apiPost, apiRaw } from '@kabari/shared/api/api-client';
+import { useUserStore } from '@kabari/shared/stores/session-store';
+import { renderAt } from '../../../../jest/render-with-i18n';
+import { AccountSection } from './account-section';
+
+jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRaw: jest.fn() }));
+// The RSA step is the shared module's own business (tested there): here a password shows through as rsa(…).
+jest.mock('@kabari/shared/account/password-encryption', () => ({
+  encryptPassword: jest.fn(async (password: string) => `rsa(${password})`),
+}));
+
+const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
+const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
+const rawMock = apiRaw as jest.MockedFunction<typeof apiRaw>;
+
+jest.setTimeout(30_000);
+
+const userInfo = (email: string, displayName = 'Rina') => ({
+  userCacheInfo: { id: 'u1', email, displayName, phone: null, locale: 'en', createdAt: '2026-11-01T10:00:00.000Z' },
+});
+
+const thisDevice = {
+  id: '00000000-0000-4000-8000-000000000001',
+  userAgent: 'Firefox on Linux',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  lastSeenAt: '2026-11-24T09:00:00.000Z',
+  current: true,
+};
+const phone = {
+  id: '00000000-0000-4000-8000-000000000002',
+  userAgent: 'Safari on iPhone',
+  createdAt: '2026-11-21T10:00:00.000Z',
+  lastSeenAt: '2026-11-23T09:00:00.000Z',
+  current: false,
+};
+
+let sessions = [thisDevice, phone];
+
+async function openAt(url: string) {
+  await act(async () => {
+    await renderAt(url, <AccountSection />);
+  });
+}
+
+const part = (name: string) => screen.getByRole('region', { name });
+const posted = (path: string) => postMock.mock.calls.filter(([url]) => url === path).map(([, body]) => body);
+
+describe('the account section', () => {
+  beforeEach(() => {
+    sessions = [thisDevice, phone];
+    useUserStore.getState().setUser(userInfo('rina@example.com'));
+    getMock.mockImplementation(async (path: string) => {
+      if (path === '/api/v1/personnal/sessions') return { items: sessions };
+      throw new Error(`unexpected GET ${path}`);
+    });
+  });
+
+  afterEach(() => {
+    cleanup();
+    getMock.mockReset();
+    postMock.mockReset();
+    rawMock.mockReset();
+  });
+
+  it('changes the display name', async () => {
+    postMock.mockResolvedValue({ user: userInfo('rina@example.com', 'Budi') });
+    await openAt('/dashboard/modules/MySubscription');
+    const profile = part('Your name');
+    const name = within(profile).getByLabelText('Display name');
+    expect(name).toHaveValue('Rina');
+    await userEvent.clear(name);
+    await userEvent.click(within(profile).getByRole('button', { name: 'Save' }));
+    expect(await within(profile).findByText('Please fill in your name')).toBeInTheDocument();
+    expect(postMock).not.toHaveBeenCalled();
+    await userEvent.type(name, '  Budi ');
+    await userEvent.click(within(profile).getByRole('button', { name: 'Save' }));
+    expect(await within(profile).findByRole('status')).toHaveTextContent('Saved.');
+    expect(posted('/api/v1/personnal/account/profile')).toEqual([{ displayName: 'Budi' }]);
+    expect(useUserStore.getState().user?.userCacheInfo.displayName).toBe('Budi');
+  });
+
+  it('changes the email in two steps: a code to the new address, then the code', async () => {
+    postMock.mockImplementation(async (path: string) => {
+      if (path === '/api/v1/personnal/account/email') return { success: true };
+      if (path === '/api/v1/personnal/account/email/confirm') return { user: userInfo('budi@example.com') };
+      throw new Error(`unexpected POST ${path}`);
+    });
+    await openAt('/dashboard/modules/MySubscription');
+    const email = part('Email address');
+    expect(within(email).getByText('Current email: rina@example.com')).toBeInTheDocument();
+    await userEvent.type(within(email).getByLabelText('New email address'), 'Budi@Example.com');
+    await userEvent.type(within(email).getByLabelText('Current password'), 'first-pass');
+    await userEvent.click(within(email).getByRole('button', { name: 'Send a code to the new address' }));
+
+    expect(await within(email).findByRole('status')).toHaveTextContent(
+      'We sent a code to budi@example.com. Enter it below: your email address changes only then.',
+    );
+    expect(posted('/api/v1/personnal/account/email')).toEqual([
+      { newEmail: 'budi@example.com', password: 'rsa(first-pass)' },
+    ]);
+    // Nothing changed yet.
+    expect(within(email).getByText('Current email: rina@example.com')).toBeInTheDocument();
+
+    await userEvent.click(within(email).getByRole('button', { name: 'Confirm the new address' }));
+    expect(await within(email).findByText('Please enter the verification code')).toBeInTheDocument();
+    await userEvent.type(within(email).getByLabelText('Verification code'), '123456');
+    await userEvent.click(within(email).getByRole('button', { name: 'Confirm the new address' }));
+
+    expect(await within(email).findByText('Current email: budi@example.com')).toBeInTheDocument();
+    expect(within(email).getByRole('status')).toHaveTextContent(
+      'Your email address is now budi@example.com. We told your previous address about the change.',
+    );
+    expect(posted('/api/v1/personnal/account/email/confirm')).toEqual([
+      { newEmail: 'budi@example.com', verificationCode: '123456' },
+    ]);
+    expect(useUserStore.getState().user?.userCacheInfo.email).toBe('budi@example.com');
+    // Back at step one, empty, for another change.
+    expect(within(email).getByLabelText('New email address')).toHaveValue('');
+  });
+
+  it('says why a change of email failed, in Indonesian, and can go back to another address', async () => {
+    postMock.mockImplementation(async (path: string) => {
+      if (path === '/api/v1/personnal/account/email') return { success: true };
+      throw new Error('Kode verifikasi salah atau sudah kedaluwarsa.');
+    });
+    await openAt('/id/dashboard/modules/MySubscription');
+    const email = part('Alamat email');
+    await userEvent.type(within(email).getByLabelText('Alamat email baru'), 'budi@example.com');
+    await userEvent.type(within(email).getByLabelText('Kata sandi saat ini'), 'first-pass');
+    await userEvent.click(within(email).getByRole('button', { name: 'Kirim kode ke alamat baru' }));
+    expect(await within(email).findByRole('status')).toHaveTextContent('Kami sudah mengirim kode ke budi@example.com.');
+
+    await userEvent.type(within(email).getByLabelText('Kode verifikasi'), '000000');
+    await userEvent.click(within(email).getByRole('button', { name: 'Konfirmasi alamat baru' }));
+    expect(await within(email).findByRole('alert')).toHaveTextContent(
+      'Tidak berhasil: Kode verifikasi salah atau sudah kedaluwarsa.',
+    );
+    expect(useUserStore.getState().user?.userCacheInfo.email).toBe('rina@example.com');
+
+    await userEvent.click(within(email).getByRole('button', { name: 'Pakai alamat lain' }));
+    expect(within(email).getByLabelText('Alamat email baru')).toBeInTheDocument();
+    expect(within(email).queryByLabelText('Kode verifikasi')).not.toBeInTheDocument();
+  });
+
+  it('an address in use is refused at step one with the server’s sentence', async () => {
+    postMock.mockRejectedValue(new Error('This email address is already in use'));
+    await openAt('/dashboard/modules/MySubscription');
+    const email = part('Email address');
+    await userEvent.type(within(email).getByLabelText('New email address'), 'taken@example.com');
+    await userEvent.type(within(email).getByLabelText('Current password'), 'first-pass');
+    await userEvent.click(within(email).getByRole('button', { name: 'Send a code to the new address' }));
+    expect(await within(email).findByRole('alert')).toHaveTextContent(
+      'That did not work: This email address is already in use',
+    );
+    expect(within(email).queryByLabelText('Verification code')).not.toBeInTheDocument();
+  });
+
+  it('changes the password (Indonesian), asking for 8 characters first', async () => {
+    postMock.mockResolvedValue({ success: true });
+    await openAt('/id/dashboard/modules/MySubscription');
+    const password = part('Kata sandi');
+    await userEvent.type(within(password).getByLabelText('Kata sandi saat ini'), 'first-pass');
+    await userEvent.type(within(password).getByLabelText('Kata sandi baru'), 'short');
+    await userEvent.click(within(password).getByRole('button', { name: 'Ganti kata sandi' }));
+    expect(await within(password).findByText('Gunakan minimal 8 karakter')).toBeInTheDocument();
+    expect(postMock).not.toHaveBeenCalled();
+    await userEvent.type(within(password).getByLabelText('Kata sandi baru'), '-but-longer');
+    await userEvent.click(within(password).getByRole('button', { name: 'Ganti kata sandi' }));
+    expect(await within(password).findByRole('status')).toHaveTextContent('Kata sandi Anda sudah diganti.');
+    expect(posted('/api/v1/personnal/account/password')).toEqual([
+      { password: 'rsa(first-pass)', newPassword: 'rsa(short-but-longer)' },
+    ]);
+  });
+
+  it('lists the sessions and ends another device’s, never offering to end this one from the list', async () => {
+    postMock.mockImplementation(async (path: string) => {
+      sessions = [thisDevice];
+      return { success: true, path };
+    });
+    await openAt('/dashboard/modules/MySubscription');
+    const list = part('Where you are signed in');
+    const items = await within(list).findAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByText('Firefox on Linux')).toBeInTheDocument();
+    expect(within(items[0]!).getByText('This device')).toBeInTheDocument();
+    expect(within(items[0]!).queryByRole('button')).not.toBeInTheDocument();
+    // Dates in the reader's time zone: only their shape is pinned.
+    expect(items[1]!.querySelector('small')).toHaveTextContent(
+      /^Signed in Nov 2\d, 2026, \d+:\d\d [AP]M · last active Nov 2\d, 2026, \d+:\d\d [AP]M$/,
+    );
+    await userEvent.click(within(items[1]!).getByRole('button', { name: 'End session' }));
+    expect(postMock).toHaveBeenCalledWith(`/api/v1/personnal/sessions/${phone.id}/revoke`, undefined, {
+      toastErrors: false,
+    });
+    expect(await within(list).findAllByRole('listitem')).toHaveLength(1);
+    expect(within(list).queryByText('Safari on iPhone')).not.toBeInTheDocument();
+  });
+
+  it('shows the sessions in Indonesian', async () => {
+    await openAt('/id/dashboard/modules/MySubscription');
+    const list = part('Perangkat tempat Anda masuk');
+    expect(await within(list).findByText('Perangkat ini')).toBeInTheDocument();
+    expect(within(list).getByRole('button', { name: 'Akhiri sesi' })).toBeInTheDocument();
+  });
+
+  it('downloads my data under the server’s file name', async () => {
+    rawMock.mockResolvedValue({
+      data: new Blob(['{}'], { type: 'application/json' }),
+      headers: { 'content-disposition': 'attachment; filename="kabari-my-data-2026-11-24.json"' },
+    } as never);
+    const created = jest.fn(() => 'blob:kabari-export');
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: jest.fn() });
+    const downloads: string[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      downloads.push(`${this.download} ${this.href}`);
+    });
+    try {
+      await openAt('/id/dashboard/modules/MySubscription');
+      const data = part('Data Anda');
+      expect(within(data).getByText(/akun, sesi, permintaan, posisi, pembayaran/)).toBeInTheDocument();
+      await userEvent.click(within(data).getByRole('button', { name: 'Ekspor data saya' }));
+      expect(downloads).toEqual(['kabari-my-data-2026-11-24.json blob:kabari-export']);
+      expect(rawMock).toHaveBeenCalledWith(
+        expect.objectContaining({ url: '/api/v1/personnal/account/export', responseType: 'blob' }),
+      );
+    } finally {
+      click.mockRestore();
+    }
+  });
+
+  it('a failed export says so', async () => {
+    rawMock.mockRejectedValue(new Error('Network Error'));
+    await openAt('/dashboard/modules/MySubscription');
+    const data = part('Your data');
+    await userEvent.click(within(data).getByRole('button', { name: 'Export my data' }));
+    expect(await within(data).findByRole('alert')).toHaveTextContent('That did not work: Network Error');
+  });
+
+  it('deletes the account with the password, then signs out', async () => {
+    postMock.mockImplementation(async (path: string, body?: unknown) => {
+      if ((body as { password?: string }).password === 'rsa(wrong)') throw new Error('The password is incorrect.');
+      return { success: true, path };
+    });
+    await openAt('/dashboard/modules/MySubscription');
+    const deletion = part('Delete my account');
+    expect(within(deletion).getByRole('radio', { name: 'My password' })).toBeChecked();
+    await userEvent.type(within(deletion).getByLabelText('Current password'), 'wrong');
+    await userEvent.click(within(deletion).getByRole('button', { name: 'Delete my account for good' }));
+    expect(await within(deletion).findByRole('alert')).toHaveTextContent('The password is incorrect.');
+    await userEvent.clear(within(deletion).getByLabelText('Current password'));
+    await userEvent.type(within(deletion).getByLabelText('Current password'), 'delete-me-1');
+    await userEvent.click(within(deletion).getByRole('button', { name: 'Delete my account for good' }));
+    expect(await within(deletion).findByRole('status')).toHaveTextContent('Your account has been deleted.');
+    expect(posted('/api/v1/personnal/account/delete')).toEqual([
+      { password: 'rsa(wrong)' },
+      { password: 'rsa(delete-me-1)' },
+    ]);
+    await userEvent.click(within(deletion).getByRole('button', { name: 'OK' }));
+    expect(useUserStore.getState().user).toBeNull();
+  });
+
+  it('deletes the account with an emailed code (Indonesian)', async () => {
+    postMock.mockResolvedValue({ success: true });
+    await openAt('/id/dashboard/modules/MySubscription');
+    const deletion = part('Hapus akun saya');
+    await userEvent.click(within(deletion).getByRole('radio', { name: 'Kode yang dikirim ke email saya' }));
+    await userEvent.click(within(deletion).getByRole('button', { name: 'Kirim kode' }));
+    expect(await within(deletion).findByText(/Kami sudah mengirim kode ke rina@example.com/)).toBeInTheDocument();
+    expect(posted('/api/v1/auth/sendCode')).toEqual([{ email: 'rina@example.com', type: 3 }]);
+    await userEvent.click(within(deletion).getByRole('button', { name: 'Hapus akun saya selamanya' }));
+    expect(await within(deletion).findByText('Silakan masukkan kode verifikasi')).toBeInTheDocument();
+    await userEvent.type(within(deletion).getByLabelText('Kode verifikasi'), '654321');
+    await userEvent.click(within(deletion).getByRole('button', { name: 'Hapus akun saya selamanya' }));
+    expect(await within(deletion).findByText(/Akun Anda sudah dihapus/)).toBeInTheDocument();
+    expect(posted('/api/v1/personnal/account/delete')).toEqual([{ verificationCode: '654321' }]);
+  });
+});
