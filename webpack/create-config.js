@@ -5,6 +5,7 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack'
 const MinimizerPlugin = require('minimizer-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const { sharedDependencies } = require('./shared-dependencies');
+const { StartAfterFirstPaintPlugin } = require('./start-after-first-paint-plugin');
 
 const repoRoot = path.join(__dirname, '..');
 // Every app imports the shared package from source.
@@ -94,6 +95,8 @@ function createConfig(app) {
           // Keep comments: the server stitches prerendered pages in at <!--kabari-page--> markers.
           minify: production ? { collapseWhitespace: true, removeComments: false, minifyCSS: true } : false,
         }),
+        // The entry script runs once the (prerendered) page has painted, not before.
+        new StartAfterFirstPaintPlugin({ hashed: production }),
       ],
       optimization: {
         minimize: production,

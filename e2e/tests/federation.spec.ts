@@ -18,6 +18,8 @@ test.describe('the host and its remotes', () => {
 
   test('the language switch keeps the page and remembers the choice for a year', async ({ page, context }) => {
     await page.goto('/');
+    // Hydrated (the Log in button works only then): before that the link is a plain page load, which remembers nothing.
+    await expect(page.locator('header').getByRole('button', { name: 'Log in' })).toBeVisible();
     await page.getByRole('link', { name: /Bahasa Indonesia/ }).click();
     await expect(page).toHaveURL(/\/id\/?$/);
     await expect(page.locator('main h1')).toContainText('dengan persetujuan');

@@ -31,6 +31,30 @@ test.describe('prerendered pages', () => {
     });
   }
 
+  test("the app's scripts start only after the prerendered page has painted", async ({ page }) => {
+    await page.addInitScript(() => {
+      const seen = window as unknown as { entryAddedAt?: number };
+      // Parser-inserted or added by a script, the entry's <script> element shows up here.
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (node instanceof HTMLScriptElement && /\/main\.[0-9a-f]+\.js$/.test(node.src)) {
+              seen.entryAddedAt ??= performance.now();
+            }
+          }
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/about-us');
+    await expect(page.locator('header').getByRole('button', { name: 'Log in' })).toBeVisible();
+    const { entryAddedAt, firstPaint } = await page.evaluate(() => ({
+      entryAddedAt: (window as unknown as { entryAddedAt?: number }).entryAddedAt,
+      firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+    }));
+    expect(firstPaint).toBeGreaterThan(0);
+    expect(entryAddedAt).toBeGreaterThanOrEqual(firstPaint!);
+  });
+
   test('without JavaScript the prerendered page is still readable and styled', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();

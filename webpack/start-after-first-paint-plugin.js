@@ -1,0 +1,59 @@
+// Replaces the entry's `<script defer>` in the built HTML with a preload of it and a tiny loader script
+// (start-after-first-paint.browser.js) that runs it once the page has painted. With a plain deferred entry,
+// the browser often evaluated the app's scripts (and began hydrating) before its first frame: on a phone the
+// prerendered text then waits for them, and Lighthouse counts their download and evaluation into the LCP.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { Compilation, sources } = require('webpack');
+
+const name = 'KabariStartAfterFirstPaintPlugin';
+const loaderSource = path.join(__dirname, 'start-after-first-paint.browser.js');
+
+class StartAfterFirstPaintPlugin {
+  /** @param {{ hashed: boolean }} options  hashed: a content hash in the loader's name (production builds) */
+  constructor(options) {
+    this.hashed = options.hashed;
+  }
+
+  /** @param {import('webpack').Compiler} compiler */
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap(name, (compilation) => {
+      compilation.fileDependencies.add(loaderSource);
+      const code = fs.readFileSync(loaderSource, 'utf8');
+      const hash = crypto.createHash('sha256').update(code).digest('hex').slice(0, 10);
+      const fileName = this.hashed ? `start.${hash}.js` : 'start.js';
+      // Early, so the minimizer and the build's precompression treat it like every other script.
+      compilation.hooks.processAssets.tap({ name, stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        compilation.emitAsset(fileName, new sources.RawSource(code));
+      });
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap(name, (data) => {
+        const entries = data.headTags.filter(
+          (tag) => tag.tagName === 'script' && typeof tag.attributes.src === 'string',
+        );
+        if (entries.length !== 1) {
+          compilation.errors.push(
+            new compiler.webpack.WebpackError(
+              `${name}: expected one entry script in the head, found ${entries.length}`,
+            ),
+          );
+          return data;
+        }
+        const entry = /** @type {string} */ (entries[0].attributes.src);
+        // The loader sits next to the entry, under the same public path.
+        const loader = entry.slice(0, entry.lastIndexOf('/') + 1) + fileName;
+        const others = data.headTags.filter((tag) => tag !== entries[0]);
+        data.headTags = [
+          // The stylesheet first: it holds the first paint, the script does not.
+          ...others,
+          HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'preload', as: 'script', href: entry }),
+          HtmlWebpackPlugin.createHtmlTagObject('script', { defer: true, src: loader, 'data-entry': entry }),
+        ];
+        return data;
+      });
+    });
+  }
+}
+
+module.exports = { StartAfterFirstPaintPlugin };
