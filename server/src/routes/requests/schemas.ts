@@ -5,6 +5,7 @@ import { sayRequests } from '../../requests/request-messages';
 import { TEMPLATE_IDS } from '../../requests/templates';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
+import { placeSchema } from '../share/schemas';
 
 export const channelField = z.enum(['sms', 'email'], { message: sayRequests('chooseChannel').en });
 export const templateIdField = z
@@ -22,7 +23,8 @@ export const position = z.object({
   latitude: z.number(),
   longitude: z.number(),
   accuracyMeters: z.number().nullable(),
-  address: z.string().nullable(),
+  address: z.string().nullable().describe('The nearest named place, in English'),
+  place: placeSchema.nullable().optional(),
   recordedAt: z.string(),
 });
 

@@ -397,6 +397,41 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect((await inject(null, 'GET', '/api/v1/requests')).statusCode).toBe(401);
     });
 
+    it('gives the last position’s place parts, for the reader’s language; null on a position stored before them', async () => {
+      const owner = await createRequester(testApp.app, { displayName: 'Sari' });
+      const placed = (await sendSms(owner, freshNumber())).json().data.request.id;
+      const older = (await sendSms(owner, freshNumber())).json().data.request.id;
+      await testApp.app.db.insert(positions).values([
+        {
+          requestId: placed,
+          source: 'gps',
+          latitude: 35.68,
+          longitude: 139.76,
+          accuracyMeters: 20,
+          address: '3 km from Tokyo, Japan',
+          place: { name: 'Tokyo', countryCode: 'JP', distanceKm: 3 },
+          recordedAt: new Date(),
+        },
+        {
+          requestId: older,
+          source: 'ip',
+          latitude: -6.2,
+          longitude: 106.8,
+          address: 'Jakarta',
+          recordedAt: new Date(),
+        },
+      ]);
+      const { items } = (await inject(owner, 'GET', '/api/v1/requests')).json().data;
+      const byId = new Map(items.map((item: { id: string }) => [item.id, item]));
+      expect(byId.get(placed)).toMatchObject({
+        lastPosition: {
+          address: '3 km from Tokyo, Japan',
+          place: { name: 'Tokyo', countryCode: 'JP', distanceKm: 3 },
+        },
+      });
+      expect(byId.get(older)).toMatchObject({ lastPosition: { address: 'Jakarta', place: null } });
+    });
+
     it('lets the owner cancel a pending SMS or email request, says when nothing changed, and hides it from others', async () => {
       const owner = await createRequester(testApp.app);
       const other = await createRequester(testApp.app);

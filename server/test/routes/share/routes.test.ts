@@ -211,6 +211,10 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     const events = await eventsOf(request.id);
     expect(events).toHaveLength(eventsBefore + 1);
     expect(events.at(-1)).toMatchObject({ type: 'request', payload: { consent: 'sharing', liveUntil: null } });
+    // Its last position carries the place's parts, for the requester's language.
+    expect(events.at(-1)?.payload).toMatchObject({
+      lastPosition: { address: 'Jakarta, Indonesia', place: { name: 'Jakarta', countryCode: 'ID' } },
+    });
     // Positions stop being taken; the link still says sharing, so live sharing can start again.
     expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data).toEqual({
       accepted: false,
