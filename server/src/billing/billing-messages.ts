@@ -87,6 +87,12 @@ const sayDecline = defineMessages(
     INSTRUMENT_DECLINED: 'PayPal declined this payment method. Please choose another funding source in PayPal.',
     PAYER_ACTION_REQUIRED: 'PayPal needs you to approve the payment again. Please start the payment again.',
     DECLINED: 'PayPal declined the payment. Please use another payment method.',
+    payment_abandoned:
+      'The payment was not finished in time, so it was stopped: no account was created and nothing was charged. You can sign up again.',
+    payment_canceled:
+      'The payment was cancelled: no account was created and nothing was charged. You can sign up again.',
+    status_unknown:
+      'The payment provider could not tell us whether your payment went through. If you were charged, contact us and we will sort it out.',
   },
   {
     card_declined: 'Kartu Anda ditolak. Gunakan kartu atau metode pembayaran lain.',
@@ -121,6 +127,12 @@ const sayDecline = defineMessages(
     INSTRUMENT_DECLINED: 'PayPal menolak metode pembayaran ini. Silakan pilih sumber dana lain di PayPal.',
     PAYER_ACTION_REQUIRED: 'PayPal meminta Anda menyetujui pembayaran lagi. Silakan mulai pembayaran lagi.',
     DECLINED: 'PayPal menolak pembayaran. Gunakan metode pembayaran lain.',
+    payment_abandoned:
+      'Pembayaran tidak diselesaikan tepat waktu sehingga dihentikan: tidak ada akun yang dibuat dan tidak ada tagihan. Anda dapat mendaftar lagi.',
+    payment_canceled:
+      'Pembayaran dibatalkan: tidak ada akun yang dibuat dan tidak ada tagihan. Anda dapat mendaftar lagi.',
+    status_unknown:
+      'Penyedia pembayaran tidak dapat memastikan apakah pembayaran Anda berhasil. Jika Anda sudah ditagih, hubungi kami dan kami akan membereskannya.',
   },
 );
 
@@ -157,6 +169,9 @@ const DECLINE_CODES = new Set<string>([
   'INSTRUMENT_DECLINED',
   'PAYER_ACTION_REQUIRED',
   'DECLINED',
+  'payment_abandoned',
+  'payment_canceled',
+  'status_unknown',
 ] satisfies DeclineCode[]);
 
 /** A failed payment's reason in `locale`: ours for a known code, else the provider's text, else a general one. */

@@ -5,6 +5,7 @@ import { PaypalProcessor } from '../payments/paypal';
 import { StripeProcessor } from '../payments/stripe';
 import { sandboxRenewals } from '../payments/v5pay';
 import { runRenewals, type RenewalReport } from './renewals';
+import { reconcileSignUps, type ReconciliationReport } from './sign-up-reconciliation';
 import type { BillingConfig, Locale } from './billing-config';
 import { BillingClock, addDays } from './clock';
 import { toMajor } from './money';
@@ -42,6 +43,8 @@ export interface Billing {
   paypal: PaypalProcessor | undefined;
   /** One pass of the renewal job at `at` (default: the billing clock), optionally for one user only. */
   runRenewals(at?: Date, userId?: string): Promise<RenewalReport>;
+  /** One pass of the sign-up reconciliation job at `at` (default: the billing clock): late webhooks. */
+  reconcileSignUps(at?: Date): Promise<ReconciliationReport>;
 }
 
 declare module 'fastify' {
@@ -94,6 +97,14 @@ export default fp(
           userId,
         );
       },
+      reconcileSignUps(at) {
+        // Read at call time: tests swap in processors with fake HTTP clients.
+        const { stripe: currentStripe, paypal: currentPaypal } = app.billing;
+        return reconcileSignUps(
+          { db: app.db, mailer: app.mailer, config, stripe: currentStripe, paypal: currentPaypal, log: app.log },
+          at ?? clock.now(),
+        );
+      },
       clock,
       sandbox,
       methods,
@@ -114,7 +125,8 @@ export default fp(
       },
     } satisfies Billing);
 
-    // The renewal job: every RENEWAL_INTERVAL_SECONDS on every instance; row locks keep them from colliding.
+    // The renewal job, then the sign-up reconciliation job: every RENEWAL_INTERVAL_SECONDS on every instance; row
+    // locks keep them from colliding.
     if (config.renewalIntervalSeconds > 0) {
       let running: Promise<unknown> | undefined;
       let closing = false;
@@ -126,6 +138,11 @@ export default fp(
             if (report.renewed + report.failed + report.expired > 0) app.log.info({ report }, 'Renewal job pass');
           })
           .catch((error: unknown) => app.log.error({ err: error }, 'Renewal job failed'))
+          .then(() => (closing ? undefined : app.billing.reconcileSignUps()))
+          .then((report) => {
+            if (report && report.checked > 0) app.log.info({ report }, 'Sign-up reconciliation pass');
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, 'Sign-up reconciliation failed'))
           .finally(() => {
             running = undefined;
           });

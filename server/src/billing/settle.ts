@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, subscriptions, users } from '../db/schema';
+import { payments, registrations, subscriptions, users } from '../db/schema';
 import type { ChargeOutcome } from '../payments/processor';
 import { settleRenewal } from './renewals';
 import {
@@ -29,7 +29,14 @@ export async function settlePendingPayment(
   saved: { method: PaymentMethodKind; customerRef: string | null; paymentMethodRef: string | null },
   deps: RegistrationDeps,
 ): Promise<SettleResult> {
-  const [payment] = await tx.select().from(payments).where(eq(payments.idempotencyKey, paymentKey)).for('update');
+  const [found] = await tx.select().from(payments).where(eq(payments.idempotencyKey, paymentKey));
+  if (!found) return { settled: false, missing: true };
+  // The sign-up first, then its payment: the order every path takes (the Stripe webhook, the routes, the
+  // reconciliation job), so two of them settling one attempt at once wait for each other instead of deadlocking.
+  if (found.registrationId) {
+    await tx.select().from(registrations).where(eq(registrations.id, found.registrationId)).for('update');
+  }
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, found.id)).for('update');
   if (!payment) return { settled: false, missing: true };
   if (payment.state !== 'pending') return { settled: false };
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, registrations, subscriptions, users } from '../db/schema';
@@ -89,6 +89,12 @@ export type CompletionResult =
   | { completed: false; reason: 'already_handled' | 'email_in_use' };
 
 /**
+ * A sign-up still open to the provider's answer: being queried, or marked unknown by the reconciliation job (a
+ * late definite answer from the provider still settles it).
+ */
+const OPEN_REGISTRATION_STATES = ['querying', 'unknown'];
+
+/**
  * The first-day charge succeeded: the user, the trial subscription, the payment and the receipt, in the caller's
  * transaction. Idempotent: a registration already handled (a replayed webhook, a retried request) changes nothing.
  * A registration whose email got taken meanwhile is marked sign_failed; the caller refunds when money moved.
@@ -104,7 +110,9 @@ export async function completeRegistration(
     .from(registrations)
     .where(eq(registrations.id, registrationId))
     .for('update');
-  if (!registration || registration.state !== 'querying') return { completed: false, reason: 'already_handled' };
+  if (!registration || !OPEN_REGISTRATION_STATES.includes(registration.state)) {
+    return { completed: false, reason: 'already_handled' };
+  }
   const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
   const price = deps.billing.prices[locale];
   const provider = registration.provider as Provider;
@@ -119,6 +127,9 @@ export async function completeRegistration(
       // No password chosen at sign-up: an unguessable one, which the user replaces through the reset-code flow.
       passwordHash: registration.passwordHash ?? (await hashPassword(randomBytes(32).toString('base64url'))),
       locale,
+      ageConfirmedAt: registration.ageConfirmedAt,
+      termsAcceptedAt: registration.termsAcceptedAt,
+      termsVersion: registration.termsVersion,
     })
     .onConflictDoNothing({ target: users.email })
     .returning();
@@ -233,7 +244,7 @@ export async function failRegistration(
       passwordHash: null,
       updatedAt: deps.now,
     })
-    .where(and(eq(registrations.id, registrationId), eq(registrations.state, 'querying')))
+    .where(and(eq(registrations.id, registrationId), inArray(registrations.state, OPEN_REGISTRATION_STATES)))
     .returning({ provider: registrations.provider });
   const provider = updated[0]?.provider;
   if (!provider) return false;
@@ -257,6 +268,109 @@ export async function failRegistration(
     .values({ ...values, createdAt: deps.now })
     .onConflictDoUpdate({ target: payments.idempotencyKey, set: values });
   return true;
+}
+
+/**
+ * The payer left the payment unfinished or cancelled it (spec §4 "user has unsubscribed"): no account, nothing
+ * charged. The attempt's pending payment, if any, is closed as failed with the same code.
+ */
+export async function abandonRegistration(
+  tx: DatabaseExecutor,
+  registrationId: string,
+  code: 'payment_abandoned' | 'payment_canceled',
+  now: Date,
+): Promise<boolean> {
+  const updated = await tx
+    .update(registrations)
+    .set({ state: 'unsubscribed', failureCode: code, failureMessage: null, passwordHash: null, updatedAt: now })
+    .where(and(eq(registrations.id, registrationId), inArray(registrations.state, OPEN_REGISTRATION_STATES)))
+    .returning({ id: registrations.id });
+  if (updated.length === 0) return false;
+  await tx
+    .update(payments)
+    .set({ state: 'failed', failureCode: code, settledAt: now })
+    .where(and(eq(payments.registrationId, registrationId), eq(payments.state, 'pending')));
+  return true;
+}
+
+/**
+ * The provider could not tell how the payment ended within the reconciliation limit (spec §4 "unknown signing
+ * status"). The attempt stays open to a late answer; its password hash is kept for that.
+ */
+export async function markRegistrationUnknown(tx: DatabaseExecutor, registrationId: string, now: Date) {
+  const updated = await tx
+    .update(registrations)
+    .set({ state: 'unknown', failureCode: 'status_unknown', failureMessage: null, updatedAt: now })
+    .where(and(eq(registrations.id, registrationId), eq(registrations.state, 'querying')))
+    .returning({ id: registrations.id });
+  return updated.length === 1;
+}
+
+/** A first-day charge the provider settles later (webhook or reconciliation): recorded pending, by its key. */
+export async function recordPendingFirstDay(
+  tx: DatabaseExecutor,
+  input: {
+    registrationId: string;
+    provider: Provider;
+    providerRef: string;
+    price: { currency: string; firstDayAmount: number };
+    now: Date;
+  },
+) {
+  // Stripe's webhook finds the sign-up by its intent; PayPal's registration keeps its order id (the capture is
+  // matched by the payment's key), so a retried approval still finds it.
+  if (input.provider === 'stripe') {
+    await tx
+      .update(registrations)
+      .set({ providerRef: input.providerRef, failureCode: null, updatedAt: input.now })
+      .where(eq(registrations.id, input.registrationId));
+  }
+  await tx
+    .insert(payments)
+    .values({
+      registrationId: input.registrationId,
+      kind: 'first_day',
+      periodIndex: 0,
+      idempotencyKey: firstDayKey(input.registrationId),
+      provider: input.provider,
+      providerRef: input.providerRef,
+      currency: input.price.currency,
+      amount: input.price.firstDayAmount,
+      state: 'pending',
+      createdAt: input.now,
+    })
+    .onConflictDoNothing({ target: payments.idempotencyKey });
+}
+
+/** A renew-after-expiry charge the provider settles later: recorded pending, by the attempt's key. */
+export async function recordPendingRestart(
+  tx: DatabaseExecutor,
+  input: {
+    registrationId: string;
+    userId: string;
+    subscription: Subscription;
+    provider: 'stripe' | 'paypal';
+    providerRef: string;
+    now: Date;
+  },
+) {
+  await tx
+    .insert(payments)
+    .values({
+      userId: input.userId,
+      subscriptionId: input.subscription.id,
+      registrationId: input.registrationId,
+      kind: 'renewal',
+      periodIndex: input.subscription.periodIndex + 1,
+      idempotencyKey: restartKey(input.registrationId),
+      provider: input.provider,
+      providerRef: input.providerRef,
+      currency: input.subscription.currency,
+      amount: input.subscription.amount,
+      state: 'pending',
+      createdAt: input.now,
+    })
+    .onConflictDoNothing({ target: payments.idempotencyKey });
 }
 
 /** Hands out the auth code of a created registration once, within 30 minutes of its creation. */

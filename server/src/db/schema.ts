@@ -61,6 +61,10 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // The consent given at sign-up (18 or older, the terms and their version); null for accounts made before 0008.
+    ageConfirmedAt: timestamp('age_confirmed_at', { withTimezone: true, mode: 'date' }),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true, mode: 'date' }),
+    termsVersion: text('terms_version'),
   },
   (table) => [
     uniqueIndex('users_email_unique').on(table.email),
@@ -203,11 +207,20 @@ export const registrations = pgTable(
     passwordHash: text('password_hash'),
     // When registerQuery handed out the one-time auth code: it is handed out once.
     authCodeIssuedAt: timestamp('auth_code_issued_at', { withTimezone: true, mode: 'date' }),
+    // The consent given in the sign-up form, copied to the user when the account is created.
+    ageConfirmedAt: timestamp('age_confirmed_at', { withTimezone: true, mode: 'date' }),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true, mode: 'date' }),
+    termsVersion: text('terms_version'),
+    // When the reconciliation job last asked the provider about this attempt (its webhook is late).
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
     index('registrations_provider_ref_idx').on(table.providerRef),
+    index('registrations_querying_idx')
+      .on(table.createdAt)
+      .where(sql`${table.state} = 'querying'`),
     check('registrations_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
     check(
       'registrations_state_check',
@@ -279,13 +292,19 @@ export const payments = pgTable(
     cardLast4: text('card_last4'),
     createdAt: createdAt(),
     settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+    // What the provider reports afterwards: money given back (minor units) and a dispute (chargeback) opened.
+    refundedAmount: integer('refunded_amount').notNull().default(0),
+    disputedAt: timestamp('disputed_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKey),
     index('payments_user_id_idx').on(table.userId),
     index('payments_provider_ref_idx').on(table.providerRef),
     check('payments_kind_check', sql`${table.kind} in ('first_day', 'renewal')`),
-    check('payments_state_check', sql`${table.state} in ('pending', 'succeeded', 'failed', 'refunded')`),
+    check(
+      'payments_state_check',
+      sql`${table.state} in ('pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed')`,
+    ),
     check('payments_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
   ],
 );

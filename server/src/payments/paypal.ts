@@ -54,7 +54,7 @@ export function orderOutcome(order: Order): ChargeOutcome {
   };
 }
 
-function vaultOf(order: Order): { customerRef: string | null; paymentMethodRef: string | null } {
+export function vaultOf(order: Order): { customerRef: string | null; paymentMethodRef: string | null } {
   const vault = order.paymentSource?.paypal?.attributes?.vault;
   const saved = vault?.status === 'VAULTED' && vault.id;
   return { customerRef: saved ? (vault.customer?.id ?? null) : null, paymentMethodRef: saved ? vault.id! : null };
@@ -163,6 +163,20 @@ export class PaypalProcessor implements RenewalCharger {
       return vaultOf(result);
     } catch {
       return { customerRef: null, paymentMethodRef: null };
+    }
+  }
+
+  /**
+   * An order as PayPal has it now (the reconciliation job asks when the webhook is late); null when PayPal no
+   * longer knows it (an order never approved expires and is gone).
+   */
+  async getOrder(orderId: string): Promise<Order | null> {
+    try {
+      const { result } = await this.orders.getOrder({ id: orderId });
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 404) return null;
+      throw error;
     }
   }
 

@@ -213,6 +213,16 @@ export class StripeProcessor implements RenewalCharger {
     }
   }
 
+  /** A PaymentIntent as Stripe has it now: the reconciliation job asks when the webhook is late. */
+  async retrieveIntent(paymentIntentId: string): Promise<Stripe.PaymentIntent> {
+    return this.client.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+  }
+
+  /** Cancels a PaymentIntent the payer left unfinished (3-D Secure never completed): it can no longer be paid. */
+  async cancelIntent(paymentIntentId: string, idempotencyKey: string): Promise<Stripe.PaymentIntent> {
+    return this.client.paymentIntents.cancel(paymentIntentId, { cancellation_reason: 'abandoned' }, { idempotencyKey });
+  }
+
   /** Verifies Stripe's signature (and its timestamp tolerance); throws on anything else. */
   verifyWebhook(rawBody: Buffer, signature: string): Stripe.Event {
     return this.client.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);

@@ -12,15 +12,17 @@ import {
   failRegistration,
   firstDayKey,
   findSubscription,
+  recordPendingFirstDay,
 } from '../../billing/subscriptions';
 import type { Config } from '../../config';
-import { payments, registrations } from '../../db/schema';
+import { registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { requestLocale, sayCommon } from '../../lib/messages';
 import { failureText, sayBilling as say } from '../../billing/billing-messages';
 import type { Provider } from '../../payments/processor';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import {
+  CURRENT_TERMS_VERSION,
   localeBody,
   paidAmountResponse,
   registerQueryParams,
@@ -67,38 +69,29 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     return { passwordHash: await hashPassword(password) };
   }
 
-  /** A first-day charge the provider settles later (by webhook): what matches the webhook to this sign-up. */
-  async function recordPendingFirstDay(
-    tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0],
-    registrationId: string,
+  /** The sign-up attempt's row: the account fields and the consent given in the form, when it was given. */
+  function registrationRow(
+    id: string,
+    body: { email: string; displayName: string; phone?: string | undefined; locale: Locale; termsVersion?: string },
     provider: Provider,
-    providerRef: string,
-    price: { currency: string; firstDayAmount: number },
+    passwordHash: string | null,
     now: Date,
   ) {
-    // Stripe's webhook finds the sign-up by its intent; PayPal's registration keeps its order id (the capture is
-    // matched by the payment's key), so a retried approval still finds it.
-    if (provider === 'stripe') {
-      await tx
-        .update(registrations)
-        .set({ providerRef, failureCode: null, updatedAt: now })
-        .where(eq(registrations.id, registrationId));
-    }
-    await tx
-      .insert(payments)
-      .values({
-        registrationId,
-        kind: 'first_day',
-        periodIndex: 0,
-        idempotencyKey: firstDayKey(registrationId),
-        provider,
-        providerRef,
-        currency: price.currency,
-        amount: price.firstDayAmount,
-        state: 'pending',
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: payments.idempotencyKey });
+    return {
+      id,
+      email: body.email,
+      displayName: body.displayName,
+      phone: body.phone ?? null,
+      locale: body.locale,
+      provider,
+      passwordHash,
+      // The schema refuses a body without both confirmations, so they were given with this request.
+      ageConfirmedAt: now,
+      termsAcceptedAt: now,
+      termsVersion: body.termsVersion ?? CURRENT_TERMS_VERSION,
+      createdAt: now,
+      updatedAt: now,
+    };
   }
 
   app.post(
@@ -152,17 +145,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       }
 
       const result = await app.db.transaction(async (tx) => {
-        await tx.insert(registrations).values({
-          id: registrationId,
-          email: body.email,
-          displayName: body.displayName,
-          phone: body.phone ?? null,
-          locale: body.locale,
-          provider: 'v5pay',
-          passwordHash,
-          createdAt: now,
-          updatedAt: now,
-        });
+        await tx.insert(registrations).values(registrationRow(registrationId, body, 'v5pay', passwordHash, now));
         const { outcome } = authorization;
         if (outcome.outcome === 'succeeded') {
           return completeRegistration(
@@ -206,17 +189,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       const now = app.billing.clock.now();
       const registrationId = randomUUID();
       const price = app.billing.config.prices[body.locale];
-      await app.db.insert(registrations).values({
-        id: registrationId,
-        email: body.email,
-        displayName: body.displayName,
-        phone: body.phone ?? null,
-        locale: body.locale,
-        provider: 'stripe',
-        passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await app.db.insert(registrations).values(registrationRow(registrationId, body, 'stripe', passwordHash, now));
       const charge = await stripe.chargeFirst({
         idempotencyKey: firstDayKey(registrationId),
         registrationId,
@@ -246,7 +219,13 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           return null;
         }
         // Pending: the webhook settles it.
-        await recordPendingFirstDay(tx, registrationId, 'stripe', outcome.providerRef, price, now);
+        await recordPendingFirstDay(tx, {
+          registrationId,
+          provider: 'stripe',
+          providerRef: outcome.providerRef,
+          price,
+          now,
+        });
         return null;
       });
       if (result && !result.completed && result.reason === 'email_in_use' && charge.paymentIntentId) {
@@ -288,17 +267,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         const { passwordHash } = await prepareAccount(request.ip, body);
         const registrationId = randomUUID();
         const price = app.billing.config.prices[body.locale];
-        await app.db.insert(registrations).values({
-          id: registrationId,
-          email: body.email,
-          displayName: body.displayName,
-          phone: body.phone ?? null,
-          locale: body.locale,
-          provider: 'paypal',
-          passwordHash,
-          createdAt: now,
-          updatedAt: now,
-        });
+        await app.db.insert(registrations).values(registrationRow(registrationId, body, 'paypal', passwordHash, now));
         let orderId: string;
         try {
           orderId = await paypal.createOrder({
@@ -367,7 +336,13 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           await failRegistration(tx, registrationId, outcome, { now, price });
           return null;
         }
-        await recordPendingFirstDay(tx, registrationId, 'paypal', outcome.providerRef, price, now);
+        await recordPendingFirstDay(tx, {
+          registrationId,
+          provider: 'paypal',
+          providerRef: outcome.providerRef,
+          price,
+          now,
+        });
         return null;
       });
       if (result && !result.completed && result.reason === 'email_in_use' && outcome.outcome === 'succeeded') {
@@ -397,7 +372,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       const [registration] = await app.db.select().from(registrations).where(eq(registrations.id, request.params.id));
       if (!registration) throw new HttpError(404, say('signUpNotFound'));
       const state = registration.state as 'querying' | 'created' | 'sign_failed' | 'unsubscribed' | 'unknown';
-      if (state === 'sign_failed' || state === 'unknown') {
+      if (state === 'sign_failed' || state === 'unknown' || state === 'unsubscribed') {
         return ok({
           state,
           ...(registration.failureCode ? { failureCode: registration.failureCode } : {}),

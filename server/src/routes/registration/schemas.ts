@@ -24,6 +24,12 @@ export const paidAmountResponse = envelope(
   }),
 );
 
+/**
+ * The current terms of use: their "last updated" date (remote-search/src/i18n/search-terms.*.json). Recorded with
+ * each sign-up's consent when the app does not say which terms it showed.
+ */
+export const CURRENT_TERMS_VERSION = '2026-11-22';
+
 /** The account part of every registerAndSign body (spec §4 create account). */
 export const accountFields = {
   email: emailField,
@@ -43,6 +49,11 @@ export const accountFields = {
   locale: z.enum(['en', 'id']).default('en'),
   ageConfirmed: z.literal(true, { message: 'Please confirm that you are 18 or older' }),
   termsAccepted: z.literal(true, { message: 'Please accept the terms of use' }),
+  termsVersion: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "termsVersion: expected the terms' date (YYYY-MM-DD)")
+    .optional()
+    .describe('The terms the person accepted: their "last updated" date as shown. Default: the current terms'),
   password: z
     .string()
     .trim()

@@ -9,6 +9,7 @@ import {
   effectiveStatus,
   failRegistration,
   findSubscription,
+  recordPendingRestart,
   restartKey,
   restartSubscription,
   subscriptionInfo,
@@ -84,37 +85,6 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok(subscriptionInfo(result.subscription, now));
     },
   );
-
-  /** A renew attempt the provider settles later (3-D Secure, a pending capture): its payment waits for the webhook. */
-  async function recordPendingRestart(
-    tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0],
-    input: {
-      registrationId: string;
-      userId: string;
-      subscription: Subscription;
-      provider: 'stripe' | 'paypal';
-      providerRef: string;
-      now: Date;
-    },
-  ) {
-    await tx
-      .insert(payments)
-      .values({
-        userId: input.userId,
-        subscriptionId: input.subscription.id,
-        registrationId: input.registrationId,
-        kind: 'renewal',
-        periodIndex: input.subscription.periodIndex + 1,
-        idempotencyKey: restartKey(input.registrationId),
-        provider: input.provider,
-        providerRef: input.providerRef,
-        currency: input.subscription.currency,
-        amount: input.subscription.amount,
-        state: 'pending',
-        createdAt: input.now,
-      })
-      .onConflictDoNothing({ target: payments.idempotencyKey });
-  }
 
   /** Books a renew attempt's answer: restart, failure (registerQuery says why), or pending (the webhook settles). */
   async function bookRestart(

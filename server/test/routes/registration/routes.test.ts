@@ -142,6 +142,46 @@ describeEachDatabase('registration routes', (driver) => {
     expect(noAgeId.json().message).toContain('18 tahun');
   });
 
+  it('records when the 18+ confirmation and the terms consent were given, and which terms, on the account', async () => {
+    const moment = new Date('2031-02-03T04:05:06Z');
+    app().billing.clock.set(moment);
+    try {
+      const email = freshEmail();
+      const response = await register({ email });
+      expect(response.statusCode).toBe(200);
+      const [registration] = await app()
+        .db.select()
+        .from(registrations)
+        .where(eq(registrations.id, response.json().data.registerId));
+      expect(registration).toMatchObject({
+        ageConfirmedAt: moment,
+        termsAcceptedAt: moment,
+        termsVersion: '2026-11-22',
+      });
+      const [user] = await app().db.select().from(users).where(eq(users.email, email));
+      expect(user).toMatchObject({ ageConfirmedAt: moment, termsAcceptedAt: moment, termsVersion: '2026-11-22' });
+
+      // The terms the app showed, when it says; a malformed version is refused.
+      const older = freshEmail();
+      expect((await register({ email: older, termsVersion: '2026-01-15' })).statusCode).toBe(200);
+      const [olderUser] = await app().db.select().from(users).where(eq(users.email, older));
+      expect(olderUser!.termsVersion).toBe('2026-01-15');
+      expect((await register({ termsVersion: 'latest' })).statusCode).toBe(400);
+    } finally {
+      app().billing.clock.set(null);
+    }
+  });
+
+  it('refuses missing consent in Indonesian too, storing nothing', async () => {
+    const email = freshEmail();
+    const noTerms = await register({ email, termsAccepted: false }, { 'accept-language': 'id' });
+    expect(noTerms.statusCode).toBe(400);
+    expect(noTerms.json().message).toBe('Silakan setujui ketentuan penggunaan');
+    const noAge = await register({ email, ageConfirmed: undefined }, { 'accept-language': 'id' });
+    expect(noAge.json().message).toBe('Silakan konfirmasi bahwa Anda berusia 18 tahun atau lebih');
+    expect(await app().db.select().from(registrations).where(eq(registrations.email, email))).toHaveLength(0);
+  });
+
   it('answers a card problem in the caller’s language', async () => {
     const response = await register(
       { card: { ...TEST_CARD, number: '4242 4242 4242 4241' } },

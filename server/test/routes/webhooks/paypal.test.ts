@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { outboxMessages, payments, registrations, subscriptions, users, webhookEvents } from '../../../src/db/schema';
-import { paypalApiBase, PaypalProcessor } from '../../../src/payments/paypal';
+import { PaypalProcessor } from '../../../src/payments/paypal';
+import { FakePaypal } from '../../support/fake-paypal';
 import { describeEachDatabase } from '../../support/databases';
 import { freshEmail, freshIp } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
@@ -15,131 +14,9 @@ const PAYPAL_ENV = {
   RENEWAL_INTERVAL_SECONDS: '0',
 };
 
-interface RecordedCall {
-  method: string;
-  path: string;
-  requestId: string | null;
-  body: string;
-}
-
-type CaptureMode = 'completed' | 'declined' | 'pending' | 'completed_without_vault';
-
-/**
- * PayPal's REST API played by a local HTTP server: OAuth, orders (idempotent by PayPal-Request-Id), captures,
- * refunds and verify-webhook-signature, which says SUCCESS only for an event delivered exactly as it was signed.
- */
-class FakePaypal {
-  readonly calls: RecordedCall[] = [];
-  captureMode: CaptureMode = 'completed';
-  /** What an order paid from the vault answers. */
-  vaultOrder: 'completed' | 'payer_action_required' = 'completed';
-  /** transmission id → the event as "PayPal" signed it. */
-  readonly signed = new Map<string, unknown>();
-  private readonly orders = new Map<string, string>();
-  private server: Server | undefined;
-  base = '';
-
-  async start() {
-    this.server = createServer((request, response) => {
-      void this.answer(request).then(([status, value]) => {
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(value));
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-  }
-
-  async stop() {
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  /** The SDK's and the webhook check's fetch: PayPal's host is swapped for this server's. */
-  readonly fetch: typeof fetch = (input, init) => {
-    const url = typeof input === 'string' || input instanceof URL ? String(input) : input.url;
-    const local = url.replace(paypalApiBase('sandbox'), this.base);
-    if (!local.startsWith(this.base)) throw new Error(`unexpected host: ${url}`);
-    return typeof input === 'string' || input instanceof URL
-      ? fetch(local, init)
-      : fetch(new Request(local, input), init);
-  };
-
-  private async answer(request: IncomingMessage): Promise<[number, unknown]> {
-    let body = '';
-    for await (const chunk of request) body += String(chunk);
-    const path = new URL(request.url ?? '/', this.base).pathname;
-    const requestId = (request.headers['paypal-request-id'] as string | undefined) ?? null;
-    this.calls.push({ method: request.method ?? 'GET', path, requestId, body });
-    if (path === '/v1/oauth2/token') {
-      return [200, { access_token: 'A21-token', token_type: 'Bearer', expires_in: 32400 }];
-    }
-    if (request.headers.authorization !== 'Bearer A21-token') return [401, { name: 'AUTHENTICATION_FAILURE' }];
-    if (path === '/v2/checkout/orders' && request.method === 'POST') {
-      const order = JSON.parse(body) as { payment_source?: { paypal?: { vault_id?: string } } };
-      const vaultId = order.payment_source?.paypal?.vault_id;
-      const known = requestId ? this.orders.get(requestId) : undefined;
-      const id = known ?? `ORDER${this.orders.size + 1}`;
-      if (requestId) this.orders.set(requestId, id);
-      if (vaultId && this.vaultOrder === 'payer_action_required') return [200, { id, status: 'PAYER_ACTION_REQUIRED' }];
-      if (vaultId) return [201, this.completedOrder(id, `CAPTURE-${id}`, vaultId)];
-      return [200, { id, status: 'PAYER_ACTION_REQUIRED' }];
-    }
-    const capture = /^\/v2\/checkout\/orders\/(\w+)\/capture$/.exec(path);
-    if (capture) {
-      const id = capture[1]!;
-      if (this.captureMode === 'declined') {
-        return [
-          422,
-          { name: 'UNPROCESSABLE_ENTITY', message: 'declined', details: [{ issue: 'INSTRUMENT_DECLINED' }] },
-        ];
-      }
-      if (this.captureMode === 'pending') {
-        return [
-          201,
-          {
-            id,
-            status: 'COMPLETED',
-            purchase_units: [{ payments: { captures: [{ id: `CAPTURE-${id}`, status: 'PENDING' }] } }],
-          },
-        ];
-      }
-      return [201, this.completedOrder(id, `CAPTURE-${id}`, this.captureMode === 'completed' ? 'VAULT1' : null)];
-    }
-    const order = /^\/v2\/checkout\/orders\/(\w+)$/.exec(path);
-    if (order) return [200, this.completedOrder(order[1]!, `CAPTURE-${order[1]}`, 'VAULT1')];
-    if (/^\/v2\/payments\/captures\/[\w-]+\/refund$/.test(path)) return [201, { id: 'REFUND1', status: 'COMPLETED' }];
-    if (path === '/v1/notifications/verify-webhook-signature') {
-      const check = JSON.parse(body) as { transmission_id: string; webhook_id: string; webhook_event: unknown };
-      const original = this.signed.get(check.transmission_id);
-      const genuine =
-        check.webhook_id === PAYPAL_ENV.PAYPAL_WEBHOOK_ID &&
-        original !== undefined &&
-        JSON.stringify(original) === JSON.stringify(check.webhook_event);
-      return [200, { verification_status: genuine ? 'SUCCESS' : 'FAILURE' }];
-    }
-    return [404, { name: 'RESOURCE_NOT_FOUND' }];
-  }
-
-  private completedOrder(id: string, captureId: string, vaultId: string | null) {
-    return {
-      id,
-      status: 'COMPLETED',
-      payment_source: {
-        paypal: {
-          email_address: 'payer@example.com',
-          ...(vaultId
-            ? { attributes: { vault: { id: vaultId, status: 'VAULTED', customer: { id: 'PAYPAL-CUSTOMER-1' } } } }
-            : {}),
-        },
-      },
-      purchase_units: [{ payments: { captures: [{ id: captureId, status: 'COMPLETED' }] } }],
-    };
-  }
-}
-
 describeEachDatabase('PayPal', (driver) => {
   let testApp: TestApp;
-  const paypal = new FakePaypal();
+  const paypal = new FakePaypal(PAYPAL_ENV.PAYPAL_WEBHOOK_ID);
 
   beforeAll(async () => {
     await paypal.start();
@@ -247,6 +124,17 @@ describeEachDatabase('PayPal', (driver) => {
     const renewal = paypal.calls.filter((call) => call.path === '/v2/checkout/orders').at(-1)!;
     expect(renewal.requestId).toMatch(/^renewal:[0-9a-f-]+:1$/);
     expect(JSON.parse(renewal.body).payment_source).toEqual({ paypal: { vault_id: 'VAULT1' } });
+  });
+
+  it('refuses a sign-up without the 18+ confirmation or the terms consent before creating an order', async () => {
+    const before = paypal.calls.length;
+    const noAge = await post(freshEmail(), { ageConfirmed: false });
+    expect(noAge.statusCode).toBe(400);
+    expect(noAge.json().message).toContain('18 or older');
+    const noTerms = await post(freshEmail(), { termsAccepted: undefined });
+    expect(noTerms.statusCode).toBe(400);
+    expect(noTerms.json().message).toContain('Please accept the terms of use');
+    expect(paypal.calls.length).toBe(before);
   });
 
   it('a capture for another sign-up’s order is refused', async () => {

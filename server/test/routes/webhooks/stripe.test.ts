@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { outboxMessages, payments, registrations, subscriptions, users, webhookEvents } from '../../../src/db/schema';
 import { StripeProcessor } from '../../../src/payments/stripe';
+import { fakeStripeApi, type IntentStatus, type RecordedStripeCall } from '../../support/fake-stripe';
 import { describeEachDatabase } from '../../support/databases';
 import { freshEmail, freshIp } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
@@ -13,65 +14,9 @@ const STRIPE_ENV = {
   RENEWAL_INTERVAL_SECONDS: '0',
 };
 
-interface RecordedCall {
-  method: string;
-  path: string;
-  body: string;
-  idempotencyKey: string | null;
-}
-
-/** Stripe's API played back: every request the SDK makes is recorded, with its idempotency key. */
-type IntentStatus = 'succeeded' | 'requires_action' | 'processing' | 'declined';
-
-function fakeStripeApi(calls: RecordedCall[], intentStatus: () => IntentStatus) {
-  const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(String(input));
-    const headers = new Headers(init?.headers);
-    const body = typeof init?.body === 'string' ? init.body : '';
-    calls.push({
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      body,
-      idempotencyKey: headers.get('idempotency-key'),
-    });
-    const json = (status: number, value: unknown) =>
-      new Response(JSON.stringify(value), {
-        status,
-        headers: { 'content-type': 'application/json', 'request-id': 'req_1' },
-      });
-    if (url.pathname === '/v1/customers') return json(200, { id: 'cus_1', object: 'customer' });
-    if (url.pathname === '/v1/payment_intents') {
-      const status = intentStatus();
-      if (status === 'declined') {
-        return json(402, {
-          error: {
-            type: 'card_error',
-            code: 'card_declined',
-            decline_code: 'generic_decline',
-            message: 'Your card was declined.',
-            payment_intent: { id: 'pi_declined' },
-          },
-        });
-      }
-      return json(200, {
-        id: 'pi_1',
-        object: 'payment_intent',
-        status,
-        client_secret: 'pi_1_secret_x',
-        customer: 'cus_1',
-        payment_method: 'pm_card_visa',
-        latest_charge: { id: 'ch_1', payment_method_details: { card: { brand: 'visa', last4: '4242' } } },
-      });
-    }
-    if (url.pathname === '/v1/refunds') return json(200, { id: 're_1', object: 'refund' });
-    return json(404, { error: { type: 'invalid_request_error', message: 'unknown' } });
-  };
-  return Stripe.createFetchHttpClient(fetchFn as typeof fetch);
-}
-
 describeEachDatabase('Stripe', (driver) => {
   let testApp: TestApp;
-  const calls: RecordedCall[] = [];
+  const calls: RecordedStripeCall[] = [];
   let nextStatus: IntentStatus = 'succeeded';
 
   beforeAll(async () => {
@@ -156,6 +101,30 @@ describeEachDatabase('Stripe', (driver) => {
       payload: { email: freshEmail(), displayName: 'A', ageConfirmed: true, termsAccepted: true, method: 'wallet' },
     });
     expect(sandbox.statusCode).toBe(400);
+  });
+
+  it('refuses a sign-up without the 18+ confirmation or the terms consent before asking Stripe anything', async () => {
+    const before = calls.length;
+    for (const missing of [{ ageConfirmed: undefined }, { termsAccepted: false }]) {
+      const response = await app().inject({
+        method: 'POST',
+        url: '/api/v1/auth/registerAndSign/stripe',
+        remoteAddress: freshIp(),
+        headers: { 'accept-language': 'id' },
+        payload: {
+          email: freshEmail(),
+          displayName: 'Rina',
+          ageConfirmed: true,
+          termsAccepted: true,
+          method: 'card',
+          paymentMethodId: 'pm_card_visa',
+          ...missing,
+        },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/18 tahun|ketentuan penggunaan/);
+    }
+    expect(calls.length).toBe(before);
   });
 
   it('signs up with a PaymentIntent sent with the first-day idempotency key, saving customer and method', async () => {

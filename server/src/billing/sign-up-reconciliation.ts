@@ -1,0 +1,284 @@
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/open-database';
+import { payments, registrations, subscriptions } from '../db/schema';
+import type { Mailer } from '../plugins/mailer';
+import type { ChargeOutcome } from '../payments/processor';
+import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal';
+import { intentOutcome, type StripeProcessor } from '../payments/stripe';
+import type { BillingConfig, Locale } from './billing-config';
+import { settlePendingPayment } from './settle';
+import {
+  abandonRegistration,
+  firstDayKey,
+  markRegistrationUnknown,
+  recordPendingFirstDay,
+  recordPendingRestart,
+  restartKey,
+  type PaymentMethodKind,
+} from './subscriptions';
+
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * When the job asks about a sign-up (or a renew after expiry) whose provider has not answered by webhook:
+ * - first after `firstCheckAfterMs` (the webhook normally comes within seconds), then every `recheckEveryMs`;
+ * - a payment the payer has not finished after `abandonedAfterMs` (3-D Secure never completed, a PayPal order
+ *   never approved: PayPal lets an unapproved order expire after 3 hours) is abandoned: the Stripe intent is
+ *   cancelled so it can no longer be paid, and the attempt ends as "user has unsubscribed";
+ * - a payment the provider still cannot settle after `unknownAfterMs` (still processing, or the provider cannot
+ *   be asked) ends the polling as "unknown signing status"; a definite answer arriving later still settles it.
+ */
+export const RECONCILIATION_LIMITS = {
+  firstCheckAfterMs: 5 * MINUTE_MS,
+  recheckEveryMs: 5 * MINUTE_MS,
+  abandonedAfterMs: 3 * HOUR_MS,
+  unknownAfterMs: 24 * HOUR_MS,
+} as const;
+
+const BATCH_LIMIT = 100;
+
+export interface ReconciliationDeps {
+  db: Database;
+  mailer: Mailer;
+  config: BillingConfig;
+  stripe: StripeProcessor | undefined;
+  paypal: PaypalProcessor | undefined;
+  log: FastifyBaseLogger;
+}
+
+export interface ReconciliationReport {
+  checked: number;
+  /** Completed or failed, exactly as the webhook would have. */
+  settled: number;
+  unsubscribed: number;
+  unknown: number;
+  /** Still open at the provider: asked again later. */
+  waiting: number;
+}
+
+type Registration = typeof registrations.$inferSelect;
+type SettledOutcome = Exclude<ChargeOutcome, { outcome: 'pending' }>;
+
+/** What the provider says about one attempt. */
+type ProviderAnswer =
+  | {
+      kind: 'settled';
+      outcome: SettledOutcome;
+      saved: { customerRef: string | null; paymentMethodRef: string | null };
+    }
+  | { kind: 'abandoned'; code: 'payment_abandoned' | 'payment_canceled' }
+  /** Still open at the provider (processing, or the payer may still finish). */
+  | { kind: 'open'; providerRef: string | null }
+  /** The provider cannot be asked or does not know this payment. */
+  | { kind: 'cannot_tell' };
+
+/**
+ * Claims the next attempt to ask about: one still being queried, old enough, not asked recently, not locked by
+ * another instance. Its checked_at moves to `at` in the same short transaction, so no other instance (nor this
+ * pass) takes it again before the recheck interval; the provider is asked outside any transaction.
+ */
+async function claimNext(db: Database, at: Date): Promise<Registration | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(registrations)
+      .where(
+        and(
+          eq(registrations.state, 'querying'),
+          inArray(registrations.provider, ['stripe', 'paypal']),
+          lte(registrations.createdAt, new Date(at.getTime() - RECONCILIATION_LIMITS.firstCheckAfterMs)),
+          or(
+            isNull(registrations.checkedAt),
+            lte(registrations.checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)),
+          ),
+        ),
+      )
+      .orderBy(registrations.createdAt)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!row) return undefined;
+    await tx.update(registrations).set({ checkedAt: at }).where(eq(registrations.id, row.id));
+    return row;
+  });
+}
+
+function refOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+async function askStripe(
+  stripe: StripeProcessor,
+  registration: Registration,
+  abandoned: boolean,
+): Promise<ProviderAnswer> {
+  // No intent recorded: the sign-up call failed before Stripe answered; nothing tells which intent it was.
+  if (!registration.providerRef) return { kind: 'cannot_tell' };
+  let intent = await stripe.retrieveIntent(registration.providerRef);
+  const unfinished = ['requires_action', 'requires_confirmation', 'requires_payment_method'];
+  if (abandoned && unfinished.includes(intent.status) && !intent.last_payment_error) {
+    // Cancelled first, so the payer cannot pay it after the sign-up is closed; Stripe refuses to cancel an
+    // intent that has just succeeded, and the next pass then reads that.
+    intent = await stripe.cancelIntent(intent.id, `abandon:${registration.id}`);
+    if (intent.status === 'canceled') return { kind: 'abandoned', code: 'payment_abandoned' };
+  }
+  if (intent.status === 'canceled') return { kind: 'abandoned', code: 'payment_canceled' };
+  const outcome = intentOutcome(intent);
+  if (outcome.outcome === 'pending') return { kind: 'open', providerRef: intent.id };
+  return {
+    kind: 'settled',
+    outcome,
+    saved: { customerRef: refOf(intent.customer), paymentMethodRef: refOf(intent.payment_method) },
+  };
+}
+
+async function askPaypal(
+  paypal: PaypalProcessor,
+  registration: Registration,
+  abandoned: boolean,
+): Promise<ProviderAnswer> {
+  if (!registration.providerRef) return { kind: 'cannot_tell' };
+  const orderId = registration.providerRef;
+  const order = await paypal.getOrder(orderId);
+  if (!order) {
+    // PayPal forgets an order that was never approved once it expires; a captured one it keeps.
+    return abandoned ? { kind: 'abandoned', code: 'payment_abandoned' } : { kind: 'cannot_tell' };
+  }
+  if (order.status === 'VOIDED') return { kind: 'abandoned', code: 'payment_canceled' };
+  if (order.status === 'APPROVED') {
+    // The payer approved but the browser never asked for the capture: capture it now, with the same request id
+    // as the browser's, so PayPal treats both as one.
+    const capture = await paypal.captureOrder(orderId, `capture:${registration.id}`);
+    if (capture.outcome.outcome === 'pending') return { kind: 'open', providerRef: capture.outcome.providerRef };
+    return {
+      kind: 'settled',
+      outcome: capture.outcome,
+      saved: { customerRef: capture.customerRef, paymentMethodRef: capture.paymentMethodRef },
+    };
+  }
+  if (order.status === 'COMPLETED') {
+    const outcome = orderOutcome(order);
+    if (outcome.outcome === 'pending') return { kind: 'open', providerRef: outcome.providerRef };
+    return { kind: 'settled', outcome, saved: vaultOf(order) };
+  }
+  // CREATED, SAVED, PAYER_ACTION_REQUIRED: the payer has not approved it.
+  return abandoned ? { kind: 'abandoned', code: 'payment_abandoned' } : { kind: 'open', providerRef: null };
+}
+
+/**
+ * Books a definite answer exactly as the webhook would: the attempt's payment is recorded pending if it was not
+ * yet (PayPal before its capture), then settled through settlePendingPayment by its key. A first-day charge for
+ * an email taken meanwhile is refunded (after the transaction, with the same refund key as the webhook's).
+ */
+async function settleAnswer(
+  deps: ReconciliationDeps,
+  registration: Registration,
+  answer: Extract<ProviderAnswer, { kind: 'settled' }>,
+  at: Date,
+): Promise<boolean> {
+  const provider = registration.provider as 'stripe' | 'paypal';
+  const method: PaymentMethodKind = provider === 'paypal' ? 'paypal' : 'card';
+  const restart = registration.userId !== null && registration.subscriptionId !== null;
+  const paymentKey = restart ? restartKey(registration.id) : firstDayKey(registration.id);
+  const providerRef = answer.outcome.providerRef ?? registration.providerRef ?? registration.id;
+  const result = await deps.db.transaction(async (tx) => {
+    if (restart) {
+      const [subscription] = await tx
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.id, registration.subscriptionId!));
+      if (!subscription) return null;
+      await recordPendingRestart(tx, {
+        registrationId: registration.id,
+        userId: registration.userId!,
+        subscription,
+        provider,
+        providerRef,
+        now: at,
+      });
+    } else {
+      const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
+      await recordPendingFirstDay(tx, {
+        registrationId: registration.id,
+        provider,
+        providerRef,
+        price: deps.config.prices[locale],
+        now: at,
+      });
+    }
+    return settlePendingPayment(
+      tx,
+      paymentKey,
+      answer.outcome,
+      { method, ...answer.saved },
+      { billing: deps.config, mailer: deps.mailer, now: at },
+    );
+  });
+  if (result?.settled && result.emailInUse && answer.outcome.outcome === 'succeeded') {
+    const refundKey = `refund:${registration.id}`;
+    if (provider === 'stripe') await deps.stripe?.refund(answer.outcome.providerRef, refundKey);
+    else await deps.paypal?.refund(answer.outcome.providerRef, refundKey);
+    await deps.db
+      .update(payments)
+      .set({ state: 'refunded', refundedAmount: sql`${payments.amount}` })
+      .where(eq(payments.idempotencyKey, paymentKey));
+  }
+  return result?.settled ?? false;
+}
+
+type Step = keyof Omit<ReconciliationReport, 'checked'>;
+
+async function reconcileOne(deps: ReconciliationDeps, registration: Registration, at: Date): Promise<Step> {
+  const age = at.getTime() - registration.createdAt.getTime();
+  const abandoned = age >= RECONCILIATION_LIMITS.abandonedAfterMs;
+  let answer: ProviderAnswer;
+  try {
+    if (registration.provider === 'stripe' && deps.stripe) {
+      answer = await askStripe(deps.stripe, registration, abandoned);
+    } else if (registration.provider === 'paypal' && deps.paypal) {
+      answer = await askPaypal(deps.paypal, registration, abandoned);
+    } else {
+      // This instance has no keys for the provider: another one (or a later start) asks.
+      return 'waiting';
+    }
+  } catch (error) {
+    // Only the provider's own message: its request carries credentials.
+    deps.log.warn(
+      { registrationId: registration.id, provider: registration.provider, message: (error as Error).message },
+      'The payment provider could not be asked about a pending sign-up',
+    );
+    answer = { kind: 'cannot_tell' };
+  }
+
+  if (answer.kind === 'settled') {
+    return (await settleAnswer(deps, registration, answer, at)) ? 'settled' : 'waiting';
+  }
+  if (answer.kind === 'abandoned') {
+    const changed = await deps.db.transaction((tx) => abandonRegistration(tx, registration.id, answer.code, at));
+    return changed ? 'unsubscribed' : 'waiting';
+  }
+  if (age >= RECONCILIATION_LIMITS.unknownAfterMs) {
+    const changed = await deps.db.transaction((tx) => markRegistrationUnknown(tx, registration.id, at));
+    return changed ? 'unknown' : 'waiting';
+  }
+  return 'waiting';
+}
+
+/**
+ * One pass of the sign-up reconciliation job at `at`: asks the provider about attempts its webhook has not
+ * settled and books what it says. Safe on several instances at once (claims skip locked rows and move
+ * checked_at) and after a restart (everything it needs is in the database); a late webhook finds the attempt
+ * settled and changes nothing.
+ */
+export async function reconcileSignUps(deps: ReconciliationDeps, at: Date): Promise<ReconciliationReport> {
+  const report: ReconciliationReport = { checked: 0, settled: 0, unsubscribed: 0, unknown: 0, waiting: 0 };
+  for (let index = 0; index < BATCH_LIMIT; index += 1) {
+    const registration = await claimNext(deps.db, at);
+    if (!registration) break;
+    report.checked += 1;
+    report[await reconcileOne(deps, registration, at)] += 1;
+  }
+  return report;
+}

@@ -1,0 +1,85 @@
+import Stripe from 'stripe';
+
+export interface RecordedStripeCall {
+  method: string;
+  path: string;
+  body: string;
+  idempotencyKey: string | null;
+}
+
+/** What creating (confirming) a PaymentIntent answers. */
+export type IntentStatus = 'succeeded' | 'requires_action' | 'processing' | 'declined';
+
+/** What reading a PaymentIntent back answers (the reconciliation job asks). */
+export type RetrievedStatus =
+  'succeeded' | 'requires_action' | 'processing' | 'requires_payment_method' | 'canceled' | 'missing';
+
+export interface FakeStripeOptions {
+  /** GET /v1/payment_intents/{id}: the intent's state now (default: as created). */
+  retrieved?: () => RetrievedStatus;
+}
+
+function intentBody(id: string, status: string) {
+  return {
+    id,
+    object: 'payment_intent',
+    status,
+    client_secret: `${id}_secret_x`,
+    customer: 'cus_1',
+    payment_method: 'pm_card_visa',
+    latest_charge: { id: 'ch_1', payment_method_details: { card: { brand: 'visa', last4: '4242' } } },
+    last_payment_error:
+      status === 'requires_payment_method'
+        ? { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' }
+        : null,
+  };
+}
+
+/** Stripe's API played back: every request the SDK makes is recorded, with its idempotency key. */
+export function fakeStripeApi(
+  calls: RecordedStripeCall[],
+  intentStatus: () => IntentStatus,
+  options: FakeStripeOptions = {},
+) {
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const method = init?.method ?? 'GET';
+    calls.push({ method, path: url.pathname, body, idempotencyKey: headers.get('idempotency-key') });
+    const json = (status: number, value: unknown) =>
+      new Response(JSON.stringify(value), {
+        status,
+        headers: { 'content-type': 'application/json', 'request-id': 'req_1' },
+      });
+    if (url.pathname === '/v1/customers') return json(200, { id: 'cus_1', object: 'customer' });
+    if (url.pathname === '/v1/payment_intents') {
+      const status = intentStatus();
+      if (status === 'declined') {
+        return json(402, {
+          error: {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: 'generic_decline',
+            message: 'Your card was declined.',
+            payment_intent: { id: 'pi_declined' },
+          },
+        });
+      }
+      return json(200, intentBody('pi_1', status));
+    }
+    const read = /^\/v1\/payment_intents\/(\w+)$/.exec(url.pathname);
+    if (read && method === 'GET') {
+      const status = options.retrieved?.() ?? intentStatus();
+      if (status === 'missing') {
+        return json(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such' } });
+      }
+      return json(200, intentBody(read[1]!, status === 'declined' ? 'requires_payment_method' : status));
+    }
+    const cancel = /^\/v1\/payment_intents\/(\w+)\/cancel$/.exec(url.pathname);
+    if (cancel) return json(200, intentBody(cancel[1]!, 'canceled'));
+    if (url.pathname === '/v1/refunds') return json(200, { id: 're_1', object: 'refund' });
+    return json(404, { error: { type: 'invalid_request_error', message: 'unknown' } });
+  };
+  return Stripe.createFetchHttpClient(fetchFn as typeof fetch);
+}
