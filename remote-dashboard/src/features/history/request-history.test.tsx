@@ -92,6 +92,44 @@ describe('the request history', () => {
   });
 
   it.each([
+    ['en', '/dashboard', '3 km from Tokyo, Japan'],
+    ['id', '/id/dashboard', '3 km dari Tokyo, Jepang'],
+  ] as const)('writes the last position’s place in the reader’s language (%s)', async (locale, path, text) => {
+    const position = {
+      id: 7,
+      source: 'gps' as const,
+      latitude: 35.68,
+      longitude: 139.76,
+      accuracyMeters: 20,
+      recordedAt: '2026-11-22T05:00:00.000Z',
+    };
+    get.mockResolvedValue({
+      items: [
+        request('1', {
+          status: 'gps_tracked',
+          lastPosition: {
+            ...position,
+            address: '3 km from Tokyo, Japan',
+            place: { name: 'Tokyo', countryCode: 'JP', distanceKm: 3 },
+          },
+        }),
+        // Stored before the parts were kept: its English text, as it is.
+        request('2', {
+          status: 'ip_located',
+          lastPosition: { ...position, id: 8, address: 'Osaka, Japan', place: null },
+        }),
+      ],
+      total: 2,
+      page: 1,
+      pageSize: 10,
+    });
+    await renderAt(path, <RequestHistory locale={locale} />);
+    const addresses = await screen.findAllByTestId('request-address');
+    expect(addresses[0]).toHaveTextContent(text);
+    expect(addresses[1]).toHaveTextContent('Osaka, Japan');
+  });
+
+  it.each([
     ['en', '/dashboard', 'In the local outbox, not sent (no SMS provider is configured)', 'Sent'],
     ['id', '/id/dashboard', 'Di kotak keluar lokal, tidak terkirim (penyedia SMS belum dikonfigurasi)', 'Terkirim'],
   ] as const)('says plainly (%s) when a message stayed in the local outbox', async (locale, path, text, sent) => {

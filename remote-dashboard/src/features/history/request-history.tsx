@@ -5,6 +5,7 @@ import Pagination from 'antd/es/pagination';
 import Tag from 'antd/es/tag';
 import Modal from 'antd/es/modal';
 import Alert from 'antd/es/alert';
+import { positionAddress } from '@kabari/shared/geo/place-address';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest, RequestStatus } from '@kabari/shared/requests/location-request';
 import { showToast } from '@kabari/shared/requests/show-toast';
@@ -20,6 +21,11 @@ const statusColours: Record<RequestStatus, string> = { pending: 'default', ip_lo
 
 function targetOf(request: LocationRequest): string {
   return (request.channel === 'link' ? request.title : request.target) ?? '';
+}
+
+/** The last position's address in the reader's language (its place's parts; older positions: the stored text). */
+function addressOf(request: LocationRequest, locale: Locale): string | null {
+  return request.lastPosition ? positionAddress(request.lastPosition, locale) : null;
 }
 
 /**
@@ -143,10 +149,10 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
               </div>
               <div>
                 <dt>{t('history.fields.address')}</dt>
-                <dd>
-                  {request.lastPosition?.address ?? t('history.noAddress')}
+                <dd data-testid="request-address">
+                  {addressOf(request, locale) ?? t('history.noAddress')}
                   {/* An address found from the IP: DB-IP's data, whose licence (CC BY 4.0) asks for this credit. */}
-                  {request.lastPosition?.source === 'ip' && request.lastPosition.address && (
+                  {request.lastPosition?.source === 'ip' && addressOf(request, locale) && (
                     <>
                       {' · '}
                       <a href={DBIP_URL} target="_blank" rel="noopener noreferrer">

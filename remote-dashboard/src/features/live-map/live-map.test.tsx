@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { useLiveConnectionStore } from '../live-updates/live-connection-store';
+import { useRequestHistoryStore } from '../history/request-history-store';
 import { LiveMap } from './live-map';
+import { LiveMapPanel } from './live-map-panel';
 import { fetchPositions } from './positions-api';
 import { usePositionsStore } from './positions-store';
 
@@ -94,8 +96,33 @@ describe('the live map', () => {
       <LiveMap request={request({ status: 'gps_tracked', liveUntil, lastPosition: gpsPosition })} locale="id" />,
     );
     expect(await screen.findByTestId('live-badge')).toHaveTextContent('Langsung');
-    expect(screen.getByText(/^Berbagi lokasi langsung hingga/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/^Berbagi lokasi langsung paling lambat hingga .+\. Posisi baru berhenti/),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('live-map-source')).toHaveTextContent('GPS, dari perangkat penerima');
+  });
+
+  it('takes the live badge off as soon as a live event says the recipient’s live sharing ended early', async () => {
+    fetched.mockResolvedValue([gpsPosition]);
+    const liveUntil = new Date(Date.now() + 60 * 60 * 1000).toISOString();
+    useRequestHistoryStore.setState({
+      items: [request({ status: 'gps_tracked', liveUntil, lastPosition: gpsPosition })],
+      selectedId: 'r1',
+    });
+    await renderAt('/dashboard', <LiveMapPanel locale="en" />);
+    expect(await screen.findByTestId('live-badge')).toHaveTextContent('Live');
+    expect(screen.getByText(/^Sharing live until .+ at the latest\./)).toBeInTheDocument();
+
+    // The request event the server publishes when the recipient's page ends the live window.
+    act(() =>
+      useRequestHistoryStore
+        .getState()
+        .upsertRequest(request({ status: 'gps_tracked', liveUntil: null, lastPosition: gpsPosition })),
+    );
+    expect(screen.queryByTestId('live-badge')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Sharing live until/)).not.toBeInTheDocument();
+    // What was shared stays on the map.
+    expect(screen.getByTestId('live-map-address')).toHaveTextContent('Menteng, Jakarta Pusat');
   });
 
   it('writes the address in the page’s language from the place’s parts, and an older position as stored', async () => {
