@@ -90,6 +90,41 @@ describe('RegisterResultPage', () => {
     expect(useTokenStore.getState().token).toBeNull();
   });
 
+  it('says in Indonesian that an abandoned payment ended the sign-up, with the reason and a way to start again', async () => {
+    rawMock.mockResolvedValue(
+      answer({
+        state: 'unsubscribed',
+        failureCode: 'payment_abandoned',
+        failureMessage: 'Pembayaran tidak diselesaikan tepat waktu sehingga dihentikan.',
+      }),
+    );
+    await openAt('/id/register?id=reg-4');
+    expect(await screen.findByText(/^Pendaftaran ini berakhir tanpa langganan/)).toBeInTheDocument();
+    expect(
+      screen.getByText('Alasan: Pembayaran tidak diselesaikan tepat waktu sehingga dihentikan.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Daftar lagi' })).toHaveAttribute('href', '/id/');
+    expect(screen.getByRole('link', { name: 'Hubungi kami' })).toBeInTheDocument();
+    expect(postMock).not.toHaveBeenCalled();
+  });
+
+  it('says when the signing status is unknown, with the provider’s reason and a way to contact us', async () => {
+    rawMock.mockResolvedValue(
+      answer({
+        state: 'unknown',
+        failureCode: 'status_unknown',
+        failureMessage: 'The payment provider could not tell us whether your payment went through.',
+      }),
+    );
+    await openAt('/register?id=reg-5');
+    expect(await screen.findByText(/The status of your sign-up is unknown/)).toBeInTheDocument();
+    expect(
+      screen.getByText('Reason: The payment provider could not tell us whether your payment went through.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Contact us' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign up again' })).toBeNull();
+  });
+
   it('says when the status could not be obtained', async () => {
     rawMock.mockRejectedValue(Object.assign(new Error('Not found'), { status: 404 }));
     await openAt('/register?id=missing');

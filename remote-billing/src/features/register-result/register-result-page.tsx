@@ -133,7 +133,8 @@ export default function RegisterResultPage() {
               showIcon
               title={t(`registerResult.states.${state}`)}
               description={
-                state === 'signFailed' && failureReason
+                // The server's reason (in the reader's language) for a failed, stopped or undecided payment.
+                (state === 'signFailed' || state === 'unsubscribed' || state === 'unknown') && failureReason
                   ? t('registerResult.states.signFailedReason', { reason: failureReason })
                   : undefined
               }
@@ -155,6 +156,9 @@ export default function RegisterResultPage() {
             <Button type="primary" onClick={() => useOverlayStore.getState().set('login', true)}>
               {t('registerResult.logIn')}
             </Button>
+          )}
+          {state === 'unsubscribed' && (
+            <Link to={localizePath(routePaths.home, locale)}>{t('registerResult.startAgain')}</Link>
           )}
           {(state === 'unknown' || state === 'queryFailed' || state === 'unsubscribed') && (
             <Link to={localizePath(routePaths.contactUs, locale)}>{t('registerResult.contact')}</Link>
