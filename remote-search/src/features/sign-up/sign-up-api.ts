@@ -11,6 +11,8 @@ export interface AccountFields {
   locale: Locale;
   ageConfirmed: true;
   termsAccepted: true;
+  /** Which terms were accepted: their "last updated" date (terms-version.ts). */
+  termsVersion: string;
   /** RSA-encrypted like the login's; absent: the user sets one later by the emailed code. */
   password?: string;
 }

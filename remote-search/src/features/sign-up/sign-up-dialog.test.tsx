@@ -132,6 +132,7 @@ describe('SignUpDialog', () => {
         locale: 'id',
         ageConfirmed: true,
         termsAccepted: true,
+        termsVersion: '2026-11-22',
         password: 'encrypted(rahasia123)',
         method: 'card',
         card: {

@@ -26,6 +26,7 @@ import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
 import { signUpHandlers, type AccountFields } from './sign-up-api';
+import { termsVersion } from './terms-version';
 import './sign-up-dialog.css';
 
 interface AccountValues {
@@ -122,6 +123,7 @@ export default function SignUpDialog() {
         locale,
         ageConfirmed: true,
         termsAccepted: true,
+        termsVersion,
         ...(password ? { password: await encryptPassword(password) } : {}),
       });
       setStep('payment');
