@@ -63,6 +63,8 @@ function SubscriptionDetails({ info, locale }: { info: SubscriptionInfo; locale:
   );
 }
 
+const columns = ['date', 'kind', 'amount', 'state', 'card'] as const;
+
 function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; locale: Locale }) {
   const { t } = useTranslation(billingNamespace);
   return (
@@ -72,26 +74,37 @@ function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; local
         <p>{t('subscription.historyEmpty')}</p>
       ) : (
         <div className="my-subscription__table-wrap">
-          <table className="my-subscription__table">
-            <thead>
-              <tr>
-                <th scope="col">{t('subscription.history.date')}</th>
-                <th scope="col">{t('subscription.history.kind')}</th>
-                <th scope="col">{t('subscription.history.amount')}</th>
-                <th scope="col">{t('subscription.history.state')}</th>
-                <th scope="col">{t('subscription.history.card')}</th>
+          {/* Explicit roles: on a phone the rows stack (display: block), which would drop the table's semantics. */}
+          <table className="my-subscription__table" role="table" aria-labelledby="payment-history-title">
+            <thead role="rowgroup">
+              <tr role="row">
+                {columns.map((column) => (
+                  <th key={column} scope="col" role="columnheader">
+                    {t(`subscription.history.${column}`)}
+                  </th>
+                ))}
               </tr>
             </thead>
-            <tbody>
-              {payments.map((payment) => (
-                <tr key={payment.id}>
-                  <td>{formatDateTime(payment.createdAt, locale)}</td>
-                  <td>{t(`subscription.history.kinds.${payment.kind}`)}</td>
-                  <td>{formatMoney(payment.amount, payment.currencyCode, locale)}</td>
-                  <td>{t(`subscription.history.states.${payment.state}`, { defaultValue: payment.state })}</td>
-                  <td>{payment.cardLast4 ? `${payment.cardBrand ?? ''} •••• ${payment.cardLast4}`.trim() : '—'}</td>
-                </tr>
-              ))}
+            <tbody role="rowgroup">
+              {payments.map((payment) => {
+                const cells: Record<(typeof columns)[number], string> = {
+                  date: formatDateTime(payment.createdAt, locale),
+                  kind: t(`subscription.history.kinds.${payment.kind}`),
+                  amount: formatMoney(payment.amount, payment.currencyCode, locale),
+                  state: t(`subscription.history.states.${payment.state}`, { defaultValue: payment.state }),
+                  card: payment.cardLast4 ? `${payment.cardBrand ?? ''} •••• ${payment.cardLast4}`.trim() : '—',
+                };
+                return (
+                  <tr key={payment.id} role="row">
+                    {columns.map((column) => (
+                      // data-label: the column's name beside each value when the rows stack.
+                      <td key={column} role="cell" data-label={t(`subscription.history.${column}`)}>
+                        {cells[column]}
+                      </td>
+                    ))}
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -1,0 +1,87 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures';
+import { signInAsSubscriber } from '../support/app-helpers';
+import { signUpSubscriber } from '../support/subscriber';
+
+// The subscriber's own data, on the real server: the code for a new email address is read from the local outbox
+// (/dev/outbox, served to this machine while no SMTP is configured).
+
+interface OutboxMessage {
+  subject: string;
+  bodyText: string;
+}
+
+async function outboxFor(baseURL: string, email: string): Promise<OutboxMessage[]> {
+  const response = await fetch(`${baseURL}/dev/outbox?format=json&recipient=${encodeURIComponent(email)}`);
+  return ((await response.json()) as { data: OutboxMessage[] }).data;
+}
+
+/** Everything in the history fits the viewport's width: nothing is cut off or needs a sideways scroll. */
+async function overflowOf(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const table = document.querySelector('.my-subscription__table')!;
+    const cells = [...table.querySelectorAll('td')].map((cell) => cell.getBoundingClientRect().right);
+    return Math.max(document.documentElement.scrollWidth, ...cells) - window.innerWidth;
+  });
+}
+
+test.describe('my account', () => {
+  for (const { locale, prefix, dialog, title, paid, label } of [
+    { locale: 'en', prefix: '', dialog: 'My subscription', title: 'Payment history', paid: 'Paid', label: 'Amount' },
+    {
+      locale: 'id',
+      prefix: '/id',
+      dialog: 'Langganan Saya',
+      title: 'Riwayat pembayaran',
+      paid: 'Berhasil',
+      label: 'Jumlah',
+    },
+  ] as const) {
+    test(`the payment history reads on a 360 px phone (${locale})`, async ({ page, context, baseURL }, testInfo) => {
+      const subscriber = await signUpSubscriber(baseURL!, { locale });
+      await signInAsSubscriber(context, baseURL!, subscriber);
+      await page.setViewportSize({ width: 360, height: 780 });
+      await page.goto(`${prefix}/dashboard/modules/MySubscription`);
+      const mine = page.getByRole('dialog', { name: dialog });
+      const history = mine.getByRole('table', { name: title });
+      await expect(history.getByRole('cell', { name: paid })).toBeVisible();
+      // Stacked: each value carries its column's name, and nothing runs past the screen's edge.
+      await expect(history.getByRole('cell').nth(2)).toHaveAttribute('data-label', label);
+      expect(await overflowOf(page)).toBeLessThanOrEqual(0);
+      await history.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: testInfo.outputPath(`payment-history-360-${locale}.png`) });
+    });
+  }
+
+  test('changes the email with the code sent to the new address; the old one is told', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const subscriber = await signUpSubscriber(baseURL!, { password: 'first-pass-1' });
+    await signInAsSubscriber(context, baseURL!, subscriber);
+    const newEmail = `moved-${subscriber.email}`;
+    await page.goto('/dashboard/modules/MySubscription');
+    const mine = page.getByRole('dialog', { name: 'My subscription' });
+    await mine.getByRole('tab', { name: 'Account' }).click();
+    const part = mine.getByRole('region', { name: 'Email address' });
+    await part.getByLabel('New email address').fill(newEmail);
+    await part.getByLabel('Current password').fill('first-pass-1');
+    await part.getByRole('button', { name: 'Send a code to the new address' }).click();
+    await expect(part.getByRole('status')).toContainText(`We sent a code to ${newEmail}.`);
+
+    let code: string | undefined;
+    await expect
+      .poll(async () => {
+        code = (await outboxFor(baseURL!, newEmail))[0]?.bodyText.match(/\b(\d{6})\b/)?.[1];
+        return code;
+      })
+      .toMatch(/^\d{6}$/);
+    await part.getByLabel('Verification code').fill(code!);
+    await part.getByRole('button', { name: 'Confirm the new address' }).click();
+    await expect(part.getByText(`Current email: ${newEmail}`)).toBeVisible();
+    await expect(part.getByRole('status')).toContainText(`Your email address is now ${newEmail}.`);
+    const told = await outboxFor(baseURL!, subscriber.email);
+    expect(told.map((message) => message.subject)).toContain('Your Kabari email address was changed');
+  });
+});
