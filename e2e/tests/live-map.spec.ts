@@ -50,14 +50,70 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
     await expect(map.locator('.live-map__marker')).toBeVisible();
     await expect(map.getByTestId('live-map-address')).not.toHaveText('Address unknown');
     await expect(recipient).toHaveURL(/\/share/);
+
+    // Live sharing: the requester's badge comes on, with its end time as the latest it can last.
+    await recipient.getByRole('button', { name: '15 minutes' }).click();
+    await expect(recipient.getByText(/^Live sharing is on until \d\d:\d\d\.$/)).toBeVisible();
+    await expect(map.getByTestId('live-badge')).toBeVisible();
+    await expect(map.getByText(/^Sharing live until .+ at the latest\./)).toBeVisible();
+    // The recipient withdraws the browser's location permission: its live watch errors. The page ends the live
+    // window, and the requester's badge goes off at once, not at the end time.
+    await recipientContext.clearPermissions();
+    await expect(recipient.getByText(/^Live sharing stopped: User denied location permission\./)).toBeVisible();
+    await expect(map.getByTestId('live-badge')).toBeHidden();
+    await expect(map.getByText(/^Sharing live until/)).toBeHidden();
+    // Consent is kept: what was shared stays on the map, and the row still says sharing.
+    await expect(map.getByTestId('live-map-source')).toContainText('GPS');
+    await expect(row).toContainText('Sharing');
   } finally {
     await recipientContext.close();
   }
   expect(await page.evaluate(() => (window as { kabariNotReloaded?: boolean }).kabariNotReloaded)).toBe(true);
-  // What the map shows is what was stored: the browser's position.
+  // What the map shows is what was stored: the browser's positions only
   const positions = await fetch(new URL(`/api/v1/requests/${request.id}/positions`, baseURL), {
     headers: { authorization: subscriber.token },
   });
   const { items } = ((await positions.json()) as { data: { items: { source: string }[] } }).data;
-  expect(items.map((position) => position.source)).toEqual(['gps']);
+  // (the first one, and the live share's before the permission was withdrawn).
+  expect(items.length).toBeGreaterThanOrEqual(1);
+  expect(items.filter((position) => position.source !== 'gps')).toEqual([]);
+});
+
+test('the history writes the shared place in the reader’s language (/id)', async ({
+  browser,
+  page,
+  context,
+  baseURL,
+}) => {
+  const subscriber = await signUpSubscriber(baseURL!);
+  const created = await fetch(new URL('/api/v1/links', baseURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: subscriber.token },
+    body: JSON.stringify({ title: 'Ibu', locale: 'id' }),
+  });
+  expect(created.status).toBe(200);
+  const { request } = ((await created.json()) as { data: { request: { url: string } } }).data;
+
+  // Central Amsterdam: the country's name differs between the languages (Netherlands / Belanda).
+  const recipientContext = await browser.newContext({
+    geolocation: { latitude: 52.3731, longitude: 4.8922, accuracy: 20 },
+    permissions: ['geolocation'],
+  });
+  try {
+    const recipient = await recipientContext.newPage();
+    const link = new URL(request.url);
+    await recipient.goto(new URL(`${link.pathname}${link.search}`, baseURL).toString());
+    await recipient.getByRole('button', { name: 'Bagikan lokasi saya' }).click();
+    await expect(recipient).toHaveURL(/\/id\/share/);
+  } finally {
+    await recipientContext.close();
+  }
+
+  await signInAsSubscriber(context, baseURL!, subscriber);
+  await page.goto('/id/dashboard/');
+  const row = page.getByTestId('request-row').filter({ hasText: 'Ibu' });
+  await expect(row).toContainText('Lokasi GPS');
+  await expect(row.getByTestId('request-address')).toHaveText('Amsterdam, Belanda');
+  await row.getByRole('button', { name: 'Lihat di peta' }).click();
+  await expect(page.getByTestId('live-map').getByTestId('live-map-address')).toHaveText('Amsterdam, Belanda');
 });
