@@ -159,6 +159,12 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const document = {
         exportedAt: new Date().toISOString(),
         account: userCacheInfo(user),
+        // What was consented to at sign-up (null for accounts made before it was recorded).
+        consent: {
+          ageConfirmedAt: user.ageConfirmedAt?.toISOString() ?? null,
+          termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
+          termsVersion: user.termsVersion,
+        },
         sessions: devices.map((row) => ({
           ...row,
           createdAt: row.createdAt.toISOString(),
@@ -181,6 +187,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           amount: toMajor(row.amount, row.currency),
           currencyCode: row.currency,
           state: row.state,
+          refundedAmount: toMajor(row.refundedAmount, row.currency),
+          disputedAt: row.disputedAt?.toISOString() ?? null,
           provider: row.provider,
           cardBrand: row.cardBrand,
           cardLast4: row.cardLast4,

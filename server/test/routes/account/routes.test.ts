@@ -199,6 +199,12 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect(document.subscription.status).toBe('cancelled'); // the refund request cancelled it
     expect(document.payments).toHaveLength(1);
     expect(document.requests).toEqual([]);
+    expect(document.consent).toEqual({
+      ageConfirmedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      termsAcceptedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      termsVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    expect(document.payments[0]).toMatchObject({ refundedAmount: 0, disputedAt: null });
     expect(document.sessions).toHaveLength(2);
     expect(document.sessions.filter((session: { current: boolean }) => session.current)).toHaveLength(1);
     expect(document.sessions.map((session: { device: string | null }) => session.device)).toContain(
