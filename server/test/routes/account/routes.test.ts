@@ -115,6 +115,30 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect(login.statusCode).toBe(200);
   });
 
+  it('speaks Indonesian to an Indonesian subscriber: the notice to the old address, and the form’s messages', async () => {
+    const { email, token } = await signUpSubscriber(app(), { password: 'first-pass', locale: 'id' });
+    const newEmail = freshEmail('pindah');
+    await call('POST', '/api/v1/personnal/account/email', token!, { newEmail, password: encrypt('first-pass') });
+    const code = codeIn((await lastMessage(newEmail))!.bodyText);
+    const malformed = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/account/email/confirm',
+      remoteAddress: freshIp(),
+      headers: { authorization: token!, 'accept-language': 'id-ID' },
+      payload: { newEmail, verificationCode: '12ab' },
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toContain('Silakan masukkan kode verifikasi');
+    const changed = await call('POST', '/api/v1/personnal/account/email/confirm', token!, {
+      newEmail,
+      verificationCode: code,
+    });
+    expect(changed.statusCode).toBe(200);
+    const notice = await lastMessage(email);
+    expect(notice!.subject).toBe('Alamat email Kabari Anda telah diubah');
+    expect(notice!.locale).toBe('id');
+  });
+
   it('a code dies after 5 wrong attempts, codes are limited per account, and a taken address answers 409', async () => {
     const { token } = await signUpSubscriber(app(), { password: 'first-pass', locale: 'id' });
     const newEmail = freshEmail('guess');
