@@ -53,14 +53,15 @@ test.describe('my account', () => {
     });
   }
 
-  test('changes the email with the code sent to the new address; the old one is told', async ({
+  test('changes the email with the code sent to the new address; the old one is told (on a phone)', async ({
     page,
     context,
     baseURL,
-  }) => {
+  }, testInfo) => {
     const subscriber = await signUpSubscriber(baseURL!, { password: 'first-pass-1' });
     await signInAsSubscriber(context, baseURL!, subscriber);
     const newEmail = `moved-${subscriber.email}`;
+    await page.setViewportSize({ width: 360, height: 780 });
     await page.goto('/dashboard/modules/MySubscription');
     const mine = page.getByRole('dialog', { name: 'My subscription' });
     await mine.getByRole('tab', { name: 'Account' }).click();
@@ -69,6 +70,8 @@ test.describe('my account', () => {
     await part.getByLabel('Current password').fill('first-pass-1');
     await part.getByRole('button', { name: 'Send a code to the new address' }).click();
     await expect(part.getByRole('status')).toContainText(`We sent a code to ${newEmail}.`);
+    await part.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath('email-code-step-360.png') });
 
     let code: string | undefined;
     await expect
