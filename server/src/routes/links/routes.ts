@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
-import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { errorEnvelope, errorResponses } from '../../lib/envelope';
 import { linkBaseUrl } from '../../requests/base-url';
 import { createLinkRequest } from '../../requests/create-request';
-import { cancelOwnedRequest } from '../../requests/cancel-request';
-import { sayCommon } from '../../lib/messages';
-import { requireSubscriber, sendAnswer } from '../requests/routes';
-import { cancelResponse, limitedResponse, requestIdParams, requestResponse } from '../requests/schemas';
+import { answerCancel, cancelSchema, requireSubscriber, sendAnswer } from '../requests/routes';
+import { limitedResponse, requestResponse } from '../requests/schemas';
 import { createLinkBody } from './schemas';
 
 const signedInResponses = { ...errorResponses, 401: errorEnvelope };
@@ -49,26 +47,14 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     {
       preHandler: app.auth.requireSession,
       schema: {
-        tags: ['requests'],
+        ...cancelSchema,
         summary: 'Cancel one of your requests (the same as POST /api/v1/requests/{id}/cancel)',
         description:
           'Works for links and for SMS or email requests; a request already declined, withdrawn or cancelled stays ' +
           'so and is answered with cancelled: false.',
-        security,
-        params: requestIdParams,
-        response: { 200: cancelResponse, ...signedInResponses, 404: errorEnvelope },
       },
     },
-    async (request) => {
-      const outcome = await cancelOwnedRequest(
-        app.db,
-        request.session!.user.id,
-        request.params.id,
-        linkBaseUrl(config, request),
-      );
-      if (!outcome) throw new HttpError(404, sayCommon('requestNotFound'));
-      return ok(outcome);
-    },
+    async (request) => answerCancel(app.db, config, request),
   );
 };
 

@@ -54,6 +54,30 @@ const signedInResponses = { ...errorResponses, 401: errorEnvelope };
 export const TARGET_LIMIT_CHECKS: ThrottleRule = { limit: 60, windowSeconds: 60 * 60 };
 const sendResponses = { ...signedInResponses, 403: errorEnvelope, 409: errorEnvelope, 429: limitedResponse };
 
+/** The schema of POST /api/v1/requests/{id}/cancel and of its alias POST /api/v1/links/{id}/cancel. */
+export const cancelSchema = {
+  tags: ['requests'],
+  security: [{ token: [] }],
+  params: requestIdParams,
+  response: { 200: cancelResponse, ...signedInResponses, 404: errorEnvelope },
+};
+
+/** Their answer: the owner's request cancelled (or unchanged, when it had ended); anyone else's 404. */
+export async function answerCancel(
+  db: DatabaseExecutor,
+  config: Config,
+  request: FastifyRequest<{ Params: { id: string } }>,
+) {
+  const outcome = await cancelOwnedRequest(
+    db,
+    request.session!.user.id,
+    request.params.id,
+    linkBaseUrl(config, request),
+  );
+  if (!outcome) throw new HttpError(404, sayCommon('requestNotFound'));
+  return ok(outcome);
+}
+
 /** Only subscribers whose subscription runs may send: 403, which the client shows as the expired state. */
 export async function requireSubscriber(db: DatabaseExecutor, request: FastifyRequest): Promise<void> {
   if (!(await hasLiveSubscription(db, request.session!.user.id))) {
@@ -298,26 +322,14 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     {
       preHandler: app.auth.requireSession,
       schema: {
-        tags: ['requests'],
+        ...cancelSchema,
         summary: 'Cancel one of your requests (SMS, email or link): its link stops working and any sharing ends',
         description:
           'Only a request not yet answered, sharing, or stopped can be cancelled; one already declined, withdrawn ' +
           "or cancelled is answered unchanged with cancelled: false. Another user's request answers 404.",
-        security,
-        params: requestIdParams,
-        response: { 200: cancelResponse, ...signedInResponses, 404: errorEnvelope },
       },
     },
-    async (request) => {
-      const outcome = await cancelOwnedRequest(
-        app.db,
-        request.session!.user.id,
-        request.params.id,
-        linkBaseUrl(config, request),
-      );
-      if (!outcome) throw new HttpError(404, sayCommon('requestNotFound'));
-      return ok(outcome);
-    },
+    async (request) => answerCancel(app.db, config, request),
   );
 
   app.delete(
