@@ -162,6 +162,33 @@ export function renewalFailedEmail(
   ]);
 }
 
+/**
+ * A charge that paid the current period was refunded in full, or any charge was disputed: the subscription has
+ * ended at once and nothing more will be charged.
+ */
+export function reversalEndedEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string; paidAt: Date; reason: 'refunded' | 'disputed' },
+): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, locale);
+  if (locale === 'id') {
+    return render(locale, 'Langganan Kabari Anda telah berakhir', [
+      hello(locale, facts.displayName),
+      facts.reason === 'refunded'
+        ? `Pembayaran ${amount} pada ${day(facts.paidAt, locale)} telah dikembalikan kepada Anda, jadi langganan Kabari Anda berakhir hari ini.`
+        : `Pembayaran ${amount} pada ${day(facts.paidAt, locale)} sedang disengketakan melalui bank atau penyedia pembayaran Anda, jadi langganan Kabari Anda berakhir hari ini.`,
+      'Tidak akan ada tagihan lagi. Untuk berlangganan kembali, masuk ke Kabari dan bayar di jendela langganan berakhir.',
+    ]);
+  }
+  return render(locale, 'Your Kabari subscription has ended', [
+    hello(locale, facts.displayName),
+    facts.reason === 'refunded'
+      ? `The payment of ${amount} made on ${day(facts.paidAt, locale)} has been refunded to you, so your Kabari subscription has ended today.`
+      : `The payment of ${amount} made on ${day(facts.paidAt, locale)} is being disputed through your bank or payment provider, so your Kabari subscription has ended today.`,
+    'Nothing more will be charged. To subscribe again, sign in to Kabari and pay in the subscription-expired window.',
+  ]);
+}
+
 export function cancelledEmail(locale: Locale, facts: { displayName: string; validUntil: Date }): RenderedEmail {
   if (locale === 'id') {
     return render(locale, 'Langganan Kabari Anda telah dibatalkan', [

@@ -25,7 +25,9 @@ export interface PaymentRecord {
   kind: 'first_day' | 'renewal';
   amount: number;
   currencyCode: string;
-  state: 'pending' | 'succeeded' | 'failed' | 'refunded';
+  state: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'partly_refunded' | 'disputed';
+  /** Given back so far (major unit). */
+  refundedAmount?: number;
   cardBrand: string | null;
   cardLast4: string | null;
   createdAt: string;

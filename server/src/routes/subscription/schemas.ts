@@ -24,7 +24,10 @@ export const paymentItem = z.object({
   kind: z.enum(['first_day', 'renewal']),
   amount: z.number(),
   currencyCode: z.string(),
-  state: z.enum(['pending', 'succeeded', 'failed', 'refunded']),
+  state: z
+    .enum(['pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed'])
+    .describe('refunded, partly_refunded, disputed: what the provider reported after the charge'),
+  refundedAmount: z.number().describe('Given back so far (major unit); 0 when nothing was'),
   cardBrand: z.string().nullable(),
   cardLast4: z.string().nullable(),
   createdAt: z.string(),

@@ -6,7 +6,9 @@ import { completeRegistration, failRegistration } from '../../billing/subscripti
 import type { DatabaseExecutor } from '../../db/open-database';
 import { payments, registrations, webhookEvents } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { intentOutcome } from '../../payments/stripe';
+import { intentOutcome, stripeAmount } from '../../payments/stripe';
+import { minorDigits } from '../../billing/money';
+import { recordDispute, recordRefund } from '../../billing/payment-reversals';
 import { settlePendingPayment } from '../../billing/settle';
 import { paypalHeaders, stripeHeaders, webhookResponse } from './schemas';
 
@@ -34,6 +36,11 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       .onConflictDoNothing()
       .returning({ eventId: webhookEvents.eventId });
     return inserted.length === 1;
+  }
+
+  function refOf(value: string | { id: string } | null | undefined): string | null {
+    if (!value) return null;
+    return typeof value === 'string' ? value : value.id;
   }
 
   async function settleStripeIntent(tx: DatabaseExecutor, intent: Stripe.PaymentIntent) {
@@ -93,6 +100,10 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['webhooks'],
         summary: "Stripe's events, verified by their signature (STRIPE_WEBHOOK_SECRET)",
+        description:
+          'payment_intent.succeeded and .payment_failed settle a pending payment; charge.refunded and ' +
+          'charge.dispute.created are recorded on the payment (refunded, partly refunded, disputed); a full ' +
+          'refund of the current period’s charge or a dispute ends the subscription.',
         headers: stripeHeaders,
         body: z.unknown(),
         response: { 200: webhookResponse, 404: errorEnvelope, ...errorResponses },
@@ -113,6 +124,20 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!(await firstDelivery(tx, 'stripe', event.id, event.type))) return false;
         if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
           await settleStripeIntent(tx, event.data.object);
+        } else if (event.type === 'charge.refunded') {
+          const charge = event.data.object;
+          const currency = charge.currency.toUpperCase();
+          await recordRefund(
+            tx,
+            app.mailer,
+            { providerRef: refOf(charge.payment_intent) },
+            // Stripe's units back to ours (Stripe counts rupiah in hundredths, for example).
+            { total: Math.round(charge.amount_refunded / stripeAmount(1, currency)) },
+            app.billing.clock.now(),
+          );
+        } else if (event.type === 'charge.dispute.created') {
+          const dispute = event.data.object;
+          await recordDispute(tx, app.mailer, { providerRef: refOf(dispute.payment_intent) }, app.billing.clock.now());
         }
         return true;
       }));
@@ -120,7 +145,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok({ received: true as const, duplicate });
     },
   );
-  /** The parts of a PayPal capture event we read. */
+  /** The parts of a PayPal capture (or refund) event we read. */
   interface PaypalCaptureEvent {
     id: string;
     event_type: string;
@@ -130,10 +155,40 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       custom_id?: string;
       status_details?: { reason?: string };
       supplementary_data?: { related_ids?: { order_id?: string } };
+      /** Refunds and reversals: this refund's amount, the capture's total refunded, the capture ("up"). */
+      amount?: { value?: string; currency_code?: string };
+      seller_payable_breakdown?: { total_refunded_amount?: { value?: string } };
+      links?: { rel?: string; href?: string }[];
     };
   }
 
+  /** A PayPal decimal amount in our minor units, or null when it is not one. */
+  function paypalMinor(value: string | undefined, currency: string | undefined): number | null {
+    if (!value || !currency || !/^\d+(\.\d+)?$/.test(value)) return null;
+    return Math.round(Number(value) * 10 ** minorDigits(currency));
+  }
+
+  /** A PayPal refund or reversal: recorded on the capture's payment (the capture is its "up" link). */
+  async function recordPaypalReversal(tx: DatabaseExecutor, event: PaypalCaptureEvent) {
+    const resource = event.resource;
+    const up = resource?.links?.find((link) => link.rel === 'up')?.href;
+    const captureId = up ? /\/captures\/([\w-]+)$/.exec(up)?.[1] : undefined;
+    const find = { providerRef: captureId ?? null, paymentKey: resource?.custom_id ?? null };
+    const now = app.billing.clock.now();
+    if (event.event_type === 'PAYMENT.CAPTURE.REVERSED') {
+      // PayPal took the money back for the payer (a dispute or chargeback they won).
+      await recordDispute(tx, app.mailer, find, now);
+      return;
+    }
+    const currency = resource?.amount?.currency_code;
+    const total = paypalMinor(resource?.seller_payable_breakdown?.total_refunded_amount?.value, currency);
+    const amount = paypalMinor(resource?.amount?.value, currency);
+    if (total === null && amount === null) return;
+    await recordRefund(tx, app.mailer, find, total !== null ? { total } : { amount: amount! }, now);
+  }
+
   const PAYPAL_SETTLING = new Set(['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.DECLINED']);
+  const PAYPAL_REVERSING = new Set(['PAYMENT.CAPTURE.REFUNDED', 'PAYMENT.CAPTURE.REVERSED']);
 
   app.post(
     '/api/v1/webhooks/paypal',
@@ -143,7 +198,9 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "PayPal's events, verified through PayPal's verify-webhook-signature API (PAYPAL_WEBHOOK_ID)",
         description:
           'PAYMENT.CAPTURE.COMPLETED settles a pending capture (first day, renew after expiry, or a renewal); ' +
-          'PAYMENT.CAPTURE.DENIED and .DECLINED fail it. Found by the payment key sent as custom_id.',
+          'PAYMENT.CAPTURE.DENIED and .DECLINED fail it. Found by the payment key sent as custom_id. ' +
+          'PAYMENT.CAPTURE.REFUNDED and .REVERSED are recorded on the captured payment (refunded, partly ' +
+          'refunded, disputed); a full refund of the current period’s charge or a reversal ends the subscription.',
         headers: paypalHeaders,
         body: z.unknown(),
         response: { 200: webhookResponse, 404: errorEnvelope, ...errorResponses },
@@ -186,6 +243,10 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const duplicate = !(await app.db.transaction(async (tx) => {
         if (!(await firstDelivery(tx, 'paypal', event.id, event.event_type))) return false;
+        if (PAYPAL_REVERSING.has(event.event_type)) {
+          await recordPaypalReversal(tx, event);
+          return true;
+        }
         if (!settling) return true;
         const captureId = resource!.id!;
         const outcome =

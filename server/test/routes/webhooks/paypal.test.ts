@@ -232,6 +232,90 @@ describeEachDatabase('PayPal', (driver) => {
     const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
     expect(registration!.userId).toBe(user!.id);
   });
+  /** Delivers an event as PayPal signed it (the fake's verify-webhook-signature knows it by transmission id). */
+  function deliverSigned(event: { id: string }, payload = JSON.stringify(event)) {
+    const transmission = `transmission-${event.id}`;
+    paypal.signed.set(transmission, event);
+    return app().inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/paypal',
+      headers: {
+        'content-type': 'application/json',
+        'paypal-transmission-id': transmission,
+        'paypal-transmission-time': new Date().toISOString(),
+        'paypal-transmission-sig': 'signature',
+        'paypal-cert-url': 'https://api.paypal.com/v1/notifications/certs/CERT-1',
+        'paypal-auth-algo': 'SHA256withRSA',
+      },
+      payload,
+    });
+  }
+
+  function refundEvent(id: string, type: string, orderId: string, value: string, total?: string) {
+    return {
+      id,
+      event_type: type,
+      resource: {
+        id: `REFUND-${id}`,
+        status: 'COMPLETED',
+        amount: { value, currency_code: 'USD' },
+        ...(total
+          ? { seller_payable_breakdown: { total_refunded_amount: { value: total, currency_code: 'USD' } } }
+          : {}),
+        links: [
+          { rel: 'self', href: `https://api.sandbox.paypal.com/v2/payments/refunds/REFUND-${id}` },
+          { rel: 'up', href: `https://api.sandbox.paypal.com/v2/payments/captures/CAPTURE-${orderId}` },
+        ],
+      },
+    };
+  }
+
+  it('PAYMENT.CAPTURE.REFUNDED: partly, then fully refunded; the full refund ends the subscription, once', async () => {
+    paypal.captureMode = 'completed';
+    const email = freshEmail();
+    const { orderId } = await createAndCapture(email);
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    const paymentOf = async () =>
+      (
+        await app()
+          .db.select()
+          .from(payments)
+          .where(eq(payments.providerRef, `CAPTURE-${orderId}`))
+      )[0]!;
+
+    const part = refundEvent('WH-REFUND-1', 'PAYMENT.CAPTURE.REFUNDED', orderId, '0.50');
+    expect((await deliverSigned(part, JSON.stringify({ ...part, id: 'WH-FORGED' }))).statusCode).toBe(400);
+    expect((await deliverSigned(part)).json().data).toEqual({ received: true, duplicate: false });
+    expect((await deliverSigned(part)).json().data).toEqual({ received: true, duplicate: true });
+    expect(await paymentOf()).toMatchObject({ state: 'partly_refunded', refundedAmount: 50 });
+    const [running] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    expect(running!.status).toBe('trial');
+
+    const rest = refundEvent('WH-REFUND-2', 'PAYMENT.CAPTURE.REFUNDED', orderId, '0.49', '0.99');
+    expect((await deliverSigned(rest)).statusCode).toBe(200);
+    expect(await paymentOf()).toMatchObject({ state: 'refunded', refundedAmount: 99 });
+    const [ended] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    expect(ended!.status).toBe('unsubscribed');
+    const mail = await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email));
+    expect(mail.filter((message) => message.subject === 'Your Kabari subscription has ended')).toHaveLength(1);
+  });
+
+  it('PAYMENT.CAPTURE.REVERSED marks the payment disputed and ends the subscription', async () => {
+    paypal.captureMode = 'completed';
+    const email = freshEmail();
+    const { orderId } = await createAndCapture(email);
+    const reversed = refundEvent('WH-REVERSED-1', 'PAYMENT.CAPTURE.REVERSED', orderId, '0.99');
+    expect((await deliverSigned(reversed)).json().data).toEqual({ received: true, duplicate: false });
+    const [payment] = await app()
+      .db.select()
+      .from(payments)
+      .where(eq(payments.providerRef, `CAPTURE-${orderId}`));
+    expect(payment!.state).toBe('disputed');
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
+    expect(subscription!.status).toBe('unsubscribed');
+  });
+
   it('an expired PayPal subscriber renews with PayPal: order with the attempt’s key, captured once', async () => {
     paypal.captureMode = 'completed';
     const email = freshEmail();

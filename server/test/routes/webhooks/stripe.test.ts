@@ -309,6 +309,131 @@ describeEachDatabase('Stripe', (driver) => {
     expect(receipts).toHaveLength(2);
   });
 
+  /** A signed-in Stripe subscriber in trial whose first-day charge is the PaymentIntent `intentId`. */
+  async function trialSubscriber(intentId: string) {
+    nextStatus = 'succeeded';
+    const email = freshEmail();
+    const registerId = (await register(email)).json().data.registerId;
+    // The fake names every intent pi_1; each subscriber here gets its own, as Stripe's are.
+    await app().db.update(payments).set({ providerRef: intentId }).where(eq(payments.registrationId, registerId));
+    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/loginByAuthCode',
+      remoteAddress: freshIp(),
+      payload: { authCode: query.json().data.authCode },
+    });
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    return { email, userId: user!.id, token: login.json().data.token as string };
+  }
+
+  function chargeEvent(eventId: string, intentId: string, amountRefunded: number) {
+    return JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: 'charge.refunded',
+      data: {
+        object: {
+          id: `ch_${intentId}`,
+          object: 'charge',
+          payment_intent: intentId,
+          amount: 99,
+          amount_refunded: amountRefunded,
+          refunded: amountRefunded === 99,
+          currency: 'usd',
+        },
+      },
+    });
+  }
+
+  const subscriptionOf = async (userId: string) =>
+    (await app().db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!;
+  const mailTo = (email: string) => app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email));
+
+  it('a full refund of the charge that paid the period ends the subscription at once, with a notice, once', async () => {
+    const { email, userId, token } = await trialSubscriber('pi_refund_full');
+    const payload = chargeEvent('evt_refund_full', 'pi_refund_full', 99);
+    const tampered = payload.replace('"amount_refunded":99', '"amount_refunded":98');
+    expect((await postWebhook(tampered, signed(payload))).statusCode).toBe(400);
+    expect((await subscriptionOf(userId)).status).toBe('trial');
+
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: false });
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: true });
+    const subscription = await subscriptionOf(userId);
+    expect(subscription.status).toBe('unsubscribed');
+    expect(subscription.validUntil.getTime()).toBeLessThanOrEqual(Date.now());
+    const notices = (await mailTo(email)).filter((mail) => mail.subject === 'Your Kabari subscription has ended');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.bodyText).toContain('has been refunded to you');
+
+    const history = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/payments',
+      headers: { authorization: token },
+    });
+    expect(history.json().data.items).toMatchObject([{ state: 'refunded', refundedAmount: 0.99, amount: 0.99 }]);
+    const info = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/subscribe/info',
+      headers: { authorization: token },
+    });
+    expect(info.json().data).toMatchObject({ status: 'unsubscribed', expiredStatus: 1 });
+    // Nothing more is charged.
+    const report = await app().billing.runRenewals(new Date(Date.now() + 2 * 24 * 3600 * 1000), userId);
+    expect(report).toMatchObject({ renewed: 0, failed: 0 });
+  });
+
+  it('a partial refund is recorded on the payment and the subscription continues', async () => {
+    const { email, userId } = await trialSubscriber('pi_refund_part');
+    const payload = chargeEvent('evt_refund_part', 'pi_refund_part', 40);
+    expect((await postWebhook(payload, signed(payload))).statusCode).toBe(200);
+    const [payment] = await app().db.select().from(payments).where(eq(payments.providerRef, 'pi_refund_part'));
+    expect(payment).toMatchObject({ state: 'partly_refunded', refundedAmount: 40 });
+    expect((await subscriptionOf(userId)).status).toBe('trial');
+    expect((await mailTo(email)).map((mail) => mail.subject)).not.toContain('Your Kabari subscription has ended');
+  });
+
+  it('a dispute marks the payment disputed and ends the subscription with a notice', async () => {
+    const { email, userId } = await trialSubscriber('pi_disputed');
+    const payload = JSON.stringify({
+      id: 'evt_dispute',
+      object: 'event',
+      type: 'charge.dispute.created',
+      data: {
+        object: {
+          id: 'dp_1',
+          object: 'dispute',
+          charge: 'ch_pi_disputed',
+          payment_intent: 'pi_disputed',
+          amount: 99,
+          currency: 'usd',
+          reason: 'fraudulent',
+          status: 'needs_response',
+        },
+      },
+    });
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: false });
+    const [payment] = await app().db.select().from(payments).where(eq(payments.providerRef, 'pi_disputed'));
+    expect(payment!.state).toBe('disputed');
+    expect(payment!.disputedAt).not.toBeNull();
+    expect((await subscriptionOf(userId)).status).toBe('unsubscribed');
+    const notices = (await mailTo(email)).filter((mail) => mail.subject === 'Your Kabari subscription has ended');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.bodyText).toContain('is being disputed');
+  });
+
+  it('a refund of an earlier period’s charge is recorded only: the renewed period is paid for', async () => {
+    const { userId } = await trialSubscriber('pi_refund_old');
+    expect(await app().billing.runRenewals(new Date(Date.now() + 2 * 24 * 3600 * 1000), userId)).toMatchObject({
+      renewed: 1,
+    });
+    const payload = chargeEvent('evt_refund_old', 'pi_refund_old', 99);
+    expect((await postWebhook(payload, signed(payload))).statusCode).toBe(200);
+    const [payment] = await app().db.select().from(payments).where(eq(payments.providerRef, 'pi_refund_old'));
+    expect(payment).toMatchObject({ state: 'refunded', kind: 'first_day' });
+    expect(await subscriptionOf(userId)).toMatchObject({ status: 'active', periodIndex: 1 });
+  });
+
   it('an event for a payment not recorded yet is refused unrecorded, so Stripe delivers it again', async () => {
     const payload = restartEvent('evt_early', '', 'renewal', 'renewal:00000000-0000-4000-8000-000000000000:1');
     const early = await postWebhook(payload, signed(payload));
