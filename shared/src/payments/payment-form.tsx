@@ -22,7 +22,7 @@ import {
 import { formatMoney, type PaymentTerms } from './payment-terms';
 import { PaymentTermsSummary, type PaymentKind } from './payment-terms-summary';
 import { PaypalButton } from './paypal-button';
-import { StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
+import { loadStripeOnce, StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
 import { StripeWalletButton } from './stripe-wallet-button';
 import { paymentsNamespace } from './payments-namespace';
 import './payment-form.css';
@@ -324,14 +324,22 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
           pay={(paymentMethodId) =>
             new Promise<void>((resolve, reject) => {
               void attempt(async () => {
+                let outcome: StripeOutcome;
                 try {
-                  const outcome = await handlers.stripe({ method: 'wallet', paymentMethodId });
+                  outcome = await handlers.stripe({ method: 'wallet', paymentMethodId });
+                  // The wallet sheet closes here; a 3-D Secure step follows in Stripe's own dialog.
                   resolve();
-                  return outcome.registerId;
                 } catch (error) {
                   reject(error as Error);
                   throw error;
                 }
+                if (outcome.requiresAction && outcome.clientSecret) {
+                  // The bank wants the payer to confirm: completed before the result screen, which then reads
+                  // how it ended (a failed confirmation is a decline there, by the webhook).
+                  const stripe = await loadStripeOnce(terms.stripePublishableKey!);
+                  await stripe?.confirmCardPayment(outcome.clientSecret);
+                }
+                return outcome.registerId;
               });
             })
           }
