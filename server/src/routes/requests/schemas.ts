@@ -5,7 +5,7 @@ import { sayRequests } from '../../requests/request-messages';
 import { TEMPLATE_IDS } from '../../requests/templates';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
-import { placeSchema } from '../share/schemas';
+import { positionSchema } from '../share/schemas';
 
 export const channelField = z.enum(['sms', 'email'], { message: sayRequests('chooseChannel').en });
 export const templateIdField = z
@@ -16,17 +16,6 @@ export const noteField = z
   .string({ message: sayRequests('noteNotText').en })
   .max(2000)
   .default('');
-
-export const position = z.object({
-  id: z.number().int(),
-  source: z.enum(['ip', 'gps']),
-  latitude: z.number(),
-  longitude: z.number(),
-  accuracyMeters: z.number().nullable(),
-  address: z.string().nullable().describe('The nearest named place, in English'),
-  place: placeSchema.nullable().optional(),
-  recordedAt: z.string(),
-});
 
 export const locationRequest = z.object({
   id: z.string(),
@@ -48,7 +37,7 @@ export const locationRequest = z.object({
   locatedTime: z.string().nullable(),
   liveUntil: z.string().nullable(),
   expiresAt: z.string(),
-  lastPosition: position.nullable(),
+  lastPosition: positionSchema.nullable(),
 });
 
 export const requestResponse = envelope(z.object({ request: locationRequest }));

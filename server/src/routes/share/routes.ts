@@ -151,6 +151,21 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
     await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
   });
 
+  /**
+   * Stop or Decline: from the one state it fits, to a final one, published to the requester. Asked again once done,
+   * it answers the same; any other state: 409 saying why.
+   */
+  const decide = (token: string, from: LinkState, change: { consent: 'stopped' | 'declined'; liveUntil?: null }) =>
+    app.db.transaction(async (tx) => {
+      let row = await findRequest(tx, token, true);
+      const state = linkState(row);
+      if (state === change.consent) return ok({ state });
+      if (state !== from) throw notSharing(state);
+      row = await updateRequest(tx, row.id, { ...change, decidedAt: new Date() });
+      await publishView(tx, row.userId, row.id, publicUrl);
+      return ok({ state: linkState(row) });
+    });
+
   const responses = { ...errorResponses, 404: errorEnvelope, 409: errorEnvelope };
   const tags = ['share'];
 
@@ -412,17 +427,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         response: { 200: stateResponse, ...responses },
       },
     },
-    async (request) =>
-      app.db.transaction(async (tx) => {
-        let row = await findRequest(tx, request.params.token, true);
-        const state = linkState(row);
-        if (state === 'stopped') return ok({ state });
-        if (state !== 'sharing') throw notSharing(state);
-        const now = new Date();
-        row = await updateRequest(tx, row.id, { consent: 'stopped', decidedAt: now, liveUntil: null });
-        await publishView(tx, row.userId, row.id, publicUrl);
-        return ok({ state: linkState(row) });
-      }),
+    async (request) => decide(request.params.token, 'sharing', { consent: 'stopped', liveUntil: null }),
   );
 
   app.post(
@@ -435,16 +440,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         response: { 200: stateResponse, ...responses },
       },
     },
-    async (request) =>
-      app.db.transaction(async (tx) => {
-        let row = await findRequest(tx, request.params.token, true);
-        const state = linkState(row);
-        if (state === 'declined') return ok({ state });
-        if (state !== 'open') throw notSharing(state);
-        row = await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
-        await publishView(tx, row.userId, row.id, publicUrl);
-        return ok({ state: linkState(row) });
-      }),
+    async (request) => decide(request.params.token, 'open', { consent: 'declined' }),
   );
 
   app.post(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
+import { defineMessages } from '../../lib/messages';
 
 // `deleted`: the requester deleted the request (or their account); only opt-out and report still work.
 export const LINK_STATES = [
@@ -18,6 +19,30 @@ export const LIVE_MINUTES = [15, 60, 480] as const;
 
 export const REPORT_REASONS = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'] as const;
 
+// The schemas' messages in both languages: the error handler finds them by their English text.
+const say = defineMessages(
+  {
+    latitude: 'latitude must be a number',
+    longitude: 'longitude must be a number',
+    accuracy: 'accuracy must be a number of metres',
+    recordedAt: 'recordedAt must be an ISO timestamp',
+    minutes: 'Choose 15 minutes, 1 hour or 8 hours.',
+    liveUntil: 'liveUntil must be the ISO time of the live window to end',
+    reason: `reason must be one of ${REPORT_REASONS.join(', ')}`,
+    detailsTooLong: 'The details are longer than 2000 characters.',
+  },
+  {
+    latitude: 'latitude harus berupa angka',
+    longitude: 'longitude harus berupa angka',
+    accuracy: 'accuracy harus berupa angka dalam meter',
+    recordedAt: 'recordedAt harus berupa waktu ISO',
+    minutes: 'Pilih 15 menit, 1 jam, atau 8 jam.',
+    liveUntil: 'liveUntil harus berupa waktu ISO dari jendela berbagi langsung yang diakhiri',
+    reason: `Pilih alasan laporan: salah satu dari ${REPORT_REASONS.join(', ')}`,
+    detailsTooLong: 'Rinciannya lebih dari 2000 karakter.',
+  },
+);
+
 export const tokenParams = z.object({
   // Tokens are long random strings; anything else is simply not found (404), like an unknown token.
   token: z.string().min(1).max(200),
@@ -34,15 +59,16 @@ export const placeSchema = z
   })
   .describe('The parts of the address, for the reader to write in their language (null on older positions)');
 
+/** A shared position (docs/api-v1.md `Position`): in the share, positions and requests routes alike. */
 export const positionSchema = z.object({
   id: z.number().int(),
-  source: z.enum(['ip', 'gps']),
+  source: z.enum(['ip', 'gps']).describe('ip: approximate, from the DB-IP database; gps: the browser'),
   latitude: z.number(),
   longitude: z.number(),
-  accuracyMeters: z.number().nullable(),
-  address: z.string().nullable(),
+  accuracyMeters: z.number().nullable().describe('Radius of the likely area, in metres'),
+  address: z.string().nullable().describe('The nearest named place, in English'),
   place: placeSchema.nullable().optional(),
-  recordedAt: isoTime,
+  recordedAt: isoTime.describe('When the position was taken (ISO 8601)'),
 });
 
 export const attributionSchema = z.object({
@@ -74,27 +100,33 @@ export const consentResponse = envelope(
 );
 
 export const positionBody = z.object({
-  latitude: z.number({ message: 'latitude must be a number' }).min(-90).max(90),
-  longitude: z.number({ message: 'longitude must be a number' }).min(-180).max(180),
+  latitude: z
+    .number({ message: say('latitude').en })
+    .min(-90)
+    .max(90),
+  longitude: z
+    .number({ message: say('longitude').en })
+    .min(-180)
+    .max(180),
   accuracy: z
-    .number({ message: 'accuracy must be a number of metres' })
+    .number({ message: say('accuracy').en })
     .min(0)
     .max(1_000_000)
     .describe('metres, as the browser reports it'),
-  recordedAt: z.iso.datetime({ offset: true, message: 'recordedAt must be an ISO timestamp' }),
+  recordedAt: z.iso.datetime({ offset: true, message: say('recordedAt').en }),
 });
 
 export const positionResponse = envelope(z.object({ accepted: z.boolean(), liveUntil: isoTime.nullable() }));
 
 export const liveBody = z.object({
-  minutes: z.union([z.literal(15), z.literal(60), z.literal(480)], { message: 'minutes must be 15, 60 or 480' }),
+  minutes: z.union([z.literal(15), z.literal(60), z.literal(480)], { message: say('minutes').en }),
 });
 
 export const liveResponse = envelope(z.object({ liveUntil: isoTime }));
 
 export const liveEndBody = z.object({
   liveUntil: z.iso
-    .datetime({ offset: true, message: 'liveUntil must be the ISO time of the live window to end' })
+    .datetime({ offset: true, message: say('liveUntil').en })
     .describe('The end time of the window the page is ending, as the server gave it: a newer window is kept'),
 });
 
@@ -109,11 +141,11 @@ export const stateResponse = envelope(z.object({ state: z.enum(LINK_STATES) }));
 export const optOutResponse = envelope(z.object({ optedOut: z.literal(true) }));
 
 export const reportBody = z.object({
-  reason: z.enum(REPORT_REASONS, { message: `reason must be one of ${REPORT_REASONS.join(', ')}` }),
+  reason: z.enum(REPORT_REASONS, { message: say('reason').en }),
   details: z
     .string()
     .trim()
-    .max(2000, 'details are longer than 2000 characters')
+    .max(2000, say('detailsTooLong').en)
     .nullish()
     .transform((value) => (value ? value : null)),
 });

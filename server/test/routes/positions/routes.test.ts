@@ -101,5 +101,12 @@ describeEachDatabase('GET /api/v1/requests/{id}/positions', (driver) => {
     const malformed = await get('not-an-id', alice.token);
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toMatch(/^id: /);
+    // In the caller's language, as every answer of the requests routes.
+    const inIndonesian = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/v1/requests/not-an-id/positions',
+      headers: { authorization: alice.token, 'accept-language': 'id' },
+    });
+    expect(inIndonesian.json().message).toBe('Permintaan tidak ditemukan.');
   });
 });

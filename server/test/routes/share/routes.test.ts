@@ -385,6 +385,17 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
       headers: { 'x-forwarded-for': PUBLIC_IP, 'accept-language': 'id' },
     });
     expect(response.json().message).toBe('Tautan tidak valid!');
+    // The schemas' messages too.
+    const request = await insertRequest(db(), requesterId);
+    await call('POST', link(request.token, '/consent'));
+    const live = await testApp.app.inject({
+      method: 'POST',
+      url: link(request.token, '/live'),
+      payload: { minutes: 30 },
+      headers: { 'x-forwarded-for': PUBLIC_IP, 'accept-language': 'id' },
+    });
+    expect(live.statusCode).toBe(400);
+    expect(live.json().message).toBe('Pilih 15 menit, 1 jam, atau 8 jam.');
   });
 
   it('throttles one address', async () => {
