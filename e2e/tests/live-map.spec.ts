@@ -1,3 +1,4 @@
+import type { BrowserContext } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { signInAsSubscriber } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
@@ -6,6 +7,25 @@ import { signUpSubscriber } from '../support/subscriber';
 // request goes from Pending straight to GPS Tracked (the IP step is covered by the server's tests).
 const RECIPIENT_POSITION = { latitude: -6.1754, longitude: 106.8272, accuracy: 15 };
 
+/** A trackable link made through the API by the given subscriber. */
+async function createLink(baseURL: string, token: string, title: string, locale: 'en' | 'id') {
+  const created = await fetch(new URL('/api/v1/links', baseURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: token },
+    body: JSON.stringify({ title, locale }),
+  });
+  expect(created.status).toBe(200);
+  return ((await created.json()) as { data: { request: { id: string; url: string } } }).data.request;
+}
+
+/** The link's consent page, on this test server, in the recipient's own browser context. */
+async function openLink(recipientContext: BrowserContext, baseURL: string, url: string) {
+  const recipient = await recipientContext.newPage();
+  const link = new URL(url);
+  await recipient.goto(new URL(`${link.pathname}${link.search}`, baseURL).toString());
+  return recipient;
+}
+
 test('the requester sees the recipient share live: GPS Tracked, marker and address on the map, no reload', async ({
   browser,
   page,
@@ -13,13 +33,7 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
   baseURL,
 }) => {
   const subscriber = await signUpSubscriber(baseURL!);
-  const created = await fetch(new URL('/api/v1/links', baseURL), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: subscriber.token },
-    body: JSON.stringify({ title: 'Mum', locale: 'en' }),
-  });
-  expect(created.status).toBe(200);
-  const { request } = ((await created.json()) as { data: { request: { id: string; url: string } } }).data;
+  const request = await createLink(baseURL!, subscriber.token, 'Mum', 'en');
 
   await signInAsSubscriber(context, baseURL!, subscriber);
   const stream = page.waitForResponse((response) => response.url().includes('/api/v1/locate/events'));
@@ -35,9 +49,7 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
     permissions: ['geolocation'],
   });
   try {
-    const recipient = await recipientContext.newPage();
-    const link = new URL(request.url);
-    await recipient.goto(new URL(`${link.pathname}${link.search}`, baseURL).toString());
+    const recipient = await openLink(recipientContext, baseURL!, request.url);
     await recipient.getByRole('button', { name: 'Share my location' }).click();
 
     await expect(row).toContainText(/IP Located|GPS Tracked/);
@@ -86,13 +98,7 @@ test('the history writes the shared place in the reader’s language (/id)', asy
   baseURL,
 }) => {
   const subscriber = await signUpSubscriber(baseURL!);
-  const created = await fetch(new URL('/api/v1/links', baseURL), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: subscriber.token },
-    body: JSON.stringify({ title: 'Ibu', locale: 'id' }),
-  });
-  expect(created.status).toBe(200);
-  const { request } = ((await created.json()) as { data: { request: { url: string } } }).data;
+  const request = await createLink(baseURL!, subscriber.token, 'Ibu', 'id');
 
   // Central Amsterdam: the country's name differs between the languages (Netherlands / Belanda).
   const recipientContext = await browser.newContext({
@@ -100,9 +106,7 @@ test('the history writes the shared place in the reader’s language (/id)', asy
     permissions: ['geolocation'],
   });
   try {
-    const recipient = await recipientContext.newPage();
-    const link = new URL(request.url);
-    await recipient.goto(new URL(`${link.pathname}${link.search}`, baseURL).toString());
+    const recipient = await openLink(recipientContext, baseURL!, request.url);
     await recipient.getByRole('button', { name: 'Bagikan lokasi saya' }).click();
     await expect(recipient).toHaveURL(/\/id\/share/);
   } finally {

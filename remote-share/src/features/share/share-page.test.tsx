@@ -16,6 +16,24 @@ function reply(data: unknown) {
   return { ok: true, status: 200, statusText: 'ok', json: async () => ({ status: 200, message: 'ok', data }) };
 }
 
+/** A browser whose live watch the test can fail as when location permission is withdrawn. */
+function watchThatFails(): () => void {
+  let fail: ((error: GeolocationPositionError) => void) | undefined;
+  Object.defineProperty(navigator, 'geolocation', {
+    configurable: true,
+    value: {
+      getCurrentPosition: jest.fn(),
+      watchPosition: jest.fn((_success: unknown, error: (error: GeolocationPositionError) => void) => {
+        fail = error;
+        return 9;
+      }),
+      clearWatch: jest.fn(),
+    },
+  });
+  return () =>
+    fail?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError);
+}
+
 describe('SharePage', () => {
   beforeEach(() => {
     Object.defineProperty(navigator, 'geolocation', {
@@ -72,25 +90,12 @@ describe('SharePage', () => {
   });
 
   it('says that live sharing stopped, and why, when the browser withdraws permission (in Indonesian)', async () => {
-    let fail: ((error: GeolocationPositionError) => void) | undefined;
-    Object.defineProperty(navigator, 'geolocation', {
-      configurable: true,
-      value: {
-        getCurrentPosition: jest.fn(),
-        watchPosition: jest.fn((_success: unknown, error: (error: GeolocationPositionError) => void) => {
-          fail = error;
-          return 9;
-        }),
-        clearWatch: jest.fn(),
-      },
-    });
+    const withdrawPermission = watchThatFails();
     const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
     global.fetch = jest.fn(async () => reply({ ...sharing, liveUntil })) as unknown as typeof fetch;
     await renderAt('/id/share?token=tok', <SharePage />);
     expect(await screen.findByText(/^Berbagi langsung aktif sampai pukul/)).toBeInTheDocument();
-    act(() =>
-      fail?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
-    );
+    act(withdrawPermission);
     expect(await screen.findByText(/^Berbagi langsung berhenti: Izin lokasi ditolak/)).toBeInTheDocument();
     expect(screen.getByText(/Budi Santoso melihat bahwa berbagi langsung sudah berakhir/)).toBeInTheDocument();
     // The server ends the window too, so the requester's live badge goes off.
@@ -100,18 +105,7 @@ describe('SharePage', () => {
   });
 
   it('says while live that positions go out only while the page is open, and when location is allowed again', async () => {
-    let fail: ((error: GeolocationPositionError) => void) | undefined;
-    Object.defineProperty(navigator, 'geolocation', {
-      configurable: true,
-      value: {
-        getCurrentPosition: jest.fn(),
-        watchPosition: jest.fn((_success: unknown, error: (error: GeolocationPositionError) => void) => {
-          fail = error;
-          return 11;
-        }),
-        clearWatch: jest.fn(),
-      },
-    });
+    const withdrawPermission = watchThatFails();
     // The browser's permission, which the recipient may give again in its settings.
     const permission = Object.assign(new EventTarget(), { state: 'denied' as PermissionState });
     Object.defineProperty(navigator, 'permissions', {
@@ -131,9 +125,7 @@ describe('SharePage', () => {
         screen.getByText('Your position is sent while this page stays open. Closing it stops sending.'),
       ).toBeInTheDocument();
 
-      act(() =>
-        fail?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
-      );
+      act(withdrawPermission);
       expect(await screen.findByText(/^Live sharing stopped: User denied location permission/)).toBeInTheDocument();
       expect(screen.queryByText(/while this page stays open/)).not.toBeInTheDocument();
       expect(screen.queryByText(/Location is allowed again/)).not.toBeInTheDocument();
