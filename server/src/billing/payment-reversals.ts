@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, subscriptions, users } from '../db/schema';
+import { payments, subscriptions } from '../db/schema';
 import type { Mailer } from '../plugins/mailer';
 import { reversalEndedEmail } from './emails';
+import { lockSubscriptionWithUser } from './subscriptions';
 
 type Payment = typeof payments.$inferSelect;
 
@@ -26,12 +27,7 @@ async function endSubscriptionFor(
   now: Date,
 ): Promise<boolean> {
   if (!payment.subscriptionId) return false;
-  const [row] = await tx
-    .select({ subscription: subscriptions, user: users })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(eq(subscriptions.id, payment.subscriptionId))
-    .for('update', { of: subscriptions });
+  const row = await lockSubscriptionWithUser(tx, payment.subscriptionId);
   if (!row) return false;
   const { subscription, user } = row;
   if (!['trial', 'active', 'cancelled'].includes(subscription.status)) return false;

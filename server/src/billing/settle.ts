@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, registrations, subscriptions, users } from '../db/schema';
+import { payments, registrations } from '../db/schema';
 import type { ChargeOutcome } from '../payments/processor';
 import { settleRenewal } from './renewals';
 import {
   completeRegistration,
   failRegistration,
+  lockSubscriptionWithUser,
   restartSubscription,
   type PaymentMethodKind,
   type RegistrationDeps,
@@ -59,12 +60,7 @@ export async function settlePendingPayment(
   }
 
   if (!payment.subscriptionId || !payment.userId) return { settled: false };
-  const [row] = await tx
-    .select({ subscription: subscriptions, user: users })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(eq(subscriptions.id, payment.subscriptionId))
-    .for('update', { of: subscriptions });
+  const row = await lockSubscriptionWithUser(tx, payment.subscriptionId);
   if (!row) return { settled: false };
   const { subscription, user } = row;
 

@@ -66,6 +66,17 @@ export function subscriptionInfo(subscription: Subscription, now: Date): Subscri
   };
 }
 
+/** A subscription with its subscriber, the subscription row locked for the caller's transaction. */
+export async function lockSubscriptionWithUser(tx: DatabaseExecutor, subscriptionId: string) {
+  const [row] = await tx
+    .select({ subscription: subscriptions, user: users })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(eq(subscriptions.id, subscriptionId))
+    .for('update', { of: subscriptions });
+  return row;
+}
+
 export async function findSubscription(db: DatabaseExecutor, userId: string): Promise<Subscription | undefined> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
   return row;
@@ -371,6 +382,96 @@ export async function recordPendingRestart(
       createdAt: input.now,
     })
     .onConflictDoNothing({ target: payments.idempotencyKey });
+}
+
+/** A provider's answer to a first charge, with what it saved for renewals. */
+export interface FirstChargeAnswer {
+  outcome: ChargeOutcome;
+  method: PaymentMethodKind;
+  customerRef: string | null;
+  paymentMethodRef: string | null;
+}
+
+/**
+ * Books a sign-up's first-day answer, whichever provider gave it: the account (succeeded; null unless it was
+ * completed or refused here), the reason (failed), or a pending payment the webhook or the reconciliation job
+ * settles later.
+ */
+export async function bookFirstDay(
+  tx: DatabaseExecutor,
+  input: { registrationId: string; provider: Provider; answer: FirstChargeAnswer },
+  deps: RegistrationDeps,
+): Promise<CompletionResult | null> {
+  const { registrationId, provider, answer } = input;
+  const { outcome } = answer;
+  const [registration] = await tx
+    .select({ locale: registrations.locale })
+    .from(registrations)
+    .where(eq(registrations.id, registrationId));
+  const price = deps.billing.prices[registration?.locale === 'id' ? 'id' : 'en'];
+  if (outcome.outcome === 'succeeded') {
+    return completeRegistration(tx, registrationId, { ...answer, outcome }, deps);
+  }
+  if (outcome.outcome === 'failed') {
+    await failRegistration(tx, registrationId, outcome, { now: deps.now, price });
+    return null;
+  }
+  await recordPendingFirstDay(tx, { registrationId, provider, providerRef: outcome.providerRef, price, now: deps.now });
+  return null;
+}
+
+/**
+ * Books a renew attempt's answer (an expired subscriber paying again): the subscription restarted, the reason
+ * (registerQuery says why), or a pending payment settled later.
+ */
+export async function bookRestart(
+  tx: DatabaseExecutor,
+  input: {
+    registrationId: string;
+    user: { id: string; email: string; displayName: string; locale: string };
+    subscription: Subscription;
+    provider: Provider;
+    answer: FirstChargeAnswer;
+  },
+  deps: RegistrationDeps,
+): Promise<void> {
+  const { subscription, user, answer } = input;
+  const { outcome } = answer;
+  if (outcome.outcome === 'succeeded') {
+    await restartSubscription(
+      tx,
+      {
+        subscription,
+        registrationId: input.registrationId,
+        charge: { ...answer, outcome },
+        user,
+        provider: input.provider,
+      },
+      deps,
+    );
+  } else if (outcome.outcome === 'failed') {
+    await failRegistration(
+      tx,
+      input.registrationId,
+      outcome,
+      { now: deps.now, price: { currency: subscription.currency, firstDayAmount: subscription.amount } },
+      {
+        userId: user.id,
+        subscriptionId: subscription.id,
+        periodIndex: subscription.periodIndex + 1,
+        amount: subscription.amount,
+      },
+    );
+  } else if (input.provider !== 'v5pay') {
+    await recordPendingRestart(tx, {
+      registrationId: input.registrationId,
+      userId: user.id,
+      subscription,
+      provider: input.provider,
+      providerRef: outcome.providerRef,
+      now: deps.now,
+    });
+  }
 }
 
 /** Hands out the auth code of a created registration once, within 30 minutes of its creation. */

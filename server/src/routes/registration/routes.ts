@@ -6,14 +6,8 @@ import { countAttempt, type ThrottleRule } from '../../auth/throttle';
 import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import type { Locale } from '../../billing/billing-config';
-import {
-  claimAuthCodeHandout,
-  completeRegistration,
-  failRegistration,
-  firstDayKey,
-  findSubscription,
-  recordPendingFirstDay,
-} from '../../billing/subscriptions';
+import { openPaypalOrder } from '../../billing/paypal-orders';
+import { bookFirstDay, claimAuthCodeHandout, firstDayKey, findSubscription } from '../../billing/subscriptions';
 import type { Config } from '../../config';
 import { registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
@@ -34,15 +28,6 @@ import {
   stripeRegisterResponse,
   v5payBody,
 } from './schemas';
-
-/** What may be logged of a provider's error: never its request (it carries the access token). */
-function providerErrorSummary(error: unknown): { status?: number; message: string } {
-  const status = (error as { statusCode?: unknown }).statusCode;
-  return {
-    ...(typeof status === 'number' ? { status } : {}),
-    message: error instanceof Error ? error.message : String(error),
-  };
-}
 
 const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
 
@@ -146,19 +131,20 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
 
       const result = await app.db.transaction(async (tx) => {
         await tx.insert(registrations).values(registrationRow(registrationId, body, 'v5pay', passwordHash, now));
-        const { outcome } = authorization;
-        if (outcome.outcome === 'succeeded') {
-          return completeRegistration(
-            tx,
+        return bookFirstDay(
+          tx,
+          {
             registrationId,
-            { outcome, method: body.method, customerRef: null, paymentMethodRef: authorization.paymentMethodRef },
-            { billing: app.billing.config, mailer: app.mailer, now },
-          );
-        }
-        if (outcome.outcome === 'failed') {
-          await failRegistration(tx, registrationId, outcome, { now, price: app.billing.config.prices[body.locale] });
-        }
-        return null;
+            provider: 'v5pay',
+            answer: {
+              outcome: authorization.outcome,
+              method: body.method,
+              customerRef: null,
+              paymentMethodRef: authorization.paymentMethodRef,
+            },
+          },
+          { billing: app.billing.config, mailer: app.mailer, now },
+        );
       });
       if (result && !result.completed && result.reason === 'email_in_use')
         throw new HttpError(409, sayCommon('emailInUse'));
@@ -199,35 +185,22 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         currency: price.currency,
         paymentMethodId: body.paymentMethodId,
       });
-      const { outcome } = charge;
-      const result = await app.db.transaction(async (tx) => {
-        if (outcome.outcome === 'succeeded') {
-          return completeRegistration(
-            tx,
+      const result = await app.db.transaction((tx) =>
+        bookFirstDay(
+          tx,
+          {
             registrationId,
-            {
-              outcome,
+            provider: 'stripe',
+            answer: {
+              outcome: charge.outcome,
               method: body.method,
               customerRef: charge.customerRef,
               paymentMethodRef: charge.paymentMethodRef,
             },
-            { billing: app.billing.config, mailer: app.mailer, now },
-          );
-        }
-        if (outcome.outcome === 'failed') {
-          await failRegistration(tx, registrationId, outcome, { now, price });
-          return null;
-        }
-        // Pending: the webhook settles it.
-        await recordPendingFirstDay(tx, {
-          registrationId,
-          provider: 'stripe',
-          providerRef: outcome.providerRef,
-          price,
-          now,
-        });
-        return null;
-      });
+          },
+          { billing: app.billing.config, mailer: app.mailer, now },
+        ),
+      );
       if (result && !result.completed && result.reason === 'email_in_use' && charge.paymentIntentId) {
         await stripe.refund(charge.paymentIntentId, `refund:${registrationId}`);
         throw new HttpError(409, sayCommon('emailInUse'));
@@ -268,34 +241,18 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         const registrationId = randomUUID();
         const price = app.billing.config.prices[body.locale];
         await app.db.insert(registrations).values(registrationRow(registrationId, body, 'paypal', passwordHash, now));
-        let orderId: string;
-        try {
-          orderId = await paypal.createOrder({
-            requestId: `order:${registrationId}`,
+        const orderId = await openPaypalOrder(
+          { db: app.db, paypal, log: request.log },
+          {
+            registrationId,
             paymentKey: firstDayKey(registrationId),
             amount: price.firstDayAmount,
             currency: price.currency,
             locale: body.locale,
             description: 'Kabari subscription, first day',
-          });
-        } catch (error) {
-          request.log.error({ paypal: providerErrorSummary(error) }, 'PayPal did not create the order');
-          await app.db
-            .update(registrations)
-            .set({
-              state: 'sign_failed',
-              failureCode: 'order_failed',
-              failureMessage: say('paypalUnavailable').en,
-              passwordHash: null,
-              updatedAt: now,
-            })
-            .where(eq(registrations.id, registrationId));
-          throw new HttpError(502, say('paypalUnavailable'));
-        }
-        await app.db
-          .update(registrations)
-          .set({ providerRef: orderId, updatedAt: now })
-          .where(eq(registrations.id, registrationId));
+            now,
+          },
+        );
         return ok({ registerId: registrationId, orderId });
       }
 
@@ -314,37 +271,24 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       }
       // Captured already (a retried approval): registerQuery tells how it ended.
       if (registration.state !== 'querying') return ok({ registerId: registrationId, orderId });
-      const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
-      const price = app.billing.config.prices[locale];
       const capture = await paypal.captureOrder(orderId, `capture:${registrationId}`);
       const { outcome } = capture;
-      const result = await app.db.transaction(async (tx) => {
-        if (outcome.outcome === 'succeeded') {
-          return completeRegistration(
-            tx,
+      const result = await app.db.transaction((tx) =>
+        bookFirstDay(
+          tx,
+          {
             registrationId,
-            {
+            provider: 'paypal',
+            answer: {
               outcome,
               method: 'paypal',
               customerRef: capture.customerRef,
               paymentMethodRef: capture.paymentMethodRef,
             },
-            { billing: app.billing.config, mailer: app.mailer, now },
-          );
-        }
-        if (outcome.outcome === 'failed') {
-          await failRegistration(tx, registrationId, outcome, { now, price });
-          return null;
-        }
-        await recordPendingFirstDay(tx, {
-          registrationId,
-          provider: 'paypal',
-          providerRef: outcome.providerRef,
-          price,
-          now,
-        });
-        return null;
-      });
+          },
+          { billing: app.billing.config, mailer: app.mailer, now },
+        ),
+      );
       if (result && !result.completed && result.reason === 'email_in_use' && outcome.outcome === 'succeeded') {
         await paypal.refund(outcome.providerRef, `refund:${registrationId}`);
         throw new HttpError(409, sayCommon('emailInUse'));

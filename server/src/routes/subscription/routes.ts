@@ -1,26 +1,22 @@
-import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cancelledEmail } from '../../billing/emails';
+import { openPaypalOrder } from '../../billing/paypal-orders';
 import { toMajor } from '../../billing/money';
 import {
+  bookRestart,
   cancelSubscription,
   effectiveStatus,
-  failRegistration,
   findSubscription,
-  recordPendingRestart,
   restartKey,
-  restartSubscription,
   subscriptionInfo,
-  type Subscription,
 } from '../../billing/subscriptions';
 import { payments, registrations } from '../../db/schema';
 import { sayBilling as say } from '../../billing/billing-messages';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
 import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
-import type { ChargeOutcome, Provider } from '../../payments/processor';
 
 /** The signed-in user's subscription: info (on every protected navigation), cancel, renew, payments. */
 const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -86,64 +82,6 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** Books a renew attempt's answer: restart, failure (registerQuery says why), or pending (the webhook settles). */
-  async function bookRestart(
-    tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0],
-    input: {
-      registrationId: string;
-      user: NonNullable<FastifyRequest['session']>['user'];
-      subscription: Subscription;
-      provider: Provider;
-      method: 'card' | 'wallet' | 'paypal';
-      outcome: ChargeOutcome;
-      customerRef: string | null;
-      paymentMethodRef: string | null;
-      now: Date;
-    },
-  ) {
-    const { outcome, subscription, user, now } = input;
-    if (outcome.outcome === 'succeeded') {
-      await restartSubscription(
-        tx,
-        {
-          subscription,
-          registrationId: input.registrationId,
-          charge: {
-            outcome,
-            method: input.method,
-            customerRef: input.customerRef,
-            paymentMethodRef: input.paymentMethodRef,
-          },
-          user,
-          provider: input.provider,
-        },
-        { billing: app.billing.config, mailer: app.mailer, now },
-      );
-    } else if (outcome.outcome === 'failed') {
-      await failRegistration(
-        tx,
-        input.registrationId,
-        outcome,
-        { now, price: { currency: subscription.currency, firstDayAmount: subscription.amount } },
-        {
-          userId: user.id,
-          subscriptionId: subscription.id,
-          periodIndex: subscription.periodIndex + 1,
-          amount: subscription.amount,
-        },
-      );
-    } else if (input.provider !== 'v5pay') {
-      await recordPendingRestart(tx, {
-        registrationId: input.registrationId,
-        userId: user.id,
-        subscription,
-        provider: input.provider,
-        providerRef: outcome.providerRef,
-        now,
-      });
-    }
-  }
-
   app.post(
     '/api/v1/personnal/subscribe/renew',
     {
@@ -193,17 +131,22 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         if (attempt.state === 'querying') {
           const capture = await paypal.captureOrder(body.orderId, `capture:${attempt.id}`);
           await app.db.transaction((tx) =>
-            bookRestart(tx, {
-              registrationId: attempt.id,
-              user,
-              subscription,
-              provider: 'paypal',
-              method: 'paypal',
-              outcome: capture.outcome,
-              customerRef: capture.customerRef,
-              paymentMethodRef: capture.paymentMethodRef,
-              now,
-            }),
+            bookRestart(
+              tx,
+              {
+                registrationId: attempt.id,
+                user,
+                subscription,
+                provider: 'paypal',
+                answer: {
+                  outcome: capture.outcome,
+                  method: 'paypal',
+                  customerRef: capture.customerRef,
+                  paymentMethodRef: capture.paymentMethodRef,
+                },
+              },
+              { billing: app.billing.config, mailer: app.mailer, now },
+            ),
           );
           app.mailer.kick();
         }
@@ -254,17 +197,22 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
               .set({ providerRef: charge.outcome.providerRef, updatedAt: now })
               .where(eq(registrations.id, registrationId));
           }
-          await bookRestart(tx, {
-            registrationId,
-            user,
-            subscription,
-            provider: 'stripe',
-            method: body.method,
-            outcome: charge.outcome,
-            customerRef: charge.customerRef,
-            paymentMethodRef: charge.paymentMethodRef,
-            now,
-          });
+          await bookRestart(
+            tx,
+            {
+              registrationId,
+              user,
+              subscription,
+              provider: 'stripe',
+              answer: {
+                outcome: charge.outcome,
+                method: body.method,
+                customerRef: charge.customerRef,
+                paymentMethodRef: charge.paymentMethodRef,
+              },
+            },
+            { billing: app.billing.config, mailer: app.mailer, now },
+          );
         });
         app.mailer.kick();
         return ok({
@@ -277,28 +225,18 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       if (provider === 'paypal') {
         const paypal = app.billing.paypal!;
         await app.db.insert(registrations).values(attemptRow);
-        let orderId: string;
-        try {
-          orderId = await paypal.createOrder({
-            requestId: `order:${registrationId}`,
+        const orderId = await openPaypalOrder(
+          { db: app.db, paypal, log: request.log },
+          {
+            registrationId,
             paymentKey: restartKey(registrationId),
             amount: subscription.amount,
             currency: subscription.currency,
             locale,
             description: 'Kabari subscription, renewed after expiry',
-          });
-        } catch (error) {
-          request.log.error({ message: (error as Error).message }, 'PayPal did not create the renewal order');
-          await app.db
-            .update(registrations)
-            .set({ state: 'sign_failed', failureCode: 'order_failed', updatedAt: now })
-            .where(eq(registrations.id, registrationId));
-          throw new HttpError(502, say('paypalUnavailable'));
-        }
-        await app.db
-          .update(registrations)
-          .set({ providerRef: orderId, updatedAt: now })
-          .where(eq(registrations.id, registrationId));
+            now,
+          },
+        );
         return ok({ registerId: registrationId, orderId });
       }
 
@@ -317,17 +255,22 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await app.db.transaction(async (tx) => {
         await tx.insert(registrations).values(attemptRow);
-        await bookRestart(tx, {
-          registrationId,
-          user,
-          subscription,
-          provider: 'v5pay',
-          method: body.method,
-          outcome: authorization.outcome,
-          customerRef: null,
-          paymentMethodRef: authorization.paymentMethodRef,
-          now,
-        });
+        await bookRestart(
+          tx,
+          {
+            registrationId,
+            user,
+            subscription,
+            provider: 'v5pay',
+            answer: {
+              outcome: authorization.outcome,
+              method: body.method,
+              customerRef: null,
+              paymentMethodRef: authorization.paymentMethodRef,
+            },
+          },
+          { billing: app.billing.config, mailer: app.mailer, now },
+        );
       });
       app.mailer.kick();
       return ok({ registerId: registrationId });

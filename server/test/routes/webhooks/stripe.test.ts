@@ -203,23 +203,12 @@ describeEachDatabase('Stripe', (driver) => {
   });
   /** A Stripe subscriber whose access has ended, signed in. */
   async function expiredSubscriber() {
-    nextStatus = 'succeeded';
-    const email = freshEmail();
-    const registerId = (await register(email)).json().data.registerId;
-    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
-    const login = await app().inject({
-      method: 'POST',
-      url: '/api/v1/auth/loginByAuthCode',
-      remoteAddress: freshIp(),
-      payload: { authCode: query.json().data.authCode },
-    });
-    const token: string = login.json().data.token;
-    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    const subscriber = await trialSubscriber();
     await app()
       .db.update(subscriptions)
       .set({ status: 'expired', validUntil: new Date(Date.now() - 1000) })
-      .where(eq(subscriptions.userId, user!.id));
-    return { email, token, userId: user!.id };
+      .where(eq(subscriptions.userId, subscriber.userId));
+    return subscriber;
   }
 
   const renew = (token: string) =>
@@ -309,13 +298,15 @@ describeEachDatabase('Stripe', (driver) => {
     expect(receipts).toHaveLength(2);
   });
 
-  /** A signed-in Stripe subscriber in trial whose first-day charge is the PaymentIntent `intentId`. */
-  async function trialSubscriber(intentId: string) {
+  /** A signed-in Stripe subscriber in trial, whose first-day charge is the PaymentIntent `intentId` if given. */
+  async function trialSubscriber(intentId?: string) {
     nextStatus = 'succeeded';
     const email = freshEmail();
     const registerId = (await register(email)).json().data.registerId;
-    // The fake names every intent pi_1; each subscriber here gets its own, as Stripe's are.
-    await app().db.update(payments).set({ providerRef: intentId }).where(eq(payments.registrationId, registerId));
+    if (intentId) {
+      // The fake names every intent pi_1; this subscriber gets its own, as Stripe's are.
+      await app().db.update(payments).set({ providerRef: intentId }).where(eq(payments.registrationId, registerId));
+    }
     const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
     const login = await app().inject({
       method: 'POST',
