@@ -41,7 +41,8 @@ export async function prerenderApp(app) {
   if (!fs.existsSync(path.join(dir, 'src/prerender-entry.tsx'))) return 0;
   const buildDir = path.join(dir, 'dist/.prerender');
   await compile(createPrerenderConfig({ dir }));
-  const { default: prerender } = require(path.join(buildDir, 'entry.js'));
+  const entry = require(path.join(buildDir, 'entry.js'));
+  const prerender = entry.default;
   const cssFile = path.join(buildDir, 'entry.css');
   const css = fs.existsSync(cssFile) ? fs.readFileSync(cssFile, 'utf8') : '';
   const outDir = path.join(dir, 'dist/prerender');
@@ -60,6 +61,11 @@ export async function prerenderApp(app) {
       );
       fs.writeFileSync(path.join(outDir, 'shells', `${pageSlug(pagePath)}.html`), shell);
     }
+    // Read by the server (prerender-stitcher.ts): visitor-only pages it redirects a signed-in user away from.
+    fs.writeFileSync(
+      path.join(outDir, 'signed-in-redirects.json'),
+      JSON.stringify({ redirects: entry.signedInRedirects ?? {} }, null, 2),
+    );
   } else {
     fs.mkdirSync(outDir, { recursive: true });
     const style = css ? `<style data-kabari-prerender="${app}">${css.replace(/\s*\n\s*/g, ' ')}</style>` : '';

@@ -55,6 +55,23 @@ test.describe('prerendered pages', () => {
     expect(entryAddedAt).toBeGreaterThanOrEqual(firstPaint!);
   });
 
+  test('a signed-in user is sent from a visitor-only page to the dashboard by the server, before any page shows', async ({
+    request,
+  }) => {
+    const signedIn = { cookie: 'token=e2e-session' };
+    for (const [path, target] of [
+      ['/faqs', '/dashboard/'],
+      ['/id/about-us', '/id/dashboard/'],
+      ['/id/', '/id/dashboard/'],
+    ]) {
+      const response = await request.get(path, { headers: signedIn, maxRedirects: 0 });
+      expect(response.status(), path).toBe(302);
+      expect(response.headers().location).toBe(target);
+    }
+    // The recipient's pages are for anyone.
+    expect((await request.get('/enter-link?token=abc', { headers: signedIn, maxRedirects: 0 })).status()).toBe(200);
+  });
+
   test('without JavaScript the prerendered page is still readable and styled', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();

@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import './i18n/host-namespace';
 import { SiteLayout } from './features/layout/site-layout';
+import { guardRedirect } from './features/routing/route-guard';
 import { appRoutes } from './features/routing/route-table';
 
 /** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
@@ -19,4 +20,19 @@ export default definePrerender(
       <Suspense fallback={null}>{pageSlotText}</Suspense>
     </SiteLayout>
   ),
+);
+
+/**
+ * Where the guard sends a signed-in user from each visitor-only page, in both languages (page path → target). The
+ * server answers such a page with this redirect when the request carries the session cookie, so a signed-in user
+ * is not shown the public page for a moment before the client's guard moves them on.
+ */
+export const signedInRedirects: Record<string, string> = Object.fromEntries(
+  appRoutes
+    .filter((route) => route.access === 'public')
+    .flatMap((route) => [route.path, route.path === '/' ? '/id/' : `/id${route.path}`])
+    .flatMap((path) => {
+      const target = guardRedirect('public', true, path);
+      return target ? [[path, target]] : [];
+    }),
 );

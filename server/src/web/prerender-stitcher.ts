@@ -47,6 +47,10 @@ interface CachedText extends FileVersion {
   text: string;
 }
 
+interface CachedRedirects extends FileVersion {
+  redirects: Map<string, string>;
+}
+
 /** Path of a page request as the route tables spell it: no query, no trailing slash except for "/". */
 export function normalizePagePath(url: string): string {
   let pathname = url.split(/[?#]/, 1)[0] ?? '/';
@@ -117,6 +121,7 @@ export class PrerenderStitcher {
   private readonly routesCache = new Map<string, CachedRoutes>();
   private readonly textCache = new Map<string, CachedText>();
   private readonly pageCache = new Map<string, StitchedPage>();
+  private redirectsCache: CachedRedirects | null = null;
 
   constructor(options: PrerenderStitcherOptions) {
     this.hostDist = options.hostDist;
@@ -136,6 +141,36 @@ export class PrerenderStitcher {
       this.onFallback(`prerendered page ${pagePath} could not be stitched`, error);
     }
     return this.indexHtml();
+  }
+
+  /**
+   * Where a signed-in user is sent from this page, or null: the host's build lists its visitor-only pages with
+   * the dashboard its guard sends them to (prerender/signed-in-redirects.json). Re-read when a new host build
+   * replaces it; no file (an older build) means no redirects.
+   */
+  async signedInRedirect(url: string): Promise<string | null> {
+    const file = path.join(this.hostDist, 'prerender', 'signed-in-redirects.json');
+    let version: string;
+    try {
+      version = fileVersion(await stat(file));
+    } catch {
+      this.redirectsCache = null;
+      return null;
+    }
+    if (this.redirectsCache?.version !== version) {
+      const redirects = new Map<string, string>();
+      try {
+        const parsed = JSON.parse(await readFile(file, 'utf8')) as { redirects?: Record<string, unknown> };
+        for (const [page, target] of Object.entries(parsed.redirects ?? {})) {
+          // Only a path of this site: a broken file must not send anyone elsewhere.
+          if (typeof target === 'string' && /^\/(?!\/)/.test(target)) redirects.set(normalizePagePath(page), target);
+        }
+      } catch (error) {
+        this.onFallback('signed-in-redirects.json of the host is unreadable', error);
+      }
+      this.redirectsCache = { version, redirects };
+    }
+    return this.redirectsCache.redirects.get(normalizePagePath(url)) ?? null;
   }
 
   private async stitch(pagePath: string): Promise<StitchedPage | null> {

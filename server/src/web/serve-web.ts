@@ -53,6 +53,9 @@ const say = defineMessages(
 
 // Written by the language switch (shared/src/i18n/locale.ts); read here for the bare address only.
 const LOCALE_COOKIE = 'locale';
+// The session token's cookie (shared/src/stores/session-store.ts): present means signed in, as the client's guard
+// decides. Not checked against the database: a stale one goes to the dashboard, whose first API call ends it.
+const TOKEN_COOKIE = 'token';
 
 function sendText(request: FastifyRequest, reply: FastifyReply, type: string, text: string, etag = strongEtag(text)) {
   reply.header('cache-control', REVALIDATE).header('etag', etag);
@@ -127,6 +130,18 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         return reply.sendFile(filePath);
       }
       if (!acceptsHtml(request)) return reply.callNotFound();
+      // The bare address stands for the language last chosen (see below), for a signed-in user too.
+      const page = pathname === '/' && request.cookies[LOCALE_COOKIE] === 'id' ? '/id/' : pathname;
+      const signedInTarget = await stitcher.signedInRedirect(page);
+      if (signedInTarget) {
+        // A visitor-only page: the answer depends on the session cookie.
+        reply.header('vary', 'Accept-Encoding, Cookie');
+        // The client's guard (route-guard.ts) would move a signed-in user on once hydrated; here it happens
+        // before the public page is ever shown.
+        if (request.cookies[TOKEN_COOKIE]) {
+          return reply.header('cache-control', 'no-store').redirect(signedInTarget, 302);
+        }
+      }
       if (pathname === '/') {
         // The bare address follows the language the visitor last chose with the switch (the locale cookie);
         // every other path, /id or not, is itself a choice and is served as asked.
@@ -136,12 +151,12 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
           return reply.header('cache-control', 'no-store').redirect(`/id/${query}`, 302);
         }
       }
-      const page = await stitcher.render(request.url);
-      if (!page) {
+      const stitched = await stitcher.render(request.url);
+      if (!stitched) {
         request.log.error(`The web app is not built: ${path.join(hostDist, 'index.html')} is missing`);
         return reply.code(503).send(failure(503, say('notBuilt')[requestLocale(request)]));
       }
-      return sendText(request, reply, 'text/html; charset=utf-8', page.html, page.etag);
+      return sendText(request, reply, 'text/html; charset=utf-8', stitched.html, stitched.etag);
     },
   });
 }

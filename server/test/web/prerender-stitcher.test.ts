@@ -253,4 +253,26 @@ describe('PrerenderStitcher', () => {
     touchLater(fragment, 5);
     expect((await stitcher.render('/enter-link'))?.html).toContain('Rewritten');
   });
+
+  it("knows where the host's guard sends a signed-in user, re-reading the list when a new host build replaces it", async () => {
+    const stitcher = stitcherFor(webRoot);
+    expect(await stitcher.signedInRedirect('/about-us/?x=1')).toBe('/dashboard/');
+    expect(await stitcher.signedInRedirect('/id')).toBe('/id/dashboard/');
+    expect(await stitcher.signedInRedirect('/enter-link')).toBeNull();
+
+    const file = path.join(webRoot, 'host', 'dist', 'prerender', 'signed-in-redirects.json');
+    // Only paths of this site are taken: a broken build must not send anyone elsewhere.
+    writeFileSync(file, JSON.stringify({ redirects: { '/faqs': '/dashboard/', '/about-us': '//elsewhere.example/' } }));
+    touchLater(file, 5);
+    expect(await stitcher.signedInRedirect('/faqs')).toBe('/dashboard/');
+    expect(await stitcher.signedInRedirect('/about-us')).toBeNull();
+
+    const onFallback = jest.fn();
+    writeFileSync(file, '{ not json');
+    touchLater(file, 10);
+    expect(await stitcherFor(webRoot, onFallback).signedInRedirect('/faqs')).toBeNull();
+    expect(onFallback).toHaveBeenCalledWith(expect.stringContaining('signed-in-redirects.json'), expect.anything());
+    rmSync(file);
+    expect(await stitcher.signedInRedirect('/faqs')).toBeNull();
+  });
 });

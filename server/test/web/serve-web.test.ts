@@ -158,9 +158,42 @@ describe('serving the built web apps (SERVE_WEB)', () => {
     for (const explicit of ['/about-us', '/id/', '/id/about-us']) {
       const response = await get(explicit, { ...HTML, cookie: 'locale=id' });
       expect(response.statusCode).toBe(200);
-      expect(response.headers.vary).toBe('Accept-Encoding');
+      // Not on the locale cookie: Cookie is there for the session cookie (visitor-only pages, tested below).
+      expect(response.headers.vary).toBe('Accept-Encoding, Cookie');
     }
+    expect((await get('/enter-link', { ...HTML, cookie: 'locale=id' })).headers.vary).toBe('Accept-Encoding');
     expect((await get('/about-us', { ...HTML, cookie: 'locale=id' })).body).toContain('<html lang="en">');
+  });
+
+  it("sends a signed-in user from a visitor-only page to the dashboard in the page's language, before any page shows", async () => {
+    for (const [page, target] of [
+      ['/about-us?source=sms', '/dashboard/'],
+      ['/id/about-us/', '/id/dashboard/'],
+      ['/', '/dashboard/'],
+      ['/id', '/id/dashboard/'],
+    ]) {
+      const response = await get(page as string, { ...HTML, cookie: 'token=s3ss10n' });
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toBe(target);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers.vary).toBe('Accept-Encoding, Cookie');
+    }
+    // The bare address in the language last chosen.
+    const chosen = await get('/', { ...HTML, cookie: 'locale=id; token=s3ss10n' });
+    expect(chosen.headers.location).toBe('/id/dashboard/');
+    // A revalidation of a page cached while signed out still follows the cookie.
+    const visitor = await get('/about-us', HTML);
+    expect(visitor.statusCode).toBe(200);
+    const revalidated = await get('/about-us', {
+      ...HTML,
+      cookie: 'token=s3ss10n',
+      'if-none-match': visitor.headers.etag as string,
+    });
+    expect(revalidated.statusCode).toBe(302);
+    // An emptied cookie is a signed-out visitor; the recipient's pages and unknown paths are for anyone.
+    expect((await get('/about-us', { ...HTML, cookie: 'token=' })).statusCode).toBe(200);
+    expect((await get('/enter-link?code=abc', { ...HTML, cookie: 'token=s3ss10n' })).statusCode).toBe(200);
+    expect((await get('/no/such/page', { ...HTML, cookie: 'token=s3ss10n' })).statusCode).toBe(200);
   });
 
   it('gives a prerendered page its own title, description and absolute language alternates', async () => {
