@@ -18,11 +18,13 @@ export interface RetentionResult {
   /** Reverse-geocoding answers (street addresses when NOMINATIM_URL is set). */
   geocodeCache: number;
   linkTombstones: number;
+  /** Emails and text messages sent (or given up on) to accounts and the operator. */
+  outboxMessages: number;
 }
 
 /**
- * Deletes positions, live events and cached geocoding answers older than `retentionDays` (and tombstones of
- * deleted requests after TOMBSTONE_DAYS). Under a transaction-scoped advisory lock, so
+ * Deletes positions, live events, cached geocoding answers and delivered messages older than `retentionDays`
+ * (and tombstones of deleted requests after TOMBSTONE_DAYS). Under a transaction-scoped advisory lock, so
  * several instances on one PostgreSQL never prune at once; the deletes are idempotent in any case.
  */
 export async function pruneExpiredData(db: Database, retentionDays: number): Promise<RetentionResult> {
@@ -31,7 +33,9 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       tx,
       sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as locked`,
     );
-    if (!lock?.locked) return { ran: false, positions: 0, requestEvents: 0, geocodeCache: 0, linkTombstones: 0 };
+    if (!lock?.locked) {
+      return { ran: false, positions: 0, requestEvents: 0, geocodeCache: 0, linkTombstones: 0, outboxMessages: 0 };
+    }
     const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
     const positions = await queryRows<{ id: number }>(
       tx,
@@ -50,12 +54,23 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       sql`delete from link_tombstones where deleted_at < now() - make_interval(days => ${TOMBSTONE_DAYS})
           returning token_hash`,
     );
+    // A sent message (a code, a receipt, a contact form's copy) holds an address and a name: it is not kept
+    // forever. Still queued ones wait for delivery; a request's own message lives as long as the request, whose
+    // history shows its delivery state.
+    const messages = await queryRows<{ id: string }>(
+      tx,
+      sql`delete from outbox_messages
+          where state <> 'queued' and coalesce(sent_at, created_at) < ${cutoff}
+            and not exists (select 1 from location_requests where location_requests.message_id = outbox_messages.id)
+          returning id`,
+    );
     return {
       ran: true,
       positions: positions.length,
       requestEvents: events.length,
       geocodeCache: answers.length,
       linkTombstones: tombstones.length,
+      outboxMessages: messages.length,
     };
   });
 }
@@ -70,7 +85,13 @@ export default fp(
     const run = () => {
       running = pruneExpiredData(app.db, retentionDays)
         .then((result) => {
-          if (result.positions || result.requestEvents || result.geocodeCache || result.linkTombstones) {
+          if (
+            result.positions ||
+            result.requestEvents ||
+            result.geocodeCache ||
+            result.linkTombstones ||
+            result.outboxMessages
+          ) {
             app.log.info(result, `Retention: deleted data older than ${retentionDays} days`);
           }
         })

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { geocodeCache, linkTombstones, positions, requestEvents } from '../../src/db/schema';
+import { geocodeCache, linkTombstones, outboxMessages, positions, requestEvents } from '../../src/db/schema';
 import { pruneExpiredData } from '../../src/retention/retention-job';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
@@ -16,11 +16,32 @@ describeEachDatabase('the retention job', (driver) => {
     await testApp?.close();
   });
 
-  it('deletes positions, live events and geocoding answers older than RETENTION_DAYS, and keeps newer ones', async () => {
+  it('deletes positions, live events, geocoding answers and delivered messages older than RETENTION_DAYS, and keeps newer ones', async () => {
     const { db } = testApp.app;
     const userId = await insertRequester(db);
-    const request = await insertRequest(db, userId);
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const message = (key: string, state: string, at: Date) => ({
+      idempotencyKey: `retention-test:${key}`,
+      channel: 'email',
+      recipient: `${key}@kabari.test`,
+      subject: 'Your code',
+      bodyText: 'Your Kabari code is 123456',
+      state,
+      createdAt: at,
+      sentAt: state === 'sent' ? at : null,
+    });
+    const stored = await db
+      .insert(outboxMessages)
+      .values([
+        message('old-sent', 'sent', daysAgo(31)),
+        message('old-failed', 'failed', daysAgo(45)),
+        message('new-sent', 'sent', daysAgo(2)),
+        message('old-queued', 'queued', daysAgo(31)),
+        message('old-request-message', 'sent', daysAgo(31)),
+      ])
+      .returning({ id: outboxMessages.id, key: outboxMessages.idempotencyKey });
+    const requestMessageId = stored.find((row) => row.key.endsWith('old-request-message'))!.id;
+    const request = await insertRequest(db, userId, { messageId: requestMessageId });
     const position = (createdAt: Date) => ({
       requestId: request.id,
       source: 'gps',
@@ -50,7 +71,15 @@ describeEachDatabase('the retention job', (driver) => {
       requestEvents: 1,
       geocodeCache: 1,
       linkTombstones: 1,
+      outboxMessages: 2,
     });
+    // Kept: the newer message, the one still waiting to go out, and the message a request's history refers to.
+    expect(
+      (await db.select({ key: outboxMessages.idempotencyKey }).from(outboxMessages))
+        .map((row) => row.key.replace('retention-test:', ''))
+        .filter((key) => !key.includes(':'))
+        .sort(),
+    ).toEqual(['new-sent', 'old-queued', 'old-request-message']);
     expect((await db.select().from(geocodeCache)).map((row) => row.key)).toEqual(['nominatim:new']);
     expect((await db.select().from(linkTombstones)).map((row) => row.tokenHash)).toEqual(['new-token-hash']);
     expect(await db.$count(positions, sql`${positions.requestId} = ${request.id}`)).toBe(1);
@@ -62,6 +91,7 @@ describeEachDatabase('the retention job', (driver) => {
       requestEvents: 0,
       geocodeCache: 0,
       linkTombstones: 0,
+      outboxMessages: 0,
     });
   });
 
