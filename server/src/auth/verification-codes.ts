@@ -7,7 +7,7 @@ import { normalizeEmail } from './users';
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 
-export type CodePurpose = 'reset_password' | 'auth_code' | 'change_email';
+export type CodePurpose = 'reset_password' | 'auth_code' | 'change_email' | 'refund_request' | 'delete_account';
 
 /** Codes are stored as HMACs: a 6-digit code's plain hash would be brute-forced from a leaked table at once. */
 function codeHash(secret: Buffer, purpose: CodePurpose, email: string, code: string): string {
@@ -20,11 +20,17 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** A new 6-digit code for an email; earlier codes for the same purpose stop working. */
-export async function issueResetCode(
+/**
+ * A new 6-digit code of a purpose for an account's email; earlier codes of that purpose for it stop working.
+ * `boundTo` is what the code is good for besides the purpose (the email itself, unless the code confirms
+ * something more, like a new address): it is inside the HMAC, so the code works for nothing else.
+ */
+export async function issueSixDigitCode(
   db: DatabaseExecutor,
   secret: Buffer,
+  purpose: CodePurpose,
   email: string,
+  boundTo: string = normalizeEmail(email),
 ): Promise<{ code: string; codeId: string }> {
   const normalized = normalizeEmail(email);
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
@@ -34,7 +40,7 @@ export async function issueResetCode(
     .where(
       and(
         eq(verificationCodes.email, normalized),
-        eq(verificationCodes.purpose, 'reset_password'),
+        eq(verificationCodes.purpose, purpose),
         isNull(verificationCodes.consumedAt),
       ),
     );
@@ -42,8 +48,8 @@ export async function issueResetCode(
     .insert(verificationCodes)
     .values({
       email: normalized,
-      purpose: 'reset_password',
-      codeHash: codeHash(secret, 'reset_password', normalized, code),
+      purpose,
+      codeHash: codeHash(secret, purpose, boundTo, code),
       expiresAt: new Date(Date.now() + CODE_TTL_MS),
     })
     .returning({ id: verificationCodes.id });
@@ -51,26 +57,37 @@ export async function issueResetCode(
   return { code, codeId: row.id };
 }
 
-export type CodeCheck = { ok: true; codeId: string } | { ok: false };
-
-/**
- * Checks a reset code without using it up. A wrong code costs one of the code's attempts; after
- * CODE_MAX_ATTEMPTS the code is dead even if the right one comes next.
- */
-export async function checkResetCode(
+/** A new 6-digit code for an email; earlier reset codes for it stop working. */
+export function issueResetCode(
   db: DatabaseExecutor,
   secret: Buffer,
   email: string,
+): Promise<{ code: string; codeId: string }> {
+  return issueSixDigitCode(db, secret, 'reset_password', email);
+}
+
+export type CodeCheck = { ok: true; codeId: string } | { ok: false };
+
+/**
+ * Checks the newest live code of a purpose for an email without using it up (see issueSixDigitCode for
+ * `boundTo`). A wrong code costs one of the code's attempts; after CODE_MAX_ATTEMPTS the code is dead even if the
+ * right one comes next.
+ */
+export async function checkSixDigitCode(
+  db: DatabaseExecutor,
+  secret: Buffer,
+  purpose: CodePurpose,
+  email: string,
   code: string,
+  boundTo: string = normalizeEmail(email),
 ): Promise<CodeCheck> {
-  const normalized = normalizeEmail(email);
   const [active] = await db
     .select()
     .from(verificationCodes)
     .where(
       and(
-        eq(verificationCodes.email, normalized),
-        eq(verificationCodes.purpose, 'reset_password'),
+        eq(verificationCodes.email, normalizeEmail(email)),
+        eq(verificationCodes.purpose, purpose),
         isNull(verificationCodes.consumedAt),
         gt(verificationCodes.expiresAt, new Date()),
         lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
@@ -79,11 +96,30 @@ export async function checkResetCode(
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   if (!active) return { ok: false };
-  if (!sameHash(active.codeHash, codeHash(secret, 'reset_password', normalized, code))) {
+  if (!sameHash(active.codeHash, codeHash(secret, purpose, boundTo, code))) {
     await spendAttempt(db, active.id);
     return { ok: false };
   }
   return { ok: true, codeId: active.id };
+}
+
+/** Checks a code and uses it up in one go (in the caller's transaction): its id, or null. */
+export async function redeemSixDigitCode(
+  db: DatabaseExecutor,
+  secret: Buffer,
+  purpose: CodePurpose,
+  email: string,
+  code: string,
+  boundTo?: string,
+): Promise<string | null> {
+  const check = await checkSixDigitCode(db, secret, purpose, email, code, boundTo);
+  if (!check.ok) return null;
+  return (await consumeCode(db, check.codeId)) ? check.codeId : null;
+}
+
+/** Checks a reset code without using it up (the new password is set in a second step). */
+export function checkResetCode(db: DatabaseExecutor, secret: Buffer, email: string, code: string): Promise<CodeCheck> {
+  return checkSixDigitCode(db, secret, 'reset_password', email, code);
 }
 
 export async function spendAttempt(db: DatabaseExecutor, codeId: string): Promise<void> {
@@ -140,67 +176,29 @@ export async function redeemAuthCode(db: DatabaseExecutor, secret: Buffer, authC
  * email), and the new address is inside the HMAC: the code only works for the account that asked, and only for
  * the address it was sent to. Earlier change codes of the account stop working.
  */
-export async function issueEmailChangeCode(
+export function issueEmailChangeCode(
   db: DatabaseExecutor,
   secret: Buffer,
   currentEmail: string,
   newEmail: string,
 ): Promise<{ code: string; codeId: string }> {
-  const account = normalizeEmail(currentEmail);
-  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
-  await db
-    .update(verificationCodes)
-    .set({ consumedAt: sql`now()` })
-    .where(
-      and(
-        eq(verificationCodes.email, account),
-        eq(verificationCodes.purpose, 'change_email'),
-        isNull(verificationCodes.consumedAt),
-      ),
-    );
-  const [row] = await db
-    .insert(verificationCodes)
-    .values({
-      email: account,
-      purpose: 'change_email',
-      codeHash: codeHash(secret, 'change_email', `${account}\n${normalizeEmail(newEmail)}`, code),
-      expiresAt: new Date(Date.now() + CODE_TTL_MS),
-    })
-    .returning({ id: verificationCodes.id });
-  if (!row) throw new Error('the code was not stored');
-  return { code, codeId: row.id };
+  return issueSixDigitCode(db, secret, 'change_email', currentEmail, emailChange(currentEmail, newEmail));
 }
 
 /**
  * Checks and uses up an email-change code (in the caller's transaction); its id, or null. A wrong code, or the right code with
  * another address, costs one of the code's attempts; after CODE_MAX_ATTEMPTS the code is dead.
  */
-export async function redeemEmailChangeCode(
+export function redeemEmailChangeCode(
   db: DatabaseExecutor,
   secret: Buffer,
   currentEmail: string,
   newEmail: string,
   code: string,
 ): Promise<string | null> {
-  const account = normalizeEmail(currentEmail);
-  const [active] = await db
-    .select()
-    .from(verificationCodes)
-    .where(
-      and(
-        eq(verificationCodes.email, account),
-        eq(verificationCodes.purpose, 'change_email'),
-        isNull(verificationCodes.consumedAt),
-        gt(verificationCodes.expiresAt, new Date()),
-        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
-      ),
-    )
-    .orderBy(desc(verificationCodes.createdAt))
-    .limit(1);
-  if (!active) return null;
-  if (!sameHash(active.codeHash, codeHash(secret, 'change_email', `${account}\n${normalizeEmail(newEmail)}`, code))) {
-    await spendAttempt(db, active.id);
-    return null;
-  }
-  return (await consumeCode(db, active.id)) ? active.id : null;
+  return redeemSixDigitCode(db, secret, 'change_email', currentEmail, code, emailChange(currentEmail, newEmail));
+}
+
+function emailChange(currentEmail: string, newEmail: string): string {
+  return `${normalizeEmail(currentEmail)}\n${normalizeEmail(newEmail)}`;
 }

@@ -30,28 +30,7 @@ const RESET_CODE = {
 } as const;
 
 export function resetCodeEmail(locale: Locale, displayName: string, code: string): RenderedEmail {
-  const t = RESET_CODE[locale];
-  const text = [
-    t.greeting(displayName),
-    '',
-    `${t.intro} ${code}`,
-    '',
-    t.use,
-    '',
-    t.ignore,
-    '',
-    `— ${t.signature}`,
-  ].join('\n');
-  const html = `<!doctype html>
-<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
-<p>${escapeHtml(t.greeting(displayName))}</p>
-<p>${escapeHtml(t.intro)}</p>
-<p style="font-size: 28px; font-weight: bold; letter-spacing: 4px">${escapeHtml(code)}</p>
-<p>${escapeHtml(t.use)}</p>
-<p style="color: #666">${escapeHtml(t.ignore)}</p>
-<p>— ${escapeHtml(t.signature)}</p>
-</body></html>`;
-  return { subject: t.subject, text, html };
+  return codeEmail(locale, RESET_CODE[locale], displayName, code);
 }
 
 const EMAIL_CHANGE_CODE = {
@@ -75,7 +54,20 @@ const EMAIL_CHANGE_CODE = {
 
 /** Sent to the NEW address: the code that proves it belongs to the subscriber. */
 export function emailChangeCodeEmail(locale: Locale, displayName: string, code: string): RenderedEmail {
-  const t = EMAIL_CHANGE_CODE[locale];
+  return codeEmail(locale, EMAIL_CHANGE_CODE[locale], displayName, code);
+}
+
+interface CodeEmailText {
+  subject: string;
+  greeting: (name: string) => string;
+  intro: string;
+  use: string;
+  ignore: string;
+  signature: string;
+}
+
+/** An email whose point is a 6-digit code: the code large, what it is for, and what to do if it was not you. */
+function codeEmail(locale: Locale, t: CodeEmailText, displayName: string, code: string): RenderedEmail {
   const text = [
     t.greeting(displayName),
     '',

@@ -52,6 +52,20 @@ function Part({ id, title, children }: { id: string; title: string; children: Re
 }
 
 /** Runs a form's call: one at a time, with its outcome shown beside the form. */
+/** The emailed 6-digit code (a change of email, deleting the account). */
+function CodeField() {
+  const { t } = useTranslation(billingNamespace);
+  return (
+    <Form.Item
+      name="verificationCode"
+      label={t('account.code')}
+      rules={[{ required: true, message: t('account.enterCode') }]}
+    >
+      <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+    </Form.Item>
+  );
+}
+
 function useAction() {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -155,13 +169,7 @@ function EmailForm() {
       {pending ? (
         <Form name="account-email-code" form={codeForm} layout="vertical" requiredMark={false} onFinish={confirm}>
           <p role="status">{t('account.emailCodeSent', { email: pending })}</p>
-          <Form.Item
-            name="verificationCode"
-            label={t('account.code')}
-            rules={[{ required: true, message: t('account.enterCode') }]}
-          >
-            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-          </Form.Item>
+          <CodeField />
           <div className="account-section__actions">
             <Button type="primary" htmlType="submit" loading={busy}>
               {t('account.emailConfirm')}
@@ -408,13 +416,7 @@ function DeleteAccount({ locale }: { locale: Locale }) {
             </Button>
             {codeSentTo && <p role="status">{t('account.codeSent', { email: codeSentTo })}</p>}
             <OutcomeText outcome={sending.outcome} />
-            <Form.Item
-              name="verificationCode"
-              label={t('account.code')}
-              rules={[{ required: true, message: t('account.enterCode') }]}
-            >
-              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-            </Form.Item>
+            <CodeField />
           </>
         )}
         <Button danger type="primary" htmlType="submit" loading={busy}>
