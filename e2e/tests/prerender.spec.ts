@@ -63,7 +63,7 @@ test.describe('prerendered pages', () => {
       ['/faqs', '/dashboard/'],
       ['/id/about-us', '/id/dashboard/'],
       ['/id/', '/id/dashboard/'],
-    ]) {
+    ] as const) {
       const response = await request.get(path, { headers: signedIn, maxRedirects: 0 });
       expect(response.status(), path).toBe(302);
       expect(response.headers().location).toBe(target);
