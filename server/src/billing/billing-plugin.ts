@@ -5,7 +5,8 @@ import { PaypalProcessor } from '../payments/paypal';
 import { StripeProcessor } from '../payments/stripe';
 import { sandboxRenewals } from '../payments/v5pay';
 import { runRenewals, type RenewalReport } from './renewals';
-import { reconcileSignUps, type ReconciliationReport } from './sign-up-reconciliation';
+import { reconcileRenewals, type RenewalReconciliationReport } from './renewal-reconciliation';
+import { reconcileSignUps, type ReconciliationDeps, type ReconciliationReport } from './sign-up-reconciliation';
 import type { BillingConfig, Locale } from './billing-config';
 import { BillingClock, addDays } from './clock';
 import { toMajor } from './money';
@@ -45,6 +46,8 @@ export interface Billing {
   runRenewals(at?: Date, userId?: string): Promise<RenewalReport>;
   /** One pass of the sign-up reconciliation job at `at` (default: the billing clock): late webhooks. */
   reconcileSignUps(at?: Date): Promise<ReconciliationReport>;
+  /** One pass of the renewal reconciliation job at `at`: scheduled renewals left pending by their provider. */
+  reconcileRenewals(at?: Date): Promise<RenewalReconciliationReport>;
 }
 
 declare module 'fastify' {
@@ -85,6 +88,16 @@ export default fp(
       ...(paypal ? { paypal } : {}),
     };
 
+    // Read at call time: tests swap in processors with fake HTTP clients.
+    const reconciliationDeps = (): ReconciliationDeps => ({
+      db: app.db,
+      mailer: app.mailer,
+      config,
+      stripe: app.billing.stripe,
+      paypal: app.billing.paypal,
+      log: app.log,
+    });
+
     app.decorate('billing', {
       config,
       chargers,
@@ -98,12 +111,10 @@ export default fp(
         );
       },
       reconcileSignUps(at) {
-        // Read at call time: tests swap in processors with fake HTTP clients.
-        const { stripe: currentStripe, paypal: currentPaypal } = app.billing;
-        return reconcileSignUps(
-          { db: app.db, mailer: app.mailer, config, stripe: currentStripe, paypal: currentPaypal, log: app.log },
-          at ?? clock.now(),
-        );
+        return reconcileSignUps(reconciliationDeps(), at ?? clock.now());
+      },
+      reconcileRenewals(at) {
+        return reconcileRenewals(reconciliationDeps(), at ?? clock.now());
       },
       clock,
       sandbox,
@@ -125,7 +136,7 @@ export default fp(
       },
     } satisfies Billing);
 
-    // The renewal job, then the sign-up reconciliation job: every RENEWAL_INTERVAL_SECONDS on every instance; row
+    // The renewal job, then the sign-up and renewal reconciliation jobs: every RENEWAL_INTERVAL_SECONDS on every instance; row
     // locks keep them from colliding.
     if (config.renewalIntervalSeconds > 0) {
       let running: Promise<unknown> | undefined;
@@ -143,6 +154,11 @@ export default fp(
             if (report && report.checked > 0) app.log.info({ report }, 'Sign-up reconciliation pass');
           })
           .catch((error: unknown) => app.log.error({ err: error }, 'Sign-up reconciliation failed'))
+          .then(() => (closing ? undefined : app.billing.reconcileRenewals()))
+          .then((report) => {
+            if (report && report.checked > 0) app.log.info({ report }, 'Renewal reconciliation pass');
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, 'Renewal reconciliation failed'))
           .finally(() => {
             running = undefined;
           });

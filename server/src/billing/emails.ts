@@ -145,20 +145,34 @@ export function renewByHandEmail(
 /** A renewal charge failed: the subscription has ended. */
 export function renewalFailedEmail(
   locale: Locale,
-  facts: { displayName: string; amount: number; currency: string; reason: string },
+  facts: {
+    displayName: string;
+    amount: number;
+    currency: string;
+    reason: string;
+    /**
+     * The provider never confirmed the charge either way (the reconciliation job's long limit): we cannot say
+     * nothing was charged, and if it does go through later the period is renewed after all.
+     */
+    unconfirmed?: boolean;
+  },
 ): RenderedEmail {
   const amount = formatMoney(facts.amount, facts.currency, locale);
   if (locale === 'id') {
     return render(locale, 'Langganan Kabari Anda telah berakhir: pembayaran gagal', [
       hello(locale, facts.displayName),
       `Kami tidak dapat menagih ${amount} untuk memperpanjang langganan Kabari Anda. Alasan: ${facts.reason}`,
-      'Langganan Anda telah berakhir dan tidak ada biaya yang ditagih. Untuk melanjutkan, masuk ke Kabari dan perpanjang langganan dengan metode pembayaran lain.',
+      facts.unconfirmed
+        ? 'Langganan Anda telah berakhir. Jika pembayaran ini ternyata berhasil, langganan Anda otomatis diperpanjang untuk periode tersebut dan Anda menerima tanda terima.'
+        : 'Langganan Anda telah berakhir dan tidak ada biaya yang ditagih. Untuk melanjutkan, masuk ke Kabari dan perpanjang langganan dengan metode pembayaran lain.',
     ]);
   }
   return render(locale, 'Your Kabari subscription has ended: the payment failed', [
     hello(locale, facts.displayName),
     `We could not charge ${amount} to renew your Kabari subscription. Reason: ${facts.reason}`,
-    'Your subscription has ended and nothing was charged. To continue, sign in to Kabari and renew with another payment method.',
+    facts.unconfirmed
+      ? 'Your subscription has ended. If this payment does go through after all, your subscription is renewed for the period automatically and you get a receipt.'
+      : 'Your subscription has ended and nothing was charged. To continue, sign in to Kabari and renew with another payment method.',
   ]);
 }
 

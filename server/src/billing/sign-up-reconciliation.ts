@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/open-database';
 import { payments, registrations, subscriptions } from '../db/schema';
@@ -7,6 +7,7 @@ import type { ChargeOutcome } from '../payments/processor';
 import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal';
 import { intentOutcome, type StripeProcessor } from '../payments/stripe';
 import type { BillingConfig, Locale } from './billing-config';
+import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
 import { settlePendingPayment } from './settle';
 import {
   abandonRegistration,
@@ -17,27 +18,6 @@ import {
   restartKey,
   type PaymentMethodKind,
 } from './subscriptions';
-
-const MINUTE_MS = 60 * 1000;
-const HOUR_MS = 60 * MINUTE_MS;
-
-/**
- * When the job asks about a sign-up (or a renew after expiry) whose provider has not answered by webhook:
- * - first after `firstCheckAfterMs` (the webhook normally comes within seconds), then every `recheckEveryMs`;
- * - a payment the payer has not finished after `abandonedAfterMs` (3-D Secure never completed, a PayPal order
- *   never approved: PayPal lets an unapproved order expire after 3 hours) is abandoned: the Stripe intent is
- *   cancelled so it can no longer be paid, and the attempt ends as "user has unsubscribed";
- * - a payment the provider still cannot settle after `unknownAfterMs` (still processing, or the provider cannot
- *   be asked) ends the polling as "unknown signing status"; a definite answer arriving later still settles it.
- */
-export const RECONCILIATION_LIMITS = {
-  firstCheckAfterMs: 5 * MINUTE_MS,
-  recheckEveryMs: 5 * MINUTE_MS,
-  abandonedAfterMs: 3 * HOUR_MS,
-  unknownAfterMs: 24 * HOUR_MS,
-} as const;
-
-const BATCH_LIMIT = 100;
 
 export interface ReconciliationDeps {
   db: Database;
@@ -88,11 +68,7 @@ async function claimNext(db: Database, at: Date): Promise<Registration | undefin
         and(
           eq(registrations.state, 'querying'),
           inArray(registrations.provider, ['stripe', 'paypal']),
-          lte(registrations.createdAt, new Date(at.getTime() - RECONCILIATION_LIMITS.firstCheckAfterMs)),
-          or(
-            isNull(registrations.checkedAt),
-            lte(registrations.checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)),
-          ),
+          ...dueForCheck(at, registrations.createdAt, registrations.checkedAt),
         ),
       )
       .orderBy(registrations.createdAt)
@@ -233,24 +209,18 @@ type Step = keyof Omit<ReconciliationReport, 'checked'>;
 async function reconcileOne(deps: ReconciliationDeps, registration: Registration, at: Date): Promise<Step> {
   const age = at.getTime() - registration.createdAt.getTime();
   const abandoned = age >= RECONCILIATION_LIMITS.abandonedAfterMs;
-  let answer: ProviderAnswer;
-  try {
-    if (registration.provider === 'stripe' && deps.stripe) {
-      answer = await askStripe(deps.stripe, registration, abandoned);
-    } else if (registration.provider === 'paypal' && deps.paypal) {
-      answer = await askPaypal(deps.paypal, registration, abandoned);
-    } else {
-      // This instance has no keys for the provider: another one (or a later start) asks.
-      return 'waiting';
-    }
-  } catch (error) {
-    // Only the provider's own message: its request carries credentials.
-    deps.log.warn(
-      { registrationId: registration.id, provider: registration.provider, message: (error as Error).message },
-      'The payment provider could not be asked about a pending sign-up',
-    );
-    answer = { kind: 'cannot_tell' };
-  }
+  const { stripe, paypal } = deps;
+  let ask: (() => Promise<ProviderAnswer>) | undefined;
+  if (registration.provider === 'stripe' && stripe) ask = () => askStripe(stripe, registration, abandoned);
+  if (registration.provider === 'paypal' && paypal) ask = () => askPaypal(paypal, registration, abandoned);
+  // This instance has no keys for the provider: another one (or a later start) asks.
+  if (!ask) return 'waiting';
+  const answer = await askProvider<ProviderAnswer>(
+    deps.log,
+    { registrationId: registration.id, provider: registration.provider },
+    ask,
+    { kind: 'cannot_tell' },
+  );
 
   if (answer.kind === 'settled') {
     return (await settleAnswer(deps, registration, answer, at)) ? 'settled' : 'waiting';
@@ -274,11 +244,10 @@ async function reconcileOne(deps: ReconciliationDeps, registration: Registration
  */
 export async function reconcileSignUps(deps: ReconciliationDeps, at: Date): Promise<ReconciliationReport> {
   const report: ReconciliationReport = { checked: 0, settled: 0, unsubscribed: 0, unknown: 0, waiting: 0 };
-  for (let index = 0; index < BATCH_LIMIT; index += 1) {
-    const registration = await claimNext(deps.db, at);
-    if (!registration) break;
-    report.checked += 1;
-    report[await reconcileOne(deps, registration, at)] += 1;
-  }
+  await runReconciliationPass(
+    () => claimNext(deps.db, at),
+    (registration) => reconcileOne(deps, registration, at),
+    report,
+  );
   return report;
 }

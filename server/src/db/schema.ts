@@ -295,9 +295,14 @@ export const payments = pgTable(
     // What the provider reports afterwards: money given back (minor units) and a dispute (chargeback) opened.
     refundedAmount: integer('refunded_amount').notNull().default(0),
     disputedAt: timestamp('disputed_at', { withTimezone: true, mode: 'date' }),
+    // A renewal left pending: when the reconciliation job last asked its provider (its webhook did not come).
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKey),
+    index('payments_pending_idx')
+      .on(table.createdAt)
+      .where(sql`${table.state} = 'pending'`),
     index('payments_user_id_idx').on(table.userId),
     index('payments_provider_ref_idx').on(table.providerRef),
     check('payments_kind_check', sql`${table.kind} in ('first_day', 'renewal')`),

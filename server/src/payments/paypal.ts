@@ -10,6 +10,7 @@ import {
   PaypalWalletContextShippingPreference,
   StoreInVaultInstruction,
   VaultController,
+  type CapturedPayment,
   type Order,
   type OrderRequest,
 } from '@paypal/paypal-server-sdk';
@@ -173,6 +174,20 @@ export class PaypalProcessor implements RenewalCharger {
   async getOrder(orderId: string): Promise<Order | null> {
     try {
       const { result } = await this.orders.getOrder({ id: orderId });
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * A capture as PayPal has it now (GET /v2/payments/captures/{id}): a renewal's capture left PENDING, asked
+   * about when its webhook is late. Null when PayPal knows no capture by this id.
+   */
+  async getCapture(captureId: string): Promise<CapturedPayment | null> {
+    try {
+      const { result } = await this.payments.getCapturedPayment({ captureId });
       return result;
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 404) return null;

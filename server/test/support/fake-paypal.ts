@@ -19,12 +19,14 @@ export class FakePaypal {
   readonly calls: RecordedPaypalCall[] = [];
   captureMode: CaptureMode = 'completed';
   /** What an order paid from the vault answers. */
-  vaultOrder: 'completed' | 'payer_action_required' = 'completed';
+  vaultOrder: 'completed' | 'payer_action_required' | 'pending' = 'completed';
   /** transmission id → the event as "PayPal" signed it. */
   readonly signed = new Map<string, unknown>();
   private readonly orders = new Map<string, string>();
   /** What reading an order back answers (the reconciliation job asks). */
   readOrder: 'completed' | 'created' | 'approved' | 'voided' | 'missing' | 'pending' = 'completed';
+  /** What reading a capture back answers (the renewal reconciliation job asks). */
+  readCapture: 'completed' | 'pending' | 'declined' | 'missing' = 'completed';
   private server: Server | undefined;
   base = '';
 
@@ -72,6 +74,16 @@ export class FakePaypal {
       const id = known ?? `ORDER${this.orders.size + 1}`;
       if (requestId) this.orders.set(requestId, id);
       if (vaultId && this.vaultOrder === 'payer_action_required') return [200, { id, status: 'PAYER_ACTION_REQUIRED' }];
+      if (vaultId && this.vaultOrder === 'pending') {
+        return [
+          201,
+          {
+            id,
+            status: 'COMPLETED',
+            purchase_units: [{ payments: { captures: [{ id: `CAPTURE-${id}`, status: 'PENDING' }] } }],
+          },
+        ];
+      }
       if (vaultId) return [201, this.completedOrder(id, `CAPTURE-${id}`, vaultId)];
       return [200, { id, status: 'PAYER_ACTION_REQUIRED' }];
     }
@@ -114,6 +126,15 @@ export class FakePaypal {
         ];
       }
       return [200, this.completedOrder(id, `CAPTURE-${id}`, 'VAULT1')];
+    }
+    const captured = /^\/v2\/payments\/captures\/([\w-]+)$/.exec(path);
+    if (captured && request.method === 'GET') {
+      const id = captured[1]!;
+      if (this.readCapture === 'missing' || !id.startsWith('CAPTURE-')) return [404, { name: 'RESOURCE_NOT_FOUND' }];
+      if (this.readCapture === 'declined') {
+        return [200, { id, status: 'DECLINED', status_details: { reason: 'DECLINED_BY_RISK_FRAUD_FILTERS' } }];
+      }
+      return [200, { id, status: this.readCapture === 'pending' ? 'PENDING' : 'COMPLETED' }];
     }
     if (/^\/v2\/payments\/captures\/[\w-]+\/refund$/.test(path)) return [201, { id: 'REFUND1', status: 'COMPLETED' }];
     if (path === '/v1/notifications/verify-webhook-signature') {

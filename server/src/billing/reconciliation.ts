@@ -1,0 +1,71 @@
+import { isNull, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * When the reconciliation jobs ask a provider about a payment its webhook has not settled (sign-ups and renews
+ * after expiry by their registration, scheduled renewals by their payment):
+ * - first after `firstCheckAfterMs` (the webhook normally comes within seconds), then every `recheckEveryMs`;
+ * - a sign-up the payer has not finished after `abandonedAfterMs` (3-D Secure never completed, a PayPal order
+ *   never approved: PayPal lets an unapproved order expire after 3 hours) is abandoned;
+ * - a payment the provider still cannot settle after `unknownAfterMs` (still processing, or the provider cannot
+ *   be asked) ends the polling; a definite answer arriving later (a webhook) still settles it.
+ */
+export const RECONCILIATION_LIMITS = {
+  firstCheckAfterMs: 5 * MINUTE_MS,
+  recheckEveryMs: 5 * MINUTE_MS,
+  abandonedAfterMs: 3 * HOUR_MS,
+  unknownAfterMs: 24 * HOUR_MS,
+} as const;
+
+const BATCH_LIMIT = 100;
+
+/** Old enough to ask about, and not asked by any instance within the recheck interval. */
+export function dueForCheck(at: Date, createdAt: AnyColumn, checkedAt: AnyColumn): SQL[] {
+  return [
+    lte(createdAt, new Date(at.getTime() - RECONCILIATION_LIMITS.firstCheckAfterMs)),
+    or(isNull(checkedAt), lte(checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)))!,
+  ];
+}
+
+/**
+ * Asks a provider; an error (unreachable, an unknown payment) is "cannot tell", logged with the provider's own
+ * message only: its request carries credentials.
+ */
+export async function askProvider<Answer>(
+  log: FastifyBaseLogger,
+  context: Record<string, string>,
+  ask: () => Promise<Answer>,
+  cannotTell: Answer,
+): Promise<Answer> {
+  try {
+    return await ask();
+  } catch (error) {
+    log.warn(
+      { ...context, message: (error as Error).message },
+      'The payment provider could not be asked about a pending payment',
+    );
+    return cannotTell;
+  }
+}
+
+/**
+ * One pass: claims the next row (each claim is a short skip-locked transaction that moves its checked_at, so
+ * several instances never ask about the same payment at once) and counts what handling it did, until none is
+ * left or the batch is full.
+ */
+export async function runReconciliationPass<Row, Step extends string>(
+  claimNext: () => Promise<Row | undefined>,
+  handle: (row: Row) => Promise<Step>,
+  report: { checked: number } & Record<Step, number>,
+): Promise<void> {
+  for (let index = 0; index < BATCH_LIMIT; index += 1) {
+    const row = await claimNext();
+    if (!row) break;
+    report.checked += 1;
+    const step = await handle(row);
+    (report as Record<Step, number>)[step] += 1;
+  }
+}

@@ -1,0 +1,215 @@
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../db/open-database';
+import { payments, subscriptions } from '../db/schema';
+import type { ChargeOutcome } from '../payments/processor';
+import { orderOutcome, type PaypalProcessor } from '../payments/paypal';
+import { intentOutcome, type StripeProcessor } from '../payments/stripe';
+import { failureText } from './billing-messages';
+import { renewalFailedEmail } from './emails';
+import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
+import { settlePendingPayment } from './settle';
+import type { ReconciliationDeps } from './sign-up-reconciliation';
+import { lockSubscriptionWithUser } from './subscriptions';
+
+type Payment = typeof payments.$inferSelect;
+type SettledOutcome = Exclude<ChargeOutcome, { outcome: 'pending' }>;
+
+export interface RenewalReconciliationReport {
+  checked: number;
+  /** Settled exactly as the webhook would have: the period renewed (receipt) or the subscription expired. */
+  renewed: number;
+  failed: number;
+  /** No answer within the long limit: the subscription expired with the renewal-failed notice. */
+  unconfirmed: number;
+  /** Still pending at the provider (or nothing to change): asked again later. */
+  waiting: number;
+}
+
+type RenewalAnswer = { kind: 'settled'; outcome: SettledOutcome } | { kind: 'open' } | { kind: 'cannot_tell' };
+
+const UNKNOWN_AFTER_SECONDS = RECONCILIATION_LIMITS.unknownAfterMs / 1000;
+
+/**
+ * Claims the next scheduled renewal left pending (a renew after expiry is its sign-up's, asked about by the
+ * sign-up job): old enough, not asked recently, not past the long limit (handled once there), not locked by
+ * another instance. checked_at moves to `at` in the same short transaction; the provider is asked outside it.
+ */
+async function claimNext(db: Database, at: Date): Promise<Payment | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.state, 'pending'),
+          eq(payments.kind, 'renewal'),
+          isNull(payments.registrationId),
+          inArray(payments.provider, ['stripe', 'paypal']),
+          ...dueForCheck(at, payments.createdAt, payments.checkedAt),
+          or(
+            isNull(payments.checkedAt),
+            lt(payments.checkedAt, sql`${payments.createdAt} + make_interval(secs => ${UNKNOWN_AFTER_SECONDS})`),
+          ),
+        ),
+      )
+      .orderBy(payments.createdAt)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!row) return undefined;
+    await tx.update(payments).set({ checkedAt: at }).where(eq(payments.id, row.id));
+    return row;
+  });
+}
+
+/** Off-session nobody can complete 3-D Secure: the same failure chargeSaved answers at once. */
+function needsThePayer(providerRef: string | null, code: string, message: string): RenewalAnswer {
+  return { kind: 'settled', outcome: { outcome: 'failed', providerRef, failureCode: code, failureMessage: message } };
+}
+
+async function askStripe(stripe: StripeProcessor, payment: Payment): Promise<RenewalAnswer> {
+  if (!payment.providerRef) return { kind: 'cannot_tell' };
+  const intent = await stripe.retrieveIntent(payment.providerRef);
+  const outcome = intentOutcome(intent);
+  if (outcome.outcome !== 'pending') return { kind: 'settled', outcome };
+  if (intent.status === 'requires_action') {
+    return needsThePayer(
+      intent.id,
+      'authentication_required',
+      'Your bank asked to confirm the payment, which cannot be done automatically.',
+    );
+  }
+  return { kind: 'open' };
+}
+
+/**
+ * The renewal's PayPal reference is its capture (a capture PayPal left PENDING), or its order when PayPal made
+ * no capture: the capture is asked first, then the order.
+ */
+async function askPaypal(paypal: PaypalProcessor, payment: Payment): Promise<RenewalAnswer> {
+  const ref = payment.providerRef;
+  if (!ref) return { kind: 'cannot_tell' };
+  const capture = await paypal.getCapture(ref);
+  if (capture) {
+    if (capture.status === 'COMPLETED') {
+      return {
+        kind: 'settled',
+        outcome: { outcome: 'succeeded', providerRef: capture.id ?? ref, cardBrand: null, cardLast4: null },
+      };
+    }
+    if (capture.status === 'DECLINED' || capture.status === 'FAILED') {
+      return {
+        kind: 'settled',
+        outcome: {
+          outcome: 'failed',
+          providerRef: capture.id ?? ref,
+          failureCode: capture.statusDetails?.reason ?? capture.status,
+          failureMessage: 'PayPal declined the payment.',
+        },
+      };
+    }
+    return { kind: 'open' };
+  }
+  const order = await paypal.getOrder(ref);
+  if (!order) return { kind: 'cannot_tell' };
+  if (order.status === 'APPROVED') {
+    // Captured with the request id the renewal's own capture uses, so PayPal treats both as one.
+    const captured = await paypal.captureOrder(ref, `${payment.idempotencyKey}:capture`);
+    return captured.outcome.outcome === 'pending' ? { kind: 'open' } : { kind: 'settled', outcome: captured.outcome };
+  }
+  if (order.status === 'COMPLETED' || order.status === 'VOIDED') {
+    const outcome = orderOutcome(order);
+    return outcome.outcome === 'pending' ? { kind: 'open' } : { kind: 'settled', outcome };
+  }
+  // CREATED, SAVED, PAYER_ACTION_REQUIRED: nobody is there to approve a renewal.
+  return needsThePayer(order.id ?? ref, 'PAYER_ACTION_REQUIRED', 'PayPal needs the payer to approve this payment.');
+}
+
+/**
+ * The long limit passed with no answer: the period is not paid for, so the subscription expires with the
+ * renewal-failed notice (saying the charge may still go through). The payment stays pending: a definite answer
+ * arriving later (a webhook) still settles it, renewing the period with a receipt, or failing it with no second
+ * notice (same email key). Locks in settlePendingPayment's order: the payment, then the subscription.
+ */
+async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at: Date): Promise<boolean> {
+  if (!payment.subscriptionId) return false;
+  const subscriptionId = payment.subscriptionId;
+  return deps.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+    if (current?.state !== 'pending') return false;
+    const row = await lockSubscriptionWithUser(tx, subscriptionId);
+    if (!row) return false;
+    const { subscription, user } = row;
+    const forThisPeriod = subscription.periodIndex === payment.periodIndex - 1;
+    if (!forThisPeriod || !['trial', 'active'].includes(subscription.status)) return false;
+    await tx
+      .update(subscriptions)
+      .set({ status: 'expired', updatedAt: at })
+      .where(eq(subscriptions.id, subscription.id));
+    const locale = user.locale === 'id' ? 'id' : 'en';
+    await deps.mailer.queue(tx, {
+      // The key settleRenewal uses for this period's failure: a late decline sends no second notice.
+      idempotencyKey: `renewal-failed:${subscription.id}:${payment.periodIndex}`,
+      to: user.email,
+      locale,
+      ...renewalFailedEmail(locale, {
+        displayName: user.displayName,
+        amount: payment.amount,
+        currency: payment.currency,
+        reason: failureText('status_unknown', locale),
+        unconfirmed: true,
+      }),
+    });
+    return true;
+  });
+}
+
+type Step = keyof Omit<RenewalReconciliationReport, 'checked'>;
+
+async function reconcileOne(deps: ReconciliationDeps, payment: Payment, at: Date): Promise<Step> {
+  const { stripe, paypal } = deps;
+  let ask: (() => Promise<RenewalAnswer>) | undefined;
+  if (payment.provider === 'stripe' && stripe) ask = () => askStripe(stripe, payment);
+  if (payment.provider === 'paypal' && paypal) ask = () => askPaypal(paypal, payment);
+  // This instance has no keys for the provider: another one (or a later start) asks.
+  if (!ask) return 'waiting';
+  const answer = await askProvider<RenewalAnswer>(
+    deps.log,
+    { paymentId: payment.id, provider: payment.provider },
+    ask,
+    { kind: 'cannot_tell' },
+  );
+
+  if (answer.kind === 'settled') {
+    // Exactly the webhook's bookkeeping, found by the period's key: a webhook before or after changes nothing.
+    const result = await deps.db.transaction((tx) =>
+      settlePendingPayment(
+        tx,
+        payment.idempotencyKey,
+        answer.outcome,
+        { method: payment.provider === 'paypal' ? 'paypal' : 'card', customerRef: null, paymentMethodRef: null },
+        { billing: deps.config, mailer: deps.mailer, now: at },
+      ),
+    );
+    if (!result.settled) return 'waiting';
+    return answer.outcome.outcome === 'succeeded' ? 'renewed' : 'failed';
+  }
+  if (at.getTime() - payment.createdAt.getTime() >= RECONCILIATION_LIMITS.unknownAfterMs) {
+    return (await expireUnconfirmed(deps, payment, at)) ? 'unconfirmed' : 'waiting';
+  }
+  return 'waiting';
+}
+
+/**
+ * One pass of the renewal reconciliation job at `at`: asks the provider about scheduled renewals its webhook has
+ * not settled and books what it says. Safe on several instances at once (skip-locked claims moving checked_at)
+ * and after a restart (everything it needs is in the database).
+ */
+export async function reconcileRenewals(deps: ReconciliationDeps, at: Date): Promise<RenewalReconciliationReport> {
+  const report: RenewalReconciliationReport = { checked: 0, renewed: 0, failed: 0, unconfirmed: 0, waiting: 0 };
+  await runReconciliationPass(
+    () => claimNext(deps.db, at),
+    (payment) => reconcileOne(deps, payment, at),
+    report,
+  );
+  return report;
+}
