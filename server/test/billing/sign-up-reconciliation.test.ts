@@ -2,28 +2,14 @@ import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { outboxMessages, payments, registrations, users } from '../../src/db/schema';
 import { reconcileSignUps } from '../../src/billing/sign-up-reconciliation';
-import { PaypalProcessor } from '../../src/payments/paypal';
-import { StripeProcessor } from '../../src/payments/stripe';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
-import {
-  fakeStripeApi,
-  type IntentStatus,
-  type RecordedStripeCall,
-  type RetrievedStatus,
-} from '../support/fake-stripe';
+import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';
+import type { IntentStatus, RecordedStripeCall, RetrievedStatus } from '../support/fake-stripe';
 import { freshEmail, freshIp } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
-const ENV = {
-  STRIPE_SECRET_KEY: 'sk_test_kabari',
-  STRIPE_PUBLISHABLE_KEY: 'pk_test_kabari',
-  STRIPE_WEBHOOK_SECRET: 'whsec_kabari_test',
-  PAYPAL_CLIENT_ID: 'kabari-client',
-  PAYPAL_CLIENT_SECRET: 'kabari-secret',
-  PAYPAL_WEBHOOK_ID: 'WH-KABARI',
-  RENEWAL_INTERVAL_SECONDS: '0',
-};
+const ENV = { ...FAKE_PROVIDERS_ENV };
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -39,15 +25,7 @@ describeEachDatabase('the sign-up reconciliation job', (driver) => {
   beforeAll(async () => {
     await paypal.start();
     testApp = await buildTestApp(driver, ENV);
-    const stripe = new StripeProcessor(
-      testApp.config.billing.stripe!,
-      fakeStripeApi(stripeCalls, () => created, { retrieved: () => retrieved }),
-    );
-    testApp.app.billing.stripe = stripe;
-    testApp.app.billing.chargers.stripe = stripe;
-    const processor = new PaypalProcessor(testApp.config.billing.paypal!, paypal.fetch);
-    testApp.app.billing.paypal = processor;
-    testApp.app.billing.chargers.paypal = processor;
+    connectFakeProviders(testApp, { stripeCalls, created: () => created, retrieved: () => retrieved, paypal });
   });
 
   beforeEach(() => {
