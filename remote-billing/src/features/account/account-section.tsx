@@ -52,6 +52,20 @@ function Part({ id, title, children }: { id: string; title: string; children: Re
 }
 
 /** Runs a form's call: one at a time, with its outcome shown beside the form. */
+/** The account's password, asked again before a change of email or deleting the account. */
+function CurrentPasswordField() {
+  const { t } = useTranslation(billingNamespace);
+  return (
+    <Form.Item
+      name="password"
+      label={t('account.password')}
+      rules={[{ required: true, message: t('account.enterPassword') }]}
+    >
+      <Input.Password autoComplete="current-password" />
+    </Form.Item>
+  );
+}
+
 /** The emailed 6-digit code (a change of email, deleting the account). */
 function CodeField() {
   const { t } = useTranslation(billingNamespace);
@@ -199,13 +213,7 @@ function EmailForm() {
           >
             <Input type="email" inputMode="email" autoComplete="email" />
           </Form.Item>
-          <Form.Item
-            name="password"
-            label={t('account.password')}
-            rules={[{ required: true, message: t('account.enterPassword') }]}
-          >
-            <Input.Password autoComplete="current-password" />
-          </Form.Item>
+          <CurrentPasswordField />
           <Button htmlType="submit" loading={busy}>
             {t('account.emailSendCode')}
           </Button>
@@ -391,13 +399,7 @@ function DeleteAccount({ locale }: { locale: Locale }) {
           />
         </fieldset>
         {by === 'password' ? (
-          <Form.Item
-            name="password"
-            label={t('account.password')}
-            rules={[{ required: true, message: t('account.enterPassword') }]}
-          >
-            <Input.Password autoComplete="current-password" />
-          </Form.Item>
+          <CurrentPasswordField />
         ) : (
           <>
             <Button

@@ -114,6 +114,12 @@ export const stripeRegisterResponse = envelope(
   }),
 );
 
+/** PayPal's order id, as its button hands it back. */
+export const paypalOrderId = z
+  .string()
+  .trim()
+  .regex(/^[A-Z0-9]{5,64}$/, 'orderId: expected a PayPal order id');
+
 export const paypalBody = z.object({
   ...accountFields,
   method: z.literal('paypal'),
@@ -122,12 +128,7 @@ export const paypalBody = z.object({
     .uuid('Unknown sign-up')
     .optional()
     .describe('With capture: the sign-up the order was made for'),
-  orderId: z
-    .string()
-    .trim()
-    .regex(/^[A-Z0-9]{5,64}$/, 'orderId: expected a PayPal order id')
-    .optional()
-    .describe('With capture: the order the buyer approved in the PayPal button'),
+  orderId: paypalOrderId.optional().describe('With capture: the order the buyer approved in the PayPal button'),
   capture: z.boolean().optional().describe('true: capture the approved order; absent: create the order'),
 });
 

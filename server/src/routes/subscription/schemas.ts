@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
-import { sandboxCard } from '../registration/schemas';
+import { paypalOrderId, sandboxCard } from '../registration/schemas';
 
 export const subscriptionInfoSchema = z.object({
   status: z.enum(['trial', 'active', 'cancelled', 'expired', 'unsubscribed']),
@@ -45,12 +45,7 @@ export const renewBody = z.object({
     .uuid('Unknown renewal')
     .optional()
     .describe('PayPal capture: the attempt the order was made for'),
-  orderId: z
-    .string()
-    .trim()
-    .regex(/^[A-Z0-9]{5,64}$/, 'orderId: expected a PayPal order id')
-    .optional()
-    .describe('PayPal capture: the order the subscriber approved'),
+  orderId: paypalOrderId.optional().describe('PayPal capture: the order the subscriber approved'),
   capture: z.boolean().optional().describe('PayPal: true captures the approved order'),
 });
 
