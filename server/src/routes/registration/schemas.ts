@@ -51,7 +51,7 @@ export const accountFields = {
   termsAccepted: z.literal(true, { message: 'Please accept the terms of use' }),
   termsVersion: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "termsVersion: expected the terms' date (YYYY-MM-DD)")
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'The terms you accepted could not be read. Please reload the page and try again.')
     .optional()
     .describe('The terms the person accepted: their "last updated" date as shown. Default: the current terms'),
   password: z
@@ -85,7 +85,7 @@ export const v5payBody = z.object({ ...accountFields, ...paymentFields });
 
 export const registerResponse = envelope(z.object({ registerId: z.string().uuid() }));
 
-export const registerQueryParams = z.object({ id: z.string().uuid('Unknown sign-up') });
+export const registerQueryParams = z.object({ id: z.string().uuid('This sign-up was not found.') });
 
 export const registerQueryResponse = envelope(
   z.object({
@@ -118,14 +118,14 @@ export const stripeRegisterResponse = envelope(
 export const paypalOrderId = z
   .string()
   .trim()
-  .regex(/^[A-Z0-9]{5,64}$/, 'orderId: expected a PayPal order id');
+  .regex(/^[A-Z0-9]{5,64}$/, 'This PayPal order is not valid. Please start the payment again.');
 
 export const paypalBody = z.object({
   ...accountFields,
   method: z.literal('paypal'),
   registerId: z
     .string()
-    .uuid('Unknown sign-up')
+    .uuid('This sign-up was not found.')
     .optional()
     .describe('With capture: the sign-up the order was made for'),
   orderId: paypalOrderId.optional().describe('With capture: the order the buyer approved in the PayPal button'),

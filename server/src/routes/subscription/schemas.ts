@@ -42,7 +42,7 @@ export const renewBody = z.object({
   locale: z.enum(['en', 'id']).optional(),
   registerId: z
     .string()
-    .uuid('Unknown renewal')
+    .uuid('This renewal was not found.')
     .optional()
     .describe('PayPal capture: the attempt the order was made for'),
   orderId: paypalOrderId.optional().describe('PayPal capture: the order the subscriber approved'),

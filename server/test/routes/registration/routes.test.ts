@@ -253,4 +253,35 @@ describeEachDatabase('registration routes', (driver) => {
     const info = await app().inject({ method: 'GET', url: '/api/v1/personnal/subscribe/info' });
     expect(info.statusCode).toBe(401);
   });
+
+  it("says what is wrong with a malformed sign-up id, PayPal order or terms version in the caller's language", async () => {
+    const badId = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/registerQuery/not-a-sign-up',
+      headers: { 'accept-language': 'id' },
+    });
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().message).toBe('Pendaftaran ini tidak ditemukan.');
+    const badTerms = await register({ termsVersion: 'yesterday' }, { 'accept-language': 'id' });
+    expect(badTerms.statusCode).toBe(400);
+    expect(badTerms.json().message).toBe(
+      'Ketentuan yang Anda setujui tidak terbaca. Muat ulang halaman lalu coba lagi.',
+    );
+    const badOrder = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/registerAndSign/paypal',
+      headers: { 'accept-language': 'en' },
+      payload: {
+        email: 'order@kabari.test',
+        displayName: 'Rina',
+        ageConfirmed: true,
+        termsAccepted: true,
+        method: 'paypal',
+        orderId: 'x',
+        capture: true,
+      },
+    });
+    expect(badOrder.statusCode).toBe(400);
+    expect(badOrder.json().message).toBe('orderId: This PayPal order is not valid. Please start the payment again.');
+  });
 });
