@@ -5,7 +5,7 @@ import { payments, registrations, subscriptions } from '../db/schema';
 import type { Mailer } from '../plugins/mailer';
 import type { ChargeOutcome } from '../payments/processor';
 import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal';
-import { intentOutcome, type StripeProcessor } from '../payments/stripe';
+import { intentOutcome, refOf, type StripeProcessor } from '../payments/stripe';
 import type { BillingConfig, Locale } from './billing-config';
 import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
 import { settlePendingPayment } from './settle';
@@ -78,11 +78,6 @@ async function claimNext(db: Database, at: Date): Promise<Registration | undefin
     await tx.update(registrations).set({ checkedAt: at }).where(eq(registrations.id, row.id));
     return row;
   });
-}
-
-function refOf(value: string | { id: string } | null | undefined): string | null {
-  if (!value) return null;
-  return typeof value === 'string' ? value : value.id;
 }
 
 async function askStripe(

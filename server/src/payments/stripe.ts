@@ -46,7 +46,8 @@ function cardOf(intent: Stripe.PaymentIntent): { brand: string | null; last4: st
   return { brand: card?.brand ?? null, last4: card?.last4 ?? null };
 }
 
-function refOf(value: string | { id: string } | null | undefined): string | null {
+/** The id of an expandable Stripe field (a string, or the expanded object). */
+export function refOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
   return typeof value === 'string' ? value : value.id;
 }

@@ -6,7 +6,7 @@ import { completeRegistration, failRegistration } from '../../billing/subscripti
 import type { DatabaseExecutor } from '../../db/open-database';
 import { payments, registrations, webhookEvents } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { intentOutcome, stripeAmount } from '../../payments/stripe';
+import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe';
 import { minorDigits } from '../../billing/money';
 import { recordDispute, recordRefund } from '../../billing/payment-reversals';
 import { settlePendingPayment } from '../../billing/settle';
@@ -38,11 +38,6 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     return inserted.length === 1;
   }
 
-  function refOf(value: string | { id: string } | null | undefined): string | null {
-    if (!value) return null;
-    return typeof value === 'string' ? value : value.id;
-  }
-
   async function settleStripeIntent(tx: DatabaseExecutor, intent: Stripe.PaymentIntent) {
     const kind = intent.metadata?.kind;
     if (kind === 'renewal' || kind === 'restart') {
@@ -56,9 +51,8 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         outcome,
         {
           method: 'card',
-          customerRef: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
-          paymentMethodRef:
-            typeof intent.payment_method === 'string' ? intent.payment_method : (intent.payment_method?.id ?? null),
+          customerRef: refOf(intent.customer),
+          paymentMethodRef: refOf(intent.payment_method),
         },
         { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
       );
@@ -79,9 +73,8 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         {
           outcome,
           method: 'card',
-          customerRef: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
-          paymentMethodRef:
-            typeof intent.payment_method === 'string' ? intent.payment_method : (intent.payment_method?.id ?? null),
+          customerRef: refOf(intent.customer),
+          paymentMethodRef: refOf(intent.payment_method),
         },
         { billing: app.billing.config, mailer: app.mailer, now },
       );
