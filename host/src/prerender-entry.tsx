@@ -5,7 +5,7 @@ import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import './i18n/host-namespace';
 import { SiteLayout } from './features/layout/site-layout';
 import { guardRedirect } from './features/routing/route-guard';
-import { appRoutes } from './features/routing/route-table';
+import { appRoutes, twinPaths } from './features/routing/route-table';
 
 /** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
 export const pageSlotText = 'KABARI_PAGE_SLOT';
@@ -30,7 +30,7 @@ export default definePrerender(
 export const signedInRedirects: Record<string, string> = Object.fromEntries(
   appRoutes
     .filter((route) => route.access === 'public')
-    .flatMap((route) => [route.path, route.path === '/' ? '/id/' : `/id${route.path}`])
+    .flatMap((route) => twinPaths(route.path))
     .flatMap((path) => {
       const target = guardRedirect('public', true, path);
       return target ? [[path, target]] : [];

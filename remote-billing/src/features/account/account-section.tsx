@@ -51,7 +51,6 @@ function Part({ id, title, children }: { id: string; title: string; children: Re
   );
 }
 
-/** Runs a form's call: one at a time, with its outcome shown beside the form. */
 /** The account's password, asked again before a change of email or deleting the account. */
 function CurrentPasswordField() {
   const { t } = useTranslation(billingNamespace);
@@ -80,6 +79,7 @@ function CodeField() {
   );
 }
 
+/** Runs a form's call: one at a time, with its outcome shown beside the form. */
 function useAction() {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);

@@ -29,7 +29,9 @@ const renewalHandlers: PaymentHandlers = {
   paypal: {
     create: async () => {
       const result = await renewSubscription({ method: 'paypal' });
-      return { registerId: result.registerId, orderId: result.orderId ?? '' };
+      // The server always answers a PayPal renewal with its order; without one there is nothing to approve.
+      if (!result.orderId) throw new Error('The renewal came back without a PayPal order');
+      return { registerId: result.registerId, orderId: result.orderId };
     },
     capture: async (registerId, orderId) =>
       (await renewSubscription({ method: 'paypal', registerId, orderId, capture: true })).registerId,
