@@ -5,6 +5,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { minifySync } = require('@swc/core');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { Compilation, sources } = require('webpack');
 
@@ -21,12 +22,15 @@ class StartAfterFirstPaintPlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap(name, (compilation) => {
       compilation.fileDependencies.add(loaderSource);
-      const code = fs.readFileSync(loaderSource, 'utf8');
+      // Minified here, and emitted as minimized, so that the bytes served are exactly the bytes the name's hash
+      // was taken from (a minifier update must give a new name, the file being cached for good).
+      const source = fs.readFileSync(loaderSource, 'utf8');
+      const code = this.hashed ? minifySync(source, { compress: { passes: 2 }, mangle: true }).code : source;
       const hash = crypto.createHash('sha256').update(code).digest('hex').slice(0, 10);
       const fileName = this.hashed ? `start.${hash}.js` : 'start.js';
-      // Early, so the minimizer and the build's precompression treat it like every other script.
+      // Early, so the build's precompression treats it like every other script; the minimizer leaves it as it is.
       compilation.hooks.processAssets.tap({ name, stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-        compilation.emitAsset(fileName, new sources.RawSource(code));
+        compilation.emitAsset(fileName, new sources.RawSource(code), { minimized: true });
       });
       HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap(name, (data) => {
         const entries = data.headTags.filter(
