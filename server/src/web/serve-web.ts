@@ -5,6 +5,7 @@ import { REMOTE_NAMES, type Config } from '../config';
 import { failure } from '../lib/envelope';
 import { isFresh, strongEtag } from '../lib/etag';
 import { defineMessages, requestLocale } from '../lib/messages';
+import { tokenOf } from '../plugins/auth';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { robotsTxt, sitemapXml } from './seo-files';
@@ -53,9 +54,6 @@ const say = defineMessages(
 
 // Written by the language switch (shared/src/i18n/locale.ts); read here for the bare address only.
 const LOCALE_COOKIE = 'locale';
-// The session token's cookie (shared/src/stores/session-store.ts): present means signed in, as the client's guard
-// decides. Not checked against the database: a stale one goes to the dashboard, whose first API call ends it.
-const TOKEN_COOKIE = 'token';
 
 function sendText(request: FastifyRequest, reply: FastifyReply, type: string, text: string, etag = strongEtag(text)) {
   reply.header('cache-control', REVALIDATE).header('etag', etag);
@@ -131,14 +129,17 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
       }
       if (!acceptsHtml(request)) return reply.callNotFound();
       // The bare address stands for the language last chosen (see below), for a signed-in user too.
-      const page = pathname === '/' && request.cookies[LOCALE_COOKIE] === 'id' ? '/id/' : pathname;
+      const bareToIndonesian = pathname === '/' && request.cookies[LOCALE_COOKIE] === 'id';
+      const page = bareToIndonesian ? '/id/' : pathname;
       const signedInTarget = await stitcher.signedInRedirect(page);
       if (signedInTarget) {
         // A visitor-only page: the answer depends on the session cookie.
         reply.header('vary', 'Accept-Encoding, Cookie');
         // The client's guard (route-guard.ts) would move a signed-in user on once hydrated; here it happens
         // before the public page is ever shown.
-        if (request.cookies[TOKEN_COOKIE]) {
+        // A token present means signed in, as the client's guard decides. Not checked against the database: a
+        // stale one goes to the dashboard, whose first API call ends it.
+        if (tokenOf(request)) {
           return reply.header('cache-control', 'no-store').redirect(signedInTarget, 302);
         }
       }
@@ -146,7 +147,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         // The bare address follows the language the visitor last chose with the switch (the locale cookie);
         // every other path, /id or not, is itself a choice and is served as asked.
         reply.header('vary', 'Accept-Encoding, Cookie');
-        if (request.cookies[LOCALE_COOKIE] === 'id') {
+        if (bareToIndonesian) {
           const query = request.url.slice(pathname.length);
           return reply.header('cache-control', 'no-store').redirect(`/id/${query}`, 302);
         }
