@@ -1,6 +1,9 @@
 // How a shared position's place is written for a reader (docs/api-v1.md, positions). The server stores the parts
-// of the place; each reader sees them in their own language. Used by the server (for the English `address` kept
-// for older readers), the recipient's page and the requester's map.
+// of the place; each reader sees them in their own language. Used by the recipient's page, the requester's map and
+// history. The server builds on its own (no shared workspace): its English twin for the stored `address` is
+// server/src/geo/place.ts.
+import { countryName } from '../i18n/country-name';
+import type { Locale } from '../i18n/locale';
 
 /** The parts of a place: names as the place itself writes them, the country as an ISO 3166-1 alpha-2 code. */
 export interface PlaceParts {
@@ -13,26 +16,8 @@ export interface PlaceParts {
   distanceKm?: number | null;
 }
 
-export type PlaceLocale = 'en' | 'id';
-
-const countryNames = new Map<PlaceLocale, Intl.DisplayNames>();
-
-function countryName(code: string, locale: PlaceLocale): string {
-  let names = countryNames.get(locale);
-  if (!names) {
-    names = new Intl.DisplayNames([locale], { type: 'region' });
-    countryNames.set(locale, names);
-  }
-  try {
-    return names.of(code.toUpperCase()) ?? code;
-  } catch {
-    // Not a valid region code: shown as stored rather than failing the page.
-    return code;
-  }
-}
-
 /** "Bogor, Indonesia", "12 km from Bogor, Indonesia" / "12 km dari Bogor, Indonesia"; null when nothing is known. */
-export function placeAddress(place: PlaceParts, locale: PlaceLocale): string | null {
+export function placeAddress(place: PlaceParts, locale: Locale): string | null {
   const country = place.countryCode ? countryName(place.countryCode, locale) : null;
   const region = place.region && place.region !== place.name ? place.region : null;
   const written = [place.name, region, country].filter(Boolean).join(', ');
@@ -47,7 +32,7 @@ export function placeAddress(place: PlaceParts, locale: PlaceLocale): string | n
  */
 export function positionAddress(
   position: { address: string | null; place?: PlaceParts | null },
-  locale: PlaceLocale,
+  locale: Locale,
 ): string | null {
   return position.place ? placeAddress(position.place, locale) : position.address;
 }

@@ -1,4 +1,5 @@
 import type { Locale } from '../i18n/locale';
+import { countryName } from '../i18n/country-name';
 import { callingCodes } from './calling-codes';
 
 export interface CountryOption {
@@ -16,28 +17,15 @@ export function isKnownCountry(code: unknown): code is string {
   return typeof code === 'string' && Object.hasOwn(callingCodes, code);
 }
 
-function displayNames(locale: Locale): Intl.DisplayNames | null {
-  try {
-    return new Intl.DisplayNames([locale], { type: 'region' });
-  } catch {
-    return null;
-  }
-}
-
-export function countryName(code: string, locale: Locale): string {
-  return displayNames(locale)?.of(code) ?? code;
-}
-
 const cache = new Map<Locale, CountryOption[]>();
 
 /** Every country libphonenumber knows, named in the page's language, in that language's alphabetical order. */
 export function countryOptions(locale: Locale): CountryOption[] {
   const cached = cache.get(locale);
   if (cached) return cached;
-  const names = displayNames(locale);
   const collator = new Intl.Collator(locale);
   const options = Object.entries(callingCodes)
-    .map(([code, callingCode]) => ({ code, callingCode, name: names?.of(code) ?? code }))
+    .map(([code, callingCode]) => ({ code, callingCode, name: countryName(code, locale) }))
     .sort((a, b) => collator.compare(a.name, b.name));
   cache.set(locale, options);
   return options;
