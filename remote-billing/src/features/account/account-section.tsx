@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
@@ -156,15 +156,20 @@ function EmailForm() {
     'email',
   );
   const [form] = Form.useForm<{ newEmail: string; password: string }>();
-  const [codeForm] = Form.useForm<{ verificationCode: string }>();
   const [pending, setPending] = useState<string | null>(null);
+  // After a change the address form comes back empty; it can only be cleared once it is there again.
+  const clearOnReturn = useRef(false);
+  useEffect(() => {
+    if (pending || !clearOnReturn.current) return;
+    clearOnReturn.current = false;
+    form.resetFields();
+  }, [pending, form]);
   const { busy, outcome, run } = useAction();
   const request = (values: { newEmail: string; password: string }) =>
     run(async () => {
       const newEmail = trimmed(values.newEmail).toLowerCase();
       await requestEmailChange(newEmail, values.password);
       form.resetFields(['password']);
-      codeForm.resetFields();
       setPending(newEmail);
       return null;
     });
@@ -173,22 +178,27 @@ function EmailForm() {
       const { user } = await confirmEmailChange(pending!, trimmed(values.verificationCode));
       useUserStore.getState().setUser(user);
       const changedTo = pending!;
+      clearOnReturn.current = true;
       setPending(null);
-      form.resetFields();
       return t('account.emailChanged', { email: changedTo });
     });
   return (
     <Part id="account-email" title={t('account.emailTitle')}>
       {email && <p>{t('account.currentEmail', { email })}</p>}
       {pending ? (
-        <Form name="account-email-code" form={codeForm} layout="vertical" requiredMark={false} onFinish={confirm}>
+        <Form name="account-email-code" layout="vertical" requiredMark={false} onFinish={confirm}>
           <p role="status">{t('account.emailCodeSent', { email: pending })}</p>
           <CodeField />
           <div className="account-section__actions">
             <Button type="primary" htmlType="submit" loading={busy}>
               {t('account.emailConfirm')}
             </Button>
-            <Button type="link" disabled={busy} onClick={() => setPending(null)}>
+            <Button
+              type="link"
+              disabled={busy}
+              // The code form goes with its own state; the next address gets an empty one.
+              onClick={() => setPending(null)}
+            >
               {t('account.emailOtherAddress')}
             </Button>
           </div>
