@@ -23,6 +23,8 @@ export interface LiveEventHubOptions {
   maxAgeMs: number;
   /** A stream whose unsent output exceeds this is closed: the browser reconnects and resumes by its last id. */
   maxBufferedBytes: number;
+  /** Rows catchUp reads per query after the LISTEN connection came back; it pages on until all are read. */
+  catchUpPageSize: number;
 }
 
 export const DEFAULT_LIVE_EVENT_OPTIONS: LiveEventHubOptions = {
@@ -31,6 +33,7 @@ export const DEFAULT_LIVE_EVENT_OPTIONS: LiveEventHubOptions = {
   heartbeatMs: 25_000,
   maxAgeMs: 15 * 60_000,
   maxBufferedBytes: 1024 * 1024,
+  catchUpPageSize: 10_000,
 };
 
 interface EventRow {
@@ -76,6 +79,8 @@ export class LiveEventHub {
   private readonly deliveredUpTo = new Map<string, number>();
   private pendingIds: number[] = [];
   private reading = false;
+  /** Running catchUps: live reads wait for them. */
+  private catchingUp = 0;
   private highestSeenId = 0;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
@@ -162,31 +167,49 @@ export class LiveEventHub {
     // Nobody listens here: nothing to read.
     if (this.size === 0) return;
     this.pendingIds.push(id);
-    if (!this.reading) void this.readPending();
+    if (!this.reading && this.catchingUp === 0) void this.readPending();
   }
 
   /**
    * After the database connection came back: events committed meanwhile were not announced. Ids are in commit
    * order per user only, so another user's lower id may have committed after the highest id seen: the recent
-   * past is read again too, and what a user's streams already had is skipped (`deliveredUpTo`).
+   * past is read again too, and what a user's streams already had is skipped (`deliveredUpTo`). Read in pages by
+   * id until a short page, so rows the streams already had can never crowd out unseen ones. Live reads wait
+   * meanwhile: a newer id delivered first would make the older ones still to come look already sent.
    */
   async catchUp(): Promise<void> {
     const after = this.highestSeenId;
     if (this.size === 0) return;
-    const rows = await this.db
-      .select(eventColumns)
-      .from(requestEvents)
-      .where(
-        or(
-          gt(requestEvents.id, after),
-          sql`${requestEvents.createdAt} > now() - make_interval(secs => ${CATCH_UP_OVERLAP_SECONDS})`,
-        ),
-      )
-      .orderBy(asc(requestEvents.id))
-      .limit(10_000);
-    for (const row of rows) {
-      if (row.id > this.highestSeenId) this.highestSeenId = row.id;
-      this.deliver(row);
+    const pageSize = this.options.catchUpPageSize;
+    this.catchingUp += 1;
+    try {
+      let cursor = 0;
+      for (;;) {
+        const rows = await this.db
+          .select(eventColumns)
+          .from(requestEvents)
+          .where(
+            and(
+              gt(requestEvents.id, cursor),
+              or(
+                gt(requestEvents.id, after),
+                sql`${requestEvents.createdAt} > now() - make_interval(secs => ${CATCH_UP_OVERLAP_SECONDS})`,
+              ),
+            ),
+          )
+          .orderBy(asc(requestEvents.id))
+          .limit(pageSize);
+        for (const row of rows) {
+          if (row.id > this.highestSeenId) this.highestSeenId = row.id;
+          this.deliver(row);
+        }
+        const last = rows.at(-1);
+        if (rows.length < pageSize || !last) break;
+        cursor = last.id;
+      }
+    } finally {
+      this.catchingUp -= 1;
+      if (this.catchingUp === 0 && this.pendingIds.length > 0 && !this.reading) void this.readPending();
     }
   }
 
@@ -212,7 +235,7 @@ export class LiveEventHub {
   private async readPending(): Promise<void> {
     this.reading = true;
     try {
-      while (this.pendingIds.length > 0) {
+      while (this.pendingIds.length > 0 && this.catchingUp === 0) {
         const ids = this.pendingIds;
         this.pendingIds = [];
         let rows: EventRow[];

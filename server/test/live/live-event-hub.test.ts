@@ -60,4 +60,39 @@ describeEachDatabase('the live event hub', (driver) => {
       hub.close();
     }
   });
+
+  it('catching up pages through every unseen event, however many the stream already had in the recent past', async () => {
+    const { db } = testApp.app;
+    const hub = new LiveEventHub(
+      db,
+      { error: jest.fn() },
+      { ...DEFAULT_LIVE_EVENT_OPTIONS, heartbeatMs: 60_000, catchUpPageSize: 2 },
+    );
+    try {
+      const alice = await signedInRequester(db, 'hub-pages@example.com');
+      const requestId = await linkRequest(db, alice.userId);
+      const response = new RecordingResponse();
+      await hub.watch(alice.userId, response as unknown as ServerResponse, undefined);
+      const publish = () =>
+        db.transaction((tx) =>
+          publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
+        );
+      // Recent events the stream already had: more than a page of the overlap that catchUp reads again.
+      const announced: number[] = [];
+      for (let index = 0; index < 5; index += 1) {
+        const id = await publish();
+        hub.notify(String(id));
+        announced.push(id);
+      }
+      // The stream has them (read after each notification) before the connection is lost.
+      while (idsOf(response.text, 'withdrawn').length < announced.length) await new Promise(setImmediate);
+      // Committed while the hub heard nothing: more than a page of them too.
+      const unannounced: number[] = [];
+      for (let index = 0; index < 5; index += 1) unannounced.push(await publish());
+      await hub.catchUp();
+      expect(idsOf(response.text, 'withdrawn')).toEqual([...announced, ...unannounced]);
+    } finally {
+      hub.close();
+    }
+  });
 });
