@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/open-database';
+import type { Database, DatabaseExecutor } from '../db/open-database';
 import { payments, registrations, subscriptions } from '../db/schema';
 import type { Mailer } from '../plugins/mailer';
 import type { ChargeOutcome } from '../payments/processor';
@@ -8,7 +8,7 @@ import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal'
 import { intentOutcome, refOf, type StripeProcessor } from '../payments/stripe';
 import type { BillingConfig, Locale } from './billing-config';
 import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
-import { settlePendingPayment } from './settle';
+import { settlePendingPayment, type SettleResult } from './settle';
 import {
   abandonRegistration,
   firstDayKey,
@@ -40,6 +40,7 @@ export interface ReconciliationReport {
 
 type Registration = typeof registrations.$inferSelect;
 type SettledOutcome = Exclude<ChargeOutcome, { outcome: 'pending' }>;
+type ProviderAnswerSaved = { customerRef: string | null; paymentMethodRef: string | null };
 
 /** What the provider says about one attempt. */
 type ProviderAnswer =
@@ -139,22 +140,29 @@ async function askPaypal(
 }
 
 /**
- * Books a definite answer exactly as the webhook would: the attempt's payment is recorded pending if it was not
- * yet (PayPal before its capture), then settled through settlePendingPayment by its key. A first-day charge for
- * an email taken meanwhile is refunded (after the transaction, with the same refund key as the webhook's).
+ * Books a sign-up attempt's definite answer inside the caller's transaction, the one way the webhook and the
+ * reconciliation job both take: the attempt's payment is recorded pending if it was not yet (the answer overtook
+ * the call that records it, or PayPal before its capture), then settled through settlePendingPayment by its key.
+ * A registration no longer being queried is not recorded again (a late answer changes nothing).
  */
-async function settleAnswer(
-  deps: ReconciliationDeps,
-  registration: Registration,
-  answer: Extract<ProviderAnswer, { kind: 'settled' }>,
-  at: Date,
-): Promise<boolean> {
+export async function settleSignUpAnswer(
+  tx: DatabaseExecutor,
+  input: { registration: Registration; outcome: SettledOutcome; saved: ProviderAnswerSaved; at: Date },
+  deps: { config: BillingConfig; mailer: Mailer },
+): Promise<SettleResult | null> {
+  const { registration, outcome, at } = input;
   const provider = registration.provider as 'stripe' | 'paypal';
   const method: PaymentMethodKind = provider === 'paypal' ? 'paypal' : 'card';
   const restart = registration.userId !== null && registration.subscriptionId !== null;
   const paymentKey = restart ? restartKey(registration.id) : firstDayKey(registration.id);
-  const providerRef = answer.outcome.providerRef ?? registration.providerRef ?? registration.id;
-  const result = await deps.db.transaction(async (tx) => {
+  const providerRef = outcome.providerRef ?? registration.providerRef ?? registration.id;
+  // The sign-up first, then its payment: the lock order of settlePendingPayment.
+  const [current] = await tx
+    .select({ state: registrations.state })
+    .from(registrations)
+    .where(eq(registrations.id, registration.id))
+    .for('update');
+  if (current?.state === 'querying') {
     if (restart) {
       const [subscription] = await tx
         .select()
@@ -179,22 +187,51 @@ async function settleAnswer(
         now: at,
       });
     }
-    return settlePendingPayment(
-      tx,
-      paymentKey,
-      answer.outcome,
-      { method, ...answer.saved },
-      { billing: deps.config, mailer: deps.mailer, now: at },
-    );
-  });
+  }
+  return settlePendingPayment(
+    tx,
+    paymentKey,
+    outcome,
+    { method, ...input.saved },
+    { billing: deps.config, mailer: deps.mailer, now: at },
+  );
+}
+
+/**
+ * A first charge for an email taken meanwhile (settlePendingPayment said emailInUse): refunded in full at the
+ * provider, with the one refund key every path uses, and the payment marked so. Called after the settling
+ * transaction has committed: no provider call is made while its row locks are held.
+ */
+export async function refundTakenEmailCharge(
+  deps: { db: Database; stripe: StripeProcessor | undefined; paypal: PaypalProcessor | undefined },
+  input: { provider: 'stripe' | 'paypal'; registrationId: string; providerRef: string; paymentKey: string },
+): Promise<void> {
+  const refundKey = `refund:${input.registrationId}`;
+  if (input.provider === 'stripe') await deps.stripe?.refund(input.providerRef, refundKey);
+  else await deps.paypal?.refund(input.providerRef, refundKey);
+  await deps.db
+    .update(payments)
+    .set({ state: 'refunded', refundedAmount: sql`${payments.amount}` })
+    .where(eq(payments.idempotencyKey, input.paymentKey));
+}
+
+/** Books a definite answer exactly as the webhook would; a charge for an email taken meanwhile is refunded. */
+async function settleAnswer(
+  deps: ReconciliationDeps,
+  registration: Registration,
+  answer: Extract<ProviderAnswer, { kind: 'settled' }>,
+  at: Date,
+): Promise<boolean> {
+  const result = await deps.db.transaction((tx) =>
+    settleSignUpAnswer(tx, { registration, outcome: answer.outcome, saved: answer.saved, at }, deps),
+  );
   if (result?.settled && result.emailInUse && answer.outcome.outcome === 'succeeded') {
-    const refundKey = `refund:${registration.id}`;
-    if (provider === 'stripe') await deps.stripe?.refund(answer.outcome.providerRef, refundKey);
-    else await deps.paypal?.refund(answer.outcome.providerRef, refundKey);
-    await deps.db
-      .update(payments)
-      .set({ state: 'refunded', refundedAmount: sql`${payments.amount}` })
-      .where(eq(payments.idempotencyKey, paymentKey));
+    await refundTakenEmailCharge(deps, {
+      provider: registration.provider as 'stripe' | 'paypal',
+      registrationId: registration.id,
+      providerRef: answer.outcome.providerRef,
+      paymentKey: firstDayKey(registration.id),
+    });
   }
   return result?.settled ?? false;
 }

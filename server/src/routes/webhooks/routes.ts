@@ -2,9 +2,10 @@ import type Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { completeRegistration, failRegistration } from '../../billing/subscriptions';
+import { firstDayKey } from '../../billing/subscriptions';
+import { refundTakenEmailCharge, settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
 import type { DatabaseExecutor } from '../../db/open-database';
-import { payments, registrations, webhookEvents } from '../../db/schema';
+import { registrations, webhookEvents } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe';
 import { minorDigits } from '../../billing/money';
@@ -60,31 +61,37 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       return;
     }
     const registrationId = intent.metadata?.registrationId;
-    if (!registrationId || intent.metadata?.kind !== 'first_day') return;
+    if (!registrationId || kind !== 'first_day') return;
     const [registration] = await tx.select().from(registrations).where(eq(registrations.id, registrationId));
     if (!registration || registration.provider !== 'stripe') return;
-    const now = app.billing.clock.now();
     const outcome = intentOutcome(intent);
-    const locale = registration.locale === 'id' ? 'id' : 'en';
-    if (outcome.outcome === 'succeeded') {
-      const result = await completeRegistration(
-        tx,
-        registrationId,
-        {
-          outcome,
-          method: 'card',
-          customerRef: refOf(intent.customer),
-          paymentMethodRef: refOf(intent.payment_method),
-        },
-        { billing: app.billing.config, mailer: app.mailer, now },
-      );
-      if (!result.completed && result.reason === 'email_in_use') {
-        await app.billing.stripe?.refund(intent.id, `refund:${registrationId}`);
-        await tx.update(payments).set({ state: 'refunded' }).where(eq(payments.providerRef, intent.id));
-      }
-    } else if (outcome.outcome === 'failed') {
-      await failRegistration(tx, registrationId, outcome, { now, price: app.billing.config.prices[locale] });
+    if (outcome.outcome === 'pending') return;
+    // A sign-up: settled exactly as the reconciliation job settles it (the amount recorded for the attempt).
+    const result = await settleSignUpAnswer(
+      tx,
+      {
+        registration,
+        outcome,
+        saved: { customerRef: refOf(intent.customer), paymentMethodRef: refOf(intent.payment_method) },
+        at: app.billing.clock.now(),
+      },
+      { config: app.billing.config, mailer: app.mailer },
+    );
+    if (result?.settled && result.emailInUse && outcome.outcome === 'succeeded') {
+      return { registrationId, providerRef: outcome.providerRef, paymentKey: firstDayKey(registrationId) };
     }
+  }
+
+  /** Refunds a first charge whose email was taken meanwhile, after the settling transaction committed. */
+  async function refundAfterCommit(
+    provider: 'stripe' | 'paypal',
+    taken: { registrationId: string; providerRef: string; paymentKey: string } | undefined,
+  ) {
+    if (!taken) return;
+    await refundTakenEmailCharge(
+      { db: app.db, stripe: app.billing.stripe, paypal: app.billing.paypal },
+      { provider, ...taken },
+    );
   }
 
   app.post(
@@ -113,10 +120,11 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.warn('A Stripe webhook with a bad signature was refused');
         throw new HttpError(400, 'The webhook signature does not match.');
       }
+      let taken: Awaited<ReturnType<typeof settleStripeIntent>>;
       const duplicate = !(await app.db.transaction(async (tx) => {
         if (!(await firstDelivery(tx, 'stripe', event.id, event.type))) return false;
         if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
-          await settleStripeIntent(tx, event.data.object);
+          taken = await settleStripeIntent(tx, event.data.object);
         } else if (event.type === 'charge.refunded') {
           const charge = event.data.object;
           const currency = charge.currency.toUpperCase();
@@ -135,6 +143,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         return true;
       }));
       app.mailer.kick();
+      await refundAfterCommit('stripe', taken);
       return ok({ received: true as const, duplicate });
     },
   );
@@ -234,6 +243,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           ? await paypal.orderVault(orderId)
           : { customerRef: null, paymentMethodRef: null };
 
+      let taken: { registrationId: string; providerRef: string; paymentKey: string } | undefined;
       const duplicate = !(await app.db.transaction(async (tx) => {
         if (!(await firstDelivery(tx, 'paypal', event.id, event.event_type))) return false;
         if (PAYPAL_REVERSING.has(event.event_type)) {
@@ -259,13 +269,13 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
         );
         if (!result.settled && result.missing) throw notRecordedYet();
-        if (result.settled && result.emailInUse) {
-          await paypal.refund(captureId, `refund:${result.registrationId}`);
-          await tx.update(payments).set({ state: 'refunded' }).where(eq(payments.idempotencyKey, paymentKey!));
+        if (result.settled && result.emailInUse && result.registrationId) {
+          taken = { registrationId: result.registrationId, providerRef: captureId, paymentKey: paymentKey! };
         }
         return true;
       }));
       app.mailer.kick();
+      await refundAfterCommit('paypal', taken);
       return ok({ received: true as const, duplicate });
     },
   );

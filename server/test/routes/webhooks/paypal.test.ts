@@ -251,6 +251,35 @@ describeEachDatabase('PayPal', (driver) => {
     });
   }
 
+  it('a pending capture for an email taken meanwhile is refunded in full after the webhook, once', async () => {
+    paypal.captureMode = 'pending';
+    const email = freshEmail();
+    const { registerId, orderId } = await createAndCapture(email);
+    paypal.captureMode = 'completed';
+    await createAndCapture(email);
+    expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+
+    const event = {
+      id: 'WH-EVENT-TAKEN',
+      event_type: 'PAYMENT.CAPTURE.COMPLETED',
+      resource: {
+        id: `CAPTURE-${orderId}`,
+        status: 'COMPLETED',
+        custom_id: `first_day:${registerId}`,
+        supplementary_data: { related_ids: { order_id: orderId } },
+      },
+    };
+    expect((await deliverSigned(event)).json().data).toEqual({ received: true, duplicate: false });
+    expect((await deliverSigned(event)).json().data).toEqual({ received: true, duplicate: true });
+
+    const refunds = paypal.calls.filter((call) => call.path === `/v2/payments/captures/CAPTURE-${orderId}/refund`);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.requestId).toBe(`refund:${registerId}`);
+    const rows = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ state: 'refunded', refundedAmount: rows[0]!.amount });
+  });
+
   function refundEvent(id: string, type: string, orderId: string, value: string, total?: string) {
     return {
       id,

@@ -189,6 +189,43 @@ describeEachDatabase('Stripe', (driver) => {
     expect(registration!.userId).not.toBeNull();
   });
 
+  it('a 3-D Secure sign-up whose email was taken meanwhile is refunded in full after the webhook, once', async () => {
+    nextStatus = 'requires_action';
+    const email = freshEmail();
+    const registerId = (await register(email)).json().data.registerId;
+    nextStatus = 'succeeded';
+    expect((await register(email)).json().data).toMatchObject({ requiresAction: false });
+
+    const payload = intentEvent('evt_taken', registerId);
+    const good = await postWebhook(payload, signed(payload));
+    expect(good.json().data).toEqual({ received: true, duplicate: false });
+    const replay = await postWebhook(payload, signed(payload));
+    expect(replay.json().data).toEqual({ received: true, duplicate: true });
+
+    const refunds = calls.filter(
+      (call) => call.path === '/v1/refunds' && call.idempotencyKey === `refund:${registerId}`,
+    );
+    expect(refunds).toHaveLength(1);
+    const rows = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ state: 'refunded', refundedAmount: rows[0]!.amount });
+    expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+  });
+
+  it('a failed 3-D Secure sign-up keeps the amount recorded for the attempt, not today’s price', async () => {
+    nextStatus = 'requires_action';
+    const registerId = (await register(freshEmail())).json().data.registerId;
+    // The price changed after the attempt was recorded.
+    await app().db.update(payments).set({ amount: 123 }).where(eq(payments.registrationId, registerId));
+    const payload = intentEvent('evt_failed_price', registerId, 'requires_payment_method');
+    expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: false });
+    const rows = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ state: 'failed', amount: 123, failureCode: 'card_declined' });
+    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+    expect(query.json().data.state).toBe('sign_failed');
+  });
+
   it('renewals charge the saved method off-session with the period’s idempotency key', async () => {
     nextStatus = 'succeeded';
     const email = freshEmail();
