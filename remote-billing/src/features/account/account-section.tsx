@@ -24,6 +24,7 @@ import {
   updateDisplayName,
   type AccountSession,
 } from './account-api';
+import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/shared/validation/display-name';
 import './account-section.css';
 
 type Outcome = { ok: true; text: string } | { ok: false; text: string } | null;
@@ -137,7 +138,7 @@ function ProfileForm() {
             },
           ]}
         >
-          <Input autoComplete="name" maxLength={60} />
+          <Input autoComplete="name" maxLength={DISPLAY_NAME_MAX_LENGTH} />
         </Form.Item>
         <Button htmlType="submit" loading={busy}>
           {t('account.save')}

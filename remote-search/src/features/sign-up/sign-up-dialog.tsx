@@ -27,6 +27,7 @@ import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
 import { signUpHandlers, type AccountFields } from './sign-up-api';
 import { termsVersion } from './terms-version';
+import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/shared/validation/display-name';
 import './sign-up-dialog.css';
 
 interface AccountValues {
@@ -218,7 +219,7 @@ export default function SignUpDialog() {
               validateTrigger="onBlur"
               rules={[check(Boolean, t('errors.enterName'))]}
             >
-              <Input autoComplete="name" maxLength={60} />
+              <Input autoComplete="name" maxLength={DISPLAY_NAME_MAX_LENGTH} />
             </Form.Item>
             <Form.Item
               name="password"
