@@ -119,16 +119,18 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
         // the place's own language, which is how its streets are signed.
         addressdetails: '1',
       });
-      // A loop, since a timer may fire a little early; the clock is read just before the request leaves.
+      // A loop, since a timer may fire a little early.
       for (let wait = lastRequestAt + NOMINATIM_SPACING_MS - Date.now(); wait > 0;) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         wait = lastRequestAt + NOMINATIM_SPACING_MS - Date.now();
       }
-      lastRequestAt = Date.now();
-      const response = await fetchFn(`${url}/reverse?${query}`, {
+      const sent = fetchFn(`${url}/reverse?${query}`, {
         headers: { 'User-Agent': userAgent, Accept: 'application/json' },
         signal: AbortSignal.timeout(NOMINATIM_TIMEOUT_MS),
       });
+      // Read once the request has left, never before: a pause between the two would shorten the next gap.
+      lastRequestAt = Date.now();
+      const response = await sent;
       if (!response.ok) throw new Error(`Nominatim answered ${response.status}`);
       const body = (await response.json()) as {
         display_name?: unknown;
