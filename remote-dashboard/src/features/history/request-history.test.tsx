@@ -6,6 +6,7 @@ import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { RequestHistory } from './request-history';
 import { useRequestHistoryStore } from './request-history-store';
+import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
 jest.mock('@kabari/shared/api/api-client', () => ({
   apiGet: jest.fn(),
@@ -205,7 +206,7 @@ describe('the request history', () => {
     await renderAt('/id/dashboard', <RequestHistory locale="id" />);
     const rows = await screen.findAllByTestId('request-row');
     const credit = within(rows[0]!).getByRole('link', { name: 'Lokasi IP oleh DB-IP' });
-    expect(credit).toHaveAttribute('href', 'https://db-ip.com');
+    expect(credit).toHaveAttribute('href', DBIP_URL);
     expect(within(rows[1]!).queryByRole('link')).not.toBeInTheDocument();
   });
 

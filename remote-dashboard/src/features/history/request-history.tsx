@@ -5,6 +5,7 @@ import Pagination from 'antd/es/pagination';
 import Tag from 'antd/es/tag';
 import Modal from 'antd/es/modal';
 import Alert from 'antd/es/alert';
+import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest, RequestStatus } from '@kabari/shared/requests/location-request';
@@ -12,7 +13,6 @@ import { showToast } from '@kabari/shared/requests/show-toast';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
 import { formatTime } from './format-time';
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
-import { DBIP_URL } from '../live-map/live-map';
 import { cancelRequest } from './history-api';
 import { historyPageSize, useRequestHistoryStore } from './request-history-store';
 import './request-history.css';
@@ -155,9 +155,7 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
                   {request.lastPosition?.source === 'ip' && addressOf(request, locale) && (
                     <>
                       {' · '}
-                      <a href={DBIP_URL} target="_blank" rel="noopener noreferrer">
-                        {tLive('map.ipAttribution')}
-                      </a>
+                      <DbipAttribution>{tLive('map.ipAttribution')}</DbipAttribution>
                     </>
                   )}
                 </dd>

@@ -8,6 +8,7 @@ import { LiveMap } from './live-map';
 import { LiveMapPanel } from './live-map-panel';
 import { fetchPositions } from './positions-api';
 import { usePositionsStore } from './positions-store';
+import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
 jest.mock('./positions-api', () => ({ fetchPositions: jest.fn() }));
 jest.mock('./map-tiles', () => ({
@@ -71,10 +72,7 @@ describe('the live map', () => {
     expect(screen.getByRole('heading', { name: 'Location map: Mum' })).toBeInTheDocument();
     const source = screen.getByTestId('live-map-source');
     expect(source).toHaveTextContent('Approximate, from the IP address');
-    expect(within(source).getByRole('link', { name: 'IP location by DB-IP' })).toHaveAttribute(
-      'href',
-      'https://db-ip.com',
-    );
+    expect(within(source).getByRole('link', { name: 'IP location by DB-IP' })).toHaveAttribute('href', DBIP_URL);
     expect(screen.getByText('within about 5,000 m')).toBeInTheDocument();
     expect(screen.queryByTestId('live-badge')).not.toBeInTheDocument();
     const map = await screen.findByRole('region', { name: 'Map of the shared location' });

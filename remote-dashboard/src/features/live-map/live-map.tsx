@@ -4,6 +4,7 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Tag from 'antd/es/tag';
 import type { Locale } from '@kabari/shared/i18n/locale';
+import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
@@ -13,8 +14,6 @@ import './live-map.css';
 
 // Leaflet and its stylesheet load only when a map is shown.
 const PositionMap = lazy(() => import('./position-map'));
-
-export const DBIP_URL = 'https://db-ip.com';
 
 function formatTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
@@ -137,9 +136,7 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
                     {latest.source === 'ip' && (
                       <>
                         {' · '}
-                        <a href={DBIP_URL} target="_blank" rel="noopener noreferrer">
-                          {t('map.ipAttribution')}
-                        </a>
+                        <DbipAttribution>{t('map.ipAttribution')}</DbipAttribution>
                       </>
                     )}
                   </dd>
