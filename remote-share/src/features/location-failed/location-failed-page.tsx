@@ -5,87 +5,10 @@ import { useLocation, useNavigate, useSearchParams } from '@kabari/shared/routin
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { shareNamespace } from '../../i18n/share-namespace';
 import { geolocationFailures, type GeolocationFailure } from '../consent/geolocation';
-import { shareApi, ShareApiError } from '../consent/share-api';
 import { shareLocation } from '../consent/share-flow';
 import { tokenFrom } from '../consent/use-link';
+import { SharingEnded, StopSharing, type SharingOutcome } from '../stop-sharing/stop-sharing';
 import '../consent/recipient-pages.css';
-
-type StopPhase = 'idle' | 'confirm-erase' | 'busy' | 'stopped' | 'withdrawn' | 'not-sharing' | 'error';
-
-/**
- * Sharing may already be on (the approximate place was recorded at Share): Stop sharing and Stop and erase are
- * offered here too, not only on the thank-you page.
- */
-function StopControls({ token, onDone }: { token: string; onDone: () => void }) {
-  const { t } = useTranslation(shareNamespace);
-  const [phase, setPhase] = useState<StopPhase>('idle');
-  const run = (call: () => Promise<unknown>, done: 'stopped' | 'withdrawn') => {
-    setPhase('busy');
-    call()
-      .then(() => {
-        setPhase(done);
-        onDone();
-      })
-      // 409: nothing is being shared through this link (it was never agreed to, or already stopped).
-      .catch((error: unknown) =>
-        setPhase(error instanceof ShareApiError && error.status === 409 ? 'not-sharing' : 'error'),
-      );
-  };
-  const result = { stopped: t('share.stopped'), withdrawn: t('share.withdrawn'), 'not-sharing': t('share.notSharing') };
-  if (phase === 'stopped' || phase === 'withdrawn' || phase === 'not-sharing') {
-    return (
-      <section className="recipient__notice" role="status" aria-labelledby="stop-result">
-        <h2 id="stop-result">{result[phase]}</h2>
-      </section>
-    );
-  }
-  return (
-    <section className="recipient__card" aria-labelledby="stop-title">
-      <h2 id="stop-title">{t('locationFailed.stopTitle')}</h2>
-      {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
-      {phase === 'confirm-erase' ? (
-        <div role="group" aria-labelledby="erase-title">
-          <h3 id="erase-title">{t('share.eraseConfirmTitle')}</h3>
-          <p>{t('locationFailed.eraseConfirmText')}</p>
-          <div className="recipient__actions">
-            <button
-              type="button"
-              className="recipient__button recipient__button--danger"
-              onClick={() => run(() => shareApi.withdraw(token), 'withdrawn')}
-            >
-              {t('share.eraseConfirm')}
-            </button>
-            <button type="button" className="recipient__button" onClick={() => setPhase('idle')}>
-              {t('share.eraseCancel')}
-            </button>
-          </div>
-        </div>
-      ) : (
-        <>
-          <p>{t('locationFailed.stopText')}</p>
-          <div className="recipient__actions">
-            <button
-              type="button"
-              className="recipient__button"
-              disabled={phase === 'busy'}
-              onClick={() => run(() => shareApi.stop(token), 'stopped')}
-            >
-              {t('share.stop')}
-            </button>
-            <button
-              type="button"
-              className="recipient__button recipient__button--danger"
-              disabled={phase === 'busy'}
-              onClick={() => setPhase('confirm-erase')}
-            >
-              {t('share.erase')}
-            </button>
-          </div>
-        </>
-      )}
-    </section>
-  );
-}
 
 /** Spec §8's geolocation errors, and how to turn location on, with Try again; or stop sharing altogether. */
 export default function LocationFailedPage() {
@@ -99,7 +22,8 @@ export default function LocationFailedPage() {
   const given = params.get('reason') as GeolocationFailure | null;
   const reason: GeolocationFailure = given && geolocationFailures.includes(given) ? given : 'failed';
   const [phase, setPhase] = useState<'idle' | 'retrying' | 'error'>('idle');
-  const [ended, setEnded] = useState(false);
+  // Once sharing is stopped there is nothing to try again.
+  const [ended, setEnded] = useState<SharingOutcome | null>(null);
 
   const retry = () => {
     if (!token) return;
@@ -157,7 +81,16 @@ export default function LocationFailedPage() {
           </button>
         </div>
       )}
-      {hydrated && token && <StopControls token={token} onDone={() => setEnded(true)} />}
+      {hydrated && token && ended && <SharingEnded outcome={ended} />}
+      {hydrated && token && !ended && (
+        <StopSharing
+          token={token}
+          intro={{ title: t('locationFailed.stopTitle'), text: t('locationFailed.stopText') }}
+          eraseConfirmText={t('locationFailed.eraseConfirmText')}
+          disabled={phase === 'retrying'}
+          onEnded={setEnded}
+        />
+      )}
     </article>
   );
 }

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import SharePage from './share-page';
+import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
 const sharing = {
   requesterName: 'Budi Santoso',
@@ -53,7 +54,7 @@ describe('SharePage', () => {
     expect(
       await screen.findByRole('heading', { name: 'You shared your location with Budi Santoso.' }),
     ).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /IP Geolocation by DB-IP/ })).toHaveAttribute('href', 'https://db-ip.com/');
+    expect(screen.getByRole('link', { name: /IP Geolocation by DB-IP/ })).toHaveAttribute('href', DBIP_URL);
 
     fireEvent.click(screen.getByRole('button', { name: '15 minutes' }));
     expect(await screen.findByText(/^Live sharing is on until \d\d:\d\d\.$/)).toBeInTheDocument();
@@ -72,6 +73,19 @@ describe('SharePage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Berhenti dan hapus' }));
     fireEvent.click(screen.getByRole('button', { name: 'Ya, hentikan dan hapus' }));
     expect(await screen.findByRole('heading', { name: /sudah dihapus/ })).toBeInTheDocument();
+  });
+
+  it('says so when the link was no longer sharing by the time Stop sharing was pressed', async () => {
+    global.fetch = jest.fn(async (url: string) =>
+      url.endsWith('/stop')
+        ? { ok: false, status: 409, statusText: '', json: async () => ({ status: 409, message: '', data: null }) }
+        : reply(sharing),
+    ) as unknown as typeof fetch;
+    await renderAt('/share?token=tok', <SharePage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop sharing' }));
+    expect(await screen.findByRole('heading', { name: 'You are not sharing through this link.' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '15 minutes' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Back/ })).toBeInTheDocument();
   });
 
   it('writes the approximate place in the page’s language', async () => {

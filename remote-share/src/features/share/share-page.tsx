@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { Link, useLocation, useSearchParams } from '@kabari/shared/routing/router';
@@ -7,6 +8,7 @@ import { shareNamespace } from '../../i18n/share-namespace';
 import { shareApi } from '../consent/share-api';
 import { readSummary, recipientPath } from '../consent/share-flow';
 import { tokenFrom, useLink } from '../consent/use-link';
+import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../stop-sharing/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
 import '../consent/recipient-pages.css';
 
@@ -28,7 +30,8 @@ export default function SharePage() {
   const { load, update } = useLink(token);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const [confirmErase, setConfirmErase] = useState(false);
+  // Set when Stop sharing or Stop and erase answered on this page.
+  const [ended, setEnded] = useState<SharingOutcome | null>(null);
   // False while on or never started; true when it ended at its time; a reason when the browser ended it.
   const [liveEnded, setLiveEnded] = useState<boolean | LiveEndReason>(false);
 
@@ -63,10 +66,16 @@ export default function SharePage() {
     update({ liveUntil: null });
   });
 
-  const act = (work: () => Promise<void>) => {
+  const startLive = (token: string, minutes: (typeof LIVE_CHOICES)[number]) => {
     setBusy(true);
     setFailed(false);
-    work()
+    shareApi
+      .live(token, minutes)
+      .then((answer) => {
+        setLiveEnded(false);
+        setLocationBack(false);
+        update({ liveUntil: answer.liveUntil });
+      })
       .catch(() => setFailed(true))
       .finally(() => setBusy(false));
   };
@@ -81,18 +90,13 @@ export default function SharePage() {
         {load.kind !== 'error' && <p>{t('enterLink.invalidText')}</p>}
       </section>
     );
-  } else if (link.state !== 'sharing') {
-    const text = {
-      stopped: t('share.stopped'),
-      withdrawn: t('share.withdrawn'),
-    }[link.state as 'stopped' | 'withdrawn'];
+  } else if (ended || link.state !== 'sharing') {
     body = (
-      <section className="recipient__notice" role="status" aria-labelledby="share-state">
-        <h2 id="share-state">{text ?? t('share.notSharing')}</h2>
+      <SharingEnded outcome={ended ?? outcomeOf(link.state)}>
         <p>
           <Link to={recipientPath('enterLink', locale, { token })}>{t('share.back')}</Link>
         </p>
-      </section>
+      </SharingEnded>
     );
   } else {
     const name = link.requesterName;
@@ -124,9 +128,7 @@ export default function SharePage() {
           </ul>
           {link.shared.approximate && (
             <p className="recipient__small">
-              <a href="https://db-ip.com/" target="_blank" rel="noopener noreferrer">
-                {t('share.attribution')}
-              </a>
+              <DbipAttribution>{t('share.attribution')}</DbipAttribution>
             </p>
           )}
         </section>
@@ -144,6 +146,7 @@ export default function SharePage() {
                   : ''}
           </p>
           {liveUntil && <p className="recipient__small">{t('share.liveKeepOpen')}</p>}
+          {failed && <p role="alert">{t('enterLink.error')}</p>}
           {!liveUntil && liveEnded !== false && liveEnded !== true && locationBack && (
             <p className="recipient__live" role="status">
               {t('share.liveLocationBack')}
@@ -162,14 +165,7 @@ export default function SharePage() {
                 className="recipient__button"
                 disabled={busy}
                 aria-pressed={false}
-                onClick={() =>
-                  act(async () => {
-                    const answer = await shareApi.live(token, minutes);
-                    setLiveEnded(false);
-                    setLocationBack(false);
-                    update({ liveUntil: answer.liveUntil });
-                  })
-                }
+                onClick={() => startLive(token, minutes)}
               >
                 {t(`share.live${minutes}`)}
               </button>
@@ -177,57 +173,21 @@ export default function SharePage() {
           </div>
         </section>
 
-        <section className="recipient__card" aria-label={t('share.stop')}>
-          {failed && <p role="alert">{t('enterLink.error')}</p>}
-          {confirmErase ? (
-            <div role="group" aria-labelledby="erase-title">
-              <h2 id="erase-title">{t('share.eraseConfirmTitle')}</h2>
-              <p>{t('share.eraseConfirmText', { name })}</p>
-              <div className="recipient__actions">
-                <button
-                  type="button"
-                  className="recipient__button recipient__button--danger"
-                  disabled={busy}
-                  onClick={() =>
-                    act(async () => {
-                      const answer = await shareApi.withdraw(token);
-                      update({ state: answer.state, liveUntil: null, shared: { approximate: false, precise: false } });
-                    })
-                  }
-                >
-                  {t('share.eraseConfirm')}
-                </button>
-                <button type="button" className="recipient__button" onClick={() => setConfirmErase(false)}>
-                  {t('share.eraseCancel')}
-                </button>
-              </div>
-            </div>
-          ) : (
-            <div className="recipient__actions">
-              <button
-                type="button"
-                className="recipient__button recipient__button--primary"
-                disabled={busy}
-                onClick={() =>
-                  act(async () => {
-                    const answer = await shareApi.stop(token);
-                    update({ state: answer.state, liveUntil: null });
-                  })
-                }
-              >
-                {t('share.stop')}
-              </button>
-              <button
-                type="button"
-                className="recipient__button recipient__button--danger"
-                disabled={busy}
-                onClick={() => setConfirmErase(true)}
-              >
-                {t('share.erase')}
-              </button>
-            </div>
-          )}
-        </section>
+        <StopSharing
+          token={token}
+          eraseConfirmText={t('share.eraseConfirmText', { name })}
+          primary
+          disabled={busy}
+          onEnded={(outcome) => {
+            setEnded(outcome);
+            // The live watch ends with the window; an erased link has nothing shared any more.
+            update({
+              liveUntil: null,
+              ...(outcome !== 'not-sharing' && { state: outcome }),
+              ...(outcome === 'withdrawn' && { shared: { approximate: false, precise: false } }),
+            });
+          }}
+        />
       </>
     );
   }
