@@ -182,8 +182,7 @@ export default fp(
       }
     }
 
-    async function deliver(message: ClaimedMessage): Promise<void> {
-      const outcome = await attempt(message);
+    async function settle(message: ClaimedMessage, outcome: DeliveryOutcome): Promise<void> {
       await db.transaction(async (tx) => {
         if (outcome.state === 'sent') {
           await tx.execute(
@@ -229,16 +228,28 @@ export default fp(
       );
       // The batch is sent one message at a time: the ones still waiting keep their claim while the others go.
       const waiting = new Set(claimed.map((message) => message.id));
+      // One renewal at a time. A renewal still naming a message must land before its outcome is written, or it
+      // would push a failed message's retry time out to a whole lease.
+      let renewing: Promise<void> | undefined;
       const renewal = setInterval(() => {
-        renewLeases([...waiting]).catch((error) => app.log.error({ err: error }, 'Renewing message claims failed'));
+        if (renewing) return;
+        renewing = renewLeases([...waiting])
+          .catch((error) => app.log.error({ err: error }, 'Renewing message claims failed'))
+          .finally(() => {
+            renewing = undefined;
+          });
       }, timing.leaseRenewalMs);
       try {
         for (const message of claimed) {
-          await deliver(message);
+          const outcome = await attempt(message);
+          // Settled from here on: later renewals leave it alone, and one already under way lands first.
           waiting.delete(message.id);
+          await renewing;
+          await settle(message, outcome);
         }
       } finally {
         clearInterval(renewal);
+        await renewing;
       }
       return claimed.length;
     }

@@ -295,6 +295,26 @@ describeEachDatabase('the dispatcher against SMTP: a burst over pooled connectio
   });
 });
 
+// Fake timers for the dispatcher's lease renewal only: the database and the test's own waits keep real time.
+const fakeIntervalsOnly = () =>
+  jest.useFakeTimers({
+    doNotFake: [
+      'Date',
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+
 describeEachDatabase('the dispatcher with Twilio', (driver) => {
   const TWILIO = {
     TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
@@ -306,6 +326,8 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
   let restarted: FastifyInstance | undefined;
 
   afterEach(async () => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
     await restarted?.close();
     restarted = undefined;
     await testApp?.close();
@@ -415,6 +437,56 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     await dispatching;
     expect(await messageOf(testApp.app, request.id)).toMatchObject({ state: 'sent', transport: 'twilio', attempts: 1 });
     expect(calls).toHaveLength(1);
+  });
+
+  it('keeps the retry time of a failed message when a renewal of its batch falls due as the failure is written', async () => {
+    const renewalMs = 20;
+    const failing = recordingTwilioClient([503]);
+    let settling = false;
+    const client: TwilioHttpClient = {
+      request: ((options: Parameters<TwilioHttpClient['request']>[0]) => {
+        settling = true;
+        return failing.client.request(options);
+      }) as TwilioHttpClient['request'],
+    };
+    testApp = await buildTestApp(driver, TWILIO, {
+      build: { twilioHttpClient: client, mailerTiming: { leaseRenewalMs: renewalMs } },
+    });
+    const { db } = testApp.app;
+    // The batch's renewal is fired by hand, at the worst moment: inside the transaction that writes the failure,
+    // so a renewal naming the message would land right after it. Only the interval timers are fake.
+    const transaction = db.transaction.bind(db);
+    let renewalsDue = 0;
+    jest.spyOn(db, 'transaction').mockImplementation(((
+      work: Parameters<typeof transaction>[0],
+      config?: Parameters<typeof transaction>[1],
+    ) =>
+      transaction(async (tx) => {
+        const result = await work(tx);
+        if (settling) {
+          settling = false;
+          renewalsDue = jest.getTimerCount();
+          jest.advanceTimersByTime(renewalMs);
+        }
+        return result;
+      }, config)) as typeof db.transaction);
+    fakeIntervalsOnly();
+    try {
+      const { request } = await sendSms(testApp.app, '+6281234567894');
+      await testApp.app.mailer.dispatchDue();
+      expect(failing.requests).toHaveLength(1);
+      // The renewal timer was running when the failure was written, so it did fire then.
+      expect(renewalsDue).toBe(1);
+      const message = await messageOf(testApp.app, request.id);
+      expect(message).toMatchObject({ state: 'queued', attempts: 1 });
+      // Backoff: 30 s after the first failure, not the 2-minute claim lease (margins for a slow machine).
+      const untilRetry = message.nextAttemptAt.getTime() - Date.now();
+      expect(retryDelaySeconds(1)).toBe(30);
+      expect(untilRetry).toBeGreaterThan(25_000);
+      expect(untilRetry).toBeLessThan(60_000);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('picks up a message whose sender died mid-send once its lease ends; fails a final refusal at once', async () => {
