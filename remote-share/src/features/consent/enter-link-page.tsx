@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
-import { Link, useLocation, useNavigate, useSearchParams } from '@kabari/shared/routing/router';
+import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { shareNamespace } from '../../i18n/share-namespace';
 import { OptOutPanel, ReportPanel } from './opt-out-and-report';
 import { shareApi, type LinkInfo } from './share-api';
 import { recipientPath, shareLocation } from './share-flow';
-import { tokenFrom, useLink } from './use-link';
+import { LinkUnavailable } from './link-unavailable';
+import { useRecipientLink } from './use-link';
 import './recipient-pages.css';
 
 type Panel = 'none' | 'opt-out' | 'report';
@@ -82,23 +83,14 @@ function ConsentForm({ token, link, onDeclined }: { token: string; link: LinkInf
 /** The recipient's first page: an honest consent screen (design.md §1). */
 export default function EnterLinkPage() {
   const { t } = useTranslation(shareNamespace);
-  const [params] = useSearchParams();
-  const { pathname } = useLocation();
-  const locale = localeFromPath(pathname);
-  const token = tokenFrom(params);
-  const { load, update } = useLink(token);
+  const { params, locale, token, load, update } = useRecipientLink();
   const [panel, setPanel] = useState<Panel>(params.get('action') === 'opt-out' ? 'opt-out' : 'none');
 
   let body;
   if (load.kind === 'checking') {
     body = <p role="status">{t('enterLink.checking')}</p>;
   } else if (load.kind === 'invalid' || load.kind === 'error' || !token) {
-    body = (
-      <section className="recipient__notice recipient__notice--alert" aria-labelledby="link-state-title" role="alert">
-        <h2 id="link-state-title">{load.kind === 'error' ? t('enterLink.error') : t('enterLink.invalidTitle')}</h2>
-        {load.kind !== 'error' && <p>{t('enterLink.invalidText')}</p>}
-      </section>
-    );
+    body = <LinkUnavailable failed={load.kind === 'error'} />;
   } else {
     const { link } = load;
     const name = link.requesterName;

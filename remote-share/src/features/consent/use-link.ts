@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { useLocation, useSearchParams } from '@kabari/shared/routing/router';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { shareApi, ShareApiError, type LinkInfo } from './share-api';
 
@@ -40,4 +42,12 @@ export function useLink(token: string | null) {
 /** The token from the query string (`t` as a short form). */
 export function tokenFrom(params: URLSearchParams): string | null {
   return params.get('token') ?? params.get('t');
+}
+
+/** What a recipient's page opened from the link knows: the query string, its language, the token and its link. */
+export function useRecipientLink() {
+  const [params] = useSearchParams();
+  const { pathname } = useLocation();
+  const token = tokenFrom(params);
+  return { params, locale: localeFromPath(pathname), token, ...useLink(token) };
 }

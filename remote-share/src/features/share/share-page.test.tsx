@@ -88,6 +88,19 @@ describe('SharePage', () => {
     expect(screen.getByRole('link', { name: /Back/ })).toBeInTheDocument();
   });
 
+  it('says the link is invalid when the server does not know it, or that it could not be read', async () => {
+    const unknown = { ok: false, status: 404, statusText: '', json: async () => ({ status: 404, message: '' }) };
+    global.fetch = jest.fn(async () => unknown) as unknown as typeof fetch;
+    const { unmount } = await renderAt('/share?token=nope', <SharePage />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid link!');
+    unmount();
+
+    global.fetch = jest.fn(async () => ({ ...unknown, status: 500 })) as unknown as typeof fetch;
+    await renderAt('/share?token=tok', <SharePage />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
+    expect(screen.queryByText('Invalid link!')).not.toBeInTheDocument();
+  });
+
   it('writes the approximate place in the page’s language', async () => {
     sessionStorage.setItem(
       'kabari-share:tok-place',

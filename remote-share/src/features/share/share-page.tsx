@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
-import { localeFromPath } from '@kabari/shared/i18n/locale';
-import { Link, useLocation, useSearchParams } from '@kabari/shared/routing/router';
+import { Link } from '@kabari/shared/routing/router';
 import { shareNamespace } from '../../i18n/share-namespace';
 import { shareApi } from '../consent/share-api';
 import { readSummary, recipientPath } from '../consent/share-flow';
-import { tokenFrom, useLink } from '../consent/use-link';
+import { LinkUnavailable } from '../consent/link-unavailable';
+import { useRecipientLink } from '../consent/use-link';
 import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../stop-sharing/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
 import '../consent/recipient-pages.css';
@@ -23,11 +23,7 @@ function clockTime(iso: string, locale: string): string {
 /** The thank-you page: what was shared with whom, live sharing for a while, Stop sharing, Stop and erase. */
 export default function SharePage() {
   const { t } = useTranslation(shareNamespace);
-  const [params] = useSearchParams();
-  const { pathname } = useLocation();
-  const locale = localeFromPath(pathname);
-  const token = tokenFrom(params);
-  const { load, update } = useLink(token);
+  const { locale, token, load, update } = useRecipientLink();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   // Set when Stop sharing or Stop and erase answered on this page.
@@ -84,12 +80,7 @@ export default function SharePage() {
   if (load.kind === 'checking') {
     body = <p role="status">{t('share.checking')}</p>;
   } else if (!token || !link) {
-    body = (
-      <section className="recipient__notice recipient__notice--alert" role="alert" aria-labelledby="share-state">
-        <h2 id="share-state">{load.kind === 'error' ? t('enterLink.error') : t('enterLink.invalidTitle')}</h2>
-        {load.kind !== 'error' && <p>{t('enterLink.invalidText')}</p>}
-      </section>
-    );
+    body = <LinkUnavailable failed={load.kind === 'error'} />;
   } else if (ended || link.state !== 'sharing') {
     body = (
       <SharingEnded outcome={ended ?? outcomeOf(link.state)}>
