@@ -151,12 +151,16 @@ export default fp(
           .catch((error: unknown) => app.log.error({ err: error }, 'Renewal job failed'))
           .then(() => (closing ? undefined : app.billing.reconcileSignUps()))
           .then((report) => {
-            if (report && report.checked > 0) app.log.info({ report }, 'Sign-up reconciliation pass');
+            if (report && report.checked + report.refunded + report.refundsFailed > 0) {
+              app.log.info({ report }, 'Sign-up reconciliation pass');
+            }
           })
           .catch((error: unknown) => app.log.error({ err: error }, 'Sign-up reconciliation failed'))
           .then(() => (closing ? undefined : app.billing.reconcileRenewals()))
           .then((report) => {
-            if (report && report.checked > 0) app.log.info({ report }, 'Renewal reconciliation pass');
+            if (report && report.checked + report.refunded + report.refundsFailed > 0) {
+              app.log.info({ report }, 'Renewal reconciliation pass');
+            }
           })
           .catch((error: unknown) => app.log.error({ err: error }, 'Renewal reconciliation failed'))
           .finally(() => {

@@ -163,7 +163,7 @@ export function renewalFailedEmail(
       hello(locale, facts.displayName),
       `Kami tidak dapat menagih ${amount} untuk memperpanjang langganan Kabari Anda. Alasan: ${facts.reason}`,
       facts.unconfirmed
-        ? 'Langganan Anda telah berakhir. Jika pembayaran ini ternyata berhasil, langganan Anda otomatis diperpanjang untuk periode tersebut dan Anda menerima tanda terima.'
+        ? 'Langganan Anda telah berakhir. Jika pembayaran ini ternyata berhasil, langganan Anda otomatis diperpanjang untuk periode tersebut dan Anda menerima tanda terima. Jika Anda sudah memperpanjang sendiri sebelum itu, pembayaran yang terlambat tersebut kami kembalikan secara penuh.'
         : 'Langganan Anda telah berakhir dan tidak ada biaya yang ditagih. Untuk melanjutkan, masuk ke Kabari dan perpanjang langganan dengan metode pembayaran lain.',
     ]);
   }
@@ -171,7 +171,7 @@ export function renewalFailedEmail(
     hello(locale, facts.displayName),
     `We could not charge ${amount} to renew your Kabari subscription. Reason: ${facts.reason}`,
     facts.unconfirmed
-      ? 'Your subscription has ended. If this payment does go through after all, your subscription is renewed for the period automatically and you get a receipt.'
+      ? 'Your subscription has ended. If this payment does go through after all, your subscription is renewed for the period automatically and you get a receipt. If you have renewed by hand before then, that late charge is refunded to you in full.'
       : 'Your subscription has ended and nothing was charged. To continue, sign in to Kabari and renew with another payment method.',
   ]);
 }
@@ -200,6 +200,31 @@ export function reversalEndedEmail(
       ? `The payment of ${amount} made on ${day(facts.paidAt, locale)} has been refunded to you, so your Kabari subscription has ended today.`
       : `The payment of ${amount} made on ${day(facts.paidAt, locale)} is being disputed through your bank or payment provider, so your Kabari subscription has ended today.`,
     'Nothing more will be charged. To subscribe again, sign in to Kabari and pay in the subscription-expired window.',
+  ]);
+}
+
+/**
+ * A renewal charge the provider confirmed only after its period had moved on (the subscription had expired
+ * unconfirmed and was paid again by hand): nothing was given for it, so it was refunded in full.
+ */
+export function lateChargeRefundedEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string; chargedAt: Date },
+): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, locale);
+  if (locale === 'id') {
+    return render(locale, `Kabari mengembalikan pembayaran yang terlambat: ${amount}`, [
+      hello(locale, facts.displayName),
+      `Penagihan perpanjangan otomatis sebesar ${amount} dari ${day(facts.chargedAt, locale)} baru dikonfirmasi oleh penyedia pembayaran setelah periodenya lewat, jadi kami tidak memberikan apa pun untuk pembayaran itu.`,
+      'Kami sudah mengembalikannya secara penuh. Dana biasanya kembali ke rekening Anda dalam 5–10 hari kerja, tergantung bank atau penyedia pembayaran Anda.',
+      'Langganan Anda saat ini tidak terpengaruh.',
+    ]);
+  }
+  return render(locale, `Kabari refunded a late charge: ${amount}`, [
+    hello(locale, facts.displayName),
+    `The automatic renewal charge of ${amount} from ${day(facts.chargedAt, locale)} was confirmed by the payment provider only after its period had passed, so nothing was given for it.`,
+    'We have refunded it in full. The money usually reaches your account within 5–10 business days, depending on your bank or payment provider.',
+    'Your current subscription is not affected.',
   ]);
 }
 

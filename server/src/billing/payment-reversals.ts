@@ -16,8 +16,8 @@ export type ReversalResult = { recorded: false } | { recorded: true; state: stri
  * The honest rule (docs/api-v1.md, webhooks): money given back in full for the charge that paid the current
  * period, or any dispute (chargeback) on a charge of the subscription, ends the subscription at once, as
  * unsubscribed, with an email; nothing more is charged (renewals only charge trial and active subscriptions).
- * A partial refund, or a refund of an earlier period's charge, is recorded on the payment only: the period in
- * progress is still paid for.
+ * A partial refund, a refund of an earlier period's charge, or our own refund of a charge that bought nothing, is
+ * recorded on the payment only: the period in progress is still paid for.
  */
 async function endSubscriptionFor(
   tx: DatabaseExecutor,
@@ -32,6 +32,8 @@ async function endSubscriptionFor(
   const { subscription, user } = row;
   if (!['trial', 'active', 'cancelled'].includes(subscription.status)) return false;
   if (reason === 'refunded' && payment.periodIndex !== subscription.periodIndex) return false;
+  // Our own refund of money we did not earn (refunds-owed.ts): the period in progress was paid by another charge.
+  if (reason === 'refunded' && payment.refundReason) return false;
   await tx
     .update(subscriptions)
     .set({

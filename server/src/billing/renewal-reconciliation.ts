@@ -7,6 +7,7 @@ import { intentOutcome, type StripeProcessor } from '../payments/stripe';
 import { failureText } from './billing-messages';
 import { renewalFailedEmail } from './emails';
 import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
+import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment } from './settle';
 import type { ReconciliationDeps } from './sign-up-reconciliation';
 import { lockSubscriptionWithUser } from './subscriptions';
@@ -14,7 +15,7 @@ import { lockSubscriptionWithUser } from './subscriptions';
 type Payment = typeof payments.$inferSelect;
 type SettledOutcome = Exclude<ChargeOutcome, { outcome: 'pending' }>;
 
-export interface RenewalReconciliationReport {
+export interface RenewalReconciliationReport extends RefundsOwedReport {
   checked: number;
   /** Settled exactly as the webhook would have: the period renewed (receipt) or the subscription expired. */
   renewed: number;
@@ -23,6 +24,8 @@ export interface RenewalReconciliationReport {
   unconfirmed: number;
   /** Still pending at the provider (or nothing to change): asked again later. */
   waiting: number;
+  /** A success after the period had moved on (paid again by hand meanwhile): bought nothing, so owed back. */
+  owedBack: number;
 }
 
 type RenewalAnswer = { kind: 'settled'; outcome: SettledOutcome } | { kind: 'open' } | { kind: 'cannot_tell' };
@@ -128,7 +131,7 @@ async function askPaypal(paypal: PaypalProcessor, payment: Payment): Promise<Ren
  * The long limit passed with no answer: the period is not paid for, so the subscription expires with the
  * renewal-failed notice (saying the charge may still go through). The payment stays pending: a definite answer
  * arriving later (a webhook) still settles it, renewing the period with a receipt, or failing it with no second
- * notice (same email key). Locks in settlePendingPayment's order: the payment, then the subscription.
+ * notice (same email key); a success after the subscriber paid again by hand is refunded (settle.ts). Locks in settlePendingPayment's order: the payment, then the subscription.
  */
 async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at: Date): Promise<boolean> {
   if (!payment.subscriptionId) return false;
@@ -163,7 +166,7 @@ async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at:
   });
 }
 
-type Step = keyof Omit<RenewalReconciliationReport, 'checked'>;
+type Step = 'renewed' | 'failed' | 'unconfirmed' | 'waiting' | 'owedBack';
 
 async function reconcileOne(deps: ReconciliationDeps, payment: Payment, at: Date): Promise<Step> {
   const { stripe, paypal } = deps;
@@ -191,6 +194,11 @@ async function reconcileOne(deps: ReconciliationDeps, payment: Payment, at: Date
       ),
     );
     if (!result.settled) return 'waiting';
+    if (result.refundOwed) {
+      // Marked owed in the settling transaction: tried now, and by the next passes if the provider fails.
+      await refundOwedFor(deps, payment.idempotencyKey, at);
+      return 'owedBack';
+    }
     return answer.outcome.outcome === 'succeeded' ? 'renewed' : 'failed';
   }
   if (at.getTime() - payment.createdAt.getTime() >= RECONCILIATION_LIMITS.unknownAfterMs) {
@@ -205,11 +213,12 @@ async function reconcileOne(deps: ReconciliationDeps, payment: Payment, at: Date
  * and after a restart (everything it needs is in the database).
  */
 export async function reconcileRenewals(deps: ReconciliationDeps, at: Date): Promise<RenewalReconciliationReport> {
-  const report: RenewalReconciliationReport = { checked: 0, renewed: 0, failed: 0, unconfirmed: 0, waiting: 0 };
+  const report = { checked: 0, renewed: 0, failed: 0, unconfirmed: 0, waiting: 0, owedBack: 0 };
   await runReconciliationPass(
     () => claimNext(deps.db, at),
     (payment) => reconcileOne(deps, payment, at),
     report,
   );
-  return report;
+  // Then the late renewal charges owed back that no attempt has refunded yet (the provider failed).
+  return { ...report, ...(await payRefundsOwed(deps, 'late_renewal', at)) };
 }

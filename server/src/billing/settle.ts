@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, registrations } from '../db/schema';
 import type { ChargeOutcome } from '../payments/processor';
+import { markRefundOwed } from './refunds-owed';
 import { settleRenewal } from './renewals';
 import {
   completeRegistration,
@@ -15,7 +16,43 @@ import {
 export type SettleResult =
   /** missing: no payment has this key (yet: the webhook may have overtaken the call that records it). */
   | { settled: false; missing?: boolean }
-  | { settled: true; kind: 'first_day' | 'restart' | 'renewal'; emailInUse?: boolean; registrationId?: string };
+  | {
+      settled: true;
+      kind: 'first_day' | 'restart' | 'renewal';
+      emailInUse?: boolean;
+      registrationId?: string;
+      /** The charge succeeded but bought nothing (a late renewal, a taken email): a refund is owed (refunds-owed.ts). */
+      refundOwed?: boolean;
+    };
+
+type Payment = typeof payments.$inferSelect;
+
+/**
+ * A scheduled renewal's answer after its period moved on (or its subscription is gone): the payment is closed
+ * either way, with no email and no change to the subscription. A success is money we did not earn: owed back
+ * (refunds-owed.ts refunds it and tells the subscriber).
+ */
+async function settleMovedOn(
+  tx: DatabaseExecutor,
+  payment: Payment,
+  outcome: Exclude<ChargeOutcome, { outcome: 'pending' }>,
+  now: Date,
+): Promise<SettleResult> {
+  await tx
+    .update(payments)
+    .set({
+      providerRef: outcome.providerRef ?? payment.providerRef,
+      state: outcome.outcome,
+      failureCode: outcome.outcome === 'failed' ? outcome.failureCode : null,
+      cardBrand: outcome.outcome === 'succeeded' ? outcome.cardBrand : null,
+      cardLast4: outcome.outcome === 'succeeded' ? outcome.cardLast4 : null,
+      settledAt: now,
+    })
+    .where(eq(payments.id, payment.id));
+  if (outcome.outcome === 'failed') return { settled: true, kind: 'renewal' };
+  await markRefundOwed(tx, payment.id, 'late_renewal', now);
+  return { settled: true, kind: 'renewal', refundOwed: true };
+}
 
 /**
  * A provider's late answer (a webhook) for a payment we recorded as pending, found by its idempotency key: the
@@ -50,6 +87,7 @@ export async function settlePendingPayment(
         kind: 'first_day',
         registrationId,
         emailInUse: !result.completed && result.reason === 'email_in_use',
+        refundOwed: !result.completed && result.reason === 'email_in_use',
       };
     }
     await failRegistration(tx, registrationId, outcome, {
@@ -59,9 +97,9 @@ export async function settlePendingPayment(
     return { settled: true, kind: 'first_day', registrationId };
   }
 
-  if (!payment.subscriptionId || !payment.userId) return { settled: false };
-  const row = await lockSubscriptionWithUser(tx, payment.subscriptionId);
-  if (!row) return { settled: false };
+  // A renewal whose subscription is gone (the account was deleted): nothing to renew, so the same as moved on.
+  const row = payment.subscriptionId ? await lockSubscriptionWithUser(tx, payment.subscriptionId) : undefined;
+  if (!row) return payment.kind === 'renewal' ? settleMovedOn(tx, payment, outcome, deps.now) : { settled: false };
   const { subscription, user } = row;
 
   if (payment.registrationId) {
@@ -91,8 +129,11 @@ export async function settlePendingPayment(
     return { settled: true, kind: 'restart', registrationId };
   }
 
-  // A scheduled renewal: only the period it was for (the subscription may have moved on since).
-  if (subscription.periodIndex !== payment.periodIndex - 1) return { settled: false };
+  // A scheduled renewal: only the period it was for renews. When the subscription has moved on since (it expired
+  // unconfirmed and was paid again by hand), the charge bought nothing: a success is recorded and owed back.
+  if (subscription.periodIndex !== payment.periodIndex - 1) {
+    return settleMovedOn(tx, payment, outcome, deps.now);
+  }
   const values = {
     providerRef: outcome.providerRef,
     state: outcome.outcome,

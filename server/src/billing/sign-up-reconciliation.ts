@@ -1,13 +1,14 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseExecutor } from '../db/open-database';
-import { payments, registrations, subscriptions } from '../db/schema';
+import { registrations, subscriptions } from '../db/schema';
 import type { Mailer } from '../plugins/mailer';
 import type { ChargeOutcome } from '../payments/processor';
 import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal';
 import { intentOutcome, refOf, type StripeProcessor } from '../payments/stripe';
 import type { BillingConfig, Locale } from './billing-config';
 import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
+import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment, type SettleResult } from './settle';
 import {
   abandonRegistration,
@@ -28,7 +29,7 @@ export interface ReconciliationDeps {
   log: FastifyBaseLogger;
 }
 
-export interface ReconciliationReport {
+export interface ReconciliationReport extends RefundsOwedReport {
   checked: number;
   /** Completed or failed, exactly as the webhook would have. */
   settled: number;
@@ -197,24 +198,6 @@ export async function settleSignUpAnswer(
   );
 }
 
-/**
- * A first charge for an email taken meanwhile (settlePendingPayment said emailInUse): refunded in full at the
- * provider, with the one refund key every path uses, and the payment marked so. Called after the settling
- * transaction has committed: no provider call is made while its row locks are held.
- */
-export async function refundTakenEmailCharge(
-  deps: { db: Database; stripe: StripeProcessor | undefined; paypal: PaypalProcessor | undefined },
-  input: { provider: 'stripe' | 'paypal'; registrationId: string; providerRef: string; paymentKey: string },
-): Promise<void> {
-  const refundKey = `refund:${input.registrationId}`;
-  if (input.provider === 'stripe') await deps.stripe?.refund(input.providerRef, refundKey);
-  else await deps.paypal?.refund(input.providerRef, refundKey);
-  await deps.db
-    .update(payments)
-    .set({ state: 'refunded', refundedAmount: sql`${payments.amount}` })
-    .where(eq(payments.idempotencyKey, input.paymentKey));
-}
-
 /** Books a definite answer exactly as the webhook would; a charge for an email taken meanwhile is refunded. */
 async function settleAnswer(
   deps: ReconciliationDeps,
@@ -225,18 +208,12 @@ async function settleAnswer(
   const result = await deps.db.transaction((tx) =>
     settleSignUpAnswer(tx, { registration, outcome: answer.outcome, saved: answer.saved, at }, deps),
   );
-  if (result?.settled && result.emailInUse && answer.outcome.outcome === 'succeeded') {
-    await refundTakenEmailCharge(deps, {
-      provider: registration.provider as 'stripe' | 'paypal',
-      registrationId: registration.id,
-      providerRef: answer.outcome.providerRef,
-      paymentKey: firstDayKey(registration.id),
-    });
-  }
+  // Owed back (marked in the transaction): tried now, and by the next passes if the provider fails.
+  if (result?.settled && result.refundOwed) await refundOwedFor(deps, firstDayKey(registration.id), at);
   return result?.settled ?? false;
 }
 
-type Step = keyof Omit<ReconciliationReport, 'checked'>;
+type Step = 'settled' | 'unsubscribed' | 'unknown' | 'waiting';
 
 async function reconcileOne(deps: ReconciliationDeps, registration: Registration, at: Date): Promise<Step> {
   const age = at.getTime() - registration.createdAt.getTime();
@@ -275,11 +252,12 @@ async function reconcileOne(deps: ReconciliationDeps, registration: Registration
  * settled and changes nothing.
  */
 export async function reconcileSignUps(deps: ReconciliationDeps, at: Date): Promise<ReconciliationReport> {
-  const report: ReconciliationReport = { checked: 0, settled: 0, unsubscribed: 0, unknown: 0, waiting: 0 };
+  const report = { checked: 0, settled: 0, unsubscribed: 0, unknown: 0, waiting: 0 };
   await runReconciliationPass(
     () => claimNext(deps.db, at),
     (registration) => reconcileOne(deps, registration, at),
     report,
   );
-  return report;
+  // Then the refunds of charges for a taken email that no attempt has made yet (the provider failed).
+  return { ...report, ...(await payRefundsOwed(deps, 'email_in_use', at)) };
 }

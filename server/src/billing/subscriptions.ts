@@ -9,6 +9,7 @@ import type { BillingConfig, Locale } from './billing-config';
 import { addDays, DAY_MS } from './clock';
 import { methodLabel, receiptEmail } from './emails';
 import { toMajor } from './money';
+import { markRefundOwed } from './refunds-owed';
 
 export type Subscription = typeof subscriptions.$inferSelect;
 export type SubscriptionStatus = 'trial' | 'active' | 'cancelled' | 'expired' | 'unsubscribed';
@@ -155,6 +156,31 @@ export async function completeRegistration(
         updatedAt: deps.now,
       })
       .where(eq(registrations.id, registrationId));
+    // The money moved for nothing: recorded as taken and owed back, in this transaction, so the refund is made
+    // (and retried) even when the caller's own attempt after the commit fails. The attempt's recorded amount stays.
+    const taken = {
+      providerRef: charge.outcome.providerRef,
+      state: 'succeeded',
+      cardBrand: charge.outcome.cardBrand,
+      cardLast4: charge.outcome.cardLast4,
+      settledAt: deps.now,
+    } as const;
+    const [payment] = await tx
+      .insert(payments)
+      .values({
+        ...taken,
+        registrationId,
+        kind: 'first_day',
+        periodIndex: 0,
+        idempotencyKey,
+        provider,
+        currency: price.currency,
+        amount: price.firstDayAmount,
+        createdAt: deps.now,
+      })
+      .onConflictDoUpdate({ target: payments.idempotencyKey, set: taken })
+      .returning({ id: payments.id });
+    await markRefundOwed(tx, payment!.id, 'email_in_use', deps.now);
     return { completed: false, reason: 'email_in_use' };
   }
 

@@ -297,9 +297,15 @@ export const payments = pgTable(
     disputedAt: timestamp('disputed_at', { withTimezone: true, mode: 'date' }),
     // A renewal left pending: when the reconciliation job last asked its provider (its webhook did not come).
     checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
+    // Money taken that we did not earn, given back by refunds-owed.ts: why (kept), and since when until refunded.
+    refundReason: text('refund_reason'),
+    refundOwedAt: timestamp('refund_owed_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKey),
+    index('payments_refund_owed_idx')
+      .on(table.refundOwedAt)
+      .where(sql`${table.refundOwedAt} is not null`),
     index('payments_pending_idx')
       .on(table.createdAt)
       .where(sql`${table.state} = 'pending'`),
@@ -311,6 +317,7 @@ export const payments = pgTable(
       sql`${table.state} in ('pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed')`,
     ),
     check('payments_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
+    check('payments_refund_reason_check', sql`${table.refundReason} in ('email_in_use', 'late_renewal')`),
   ],
 );
 

@@ -234,9 +234,20 @@ export class PaypalProcessor implements RenewalCharger {
     }
   }
 
-  /** Money moved for a sign-up that could not complete: give it back. */
+  /**
+   * Money taken that we did not earn (refunds-owed.ts): the capture given back in full. A retry is the same refund
+   * (the PayPal-Request-Id); a capture PayPal says is fully refunded already is done too.
+   */
   async refund(captureId: string, requestId: string): Promise<void> {
-    await this.payments.refundCapturedPayment({ captureId, paypalRequestId: requestId });
+    try {
+      await this.payments.refundCapturedPayment({ captureId, paypalRequestId: requestId });
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 422) {
+        const result = error.result as { details?: { issue?: string }[] } | undefined;
+        if (result?.details?.some((detail) => detail.issue === 'CAPTURE_FULLY_REFUNDED')) return;
+      }
+      throw error;
+    }
   }
 
   /**

@@ -196,9 +196,17 @@ export class StripeProcessor implements RenewalCharger {
     }
   }
 
-  /** Money moved for a sign-up that could not complete (its email was taken meanwhile): give it back. */
+  /**
+   * Money taken that we did not earn (refunds-owed.ts): given back in full. A retry is the same refund (the key);
+   * one made after Stripe forgot the key (24 hours) finds the charge refunded already, which is done too.
+   */
   async refund(paymentIntentId: string, idempotencyKey: string): Promise<void> {
-    await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
+    try {
+      await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'charge_already_refunded') return;
+      throw error;
+    }
   }
 
   /**

@@ -3,15 +3,39 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { firstDayKey } from '../../billing/subscriptions';
-import { refundTakenEmailCharge, settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
+import { refundOwedFor } from '../../billing/refunds-owed';
+import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { registrations, webhookEvents } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { defineMessages } from '../../lib/messages';
 import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe';
 import { minorDigits } from '../../billing/money';
 import { recordDispute, recordRefund } from '../../billing/payment-reversals';
 import { settlePendingPayment } from '../../billing/settle';
 import { paypalHeaders, stripeHeaders, webhookResponse } from './schemas';
+
+/** What the webhooks answer (read by the providers and in their dashboards; both languages as everywhere). */
+const say = defineMessages(
+  {
+    notRecordedYet: 'This payment is not recorded yet; please deliver the event again.',
+    refundNotYet: 'A refund owed on this payment could not be made now; please deliver the event again.',
+    stripeNotConfigured: 'Stripe is not configured on this server.',
+    paypalNotConfigured: 'PayPal is not configured on this server.',
+    rawEventExpected: 'Expected the raw JSON event',
+    signatureMismatch: 'The webhook signature does not match.',
+    paypalCheckUnavailable: 'The webhook could not be verified now; PayPal will deliver it again.',
+  },
+  {
+    notRecordedYet: 'Pembayaran ini belum tercatat; kirim ulang event ini.',
+    refundNotYet: 'Pengembalian dana yang terutang untuk pembayaran ini belum dapat dilakukan; kirim ulang event ini.',
+    stripeNotConfigured: 'Stripe tidak dikonfigurasi di server ini.',
+    paypalNotConfigured: 'PayPal tidak dikonfigurasi di server ini.',
+    rawEventExpected: 'Event JSON mentah diperlukan',
+    signatureMismatch: 'Tanda tangan webhook tidak cocok.',
+    paypalCheckUnavailable: 'Webhook belum dapat diverifikasi; PayPal akan mengirimkannya lagi.',
+  },
+);
 
 /**
  * Provider webhooks. The body is read raw (a signature covers the exact bytes), so this plugin is encapsulated:
@@ -27,7 +51,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
    * The event names a payment not recorded yet (it overtook the call that records it): refused without being
    * recorded, so the provider delivers it again.
    */
-  const notRecordedYet = () => new HttpError(503, 'This payment is not recorded yet; please deliver the event again.');
+  const notRecordedYet = () => new HttpError(503, say('notRecordedYet'));
 
   /** True the first time an event id is seen (inside the caller's transaction). */
   async function firstDelivery(tx: DatabaseExecutor, provider: string, eventId: string, type: string) {
@@ -67,7 +91,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     const outcome = intentOutcome(intent);
     if (outcome.outcome === 'pending') return;
     // A sign-up: settled exactly as the reconciliation job settles it (the amount recorded for the attempt).
-    const result = await settleSignUpAnswer(
+    await settleSignUpAnswer(
       tx,
       {
         registration,
@@ -77,21 +101,29 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       { config: app.billing.config, mailer: app.mailer },
     );
-    if (result?.settled && result.emailInUse && outcome.outcome === 'succeeded') {
-      return { registrationId, providerRef: outcome.providerRef, paymentKey: firstDayKey(registrationId) };
-    }
   }
 
-  /** Refunds a first charge whose email was taken meanwhile, after the settling transaction committed. */
-  async function refundAfterCommit(
-    provider: 'stripe' | 'paypal',
-    taken: { registrationId: string; providerRef: string; paymentKey: string } | undefined,
-  ) {
-    if (!taken) return;
-    await refundTakenEmailCharge(
-      { db: app.db, stripe: app.billing.stripe, paypal: app.billing.paypal },
-      { provider, ...taken },
+  /** The key of the payment a Stripe intent event is about (the renewal's, the restart's or the sign-up's). */
+  function stripePaymentKey(intent: Stripe.PaymentIntent): string | undefined {
+    const kind = intent.metadata?.kind;
+    if (kind === 'renewal' || kind === 'restart') return intent.metadata?.idempotencyKey;
+    const registrationId = intent.metadata?.registrationId;
+    return kind === 'first_day' && registrationId ? firstDayKey(registrationId) : undefined;
+  }
+
+  /**
+   * After the settling transaction committed (or on a redelivery of an event handled already): a refund owed on
+   * the payment (a charge for a taken email, a late renewal) is made now. If the provider fails, the event is
+   * refused so it is delivered again; the reconciliation jobs retry too.
+   */
+  async function refundOwedAfterCommit(paymentKey: string | undefined) {
+    if (!paymentKey) return;
+    const attempt = await refundOwedFor(
+      { db: app.db, mailer: app.mailer, stripe: app.billing.stripe, paypal: app.billing.paypal, log: app.log },
+      paymentKey,
+      app.billing.clock.now(),
     );
+    if (attempt === 'failed') throw new HttpError(502, say('refundNotYet'));
   }
 
   app.post(
@@ -111,20 +143,19 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const stripe = app.billing.stripe;
-      if (!stripe) throw new HttpError(404, 'Stripe is not configured on this server.');
-      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Expected the raw JSON event');
+      if (!stripe) throw new HttpError(404, say('stripeNotConfigured'));
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, say('rawEventExpected'));
       let event: Stripe.Event;
       try {
         event = stripe.verifyWebhook(request.body, request.headers['stripe-signature']);
       } catch {
         request.log.warn('A Stripe webhook with a bad signature was refused');
-        throw new HttpError(400, 'The webhook signature does not match.');
+        throw new HttpError(400, say('signatureMismatch'));
       }
-      let taken: Awaited<ReturnType<typeof settleStripeIntent>>;
       const duplicate = !(await app.db.transaction(async (tx) => {
         if (!(await firstDelivery(tx, 'stripe', event.id, event.type))) return false;
         if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
-          taken = await settleStripeIntent(tx, event.data.object);
+          await settleStripeIntent(tx, event.data.object);
         } else if (event.type === 'charge.refunded') {
           const charge = event.data.object;
           const currency = charge.currency.toUpperCase();
@@ -143,7 +174,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         return true;
       }));
       app.mailer.kick();
-      await refundAfterCommit('stripe', taken);
+      if (event.type === 'payment_intent.succeeded') await refundOwedAfterCommit(stripePaymentKey(event.data.object));
       return ok({ received: true as const, duplicate });
     },
   );
@@ -210,27 +241,27 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const paypal = app.billing.paypal;
-      if (!paypal) throw new HttpError(404, 'PayPal is not configured on this server.');
-      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Expected the raw JSON event');
+      if (!paypal) throw new HttpError(404, say('paypalNotConfigured'));
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, say('rawEventExpected'));
       let event: PaypalCaptureEvent;
       try {
         event = JSON.parse(request.body.toString('utf8')) as PaypalCaptureEvent;
       } catch {
-        throw new HttpError(400, 'Expected the raw JSON event');
+        throw new HttpError(400, say('rawEventExpected'));
       }
       if (typeof event?.id !== 'string' || typeof event.event_type !== 'string') {
-        throw new HttpError(400, 'Expected the raw JSON event');
+        throw new HttpError(400, say('rawEventExpected'));
       }
       let genuine: boolean;
       try {
         genuine = await paypal.verifyWebhook(request.headers, request.body);
       } catch (error) {
         request.log.error({ message: (error as Error).message }, "PayPal's webhook check could not be reached");
-        throw new HttpError(502, 'The webhook could not be verified now; PayPal will deliver it again.');
+        throw new HttpError(502, say('paypalCheckUnavailable'));
       }
       if (!genuine) {
         request.log.warn('A PayPal webhook that PayPal did not verify was refused');
-        throw new HttpError(400, 'The webhook signature does not match.');
+        throw new HttpError(400, say('signatureMismatch'));
       }
 
       const resource = event.resource;
@@ -243,7 +274,6 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           ? await paypal.orderVault(orderId)
           : { customerRef: null, paymentMethodRef: null };
 
-      let taken: { registrationId: string; providerRef: string; paymentKey: string } | undefined;
       const duplicate = !(await app.db.transaction(async (tx) => {
         if (!(await firstDelivery(tx, 'paypal', event.id, event.event_type))) return false;
         if (PAYPAL_REVERSING.has(event.event_type)) {
@@ -269,13 +299,10 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
         );
         if (!result.settled && result.missing) throw notRecordedYet();
-        if (result.settled && result.emailInUse && result.registrationId) {
-          taken = { registrationId: result.registrationId, providerRef: captureId, paymentKey: paymentKey! };
-        }
         return true;
       }));
       app.mailer.kick();
-      await refundAfterCommit('paypal', taken);
+      if (settling && event.event_type === 'PAYMENT.CAPTURE.COMPLETED') await refundOwedAfterCommit(paymentKey);
       return ok({ received: true as const, duplicate });
     },
   );

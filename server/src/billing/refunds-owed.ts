@@ -1,0 +1,178 @@
+import { and, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { payments, users } from '../db/schema';
+import { lateChargeRefundedEmail } from './emails';
+import { RECONCILIATION_LIMITS } from './reconciliation';
+import type { ReconciliationDeps } from './sign-up-reconciliation';
+
+type Payment = typeof payments.$inferSelect;
+
+/**
+ * Why we give money back on our own: a first charge for an email taken meanwhile (no account was made for it),
+ * or a scheduled renewal charge the provider confirmed after its period had moved on (the subscriber had paid
+ * again by hand). Both are money taken that we did not earn.
+ */
+export type RefundReason = 'email_in_use' | 'late_renewal';
+
+export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'mailer' | 'stripe' | 'paypal' | 'log'>;
+
+/**
+ * Marks a succeeded payment as owed back, in the transaction that found out (so a crash or a provider error
+ * afterwards cannot lose it). checked_at is cleared: the first attempt may be made at once.
+ */
+export async function markRefundOwed(tx: DatabaseExecutor, paymentId: string, reason: RefundReason, now: Date) {
+  await tx
+    .update(payments)
+    .set({ refundReason: reason, refundOwedAt: now, checkedAt: null })
+    .where(and(eq(payments.id, paymentId), isNull(payments.refundOwedAt)));
+}
+
+/**
+ * The provider's idempotency key (Stripe) or PayPal-Request-Id of the refund: one per payment, whichever path
+ * makes it. A taken email's refund keeps the key the sign-up routes use for theirs.
+ */
+export function refundKeyOf(payment: Pick<Payment, 'refundReason' | 'registrationId' | 'idempotencyKey'>): string {
+  if (payment.refundReason === 'email_in_use' && payment.registrationId) return `refund:${payment.registrationId}`;
+  return `refund:${payment.idempotencyKey}`;
+}
+
+/** Not tried by any instance within the recheck interval: one attempt at a time, a failed one retried later. */
+const dueNow = (at: Date) =>
+  or(
+    isNull(payments.checkedAt),
+    lte(payments.checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)),
+  );
+
+/** This instance can make the refund: it has the provider's keys (the sandbox needs none). */
+function canRefund(deps: RefundDeps, provider: string): boolean {
+  if (provider === 'stripe') return deps.stripe !== undefined;
+  if (provider === 'paypal') return deps.paypal !== undefined;
+  return provider === 'v5pay';
+}
+
+/**
+ * The refund went through at the provider: the payment is recorded as refunded in full and the marker cleared;
+ * a late renewal's subscriber is told by email (once: the email key is the payment's). A provider refund event
+ * that got here first changed the state already; the marker still says the email is owed.
+ */
+async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    if (!payment?.refundOwedAt) return false;
+    await tx
+      .update(payments)
+      .set({
+        state: payment.state === 'disputed' ? 'disputed' : 'refunded',
+        refundedAmount: payment.amount,
+        refundOwedAt: null,
+      })
+      .where(eq(payments.id, payment.id));
+    if (payment.refundReason === 'late_renewal' && payment.userId) {
+      const [user] = await tx.select().from(users).where(eq(users.id, payment.userId));
+      if (user) {
+        const locale = user.locale === 'id' ? 'id' : 'en';
+        await deps.mailer.queue(tx, {
+          idempotencyKey: `late-charge-refunded:${payment.id}`,
+          to: user.email,
+          locale,
+          ...lateChargeRefundedEmail(locale, {
+            displayName: user.displayName,
+            amount: payment.amount,
+            currency: payment.currency,
+            chargedAt: payment.createdAt,
+          }),
+        });
+      }
+    }
+    return true;
+  });
+}
+
+export type RefundAttempt = 'refunded' | 'failed' | 'not_due';
+
+/**
+ * Gives back one claimed payment at its provider (outside any transaction: no row lock is held during the call),
+ * then records it. A failure is logged (the provider's message only) and left owed for the next attempt.
+ */
+async function refundClaimed(deps: RefundDeps, payment: Payment): Promise<RefundAttempt> {
+  const key = refundKeyOf(payment);
+  try {
+    if (payment.provider !== 'v5pay' && !payment.providerRef) throw new Error('no provider reference to refund');
+    if (payment.provider === 'stripe') await deps.stripe!.refund(payment.providerRef!, key);
+    // The sandbox moved no money: the refund is only recorded.
+    else if (payment.provider === 'paypal') await deps.paypal!.refund(payment.providerRef!, key);
+  } catch (error) {
+    deps.log.warn(
+      { paymentId: payment.id, provider: payment.provider, message: (error as Error).message },
+      'A refund we owe could not be made now; it is tried again later',
+    );
+    return 'failed';
+  }
+  await recordRefunded(deps, payment.id);
+  deps.mailer.kick();
+  return 'refunded';
+}
+
+/**
+ * The refund owed on the payment with this key, if any, tried now (a webhook after its transaction, and its
+ * redelivery): claimed by moving checked_at, so no other instance or pass makes it at the same time.
+ */
+export async function refundOwedFor(deps: RefundDeps, paymentKey: string, at: Date): Promise<RefundAttempt> {
+  const [payment] = await deps.db
+    .select({ provider: payments.provider })
+    .from(payments)
+    .where(and(eq(payments.idempotencyKey, paymentKey), isNotNull(payments.refundOwedAt)));
+  if (!payment || !canRefund(deps, payment.provider)) return 'not_due';
+  const [claimed] = await deps.db
+    .update(payments)
+    .set({ checkedAt: at })
+    .where(and(eq(payments.idempotencyKey, paymentKey), isNotNull(payments.refundOwedAt), dueNow(at)))
+    .returning();
+  if (!claimed) return 'not_due';
+  return refundClaimed(deps, claimed);
+}
+
+export interface RefundsOwedReport {
+  refunded: number;
+  /** The provider could not make it now: tried again after the recheck interval. */
+  refundsFailed: number;
+}
+
+const BATCH_LIMIT = 100;
+
+/**
+ * The reconciliation jobs' part: every refund owed for `reason` that no instance tried recently, made at the
+ * provider. Skip-locked claims moving checked_at, as the other passes; a crash between the provider call and the
+ * record is the same refund next time (the key).
+ */
+export async function payRefundsOwed(deps: RefundDeps, reason: RefundReason, at: Date): Promise<RefundsOwedReport> {
+  const report: RefundsOwedReport = { refunded: 0, refundsFailed: 0 };
+  const providers = ['v5pay', ...(deps.stripe ? ['stripe'] : []), ...(deps.paypal ? ['paypal'] : [])];
+  for (let index = 0; index < BATCH_LIMIT; index += 1) {
+    const claimed = await deps.db.transaction(async (tx) => {
+      // Another instance with the provider's keys makes the ones this one cannot.
+      const [row] = await tx
+        .select()
+        .from(payments)
+        .where(
+          and(
+            isNotNull(payments.refundOwedAt),
+            eq(payments.refundReason, reason),
+            inArray(payments.provider, providers),
+            dueNow(at),
+          ),
+        )
+        .orderBy(payments.refundOwedAt)
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (!row) return undefined;
+      await tx.update(payments).set({ checkedAt: at }).where(eq(payments.id, row.id));
+      return row;
+    });
+    if (!claimed) break;
+    const attempt = await refundClaimed(deps, claimed);
+    if (attempt === 'refunded') report.refunded += 1;
+    else report.refundsFailed += 1;
+  }
+  return report;
+}
