@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
-import { englishAddress, type Place } from './place';
+import type { Place } from './place';
 
 /** DB-IP Lite is CC BY 4.0: every place it gives is shown with this link back to DB-IP. */
 export const DBIP_ATTRIBUTION = {
@@ -79,9 +79,4 @@ export function ipPlaceParts(place: IpPlace): Place | null {
     region: place.city && place.region !== place.city ? place.region : null,
     countryCode: place.countryCode,
   };
-}
-
-/** "Mountain View, California, United States": the place as written, without parts it does not know. */
-export function ipPlaceAddress(place: IpPlace): string | null {
-  return englishAddress(ipPlaceParts(place));
 }

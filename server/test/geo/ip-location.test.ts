@@ -1,4 +1,5 @@
-import { ipPlaceAddress, lookupIp } from '../../src/geo/ip-location';
+import { ipPlaceParts, lookupIp } from '../../src/geo/ip-location';
+import { englishAddress } from '../../src/geo/place';
 
 describe('lookupIp (bundled DB-IP Lite city database)', () => {
   it('places well-known public resolvers where the bundled database puts them', () => {
@@ -21,13 +22,15 @@ describe('lookupIp (bundled DB-IP Lite city database)', () => {
     expect(lookupIp('not an address')).toBeNull();
   });
 
-  it('writes a place without the parts it does not know', () => {
-    expect(ipPlaceAddress({ countryCode: 'ID', region: 'Jakarta', city: 'Jakarta', latitude: 0, longitude: 0 })).toBe(
-      'Jakarta, Indonesia',
-    );
-    expect(ipPlaceAddress({ countryCode: 'US', region: 'California', city: null, latitude: 0, longitude: 0 })).toBe(
-      'California, United States',
-    );
-    expect(ipPlaceAddress({ countryCode: null, region: null, city: null, latitude: 0, longitude: 0 })).toBeNull();
+  it('keeps the parts of a place it knows, written without the parts it does not know', () => {
+    const jakarta = { countryCode: 'ID', region: 'Jakarta', city: 'Jakarta', latitude: 0, longitude: 0 };
+    const california = { countryCode: 'US', region: 'California', city: null, latitude: 0, longitude: 0 };
+    // What is stored with the position, as the share route does: the parts, and their English text.
+    expect(ipPlaceParts(jakarta)).toEqual({ name: 'Jakarta', region: null, countryCode: 'ID' });
+    expect(englishAddress(ipPlaceParts(jakarta))).toBe('Jakarta, Indonesia');
+    expect(ipPlaceParts(california)).toEqual({ name: 'California', region: null, countryCode: 'US' });
+    expect(englishAddress(ipPlaceParts(california))).toBe('California, United States');
+    expect(ipPlaceParts({ countryCode: null, region: null, city: null, latitude: 0, longitude: 0 })).toBeNull();
+    expect(englishAddress(null)).toBeNull();
   });
 });

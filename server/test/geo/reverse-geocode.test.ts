@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { geocodeCache } from '../../src/db/schema';
-import { createReverseGeocoder, nearestPlace, nearestPlaceAddress } from '../../src/geo/reverse-geocode';
+import { englishAddress } from '../../src/geo/place';
+import { createReverseGeocoder, nearestPlace } from '../../src/geo/reverse-geocode';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -13,12 +14,12 @@ describe('nearestPlace (bundled GeoNames places)', () => {
   });
 
   it('names Jakarta for a position at the National Monument', () => {
-    expect(nearestPlaceAddress(-6.1754, 106.8272)).toMatch(/^[\w ]*Jakarta, Indonesia$/);
+    expect(englishAddress(nearestPlace(-6.1754, 106.8272))).toMatch(/^[\w ]*Jakarta, Indonesia$/);
   });
 
   it('says how far the nearest place is when the position is not in one', () => {
     // The middle of the Indian Ocean, far from any town.
-    const address = nearestPlaceAddress(-20, 80);
+    const address = englishAddress(nearestPlace(-20, 80));
     expect(address).toMatch(/^\d+ km from .+, .+$/);
     // Over 1,000 km from any land with towns, and not half the globe away either.
     const kilometres = Number(/^(\d+)/.exec(address ?? '')?.[1]);
@@ -53,8 +54,12 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
       log,
       fetch: fetchMock as unknown as typeof fetch,
     });
-    expect(await geocoder.addressOf(-6.1754, 106.8272)).toBe('Jalan Medan Merdeka, Gambir, Jakarta Pusat, Indonesia');
-    expect(await geocoder.addressOf(-6.17541, 106.82721)).toBe('Jalan Medan Merdeka, Gambir, Jakarta Pusat, Indonesia');
+    expect(englishAddress(await geocoder.placeOf(-6.1754, 106.8272))).toBe(
+      'Jalan Medan Merdeka, Gambir, Jakarta Pusat, Indonesia',
+    );
+    expect(englishAddress(await geocoder.placeOf(-6.17541, 106.82721))).toBe(
+      'Jalan Medan Merdeka, Gambir, Jakarta Pusat, Indonesia',
+    );
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toMatch(/^https:\/\/nominatim\.test\/reverse\?format=jsonv2&lat=-6\.1754&lon=106\.8272/);
@@ -92,7 +97,9 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
       name: 'Jalan Kebon Sirih, Menteng, Jakarta Pusat',
       countryCode: 'ID',
     });
-    expect(await geocoder.addressOf(-6.185, 106.83)).toBe('Jalan Kebon Sirih, Menteng, Jakarta Pusat, Indonesia');
+    expect(englishAddress(await geocoder.placeOf(-6.185, 106.83))).toBe(
+      'Jalan Kebon Sirih, Menteng, Jakarta Pusat, Indonesia',
+    );
   });
 
   it('keeps a second apart between requests', async () => {
@@ -109,7 +116,7 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
       log,
       fetch: fetchMock as unknown as typeof fetch,
     });
-    await Promise.all([geocoder.addressOf(1.1, 2.2), geocoder.addressOf(3.3, 4.4)]);
+    await Promise.all([geocoder.placeOf(1.1, 2.2), geocoder.placeOf(3.3, 4.4)]);
     expect(times).toHaveLength(2);
     expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1000);
   });
@@ -123,7 +130,7 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
       log,
       fetch: (async () => new Response('busy', { status: 503 })) as unknown as typeof fetch,
     });
-    expect(await geocoder.addressOf(-6.2, 106.85)).toMatch(/^[\w ]*Jakarta, Indonesia$/);
+    expect(englishAddress(await geocoder.placeOf(-6.2, 106.85))).toMatch(/^[\w ]*Jakarta, Indonesia$/);
     expect(log.warn).toHaveBeenCalled();
   });
 });
