@@ -1,11 +1,17 @@
 import Stripe from 'stripe';
 import { and, eq } from 'drizzle-orm';
+import { createSession } from '../../src/auth/sessions';
 import { outboxMessages, payments, subscriptions, users } from '../../src/db/schema';
 import { reconcileRenewals } from '../../src/billing/renewal-reconciliation';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
 import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';
-import type { IntentStatus, RecordedStripeCall, RetrievedStatus } from '../support/fake-stripe';
+import {
+  stripeRefundsMade,
+  type IntentStatus,
+  type RecordedStripeCall,
+  type RetrievedStatus,
+} from '../support/fake-stripe';
 import { freshEmail, freshIp } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
@@ -20,13 +26,20 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
   const stripeCalls: RecordedStripeCall[] = [];
   let created: IntentStatus = 'succeeded';
   let retrieved: RetrievedStatus = 'processing';
+  let refund: 'refunded' | 'unavailable' = 'refunded';
   const paypal = new FakePaypal(ENV.PAYPAL_WEBHOOK_ID);
   let start = new Date('2032-01-01T08:00:00Z');
 
   beforeAll(async () => {
     await paypal.start();
     testApp = await buildTestApp(driver, ENV);
-    connectFakeProviders(testApp, { stripeCalls, created: () => created, retrieved: () => retrieved, paypal });
+    connectFakeProviders(testApp, {
+      stripeCalls,
+      created: () => created,
+      retrieved: () => retrieved,
+      refund: () => refund,
+      paypal,
+    });
   });
 
   beforeEach(() => {
@@ -35,6 +48,8 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     app().billing.clock.set(start);
     created = 'succeeded';
     retrieved = 'processing';
+    refund = 'refunded';
+    paypal.refundMode = 'completed';
     paypal.captureMode = 'completed';
     paypal.vaultOrder = 'completed';
     paypal.readCapture = 'completed';
@@ -49,10 +64,10 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
   /** When the first renewal is due (the first-day charge covers one day). */
   const due = () => new Date(start.getTime() + DAY + MINUTE);
   const after = (ms: number) => new Date(due().getTime() + ms);
-  const account = (email: string) => ({
+  const account = (email: string, locale: 'en' | 'id' = 'en') => ({
     email,
     displayName: 'Rina',
-    locale: 'en',
+    locale,
     ageConfirmed: true,
     termsAccepted: true,
   });
@@ -95,20 +110,20 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
   }
 
   /** A PayPal subscriber (vaulted account) whose first renewal's capture PayPal left PENDING. */
-  async function pendingPaypalRenewal() {
+  async function pendingPaypalRenewal(locale: 'en' | 'id' = 'en') {
     const email = freshEmail();
     const opened = await app().inject({
       method: 'POST',
       url: '/api/v1/auth/registerAndSign/paypal',
       remoteAddress: freshIp(),
-      payload: { ...account(email), method: 'paypal' },
+      payload: { ...account(email, locale), method: 'paypal' },
     });
     const { registerId, orderId } = opened.json().data as { registerId: string; orderId: string };
     const captured = await app().inject({
       method: 'POST',
       url: '/api/v1/auth/registerAndSign/paypal',
       remoteAddress: freshIp(),
-      payload: { ...account(email), method: 'paypal', registerId, orderId, capture: true },
+      payload: { ...account(email, locale), method: 'paypal', registerId, orderId, capture: true },
     });
     expect(captured.statusCode).toBe(200);
     const before = await subscriberOf(email);
@@ -143,6 +158,56 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
       payload,
     });
   }
+
+  const paymentById = async (id: string) => {
+    const [row] = await app().db.select().from(payments).where(eq(payments.id, id));
+    return row!;
+  };
+
+  /** The subscriber pays again from the subscription-expired window (Stripe, or PayPal's order then capture). */
+  async function renewByHand(userId: string, method: 'card' | 'paypal') {
+    const { token } = await createSession(app().db, userId, 'jest');
+    const renew = (payload: object) =>
+      app().inject({
+        method: 'POST',
+        url: '/api/v1/personnal/subscribe/renew',
+        headers: { authorization: token },
+        payload,
+      });
+    if (method === 'card') {
+      expect((await renew({ method: 'card', paymentMethodId: 'pm_card_visa' })).statusCode).toBe(200);
+    } else {
+      const opened = (await renew({ method: 'paypal' })).json().data as { registerId: string; orderId: string };
+      expect((await renew({ method: 'paypal', ...opened, capture: true })).statusCode).toBe(200);
+    }
+    const [subscription] = await app().db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    expect(subscription).toMatchObject({ status: 'active', periodIndex: 1 });
+    return subscription!;
+  }
+
+  /** PayPal's signed event for a renewal's capture (the fake's verify-webhook-signature knows it). */
+  function paypalEvent(event: { id: string; event_type: string; resource: object }) {
+    const transmission = `transmission-${event.id}`;
+    paypal.signed.set(transmission, event);
+    return app().inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/paypal',
+      headers: {
+        'content-type': 'application/json',
+        'paypal-transmission-id': transmission,
+        'paypal-transmission-time': new Date().toISOString(),
+        'paypal-transmission-sig': 'signature',
+        'paypal-cert-url': 'https://api.paypal.com/v1/notifications/certs/CERT-1',
+        'paypal-auth-algo': 'SHA256withRSA',
+      },
+      payload: JSON.stringify(event),
+    });
+  }
+
+  const lateRefundNotices = (email: string) =>
+    mailTo(email).then((rows) => rows.filter((row) => row.idempotencyKey.startsWith('late-charge-refunded:')));
+  const refundCallsFor = (key: string) =>
+    stripeCalls.filter((call) => call.path === '/v1/refunds' && call.idempotencyKey === `refund:${key}`);
 
   const retrievals = () =>
     stripeCalls.filter((call) => call.method === 'GET' && call.path === '/v1/payment_intents/pi_1');
@@ -224,6 +289,9 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     expect(renewed).toMatchObject({ status: 'active', periodIndex: 1 });
     expect(renewed.validUntil.getTime()).toBe(before.validUntil.getTime() + 30 * DAY);
     expect(await notices()).toHaveLength(1);
+    // The period it was for was still current and unpaid: it paid for it, so nothing is owed back.
+    expect(await paymentById(renewal.id)).toMatchObject({ state: 'succeeded', refundReason: null, refundOwedAt: null });
+    expect(stripeCalls.filter((call) => call.idempotencyKey === `refund:${renewal.idempotencyKey}`)).toHaveLength(0);
   });
 
   it('Stripe cannot be asked: waiting, then the same honest expiry after a day', async () => {
@@ -283,5 +351,153 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
       const receipts = (await mailTo(email)).filter((row) => row.subject?.includes('receipt'));
       expect(receipts).toHaveLength(2);
     }
+  });
+
+  it('Stripe: a renewal charge confirmed after the subscriber renewed by hand is refunded in full, once, with an email', async () => {
+    const { email, before, renewal } = await pendingStripeRenewal();
+    expect(await app().billing.reconcileRenewals(after(DAY + MINUTE))).toMatchObject({ unconfirmed: 1 });
+    app().billing.clock.set(after(2 * DAY));
+    const restarted = await renewByHand(before.userId, 'card');
+
+    const event = `evt_late_paid_${renewal.id}`;
+    const late = await stripeRenewalWebhook(event, renewal.idempotencyKey, 'succeeded');
+    expect(late.json().data).toEqual({ received: true, duplicate: false });
+    expect(await paymentById(renewal.id)).toMatchObject({
+      state: 'refunded',
+      refundedAmount: renewal.amount,
+      refundReason: 'late_renewal',
+      refundOwedAt: null,
+      settledAt: after(2 * DAY),
+    });
+    const refunds = refundCallsFor(renewal.idempotencyKey);
+    expect(refunds).toHaveLength(1);
+    expect(new URLSearchParams(refunds[0]!.body).get('payment_intent')).toBe('pi_1');
+    // The period bought by hand is untouched: no second period, no receipt for the late charge.
+    expect(await subscriberOf(email)).toMatchObject({
+      status: 'active',
+      periodIndex: 1,
+      validUntil: restarted.validUntil,
+    });
+    const [notice, ...more] = await lateRefundNotices(email);
+    expect(more).toHaveLength(0);
+    expect(notice).toMatchObject({ locale: 'en', subject: 'Kabari refunded a late charge: $29.99' });
+    expect(notice!.bodyText).toContain('We have refunded it in full.');
+
+    // Redelivered, another event for it, and later passes: nothing more.
+    expect((await stripeRenewalWebhook(event, renewal.idempotencyKey, 'succeeded')).json().data).toEqual({
+      received: true,
+      duplicate: true,
+    });
+    expect((await stripeRenewalWebhook(`${event}_2`, renewal.idempotencyKey, 'succeeded')).statusCode).toBe(200);
+    expect(await app().billing.reconcileRenewals(after(3 * DAY))).toMatchObject({ checked: 0, refunded: 0 });
+    expect(refundCallsFor(renewal.idempotencyKey)).toHaveLength(1);
+    expect(await lateRefundNotices(email)).toHaveLength(1);
+  });
+
+  it('PayPal: a late capture after a renewal by hand is refunded with its request id; PayPal’s refund event ends nothing; Indonesian email', async () => {
+    const { email, before, renewal } = await pendingPaypalRenewal('id');
+    paypal.readCapture = 'pending';
+    expect(await app().billing.reconcileRenewals(after(DAY + MINUTE))).toMatchObject({ unconfirmed: 1 });
+    app().billing.clock.set(after(2 * DAY));
+    await renewByHand(before.userId, 'paypal');
+    const capture = renewal.providerRef!;
+    const completed = {
+      id: `WH-LATE-${renewal.id}`,
+      event_type: 'PAYMENT.CAPTURE.COMPLETED',
+      resource: { id: capture, status: 'COMPLETED', custom_id: renewal.idempotencyKey },
+    };
+    expect((await paypalEvent(completed)).json().data).toEqual({ received: true, duplicate: false });
+    expect(paypal.refundsMade.get(`refund:${renewal.idempotencyKey}`)).toBe(capture);
+    expect(await paymentById(renewal.id)).toMatchObject({ state: 'refunded', refundedAmount: renewal.amount });
+    const [notice] = await lateRefundNotices(email);
+    expect(notice).toMatchObject({ locale: 'id' });
+    expect(notice!.subject).toContain('Kabari mengembalikan pembayaran yang terlambat');
+    expect(notice!.bodyText).toContain('Kami sudah mengembalikannya secara penuh.');
+
+    // PayPal then reports the refund we made: recorded, and the period bought by hand goes on.
+    const refunded = await paypalEvent({
+      id: `WH-REFUNDED-${renewal.id}`,
+      event_type: 'PAYMENT.CAPTURE.REFUNDED',
+      resource: {
+        id: 'REFUND-1',
+        custom_id: renewal.idempotencyKey,
+        amount: { value: '29.99', currency_code: 'USD' },
+        seller_payable_breakdown: { total_refunded_amount: { value: '29.99', currency_code: 'USD' } },
+        links: [{ rel: 'up', href: `https://api.sandbox.paypal.com/v2/payments/captures/${capture}` }],
+      },
+    });
+    expect(refunded.statusCode).toBe(200);
+    expect(await subscriberOf(email)).toMatchObject({ status: 'active', periodIndex: 1 });
+    expect(await paymentById(renewal.id)).toMatchObject({ state: 'refunded', refundedAmount: renewal.amount });
+    const refundCalls = paypal.calls.filter((call) => call.path === `/v2/payments/captures/${capture}/refund`);
+    expect(refundCalls).toHaveLength(1);
+    expect(await lateRefundNotices(email)).toHaveLength(1);
+  });
+
+  it('found by the reconciliation: a refund Stripe fails is retried by a later pass, one refund and one email', async () => {
+    const { email, before, renewal } = await pendingStripeRenewal();
+    expect(await app().billing.reconcileRenewals(after(DAY - 3 * MINUTE))).toMatchObject({ waiting: 1 });
+    // Access has ended (the grace day is over) before the job gives up: the subscriber pays again by hand.
+    app().billing.clock.set(after(DAY));
+    await renewByHand(before.userId, 'card');
+
+    retrieved = 'succeeded';
+    refund = 'unavailable';
+    expect(await app().billing.reconcileRenewals(after(DAY + 3 * MINUTE))).toMatchObject({
+      checked: 1,
+      owedBack: 1,
+      renewed: 0,
+    });
+    expect(await paymentById(renewal.id)).toMatchObject({
+      state: 'succeeded',
+      refundReason: 'late_renewal',
+      refundOwedAt: after(DAY + 3 * MINUTE),
+    });
+    expect(await lateRefundNotices(email)).toHaveLength(0);
+
+    refund = 'refunded';
+    // Not tried again within the recheck interval, then made.
+    expect(await app().billing.reconcileRenewals(after(DAY + 6 * MINUTE))).toMatchObject({ refunded: 0 });
+    expect(await app().billing.reconcileRenewals(after(DAY + 9 * MINUTE))).toMatchObject({ refunded: 1 });
+    expect(await app().billing.reconcileRenewals(after(DAY + 20 * MINUTE))).toMatchObject({ refunded: 0 });
+    expect(await paymentById(renewal.id)).toMatchObject({ state: 'refunded', refundOwedAt: null });
+    expect(refundCallsFor(renewal.idempotencyKey).map((call) => call.status)).toEqual([500, 200]);
+    expect(await lateRefundNotices(email)).toHaveLength(1);
+    expect(await subscriberOf(email)).toMatchObject({ status: 'active', periodIndex: 1 });
+  });
+
+  it('a webhook redelivery and two reconciliation passes racing over a refund owed make it once', async () => {
+    const { email, before, renewal } = await pendingStripeRenewal();
+    expect(await app().billing.reconcileRenewals(after(DAY + MINUTE))).toMatchObject({ unconfirmed: 1 });
+    app().billing.clock.set(after(2 * DAY));
+    await renewByHand(before.userId, 'card');
+    refund = 'unavailable';
+    const event = `evt_race_${renewal.id}`;
+    const first = await stripeRenewalWebhook(event, renewal.idempotencyKey, 'succeeded');
+    // Refused so that Stripe delivers it again; the refund stays owed.
+    expect(first.statusCode).toBe(502);
+    expect(await paymentById(renewal.id)).toMatchObject({ state: 'succeeded', refundReason: 'late_renewal' });
+
+    refund = 'refunded';
+    app().billing.clock.set(after(2 * DAY + 6 * MINUTE));
+    const deps = {
+      db: app().db,
+      mailer: app().mailer,
+      config: app().billing.config,
+      stripe: app().billing.stripe,
+      paypal: app().billing.paypal,
+      log: app().log,
+    };
+    const [redelivered, ...reports] = await Promise.all([
+      stripeRenewalWebhook(event, renewal.idempotencyKey, 'succeeded'),
+      reconcileRenewals(deps, after(2 * DAY + 6 * MINUTE)),
+      reconcileRenewals(deps, after(2 * DAY + 6 * MINUTE)),
+    ]);
+    expect(redelivered!.json().data).toEqual({ received: true, duplicate: true });
+    expect(reports.reduce((sum, report) => sum + report.refunded, 0)).toBeLessThanOrEqual(1);
+    expect(refundCallsFor(renewal.idempotencyKey).map((call) => call.status)).toEqual([500, 200]);
+    expect(stripeRefundsMade(stripeCalls)).toContain(`refund:${renewal.idempotencyKey}`);
+    expect(await paymentById(renewal.id)).toMatchObject({ state: 'refunded', refundOwedAt: null });
+    expect(await lateRefundNotices(email)).toHaveLength(1);
   });
 });

@@ -7,6 +7,8 @@ export interface RecordedPaypalCall {
   path: string;
   requestId: string | null;
   body: string;
+  /** The HTTP status the fake answered. */
+  status?: number;
 }
 
 export type CaptureMode = 'completed' | 'declined' | 'pending' | 'completed_without_vault';
@@ -27,6 +29,10 @@ export class FakePaypal {
   readOrder: 'completed' | 'created' | 'approved' | 'voided' | 'missing' | 'pending' = 'completed';
   /** What reading a capture back answers (the renewal reconciliation job asks). */
   readCapture: 'completed' | 'pending' | 'declined' | 'missing' = 'completed';
+  /** What refunding a capture answers: made (one per PayPal-Request-Id, as at PayPal), or PayPal unavailable. */
+  refundMode: 'completed' | 'unavailable' = 'completed';
+  /** The refunds PayPal made: PayPal-Request-Id → capture. */
+  readonly refundsMade = new Map<string, string>();
   private server: Server | undefined;
   base = '';
 
@@ -62,7 +68,19 @@ export class FakePaypal {
     for await (const chunk of request) body += String(chunk);
     const path = new URL(request.url ?? '/', this.base).pathname;
     const requestId = (request.headers['paypal-request-id'] as string | undefined) ?? null;
-    this.calls.push({ method: request.method ?? 'GET', path, requestId, body });
+    const call: RecordedPaypalCall = { method: request.method ?? 'GET', path, requestId, body };
+    this.calls.push(call);
+    const answered = await this.route(request, path, requestId, body);
+    call.status = answered[0];
+    return answered;
+  }
+
+  private async route(
+    request: IncomingMessage,
+    path: string,
+    requestId: string | null,
+    body: string,
+  ): Promise<[number, unknown]> {
     if (path === '/v1/oauth2/token') {
       return [200, { access_token: 'A21-token', token_type: 'Bearer', expires_in: 32400 }];
     }
@@ -136,7 +154,12 @@ export class FakePaypal {
       }
       return [200, { id, status: this.readCapture === 'pending' ? 'PENDING' : 'COMPLETED' }];
     }
-    if (/^\/v2\/payments\/captures\/[\w-]+\/refund$/.test(path)) return [201, { id: 'REFUND1', status: 'COMPLETED' }];
+    const refund = /^\/v2\/payments\/captures\/([\w-]+)\/refund$/.exec(path);
+    if (refund) {
+      if (this.refundMode === 'unavailable') return [500, { name: 'INTERNAL_SERVER_ERROR', message: 'unavailable' }];
+      if (requestId) this.refundsMade.set(requestId, refund[1]!);
+      return [201, { id: `REFUND-${requestId ?? 'x'}`, status: 'COMPLETED' }];
+    }
     if (path === '/v1/notifications/verify-webhook-signature') {
       const check = JSON.parse(body) as { transmission_id: string; webhook_id: string; webhook_event: unknown };
       const original = this.signed.get(check.transmission_id);

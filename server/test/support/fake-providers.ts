@@ -26,12 +26,13 @@ export function connectFakeProviders(
     created: () => IntentStatus;
     retrieved: () => RetrievedStatus;
     paypal: FakePaypal;
+    refund?: () => 'refunded' | 'unavailable';
   },
 ): void {
   const billing = testApp.app.billing;
   const stripe = new StripeProcessor(
     testApp.config.billing.stripe!,
-    fakeStripeApi(fakes.stripeCalls, fakes.created, { retrieved: fakes.retrieved }),
+    fakeStripeApi(fakes.stripeCalls, fakes.created, { retrieved: fakes.retrieved, refund: fakes.refund }),
   );
   billing.stripe = stripe;
   billing.chargers.stripe = stripe;

@@ -5,6 +5,8 @@ export interface RecordedStripeCall {
   path: string;
   body: string;
   idempotencyKey: string | null;
+  /** The HTTP status the fake answered. */
+  status?: number;
 }
 
 /** What creating (confirming) a PaymentIntent answers. */
@@ -17,6 +19,8 @@ export type RetrievedStatus =
 export interface FakeStripeOptions {
   /** GET /v1/payment_intents/{id}: the intent's state now (default: as created). */
   retrieved?: () => RetrievedStatus;
+  /** POST /v1/refunds: made, or Stripe unavailable (a 500 the SDK is told not to retry). Default: made. */
+  refund?: () => 'refunded' | 'unavailable';
 }
 
 function intentBody(id: string, status: string) {
@@ -35,7 +39,10 @@ function intentBody(id: string, status: string) {
   };
 }
 
-/** Stripe's API played back: every request the SDK makes is recorded, with its idempotency key. */
+/**
+ * Stripe's API played back: every request the SDK makes is recorded, with its idempotency key and the status
+ * answered. A successful refund is one per key, as at Stripe (a retry with the key is the same refund).
+ */
 export function fakeStripeApi(
   calls: RecordedStripeCall[],
   intentStatus: () => IntentStatus,
@@ -46,12 +53,20 @@ export function fakeStripeApi(
     const headers = new Headers(init?.headers);
     const body = typeof init?.body === 'string' ? init.body : '';
     const method = init?.method ?? 'GET';
-    calls.push({ method, path: url.pathname, body, idempotencyKey: headers.get('idempotency-key') });
-    const json = (status: number, value: unknown) =>
-      new Response(JSON.stringify(value), {
+    const call: RecordedStripeCall = {
+      method,
+      path: url.pathname,
+      body,
+      idempotencyKey: headers.get('idempotency-key'),
+    };
+    calls.push(call);
+    const json = (status: number, value: unknown) => {
+      call.status = status;
+      return new Response(JSON.stringify(value), {
         status,
-        headers: { 'content-type': 'application/json', 'request-id': 'req_1' },
+        headers: { 'content-type': 'application/json', 'request-id': 'req_1', 'stripe-should-retry': 'false' },
       });
+    };
     if (url.pathname === '/v1/customers') return json(200, { id: 'cus_1', object: 'customer' });
     if (url.pathname === '/v1/payment_intents') {
       const status = intentStatus();
@@ -78,8 +93,21 @@ export function fakeStripeApi(
     }
     const cancel = /^\/v1\/payment_intents\/(\w+)\/cancel$/.exec(url.pathname);
     if (cancel) return json(200, intentBody(cancel[1]!, 'canceled'));
-    if (url.pathname === '/v1/refunds') return json(200, { id: 're_1', object: 'refund' });
+    if (url.pathname === '/v1/refunds') {
+      if (options.refund?.() === 'unavailable') {
+        return json(500, { error: { type: 'api_error', message: 'Stripe is unavailable.' } });
+      }
+      return json(200, { id: `re_${call.idempotencyKey ?? 'x'}`, object: 'refund' });
+    }
     return json(404, { error: { type: 'invalid_request_error', message: 'unknown' } });
   };
   return Stripe.createFetchHttpClient(fetchFn as typeof fetch);
+}
+
+/** The refunds Stripe made: one per idempotency key it answered with success. */
+export function stripeRefundsMade(calls: RecordedStripeCall[]): string[] {
+  const keys = calls
+    .filter((call) => call.path === '/v1/refunds' && call.status === 200)
+    .map((call) => call.idempotencyKey ?? '');
+  return [...new Set(keys)];
 }

@@ -280,6 +280,50 @@ describeEachDatabase('PayPal', (driver) => {
     expect(rows[0]).toMatchObject({ state: 'refunded', refundedAmount: rows[0]!.amount });
   });
 
+  it('a taken email’s refund that PayPal fails is owed durably: the next reconciliation pass makes it, once', async () => {
+    paypal.captureMode = 'pending';
+    const email = freshEmail();
+    const { registerId, orderId } = await createAndCapture(email);
+    paypal.captureMode = 'completed';
+    await createAndCapture(email);
+
+    paypal.refundMode = 'unavailable';
+    const event = {
+      id: 'WH-EVENT-TAKEN-RETRY',
+      event_type: 'PAYMENT.CAPTURE.COMPLETED',
+      resource: {
+        id: `CAPTURE-${orderId}`,
+        status: 'COMPLETED',
+        custom_id: `first_day:${registerId}`,
+        supplementary_data: { related_ids: { order_id: orderId } },
+      },
+    };
+    try {
+      expect((await deliverSigned(event)).statusCode).toBe(502);
+      const [owed] = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+      expect(owed).toMatchObject({ state: 'succeeded', refundReason: 'email_in_use', refundedAmount: 0 });
+
+      paypal.refundMode = 'completed';
+      const soon = new Date(Date.now() + 60 * 1000);
+      expect(await app().billing.reconcileSignUps(soon)).toMatchObject({ refunded: 0 });
+      const later = new Date(Date.now() + 6 * 60 * 1000);
+      expect(await app().billing.reconcileSignUps(later)).toMatchObject({ refunded: 1 });
+      expect(await app().billing.reconcileSignUps(new Date(later.getTime() + 6 * 60 * 1000))).toMatchObject({
+        refunded: 0,
+      });
+    } finally {
+      paypal.refundMode = 'completed';
+    }
+    const refunds = paypal.calls.filter((call) => call.path === `/v2/payments/captures/CAPTURE-${orderId}/refund`);
+    expect(refunds.map((call) => [call.status, call.requestId])).toEqual([
+      [500, `refund:${registerId}`],
+      [201, `refund:${registerId}`],
+    ]);
+    const rows = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ state: 'refunded', refundedAmount: rows[0]!.amount, refundOwedAt: null });
+  });
+
   function refundEvent(id: string, type: string, orderId: string, value: string, total?: string) {
     return {
       id,

@@ -2,7 +2,12 @@ import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { outboxMessages, payments, registrations, subscriptions, users, webhookEvents } from '../../../src/db/schema';
 import { StripeProcessor } from '../../../src/payments/stripe';
-import { fakeStripeApi, type IntentStatus, type RecordedStripeCall } from '../../support/fake-stripe';
+import {
+  fakeStripeApi,
+  stripeRefundsMade,
+  type IntentStatus,
+  type RecordedStripeCall,
+} from '../../support/fake-stripe';
 import { describeEachDatabase } from '../../support/databases';
 import { freshEmail, freshIp } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
@@ -18,12 +23,13 @@ describeEachDatabase('Stripe', (driver) => {
   let testApp: TestApp;
   const calls: RecordedStripeCall[] = [];
   let nextStatus: IntentStatus = 'succeeded';
+  let refund: 'refunded' | 'unavailable' = 'refunded';
 
   beforeAll(async () => {
     testApp = await buildTestApp(driver, STRIPE_ENV);
     const stripe = new StripeProcessor(
       testApp.config.billing.stripe!,
-      fakeStripeApi(calls, () => nextStatus),
+      fakeStripeApi(calls, () => nextStatus, { refund: () => refund }),
     );
     testApp.app.billing.stripe = stripe;
     testApp.app.billing.chargers.stripe = stripe;
@@ -210,6 +216,46 @@ describeEachDatabase('Stripe', (driver) => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ state: 'refunded', refundedAmount: rows[0]!.amount });
     expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+  });
+
+  it('a taken email’s refund that Stripe fails is owed durably: the redelivered event makes it, once', async () => {
+    nextStatus = 'requires_action';
+    const email = freshEmail();
+    const registerId = (await register(email)).json().data.registerId;
+    nextStatus = 'succeeded';
+    expect((await register(email)).statusCode).toBe(200);
+
+    refund = 'unavailable';
+    const payload = intentEvent('evt_taken_retry', registerId);
+    const first = await postWebhook(payload, signed(payload));
+    // Refused, so Stripe delivers it again; the sign-up is settled and the refund stays owed.
+    expect(first.statusCode).toBe(502);
+    const paymentOf = async () => {
+      const rows = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+      expect(rows).toHaveLength(1);
+      return rows[0]!;
+    };
+    expect(await paymentOf()).toMatchObject({ state: 'succeeded', refundReason: 'email_in_use', refundedAmount: 0 });
+    expect((await paymentOf()).refundOwedAt).not.toBeNull();
+    const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
+    expect(registration).toMatchObject({ state: 'sign_failed', failureCode: 'email_in_use' });
+
+    refund = 'refunded';
+    // Stripe retries after a while: tried again once the recheck interval has passed.
+    app().billing.clock.set(new Date(Date.now() + 6 * 60 * 1000));
+    try {
+      const again = await postWebhook(payload, signed(payload));
+      expect(again.json().data).toEqual({ received: true, duplicate: true });
+      expect((await postWebhook(payload, signed(payload))).statusCode).toBe(200);
+    } finally {
+      app().billing.clock.set(null);
+    }
+    const attempts = calls.filter(
+      (call) => call.path === '/v1/refunds' && call.idempotencyKey === `refund:${registerId}`,
+    );
+    expect(attempts.map((call) => call.status)).toEqual([500, 200]);
+    expect(stripeRefundsMade(calls)).toContain(`refund:${registerId}`);
+    expect(await paymentOf()).toMatchObject({ state: 'refunded', refundOwedAt: null, refundedAmount: 99 });
   });
 
   it('a failed 3-D Secure sign-up keeps the amount recorded for the attempt, not today’s price', async () => {
