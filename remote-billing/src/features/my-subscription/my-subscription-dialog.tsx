@@ -67,6 +67,13 @@ const columns = ['date', 'kind', 'amount', 'state', 'card'] as const;
 
 function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; locale: Locale }) {
   const { t } = useTranslation(billingNamespace);
+  // A partial refund says how much came back, in the payment's own currency.
+  const stateText = (payment: PaymentRecord) =>
+    payment.state === 'partly_refunded' && payment.refundedAmount
+      ? t('subscription.history.partlyRefundedAmount', {
+          amount: formatMoney(payment.refundedAmount, payment.currencyCode, locale),
+        })
+      : t(`subscription.history.states.${payment.state}`, { defaultValue: payment.state });
   return (
     <section aria-labelledby="payment-history-title" className="my-subscription__history">
       <h3 id="payment-history-title">{t('subscription.historyTitle')}</h3>
@@ -91,7 +98,7 @@ function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; local
                   date: formatDateTime(payment.createdAt, locale),
                   kind: t(`subscription.history.kinds.${payment.kind}`),
                   amount: formatMoney(payment.amount, payment.currencyCode, locale),
-                  state: t(`subscription.history.states.${payment.state}`, { defaultValue: payment.state }),
+                  state: stateText(payment),
                   card: payment.cardLast4 ? `${payment.cardBrand ?? ''} •••• ${payment.cardLast4}`.trim() : '—',
                 };
                 return (
