@@ -72,6 +72,48 @@ test.describe('prerendered pages', () => {
     expect((await request.get('/enter-link?token=abc', { headers: signedIn, maxRedirects: 0 })).status()).toBe(200);
   });
 
+  test('what is typed into a prerendered form before the scripts arrive is kept once they do', async ({ page }) => {
+    // The scripts are held back until the forms have been typed into, as on a slow phone.
+    let releaseScripts = () => {};
+    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route('**/*.js', async (route) => {
+      await scriptsReleased;
+      await route.continue();
+    });
+
+    await page.goto('/id/', { waitUntil: 'commit' });
+    await page.getByLabel('Nomor ponsel').fill('812 3456 7890');
+    releaseScripts();
+    const find = page.getByRole('button', { name: 'Cari' });
+    await expect(find).toBeEnabled();
+    await expect(page.getByLabel('Nomor ponsel')).toHaveValue('812 3456 7890');
+    await find.click();
+    // A valid Indonesian number: what the search holds is what was typed.
+    await expect(page.getByRole('dialog', { name: 'Tentang nomor ini' })).toBeVisible();
+  });
+
+  test('a prerendered contact form keeps its early answers: only the fields left empty are wrong', async ({ page }) => {
+    let releaseScripts = () => {};
+    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route('**/*.js', async (route) => {
+      await scriptsReleased;
+      await route.continue();
+    });
+
+    await page.goto('/contact-us', { waitUntil: 'commit' });
+    await page.getByLabel('Your name').fill('Dewi Lestari');
+    await page.getByLabel('Topic').selectOption({ label: 'Billing, cancelling or a refund' });
+    releaseScripts();
+    const send = page.getByRole('button', { name: 'Send message' });
+    await expect(send).toBeEnabled();
+    await send.click();
+    await expect(page.getByLabel('Your email address')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Your message')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Your name')).toHaveValue('Dewi Lestari');
+    await expect(page.getByLabel('Your name')).not.toHaveAttribute('aria-invalid');
+    await expect(page.getByLabel('Topic')).not.toHaveAttribute('aria-invalid');
+  });
+
   test('without JavaScript the prerendered page is still readable and styled', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();

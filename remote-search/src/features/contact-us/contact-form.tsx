@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { useTypedBeforeHydration } from '@kabari/shared/ui/use-typed-before-hydration';
 import { searchContactUsNamespace } from '../../i18n/search-contact-us-namespace';
 import {
   contactTopics,
@@ -33,7 +34,9 @@ export function ContactForm() {
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const fields = useRef<Partial<Record<ContactField, HTMLElement | null>>>({});
+  const fields = useRef<
+    Partial<Record<ContactField, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null>>
+  >({});
   const confirmation = useRef<HTMLHeadingElement>(null);
 
   const errors: ContactErrors = submitted ? validateContact(draft) : {};
@@ -46,6 +49,13 @@ export function ContactForm() {
   }, [sentTo, writingAnother]);
 
   const update = (field: ContactField, value: string) => setDraft((current) => ({ ...current, [field]: value }));
+  useTypedBeforeHydration(() =>
+    fieldOrder.map((field) => ({
+      element: fields.current[field],
+      value: draft[field],
+      adopt: (typed) => update(field, typed),
+    })),
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();

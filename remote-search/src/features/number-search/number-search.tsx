@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { useTypedBeforeHydration } from '@kabari/shared/ui/use-typed-before-hydration';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { PhoneInput, usePhoneCountry } from '@kabari/shared/requests/phone-input';
 import type { PhoneError } from '@kabari/shared/requests/phone-validation';
@@ -30,6 +31,7 @@ export function NumberSearch() {
   const setOverlay = useOverlayStore((state) => state.set);
   const setProductInfo = useOverlayStore((state) => state.setProductInfo);
   const input = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(() => [{ element: input.current, value: number, adopt: setNumber }]);
 
   async function find(event: FormEvent) {
     event.preventDefault();

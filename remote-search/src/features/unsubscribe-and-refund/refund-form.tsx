@@ -4,6 +4,7 @@ import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation } from '@kabari/shared/routing/router';
 import { useTokenStore } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { useTypedBeforeHydration } from '@kabari/shared/ui/use-typed-before-hydration';
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchUnsubscribeAndRefundNamespace } from '../../i18n/search-unsubscribe-and-refund-namespace';
 import { requestRefund, sendRefundCode } from './refund-api';
@@ -36,6 +37,11 @@ export function RefundForm() {
   const [sentFor, setSentFor] = useState<string | null>(null);
   const fields = useRef<Partial<Record<Field, HTMLInputElement | HTMLTextAreaElement | null>>>({});
   const confirmation = useRef<HTMLHeadingElement>(null);
+  useTypedBeforeHydration(() => [
+    { element: fields.current.email, value: email, adopt: setEmail },
+    { element: fields.current.code, value: code, adopt: setCode },
+    { element: fields.current.reason, value: reason, adopt: setReason },
+  ]);
 
   useEffect(() => {
     if (sentFor) confirmation.current?.focus();
