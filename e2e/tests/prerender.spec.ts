@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 
 const pages = [
@@ -6,6 +7,17 @@ const pages = [
   { path: '/enter-link?token=abc', text: 'Location request' },
   { path: '/id/enter-link', text: 'Permintaan lokasi' },
 ];
+
+/** Holds the page's scripts back until released, as on a slow phone: its prerendered forms can be typed into. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
 
 test.describe('prerendered pages', () => {
   for (const { path, text } of pages) {
@@ -73,13 +85,7 @@ test.describe('prerendered pages', () => {
   });
 
   test('what is typed into a prerendered form before the scripts arrive is kept once they do', async ({ page }) => {
-    // The scripts are held back until the forms have been typed into, as on a slow phone.
-    let releaseScripts = () => {};
-    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route('**/*.js', async (route) => {
-      await scriptsReleased;
-      await route.continue();
-    });
+    const releaseScripts = await holdScripts(page);
 
     await page.goto('/id/', { waitUntil: 'commit' });
     await page.getByLabel('Nomor ponsel').fill('812 3456 7890');
@@ -93,12 +99,7 @@ test.describe('prerendered pages', () => {
   });
 
   test('a prerendered contact form keeps its early answers: only the fields left empty are wrong', async ({ page }) => {
-    let releaseScripts = () => {};
-    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route('**/*.js', async (route) => {
-      await scriptsReleased;
-      await route.continue();
-    });
+    const releaseScripts = await holdScripts(page);
 
     await page.goto('/contact-us', { waitUntil: 'commit' });
     await page.getByLabel('Your name').fill('Dewi Lestari');
