@@ -7,6 +7,7 @@ import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import type { Locale } from '../../billing/billing-config';
 import { openPaypalOrder } from '../../billing/paypal-orders';
+import { refundOwedFor } from '../../billing/refunds-owed';
 import { bookFirstDay, claimAuthCodeHandout, firstDayKey, findSubscription } from '../../billing/subscriptions';
 import type { Config } from '../../config';
 import { registrations } from '../../db/schema';
@@ -52,6 +53,25 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     const problem = passwordProblem(password);
     if (problem) throw new HttpError(400, problem);
     return { passwordHash: await hashPassword(password) };
+  }
+
+  /**
+   * The email was taken while this sign-up paid: bookFirstDay recorded the first charge as owed back in its own
+   * transaction. It is given back now if the provider answers (else the sign-up reconciliation retries it), and
+   * the visitor is told the email is in use either way; a provider's error never reaches them.
+   */
+  async function refuseTakenEmail(registrationId: string): Promise<never> {
+    const deps = {
+      db: app.db,
+      mailer: app.mailer,
+      stripe: app.billing.stripe,
+      paypal: app.billing.paypal,
+      log: app.log,
+    };
+    await refundOwedFor(deps, firstDayKey(registrationId), app.billing.clock.now()).catch((error: unknown) =>
+      app.log.error({ message: (error as Error).message }, 'A refund owed was not tried now; the reconciliation will'),
+    );
+    throw new HttpError(409, sayCommon('emailInUse'));
   }
 
   /** The sign-up attempt's row: the account fields and the consent given in the form, when it was given. */
@@ -146,8 +166,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           { billing: app.billing.config, mailer: app.mailer, now },
         );
       });
-      if (result && !result.completed && result.reason === 'email_in_use')
-        throw new HttpError(409, sayCommon('emailInUse'));
+      if (result && !result.completed && result.reason === 'email_in_use') await refuseTakenEmail(registrationId);
       app.mailer.kick();
       return ok({ registerId: registrationId });
     },
@@ -201,10 +220,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           { billing: app.billing.config, mailer: app.mailer, now },
         ),
       );
-      if (result && !result.completed && result.reason === 'email_in_use' && charge.paymentIntentId) {
-        await stripe.refund(charge.paymentIntentId, `refund:${registrationId}`);
-        throw new HttpError(409, sayCommon('emailInUse'));
-      }
+      if (result && !result.completed && result.reason === 'email_in_use') await refuseTakenEmail(registrationId);
       app.mailer.kick();
       return ok({
         registerId: registrationId,
@@ -289,10 +305,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           { billing: app.billing.config, mailer: app.mailer, now },
         ),
       );
-      if (result && !result.completed && result.reason === 'email_in_use' && outcome.outcome === 'succeeded') {
-        await paypal.refund(outcome.providerRef, `refund:${registrationId}`);
-        throw new HttpError(409, sayCommon('emailInUse'));
-      }
+      if (result && !result.completed && result.reason === 'email_in_use') await refuseTakenEmail(registrationId);
       app.mailer.kick();
       return ok({ registerId: registrationId, orderId });
     },

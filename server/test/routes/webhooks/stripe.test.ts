@@ -218,6 +218,66 @@ describeEachDatabase('Stripe', (driver) => {
     expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
   });
 
+  it('an email taken while its first charge went through: 409 to the visitor, the charge given back, owed if Stripe fails', async () => {
+    nextStatus = 'succeeded';
+    const stripe = app().billing.stripe!;
+    const charge = stripe.chargeFirst.bind(stripe);
+    const chargeFirst = jest.spyOn(stripe, 'chargeFirst');
+    const paymentsOf = (registerId: string) =>
+      app().db.select().from(payments).where(eq(payments.registrationId, registerId));
+    // While Stripe charges, another sign-up with the same email completes first.
+    const signUpRacedBy = (email: string) =>
+      chargeFirst.mockImplementationOnce(async (input) => {
+        expect((await register(email)).statusCode).toBe(200);
+        return charge(input);
+      });
+    try {
+      const email = freshEmail();
+      signUpRacedBy(email);
+      const refused = await app().inject({
+        method: 'POST',
+        url: '/api/v1/auth/registerAndSign/stripe',
+        remoteAddress: freshIp(),
+        headers: { 'accept-language': 'id' },
+        payload: {
+          email,
+          displayName: 'Rina',
+          locale: 'id',
+          ageConfirmed: true,
+          termsAccepted: true,
+          method: 'card',
+          paymentMethodId: 'pm_card_visa',
+        },
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe('Alamat email ini sudah digunakan');
+      const failed = (await app().db.select().from(registrations).where(eq(registrations.email, email))).find(
+        (row) => row.state === 'sign_failed',
+      )!;
+      expect(stripeRefundsMade(calls)).toContain(`refund:${failed.id}`);
+      expect(await paymentsOf(failed.id)).toEqual([
+        expect.objectContaining({ state: 'refunded', refundReason: 'email_in_use', refundOwedAt: null }),
+      ]);
+
+      // Stripe failing the refund still answers the visitor 409, the refund left owed for the reconciliation.
+      refund = 'unavailable';
+      const secondEmail = freshEmail();
+      signUpRacedBy(secondEmail);
+      const refusedAgain = await register(secondEmail);
+      expect(refusedAgain.statusCode).toBe(409);
+      expect(refusedAgain.json().message).toBe('This email address is already in use');
+      const owed = (await app().db.select().from(registrations).where(eq(registrations.email, secondEmail))).find(
+        (row) => row.state === 'sign_failed',
+      )!;
+      const [owedPayment] = await paymentsOf(owed.id);
+      expect(owedPayment).toMatchObject({ state: 'succeeded', refundReason: 'email_in_use' });
+      expect(owedPayment!.refundOwedAt).not.toBeNull();
+    } finally {
+      refund = 'refunded';
+      chargeFirst.mockRestore();
+    }
+  });
+
   it('a taken email’s refund that Stripe fails is owed durably: the redelivered event makes it, once', async () => {
     nextStatus = 'requires_action';
     const email = freshEmail();
