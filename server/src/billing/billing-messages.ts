@@ -97,6 +97,8 @@ const sayDecline = defineMessages(
       'The payment was cancelled: no account was created and nothing was charged. You can sign up again.',
     status_unknown:
       'The payment provider could not tell us whether your payment went through. If you were charged, contact us and we will sort it out.',
+    duplicate_payment:
+      'Your subscription had already been renewed for this period, so it stays active and this second payment is refunded to you in full. We have sent you an email about it.',
   },
   {
     card_declined: 'Kartu Anda ditolak. Gunakan kartu atau metode pembayaran lain.',
@@ -137,6 +139,8 @@ const sayDecline = defineMessages(
       'Pembayaran dibatalkan: tidak ada akun yang dibuat dan tidak ada tagihan. Anda dapat mendaftar lagi.',
     status_unknown:
       'Penyedia pembayaran tidak dapat memastikan apakah pembayaran Anda berhasil. Jika Anda sudah ditagih, hubungi kami dan kami akan membereskannya.',
+    duplicate_payment:
+      'Langganan Anda sudah diperpanjang untuk periode ini, jadi langganan tetap aktif dan pembayaran kedua ini kami kembalikan secara penuh. Kami sudah mengirimkan email tentang hal ini.',
   },
 );
 
@@ -176,6 +180,7 @@ const DECLINE_CODES = new Set<string>([
   'payment_abandoned',
   'payment_canceled',
   'status_unknown',
+  'duplicate_payment',
 ] satisfies DeclineCode[]);
 
 /** A failed payment's reason in `locale`: ours for a known code, else the provider's text, else a general one. */

@@ -228,6 +228,31 @@ export function lateChargeRefundedEmail(
   ]);
 }
 
+/**
+ * A renewal by hand booked after the subscription had been renewed meanwhile (a late renewal charge, or another
+ * attempt, paid the period first): the second payment bought nothing, so it was refunded in full.
+ */
+export function duplicatePaymentRefundedEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string; chargedAt: Date },
+): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, locale);
+  if (locale === 'id') {
+    return render(locale, `Kabari mengembalikan pembayaran ganda: ${amount}`, [
+      hello(locale, facts.displayName),
+      `Pembayaran Anda sebesar ${amount} pada ${day(facts.chargedAt, locale)} untuk memperpanjang langganan masuk setelah langganan Anda sudah diperpanjang untuk periode yang sama, jadi pembayaran kedua ini tidak diperlukan.`,
+      'Kami sudah mengembalikannya secara penuh. Dana biasanya kembali ke rekening Anda dalam 5–10 hari kerja, tergantung bank atau penyedia pembayaran Anda.',
+      'Langganan Anda tetap aktif dan tidak terpengaruh.',
+    ]);
+  }
+  return render(locale, `Kabari refunded a second payment: ${amount}`, [
+    hello(locale, facts.displayName),
+    `Your payment of ${amount} on ${day(facts.chargedAt, locale)} to renew your subscription came in after your subscription had already been renewed for the same period, so this second payment was not needed.`,
+    'We have refunded it in full. The money usually reaches your account within 5–10 business days, depending on your bank or payment provider.',
+    'Your subscription stays active and is not affected.',
+  ]);
+}
+
 export function cancelledEmail(locale: Locale, facts: { displayName: string; validUntil: Date }): RenderedEmail {
   if (locale === 'id') {
     return render(locale, 'Langganan Kabari Anda telah dibatalkan', [

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, users } from '../db/schema';
-import { lateChargeRefundedEmail } from './emails';
+import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail } from './emails';
 import { RECONCILIATION_LIMITS } from './reconciliation';
 import type { ReconciliationDeps } from './sign-up-reconciliation';
 
@@ -10,9 +10,10 @@ type Payment = typeof payments.$inferSelect;
 /**
  * Why we give money back on our own: a first charge for an email taken meanwhile (no account was made for it),
  * or a scheduled renewal charge the provider confirmed after its period had moved on (the subscriber had paid
- * again by hand). Both are money taken that we did not earn.
+ * again by hand), or a renewal by hand booked after the subscription had been renewed meanwhile (a late renewal
+ * charge or another attempt paid the period first). All are money taken that we did not earn.
  */
-export type RefundReason = 'email_in_use' | 'late_renewal';
+export type RefundReason = 'email_in_use' | 'late_renewal' | 'duplicate_payment';
 
 export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'mailer' | 'stripe' | 'paypal' | 'log'>;
 
@@ -52,7 +53,7 @@ function canRefund(deps: RefundDeps, provider: string): boolean {
 
 /**
  * The refund went through at the provider: the payment is recorded as refunded in full and the marker cleared;
- * a late renewal's subscriber is told by email (once: the email key is the payment's). A provider refund event
+ * a late renewal's or a duplicate payment's subscriber is told by email (once: the email key is the payment's). A provider refund event
  * that got here first changed the state already; the marker still says the email is owed.
  */
 async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<boolean> {
@@ -67,15 +68,21 @@ async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<bool
         refundOwedAt: null,
       })
       .where(eq(payments.id, payment.id));
-    if (payment.refundReason === 'late_renewal' && payment.userId) {
+    const email =
+      payment.refundReason === 'late_renewal'
+        ? { key: 'late-charge-refunded', render: lateChargeRefundedEmail }
+        : payment.refundReason === 'duplicate_payment'
+          ? { key: 'duplicate-payment-refunded', render: duplicatePaymentRefundedEmail }
+          : undefined;
+    if (email && payment.userId) {
       const [user] = await tx.select().from(users).where(eq(users.id, payment.userId));
       if (user) {
         const locale = user.locale === 'id' ? 'id' : 'en';
         await deps.mailer.queue(tx, {
-          idempotencyKey: `late-charge-refunded:${payment.id}`,
+          idempotencyKey: `${email.key}:${payment.id}`,
           to: user.email,
           locale,
-          ...lateChargeRefundedEmail(locale, {
+          ...email.render(locale, {
             displayName: user.displayName,
             amount: payment.amount,
             currency: payment.currency,
@@ -141,11 +148,16 @@ export interface RefundsOwedReport {
 const BATCH_LIMIT = 100;
 
 /**
- * The reconciliation jobs' part: every refund owed for `reason` that no instance tried recently, made at the
+ * The reconciliation jobs' part: every refund owed for `reason` (one or several) that no instance tried recently, made at the
  * provider. Skip-locked claims moving checked_at, as the other passes; a crash between the provider call and the
  * record is the same refund next time (the key).
  */
-export async function payRefundsOwed(deps: RefundDeps, reason: RefundReason, at: Date): Promise<RefundsOwedReport> {
+export async function payRefundsOwed(
+  deps: RefundDeps,
+  reason: RefundReason | RefundReason[],
+  at: Date,
+): Promise<RefundsOwedReport> {
+  const reasons = Array.isArray(reason) ? reason : [reason];
   const report: RefundsOwedReport = { refunded: 0, refundsFailed: 0 };
   const providers = ['v5pay', ...(deps.stripe ? ['stripe'] : []), ...(deps.paypal ? ['paypal'] : [])];
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
@@ -157,7 +169,7 @@ export async function payRefundsOwed(deps: RefundDeps, reason: RefundReason, at:
         .where(
           and(
             isNotNull(payments.refundOwedAt),
-            eq(payments.refundReason, reason),
+            inArray(payments.refundReason, reasons),
             inArray(payments.provider, providers),
             dueNow(at),
           ),

@@ -219,6 +219,6 @@ export async function reconcileRenewals(deps: ReconciliationDeps, at: Date): Pro
     (payment) => reconcileOne(deps, payment, at),
     report,
   );
-  // Then the late renewal charges owed back that no attempt has refunded yet (the provider failed).
-  return { ...report, ...(await payRefundsOwed(deps, 'late_renewal', at)) };
+  // Then the late renewal charges, and the renewals by hand paid twice, owed back that no attempt has refunded yet.
+  return { ...report, ...(await payRefundsOwed(deps, ['late_renewal', 'duplicate_payment'], at)) };
 }

@@ -21,7 +21,10 @@ export type SettleResult =
       kind: 'first_day' | 'restart' | 'renewal';
       emailInUse?: boolean;
       registrationId?: string;
-      /** The charge succeeded but bought nothing (a late renewal, a taken email): a refund is owed (refunds-owed.ts). */
+      /**
+       * The charge succeeded but bought nothing (a late renewal, a taken email, a renewal by hand after the period was
+       * paid meanwhile): a refund is owed (refunds-owed.ts).
+       */
       refundOwed?: boolean;
     };
 
@@ -106,10 +109,12 @@ export async function settlePendingPayment(
     // A restart: the attempt's registration row says how it ended (registerQuery polls it).
     const registrationId = payment.registrationId;
     if (outcome.outcome === 'succeeded') {
-      await restartSubscription(
+      const restart = await restartSubscription(
         tx,
         {
           subscription,
+          // The attempt recorded its payment for the period after the one current then.
+          periodIndex: payment.periodIndex - 1,
           registrationId,
           charge: { outcome, ...saved },
           user,
@@ -117,6 +122,8 @@ export async function settlePendingPayment(
         },
         deps,
       );
+      // Renewed meanwhile (a late renewal charge, another attempt): this payment bought nothing and is owed back.
+      if (!restart.restarted) return { settled: true, kind: 'restart', registrationId, refundOwed: true };
     } else {
       await failRegistration(
         tx,

@@ -447,8 +447,8 @@ export async function bookFirstDay(
 }
 
 /**
- * Books a renew attempt's answer (an expired subscriber paying again): the subscription restarted, the reason
- * (registerQuery says why), or a pending payment settled later.
+ * Books a renew attempt's answer (an expired subscriber paying again): the subscription restarted (or, renewed
+ * meanwhile, the payment owed back), the reason (registerQuery says why), or a pending payment settled later.
  */
 export async function bookRestart(
   tx: DatabaseExecutor,
@@ -460,14 +460,16 @@ export async function bookRestart(
     answer: FirstChargeAnswer;
   },
   deps: RegistrationDeps,
-): Promise<void> {
+): Promise<RestartResult | null> {
   const { subscription, user, answer } = input;
   const { outcome } = answer;
   if (outcome.outcome === 'succeeded') {
-    await restartSubscription(
+    // The caller read the subscription when the attempt began: its period then.
+    return restartSubscription(
       tx,
       {
         subscription,
+        periodIndex: subscription.periodIndex,
         registrationId: input.registrationId,
         charge: { ...answer, outcome },
         user,
@@ -498,6 +500,7 @@ export async function bookRestart(
       now: deps.now,
     });
   }
+  return null;
 }
 
 /** Hands out the auth code of a created registration once, within 30 minutes of its creation. */
@@ -539,40 +542,47 @@ export async function cancelSubscription(
   return { subscription: updated!, changed: true };
 }
 
+/** How a renewal by hand was booked: the subscription restarted, or (paid twice) the payment owed back. */
+export type RestartResult = { restarted: true; subscription: Subscription } | { restarted: false; duplicate: true };
+
 /**
  * An expired subscriber paid again: a new full period from now, charged at the subscription's amount, with the
  * new payment method saved for later renewals. The payment row is the caller's (per attempt key).
+ *
+ * The subscription is read again under its row lock (after the attempt's registration, the lock order of
+ * settlePendingPayment): a late renewal charge, or another attempt, may have renewed it since the attempt began
+ * (`periodIndex` is its period then). Booking the restart over that would sell one period twice, so the payment
+ * is recorded succeeded and owed back instead (refunds-owed.ts), and the subscription is left as it is.
  */
 export async function restartSubscription(
   tx: DatabaseExecutor,
   input: {
     subscription: Subscription;
+    /** The subscription's period when the attempt began (its pending payment's period minus one). */
+    periodIndex: number;
     registrationId: string;
     charge: SucceededFirstCharge;
     user: { id: string; email: string; displayName: string; locale: string };
     provider: Provider;
   },
   deps: RegistrationDeps,
-): Promise<Subscription> {
-  const { subscription, user, charge } = input;
-  const locale: Locale = user.locale === 'id' ? 'id' : 'en';
-  const periodIndex = subscription.periodIndex + 1;
-  const validUntil = addDays(deps.now, subscription.periodDays);
-  const [updated] = await tx
-    .update(subscriptions)
-    .set({
-      status: 'active',
-      provider: input.provider,
-      providerCustomerRef: charge.customerRef,
-      providerPaymentMethodRef: charge.paymentMethodRef,
-      periodIndex,
-      currentPeriodStart: deps.now,
-      validUntil,
-      cancelledAt: null,
-      updatedAt: deps.now,
-    })
-    .where(eq(subscriptions.id, subscription.id))
-    .returning();
+): Promise<RestartResult> {
+  const { user, charge } = input;
+  await tx
+    .select({ id: registrations.id })
+    .from(registrations)
+    .where(eq(registrations.id, input.registrationId))
+    .for('update');
+  const [subscription] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, input.subscription.id))
+    .for('update');
+  if (!subscription) throw new Error('The subscription of a renewal by hand is gone');
+  const status = effectiveStatus(subscription, deps.now);
+  const renewedMeanwhile =
+    (status !== 'expired' && status !== 'unsubscribed') || subscription.periodIndex !== input.periodIndex;
+  const periodIndex = renewedMeanwhile ? input.periodIndex + 1 : subscription.periodIndex + 1;
   const values = {
     userId: user.id,
     subscriptionId: subscription.id,
@@ -594,6 +604,41 @@ export async function restartSubscription(
     .values({ ...values, createdAt: deps.now })
     .onConflictDoUpdate({ target: payments.idempotencyKey, set: values })
     .returning();
+
+  if (renewedMeanwhile) {
+    // registerQuery tells the subscriber why (the subscription is active; this payment is refunded in full).
+    await markRefundOwed(tx, payment!.id, 'duplicate_payment', deps.now);
+    await tx
+      .update(registrations)
+      .set({
+        state: 'sign_failed',
+        failureCode: 'duplicate_payment',
+        failureMessage: null,
+        userId: user.id,
+        subscriptionId: subscription.id,
+        updatedAt: deps.now,
+      })
+      .where(eq(registrations.id, input.registrationId));
+    return { restarted: false, duplicate: true };
+  }
+
+  const locale: Locale = user.locale === 'id' ? 'id' : 'en';
+  const validUntil = addDays(deps.now, subscription.periodDays);
+  const [updated] = await tx
+    .update(subscriptions)
+    .set({
+      status: 'active',
+      provider: input.provider,
+      providerCustomerRef: charge.customerRef,
+      providerPaymentMethodRef: charge.paymentMethodRef,
+      periodIndex,
+      currentPeriodStart: deps.now,
+      validUntil,
+      cancelledAt: null,
+      updatedAt: deps.now,
+    })
+    .where(eq(subscriptions.id, subscription.id))
+    .returning();
   await tx
     .update(registrations)
     .set({ state: 'created', userId: user.id, subscriptionId: subscription.id, updatedAt: deps.now })
@@ -611,7 +656,7 @@ export async function restartSubscription(
     sandbox: input.provider === 'v5pay',
   });
   await deps.mailer.queue(tx, { idempotencyKey: `receipt:${payment!.id}`, to: user.email, locale, ...receipt });
-  return updated!;
+  return { restarted: true, subscription: updated! };
 }
 
 /** A restart (renew after expiry) is charged per attempt: its key is the attempt's registration id. */

@@ -317,7 +317,10 @@ export const payments = pgTable(
       sql`${table.state} in ('pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed')`,
     ),
     check('payments_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
-    check('payments_refund_reason_check', sql`${table.refundReason} in ('email_in_use', 'late_renewal')`),
+    check(
+      'payments_refund_reason_check',
+      sql`${table.refundReason} in ('email_in_use', 'late_renewal', 'duplicate_payment')`,
+    ),
   ],
 );
 

@@ -134,7 +134,12 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     return { email, before, renewal };
   }
 
-  function stripeRenewalWebhook(eventId: string, key: string, status: 'succeeded' | 'requires_payment_method') {
+  function stripeRenewalWebhook(
+    eventId: string,
+    key: string,
+    status: 'succeeded' | 'requires_payment_method',
+    kind: 'renewal' | 'restart' = 'renewal',
+  ) {
     const payload = JSON.stringify({
       id: eventId,
       object: 'event',
@@ -146,7 +151,7 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
           status,
           customer: 'cus_1',
           payment_method: 'pm_card_visa',
-          metadata: { kind: 'renewal', idempotencyKey: key },
+          metadata: { kind, idempotencyKey: key },
         },
       },
     });
@@ -499,5 +504,133 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     expect(stripeRefundsMade(stripeCalls)).toContain(`refund:${renewal.idempotencyKey}`);
     expect(await paymentById(renewal.id)).toMatchObject({ state: 'refunded', refundOwedAt: null });
     expect(await lateRefundNotices(email)).toHaveLength(1);
+  });
+
+  /** A renewal by hand Stripe leaves processing (its webhook settles it): the attempt's payment, pending. */
+  async function pendingRenewalByHand(userId: string) {
+    const { token } = await createSession(app().db, userId, 'jest');
+    created = 'processing';
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/subscribe/renew',
+      headers: { authorization: token },
+      payload: { method: 'card', paymentMethodId: 'pm_card_visa' },
+    });
+    created = 'succeeded';
+    expect(response.statusCode).toBe(200);
+    const { registerId } = response.json().data as { registerId: string };
+    const [payment] = await app()
+      .db.select()
+      .from(payments)
+      .where(eq(payments.idempotencyKey, `restart:${registerId}`));
+    expect(payment).toMatchObject({ state: 'pending', periodIndex: 1 });
+    return { registerId, payment: payment! };
+  }
+
+  const duplicateRefundNotices = (email: string) =>
+    mailTo(email).then((rows) => rows.filter((row) => row.idempotencyKey.startsWith('duplicate-payment-refunded:')));
+  const receiptsTo = (email: string) =>
+    mailTo(email).then((rows) => rows.filter((row) => row.idempotencyKey.startsWith('receipt:')));
+
+  it('a renewal by hand confirmed after the late renewal charge renewed the period is refunded; the period stays', async () => {
+    const { email, before, renewal } = await pendingStripeRenewal();
+    expect(await app().billing.reconcileRenewals(after(DAY + MINUTE))).toMatchObject({ unconfirmed: 1 });
+    app().billing.clock.set(after(2 * DAY));
+    const { registerId, payment } = await pendingRenewalByHand(before.userId);
+    expect(await subscriberOf(email)).toMatchObject({ status: 'expired', periodIndex: 0 });
+
+    // The late renewal charge renews the period it was for.
+    expect((await stripeRenewalWebhook(`evt_late_${renewal.id}`, renewal.idempotencyKey, 'succeeded')).statusCode).toBe(
+      200,
+    );
+    const renewed = await subscriberOf(email);
+    expect(renewed).toMatchObject({ status: 'active', periodIndex: 1 });
+    expect(renewed.validUntil.getTime()).toBe(before.validUntil.getTime() + 30 * DAY);
+    const receipts = (await receiptsTo(email)).length;
+
+    // Then the renewal by hand goes through: a second payment for the same period, given back.
+    app().billing.clock.set(after(2 * DAY + HOUR));
+    const event = `evt_restart_${payment.id}`;
+    const booked = await stripeRenewalWebhook(event, payment.idempotencyKey, 'succeeded', 'restart');
+    expect(booked.json().data).toEqual({ received: true, duplicate: false });
+    expect(await subscriberOf(email)).toMatchObject({
+      status: 'active',
+      periodIndex: 1,
+      validUntil: renewed.validUntil,
+      currentPeriodStart: renewed.currentPeriodStart,
+    });
+    expect(await paymentById(payment.id)).toMatchObject({
+      state: 'refunded',
+      refundedAmount: payment.amount,
+      refundReason: 'duplicate_payment',
+      refundOwedAt: null,
+    });
+    expect(await paymentById(renewal.id)).toMatchObject({ state: 'succeeded', refundReason: null });
+    expect(refundCallsFor(payment.idempotencyKey)).toHaveLength(1);
+    expect(refundCallsFor(renewal.idempotencyKey)).toHaveLength(0);
+    expect(await receiptsTo(email)).toHaveLength(receipts);
+    const [notice, ...more] = await duplicateRefundNotices(email);
+    expect(more).toHaveLength(0);
+    expect(notice).toMatchObject({ locale: 'en', subject: 'Kabari refunded a second payment: $29.99' });
+    expect(notice!.bodyText).toContain('already been renewed for the same period');
+
+    // registerQuery says so, in the reader's language.
+    const query = (language: string) =>
+      app().inject({
+        method: 'GET',
+        url: `/api/v1/personnal/registerQuery/${registerId}`,
+        headers: { 'accept-language': language },
+      });
+    const english = (await query('en')).json().data as { state: string; failureCode: string; failureMessage: string };
+    expect(english).toMatchObject({ state: 'sign_failed', failureCode: 'duplicate_payment' });
+    expect(english.failureMessage).toContain('refunded to you in full');
+    const indonesian = (await query('id')).json().data as { failureMessage: string };
+    expect(indonesian.failureMessage).toContain('kami kembalikan secara penuh');
+
+    // Redelivered, and later passes: nothing more.
+    expect((await stripeRenewalWebhook(event, payment.idempotencyKey, 'succeeded', 'restart')).json().data).toEqual({
+      received: true,
+      duplicate: true,
+    });
+    expect(await app().billing.reconcileRenewals(after(3 * DAY))).toMatchObject({ refunded: 0 });
+    expect(refundCallsFor(payment.idempotencyKey)).toHaveLength(1);
+    expect(await duplicateRefundNotices(email)).toHaveLength(1);
+    expect((await subscriberOf(email)).validUntil).toEqual(renewed.validUntil);
+  });
+
+  it('two renewals by hand both confirmed: the first restarts the subscription, the second is refunded', async () => {
+    const { email, before, renewal } = await pendingStripeRenewal();
+    expect(await app().billing.reconcileRenewals(after(DAY + MINUTE))).toMatchObject({ unconfirmed: 1 });
+    // The late renewal charge fails: only the renewals by hand are left.
+    expect(
+      (await stripeRenewalWebhook(`evt_f_${renewal.id}`, renewal.idempotencyKey, 'requires_payment_method')).statusCode,
+    ).toBe(200);
+    app().billing.clock.set(after(2 * DAY));
+    const first = await pendingRenewalByHand(before.userId);
+    const second = await pendingRenewalByHand(before.userId);
+
+    refund = 'unavailable';
+    const [a, b] = await Promise.all([
+      stripeRenewalWebhook(`evt_a_${first.payment.id}`, first.payment.idempotencyKey, 'succeeded', 'restart'),
+      stripeRenewalWebhook(`evt_b_${second.payment.id}`, second.payment.idempotencyKey, 'succeeded', 'restart'),
+    ]);
+    // The refund could not be made now: the second webhook is refused (delivered again), the first accepted.
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 502]);
+    const restarted = await subscriberOf(email);
+    expect(restarted).toMatchObject({ status: 'active', periodIndex: 1 });
+    expect(restarted.validUntil.getTime()).toBe(after(2 * DAY).getTime() + 30 * DAY);
+    const [paidFirst, paidSecond] = [await paymentById(first.payment.id), await paymentById(second.payment.id)];
+    const owed = [paidFirst, paidSecond].filter((row) => row.refundReason === 'duplicate_payment');
+    expect(owed).toHaveLength(1);
+    expect(owed[0]).toMatchObject({ state: 'succeeded', refundOwedAt: expect.any(Date) });
+
+    // The next reconciliation pass makes it, once; the subscription keeps the period bought first.
+    refund = 'refunded';
+    expect(await app().billing.reconcileRenewals(after(3 * DAY))).toMatchObject({ refunded: 1 });
+    expect(await paymentById(owed[0]!.id)).toMatchObject({ state: 'refunded', refundOwedAt: null });
+    expect(refundCallsFor(owed[0]!.idempotencyKey)).toHaveLength(2);
+    expect(await duplicateRefundNotices(email)).toHaveLength(1);
+    expect(await subscriberOf(email)).toMatchObject({ periodIndex: 1, validUntil: restarted.validUntil });
+    expect(await app().billing.reconcileRenewals(after(4 * DAY))).toMatchObject({ refunded: 0 });
   });
 });

@@ -3,6 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cancelledEmail } from '../../billing/emails';
 import { openPaypalOrder } from '../../billing/paypal-orders';
+import { refundOwedFor } from '../../billing/refunds-owed';
 import { toMajor } from '../../billing/money';
 import {
   bookRestart,
@@ -11,6 +12,7 @@ import {
   findSubscription,
   restartKey,
   subscriptionInfo,
+  type RestartResult,
 } from '../../billing/subscriptions';
 import { payments, registrations } from '../../db/schema';
 import { sayBilling as say } from '../../billing/billing-messages';
@@ -22,6 +24,21 @@ import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } 
 const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   const authed = { preHandler: app.auth.requireSession };
   const security = [{ token: [] }];
+
+  /**
+   * After the booking committed: a renewal by hand that found the subscription renewed meanwhile is owed back
+   * (marked in the booking transaction), so it is refunded now; a provider failure is retried by the renewal
+   * reconciliation passes. registerQuery tells the subscriber (duplicate_payment), and the email follows.
+   */
+  async function refundIfPaidTwice(booked: RestartResult | null, registrationId: string) {
+    app.mailer.kick();
+    if (!booked || booked.restarted) return;
+    await refundOwedFor(
+      { db: app.db, mailer: app.mailer, stripe: app.billing.stripe, paypal: app.billing.paypal, log: app.log },
+      restartKey(registrationId),
+      app.billing.clock.now(),
+    );
+  }
 
   app.get(
     '/api/v1/personnal/subscribe/info',
@@ -130,7 +147,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         if (attempt.state === 'querying') {
           const capture = await paypal.captureOrder(body.orderId, `capture:${attempt.id}`);
-          await app.db.transaction((tx) =>
+          const booked = await app.db.transaction((tx) =>
             bookRestart(
               tx,
               {
@@ -148,7 +165,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
               { billing: app.billing.config, mailer: app.mailer, now },
             ),
           );
-          app.mailer.kick();
+          await refundIfPaidTwice(booked, attempt.id);
         }
         return ok({ registerId: attempt.id, orderId: body.orderId });
       }
@@ -190,14 +207,14 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           kind: 'restart',
           customerRef: subscription.provider === 'stripe' ? subscription.providerCustomerRef : null,
         });
-        await app.db.transaction(async (tx) => {
+        const booked = await app.db.transaction(async (tx) => {
           if (charge.outcome.outcome === 'pending') {
             await tx
               .update(registrations)
               .set({ providerRef: charge.outcome.providerRef, updatedAt: now })
               .where(eq(registrations.id, registrationId));
           }
-          await bookRestart(
+          return bookRestart(
             tx,
             {
               registrationId,
@@ -214,7 +231,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
             { billing: app.billing.config, mailer: app.mailer, now },
           );
         });
-        app.mailer.kick();
+        await refundIfPaidTwice(booked, registrationId);
         return ok({
           registerId: registrationId,
           requiresAction: charge.requiresAction,
@@ -253,9 +270,9 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         if (error instanceof CardFormatError) throw new HttpError(400, error.texts);
         throw error;
       }
-      await app.db.transaction(async (tx) => {
+      const booked = await app.db.transaction(async (tx) => {
         await tx.insert(registrations).values(attemptRow);
-        await bookRestart(
+        return bookRestart(
           tx,
           {
             registrationId,
@@ -272,7 +289,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           { billing: app.billing.config, mailer: app.mailer, now },
         );
       });
-      app.mailer.kick();
+      await refundIfPaidTwice(booked, registrationId);
       return ok({ registerId: registrationId });
     },
   );
