@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, users } from '../db/schema';
 import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail } from './emails';
@@ -37,11 +37,18 @@ export function refundKeyOf(payment: Pick<Payment, 'refundReason' | 'registratio
   return `refund:${payment.idempotencyKey}`;
 }
 
-/** Not tried by any instance within the recheck interval: one attempt at a time, a failed one retried later. */
+/**
+ * Not tried by any instance within the recheck interval: one attempt at a time, a failed one retried later. A
+ * disputed payment waits: the dispute decides where its money goes, and a refund beside it could pay the card
+ * holder twice (Stripe refuses one anyway); it stays owed, for the operator to see.
+ */
 const dueNow = (at: Date) =>
-  or(
-    isNull(payments.checkedAt),
-    lte(payments.checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)),
+  and(
+    ne(payments.state, 'disputed'),
+    or(
+      isNull(payments.checkedAt),
+      lte(payments.checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)),
+    ),
   );
 
 /** This instance can make the refund: it has the provider's keys (the sandbox needs none). */

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { outboxMessages, payments, registrations, subscriptions, users, webhookEvents } from '../../../src/db/schema';
+import { payRefundsOwed, refundOwedFor } from '../../../src/billing/refunds-owed';
 import { StripeProcessor } from '../../../src/payments/stripe';
 import {
   fakeStripeApi,
@@ -272,6 +273,17 @@ describeEachDatabase('Stripe', (driver) => {
       const [owedPayment] = await paymentsOf(owed.id);
       expect(owedPayment).toMatchObject({ state: 'succeeded', refundReason: 'email_in_use' });
       expect(owedPayment!.refundOwedAt).not.toBeNull();
+
+      // Disputed meanwhile (as charge.dispute.created records it): the dispute decides, no refund is tried beside it.
+      refund = 'refunded';
+      await app().db.update(payments).set({ state: 'disputed' }).where(eq(payments.id, owedPayment!.id));
+      const later = new Date(Date.now() + 6 * 60 * 1000);
+      const deps = { db: app().db, mailer: app().mailer, stripe, paypal: app().billing.paypal, log: app().log };
+      expect(await payRefundsOwed(deps, 'email_in_use', later)).toEqual({ refunded: 0, refundsFailed: 0 });
+      expect(await refundOwedFor(deps, owedPayment!.idempotencyKey, later)).toBe('not_due');
+      const tries = calls.filter((call) => call.path === '/v1/refunds' && call.idempotencyKey === `refund:${owed.id}`);
+      expect(tries.map((call) => call.status)).toEqual([500]);
+      expect((await paymentsOf(owed.id))[0]).toMatchObject({ state: 'disputed', refundedAmount: 0 });
     } finally {
       refund = 'refunded';
       chargeFirst.mockRestore();
