@@ -1,2 +1,2 @@
 // What remote-dashboard gives the host: the subscriber's dashboard.
-module.exports = { exposes: { './dashboard-page': './src/features/overview/dashboard-page.tsx' } };
+module.exports = { exposes: { './dashboard-page': './src/app/dashboard-page.tsx' } };

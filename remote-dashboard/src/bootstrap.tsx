@@ -1,4 +1,4 @@
 import { mountStandaloneShell } from '@kabari/shared/ui/standalone-shell';
-import DashboardPage from './features/overview/dashboard-page';
+import DashboardPage from './app/dashboard-page';
 
 void mountStandaloneShell('remote-dashboard', [{ path: '/dashboard', Page: DashboardPage }]);

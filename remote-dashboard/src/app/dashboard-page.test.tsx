@@ -2,7 +2,7 @@ import { act, configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet } from '@kabari/shared/api/api-client';
 import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
-import { renderAt } from '../../../../jest/render-with-i18n';
+import { renderAt } from '../../../jest/render-with-i18n';
 import DashboardPage from './dashboard-page';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));

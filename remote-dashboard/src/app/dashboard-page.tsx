@@ -6,14 +6,14 @@ import { localeFromPath } from '@kabari/shared/i18n/locale';
 import Empty from 'antd/es/empty';
 import Button from 'antd/es/button';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
-import { dashboardNamespace } from '../../i18n/dashboard-namespace';
-import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
-import { NewSearch } from '../new-search/new-search';
-import { RequestHistory } from '../history/request-history';
-import { useRequestHistoryStore } from '../history/request-history-store';
-import { TipsModal } from '../tips/tips-modal';
-import { LiveMapPanel } from '../live-map/live-map-panel';
-import { useLiveUpdates } from '../live-updates/use-live-updates';
+import { dashboardNamespace } from '../i18n/dashboard-namespace';
+import { dashboardRequestsNamespace } from '../i18n/dashboard-requests-namespace';
+import { NewSearch } from '../features/new-search/new-search';
+import { RequestHistory } from '../features/history/request-history';
+import { useRequestHistoryStore } from '../stores/request-history-store';
+import { TipsModal } from '../features/tips/tips-modal';
+import { LiveMapPanel } from '../features/live-map/live-map-panel';
+import { useLiveUpdates } from '../features/live-updates/use-live-updates';
 import './dashboard-page.css';
 
 function displayName(info: Record<string, unknown> | undefined): string {

@@ -1,16 +1,40 @@
-import type { Locale } from '@kabari/shared/i18n/locale';
+import { apiGet } from '@kabari/shared/api/api-client';
+import { isApiError } from '@kabari/shared/api/api-error';
+import type { LocationRequest } from '@kabari/shared/requests/location-request';
 
-/** A time as the reader's language writes it, in their own time zone, e.g. "22 Nov 2026, 14:05". */
-export function formatTime(iso: string, locale: Locale): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(date);
+// Messages and links share the server's sending limits, so both features read them here.
+
+export interface SendLimit {
+  nextAllowedAt: string | null;
+  optedOut: boolean;
+  /** channel=link: how many days a new link works (the server's LINK_EXPIRY_DAYS). */
+  linkExpiryDays?: number;
+}
+
+export type LimitQuery = { channel: 'sms'; number: string } | { channel: 'email'; email: string } | { channel: 'link' };
+
+/** GET /api/v1/requests/limit: when the next message to this target (or the next link) is allowed. */
+export function fetchLimit(query: LimitQuery): Promise<SendLimit> {
+  return apiGet('/api/v1/requests/limit', { params: query });
 }
 
 /** A next-allowed time still ahead (a past one means: may send now). */
 export function stillAhead(iso: string | null | undefined, now = Date.now()): iso is string {
   return typeof iso === 'string' && new Date(iso).getTime() > now;
+}
+
+export type SendOutcome =
+  | { outcome: 'sent'; request: LocationRequest }
+  | { outcome: 'limited'; nextAllowedAt: string | null }
+  | { outcome: 'optedOut' }
+  | { outcome: 'failed'; message: string | null };
+
+/** The refusals this app explains itself (429: the 3-hour limit, 409: opted out); anything else, the server's message. */
+export function sendOutcomeOf(error: unknown): Exclude<SendOutcome, { outcome: 'sent' }> {
+  if (isApiError(error) && error.status === 429) {
+    const next = (error.data as { data?: { nextAllowedAt?: unknown } } | null)?.data?.nextAllowedAt;
+    return { outcome: 'limited', nextAllowedAt: typeof next === 'string' ? next : null };
+  }
+  if (isApiError(error) && error.status === 409) return { outcome: 'optedOut' };
+  return { outcome: 'failed', message: isApiError(error) && error.status ? error.message : null };
 }

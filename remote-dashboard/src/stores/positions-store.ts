@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Position } from '@kabari/shared/requests/location-request';
-import { fetchPositions } from './positions-api';
+import { fetchPositions } from '../lib/positions-api';
 
 export interface RequestPositions {
   items: Position[];

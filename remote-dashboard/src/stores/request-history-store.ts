@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
-import { deleteRequest, fetchRequests } from './history-api';
+import { deleteRequest, fetchRequests } from '../lib/history-api';
 
 export const historyPageSize = 10;
 

@@ -5,7 +5,7 @@ import { showToast } from '@kabari/shared/requests/show-toast';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { RequestHistory } from './request-history';
-import { useRequestHistoryStore } from './request-history-store';
+import { useRequestHistoryStore } from '../../stores/request-history-store';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
 jest.mock('@kabari/shared/api/api-client', () => ({

@@ -11,10 +11,10 @@ import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest, RequestStatus } from '@kabari/shared/requests/location-request';
 import { showToast } from '@kabari/shared/requests/show-toast';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
-import { formatTime } from './format-time';
+import { formatTime } from '@kabari/shared/i18n/format-time';
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
-import { cancelRequest } from './history-api';
-import { historyPageSize, useRequestHistoryStore } from './request-history-store';
+import { cancelRequest } from '../../lib/history-api';
+import { historyPageSize, useRequestHistoryStore } from '../../stores/request-history-store';
 import './request-history.css';
 
 const statusColours: Record<RequestStatus, string> = { pending: 'default', ip_located: 'blue', gps_tracked: 'green' };

@@ -6,8 +6,9 @@ import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { showToast } from '@kabari/shared/requests/show-toast';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
-import { formatTime, stillAhead } from '../history/format-time';
-import { createLink, fetchLimit } from '../message-request/message-api';
+import { formatTime } from '@kabari/shared/i18n/format-time';
+import { fetchLimit, stillAhead } from '../../lib/send-limit';
+import { createLink } from './link-api';
 import './link-generator.css';
 
 export interface LinkGeneratorProps {

@@ -1,5 +1,5 @@
 import type { Locale } from '@kabari/shared/i18n/locale';
-import { useRequestHistoryStore } from '../history/request-history-store';
+import { useRequestHistoryStore } from '../../stores/request-history-store';
 import { LiveMap } from './live-map';
 
 /** The map of the request chosen in the history (its "Show map" button), updated live. */

@@ -2,15 +2,15 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
-import { useLiveConnectionStore } from '../live-updates/live-connection-store';
-import { useRequestHistoryStore } from '../history/request-history-store';
+import { useLiveConnectionStore } from '../../stores/live-connection-store';
+import { useRequestHistoryStore } from '../../stores/request-history-store';
 import { LiveMap } from './live-map';
 import { LiveMapPanel } from './live-map-panel';
-import { fetchPositions } from './positions-api';
-import { usePositionsStore } from './positions-store';
+import { fetchPositions } from '../../lib/positions-api';
+import { usePositionsStore } from '../../stores/positions-store';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
-jest.mock('./positions-api', () => ({ fetchPositions: jest.fn() }));
+jest.mock('../../lib/positions-api', () => ({ fetchPositions: jest.fn() }));
 jest.mock('./map-tiles', () => ({
   loadMapTiles: () =>
     Promise.resolve({ tileUrl: 'https://tiles.example.test/{z}/{x}/{y}.png', tileAttribution: 'Example tiles' }),

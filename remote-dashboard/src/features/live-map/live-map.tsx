@@ -6,23 +6,15 @@ import Tag from 'antd/es/tag';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
+import { formatTime } from '@kabari/shared/i18n/format-time';
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
-import { useLiveConnectionStore } from '../live-updates/live-connection-store';
-import { usePositionsStore } from './positions-store';
+import { useLiveConnectionStore } from '../../stores/live-connection-store';
+import { usePositionsStore } from '../../stores/positions-store';
 import './live-map.css';
 
 // Leaflet and its stylesheet load only when a map is shown.
 const PositionMap = lazy(() => import('./position-map'));
-
-function formatTime(iso: string, locale: Locale): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(date);
-}
 
 /** True while a live share runs; re-renders when it ends. */
 function useIsLive(request: LocationRequest): boolean {

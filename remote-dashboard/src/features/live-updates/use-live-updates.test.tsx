@@ -1,9 +1,9 @@
 import { act, render } from '@testing-library/react';
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
-import { useRequestHistoryStore } from '../history/request-history-store';
-import { usePositionsStore } from '../live-map/positions-store';
+import { useRequestHistoryStore } from '../../stores/request-history-store';
+import { usePositionsStore } from '../../stores/positions-store';
 import { FakeEventSource } from './fake-event-source';
-import { useLiveConnectionStore } from './live-connection-store';
+import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { useLiveUpdates } from './use-live-updates';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiClient: { defaults: { baseURL: '' } }, apiGet: jest.fn() }));

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { apiClient } from '@kabari/shared/api/api-client';
-import { useRequestHistoryStore } from '../history/request-history-store';
-import { usePositionsStore } from '../live-map/positions-store';
+import { useRequestHistoryStore } from '../../stores/request-history-store';
+import { usePositionsStore } from '../../stores/positions-store';
 import { connectLiveEvents } from './live-events-client';
-import { useLiveConnectionStore } from './live-connection-store';
+import { useLiveConnectionStore } from '../../stores/live-connection-store';
 
 /**
  * While the requester is signed in on the dashboard: their live events update the history rows (Pending → IP

@@ -10,9 +10,9 @@ import { isApiError } from '@kabari/shared/api/api-error';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { showToast } from '@kabari/shared/requests/show-toast';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
-import { formatTime, stillAhead } from '../history/format-time';
+import { formatTime } from '@kabari/shared/i18n/format-time';
+import { fetchLimit, stillAhead } from '../../lib/send-limit';
 import {
-  fetchLimit,
   fetchTemplates,
   previewMessage,
   sendMessage,
