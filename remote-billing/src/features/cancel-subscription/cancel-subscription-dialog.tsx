@@ -11,7 +11,7 @@ import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import { cancelSubscription, fetchSubscriptionInfo, type SubscriptionInfo } from '../my-subscription/subscription-api';
+import { cancelSubscription, fetchSubscriptionInfo, type SubscriptionInfo } from '../../lib/subscription-api';
 
 /** /dashboard/modules/cancleMySubscriptionModal: the cancel confirmation, saying how long access lasts. */
 export default function CancelSubscriptionDialog({ open, onClose }: RouteDialogProps) {

@@ -13,8 +13,13 @@ import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import { AccountSection } from '../account/account-section';
-import { fetchPayments, fetchSubscriptionInfo, type PaymentRecord, type SubscriptionInfo } from './subscription-api';
+import { AccountSection } from './account-section';
+import {
+  fetchPayments,
+  fetchSubscriptionInfo,
+  type PaymentRecord,
+  type SubscriptionInfo,
+} from '../../lib/subscription-api';
 import './my-subscription-dialog.css';
 
 type Loaded = { info: SubscriptionInfo; payments: PaymentRecord[] };

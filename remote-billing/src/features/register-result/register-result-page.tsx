@@ -12,7 +12,7 @@ import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { useTokenStore, useUserStore, type SessionUser } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import { useRegisterPolling } from './register-query';
+import { useRegisterPolling } from '../../lib/register-query';
 import './register-result-page.css';
 
 /** Spec §4's register/sign result states, as this screen shows them. */

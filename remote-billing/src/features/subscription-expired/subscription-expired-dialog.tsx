@@ -12,8 +12,8 @@ import { useLocation } from '@kabari/shared/routing/router';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import { fetchSubscriptionInfo, renewSubscription, type SubscriptionInfo } from '../my-subscription/subscription-api';
-import { useRegisterPolling } from '../register-result/register-query';
+import { fetchSubscriptionInfo, renewSubscription, type SubscriptionInfo } from '../../lib/subscription-api';
+import { useRegisterPolling } from '../../lib/register-query';
 
 const renewalHandlers: PaymentHandlers = {
   v5pay: async (payment) => (await renewSubscription(payment)).registerId,
