@@ -2,7 +2,7 @@
 // Each page is its own entry, so a visitor loads only the page they open.
 module.exports = {
   exposes: {
-    './home-page': './src/features/home/home-page.tsx',
+    './home-page': './src/app/home-page.tsx',
     './about-us-page': './src/features/about-us/about-us-page.tsx',
     './faqs-page': './src/features/faqs/faqs-page.tsx',
     './tracking-phone-number-page': './src/features/tracking-phone-number/tracking-phone-number-page.tsx',

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
-import { renderAt } from '../../../../jest/render-with-i18n';
-import { publicPages } from '../../public-pages';
+import { renderAt } from '../../jest/render-with-i18n';
+import { publicPages } from './public-pages';
 
 const englishPaths = Object.keys(publicPages);
 

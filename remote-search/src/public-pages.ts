@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { routePaths } from '@kabari/shared/routing/route-paths';
-import HomePage from './features/home/home-page';
+import HomePage from './app/home-page';
 import AboutUsPage from './features/about-us/about-us-page';
 import FaqsPage from './features/faqs/faqs-page';
 import TrackingPhoneNumberPage from './features/tracking-phone-number/tracking-phone-number-page';

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { renderAt } from '../../../../jest/render-with-i18n';
+import { renderAt } from '../../../jest/render-with-i18n';
 import HomePage from './home-page';
 
 describe('HomePage', () => {

@@ -3,12 +3,12 @@ import { Link, useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath, localizePath } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { usePageHead } from '@kabari/shared/seo/use-page-head';
-import { searchNamespace } from '../../i18n/search-namespace';
-import { Prose } from '../content-page/prose';
-import { PublicPagesNav } from '../content-page/public-pages-nav';
-import { FaqList, type FaqKey } from '../faqs/faq-list';
-import { NumberSearch } from '../number-search/number-search';
-import { SignUpMount } from '../sign-up/sign-up-mount';
+import { searchNamespace } from '../i18n/search-namespace';
+import { Prose } from '../components/prose';
+import { PublicPagesNav } from '../components/public-pages-nav';
+import { FaqList, type FaqKey } from '../features/faqs/faq-list';
+import { NumberSearch } from '../features/number-search/number-search';
+import { SignUpMount } from '../features/sign-up/sign-up-mount';
 import './home-page.css';
 
 const stepKeys = ['ask', 'consent', 'see'] as const;

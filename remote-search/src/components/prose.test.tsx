@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { renderAt } from '../../../../jest/render-with-i18n';
+import { renderAt } from '../../../jest/render-with-i18n';
 import { Prose } from './prose';
 
 describe('Prose', () => {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath, localizePath } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
-import { searchNamespace } from '../../i18n/search-namespace';
+import { searchNamespace } from '../i18n/search-namespace';
 import './public-pages-nav.css';
 
 /** The public pages, in the order a visitor is most likely to look for them. */

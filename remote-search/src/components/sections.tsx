@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { searchNamespace } from '../../i18n/search-namespace';
+import { searchNamespace } from '../i18n/search-namespace';
 import { Prose } from './prose';
 
 export interface TextSection {

@@ -15,7 +15,7 @@ import {
   type ContactTopic,
 } from './contact-form-validation';
 import { sendContactMessage, type SendOutcome } from './send-contact-message';
-import './contact-form.css';
+import '../../components/contact-form.css';
 
 const fieldOrder: ContactField[] = ['name', 'email', 'topic', 'message'];
 type Failure = Exclude<SendOutcome, 'sent'>;

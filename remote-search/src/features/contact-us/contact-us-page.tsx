@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
 import { searchContactUsNamespace } from '../../i18n/search-contact-us-namespace';
-import { ContentPage } from '../content-page/content-page';
-import { Prose } from '../content-page/prose';
+import { ContentPage } from '../../components/content-page';
+import { Prose } from '../../components/prose';
 import { ContactForm } from './contact-form';
 
 export default function ContactUsPage() {

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
 import { searchCookiesNamespace } from '../../i18n/search-cookies-namespace';
-import { ContentPage } from '../content-page/content-page';
-import { Prose } from '../content-page/prose';
-import { Sections } from '../content-page/sections';
+import { ContentPage } from '../../components/content-page';
+import { Prose } from '../../components/prose';
+import { Sections } from '../../components/sections';
 import { CookieNotice } from './cookie-notice';
 
 export default function CookiesPolicyPage() {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
-import { Prose } from '../content-page/prose';
+import { Prose } from '../../components/prose';
 import './faq-list.css';
 
 export type FaqKey = keyof ReturnType<typeof useFaqItems>;

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
-import { ContentPage } from '../content-page/content-page';
-import { Prose } from '../content-page/prose';
+import { ContentPage } from '../../components/content-page';
+import { Prose } from '../../components/prose';
 import { FaqList } from './faq-list';
 
 export default function FaqsPage() {

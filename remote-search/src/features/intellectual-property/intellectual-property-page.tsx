@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
 import { searchIntellectualPropertyNamespace } from '../../i18n/search-intellectual-property-namespace';
-import { ContentPage } from '../content-page/content-page';
-import { Sections } from '../content-page/sections';
+import { ContentPage } from '../../components/content-page';
+import { Sections } from '../../components/sections';
 
 /** Ownership, and the attributions the licences of our data ask for (DB-IP, OpenStreetMap, GeoNames…). */
 export default function IntellectualPropertyPage() {

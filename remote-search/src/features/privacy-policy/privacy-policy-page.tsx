@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
 import { searchPrivacyNamespace } from '../../i18n/search-privacy-namespace';
-import { ContentPage } from '../content-page/content-page';
-import { Sections } from '../content-page/sections';
+import { ContentPage } from '../../components/content-page';
+import { Sections } from '../../components/sections';
 
 export default function PrivacyPolicyPage() {
   const { t } = useTranslation(searchNamespace);

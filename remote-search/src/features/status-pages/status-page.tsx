@@ -3,7 +3,7 @@ import { Link, useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath, localizePath } from '@kabari/shared/i18n/locale';
 import { usePageHead } from '@kabari/shared/seo/use-page-head';
 import { searchNamespace } from '../../i18n/search-namespace';
-import { PublicPagesNav } from '../content-page/public-pages-nav';
+import { PublicPagesNav } from '../../components/public-pages-nav';
 import './status-page.css';
 
 /** /200 and /404: a status code, what it means, and the way on. Kept out of search results (noindex). */

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
 import { searchTrackingNamespace } from '../../i18n/search-tracking-namespace';
-import { ContentPage } from '../content-page/content-page';
-import { Sections } from '../content-page/sections';
+import { ContentPage } from '../../components/content-page';
+import { Sections } from '../../components/sections';
 
 /** How a consent request works, step by step: what the recipient sees, what is and is not collected. */
 export default function TrackingPhoneNumberPage() {

@@ -8,7 +8,7 @@ import { useTypedBeforeHydration } from '@kabari/shared/ui/use-typed-before-hydr
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchUnsubscribeAndRefundNamespace } from '../../i18n/search-unsubscribe-and-refund-namespace';
 import { requestRefund, sendRefundCode } from './refund-api';
-import '../contact-us/contact-form.css';
+import '../../components/contact-form.css';
 
 type Field = 'email' | 'code' | 'reason';
 type ErrorKey = 'enterEmail' | 'validEmail' | 'enterCode' | 'codeFirst' | 'enterReason';

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { searchNamespace } from '../../i18n/search-namespace';
 import { searchUnsubscribeAndRefundNamespace } from '../../i18n/search-unsubscribe-and-refund-namespace';
-import { ContentPage } from '../content-page/content-page';
-import { Sections } from '../content-page/sections';
+import { ContentPage } from '../../components/content-page';
+import { Sections } from '../../components/sections';
 import { RefundForm } from './refund-form';
 
 /** How to cancel and get a refund, with the form that does both (issue 6). */
