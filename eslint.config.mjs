@@ -33,16 +33,56 @@ const antdOutsideTheSharedList = {
   message: 'Import antd per entry point (antd/es/<name>) and list the entry point in webpack/shared-dependencies.js.',
 };
 
-const zone = (files, names) => ({
+const zone = (files, names, layerPatterns = [], ignores = []) => ({
   files,
-  ignores: ['shared/src/routing/router.ts'],
+  ignores: ['shared/src/routing/router.ts', ...ignores],
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [...forbid(names), antdOutsideTheSharedList], paths: thinReexports },
+      { patterns: [...forbid(names), antdOutsideTheSharedList, ...layerPatterns], paths: thinReexports },
     ],
   },
 });
+
+// Inside a remote, bulletproof-react layers: src/app (the pages that compose features) → src/features/<feature> →
+// the app's shared folders (src/components, src/lib, src/stores, src/i18n). A feature never imports another feature
+// or src/app: what two features need moves down to a shared folder (or to @kabari/shared when two apps need it).
+const anotherFeature = (allowed = []) => ({
+  regex: `^\\.\\./(?!\\.\\.(?:/|$)${allowed.map((name) => `|${name}/`).join('')})`,
+  message:
+    'A feature imports no other feature: move what both need to src/components, src/lib or src/stores (or compose them in src/app).',
+});
+const appLayer = {
+  regex: '^(?:\\.\\./)+app(?:/|$)',
+  message: 'Only src/app composes features; nothing imports it back.',
+};
+const aboveSharedFolders = {
+  regex: '^\\.\\./(?:features|app)(?:/|$)',
+  message: 'src/components, src/lib and src/stores serve the features and import none of them (nor src/app).',
+};
+// Apps whose features are held to the rule (remote-share and the host still have cross-feature imports).
+const layeredApps = ['remote-search', 'remote-dashboard', 'remote-billing'];
+// new-search still composes message-request and link-generator until they move into it (its owner's change).
+const composingFeatures = { 'remote-dashboard': { 'new-search': ['message-request', 'link-generator'] } };
+
+const remoteZones = (app) => {
+  const names = apps.filter((other) => other !== app);
+  if (!layeredApps.includes(app)) return [zone([`${app}/**`], names)];
+  const composing = Object.entries(composingFeatures[app] ?? {});
+  return [
+    zone([`${app}/**`], names),
+    zone(
+      [`${app}/src/features/*/*`],
+      names,
+      [anotherFeature(), appLayer],
+      composing.map(([feature]) => `${app}/src/features/${feature}/*`),
+    ),
+    ...composing.map(([feature, allowed]) =>
+      zone([`${app}/src/features/${feature}/*`], names, [anotherFeature(allowed), appLayer]),
+    ),
+    zone([`${app}/src/{components,lib,stores,i18n}/*`], names, [aboveSharedFolders]),
+  ];
+};
 
 export default tseslint.config(
   {
@@ -93,22 +133,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.jest } },
   },
   zone(['shared/**'], [...apps, 'server']),
-  zone(
-    ['remote-search/**'],
-    apps.filter((app) => app !== 'remote-search'),
-  ),
-  zone(
-    ['remote-dashboard/**'],
-    apps.filter((app) => app !== 'remote-dashboard'),
-  ),
-  zone(
-    ['remote-billing/**'],
-    apps.filter((app) => app !== 'remote-billing'),
-  ),
-  zone(
-    ['remote-share/**'],
-    apps.filter((app) => app !== 'remote-share'),
-  ),
+  ...remoteZones('remote-search'),
+  ...remoteZones('remote-dashboard'),
+  ...remoteZones('remote-billing'),
+  ...remoteZones('remote-share'),
   zone(
     ['host/**'],
     apps.filter((app) => app !== 'host'),
