@@ -69,7 +69,7 @@ describe('DashboardPage', () => {
     signIn();
     await renderAt('/id/dashboard', <DashboardPage />);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dasbor');
-    expect(screen.getByRole('tab', { name: 'Lewat tautan' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Tautan' })).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Kode negara' })).toHaveDisplayValue('Indonesia (+62)');
     expect(await screen.findByText(/Belum ada permintaan/)).toBeInTheDocument();
   });
