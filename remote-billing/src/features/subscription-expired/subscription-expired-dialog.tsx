@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
@@ -13,7 +12,7 @@ import { useUserStore } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { fetchSubscriptionInfo, renewSubscription, type SubscriptionInfo } from '../../lib/subscription-api';
-import { useRegisterPolling } from '../../lib/register-query';
+import { RenewalProgress } from './renewal-progress';
 
 const renewalHandlers: PaymentHandlers = {
   v5pay: async (payment) => (await renewSubscription(payment)).registerId,
@@ -37,33 +36,6 @@ const renewalHandlers: PaymentHandlers = {
       (await renewSubscription({ method: 'paypal', registerId, orderId, capture: true })).registerId,
   },
 };
-
-/** Polls the renewal's registerId and says how it ended; an active subscription again closes the expired state. */
-function RenewalProgress({ registerId, onRenewed }: { registerId: string; onRenewed: () => void }) {
-  const { t } = useTranslation(billingNamespace);
-  const poll = useRegisterPolling(registerId, 0);
-  const renewed = poll.phase === 'settled' && poll.result.state === 'created';
-  useEffect(() => {
-    if (renewed) onRenewed();
-  }, [renewed, onRenewed]);
-  if (poll.phase === 'polling') {
-    return (
-      <div role="status" aria-live="polite" className="expired-dialog__progress">
-        <Spin /> <span>{t('expired.renewing')}</span>
-      </div>
-    );
-  }
-  if (renewed) return <p role="status">{t('expired.renewed')}</p>;
-  const reason = poll.phase === 'settled' ? (poll.result.failureMessage ?? poll.result.failureCode) : undefined;
-  return (
-    <Alert
-      type="error"
-      role="alert"
-      showIcon
-      title={reason ? t('expired.renewFailed', { reason }) : t('expired.renewUnknown')}
-    />
-  );
-}
 
 /** The expired state (/dashboard/?s=-1&at=10, and its modal route): it says so and offers renewal. */
 export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialogProps) {

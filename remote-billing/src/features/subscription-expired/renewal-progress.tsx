@@ -1,0 +1,50 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from 'antd/es/alert';
+import Spin from 'antd/es/spin';
+import { billingNamespace } from '../../i18n/billing-namespace';
+import { useRegisterPolling } from '../../lib/register-query';
+
+/**
+ * Polls the renewal's registerId and says how it ended; an active subscription again closes the expired state.
+ * A payment the server found to be a second one for the same period (renewed meanwhile, by a late renewal charge
+ * or another attempt) left the subscription active and is being refunded: said as such, not as a failure.
+ */
+export function RenewalProgress({ registerId, onRenewed }: { registerId: string; onRenewed: () => void }) {
+  const { t } = useTranslation(billingNamespace);
+  const poll = useRegisterPolling(registerId, 0);
+  const settled = poll.phase === 'settled' ? poll.result : null;
+  const paidTwice = settled?.state === 'sign_failed' && settled.failureCode === 'duplicate_payment';
+  const active = settled?.state === 'created' || paidTwice;
+  useEffect(() => {
+    if (active) onRenewed();
+  }, [active, onRenewed]);
+  if (poll.phase === 'polling') {
+    return (
+      <div role="status" aria-live="polite" className="expired-dialog__progress">
+        <Spin /> <span>{t('expired.renewing')}</span>
+      </div>
+    );
+  }
+  if (paidTwice) {
+    return (
+      <Alert
+        type="info"
+        role="status"
+        showIcon
+        title={t('expired.alreadyActive')}
+        description={settled.failureMessage ?? undefined}
+      />
+    );
+  }
+  if (active) return <p role="status">{t('expired.renewed')}</p>;
+  const reason = settled ? (settled.failureMessage ?? settled.failureCode) : undefined;
+  return (
+    <Alert
+      type="error"
+      role="alert"
+      showIcon
+      title={reason ? t('expired.renewFailed', { reason }) : t('expired.renewUnknown')}
+    />
+  );
+}
