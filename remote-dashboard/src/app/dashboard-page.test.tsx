@@ -11,15 +11,6 @@ jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-// antd's tabs measure themselves; jsdom has no ResizeObserver.
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
-
 function signIn() {
   useTokenStore.getState().setToken('t0k3n');
   useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { MemoryRouter } from '@kabari/shared/routing/router';
+import { activeSubscription } from '../../lib/subscription-info.fixture';
 import CancelSubscriptionDialog from './cancel-subscription-dialog';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRaw: jest.fn() }));
@@ -10,31 +11,9 @@ jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: 
 const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
 const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
 
-const active = {
-  status: 'active',
-  expiredStatus: 0,
-  validUntil: '2026-12-22T10:00:00.000Z',
-  nextDebitDay: '2026-12-22T10:00:00.000Z',
-  amount: 29.99,
-  firstDayDebitAmount: 0.99,
-  currencyCode: 'USD',
-  period: 30,
-  provider: 'v5pay',
-  sandbox: true,
-  cancelledAt: null,
-  createdAt: '2026-11-21T10:00:00.000Z',
-};
+const active = activeSubscription;
 
 jest.setTimeout(30_000);
-
-// antd's tabs measure themselves; jsdom has no ResizeObserver.
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
 
 describe('the cancel subscription dialog', () => {
   afterEach(() => {
