@@ -190,24 +190,9 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     return subscription!;
   }
 
-  /** PayPal's signed event for a renewal's capture (the fake's verify-webhook-signature knows it). */
-  function paypalEvent(event: { id: string; event_type: string; resource: object }) {
-    const transmission = `transmission-${event.id}`;
-    paypal.signed.set(transmission, event);
-    return app().inject({
-      method: 'POST',
-      url: '/api/v1/webhooks/paypal',
-      headers: {
-        'content-type': 'application/json',
-        'paypal-transmission-id': transmission,
-        'paypal-transmission-time': new Date().toISOString(),
-        'paypal-transmission-sig': 'signature',
-        'paypal-cert-url': 'https://api.paypal.com/v1/notifications/certs/CERT-1',
-        'paypal-auth-algo': 'SHA256withRSA',
-      },
-      payload: JSON.stringify(event),
-    });
-  }
+  /** PayPal's signed event for a renewal's capture. */
+  const paypalEvent = (event: { id: string; event_type: string; resource: object }) =>
+    paypal.deliverSigned(app(), event);
 
   const lateRefundNotices = (email: string) =>
     mailTo(email).then((rows) => rows.filter((row) => row.idempotencyKey.startsWith('late-charge-refunded:')));

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { paypalApiBase } from '../../src/payments/paypal';
 
 export interface RecordedPaypalCall {
@@ -37,6 +38,28 @@ export class FakePaypal {
   base = '';
 
   constructor(private readonly webhookId: string) {}
+
+  /**
+   * Delivers an event to the app's PayPal webhook as PayPal signed it (this fake's verify-webhook-signature knows
+   * it by transmission id); `payload` other than the event itself is what a tampered delivery sends.
+   */
+  deliverSigned(app: FastifyInstance, event: { id: string }, payload = JSON.stringify(event)) {
+    const transmission = `transmission-${event.id}`;
+    this.signed.set(transmission, event);
+    return app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/paypal',
+      headers: {
+        'content-type': 'application/json',
+        'paypal-transmission-id': transmission,
+        'paypal-transmission-time': new Date().toISOString(),
+        'paypal-transmission-sig': 'signature',
+        'paypal-cert-url': 'https://api.paypal.com/v1/notifications/certs/CERT-1',
+        'paypal-auth-algo': 'SHA256withRSA',
+      },
+      payload,
+    });
+  }
 
   async start() {
     this.server = createServer((request, response) => {

@@ -232,24 +232,7 @@ describeEachDatabase('PayPal', (driver) => {
     const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
     expect(registration!.userId).toBe(user!.id);
   });
-  /** Delivers an event as PayPal signed it (the fake's verify-webhook-signature knows it by transmission id). */
-  function deliverSigned(event: { id: string }, payload = JSON.stringify(event)) {
-    const transmission = `transmission-${event.id}`;
-    paypal.signed.set(transmission, event);
-    return app().inject({
-      method: 'POST',
-      url: '/api/v1/webhooks/paypal',
-      headers: {
-        'content-type': 'application/json',
-        'paypal-transmission-id': transmission,
-        'paypal-transmission-time': new Date().toISOString(),
-        'paypal-transmission-sig': 'signature',
-        'paypal-cert-url': 'https://api.paypal.com/v1/notifications/certs/CERT-1',
-        'paypal-auth-algo': 'SHA256withRSA',
-      },
-      payload,
-    });
-  }
+  const deliverSigned = (event: { id: string }, payload?: string) => paypal.deliverSigned(app(), event, payload);
 
   it('a pending capture for an email taken meanwhile is refunded in full after the webhook, once', async () => {
     paypal.captureMode = 'pending';
