@@ -124,7 +124,7 @@ function escapeHtml(value: string): string {
 }
 
 function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-US', {
+  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
     dateStyle: 'long',
     timeZone: 'UTC',
   }).format(date);

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@kabari/shared/i18n/locale';
-import { formatDay, formatMoney, type PaymentTerms } from './payment-terms';
+import { formatDay } from '../i18n/format-time';
+import { formatMoney, type PaymentTerms } from './payment-terms';
 import { paymentsNamespace } from './payments-namespace';
 
 /** A new subscriber's first day (the trial charge), or an expired subscriber paying for a period again. */

@@ -30,6 +30,7 @@ export function hasNewUserDiscount(terms: PaymentTerms): boolean {
   return terms.firstDayDebitAmount < terms.amount;
 }
 
+// Money in English as en-US writes it: "$0.99" (en-GB would write "US$0.99").
 const intlLocale = (locale: Locale) => (locale === 'id' ? 'id-ID' : 'en-US');
 
 /** Amounts come in the major unit (1.99, 49000): whole amounts without decimals, others with two. */
@@ -41,21 +42,6 @@ export function formatMoney(amount: number, currencyCode: string, locale: Locale
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(amount);
-}
-
-/** A date of the API (ISO 8601) in words; shown as given if it is not a date. */
-export function formatDay(value: string | null | undefined, locale: Locale): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long' }).format(date);
-}
-
-export function formatDateTime(value: string | null | undefined, locale: Locale): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
 // Stripe counts most currencies in hundredths; these in whole units.

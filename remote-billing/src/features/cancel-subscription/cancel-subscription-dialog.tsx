@@ -4,7 +4,7 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import { localeFromPath, localizePath } from '@kabari/shared/i18n/locale';
-import { formatDay } from '@kabari/shared/payments/payment-terms';
+import { formatDay } from '@kabari/shared/i18n/format-time';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';

@@ -6,7 +6,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
-import { formatDateTime } from '@kabari/shared/payments/payment-terms';
+import { formatTime } from '@kabari/shared/i18n/format-time';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
@@ -310,9 +310,9 @@ function SessionsList({ locale }: { locale: Locale }) {
                 {session.current && <span className="account-section__current">{t('account.thisDevice')}</span>}
                 <br />
                 <small>
-                  {t('account.signedInAt', { date: formatDateTime(session.createdAt, locale) })}
+                  {t('account.signedInAt', { date: formatTime(session.createdAt, locale) })}
                   {session.lastSeenAt
-                    ? ` · ${t('account.lastSeen', { date: formatDateTime(session.lastSeenAt, locale) })}`
+                    ? ` · ${t('account.lastSeen', { date: formatTime(session.lastSeenAt, locale) })}`
                     : ''}
                 </small>
               </div>

@@ -7,7 +7,8 @@ import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
 import Tabs from 'antd/es/tabs';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
-import { formatDateTime, formatDay, formatMoney } from '@kabari/shared/payments/payment-terms';
+import { formatDay, formatTime } from '@kabari/shared/i18n/format-time';
+import { formatMoney } from '@kabari/shared/payments/payment-terms';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
@@ -100,7 +101,7 @@ function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; local
             <tbody role="rowgroup">
               {payments.map((payment) => {
                 const cells: Record<(typeof columns)[number], string> = {
-                  date: formatDateTime(payment.createdAt, locale),
+                  date: formatTime(payment.createdAt, locale),
                   kind: t(`subscription.history.kinds.${payment.kind}`),
                   amount: formatMoney(payment.amount, payment.currencyCode, locale),
                   state: stateText(payment),

@@ -50,8 +50,8 @@ describe('My subscription: plan and payments', () => {
     });
     expect(await screen.findByText('$29.99 every 30 days')).toBeInTheDocument();
     expect(screen.getByTestId('subscription-status')).toHaveTextContent('Active');
-    expect(screen.getByTestId('subscription-valid-until')).toHaveTextContent('December 22, 2026');
-    expect(screen.getByText('$29.99 on December 22, 2026')).toBeInTheDocument();
+    expect(screen.getByTestId('subscription-valid-until')).toHaveTextContent('22 December 2026');
+    expect(screen.getByText('$29.99 on 22 December 2026')).toBeInTheDocument();
     expect(screen.getByText('visa •••• 4242')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel subscription' })).toBeInTheDocument();
     // The payment's state in words, never the API's value.
