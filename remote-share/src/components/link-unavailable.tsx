@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { shareNamespace } from '../../i18n/share-namespace';
+import { shareNamespace } from '../i18n/share-namespace';
 
 /** The link could not be read: unknown or expired (`failed` false), or the server did not answer. */
 export function LinkUnavailable({ failed }: { failed: boolean }) {

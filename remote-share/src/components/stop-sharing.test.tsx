@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { renderAt } from '../../../../jest/render-with-i18n';
+import { renderAt } from '../../../jest/render-with-i18n';
 import { outcomeOf, SharingEnded, StopSharing } from './stop-sharing';
 
 function reply(status: number, data: unknown) {

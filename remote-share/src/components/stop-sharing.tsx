@@ -1,8 +1,8 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shareNamespace } from '../../i18n/share-namespace';
-import { shareApi, ShareApiError, type LinkState } from '../consent/share-api';
-import '../consent/recipient-pages.css';
+import { shareNamespace } from '../i18n/share-namespace';
+import { shareApi, ShareApiError, type LinkState } from '../lib/share-api';
+import './recipient-pages.css';
 
 /** How sharing through the link ended: stopped, withdrawn (stopped and erased), or it was not on at all. */
 export type SharingOutcome = 'stopped' | 'withdrawn' | 'not-sharing';

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shareNamespace } from '../../i18n/share-namespace';
-import { shareApi, type ReportReason } from './share-api';
+import { shareApi, type ReportReason } from '../../lib/share-api';
 
 const reasons: ReportReason[] = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'];
 

@@ -4,11 +4,11 @@ import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation, useNavigate, useSearchParams } from '@kabari/shared/routing/router';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { shareNamespace } from '../../i18n/share-namespace';
-import { geolocationFailures, type GeolocationFailure } from '../consent/geolocation';
-import { shareLocation } from '../consent/share-flow';
-import { tokenFrom } from '../consent/use-link';
-import { SharingEnded, StopSharing, type SharingOutcome } from '../stop-sharing/stop-sharing';
-import '../consent/recipient-pages.css';
+import { geolocationFailures, type GeolocationFailure } from '../../lib/geolocation';
+import { shareLocation } from '../../lib/share-flow';
+import { tokenFrom } from '../../lib/use-link';
+import { SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
+import '../../components/recipient-pages.css';
 
 /** Spec §8's geolocation errors, and how to turn location on, with Try again; or stop sharing altogether. */
 export default function LocationFailedPage() {

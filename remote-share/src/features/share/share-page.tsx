@@ -4,13 +4,13 @@ import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import { Link } from '@kabari/shared/routing/router';
 import { shareNamespace } from '../../i18n/share-namespace';
-import { shareApi } from '../consent/share-api';
-import { readSummary, recipientPath } from '../consent/share-flow';
-import { LinkUnavailable } from '../consent/link-unavailable';
-import { useRecipientLink } from '../consent/use-link';
-import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../stop-sharing/stop-sharing';
+import { shareApi } from '../../lib/share-api';
+import { readSummary, recipientPath } from '../../lib/share-flow';
+import { LinkUnavailable } from '../../components/link-unavailable';
+import { useRecipientLink } from '../../lib/use-link';
+import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
-import '../consent/recipient-pages.css';
+import '../../components/recipient-pages.css';
 
 const LIVE_CHOICES = [15, 60, 480] as const;
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { failureOf, positionBody, type GeolocationFailure } from '../consent/geolocation';
-import { shareApi, ShareApiError } from '../consent/share-api';
+import { failureOf, positionBody, type GeolocationFailure } from '../../lib/geolocation';
+import { shareApi, ShareApiError } from '../../lib/share-api';
 
 // watchPosition may fire every second; the requester's map needs far less, and the server throttles per link.
 export const MIN_INTERVAL_MS = 10_000;
