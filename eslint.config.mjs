@@ -44,7 +44,7 @@ const zone = (files, names, layerPatterns = [], ignores = []) => ({
   },
 });
 
-// Inside a remote, bulletproof-react layers: src/app (the pages that compose features) → src/features/<feature> →
+// Inside an app (each remote and the host), bulletproof-react layers: src/app (the pages that compose features) → src/features/<feature> →
 // the app's shared folders (src/components, src/lib, src/stores, src/i18n). A feature never imports another feature
 // or src/app: what two features need moves down to a shared folder (or to @kabari/shared when two apps need it).
 const anotherFeature = (allowed = []) => ({
@@ -60,8 +60,8 @@ const aboveSharedFolders = {
   regex: '^\\.\\./(?:features|app)(?:/|$)',
   message: 'src/components, src/lib and src/stores serve the features and import none of them (nor src/app).',
 };
-// Apps whose features are held to the rule (remote-share and the host still have cross-feature imports).
-const layeredApps = ['remote-search', 'remote-dashboard', 'remote-billing'];
+// Apps whose features are held to the rule: every app (the host's cross-cutting modules are layered the same way).
+const layeredApps = ['remote-search', 'remote-dashboard', 'remote-billing', 'remote-share', 'host'];
 // new-search still composes message-request and link-generator until they move into it (its owner's change).
 const composingFeatures = { 'remote-dashboard': { 'new-search': ['message-request', 'link-generator'] } };
 
@@ -137,9 +137,6 @@ export default tseslint.config(
   ...remoteZones('remote-dashboard'),
   ...remoteZones('remote-billing'),
   ...remoteZones('remote-share'),
-  zone(
-    ['host/**'],
-    apps.filter((app) => app !== 'host'),
-  ),
+  ...remoteZones('host'),
   zone(['server/**'], apps),
 );

@@ -4,7 +4,7 @@ import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { yieldToBrowser } from './app/yield-to-browser';
 import './i18n/host-namespace';
 import { installHostApi } from './features/api/host-api';
-import { ensureRemotesConfigured } from './features/federation/federation-remotes';
+import { ensureRemotesConfigured } from './lib/federation-remotes';
 
 /**
  * Start-up runs in a few short tasks rather than one long one, so the browser can answer a tap or

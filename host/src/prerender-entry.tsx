@@ -3,9 +3,9 @@
 import { Suspense } from 'react';
 import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import './i18n/host-namespace';
-import { SiteLayout } from './features/layout/site-layout';
-import { guardRedirect } from './features/routing/route-guard';
-import { appRoutes, twinPaths } from './features/routing/route-table';
+import { SiteLayout } from './app/site-layout';
+import { guardRedirect } from './lib/route-guard';
+import { appRoutes, twinPaths } from './lib/route-table';
 
 /** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
 export const pageSlotText = 'KABARI_PAGE_SLOT';

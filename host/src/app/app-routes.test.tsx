@@ -5,13 +5,13 @@ import { MemoryRouter, Route, Routes } from '@kabari/shared/routing/router';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
 import '../i18n/host-namespace';
-import { loadRemoteModule } from '../features/federation/federation-remotes';
-import { RouteView } from '../features/routing/route-view';
-import { appRoutes } from '../features/routing/route-table';
+import { loadRemoteModule } from '../lib/federation-remotes';
+import { RouteView } from './route-view';
+import { appRoutes } from '../lib/route-table';
 import { LocationProbe } from '../testing/location-probe';
 import { AppRoutes } from './app-routes';
 
-jest.mock('../features/federation/federation-remotes', () => ({
+jest.mock('../lib/federation-remotes', () => ({
   loadRemoteModule: jest.fn(async (remote: string, exposed: string) => ({
     default: () => <h1>{`${remote}/${exposed}`}</h1>,
   })),

@@ -1,8 +1,8 @@
 import { Route, Routes } from '@kabari/shared/routing/router';
 import { ErrorPage } from '../features/errors/error-page';
-import { RouteView } from '../features/routing/route-view';
-import { appRoutes, twinPaths } from '../features/routing/route-table';
-import { useScrollOnNavigation } from '../features/routing/scroll-on-navigation';
+import { RouteView } from './route-view';
+import { appRoutes, twinPaths } from '../lib/route-table';
+import { useScrollOnNavigation } from '../lib/scroll-on-navigation';
 
 /** Every route of spec §2 in English and under /id; any other path is the catch-all error page. */
 export function AppRoutes() {

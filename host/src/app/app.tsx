@@ -1,8 +1,8 @@
 import { BrowserRouter } from '@kabari/shared/routing/router';
 import { AuthDialogs } from '../features/auth/auth-dialogs';
 import { useBuildUpdates } from '../features/build-updates/use-build-updates';
-import { SiteLayout } from '../features/layout/site-layout';
-import { useRegisterAppNavigation } from '../features/navigation/app-navigation';
+import { SiteLayout } from './site-layout';
+import { useRegisterAppNavigation } from '../lib/app-navigation';
 import { useRouteRules } from '../features/route-rules/use-route-rules';
 import { useVisitorReport } from '../features/visitor/use-visitor-report';
 import { AppRoutes } from './app-routes';

@@ -1,7 +1,7 @@
 import type { AxiosInstance, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { ApiError } from '@kabari/shared/api/api-error';
 import { isEnvelope } from '@kabari/shared/api/envelope';
-import { apiTarget, type ApiHeaderSource } from './api-headers';
+import { apiTarget, type ApiHeaderSource } from '../../lib/api-headers';
 import { retryDelayMs, shouldRetry } from './retry-policy';
 
 /** What the interceptors need from the app; the host passes the real ones, tests pass fakes. */

@@ -1,11 +1,11 @@
 import i18n from 'i18next';
 import { setUpApiClient } from '@kabari/shared/api/api-setup';
 import { clearSession } from '@kabari/shared/stores/session-store';
-import { navigateTo } from '../navigation/app-navigation';
-import { currentLocale, expiredStatePath, homePath, isExpiredState } from '../routing/route-targets';
-import { showToast } from '../toasts/toasts';
+import { navigateTo } from '../../lib/app-navigation';
+import { currentLocale, expiredStatePath, homePath, isExpiredState } from '../../lib/route-targets';
+import { showToast } from '../../components/toasts';
 import { installApiInterceptors, type ApiEffects } from './api-interceptors';
-import { hostApiHeaderSource } from './host-api-header-source';
+import { hostApiHeaderSource } from '../../lib/host-api-header-source';
 
 const t = (key: 'toasts.sessionExpired' | 'toasts.requestFailed' | 'toasts.networkError') =>
   i18n.t(key, { ns: 'host' });

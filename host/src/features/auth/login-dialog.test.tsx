@@ -11,7 +11,7 @@ import { logIn } from './auth-api';
 import LoginDialog from './login-dialog';
 
 jest.mock('./auth-api', () => ({ logIn: jest.fn() }));
-jest.mock('../toasts/toasts', () => ({ showToast: jest.fn() }));
+jest.mock('../../components/toasts', () => ({ showToast: jest.fn() }));
 
 const logInMock = logIn as jest.MockedFunction<typeof logIn>;
 const user = { userCacheInfo: { email: 'ana@example.com', displayName: 'Ana' } };
@@ -90,7 +90,7 @@ describe('LoginDialog (spec §2, §4, §5, §8)', () => {
   });
 
   it('stays open when the login is refused, and adds no message of its own', async () => {
-    const { showToast } = jest.requireMock('../toasts/toasts') as { showToast: jest.Mock };
+    const { showToast } = jest.requireMock('../../components/toasts') as { showToast: jest.Mock };
     showToast.mockClear();
     logInMock.mockRejectedValue(new Error('Incorrect email or password.'));
     await openLoginAt('/');

@@ -8,7 +8,7 @@ import { isApiError } from '@kabari/shared/api/api-error';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { hostNamespace } from '../../i18n/host-namespace';
-import { showToast } from '../toasts/toasts';
+import { showToast } from '../../components/toasts';
 import { resetPassword, sendResetCode } from './auth-api';
 import {
   emailProblem,

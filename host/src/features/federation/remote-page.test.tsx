@@ -2,9 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { RemotePage } from './remote-page';
-import { loadRemoteModule, resetRemote } from './federation-remotes';
+import { loadRemoteModule, resetRemote } from '../../lib/federation-remotes';
 
-jest.mock('./federation-remotes', () => ({
+jest.mock('../../lib/federation-remotes', () => ({
   loadRemoteModule: jest.fn(),
   resetRemote: jest.fn(),
 }));

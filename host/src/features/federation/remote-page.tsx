@@ -1,7 +1,7 @@
 import { Component, lazy, memo, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RemoteName } from '@kabari/shared/config/runtime-config';
-import { loadRemoteModule, resetRemote } from './federation-remotes';
+import { loadRemoteModule, resetRemote } from '../../lib/federation-remotes';
 
 type PageModule = { default: ComponentType };
 

@@ -2,12 +2,12 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { MemoryRouter } from '@kabari/shared/routing/router';
-import { loadRemoteModule } from '../federation/federation-remotes';
+import { loadRemoteModule } from '../../lib/federation-remotes';
 import { LocationProbe } from '../../testing/location-probe';
 import { RouteDialog } from './route-dialog';
-import { routeDialogs } from './route-dialogs';
+import { routeDialogs } from '../../lib/route-dialogs';
 
-jest.mock('../federation/federation-remotes', () => ({ loadRemoteModule: jest.fn(), resetRemote: jest.fn() }));
+jest.mock('../../lib/federation-remotes', () => ({ loadRemoteModule: jest.fn(), resetRemote: jest.fn() }));
 
 const loadMock = loadRemoteModule as jest.MockedFunction<typeof loadRemoteModule>;
 

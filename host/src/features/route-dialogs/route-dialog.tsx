@@ -4,11 +4,11 @@ import type { RemoteName } from '@kabari/shared/config/runtime-config';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
-import { loadRemoteModule } from '../federation/federation-remotes';
-import { dashboardPath } from '../routing/route-targets';
-import { keepScrollState } from '../routing/scroll-on-navigation';
-import { showToast } from '../toasts/toasts';
-import { routeDialogs, type RouteDialogName } from './route-dialogs';
+import { loadRemoteModule } from '../../lib/federation-remotes';
+import { dashboardPath } from '../../lib/route-targets';
+import { keepScrollState } from '../../lib/scroll-on-navigation';
+import { showToast } from '../../components/toasts';
+import { routeDialogs, type RouteDialogName } from '../../lib/route-dialogs';
 
 type DialogModule = { default: ComponentType<RouteDialogProps> };
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
-import { expiredStatePath, isExpiredState } from '../routing/route-targets';
+import { expiredStatePath, isExpiredState } from '../../lib/route-targets';
 
 /**
  * Spec §6/§7: on every protected navigation, fetch the subscription info; an expired one

@@ -1,7 +1,7 @@
 import { buildVisitorReport, reportVisitor } from './visitor-report';
 import { visitorAlreadyReported } from './visitor-report-flag';
 
-jest.mock('../api/host-api-header-source', () => ({
+jest.mock('../../lib/host-api-header-source', () => ({
   hostApiHeaderSource: {
     token: () => null,
     runtimeConfig: async () => ({ apiBaseUrl: '', appId: 'kabari-web' }),

@@ -1,6 +1,6 @@
 import { UAParser } from 'ua-parser-js';
-import { apiTarget } from '../api/api-headers';
-import { hostApiHeaderSource } from '../api/host-api-header-source';
+import { apiTarget } from '../../lib/api-headers';
+import { hostApiHeaderSource } from '../../lib/host-api-header-source';
 import { markVisitorReported } from './visitor-report-flag';
 
 /** Spec §3: the visitor device report. */

@@ -1,7 +1,7 @@
 import type { RemoteName } from '@kabari/shared/config/runtime-config';
 import { matchPath } from '@kabari/shared/routing/router';
 import { routePaths, type RouteName } from '@kabari/shared/routing/route-paths';
-import type { RouteDialogName } from '../route-dialogs/route-dialogs';
+import type { RouteDialogName } from './route-dialogs';
 
 /**
  * Spec §2/§6: public routes are for visitors (a signed-in user is sent to the dashboard); protected ones need a

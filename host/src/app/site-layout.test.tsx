@@ -2,12 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
-import { renderAt } from '../../../../jest/render-with-i18n';
-import '../../i18n/host-namespace';
-import { logOut } from '../auth/auth-api';
+import { renderAt } from '../../../jest/render-with-i18n';
+import '../i18n/host-namespace';
+import { logOut } from '../features/auth/auth-api';
 import { SiteLayout } from './site-layout';
 
-jest.mock('../auth/auth-api', () => ({ logOut: jest.fn(async () => undefined) }));
+jest.mock('../features/auth/auth-api', () => ({ logOut: jest.fn(async () => undefined) }));
 
 describe('SiteLayout header', () => {
   afterEach(() => {

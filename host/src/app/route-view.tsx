@@ -1,13 +1,13 @@
 import { Navigate, useLocation } from '@kabari/shared/routing/router';
 import { useTokenStore } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
-import { ErrorPage } from '../errors/error-page';
-import { RemotePage } from '../federation/remote-page';
-import { RouteDialog } from '../route-dialogs/route-dialog';
-import { useSubscriptionCheck } from '../subscription/use-subscription-check';
-import { guardRedirect } from './route-guard';
-import { isExpiredState } from './route-targets';
-import type { AppRoute } from './route-table';
+import { ErrorPage } from '../features/errors/error-page';
+import { RemotePage } from '../features/federation/remote-page';
+import { RouteDialog } from '../features/route-dialogs/route-dialog';
+import { useSubscriptionCheck } from '../features/subscription/use-subscription-check';
+import { guardRedirect } from '../lib/route-guard';
+import { isExpiredState } from '../lib/route-targets';
+import type { AppRoute } from '../lib/route-table';
 
 function SubscriptionCheck() {
   useSubscriptionCheck();

@@ -5,7 +5,7 @@ import {
   type RemoteName,
   type RuntimeConfig,
 } from '@kabari/shared/config/runtime-config';
-import { loadRuntimeConfig } from '../runtime-config/runtime-config';
+import { loadRuntimeConfig } from './runtime-config';
 
 let configuredRemotes: RuntimeConfig['remotes'] | null = null;
 

@@ -6,8 +6,8 @@ import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
-import { hostNamespace } from '../../i18n/host-namespace';
-import { preloadLoginDialog } from '../auth/auth-dialogs';
+import { hostNamespace } from '../i18n/host-namespace';
+import { preloadLoginDialog } from '../features/auth/auth-dialogs';
 
 /**
  * Keeps i18next and <html lang> in step with the /id prefix of the URL. The locale cookie is the visitor's choice,
@@ -48,7 +48,7 @@ function signOut(): void {
   const { token } = useTokenStore.getState();
   clearSession();
   if (token) {
-    import('../auth/auth-api').then(({ logOut }) => logOut(token)).catch(() => undefined);
+    import('../features/auth/auth-api').then(({ logOut }) => logOut(token)).catch(() => undefined);
   }
 }
 
