@@ -31,6 +31,8 @@ export interface PaymentTerms {
 
 export interface Billing {
   config: BillingConfig;
+  /** OPERATOR_EMAIL: told about a refund we owe that the provider refused (refunds-owed.ts). */
+  operatorEmail: string;
   clock: BillingClock;
   /** True when no provider is configured: the sandbox processor takes every payment. */
   sandbox: boolean;
@@ -96,10 +98,12 @@ export default fp(
       stripe: app.billing.stripe,
       paypal: app.billing.paypal,
       log: app.log,
+      operatorEmail: options.config.operatorEmail,
     });
 
     app.decorate('billing', {
       config,
+      operatorEmail: options.config.operatorEmail,
       chargers,
       stripe,
       paypal,

@@ -253,6 +253,28 @@ export function duplicatePaymentRefundedEmail(
   ]);
 }
 
+/**
+ * To the operator (English): a refund we owe that the provider refused for good, to be made by hand in the
+ * provider's dashboard. What identifies the payment and the refusal only: no name or address of the payer.
+ */
+export function refundRefusedOperatorEmail(facts: {
+  paymentId: string;
+  provider: string;
+  providerRef: string | null;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  code: string;
+}): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, 'en');
+  return render('en', `Kabari: a refund of ${amount} needs to be made by hand`, [
+    `The payment provider refused a refund Kabari owes, and it will not be tried again. Please refund it by hand in the ${facts.provider} dashboard, or contact the payer.`,
+    `Payment: ${facts.paymentId} · Provider: ${facts.provider} · Provider reference: ${facts.providerRef ?? 'none'}`,
+    `Amount: ${amount} · Why it is owed: ${facts.reason ?? 'unknown'} · Provider's error: ${facts.code}`,
+    'The payment stays recorded as succeeded; the subscriber was not told it was refunded.',
+  ]);
+}
+
 export function cancelledEmail(locale: Locale, facts: { displayName: string; validUntil: Date }): RenderedEmail {
   if (locale === 'id') {
     return render(locale, 'Langganan Kabari Anda telah dibatalkan', [

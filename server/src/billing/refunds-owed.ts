@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, users } from '../db/schema';
-import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail } from './emails';
+import { RefundRefused } from '../payments/refund-refused';
+import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail, refundRefusedOperatorEmail } from './emails';
 import { RECONCILIATION_LIMITS } from './reconciliation';
 import type { ReconciliationDeps } from './sign-up-reconciliation';
 
@@ -15,7 +16,7 @@ type Payment = typeof payments.$inferSelect;
  */
 export type RefundReason = 'email_in_use' | 'late_renewal' | 'duplicate_payment';
 
-export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'mailer' | 'stripe' | 'paypal' | 'log'>;
+export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'mailer' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'>;
 
 /**
  * Marks a succeeded payment as owed back, in the transaction that found out (so a crash or a provider error
@@ -102,20 +103,67 @@ async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<bool
   });
 }
 
-export type RefundAttempt = 'refunded' | 'failed' | 'not_due';
+/**
+ * The provider refused the refund for good (asking again changes nothing): it is no longer owed by the passes but
+ * recorded as failed (refund_failed_at, refund_failure: the provider's code), and the operator is emailed once
+ * (the email key is the payment's) with what they need to refund it by hand. The subscriber is told nothing: no
+ * money came back. The payment keeps its state.
+ */
+async function recordRefused(deps: RefundDeps, payment: Payment, code: string, at: Date): Promise<boolean> {
+  const recorded = await deps.db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(payments)
+      .set({ refundOwedAt: null, refundFailedAt: at, refundFailure: code })
+      .where(and(eq(payments.id, payment.id), isNotNull(payments.refundOwedAt)))
+      .returning({ id: payments.id });
+    if (!changed) return false;
+    await deps.mailer.queue(tx, {
+      idempotencyKey: `refund-refused:${payment.id}`,
+      to: deps.operatorEmail,
+      locale: 'en',
+      ...refundRefusedOperatorEmail({
+        paymentId: payment.id,
+        provider: payment.provider,
+        providerRef: payment.providerRef,
+        amount: payment.amount,
+        currency: payment.currency,
+        reason: payment.refundReason,
+        code,
+      }),
+    });
+    return true;
+  });
+  if (recorded) {
+    deps.log.error(
+      { paymentId: payment.id, provider: payment.provider, code },
+      'The provider refused a refund we owe: it is not tried again, and the operator was emailed to refund it by hand',
+    );
+    deps.mailer.kick();
+  }
+  return recorded;
+}
+
+/** 'refused': the provider will never make it; it went to the operator. */
+export type RefundAttempt = 'refunded' | 'failed' | 'refused' | 'not_due';
 
 /**
  * Gives back one claimed payment at its provider (outside any transaction: no row lock is held during the call),
- * then records it. A failure is logged (the provider's message only) and left owed for the next attempt.
+ * then records it. A transient failure is logged (the provider's message only) and left owed for the next
+ * attempt; a refusal for good (a 4xx about the payment, or nothing to refund it by) ends the retries.
  */
-async function refundClaimed(deps: RefundDeps, payment: Payment): Promise<RefundAttempt> {
+async function refundClaimed(deps: RefundDeps, payment: Payment, at: Date): Promise<RefundAttempt> {
   const key = refundKeyOf(payment);
   try {
-    if (payment.provider !== 'v5pay' && !payment.providerRef) throw new Error('no provider reference to refund');
+    if (payment.provider !== 'v5pay' && !payment.providerRef)
+      throw new RefundRefused('no_provider_reference', undefined);
     if (payment.provider === 'stripe') await deps.stripe!.refund(payment.providerRef!, key);
     // The sandbox moved no money: the refund is only recorded.
     else if (payment.provider === 'paypal') await deps.paypal!.refund(payment.providerRef!, key);
   } catch (error) {
+    if (error instanceof RefundRefused) {
+      await recordRefused(deps, payment, error.code, at);
+      return 'refused';
+    }
     deps.log.warn(
       { paymentId: payment.id, provider: payment.provider, message: (error as Error).message },
       'A refund we owe could not be made now; it is tried again later',
@@ -143,12 +191,15 @@ export async function refundOwedFor(deps: RefundDeps, paymentKey: string, at: Da
     .where(and(eq(payments.idempotencyKey, paymentKey), isNotNull(payments.refundOwedAt), dueNow(at)))
     .returning();
   if (!claimed) return 'not_due';
-  return refundClaimed(deps, claimed);
+  return refundClaimed(deps, claimed, at);
 }
 
 export interface RefundsOwedReport {
   refunded: number;
-  /** The provider could not make it now: tried again after the recheck interval. */
+  /**
+   * Not made: the provider failed now (tried again after the recheck interval), or refused it for good (recorded
+   * as failed, not tried again, the operator emailed).
+   */
   refundsFailed: number;
 }
 
@@ -189,7 +240,7 @@ export async function payRefundsOwed(
       return row;
     });
     if (!claimed) break;
-    const attempt = await refundClaimed(deps, claimed);
+    const attempt = await refundClaimed(deps, claimed, at);
     if (attempt === 'refunded') report.refunded += 1;
     else report.refundsFailed += 1;
   }

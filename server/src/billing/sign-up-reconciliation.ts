@@ -27,6 +27,8 @@ export interface ReconciliationDeps {
   stripe: StripeProcessor | undefined;
   paypal: PaypalProcessor | undefined;
   log: FastifyBaseLogger;
+  /** OPERATOR_EMAIL: told about a refund the provider refused, to make it by hand. */
+  operatorEmail: string;
 }
 
 export interface ReconciliationReport extends RefundsOwedReport {
@@ -140,6 +142,13 @@ async function askPaypal(
   return abandoned ? { kind: 'abandoned', code: 'payment_abandoned' } : { kind: 'open', providerRef: null };
 }
 
+/** An expired subscriber paying again (subscribe/renew), not a new account. */
+const isRestart = (registration: Registration) => registration.userId !== null && registration.subscriptionId !== null;
+
+/** The key of the payment an attempt records: a restart's is not a first day's. */
+const signUpPaymentKey = (registration: Registration) =>
+  isRestart(registration) ? restartKey(registration.id) : firstDayKey(registration.id);
+
 /**
  * Books a sign-up attempt's definite answer inside the caller's transaction, the one way the webhook and the
  * reconciliation job both take: the attempt's payment is recorded pending if it was not yet (the answer overtook
@@ -154,8 +163,8 @@ export async function settleSignUpAnswer(
   const { registration, outcome, at } = input;
   const provider = registration.provider as 'stripe' | 'paypal';
   const method: PaymentMethodKind = provider === 'paypal' ? 'paypal' : 'card';
-  const restart = registration.userId !== null && registration.subscriptionId !== null;
-  const paymentKey = restart ? restartKey(registration.id) : firstDayKey(registration.id);
+  const restart = isRestart(registration);
+  const paymentKey = signUpPaymentKey(registration);
   const providerRef = outcome.providerRef ?? registration.providerRef ?? registration.id;
   // The sign-up first, then its payment: the lock order of settlePendingPayment.
   const [current] = await tx
@@ -198,7 +207,10 @@ export async function settleSignUpAnswer(
   );
 }
 
-/** Books a definite answer exactly as the webhook would; a charge for an email taken meanwhile is refunded. */
+/**
+ * Books a definite answer exactly as the webhook would; money owed back (a charge for an email taken meanwhile, a
+ * restart that found the period renewed already) is refunded.
+ */
 async function settleAnswer(
   deps: ReconciliationDeps,
   registration: Registration,
@@ -209,7 +221,7 @@ async function settleAnswer(
     settleSignUpAnswer(tx, { registration, outcome: answer.outcome, saved: answer.saved, at }, deps),
   );
   // Owed back (marked in the transaction): tried now, and by the next passes if the provider fails.
-  if (result?.settled && result.refundOwed) await refundOwedFor(deps, firstDayKey(registration.id), at);
+  if (result?.settled && result.refundOwed) await refundOwedFor(deps, signUpPaymentKey(registration), at);
   return result?.settled ?? false;
 }
 

@@ -300,6 +300,9 @@ export const payments = pgTable(
     // Money taken that we did not earn, given back by refunds-owed.ts: why (kept), and since when until refunded.
     refundReason: text('refund_reason'),
     refundOwedAt: timestamp('refund_owed_at', { withTimezone: true, mode: 'date' }),
+    // A refund owed that the provider refused for good: when, and the provider's error code (left to the operator).
+    refundFailedAt: timestamp('refund_failed_at', { withTimezone: true, mode: 'date' }),
+    refundFailure: text('refund_failure'),
   },
   (table) => [
     uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKey),

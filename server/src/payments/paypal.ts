@@ -17,6 +17,7 @@ import {
 import type { PaypalSettings } from '../billing/billing-config';
 import { minorDigits } from '../billing/money';
 import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
+import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
 
 /** Where the SDK sends its calls (it has no setting for another host; tests pass a fetch that redirects). */
 export function paypalApiBase(environment: PaypalSettings['environment']): string {
@@ -236,15 +237,23 @@ export class PaypalProcessor implements RenewalCharger {
 
   /**
    * Money taken that we did not earn (refunds-owed.ts): the capture given back in full. A retry is the same refund
-   * (the PayPal-Request-Id); a capture PayPal says is fully refunded already is done too.
+   * (the PayPal-Request-Id); a capture PayPal says is fully refunded already is done too. A 4xx about the capture
+   * (422 TRANSACTION_REFUSED, a capture too old to refund, 404…) is a RefundRefused with PayPal's issue; 5xx, 429
+   * and the network are thrown as they are, to be tried again.
    */
   async refund(captureId: string, requestId: string): Promise<void> {
     try {
       await this.payments.refundCapturedPayment({ captureId, paypalRequestId: requestId });
     } catch (error) {
-      if (error instanceof ApiError && error.statusCode === 422) {
-        const result = error.result as { details?: { issue?: string }[] } | undefined;
-        if (result?.details?.some((detail) => detail.issue === 'CAPTURE_FULLY_REFUNDED')) return;
+      if (error instanceof ApiError) {
+        const result = error.result as { name?: string; details?: { issue?: string }[] } | undefined;
+        if (error.statusCode === 422 && result?.details?.some((detail) => detail.issue === 'CAPTURE_FULLY_REFUNDED')) {
+          return;
+        }
+        if (isRefusal(error.statusCode)) {
+          const code = result?.details?.[0]?.issue ?? result?.name;
+          throw new RefundRefused(refusalCode(code, error.statusCode), error.statusCode);
+        }
       }
       throw error;
     }

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { StripeSettings } from '../billing/billing-config';
 import { minorDigits } from '../billing/money';
 import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
+import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
 
 // https://docs.stripe.com/currencies#zero-decimal
 const STRIPE_ZERO_DECIMAL = new Set([
@@ -198,13 +199,22 @@ export class StripeProcessor implements RenewalCharger {
 
   /**
    * Money taken that we did not earn (refunds-owed.ts): given back in full. A retry is the same refund (the key);
-   * one made after Stripe forgot the key (24 hours) finds the charge refunded already, which is done too.
+   * one made after Stripe forgot the key (24 hours) finds the charge refunded already, which is done too. A 4xx
+   * about the payment (charge_expired_for_refund, a disputed charge…) is a RefundRefused; rate limits, Stripe's
+   * api_error, 5xx and the network are thrown as they are, to be tried again.
    */
   async refund(paymentIntentId: string, idempotencyKey: string): Promise<void> {
     try {
       await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'charge_already_refunded') return;
+      if (
+        error instanceof Stripe.errors.StripeError &&
+        !(error instanceof Stripe.errors.StripeRateLimitError || error instanceof Stripe.errors.StripeAPIError) &&
+        isRefusal(error.statusCode)
+      ) {
+        throw new RefundRefused(refusalCode(error.code ?? error.rawType, error.statusCode), error.statusCode);
+      }
       throw error;
     }
   }

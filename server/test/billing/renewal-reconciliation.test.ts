@@ -11,6 +11,7 @@ import {
   type IntentStatus,
   type RecordedStripeCall,
   type RetrievedStatus,
+  type StripeRefundAnswer,
 } from '../support/fake-stripe';
 import { freshEmail, freshIp } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -26,7 +27,7 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
   const stripeCalls: RecordedStripeCall[] = [];
   let created: IntentStatus = 'succeeded';
   let retrieved: RetrievedStatus = 'processing';
-  let refund: 'refunded' | 'unavailable' = 'refunded';
+  let refund: StripeRefundAnswer = 'refunded';
   const paypal = new FakePaypal(ENV.PAYPAL_WEBHOOK_ID);
   let start = new Date('2032-01-01T08:00:00Z');
 
@@ -177,6 +178,8 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
         method: 'POST',
         url: '/api/v1/personnal/subscribe/renew',
         headers: { authorization: token },
+        // Its own address: the route's per-address rate limit (10 a minute) is not what these tests are about.
+        remoteAddress: freshIp(),
         payload,
       });
     if (method === 'card') {
@@ -325,6 +328,7 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
       stripe: app().billing.stripe,
       paypal: app().billing.paypal,
       log: app().log,
+      operatorEmail: app().billing.operatorEmail,
     };
     const asked = retrievals().length;
     const reports = await Promise.all([
@@ -456,6 +460,92 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     expect(await subscriberOf(email)).toMatchObject({ status: 'active', periodIndex: 1 });
   });
 
+  /** The operator's emails about a payment's refused refund. */
+  const refusedRefundAlerts = (paymentId: string) =>
+    mailTo(testApp.config.operatorEmail).then((rows) =>
+      rows.filter((row) => row.idempotencyKey === `refund-refused:${paymentId}`),
+    );
+
+  it('a refund Stripe refuses for good (charge_expired_for_refund) is tried once, then left to the operator', async () => {
+    const { email, before, renewal } = await pendingStripeRenewal();
+    expect(await app().billing.reconcileRenewals(after(DAY - 3 * MINUTE))).toMatchObject({ waiting: 1 });
+    app().billing.clock.set(after(DAY));
+    await renewByHand(before.userId, 'card');
+
+    retrieved = 'succeeded';
+    refund = 'expired';
+    expect(await app().billing.reconcileRenewals(after(DAY + 3 * MINUTE))).toMatchObject({
+      owedBack: 1,
+      refunded: 0,
+    });
+    // Not refunded: the payment keeps its state, the refusal is recorded, and it is no longer owed by the passes.
+    expect(await paymentById(renewal.id)).toMatchObject({
+      state: 'succeeded',
+      refundedAmount: 0,
+      refundReason: 'late_renewal',
+      refundOwedAt: null,
+      refundFailedAt: after(DAY + 3 * MINUTE),
+      refundFailure: 'charge_expired_for_refund',
+    });
+    const [alert, ...more] = await refusedRefundAlerts(renewal.id);
+    expect(more).toHaveLength(0);
+    expect(alert).toMatchObject({ locale: 'en', subject: 'Kabari: a refund of $29.99 needs to be made by hand' });
+    expect(alert!.bodyText).toContain(`Payment: ${renewal.id} · Provider: stripe · Provider reference: pi_1`);
+    expect(alert!.bodyText).toContain(
+      "Amount: $29.99 · Why it is owed: late_renewal · Provider's error: charge_expired_for_refund",
+    );
+    expect(alert!.bodyText).not.toContain(email);
+
+    // Later passes (even once Stripe would answer) and a redelivered event try nothing more.
+    refund = 'refunded';
+    for (const minutes of [9, 20, 60]) {
+      expect(await app().billing.reconcileRenewals(after(DAY + minutes * MINUTE))).toMatchObject({
+        refunded: 0,
+        refundsFailed: 0,
+      });
+    }
+    expect(refundCallsFor(renewal.idempotencyKey).map((call) => call.status)).toEqual([400]);
+    expect(await refusedRefundAlerts(renewal.id)).toHaveLength(1);
+    // The subscriber is told nothing false: no refund email.
+    expect(await lateRefundNotices(email)).toHaveLength(0);
+    expect(await subscriberOf(email)).toMatchObject({ status: 'active', periodIndex: 1 });
+  });
+
+  it('a refund PayPal refuses (422 TRANSACTION_REFUSED) on a late capture: the event is taken, one attempt, one operator email', async () => {
+    const { email, before, renewal } = await pendingPaypalRenewal();
+    paypal.readCapture = 'pending';
+    expect(await app().billing.reconcileRenewals(after(DAY + MINUTE))).toMatchObject({ unconfirmed: 1 });
+    app().billing.clock.set(after(2 * DAY));
+    await renewByHand(before.userId, 'paypal');
+    const capture = renewal.providerRef!;
+    paypal.refundMode = 'refused';
+    const completed = {
+      id: `WH-LATE-REFUSED-${renewal.id}`,
+      event_type: 'PAYMENT.CAPTURE.COMPLETED',
+      resource: { id: capture, status: 'COMPLETED', custom_id: renewal.idempotencyKey },
+    };
+    // Refused for good: a redelivery would change nothing, so the event is not refused (no 502).
+    const delivered = await paypalEvent(completed);
+    expect(delivered.statusCode).toBe(200);
+    expect(await paymentById(renewal.id)).toMatchObject({
+      state: 'succeeded',
+      refundOwedAt: null,
+      refundFailedAt: after(2 * DAY),
+      refundFailure: 'TRANSACTION_REFUSED',
+    });
+
+    paypal.refundMode = 'completed';
+    expect(await app().billing.reconcileRenewals(after(2 * DAY + 10 * MINUTE))).toMatchObject({ refunded: 0 });
+    const refundCalls = paypal.calls.filter((call) => call.path === `/v2/payments/captures/${capture}/refund`);
+    expect(refundCalls).toHaveLength(1);
+    expect(paypal.refundsMade.has(`refund:${renewal.idempotencyKey}`)).toBe(false);
+    const [alert, ...more] = await refusedRefundAlerts(renewal.id);
+    expect(more).toHaveLength(0);
+    expect(alert!.bodyText).toContain(`Provider: paypal · Provider reference: ${capture}`);
+    expect(alert!.bodyText).toContain("Provider's error: TRANSACTION_REFUSED");
+    expect(await lateRefundNotices(email)).toHaveLength(0);
+  });
+
   it('a webhook redelivery and two reconciliation passes racing over a refund owed make it once', async () => {
     const { email, before, renewal } = await pendingStripeRenewal();
     expect(await app().billing.reconcileRenewals(after(DAY + MINUTE))).toMatchObject({ unconfirmed: 1 });
@@ -477,6 +567,7 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
       stripe: app().billing.stripe,
       paypal: app().billing.paypal,
       log: app().log,
+      operatorEmail: app().billing.operatorEmail,
     };
     const [redelivered, ...reports] = await Promise.all([
       stripeRenewalWebhook(event, renewal.idempotencyKey, 'succeeded'),
@@ -499,6 +590,7 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
       method: 'POST',
       url: '/api/v1/personnal/subscribe/renew',
       headers: { authorization: token },
+      remoteAddress: freshIp(),
       payload: { method: 'card', paymentMethodId: 'pm_card_visa' },
     });
     created = 'succeeded';

@@ -1,7 +1,9 @@
 import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
-import { outboxMessages, payments, registrations, users } from '../../src/db/schema';
+import { createSession } from '../../src/auth/sessions';
+import { outboxMessages, payments, registrations, subscriptions, users } from '../../src/db/schema';
 import { reconcileSignUps } from '../../src/billing/sign-up-reconciliation';
+import { restartKey } from '../../src/billing/subscriptions';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
 import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';
@@ -279,6 +281,7 @@ describeEachDatabase('the sign-up reconciliation job', (driver) => {
       stripe: app().billing.stripe,
       paypal: app().billing.paypal,
       log: app().log,
+      operatorEmail: app().billing.operatorEmail,
     };
     const before = stripeCalls.length;
     const reports = await Promise.all([
@@ -293,5 +296,45 @@ describeEachDatabase('the sign-up reconciliation job', (driver) => {
       expect(await paymentsOf(registerId)).toHaveLength(1);
       expect(await mailTo(email)).toHaveLength(1);
     }
+  });
+
+  it('a renewal by hand settled by the pass after another attempt renewed the period is refunded by that pass', async () => {
+    created = 'succeeded';
+    const { email } = await signUpWithStripe();
+    const [user] = await usersWith(email);
+    // Access ended: the subscriber may pay again by hand.
+    await app()
+      .db.update(subscriptions)
+      .set({ status: 'expired', validUntil: start })
+      .where(eq(subscriptions.userId, user!.id));
+    const { token } = await createSession(app().db, user!.id, 'jest');
+    const renew = () =>
+      app().inject({
+        method: 'POST',
+        url: '/api/v1/personnal/subscribe/renew',
+        headers: { authorization: token },
+        remoteAddress: freshIp(),
+        payload: { method: 'card', paymentMethodId: 'pm_card_visa' },
+      });
+    // The first attempt waits for 3-D Secure (its webhook never comes); a second one renews the period at once.
+    created = 'requires_action';
+    const first = await renew();
+    expect(first.statusCode).toBe(200);
+    const { registerId } = first.json().data as { registerId: string };
+    created = 'succeeded';
+    expect((await renew()).statusCode).toBe(200);
+
+    // Stripe says the first one went through after all: it bought nothing and is given back in this very pass.
+    retrieved = 'succeeded';
+    expect(await app().billing.reconcileSignUps(after(6 * MINUTE))).toMatchObject({ checked: 1, settled: 1 });
+    const refunds = stripeCalls.filter(
+      (call) => call.path === '/v1/refunds' && call.idempotencyKey === `refund:${restartKey(registerId)}`,
+    );
+    expect(refunds.map((call) => call.status)).toEqual([200]);
+    expect(await paymentsOf(registerId)).toMatchObject([
+      { state: 'refunded', refundReason: 'duplicate_payment', refundOwedAt: null },
+    ]);
+    const notices = (await mailTo(email)).filter((row) => row.idempotencyKey.startsWith('duplicate-payment-refunded:'));
+    expect(notices).toHaveLength(1);
   });
 });

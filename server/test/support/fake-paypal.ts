@@ -30,8 +30,11 @@ export class FakePaypal {
   readOrder: 'completed' | 'created' | 'approved' | 'voided' | 'missing' | 'pending' = 'completed';
   /** What reading a capture back answers (the renewal reconciliation job asks). */
   readCapture: 'completed' | 'pending' | 'declined' | 'missing' = 'completed';
-  /** What refunding a capture answers: made (one per PayPal-Request-Id, as at PayPal), or PayPal unavailable. */
-  refundMode: 'completed' | 'unavailable' = 'completed';
+  /**
+   * What refunding a capture answers: made (one per PayPal-Request-Id, as at PayPal), PayPal unavailable, or
+   * refused for good (422 TRANSACTION_REFUSED).
+   */
+  refundMode: 'completed' | 'unavailable' | 'refused' = 'completed';
   /** The refunds PayPal made: PayPal-Request-Id → capture. */
   readonly refundsMade = new Map<string, string>();
   private server: Server | undefined;
@@ -180,6 +183,16 @@ export class FakePaypal {
     const refund = /^\/v2\/payments\/captures\/([\w-]+)\/refund$/.exec(path);
     if (refund) {
       if (this.refundMode === 'unavailable') return [500, { name: 'INTERNAL_SERVER_ERROR', message: 'unavailable' }];
+      if (this.refundMode === 'refused') {
+        return [
+          422,
+          {
+            name: 'UNPROCESSABLE_ENTITY',
+            message: 'The requested action could not be performed.',
+            details: [{ issue: 'TRANSACTION_REFUSED', description: 'The request was refused.' }],
+          },
+        ];
+      }
       if (requestId) this.refundsMade.set(requestId, refund[1]!);
       return [201, { id: `REFUND-${requestId ?? 'x'}`, status: 'COMPLETED' }];
     }

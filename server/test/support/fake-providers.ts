@@ -1,7 +1,13 @@
 import { PaypalProcessor } from '../../src/payments/paypal';
 import { StripeProcessor } from '../../src/payments/stripe';
 import type { FakePaypal } from './fake-paypal';
-import { fakeStripeApi, type IntentStatus, type RecordedStripeCall, type RetrievedStatus } from './fake-stripe';
+import {
+  fakeStripeApi,
+  type IntentStatus,
+  type RecordedStripeCall,
+  type RetrievedStatus,
+  type StripeRefundAnswer,
+} from './fake-stripe';
 import type { TestApp } from './test-app';
 
 /** Both providers configured, the jobs left to the test (it runs their passes itself). */
@@ -26,7 +32,7 @@ export function connectFakeProviders(
     created: () => IntentStatus;
     retrieved: () => RetrievedStatus;
     paypal: FakePaypal;
-    refund?: () => 'refunded' | 'unavailable';
+    refund?: () => StripeRefundAnswer;
   },
 ): void {
   const billing = testApp.app.billing;

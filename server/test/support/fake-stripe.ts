@@ -16,11 +16,17 @@ export type IntentStatus = 'succeeded' | 'requires_action' | 'processing' | 'dec
 export type RetrievedStatus =
   'succeeded' | 'requires_action' | 'processing' | 'requires_payment_method' | 'canceled' | 'missing';
 
+/**
+ * What POST /v1/refunds answers: made; Stripe unavailable (a 500 the SDK is told not to retry); or refused for
+ * good (400 charge_expired_for_refund: a charge too old to refund).
+ */
+export type StripeRefundAnswer = 'refunded' | 'unavailable' | 'expired';
+
 export interface FakeStripeOptions {
   /** GET /v1/payment_intents/{id}: the intent's state now (default: as created). */
   retrieved?: () => RetrievedStatus;
-  /** POST /v1/refunds: made, or Stripe unavailable (a 500 the SDK is told not to retry). Default: made. */
-  refund?: () => 'refunded' | 'unavailable';
+  /** POST /v1/refunds (default: made). */
+  refund?: () => StripeRefundAnswer;
 }
 
 function intentBody(id: string, status: string) {
@@ -94,8 +100,18 @@ export function fakeStripeApi(
     const cancel = /^\/v1\/payment_intents\/(\w+)\/cancel$/.exec(url.pathname);
     if (cancel) return json(200, intentBody(cancel[1]!, 'canceled'));
     if (url.pathname === '/v1/refunds') {
-      if (options.refund?.() === 'unavailable') {
+      const answer = options.refund?.();
+      if (answer === 'unavailable') {
         return json(500, { error: { type: 'api_error', message: 'Stripe is unavailable.' } });
+      }
+      if (answer === 'expired') {
+        return json(400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'charge_expired_for_refund',
+            message: 'The charge is too old to be refunded.',
+          },
+        });
       }
       return json(200, { id: `re_${call.idempotencyKey ?? 'x'}`, object: 'refund' });
     }

@@ -67,6 +67,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       stripe: app.billing.stripe,
       paypal: app.billing.paypal,
       log: app.log,
+      operatorEmail: app.billing.operatorEmail,
     };
     await refundOwedFor(deps, firstDayKey(registrationId), app.billing.clock.now()).catch((error: unknown) =>
       app.log.error({ message: (error as Error).message }, 'A refund owed was not tried now; the reconciliation will'),

@@ -34,7 +34,14 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.mailer.kick();
     if (!booked || booked.restarted) return;
     await refundOwedFor(
-      { db: app.db, mailer: app.mailer, stripe: app.billing.stripe, paypal: app.billing.paypal, log: app.log },
+      {
+        db: app.db,
+        mailer: app.mailer,
+        stripe: app.billing.stripe,
+        paypal: app.billing.paypal,
+        log: app.log,
+        operatorEmail: app.billing.operatorEmail,
+      },
       restartKey(registrationId),
       app.billing.clock.now(),
     );

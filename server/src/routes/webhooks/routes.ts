@@ -119,7 +119,14 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   async function refundOwedAfterCommit(paymentKey: string | undefined) {
     if (!paymentKey) return;
     const attempt = await refundOwedFor(
-      { db: app.db, mailer: app.mailer, stripe: app.billing.stripe, paypal: app.billing.paypal, log: app.log },
+      {
+        db: app.db,
+        mailer: app.mailer,
+        stripe: app.billing.stripe,
+        paypal: app.billing.paypal,
+        log: app.log,
+        operatorEmail: app.billing.operatorEmail,
+      },
       paymentKey,
       app.billing.clock.now(),
     );

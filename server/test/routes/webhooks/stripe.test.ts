@@ -278,7 +278,14 @@ describeEachDatabase('Stripe', (driver) => {
       refund = 'refunded';
       await app().db.update(payments).set({ state: 'disputed' }).where(eq(payments.id, owedPayment!.id));
       const later = new Date(Date.now() + 6 * 60 * 1000);
-      const deps = { db: app().db, mailer: app().mailer, stripe, paypal: app().billing.paypal, log: app().log };
+      const deps = {
+        db: app().db,
+        mailer: app().mailer,
+        stripe,
+        paypal: app().billing.paypal,
+        log: app().log,
+        operatorEmail: app().billing.operatorEmail,
+      };
       expect(await payRefundsOwed(deps, 'email_in_use', later)).toEqual({ refunded: 0, refundsFailed: 0 });
       expect(await refundOwedFor(deps, owedPayment!.idempotencyKey, later)).toBe('not_due');
       const tries = calls.filter((call) => call.path === '/v1/refunds' && call.idempotencyKey === `refund:${owed.id}`);
