@@ -1,5 +1,5 @@
 // What remote-billing gives the host: the register result screen and the dialogs of the modal routes
-// (registered in host/src/features/route-dialogs/route-dialogs.ts).
+// (registered in host/src/lib/route-dialogs.ts).
 module.exports = {
   exposes: {
     './register-result-page': './src/features/register-result/register-result-page.tsx',
