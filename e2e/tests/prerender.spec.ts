@@ -115,6 +115,20 @@ test.describe('prerendered pages', () => {
     await expect(page.getByLabel('Topic')).not.toHaveAttribute('aria-invalid');
   });
 
+  test('the language switch clicked before the scripts arrive still remembers the choice', async ({
+    page,
+    context,
+  }) => {
+    await holdScripts(page);
+    await page.goto('/about-us', { waitUntil: 'commit' });
+    await page.locator('.language-switch').click();
+    // The server remembered it and sent the browser on to the page's own address.
+    await expect(page).toHaveURL(/\/id\/about-us$/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'id');
+    const cookies = await context.cookies();
+    expect(cookies.find((cookie) => cookie.name === 'locale')?.value).toBe('id');
+  });
+
   test('without JavaScript the prerendered page is still readable and styled', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();

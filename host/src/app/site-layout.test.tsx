@@ -54,4 +54,19 @@ describe('SiteLayout header', () => {
       '/dashboard/modules/MySubscription',
     );
   });
+
+  it('switches language in the app and remembers the choice; its plain link asks the server to (hl)', async () => {
+    document.cookie = 'locale=; path=/; max-age=0';
+    await renderAt('/privacy-policy?source=sms#rights', <SiteLayout>page</SiteLayout>);
+    const toIndonesian = screen.getByRole('link', { name: /Bahasa Indonesia/ });
+    // What a click before the script ran follows: the server remembers the choice and drops hl.
+    expect(toIndonesian).toHaveAttribute('href', '/id/privacy-policy?source=sms&hl=id#rights');
+    await userEvent.click(toIndonesian);
+    expect(document.cookie).toContain('locale=id');
+    // Moved on in the app, without hl: the header is Indonesian now and switches back to English.
+    expect(await screen.findByRole('link', { name: /English/ })).toHaveAttribute(
+      'href',
+      '/privacy-policy?source=sms&hl=en#rights',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Link, useLocation } from '@kabari/shared/routing/router';
+import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
 import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
@@ -24,21 +24,36 @@ function useLocaleFromUrl(): Locale {
   return locale;
 }
 
+/**
+ * The same page in the other language. Clicked once the page's script runs, it remembers the choice (the locale
+ * cookie) and moves on in the app. Before that (a prerendered page still loading), it is a plain link whose `hl`
+ * parameter has the server remember the choice and send the browser on to the clean address.
+ */
 function LanguageSwitch({ locale }: { locale: Locale }) {
   const { pathname, search, hash } = useLocation();
+  const navigate = useNavigate();
   const { t } = useTranslation('common');
   const other: Locale = locale === 'en' ? 'id' : 'en';
+  const target = `${localizePath(pathname, other)}${search}${hash}`;
+  const query = new URLSearchParams(search);
+  query.set('hl', other);
   return (
-    <Link
+    <a
       className="language-switch"
-      to={`${localizePath(pathname, other)}${search}${hash}`}
+      href={`${localizePath(pathname, other)}?${query}${hash}`}
       hrefLang={other}
       lang={other}
-      onClick={() => writeLocaleCookie(other)}
+      onClick={(event) => {
+        // A new tab or window goes through the server, which remembers the choice there.
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        writeLocaleCookie(other);
+        navigate(target);
+      }}
       aria-label={`${t('language.label')}: ${t(`language.${other}`)}`}
     >
       {t(`language.${other}`)}
-    </Link>
+    </a>
   );
 }
 

@@ -54,6 +54,19 @@ const say = defineMessages(
 
 // Written by the language switch (shared/src/i18n/locale.ts); read here for the bare address only.
 const LOCALE_COOKIE = 'locale';
+const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+/** The language switch's query parameter (host site-layout.tsx): a language chosen, to remember. */
+const CHOSEN_LANGUAGE_PARAM = 'hl';
+
+/** `?hl=en|id` on a page address: the language chosen, and the address without it. */
+function chosenLanguage(url: string): { locale: 'en' | 'id'; target: string } | null {
+  const parsed = new URL(url, 'http://kabari.invalid');
+  const locale = parsed.searchParams.get(CHOSEN_LANGUAGE_PARAM);
+  if (locale !== 'en' && locale !== 'id') return null;
+  parsed.searchParams.delete(CHOSEN_LANGUAGE_PARAM);
+  // One leading slash: '//host' would send the browser to another site.
+  return { locale, target: `${parsed.pathname.replace(/^\/+/, '/')}${parsed.search}` };
+}
 
 function sendText(request: FastifyRequest, reply: FastifyReply, type: string, text: string, etag = strongEtag(text)) {
   reply.header('cache-control', REVALIDATE).header('etag', etag);
@@ -128,6 +141,17 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         return reply.sendFile(filePath);
       }
       if (!acceptsHtml(request)) return reply.callNotFound();
+      const chosen = chosenLanguage(request.url);
+      if (chosen) {
+        // The language switch clicked before the page's script ran (a plain link): the choice is remembered as
+        // the script would have (the locale cookie), then the page is served at its own address.
+        reply.setCookie(LOCALE_COOKIE, chosen.locale, {
+          path: '/',
+          maxAge: LOCALE_COOKIE_MAX_AGE_SECONDS,
+          sameSite: 'lax',
+        });
+        return reply.header('cache-control', 'no-store').redirect(chosen.target, 302);
+      }
       // The bare address stands for the language last chosen (see below), for a signed-in user too.
       const bareToIndonesian = pathname === '/' && request.cookies[LOCALE_COOKIE] === 'id';
       const page = bareToIndonesian ? '/id/' : pathname;

@@ -165,6 +165,24 @@ describe('serving the built web apps (SERVE_WEB)', () => {
     expect((await get('/about-us', { ...HTML, cookie: 'locale=id' })).body).toContain('<html lang="en">');
   });
 
+  it('remembers a language chosen by the plain switch link (hl) and sends the browser to the clean address', async () => {
+    const switched = await get('/id/privacy-policy?source=sms&hl=id', HTML);
+    expect(switched.statusCode).toBe(302);
+    expect(switched.headers.location).toBe('/id/privacy-policy?source=sms');
+    expect(switched.headers['cache-control']).toBe('no-store');
+    expect(String(switched.headers['set-cookie'])).toMatch(/^locale=id; Max-Age=31536000; Path=\/; SameSite=Lax$/);
+    const back = await get('/about-us?hl=en', HTML);
+    expect(back.headers.location).toBe('/about-us');
+    expect(String(back.headers['set-cookie'])).toMatch(/^locale=en;/);
+
+    // Only the two languages; and never towards another site.
+    const unknown = await get('/about-us?hl=fr', HTML);
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.headers['set-cookie']).toBeUndefined();
+    expect((await get('//evil.example/x?hl=id', HTML)).headers.location).toBe('/x');
+    expect((await get('/\\evil/x?hl=id', HTML)).headers.location).toBe('/x');
+  });
+
   it("sends a signed-in user from a visitor-only page to the dashboard in the page's language, before any page shows", async () => {
     for (const [page, target] of [
       ['/about-us?source=sms', '/dashboard/'],
