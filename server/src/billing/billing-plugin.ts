@@ -10,6 +10,7 @@ import { reconcileSignUps, type ReconciliationDeps, type ReconciliationReport } 
 import type { BillingConfig, Locale } from './billing-config';
 import { BillingClock, addDays } from './clock';
 import { toMajor } from './money';
+import { refundOwedFor, type RefundAttempt } from './refunds-owed';
 
 export interface PaymentMethods {
   card: 'stripe' | 'v5pay' | null;
@@ -31,8 +32,6 @@ export interface PaymentTerms {
 
 export interface Billing {
   config: BillingConfig;
-  /** OPERATOR_EMAIL: told about a refund we owe that the provider refused (refunds-owed.ts). */
-  operatorEmail: string;
   clock: BillingClock;
   /** True when no provider is configured: the sandbox processor takes every payment. */
   sandbox: boolean;
@@ -50,6 +49,11 @@ export interface Billing {
   reconcileSignUps(at?: Date): Promise<ReconciliationReport>;
   /** One pass of the renewal reconciliation job at `at`: scheduled renewals left pending by their provider. */
   reconcileRenewals(at?: Date): Promise<RenewalReconciliationReport>;
+  /**
+   * The refund owed on the payment with this key, if any, tried now: right after the transaction that marked it
+   * (a sign-up for a taken email, a duplicate renewal by hand, a webhook). A failure stays owed for the passes.
+   */
+  refundOwedNow(paymentKey: string): Promise<RefundAttempt>;
 }
 
 declare module 'fastify' {
@@ -103,7 +107,6 @@ export default fp(
 
     app.decorate('billing', {
       config,
-      operatorEmail: options.config.operatorEmail,
       chargers,
       stripe,
       paypal,
@@ -119,6 +122,9 @@ export default fp(
       },
       reconcileRenewals(at) {
         return reconcileRenewals(reconciliationDeps(), at ?? clock.now());
+      },
+      refundOwedNow(paymentKey) {
+        return refundOwedFor(reconciliationDeps(), paymentKey, clock.now());
       },
       clock,
       sandbox,

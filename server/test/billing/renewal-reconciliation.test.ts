@@ -2,7 +2,6 @@ import Stripe from 'stripe';
 import { and, eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { outboxMessages, payments, subscriptions, users } from '../../src/db/schema';
-import { reconcileRenewals } from '../../src/billing/renewal-reconciliation';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
 import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';
@@ -321,19 +320,10 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     const first = await pendingStripeRenewal();
     const second = await pendingStripeRenewal();
     retrieved = 'succeeded';
-    const deps = {
-      db: app().db,
-      mailer: app().mailer,
-      config: app().billing.config,
-      stripe: app().billing.stripe,
-      paypal: app().billing.paypal,
-      log: app().log,
-      operatorEmail: app().billing.operatorEmail,
-    };
     const asked = retrievals().length;
     const reports = await Promise.all([
-      reconcileRenewals(deps, after(6 * MINUTE)),
-      reconcileRenewals(deps, after(6 * MINUTE)),
+      app().billing.reconcileRenewals(after(6 * MINUTE)),
+      app().billing.reconcileRenewals(after(6 * MINUTE)),
     ]);
     expect(reports.reduce((sum, report) => sum + report.checked, 0)).toBe(2);
     expect(reports.reduce((sum, report) => sum + report.renewed, 0)).toBe(2);
@@ -428,12 +418,20 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     expect(await lateRefundNotices(email)).toHaveLength(1);
   });
 
-  it('found by the reconciliation: a refund Stripe fails is retried by a later pass, one refund and one email', async () => {
-    const { email, before, renewal } = await pendingStripeRenewal();
+  /**
+   * A scheduled Stripe renewal still pending when access ends (the grace day is over) before the job gives up,
+   * and the subscriber pays again by hand meanwhile.
+   */
+  async function renewedByHandWhileStripeWaits() {
+    const pending = await pendingStripeRenewal();
     expect(await app().billing.reconcileRenewals(after(DAY - 3 * MINUTE))).toMatchObject({ waiting: 1 });
-    // Access has ended (the grace day is over) before the job gives up: the subscriber pays again by hand.
     app().billing.clock.set(after(DAY));
-    await renewByHand(before.userId, 'card');
+    await renewByHand(pending.before.userId, 'card');
+    return pending;
+  }
+
+  it('found by the reconciliation: a refund Stripe fails is retried by a later pass, one refund and one email', async () => {
+    const { email, renewal } = await renewedByHandWhileStripeWaits();
 
     retrieved = 'succeeded';
     refund = 'unavailable';
@@ -467,10 +465,7 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     );
 
   it('a refund Stripe refuses for good (charge_expired_for_refund) is tried once, then left to the operator', async () => {
-    const { email, before, renewal } = await pendingStripeRenewal();
-    expect(await app().billing.reconcileRenewals(after(DAY - 3 * MINUTE))).toMatchObject({ waiting: 1 });
-    app().billing.clock.set(after(DAY));
-    await renewByHand(before.userId, 'card');
+    const { email, renewal } = await renewedByHandWhileStripeWaits();
 
     retrieved = 'succeeded';
     refund = 'expired';
@@ -560,19 +555,10 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
 
     refund = 'refunded';
     app().billing.clock.set(after(2 * DAY + 6 * MINUTE));
-    const deps = {
-      db: app().db,
-      mailer: app().mailer,
-      config: app().billing.config,
-      stripe: app().billing.stripe,
-      paypal: app().billing.paypal,
-      log: app().log,
-      operatorEmail: app().billing.operatorEmail,
-    };
     const [redelivered, ...reports] = await Promise.all([
       stripeRenewalWebhook(event, renewal.idempotencyKey, 'succeeded'),
-      reconcileRenewals(deps, after(2 * DAY + 6 * MINUTE)),
-      reconcileRenewals(deps, after(2 * DAY + 6 * MINUTE)),
+      app().billing.reconcileRenewals(after(2 * DAY + 6 * MINUTE)),
+      app().billing.reconcileRenewals(after(2 * DAY + 6 * MINUTE)),
     ]);
     expect(redelivered!.json().data).toEqual({ received: true, duplicate: true });
     expect(reports.reduce((sum, report) => sum + report.refunded, 0)).toBeLessThanOrEqual(1);

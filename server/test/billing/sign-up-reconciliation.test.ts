@@ -2,7 +2,6 @@ import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { outboxMessages, payments, registrations, subscriptions, users } from '../../src/db/schema';
-import { reconcileSignUps } from '../../src/billing/sign-up-reconciliation';
 import { restartKey } from '../../src/billing/subscriptions';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
@@ -274,19 +273,10 @@ describeEachDatabase('the sign-up reconciliation job', (driver) => {
     const first = await signUpWithStripe();
     const second = await signUpWithStripe();
     retrieved = 'succeeded';
-    const deps = {
-      db: app().db,
-      mailer: app().mailer,
-      config: app().billing.config,
-      stripe: app().billing.stripe,
-      paypal: app().billing.paypal,
-      log: app().log,
-      operatorEmail: app().billing.operatorEmail,
-    };
     const before = stripeCalls.length;
     const reports = await Promise.all([
-      reconcileSignUps(deps, after(6 * MINUTE)),
-      reconcileSignUps(deps, after(6 * MINUTE)),
+      app().billing.reconcileSignUps(after(6 * MINUTE)),
+      app().billing.reconcileSignUps(after(6 * MINUTE)),
     ]);
     expect(reports.reduce((sum, report) => sum + report.checked, 0)).toBe(2);
     expect(reports.reduce((sum, report) => sum + report.settled, 0)).toBe(2);

@@ -7,7 +7,6 @@ import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import type { Locale } from '../../billing/billing-config';
 import { openPaypalOrder } from '../../billing/paypal-orders';
-import { refundOwedFor } from '../../billing/refunds-owed';
 import { bookFirstDay, claimAuthCodeHandout, firstDayKey, findSubscription } from '../../billing/subscriptions';
 import type { Config } from '../../config';
 import { registrations } from '../../db/schema';
@@ -61,17 +60,14 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
    * the visitor is told the email is in use either way; a provider's error never reaches them.
    */
   async function refuseTakenEmail(registrationId: string): Promise<never> {
-    const deps = {
-      db: app.db,
-      mailer: app.mailer,
-      stripe: app.billing.stripe,
-      paypal: app.billing.paypal,
-      log: app.log,
-      operatorEmail: app.billing.operatorEmail,
-    };
-    await refundOwedFor(deps, firstDayKey(registrationId), app.billing.clock.now()).catch((error: unknown) =>
-      app.log.error({ message: (error as Error).message }, 'A refund owed was not tried now; the reconciliation will'),
-    );
+    await app.billing
+      .refundOwedNow(firstDayKey(registrationId))
+      .catch((error: unknown) =>
+        app.log.error(
+          { message: (error as Error).message },
+          'A refund owed was not tried now; the reconciliation will',
+        ),
+      );
     throw new HttpError(409, sayCommon('emailInUse'));
   }
 

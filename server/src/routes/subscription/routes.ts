@@ -3,7 +3,6 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cancelledEmail } from '../../billing/emails';
 import { openPaypalOrder } from '../../billing/paypal-orders';
-import { refundOwedFor } from '../../billing/refunds-owed';
 import { toMajor } from '../../billing/money';
 import {
   bookRestart,
@@ -33,18 +32,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   async function refundIfPaidTwice(booked: RestartResult | null, registrationId: string) {
     app.mailer.kick();
     if (!booked || booked.restarted) return;
-    await refundOwedFor(
-      {
-        db: app.db,
-        mailer: app.mailer,
-        stripe: app.billing.stripe,
-        paypal: app.billing.paypal,
-        log: app.log,
-        operatorEmail: app.billing.operatorEmail,
-      },
-      restartKey(registrationId),
-      app.billing.clock.now(),
-    );
+    await app.billing.refundOwedNow(restartKey(registrationId));
   }
 
   app.get(

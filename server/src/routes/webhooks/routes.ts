@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { firstDayKey } from '../../billing/subscriptions';
-import { refundOwedFor } from '../../billing/refunds-owed';
 import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { registrations, webhookEvents } from '../../db/schema';
@@ -118,18 +117,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
    */
   async function refundOwedAfterCommit(paymentKey: string | undefined) {
     if (!paymentKey) return;
-    const attempt = await refundOwedFor(
-      {
-        db: app.db,
-        mailer: app.mailer,
-        stripe: app.billing.stripe,
-        paypal: app.billing.paypal,
-        log: app.log,
-        operatorEmail: app.billing.operatorEmail,
-      },
-      paymentKey,
-      app.billing.clock.now(),
-    );
+    const attempt = await app.billing.refundOwedNow(paymentKey);
     if (attempt === 'failed') throw new HttpError(502, say('refundNotYet'));
   }
 

@@ -284,7 +284,7 @@ describeEachDatabase('Stripe', (driver) => {
         stripe,
         paypal: app().billing.paypal,
         log: app().log,
-        operatorEmail: app().billing.operatorEmail,
+        operatorEmail: testApp.config.operatorEmail,
       };
       expect(await payRefundsOwed(deps, 'email_in_use', later)).toEqual({ refunded: 0, refundsFailed: 0 });
       expect(await refundOwedFor(deps, owedPayment!.idempotencyKey, later)).toBe('not_due');
