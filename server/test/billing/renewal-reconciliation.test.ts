@@ -1,4 +1,3 @@
-import Stripe from 'stripe';
 import { and, eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { outboxMessages, payments, subscriptions, users } from '../../src/db/schema';
@@ -6,6 +5,9 @@ import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
 import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';
 import {
+  paymentIntentEvent,
+  postStripeWebhook,
+  signedWith,
   stripeRefundsMade,
   type IntentStatus,
   type RecordedStripeCall,
@@ -140,28 +142,8 @@ describeEachDatabase('the renewal reconciliation job', (driver) => {
     status: 'succeeded' | 'requires_payment_method',
     kind: 'renewal' | 'restart' = 'renewal',
   ) {
-    const payload = JSON.stringify({
-      id: eventId,
-      object: 'event',
-      type: status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed',
-      data: {
-        object: {
-          id: 'pi_1',
-          object: 'payment_intent',
-          status,
-          customer: 'cus_1',
-          payment_method: 'pm_card_visa',
-          metadata: { kind, idempotencyKey: key },
-        },
-      },
-    });
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: ENV.STRIPE_WEBHOOK_SECRET });
-    return app().inject({
-      method: 'POST',
-      url: '/api/v1/webhooks/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      payload,
-    });
+    const payload = paymentIntentEvent(eventId, { status, metadata: { kind, idempotencyKey: key } });
+    return postStripeWebhook(app(), payload, signedWith(payload, ENV.STRIPE_WEBHOOK_SECRET));
   }
 
   const paymentById = async (id: string) => {

@@ -1,4 +1,3 @@
-import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { outboxMessages, payments, registrations, subscriptions, users } from '../../src/db/schema';
@@ -6,7 +5,14 @@ import { restartKey } from '../../src/billing/subscriptions';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
 import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';
-import type { IntentStatus, RecordedStripeCall, RetrievedStatus } from '../support/fake-stripe';
+import {
+  paymentIntentEvent,
+  postStripeWebhook,
+  signedWith,
+  type IntentStatus,
+  type RecordedStripeCall,
+  type RetrievedStatus,
+} from '../support/fake-stripe';
 import { freshEmail, freshIp } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
@@ -90,28 +96,11 @@ describeEachDatabase('the sign-up reconciliation job', (driver) => {
   const mailTo = (email: string) => app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email));
 
   function stripeWebhook(eventId: string, registrationId: string) {
-    const payload = JSON.stringify({
-      id: eventId,
-      object: 'event',
-      type: 'payment_intent.succeeded',
-      data: {
-        object: {
-          id: 'pi_1',
-          object: 'payment_intent',
-          status: 'succeeded',
-          customer: 'cus_1',
-          payment_method: 'pm_card_visa',
-          metadata: { registrationId, kind: 'first_day' },
-        },
-      },
+    const payload = paymentIntentEvent(eventId, {
+      status: 'succeeded',
+      metadata: { registrationId, kind: 'first_day' },
     });
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: ENV.STRIPE_WEBHOOK_SECRET });
-    return app().inject({
-      method: 'POST',
-      url: '/api/v1/webhooks/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      payload,
-    });
+    return postStripeWebhook(app(), payload, signedWith(payload, ENV.STRIPE_WEBHOOK_SECRET));
   }
 
   it('leaves a fresh sign-up to its webhook, then settles it once as the webhook would; the late webhook adds nothing', async () => {

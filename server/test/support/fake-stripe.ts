@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 
 export interface RecordedStripeCall {
@@ -126,4 +127,47 @@ export function stripeRefundsMade(calls: RecordedStripeCall[]): string[] {
     .filter((call) => call.path === '/v1/refunds' && call.status === 200)
     .map((call) => call.idempotencyKey ?? '');
   return [...new Set(keys)];
+}
+
+/** A Stripe payment_intent.succeeded (or .payment_failed) event as our webhook receives it, as JSON. */
+export function paymentIntentEvent(
+  eventId: string,
+  intent: {
+    id?: string;
+    status: string;
+    metadata: Record<string, string>;
+    lastPaymentError?: { code: string; message: string } | null;
+  },
+): string {
+  return JSON.stringify({
+    id: eventId,
+    object: 'event',
+    type: intent.status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed',
+    data: {
+      object: {
+        id: intent.id ?? 'pi_1',
+        object: 'payment_intent',
+        status: intent.status,
+        customer: 'cus_1',
+        payment_method: 'pm_card_visa',
+        metadata: intent.metadata,
+        ...(intent.lastPaymentError === undefined ? {} : { last_payment_error: intent.lastPaymentError }),
+      },
+    },
+  });
+}
+
+/** Posts a payload to the app's Stripe webhook with this signature (`signedWith` makes a valid one). */
+export function postStripeWebhook(app: FastifyInstance, payload: string, signature: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks/stripe',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    payload,
+  });
+}
+
+/** Stripe's signature header for a payload, with the webhook secret given. */
+export function signedWith(payload: string, secret: string): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret });
 }

@@ -1,10 +1,12 @@
-import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { outboxMessages, payments, registrations, subscriptions, users, webhookEvents } from '../../../src/db/schema';
 import { payRefundsOwed, refundOwedFor } from '../../../src/billing/refunds-owed';
 import { StripeProcessor } from '../../../src/payments/stripe';
 import {
   fakeStripeApi,
+  paymentIntentEvent,
+  postStripeWebhook,
+  signedWith,
   stripeRefundsMade,
   type IntentStatus,
   type RecordedStripeCall,
@@ -59,37 +61,16 @@ describeEachDatabase('Stripe', (driver) => {
     });
   }
 
-  function signed(payload: string, secret = STRIPE_ENV.STRIPE_WEBHOOK_SECRET) {
-    return Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  }
+  const signed = (payload: string, secret = STRIPE_ENV.STRIPE_WEBHOOK_SECRET) => signedWith(payload, secret);
 
-  function intentEvent(eventId: string, registrationId: string, status = 'succeeded') {
-    return JSON.stringify({
-      id: eventId,
-      object: 'event',
-      type: status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed',
-      data: {
-        object: {
-          id: 'pi_1',
-          object: 'payment_intent',
-          status,
-          customer: 'cus_1',
-          payment_method: 'pm_card_visa',
-          metadata: { registrationId, kind: 'first_day' },
-          last_payment_error:
-            status === 'succeeded' ? null : { code: 'card_declined', message: 'Your card was declined.' },
-        },
-      },
+  const intentEvent = (eventId: string, registrationId: string, status = 'succeeded') =>
+    paymentIntentEvent(eventId, {
+      status,
+      metadata: { registrationId, kind: 'first_day' },
+      lastPaymentError: status === 'succeeded' ? null : { code: 'card_declined', message: 'Your card was declined.' },
     });
-  }
 
-  const postWebhook = (payload: string, signature: string) =>
-    app().inject({
-      method: 'POST',
-      url: '/api/v1/webhooks/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      payload,
-    });
+  const postWebhook = (payload: string, signature: string) => postStripeWebhook(app(), payload, signature);
 
   it('offers Stripe for card and wallet, and not the sandbox', async () => {
     const terms = await app().inject({
@@ -381,23 +362,12 @@ describeEachDatabase('Stripe', (driver) => {
       payload: { method: 'card', paymentMethodId: 'pm_card_visa' },
     });
 
-  function restartEvent(eventId: string, renewId: string, type: 'restart' | 'renewal', key: string) {
-    return JSON.stringify({
-      id: eventId,
-      object: 'event',
-      type: 'payment_intent.succeeded',
-      data: {
-        object: {
-          id: `pi_${type}`,
-          object: 'payment_intent',
-          status: 'succeeded',
-          customer: 'cus_1',
-          payment_method: 'pm_card_visa',
-          metadata: { registrationId: renewId, kind: type, idempotencyKey: key },
-        },
-      },
+  const restartEvent = (eventId: string, renewId: string, type: 'restart' | 'renewal', key: string) =>
+    paymentIntentEvent(eventId, {
+      id: `pi_${type}`,
+      status: 'succeeded',
+      metadata: { registrationId: renewId, kind: type, idempotencyKey: key },
     });
-  }
 
   it('an expired subscriber renews with Stripe: one charge with the attempt’s key on the saved customer', async () => {
     const { token, userId } = await expiredSubscriber();
