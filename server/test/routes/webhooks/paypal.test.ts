@@ -184,16 +184,7 @@ describeEachDatabase('PayPal', (driver) => {
     const { registerId, orderId } = await createAndCapture(email);
     expect((await query(registerId)).json().data.state).toBe('querying');
 
-    const event = {
-      id: 'WH-EVENT-1',
-      event_type: 'PAYMENT.CAPTURE.COMPLETED',
-      resource: {
-        id: `CAPTURE-${orderId}`,
-        status: 'COMPLETED',
-        custom_id: `first_day:${registerId}`,
-        supplementary_data: { related_ids: { order_id: orderId } },
-      },
-    };
+    const event = captureCompleted('WH-EVENT-1', orderId, registerId);
     paypal.signed.set('transmission-1', event);
     const deliver = (payload: string) =>
       app().inject({
@@ -232,6 +223,18 @@ describeEachDatabase('PayPal', (driver) => {
     const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
     expect(registration!.userId).toBe(user!.id);
   });
+  /** PayPal's event for the capture of a sign-up's order. */
+  const captureCompleted = (eventId: string, orderId: string, registerId: string) => ({
+    id: eventId,
+    event_type: 'PAYMENT.CAPTURE.COMPLETED',
+    resource: {
+      id: `CAPTURE-${orderId}`,
+      status: 'COMPLETED',
+      custom_id: `first_day:${registerId}`,
+      supplementary_data: { related_ids: { order_id: orderId } },
+    },
+  });
+
   const deliverSigned = (event: { id: string }, payload?: string) => paypal.deliverSigned(app(), event, payload);
 
   it('a pending capture for an email taken meanwhile is refunded in full after the webhook, once', async () => {
@@ -242,16 +245,7 @@ describeEachDatabase('PayPal', (driver) => {
     await createAndCapture(email);
     expect(await app().db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
 
-    const event = {
-      id: 'WH-EVENT-TAKEN',
-      event_type: 'PAYMENT.CAPTURE.COMPLETED',
-      resource: {
-        id: `CAPTURE-${orderId}`,
-        status: 'COMPLETED',
-        custom_id: `first_day:${registerId}`,
-        supplementary_data: { related_ids: { order_id: orderId } },
-      },
-    };
+    const event = captureCompleted('WH-EVENT-TAKEN', orderId, registerId);
     expect((await deliverSigned(event)).json().data).toEqual({ received: true, duplicate: false });
     expect((await deliverSigned(event)).json().data).toEqual({ received: true, duplicate: true });
 
@@ -271,16 +265,7 @@ describeEachDatabase('PayPal', (driver) => {
     await createAndCapture(email);
 
     paypal.refundMode = 'unavailable';
-    const event = {
-      id: 'WH-EVENT-TAKEN-RETRY',
-      event_type: 'PAYMENT.CAPTURE.COMPLETED',
-      resource: {
-        id: `CAPTURE-${orderId}`,
-        status: 'COMPLETED',
-        custom_id: `first_day:${registerId}`,
-        supplementary_data: { related_ids: { order_id: orderId } },
-      },
-    };
+    const event = captureCompleted('WH-EVENT-TAKEN-RETRY', orderId, registerId);
     try {
       expect((await deliverSigned(event)).statusCode).toBe(502);
       const [owed] = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
