@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
@@ -18,6 +18,7 @@ import {
 import { DBIP_ATTRIBUTION, ipPlaceParts } from '../../geo/ip-location';
 import { englishAddress } from '../../geo/place';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { keyedHash } from '../../lib/keyed-hash';
 import { publishRequestEvent } from '../../live/request-events';
 import {
   publishRequestChange as publishView,
@@ -132,8 +133,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
   const { hmacSecret } = app.auth.secrets;
   // Nothing about the recipient is stored before consent (design §1.2), not even the address in a throttle key:
   // the counters are keyed by an HMAC of it, which cannot be turned back into the address without the secret.
-  const addressKey = (ip: string) =>
-    createHmac('sha256', hmacSecret).update(`share-ip:${ip}`).digest('base64url').slice(0, 32);
+  const addressKey = (ip: string) => keyedHash(hmacSecret, 'share-ip', ip);
   const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * authThrottleScale });
 
   const throttle = async (key: string, rule: ThrottleRule) => {
