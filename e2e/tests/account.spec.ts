@@ -1,20 +1,11 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { signInAsSubscriber } from '../support/app-helpers';
+import { outboxMessages } from '../support/outbox';
 import { signUpSubscriber } from '../support/subscriber';
 
 // The subscriber's own data, on the real server: the code for a new email address is read from the local outbox
 // (/dev/outbox, served to this machine while no SMTP is configured).
-
-interface OutboxMessage {
-  subject: string;
-  bodyText: string;
-}
-
-async function outboxFor(baseURL: string, email: string): Promise<OutboxMessage[]> {
-  const response = await fetch(`${baseURL}/dev/outbox?format=json&recipient=${encodeURIComponent(email)}`);
-  return ((await response.json()) as { data: OutboxMessage[] }).data;
-}
 
 /** Everything in the history fits the viewport's width: nothing is cut off or needs a sideways scroll. */
 async function overflowOf(page: Page): Promise<number> {
@@ -76,7 +67,7 @@ test.describe('my account', () => {
     let code: string | undefined;
     await expect
       .poll(async () => {
-        code = (await outboxFor(baseURL!, newEmail))[0]?.bodyText.match(/\b(\d{6})\b/)?.[1];
+        code = (await outboxMessages(baseURL!, newEmail))[0]?.bodyText.match(/\b(\d{6})\b/)?.[1];
         return code;
       })
       .toMatch(/^\d{6}$/);
@@ -84,7 +75,7 @@ test.describe('my account', () => {
     await part.getByRole('button', { name: 'Confirm the new address' }).click();
     await expect(part.getByText(`Current email: ${newEmail}`)).toBeVisible();
     await expect(part.getByRole('status')).toContainText(`Your email address is now ${newEmail}.`);
-    const told = await outboxFor(baseURL!, subscriber.email);
+    const told = await outboxMessages(baseURL!, subscriber.email);
     expect(told.map((message) => message.subject)).toContain('Your Kabari email address was changed');
   });
 });

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { answer, envelope, signInAsSubscriber, toasts } from '../support/app-helpers';
 import { startKabari } from '../support/kabari-server';
+import { outboxMessages } from '../support/outbox';
 import { encryptPassword, signUpSubscriber } from '../support/subscriber';
 
 // Real subscribers and the real server throughout: the reset code is read from the local outbox (/dev/outbox,
@@ -13,8 +14,7 @@ async function resetCodeFor(baseURL: string, email: string): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
-      const response = await fetch(`${baseURL}/dev/outbox?format=json&recipient=${encodeURIComponent(email)}`);
-      const messages = ((await response.json()) as { data: { bodyText: string }[] }).data;
+      const messages = await outboxMessages(baseURL, email);
       code = messages[0]?.bodyText.match(/\b(\d{6})\b/)?.[1];
       return code;
     })

@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { startKabari, type KabariServer } from '../support/kabari-server';
+import { outboxMessages } from '../support/outbox';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 
 // A public address the bundled DB-IP database places in the United States (Google's resolver), sent as the
@@ -46,8 +47,8 @@ async function emailRequest(locale: 'en' | 'id' = 'en'): Promise<{ id: string; e
     body: JSON.stringify({ email, templateId: 'check-in', note: '', locale }),
   });
   expect(sent.status).toBe(200);
-  const outbox = await api<{ bodyText: string }[]>(`/dev/outbox?recipient=${encodeURIComponent(email)}`);
-  const token = /enter-link\?token=([\w-]+)/.exec(outbox.data[0]?.bodyText ?? '')?.[1];
+  const outbox = await outboxMessages(kabari.url, email);
+  const token = /enter-link\?token=([\w-]+)/.exec(outbox[0]?.bodyText ?? '')?.[1];
   if (!token) throw new Error('the message carries no consent link');
   return { id: sent.data.request.id, email, token };
 }

@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { repoRoot, startKabari } from '../support/kabari-server';
+import { outboxMessages } from '../support/outbox';
 
 type Texts = Record<string, unknown>;
 const i18nDir = path.join(repoRoot, 'remote-search/src/i18n');
@@ -297,10 +298,7 @@ test.describe('the contact form', () => {
       await expect(page.getByText('Kami akan membalas ke dewi@example.com.')).toBeVisible();
 
       // Emailed to the operator through the outbox, replies going to the visitor.
-      const outbox = await context.request.get('/dev/outbox?recipient=support@kabari.test', {
-        headers: { accept: 'application/json' },
-      });
-      const messages = (await outbox.json()).data as { subject: string; replyTo: string; bodyText: string }[];
+      const messages = await outboxMessages(kabari.url, 'support@kabari.test');
       expect(messages).toHaveLength(1);
       expect(messages[0]).toMatchObject({
         subject: 'Contact form: Billing, cancelling or a refund (Dewi Lestari)',

@@ -3,6 +3,7 @@ import { test as base, expect } from '../support/fixtures';
 import { startKabari, type KabariServer } from '../support/kabari-server';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 import { toasts } from '../support/app-helpers';
+import { outboxMessages } from '../support/outbox';
 
 // Location requests from the requester's side (issue 4), against a Kabari of its own with the local outbox open,
 // where the messages sent can be read. One subscriber per journey (each has its own 3-hour limits).
@@ -28,20 +29,6 @@ async function signIn(context: BrowserContext, baseURL: string, displayName: str
     localStorage.setItem('kabari-user', JSON.stringify({ state: { user }, version: 0 }));
   }, subscriber.user);
   return subscriber;
-}
-
-interface OutboxMessage {
-  channel: string;
-  recipient: string;
-  subject: string | null;
-  bodyText: string;
-}
-
-async function outbox(page: Page, recipient: string): Promise<OutboxMessage[]> {
-  const response = await page.request.get(`/dev/outbox?recipient=${encodeURIComponent(recipient)}`, {
-    headers: { accept: 'application/json' },
-  });
-  return ((await response.json()) as { data: OutboxMessage[] }).data;
 }
 
 function fact(dialog: ReturnType<Page['getByRole']>, name: string) {
@@ -173,7 +160,7 @@ for (const { locale, number, typed, name } of journeys) {
     await expect(row).toContainText(say.notAnswered);
     // No SMS provider here: the history says the message stayed in the local outbox, never "sent".
     await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxSms);
-    const sent = await outbox(page, number);
+    const sent = await outboxMessages(baseURL!, number);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
     expect(sent[0]?.bodyText).toContain(note);
@@ -195,7 +182,7 @@ for (const { locale, number, typed, name } of journeys) {
     const refusal = await refused.json();
     expect(Date.parse(refusal.data.nextAllowedAt)).toBeGreaterThan(Date.now() + 2 * 3_600_000);
     expect(refusal.message).toMatch(say.serverLimited);
-    expect(await outbox(page, number)).toHaveLength(1);
+    expect(await outboxMessages(baseURL!, number)).toHaveLength(1);
   });
 
   test(`[${locale}] a subscriber asks by email with a note`, async ({ page, context, baseURL }) => {
@@ -218,7 +205,7 @@ for (const { locale, number, typed, name } of journeys) {
     const row = page.getByTestId('request-row').filter({ hasText: email });
     await expect(row).toContainText(say.pending);
     await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxEmail);
-    const sent = await outbox(page, email);
+    const sent = await outboxMessages(baseURL!, email);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.bodyText).toContain(note);
     expect(sent[0]?.bodyText).toContain(`${name} Surel`);

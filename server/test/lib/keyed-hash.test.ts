@@ -16,7 +16,9 @@ describe('keyedHash', () => {
   it('differs by purpose and by secret, and does not contain the value', () => {
     const key = keyedHash(secret, 'login-ip', '203.0.113.9');
     expect(key).not.toBe(keyedHash(secret, 'share-ip', '203.0.113.9'));
-    expect(key).not.toBe(keyedHash(Buffer.from('another secret, also thirty-two characters'), 'login-ip', '203.0.113.9'));
+    expect(key).not.toBe(
+      keyedHash(Buffer.from('another secret, also thirty-two characters'), 'login-ip', '203.0.113.9'),
+    );
     expect(key).not.toContain('203.0.113.9');
   });
 });

@@ -1,0 +1,19 @@
+// The local outbox of a Kabari started by these tests: every email and SMS it sent or would send, newest first.
+
+export interface OutboxMessage {
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string | null;
+  replyTo: string | null;
+  bodyText: string;
+}
+
+/** The messages to `recipient` (an email address or an E.164 number), newest first. */
+export async function outboxMessages(baseURL: string, recipient: string): Promise<OutboxMessage[]> {
+  const url = new URL('/dev/outbox', baseURL);
+  url.searchParams.set('format', 'json');
+  url.searchParams.set('recipient', recipient);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`the outbox answered ${response.status}`);
+  return ((await response.json()) as { data: OutboxMessage[] }).data;
+}
