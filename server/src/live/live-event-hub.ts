@@ -9,6 +9,12 @@ export interface LiveWatcher {
   readonly response: ServerResponse;
   /** While the missed events are replayed, live ones wait here so the order holds. */
   held: { id: number; frame: Buffer }[] | null;
+  /**
+   * The newest event id this stream has sent (or covered, with `ready` and `resync`). A user's ids arrive in
+   * order, so anything at or below it is a repeat: a notification that reaches this instance after the replay
+   * already sent its event.
+   */
+  sentUpTo: number;
   /** Reconnecting makes the browser sign in again: a revoked session does not keep listening for long. */
   readonly closeAt: number;
 }
@@ -116,6 +122,7 @@ export class LiveEventHub {
       userId,
       response,
       held: [],
+      sentUpTo: afterId ?? 0,
       closeAt: Date.now() + this.options.maxAgeMs * jitter,
     };
     let set = this.watchers.get(userId);
@@ -153,10 +160,10 @@ export class LiveEventHub {
       watcher.response.end();
       return;
     }
-    this.write(watcher, eventFrame(newestId, 'ready', '{}'));
+    this.send(watcher, newestId, eventFrame(newestId, 'ready', '{}'));
     const held = watcher.held ?? [];
     watcher.held = null;
-    for (const event of held) if (event.id > newestId) this.write(watcher, event.frame);
+    for (const event of held) this.send(watcher, event.id, event.frame);
   }
 
   /** A notification from the database: the payload is an event id. */
@@ -264,8 +271,15 @@ export class LiveEventHub {
     const frame = eventFrame(row.id, row.type, row.payload);
     for (const watcher of set) {
       if (watcher.held) watcher.held.push({ id: row.id, frame });
-      else this.write(watcher, frame);
+      else this.send(watcher, row.id, frame);
     }
+  }
+
+  /** Writes an event unless this stream already sent or covered its id. */
+  private send(watcher: LiveWatcher, id: number, frame: Buffer): void {
+    if (id <= watcher.sentUpTo) return;
+    watcher.sentUpTo = id;
+    this.write(watcher, frame);
   }
 
   private write(watcher: LiveWatcher, frame: Buffer): void {
@@ -277,7 +291,6 @@ export class LiveEventHub {
 
   private async replay(watcher: LiveWatcher, afterId: number): Promise<void> {
     const { replayLimit } = this.options;
-    const sent = new Set<number>();
     try {
       const rows = await this.db
         .select(eventColumns)
@@ -288,14 +301,10 @@ export class LiveEventHub {
       if (rows.length > replayLimit) {
         // Too much was missed: the browser reloads its list instead, and resumes from the newest event.
         const newestId = (await this.newestEventId(watcher.userId)) || afterId;
-        this.write(watcher, eventFrame(newestId, 'resync', '{}'));
-        // Held events up to the newest are covered by the reload.
-        watcher.held = watcher.held?.filter((event) => event.id > newestId) ?? null;
+        // Events up to the newest are covered by the reload.
+        this.send(watcher, newestId, eventFrame(newestId, 'resync', '{}'));
       } else {
-        for (const row of rows) {
-          sent.add(row.id);
-          this.write(watcher, eventFrame(row.id, row.type, row.payload));
-        }
+        for (const row of rows) this.send(watcher, row.id, eventFrame(row.id, row.type, row.payload));
       }
     } catch (error) {
       // Ending the stream makes the browser retry with the same Last-Event-ID: nothing is skipped.
@@ -306,7 +315,7 @@ export class LiveEventHub {
     } finally {
       const held = watcher.held ?? [];
       watcher.held = null;
-      for (const event of held) if (!sent.has(event.id)) this.write(watcher, event.frame);
+      for (const event of held) this.send(watcher, event.id, event.frame);
     }
   }
 

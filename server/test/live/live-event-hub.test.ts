@@ -24,6 +24,15 @@ class RecordingResponse extends EventEmitter {
 const idsOf = (text: string, type: string) =>
   [...text.matchAll(new RegExp(`^id: (\\d+)\\nevent: ${type}$`, 'gm'))].map((match) => Number(match[1]));
 
+/** Resolves once `condition` holds (the hub reads notified events asynchronously); fails after 5 s. */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold within 5 s');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describeEachDatabase('the live event hub', (driver) => {
   let testApp: TestApp;
 
@@ -56,6 +65,32 @@ describeEachDatabase('the live event hub', (driver) => {
       await hub.catchUp();
       await hub.catchUp();
       expect(idsOf(response.text, 'withdrawn')).toEqual([announced, unannounced]);
+    } finally {
+      hub.close();
+    }
+  });
+
+  it('a notification that arrives after the replay already sent its event is not sent again', async () => {
+    const { db } = testApp.app;
+    const hub = new LiveEventHub(db, { error: jest.fn() }, { ...DEFAULT_LIVE_EVENT_OPTIONS, heartbeatMs: 60_000 });
+    try {
+      const alice = await signedInRequester(db, 'hub-late@example.com');
+      const requestId = await linkRequest(db, alice.userId);
+      const publish = () =>
+        db.transaction((tx) =>
+          publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
+        );
+      const seen = await publish();
+      const missed = await publish();
+      // The browser reconnects after `seen`: the replay sends `missed` before its notification reaches this
+      // instance (a busy database delivers notifications late), and nobody else watched this user meanwhile.
+      const response = new RecordingResponse();
+      await hub.watch(alice.userId, response as unknown as ServerResponse, seen);
+      hub.notify(String(missed));
+      const live = await publish();
+      hub.notify(String(live));
+      await until(() => idsOf(response.text, 'withdrawn').includes(live));
+      expect(idsOf(response.text, 'withdrawn')).toEqual([missed, live]);
     } finally {
       hub.close();
     }
