@@ -6,6 +6,7 @@ import { failure } from '../lib/envelope';
 import { isFresh, strongEtag } from '../lib/etag';
 import { defineMessages, requestLocale } from '../lib/messages';
 import { tokenOf } from '../plugins/auth';
+import { pagePermissionsPolicy } from '../plugins/helmet';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { publicFilePath } from './public-files';
@@ -182,6 +183,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         request.log.error(`The web app is not built: ${path.join(hostDist, 'index.html')} is missing`);
         return reply.code(503).send(failure(503, say('notBuilt')[requestLocale(request)]));
       }
+      reply.header('permissions-policy', pagePermissionsPolicy(options.config, pathname));
       return sendText(request, reply, 'text/html; charset=utf-8', stitched.html, stitched.etag);
     },
   });
