@@ -62,13 +62,12 @@ export function contentSecurityPolicy(config: Config): Record<string, string[] |
 
 /**
  * Browser features a document may use (Permissions-Policy). Everything is off unless a page below needs it; features
- * no page of ours uses are listed too, so that a script that ever slips in cannot ask for them.
+ * no page of ours uses are listed too, so that a script that ever slips in cannot ask for them. Only names Chromium
+ * knows: it reports any other as an error in the console (ambient-light-sensor, bluetooth and web-share are not).
  */
 const FEATURES = [
   'accelerometer',
-  'ambient-light-sensor',
   'autoplay',
-  'bluetooth',
   'camera',
   'clipboard-read',
   'clipboard-write',
@@ -92,7 +91,6 @@ const FEATURES = [
   'screen-wake-lock',
   'serial',
   'usb',
-  'web-share',
   'window-management',
   'xr-spatial-tracking',
 ] as const;

@@ -28,7 +28,7 @@ const API_AND_FILES = [
   '/site.css',
 ];
 // Off everywhere today; the microphone goes on only where a voice message is recorded, which no page does yet.
-const ALWAYS_OFF = ['camera', 'microphone', 'usb', 'serial', 'hid', 'bluetooth', 'midi', 'display-capture'];
+const ALWAYS_OFF = ['camera', 'microphone', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
 
 /** The Permissions-Policy header as feature → allowlist. */
 function permissions(headers: Record<string, unknown>): Map<string, string> {
