@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
@@ -14,6 +20,7 @@ import authPlugin from './plugins/auth';
 import databasePlugin from './plugins/database';
 import mailerPlugin, { type DeliveryTiming } from './plugins/mailer';
 import helmetPlugin from './plugins/helmet';
+import invalidTextPlugin, { isInvalidTextError, sayInvalidText } from './plugins/invalid-text';
 import liveEventsPlugin from './plugins/live-events';
 import rateLimitPlugin from './plugins/rate-limit';
 import swaggerPlugin from './plugins/swagger';
@@ -103,6 +110,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     bodyLimit: 256 * 1024,
     // Let in-flight requests finish on shutdown, but stop keep-alive connections from holding it open.
     forceCloseConnections: 'idle',
+    // The router's own refusals: a path whose percent-encoding is not UTF-8 (FST_ERR_BAD_URL) is broken text.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const locale = requestLocale(request);
+      if (error.code === 'FST_ERR_BAD_URL') {
+        return reply.code(400).send(failure(400, sayInvalidText('invalidCharacters')[locale]));
+      }
+      const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+      const message = statusCode >= 500 ? sayCommon('serverError')[locale] : error.message;
+      return reply.code(statusCode).send(failure(statusCode, message));
+    },
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -116,6 +133,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const locale = requestLocale(request);
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send(failure(400, validationMessage(error, locale)));
+    }
+    // A string the database would not store got past the invalid-text hook: the caller's input, not our fault.
+    if (isInvalidTextError(error)) {
+      return reply.code(400).send(failure(400, sayInvalidText('invalidCharacters')[locale]));
     }
     const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (statusCode >= 500) {
@@ -134,6 +155,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(helmetPlugin, { config });
   await app.register(cookie);
   await app.register(rateLimitPlugin);
+  await app.register(invalidTextPlugin);
 
   // An attacker probing for URLs hits the not-found handler: it is rate-limited like any route.
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {

@@ -14,26 +14,128 @@ export function remoteOrigins(config: Config): string[] {
   return [...origins];
 }
 
+/** Where Stripe.js and its frames (card field, wallet button) come from. */
+const STRIPE_JS = 'https://js.stripe.com';
+
+/**
+ * What the configured payment providers load into the page (their documented CSP requirements): Stripe.js and its
+ * card and wallet frames, PayPal's JS SDK and its button frames. Nothing when the provider is not configured.
+ */
+function paymentProviderSources(config: Config): { script: string[]; frame: string[]; connect: string[] } {
+  const sources = { script: [] as string[], frame: [] as string[], connect: [] as string[] };
+  if (config.billing.stripe) {
+    sources.script.push(STRIPE_JS, 'https://*.js.stripe.com');
+    sources.frame.push(STRIPE_JS, 'https://*.js.stripe.com', 'https://hooks.stripe.com');
+    sources.connect.push('https://api.stripe.com');
+  }
+  if (config.billing.paypal) {
+    sources.script.push('https://*.paypal.com', 'https://*.paypalobjects.com');
+    sources.frame.push('https://*.paypal.com');
+    sources.connect.push('https://*.paypal.com');
+  }
+  return sources;
+}
+
 export function contentSecurityPolicy(config: Config): Record<string, string[] | null> {
   const remotes = remoteOrigins(config);
   const tiles = tileOrigin(config.map.tileUrl);
+  const payments = paymentProviderSources(config);
   return {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
     objectSrc: ["'none'"],
     frameAncestors: ["'none'"],
     formAction: ["'self'"],
-    scriptSrc: ["'self'", ...remotes],
+    scriptSrc: ["'self'", ...remotes, ...payments.script],
     // antd writes its CSS-in-JS into <style> tags at run time.
     styleSrc: ["'self'", "'unsafe-inline'", ...remotes],
     // Map tiles come from tile servers over https; a TILE_URL on plain http (a local tile server) is named.
     imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...(tiles.startsWith('http:') ? [tiles] : [])],
     fontSrc: ["'self'", 'data:', ...remotes],
-    connectSrc: ["'self'", ...remotes],
+    connectSrc: ["'self'", ...remotes, ...payments.connect],
+    frameSrc: ["'self'", ...payments.frame],
     workerSrc: ["'self'", 'blob:'],
     // The app is also served over plain http (localhost, tests): never force https sub-requests.
     upgradeInsecureRequests: null,
   };
+}
+
+/**
+ * Browser features a document may use (Permissions-Policy). Everything is off unless a page below needs it; features
+ * no page of ours uses are listed too, so that a script that ever slips in cannot ask for them. Only names Chromium
+ * knows: it reports any other as an error in the console (ambient-light-sensor, bluetooth and web-share are not).
+ */
+const FEATURES = [
+  'accelerometer',
+  'autoplay',
+  'camera',
+  'clipboard-read',
+  'clipboard-write',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'gamepad',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'local-fonts',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'otp-credentials',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-create',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'window-management',
+  'xr-spatial-tracking',
+] as const;
+type Feature = (typeof FEATURES)[number];
+type Allowed = Partial<Record<Feature, string>>;
+
+function permissionsHeader(allowed: Allowed): string {
+  return FEATURES.map((feature) => `${feature}=${allowed[feature] ?? '()'}`).join(', ');
+}
+
+/** The API, files, and anything that is not one of our pages: every feature off. */
+export const PERMISSIONS_NONE = permissionsHeader({});
+
+/** The recipient's pages (and their /id twins): the consent screen and what follows it ask for the position. */
+const RECIPIENT_PAGES = new Set(['/enter-link', '/location-failed', '/share']);
+
+/**
+ * The pages that record a voice message: the only ones where the microphone goes on (`microphone=(self)`).
+ * No page records voice yet; the page that does is added here.
+ */
+const VOICE_RECORDING_PAGES = new Set<string>([]);
+
+/** A page's path without the /id prefix and trailing slash: `/id/share/` → `/share`. */
+function pageOf(pathname: string): string {
+  const english = pathname === '/id' || pathname.startsWith('/id/') ? pathname.slice(3) : pathname;
+  return english.replace(/\/+$/, '') || '/';
+}
+
+/**
+ * The Permissions-Policy of a page's HTML. The app moves between pages without loading a new document, so a
+ * document keeps the policy of the page it was loaded for: the recipient's pages never lead to the payment dialog
+ * (or to the dashboard, which copies links), and no other page leads to them.
+ */
+export function pagePermissionsPolicy(config: Config, pathname: string): string {
+  const page = pageOf(pathname);
+  if (RECIPIENT_PAGES.has(page)) return permissionsHeader({ geolocation: '(self)' });
+  return permissionsHeader({
+    // The dashboard's "copy link" button.
+    'clipboard-write': '(self)',
+    // Stripe's wallet button (Apple Pay, Google Pay) runs the Payment Request in its own frame, from Stripe's
+    // origin: that frame alone may, on the pages from which the payment dialog opens (sign-up from the home page,
+    // renewal from the dashboard, both reached from any of these pages without a new document).
+    ...(config.billing.stripe ? { payment: `("${STRIPE_JS}")` } : {}),
+    ...(VOICE_RECORDING_PAGES.has(page) ? { microphone: '(self)' } : {}),
+  });
 }
 
 export default fp(
@@ -42,6 +144,12 @@ export default fp(
       contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config) },
       // HSTS only makes sense where the site is really served over https.
       strictTransportSecurity: options.config.publicUrl.startsWith('https:') ? undefined : false,
+      // Already helmet's default; stated because share links carry their token in the address.
+      referrerPolicy: { policy: 'no-referrer' },
+    });
+    // Pages replace it with their own (pagePermissionsPolicy, set by the web server).
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('permissions-policy', PERMISSIONS_NONE);
     });
   },
   { name: 'helmet' },

@@ -6,8 +6,10 @@ import { failure } from '../lib/envelope';
 import { isFresh, strongEtag } from '../lib/etag';
 import { defineMessages, requestLocale } from '../lib/messages';
 import { tokenOf } from '../plugins/auth';
+import { pagePermissionsPolicy } from '../plugins/helmet';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
+import { publicFilePath } from './public-files';
 import { robotsTxt, sitemapXml } from './seo-files';
 
 export function hostDistOf(webRoot: string): string {
@@ -18,22 +20,21 @@ export function remoteDistOf(webRoot: string, name: string): string {
   return path.join(webRoot, `remote-${name}`, 'dist');
 }
 
-// What @fastify/static hands to setHeaders: the raw response, before the file is streamed.
-interface HeaderTarget {
-  setHeader(name: string, value: string): unknown;
-}
-
-function setCacheHeaders(res: HeaderTarget, filePath: string): void {
-  res.setHeader('cache-control', cacheControlFor(filePath));
+function setCacheHeaders(reply: FastifyReply, filePath: string): void {
+  reply.header('cache-control', cacheControlFor(filePath));
   // The same URL is answered as .br, .gz or plain depending on Accept-Encoding.
-  res.setHeader('vary', 'Accept-Encoding');
+  reply.header('vary', 'Accept-Encoding');
 }
 
-function setRemoteHeaders(res: HeaderTarget, filePath: string): void {
-  setCacheHeaders(res, filePath);
-  // A host on another origin loads remotes from here: the manifest by fetch (CORS), chunks by <script>.
-  res.setHeader('access-control-allow-origin', '*');
-  res.setHeader('cross-origin-resource-policy', 'cross-origin');
+/** A host on another origin loads remotes from here: the manifest by fetch (CORS), chunks by <script>. */
+function setRemoteHeaders(reply: FastifyReply): void {
+  reply.header('access-control-allow-origin', '*');
+  reply.header('cross-origin-resource-policy', 'cross-origin');
+}
+
+/** The request's path as sent, without its query. */
+function pathOf(url: string): string {
+  return url.split(/[?#]/, 1)[0] ?? '/';
 }
 
 // The last segment has an extension: a request for a file, never for a page.
@@ -91,26 +92,33 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     onFallback: (reason, error) => app.log.warn({ err: error }, `${reason}; serving index.html instead`),
   });
 
-  const common = {
+  // One file server for the host and every remote: each request names its build folder, and only after
+  // publicFilePath (public-files.ts) has accepted the path as spelled.
+  await app.register(fastifyStatic, {
+    root: hostDist,
+    serve: false,
     preCompressed: true,
     cacheControl: false,
     index: false,
     redirect: false,
     dotfiles: 'ignore',
     list: false,
-  } as const;
+    setHeaders: setCacheHeaders,
+  });
 
-  // Host files go through the page route below (serve: false), which needs reply.sendFile.
-  await app.register(fastifyStatic, { ...common, root: hostDist, serve: false, setHeaders: setCacheHeaders });
-  for (const name of REMOTE_NAMES) {
-    await app.register(fastifyStatic, {
-      ...common,
-      root: remoteDists[name] as string,
-      prefix: `/remotes/${name}/`,
-      decorateReply: false,
-      setHeaders: setRemoteHeaders,
-    });
-  }
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/remotes/*',
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const [, name = '', inside = ''] = /^\/remotes\/([^/]+)(\/.*)$/.exec(pathOf(request.url)) ?? [];
+      const root = Object.hasOwn(remoteDists, name) ? remoteDists[name] : undefined;
+      const file = root === undefined ? null : publicFilePath(inside);
+      if (root === undefined || file === null) return reply.callNotFound();
+      setRemoteHeaders(reply);
+      return reply.sendFile(file, root);
+    },
+  });
 
   // Generated, not files: they need the public address and the pages the remotes prerender now (seo-files.ts).
   app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) =>
@@ -125,20 +133,14 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     url: '/*',
     schema: { hide: true },
     handler: async (request, reply) => {
-      const pathname = request.url.split(/[?#]/, 1)[0] ?? '/';
+      const pathname = pathOf(request.url);
       if (pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/remotes/')) {
         return reply.callNotFound();
       }
       if (looksLikeFile(pathname)) {
-        let filePath: string;
-        try {
-          filePath = decodeURIComponent(pathname);
-        } catch {
-          return reply.callNotFound();
-        }
-        // The prerender fragments are build inputs for the stitcher, not public files.
-        if (filePath.startsWith('/prerender/')) return reply.callNotFound();
-        return reply.sendFile(filePath);
+        const file = publicFilePath(pathname);
+        if (file === null) return reply.callNotFound();
+        return reply.sendFile(file);
       }
       if (!acceptsHtml(request)) return reply.callNotFound();
       const chosen = chosenLanguage(request.url);
@@ -181,6 +183,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         request.log.error(`The web app is not built: ${path.join(hostDist, 'index.html')} is missing`);
         return reply.code(503).send(failure(503, say('notBuilt')[requestLocale(request)]));
       }
+      reply.header('permissions-policy', pagePermissionsPolicy(options.config, pathname));
       return sendText(request, reply, 'text/html; charset=utf-8', stitched.html, stitched.etag);
     },
   });

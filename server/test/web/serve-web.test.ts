@@ -1,11 +1,28 @@
+import http from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isHashedAsset } from '../../src/web/cache-policy';
 import { buildTestApp, type TestApp } from '../support/test-app';
 import { copyWebFixture } from '../support/web-fixture';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A request whose path goes on the wire exactly as written (fetch and inject would normalise it first). */
+function rawRequest(origin: string, method: string, rawPath: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${origin}/`, { method, path: rawPath, agent: false, headers: { accept: '*/*' } });
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
 describe('isHashedAsset', () => {
@@ -294,6 +311,109 @@ describe('serving the built web apps (SERVE_WEB)', () => {
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
       expect(response.body).not.toContain('outside');
     }
+  });
+
+  it('keeps every internal file private, however its path is spelled', async () => {
+    // Each internal file holds a marker that must never reach a client.
+    const internal: [string, string][] = [
+      ['host/dist/prerender/shells/private.html', '/prerender/shells/private.html'],
+      ['host/dist/prerender/signed-in-redirects.json', '/prerender/signed-in-redirects.json'],
+      ['remote-share/dist/prerender/routes.json', '/remotes/share/prerender/routes.json'],
+      ['remote-search/dist/prerender/home.en.html', '/remotes/search/prerender/home.en.html'],
+      ['host/dist/.env', '/.env'],
+      ['host/dist/.prerender/entry.js', '/.prerender/entry.js'],
+      ['remote-search/dist/.env', '/remotes/search/.env'],
+      ['host/dist/main.3f9a1c2b7d.js.map', '/main.3f9a1c2b7d.js.map'],
+      ['remote-search/dist/412.9c8b7a6f5e.js.map', '/remotes/search/412.9c8b7a6f5e.js.map'],
+      ['host/dist/node_modules/left-pad/index.js', '/node_modules/left-pad/index.js'],
+    ];
+    internal.forEach(([file], index) => {
+      mkdirSync(path.dirname(path.join(webRoot, file)), { recursive: true });
+      writeFileSync(path.join(webRoot, file), `INTERNAL-${index}`);
+    });
+    // Outside every build folder: the server, its packages, the repository.
+    mkdirSync(path.join(webRoot, 'server', 'dist'), { recursive: true });
+    writeFileSync(path.join(webRoot, 'server', 'dist', 'server.js'), 'INTERNAL-server');
+    writeFileSync(path.join(webRoot, 'package.json'), 'INTERNAL-package');
+
+    // Every way a client might spell the same path: double slashes, dot segments, percent-encoded dots,
+    // slashes and backslashes, double encoding, backslashes, another case.
+    const spellings = (url: string): string[] => {
+      const [, first = '', rest = ''] = /^\/([^/]+)(\/.*)?$/.exec(url) ?? [];
+      const tail = url.slice(1);
+      return [
+        url,
+        `/${url}`,
+        `/./${tail}`,
+        `/%2e/${tail}`,
+        `/%2E/${tail}`,
+        `/%252e/${tail}`,
+        `/x/../${tail}`,
+        `/x/%2e%2e/${tail}`,
+        `/x/..%2f${tail}`,
+        `/x%2f..%2f${tail}`,
+        `/x/..%5c${tail}`,
+        `/x\\..\\${tail}`,
+        `/${first}//${rest.slice(1)}`,
+        `/${first}/.${rest}`,
+        `/${first}%2f${rest.slice(1)}`,
+        `/${first}%2F${rest.slice(1).replaceAll('/', '%2F')}`,
+        `/${first.toUpperCase()}${rest}`,
+        `/${first[0]?.toUpperCase()}${first.slice(1)}${rest}`,
+        `/${encodeURIComponent(first).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)}${rest}`,
+      ].filter((spelled) => spelled.endsWith(url.slice(url.lastIndexOf('/'))));
+    };
+    const remoteSpellings = (url: string): string[] => {
+      const [, name = '', inside = ''] = /^\/remotes\/([^/]+)(\/.*)$/.exec(url) ?? [];
+      return [
+        ...spellings(inside).map((spelled) => `/remotes/${name}${spelled}`),
+        `/remotes//${name}${inside}`,
+        `/remotes/${name}/../${name}${inside}`,
+        `/remotes/dashboard/../${name}${inside}`,
+        `/remotes/dashboard/%2e%2e/${name}${inside}`,
+        `/remotes/dashboard/..%2f${name}${inside}`,
+        `/remotes%2f${name}${inside}`,
+        `//remotes/${name}${inside}`,
+        `/Remotes/${name}${inside}`,
+      ];
+    };
+    const outside = ['/server/dist/server.js', '/package.json'].flatMap((file) =>
+      [
+        '/..',
+        '/%2e%2e',
+        '/%2E%2E',
+        '/..%2f..',
+        '/x/../..',
+        '/remotes/search/../..',
+        '/remotes/search/..%2f..%2f..',
+      ].map((up) => `${up}/..${file}`),
+    );
+    const urls = [
+      ...internal.flatMap(([, url]) => (url.startsWith('/remotes/') ? remoteSpellings(url) : spellings(url))),
+      ...outside,
+      '/..%5c..%5cpackage.json',
+      // The API documentation's own files (the same static file server underneath).
+      ...[
+        '/../package.json',
+        '/..%2fpackage.json',
+        '/%2e%2e/package.json',
+        '/x/../../package.json',
+        '/.%2e/index.js',
+      ].map((up) => `/api/docs/static${up}`),
+      '/x\\..\\..\\..\\package.json',
+    ];
+    // Over a real socket: inject() would tidy the path (dot segments) before the server ever saw it.
+    const address = await testApp.app.listen({ host: '127.0.0.1', port: 0 });
+    const served: string[] = [];
+    for (const url of urls) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await rawRequest(address, method, url);
+        if (response.status < 400 || response.body.includes('INTERNAL-')) {
+          served.push(`${method} ${url} → ${response.status}`);
+        }
+      }
+    }
+    expect(served).toEqual([]);
   });
 
   it('keeps the runtime configuration and the API routes ahead of the files', async () => {

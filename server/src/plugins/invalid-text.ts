@@ -1,0 +1,98 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpError } from '../lib/envelope';
+import { defineMessages } from '../lib/messages';
+
+/**
+ * Text the database cannot store is refused at the door, for every route at once: a NUL character (PostgreSQL
+ * refuses the 0x00 byte in text and the \u0000 escape in JSON), a lone UTF-16 surrogate (it would be stored as
+ * U+FFFD, silently changing what was sent) and percent-encoding that is not UTF-8. Anywhere in the address (path and
+ * query), a header value, or a JSON body (keys as well as values, at any depth). What slips past (a string made
+ * inside the server) is caught when the database refuses it: the error handler answers the same 400.
+ */
+
+export const sayInvalidText = defineMessages(
+  {
+    invalidCharacters:
+      'The request contains a character that cannot be accepted (a null character or broken text). Remove it and try again.',
+  },
+  {
+    invalidCharacters:
+      'Permintaan ini berisi karakter yang tidak dapat diterima (karakter null atau teks yang rusak). Hapus karakter itu, lalu coba lagi.',
+  },
+);
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function isBrokenText(text: string): boolean {
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
+
+/** Every string in a parsed value, keys included; iterative, so a deeply nested body cannot exhaust the stack. */
+function holdsBrokenText(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (isBrokenText(value)) return true;
+    } else if (Array.isArray(value)) {
+      pending.push(...value);
+    } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (isBrokenText(key)) return true;
+        pending.push(inner);
+      }
+    }
+  }
+  return false;
+}
+
+/** The raw address: each run of %XX escapes must decode to UTF-8 without a NUL. A lone '%' is left as it is. */
+function addressHoldsBrokenText(url: string): boolean {
+  if (isBrokenText(url)) return true;
+  for (const [run] of url.matchAll(/(?:%[0-9A-Fa-f]{2})+/g)) {
+    try {
+      if (isBrokenText(decodeURIComponent(run))) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+export function requestHoldsBrokenText(request: FastifyRequest): boolean {
+  return (
+    addressHoldsBrokenText(request.url) ||
+    holdsBrokenText(request.query) ||
+    holdsBrokenText(request.params) ||
+    holdsBrokenText(request.headers) ||
+    holdsBrokenText(request.body)
+  );
+}
+
+/** PostgreSQL's refusals of such text (22021 character_not_in_repertoire, 22P05 untranslatable_character). */
+const INVALID_TEXT_CODES = new Set(['22021', '22P05']);
+
+/** The database refused a string's characters; the driver's error may be wrapped (Drizzle keeps it as the cause). */
+export function isInvalidTextError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && INVALID_TEXT_CODES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export function invalidTextError(): HttpError {
+  return new HttpError(400, sayInvalidText('invalidCharacters'));
+}
+
+export default fp(
+  async (app) => {
+    // Before validation, so no schema (nor its error message) ever sees such a string.
+    app.addHook('preValidation', async (request) => {
+      if (requestHoldsBrokenText(request)) throw invalidTextError();
+    });
+  },
+  { name: 'invalid-text' },
+);

@@ -1,0 +1,147 @@
+import { rmSync } from 'node:fs';
+import { FAKE_PROVIDERS_ENV } from '../support/fake-providers';
+import { buildTestApp, type TestApp } from '../support/test-app';
+import { copyWebFixture } from '../support/web-fixture';
+
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const RECIPIENT_PAGES = [
+  '/enter-link?token=abc',
+  '/id/enter-link',
+  '/share/',
+  '/id/share',
+  '/location-failed',
+  '/id/location-failed/',
+];
+const OTHER_PAGES = [
+  '/',
+  '/id/',
+  '/about-us',
+  '/dashboard/',
+  '/id/dashboard/modules/subscription-expired',
+  '/no/such/page',
+];
+const API_AND_FILES = [
+  '/healthz',
+  '/api/v1/auth/publicKey',
+  '/api/v1/no-such-route',
+  '/runtime-config.json',
+  '/site.css',
+];
+// Off everywhere today; the microphone goes on only where a voice message is recorded, which no page does yet.
+const ALWAYS_OFF = ['camera', 'microphone', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
+
+/** The Permissions-Policy header as feature → allowlist. */
+function permissions(headers: Record<string, unknown>): Map<string, string> {
+  const header = headers['permissions-policy'];
+  expect(typeof header).toBe('string');
+  return new Map(
+    String(header)
+      .split(',')
+      .map((entry) => entry.trim().split('=') as [string, string]),
+  );
+}
+
+describe('security headers', () => {
+  let webRoot: string;
+  let testApp: TestApp;
+  let withProviders: TestApp;
+  let plainHttp: TestApp;
+
+  beforeAll(async () => {
+    webRoot = copyWebFixture();
+    const web = { SERVE_WEB: 'true', WEB_ROOT: webRoot };
+    testApp = await buildTestApp('pglite', { ...web, PUBLIC_URL: 'https://kabari.example' });
+    withProviders = await buildTestApp('pglite', {
+      ...web,
+      PUBLIC_URL: 'https://kabari.example',
+      ...FAKE_PROVIDERS_ENV,
+    });
+    plainHttp = await buildTestApp('pglite', { ...web, PUBLIC_URL: 'http://localhost:8080' });
+    // Three apps: a few seconds each, more on a busy machine.
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([testApp?.close(), withProviders?.close(), plainHttp?.close()]);
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  const get = (app: TestApp, url: string, headers: Record<string, string> = HTML) =>
+    app.app.inject({ method: 'GET', url, headers });
+
+  it('lets only the recipient pages ask for the position, in both languages', async () => {
+    for (const url of RECIPIENT_PAGES) {
+      const response = await get(testApp, url);
+      expect(response.statusCode).toBe(200);
+      const policy = permissions(response.headers);
+      expect([url, policy.get('geolocation')]).toEqual([url, '(self)']);
+      expect([url, policy.get('payment')]).toEqual([url, '()']);
+      for (const feature of ALWAYS_OFF) expect([url, feature, policy.get(feature)]).toEqual([url, feature, '()']);
+    }
+    for (const url of OTHER_PAGES) {
+      const response = await get(testApp, url);
+      expect(response.statusCode).toBe(200);
+      const policy = permissions(response.headers);
+      expect([url, policy.get('geolocation')]).toEqual([url, '()']);
+      for (const feature of ALWAYS_OFF) expect([url, feature, policy.get(feature)]).toEqual([url, feature, '()']);
+      // The dashboard's "copy link" writes to the clipboard.
+      expect([url, policy.get('clipboard-write')]).toEqual([url, '(self)']);
+    }
+  });
+
+  it("turns every feature off for the API and the files, which are no page's document", async () => {
+    for (const url of API_AND_FILES) {
+      const policy = permissions((await get(testApp, url, { accept: '*/*' })).headers);
+      for (const [feature, allowlist] of policy) expect([url, feature, allowlist]).toEqual([url, feature, '()']);
+      expect(policy.get('geolocation')).toBe('()');
+      expect(policy.get('payment')).toBe('()');
+    }
+  });
+
+  it("allows payment only to Stripe's wallet frame, only on the pages that can open the payment dialog, only with Stripe configured", async () => {
+    // Without Stripe there is no wallet button: payment stays off everywhere.
+    expect(permissions((await get(testApp, '/')).headers).get('payment')).toBe('()');
+    for (const url of OTHER_PAGES) {
+      const policy = permissions((await get(withProviders, url)).headers);
+      expect([url, policy.get('payment')]).toEqual([url, '("https://js.stripe.com")']);
+    }
+    for (const url of RECIPIENT_PAGES) {
+      expect([url, permissions((await get(withProviders, url)).headers).get('payment')]).toEqual([url, '()']);
+    }
+    expect(permissions((await get(withProviders, '/healthz', {})).headers).get('payment')).toBe('()');
+  });
+
+  it('lets the configured payment providers load their scripts and frames (CSP), and nothing else', async () => {
+    const csp = String((await get(withProviders, '/')).headers['content-security-policy']);
+    const directive = (name: string) => csp.split(';').find((part) => part.trim().startsWith(`${name} `)) ?? '';
+    expect(directive('script-src')).toContain('https://js.stripe.com');
+    expect(directive('frame-src')).toContain('https://js.stripe.com');
+    expect(directive('frame-src')).toContain('https://hooks.stripe.com');
+    expect(directive('connect-src')).toContain('https://api.stripe.com');
+    expect(directive('script-src')).toContain('https://*.paypal.com');
+    expect(directive('frame-src')).toContain('https://*.paypal.com');
+    const without = String((await get(testApp, '/')).headers['content-security-policy']);
+    expect(without).not.toMatch(/stripe|paypal/);
+    expect(without).toContain("frame-src 'self'");
+  });
+
+  it('keeps CSP, nosniff, no-referrer and frame refusal on every page, file and API answer', async () => {
+    for (const url of [...RECIPIENT_PAGES, ...OTHER_PAGES, ...API_AND_FILES]) {
+      const { headers } = await get(testApp, url, url.startsWith('/api') ? {} : HTML);
+      expect([url, headers['x-content-type-options']]).toEqual([url, 'nosniff']);
+      expect([url, headers['referrer-policy']]).toEqual([url, 'no-referrer']);
+      const csp = String(headers['content-security-policy']);
+      expect([url, csp]).toEqual([url, expect.stringContaining("default-src 'self'")]);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+    }
+  });
+
+  it('sends HSTS only when the public address is https', async () => {
+    for (const url of ['/', '/enter-link', '/healthz', '/site.css']) {
+      const secure = await get(testApp, url);
+      expect([url, secure.headers['strict-transport-security']]).toEqual([url, 'max-age=31536000; includeSubDomains']);
+      expect([url, (await get(plainHttp, url)).headers['strict-transport-security']]).toEqual([url, undefined]);
+    }
+  });
+});
