@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../src/db/open-database';
+import { keyedHash } from '../../../src/lib/keyed-hash';
 import {
   abuseReports,
   linkTombstones,
@@ -305,9 +306,12 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     const request = await insertRequest(db(), requesterId, { target: '+628111222333' });
     const optOut = await call('POST', link(request.token, '/opt-out'));
     expect(optOut.json().data).toEqual({ optedOut: true });
-    const hash = createHash('sha256').update('+628111222333').digest('hex');
+    // Keyed with the server's secret: a plain sha256 of a phone number is brute-forced in minutes.
+    const hash = keyedHash(testApp.app.auth.secrets.hmacSecret, 'opt-out', '+628111222333');
     const [stored] = await db().select().from(optOuts).where(eq(optOuts.targetHash, hash));
     expect(stored).toMatchObject({ channel: 'sms' });
+    const plain = createHash('sha256').update('+628111222333').digest('hex');
+    expect(await db().select().from(optOuts).where(eq(optOuts.targetHash, plain))).toEqual([]);
     expect(JSON.stringify(await db().select().from(optOuts))).not.toContain('628111222333');
     expect(await requestRow(request.id)).toMatchObject({ consent: 'declined' });
     // Twice is fine.
@@ -341,7 +345,8 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
 
   it('keeps opt-out and report working after the requester deletes the request, and who was reported', async () => {
     const target = '+628777000111';
-    const request = await insertRequest(db(), requesterId, { target });
+    const hash = keyedHash(testApp.app.auth.secrets.hmacSecret, 'opt-out', target);
+    const request = await insertRequest(db(), requesterId, { target, targetHash: hash });
     const before = await call('POST', link(request.token, '/report'), { reason: 'harassment' });
     await db().delete(locationRequests).where(eq(locationRequests.id, request.id));
 
@@ -352,7 +357,6 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     expect((await call('POST', link(request.token, '/consent'))).statusCode).toBe(404);
 
     expect((await call('POST', link(request.token, '/opt-out'))).json().data).toEqual({ optedOut: true });
-    const hash = createHash('sha256').update(target).digest('hex');
     expect(await db().select().from(optOuts).where(eq(optOuts.targetHash, hash))).toHaveLength(1);
 
     const after = await call('POST', link(request.token, '/report'), { reason: 'stalking' });
