@@ -194,6 +194,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       }
       const result = await app.db.transaction(async (tx) => {
         let row = await findRequest(tx, request.params.token, true);
+        // After Stop and erase the link says only that it ended: not who asked, not what or until when.
+        if (linkState(row) === 'withdrawn') return { row, requesterName: '', shared: [] };
         if (!row.openedAt) {
           // Only that it was opened: no address, no device, nothing about who opened it.
           row = await updateRequest(tx, row.id, { openedAt: new Date() });

@@ -290,6 +290,33 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     });
   });
 
+  it('after Stop and erase the link shows only that it ended, for the rest of its 7 days', async () => {
+    const expiresAt = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000);
+    const request = await insertRequest(db(), requesterId, { expiresAt });
+    await call('POST', link(request.token, '/consent'));
+    await call('POST', link(request.token, '/positions'), gpsNow());
+    await call('POST', link(request.token, '/live'), { minutes: 60 });
+    expect((await call('POST', link(request.token, '/withdraw'))).statusCode).toBe(200);
+
+    const page = await call('GET', link(request.token));
+    expect(page.statusCode).toBe(200);
+    expect(page.json().data).toEqual({
+      requesterName: '',
+      channel: 'sms',
+      state: 'withdrawn',
+      expiresAt: expiresAt.toISOString(),
+      liveUntil: null,
+      canOptOut: true,
+      shared: { approximate: false, precise: false },
+    });
+    expect(JSON.stringify(page.json())).not.toContain('Budi');
+    // Nothing can be shared through it again, and it keeps its lifetime: not cut short, not extended.
+    expect((await call('POST', link(request.token, '/consent'))).statusCode).toBe(409);
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).statusCode).toBe(409);
+    expect((await call('POST', link(request.token, '/live'), { minutes: 15 })).statusCode).toBe(409);
+    expect((await requestRow(request.id))?.expiresAt.toISOString()).toBe(expiresAt.toISOString());
+  });
+
   it('answers expired and cancelled links with their state, and refuses to share through them', async () => {
     const expired = await insertRequest(db(), requesterId, { expiresAt: new Date(Date.now() - 60_000) });
     expect((await call('GET', link(expired.token))).json().data.state).toBe('expired');
