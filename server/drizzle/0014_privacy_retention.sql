@@ -1,6 +1,8 @@
 -- The opt-out key of a request's target (an HMAC keyed with the server's secret, written by the app with the
 -- request), so that the tombstone a deletion leaves holds that key and never a plain hash of the number.
 ALTER TABLE "location_requests" ADD COLUMN "target_hash" text;--> statement-breakpoint
+-- The requests stored before it, which the retention job gives their key: found without reading the whole table.
+CREATE INDEX "location_requests_unkeyed_target_idx" ON "location_requests" USING btree ("id") WHERE "target" IS NOT NULL AND "target_hash" IS NULL;--> statement-breakpoint
 -- A tombstone outlives an account only as hashes: the deleted account's id is cleared from it.
 ALTER TABLE "link_tombstones" ALTER COLUMN "requester_id" DROP NOT NULL;--> statement-breakpoint
 -- A message deleted as soon as it is delivered (the notice that an account was deleted, to an address we no

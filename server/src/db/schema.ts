@@ -410,6 +410,9 @@ export const locationRequests = pgTable(
   (table) => [
     uniqueIndex('location_requests_token_unique').on(table.token),
     index('location_requests_user_created_idx').on(table.userId, table.createdAt),
+    index('location_requests_unkeyed_target_idx')
+      .on(table.id)
+      .where(sql`${table.target} is not null and ${table.targetHash} is null`),
     check('location_requests_channel_check', sql`${table.channel} in ('sms', 'email', 'link')`),
     check('location_requests_status_check', sql`${table.status} in ('pending', 'ip_located', 'gps_tracked')`),
     check(
