@@ -24,6 +24,8 @@ export interface KabariServer {
   dataDir: string;
   /** Stops the server and removes its data folder, unless asked to keep it (to inspect the database). */
   stop: (options?: { keepData?: boolean }) => Promise<void>;
+  /** Everything the server has written to stdout and stderr so far: its log. */
+  output: () => string;
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -68,5 +70,5 @@ export async function startKabari(env: Record<string, string> = {}): Promise<Kab
     await stop();
     throw error;
   }
-  return { url, dataDir, stop };
+  return { url, dataDir, stop, output: () => log };
 }

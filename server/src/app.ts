@@ -13,6 +13,7 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompi
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
 import { knownText, requestLocale, sayCommon, type Locale } from './lib/messages';
+import { clientNetwork, loggableUrl } from './lib/request-log';
 import type { TwilioHttpClient } from './mail/twilio-sms';
 import geoPlugin from './geo/geo-plugin';
 import billingPlugin from './billing/billing-plugin';
@@ -76,6 +77,15 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      // Fastify's own, less what a log must not keep: no query string or share token, no full client address.
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: loggableUrl(request.url),
+        host: request.host,
+        remoteAddress: clientNetwork(request.ip),
+      }),
+    },
   };
 }
 

@@ -162,6 +162,32 @@ describe('the app', () => {
     expect(logs).not.toContain('very-secret-token');
   });
 
+  it('logs requests without a query string, a share token in the path or the full client address', async () => {
+    const token = 'Zm9yLXRoZS1sb2ctdGVzdC1vbmx5LXRva2Vu';
+    const visits = [
+      { url: `/api/v1/share/links/${token}/consent?from=sms`, remoteAddress: '203.0.113.77' },
+      { url: `/enter-link?token=${token}&source=sms#top`, remoteAddress: '198.51.100.23' },
+      { url: `/id/share/?t=${token}`, remoteAddress: '2001:db8:1234:5678::9' },
+      { url: '/api/v1/requests/limit?channel=sms&number=%2B6281234567890', remoteAddress: '::ffff:192.0.2.55' },
+    ];
+    for (const visit of visits) await testApp.app.inject({ method: 'GET', ...visit });
+    const logs = logLines.join('');
+    expect(logs).toContain('/api/v1/share/links/[token]/consent');
+    expect(logs).toContain('"/enter-link"');
+    expect(logs).toContain('"/id/share/"');
+    expect(logs).toContain('"/api/v1/requests/limit"');
+    for (const secret of [token, 'from=sms', 'source=sms', '6281234567890', '?']) {
+      expect(logs.split('\n').filter((line) => line.includes('"url"') && line.includes(secret))).toEqual([]);
+    }
+    for (const address of ['203.0.113.77', '198.51.100.23', '2001:db8:1234:5678', '192.0.2.55']) {
+      expect(logs).not.toContain(address);
+    }
+    // Enough to tell networks apart when something goes wrong, not enough to name a subscriber's line.
+    for (const network of ['203.0.113.0', '198.51.100.0', '2001:db8:1234::', '192.0.2.0']) {
+      expect(logs).toContain(`"remoteAddress":"${network}"`);
+    }
+  });
+
   it('sets security headers, with the configured remote origins in the CSP', async () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/healthz' });
     const csp = String(response.headers['content-security-policy']);

@@ -47,6 +47,21 @@ describe('StopSharing', () => {
     );
   });
 
+  it('forgets on this device what was shared, once erased', async () => {
+    global.fetch = jest.fn(async () => reply(200, { state: 'withdrawn' })) as unknown as typeof fetch;
+    sessionStorage.setItem('kabari-share:tok', JSON.stringify({ approximateAddress: 'Menteng, Jakarta' }));
+    sessionStorage.setItem('kabari-share:other', JSON.stringify({ approximateAddress: 'Bandung' }));
+    const onEnded = jest.fn();
+    await renderAt('/share?token=tok', <StopSharing token="tok" eraseConfirmText="Erases it all." onEnded={onEnded} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop and erase' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, stop and erase' }));
+    await waitFor(() => expect(onEnded).toHaveBeenCalledWith('withdrawn'));
+    expect(sessionStorage.getItem('kabari-share:tok')).toBeNull();
+    // Another link's summary is that link's business.
+    expect(sessionStorage.getItem('kabari-share:other')).not.toBeNull();
+    sessionStorage.clear();
+  });
+
   it('says when the server could not stop, and lets the recipient try again', async () => {
     global.fetch = jest.fn(async () => reply(500, null)) as unknown as typeof fetch;
     const onEnded = jest.fn();

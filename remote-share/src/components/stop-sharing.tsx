@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shareNamespace } from '../i18n/share-namespace';
+import { forgetSummary } from '../lib/share-flow';
 import { shareApi, ShareApiError, type LinkState } from '../lib/share-api';
 import './recipient-pages.css';
 
@@ -55,7 +56,10 @@ export function StopSharing({ token, intro, eraseConfirmText, primary, disabled,
     setBusy(true);
     setFailed(false);
     call(token)
-      .then((answer) => onEnded(outcomeOf(answer.state)))
+      .then((answer) => {
+        if (answer.state === 'withdrawn') forgetSummary(token);
+        onEnded(outcomeOf(answer.state));
+      })
       // 409: nothing is being shared through this link (never agreed to, or already stopped).
       .catch((error: unknown) => {
         if (error instanceof ShareApiError && error.status === 409) onEnded('not-sharing');

@@ -24,6 +24,15 @@ export function saveSummary(token: string, summary: ShareSummary): void {
   }
 }
 
+/** Stop and erase: what was shared is erased on the server, and this tab forgets it too. */
+export function forgetSummary(token: string): void {
+  try {
+    sessionStorage.removeItem(summaryKey(token));
+  } catch {
+    // No storage: nothing was kept.
+  }
+}
+
 export function readSummary(token: string): ShareSummary | null {
   try {
     const text = sessionStorage.getItem(summaryKey(token));

@@ -9,6 +9,9 @@ export interface ThrottleRule {
 
 export type ThrottleResult = { limited: false } | { limited: true; retryAfterSeconds: number };
 
+/** The retention job deletes a counter a day after its window began (SPENT_COUNTER_HOURS): no window is longer. */
+export const LONGEST_WINDOW_SECONDS = 24 * 60 * 60;
+
 function retryAfter(windowStartedAt: Date, windowSeconds: number): number {
   return Math.max(1, Math.ceil((windowStartedAt.getTime() + windowSeconds * 1000 - Date.now()) / 1000));
 }
@@ -18,6 +21,9 @@ function retryAfter(windowStartedAt: Date, windowSeconds: number): number {
  * across instances and concurrent requests. Limited once the count goes over the rule's limit.
  */
 export async function countAttempt(db: DatabaseExecutor, key: string, rule: ThrottleRule): Promise<ThrottleResult> {
+  if (rule.windowSeconds > LONGEST_WINDOW_SECONDS) {
+    throw new Error(`A throttle window longer than a day (${rule.windowSeconds} s) would outlive its counter`);
+  }
   const [row] = await queryRows<{ count: number; window_started_at: string | Date }>(
     db,
     sql`

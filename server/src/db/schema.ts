@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   doublePrecision,
   index,
@@ -22,7 +23,11 @@ export const serverSettings = pgTable('server_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-/** The device report a browser sends on first load (spec §3). No IP address is stored, on purpose. */
+/**
+ * The device report a browser sends on its first load of a public page. No IP address is stored, on purpose; the
+ * page and referrer are kept without query string or fragment, and a recipient's page sends none. Pruned by the
+ * retention job after RETENTION_DAYS.
+ */
 export const visitorReports = pgTable(
   'visitor_reports',
   {
@@ -44,6 +49,7 @@ export const visitorReports = pgTable(
   },
   (table) => [
     index('visitor_reports_visitor_id_idx').on(table.visitorId),
+    index('visitor_reports_created_at_idx').on(table.createdAt),
     check('visitor_reports_device_type_check', sql`${table.deviceType} in ('mobile', 'tablet', 'desktop')`),
   ],
 );
@@ -130,6 +136,8 @@ export const outboxMessages = pgTable(
     bodyHtml: text('body_html'),
     // Where a reply goes when it is not the sender (a contact-form message: the visitor who wrote it).
     replyTo: text('reply_to'),
+    // Deleted once a provider has taken it (or refused it for good): it goes to an address we no longer keep.
+    eraseWhenSent: boolean('erase_when_sent').notNull().default(false),
     locale: text('locale').notNull().default('en'),
     state: text('state').notNull().default('queued'),
     // 'smtp' when a real provider took it, 'local' when it stays in the local outbox only.
@@ -170,12 +178,19 @@ export const contactMessages = pgTable(
   ],
 );
 
-/** Fixed-window counters for login and code throttling, shared by every instance through the database. */
-export const authThrottles = pgTable('auth_throttles', {
-  key: text('key').primaryKey(),
-  count: integer('count').notNull(),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
-});
+/**
+ * Fixed-window counters for login and code throttling, shared by every instance through the database. A key that
+ * holds personal data (an address, an email) holds its keyed hash; spent windows are pruned by the retention job.
+ */
+export const authThrottles = pgTable(
+  'auth_throttles',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('auth_throttles_window_started_at_idx').on(table.windowStartedAt)],
+);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Accounts, subscriptions and payments. Amounts are integers in the currency's minor unit (cents; rupiah has none).
@@ -371,6 +386,8 @@ export const locationRequests = pgTable(
     channel: text('channel').notNull(),
     // E.164 number for sms, lower-cased address for email, null for a link.
     target: text('target'),
+    // The target's opt-out key (requests/opt-outs.ts), copied into the tombstone when the request is deleted.
+    targetHash: text('target_hash'),
     title: text('title'),
     token: text('token').notNull(),
     locale: text('locale').notNull(),
@@ -393,6 +410,9 @@ export const locationRequests = pgTable(
   (table) => [
     uniqueIndex('location_requests_token_unique').on(table.token),
     index('location_requests_user_created_idx').on(table.userId, table.createdAt),
+    index('location_requests_unkeyed_target_idx')
+      .on(table.id)
+      .where(sql`${table.target} is not null and ${table.targetHash} is null`),
     check('location_requests_channel_check', sql`${table.channel} in ('sms', 'email', 'link')`),
     check('location_requests_status_check', sql`${table.status} in ('pending', 'ip_located', 'gps_tracked')`),
     check(
@@ -408,12 +428,20 @@ export const locationRequests = pgTable(
  * and `link:<user id>` (one new link per 3 hours). An upsert that only succeeds when the window has passed makes
  * the limit hold across instances and concurrent requests.
  */
-export const sendLimits = pgTable('send_limits', {
-  key: text('key').primaryKey(),
-  lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }).notNull(),
-});
+export const sendLimits = pgTable(
+  'send_limits',
+  {
+    key: text('key').primaryKey(),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('send_limits_last_sent_at_idx').on(table.lastSentAt)],
+);
 
-/** Numbers and emails that opted out of all requests, by sha256 of the normalised target (not the target itself). */
+/**
+ * Numbers and emails that opted out of all requests, by a hash of the normalised target keyed with the server's
+ * secret (requests/opt-outs.ts), never the target itself. Rows from before the keyed hash hold its plain sha256
+ * until met again; both are looked up, so no opt-out is ever lost.
+ */
 export const optOuts = pgTable('opt_outs', {
   targetHash: text('target_hash').primaryKey(),
   channel: text('channel').notNull(),
@@ -423,15 +451,17 @@ export const optOuts = pgTable('opt_outs', {
 /**
  * What is left of a deleted location request (by its requester, or with their account), so that the opt-out and
  * report links in a message already sent keep working: the token's sha256, the target's opt-out hash and the
- * requester's id, nothing else. Written by a trigger on location_requests (migration 0005), so every way of
- * deleting a request leaves one; pruned by the retention job after a year.
+ * requester's id, nothing else (the id is cleared when the account is deleted). Written by a trigger on
+ * location_requests (migrations 0005, 0014), so every way of deleting a request leaves one; pruned by the retention
+ * job after a year.
  */
 export const linkTombstones = pgTable(
   'link_tombstones',
   {
     tokenHash: text('token_hash').primaryKey(),
-    // No foreign key: it outlives the account, so the operator still knows whom a report is about.
-    requesterId: uuid('requester_id').notNull(),
+    // No foreign key: it outlives the request, so the operator still knows whom a report is about; null once the
+    // account itself is deleted.
+    requesterId: uuid('requester_id'),
     channel: text('channel').notNull(),
     targetHash: text('target_hash'),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -441,7 +471,7 @@ export const linkTombstones = pgTable(
 
 /**
  * Abuse reports from recipients, stored for the operator with the request they concern and its requester, who
- * stays known when the request or the account is deleted.
+ * stays known when the request is deleted; deleting the account detaches the report from it. Kept a year.
  */
 export const abuseReports = pgTable('abuse_reports', {
   id: uuid('id').primaryKey().defaultRandom(),

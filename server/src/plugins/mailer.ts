@@ -18,6 +18,12 @@ export interface OutgoingEmail {
   html: string;
   /** Where replies go, when not to the sender (MAIL_FROM): e.g. the visitor who wrote through the contact form. */
   replyTo?: string;
+  /**
+   * Delete the row once a provider has taken the message (or refused it for good), instead of keeping it for
+   * RETENTION_DAYS: for a message to an address we no longer keep (the notice that an account was deleted). With no
+   * provider the outbox itself is the delivery, so the row stays there like any other.
+   */
+  eraseWhenSent?: boolean;
 }
 
 export interface OutgoingSms {
@@ -107,6 +113,7 @@ interface ClaimedMessage {
   body_text: string;
   body_html: string | null;
   reply_to: string | null;
+  erase_when_sent: boolean;
   attempts: number;
 }
 
@@ -184,6 +191,10 @@ export default fp(
 
     async function settle(message: ClaimedMessage, outcome: DeliveryOutcome): Promise<void> {
       await db.transaction(async (tx) => {
+        if (message.erase_when_sent && outcome.state !== 'queued') {
+          await tx.delete(outboxMessages).where(eq(outboxMessages.id, message.id));
+          return;
+        }
         if (outcome.state === 'sent') {
           await tx.execute(
             sql`update outbox_messages set state = 'sent', transport = ${outcome.transport}, sent_at = now(),
@@ -224,7 +235,7 @@ export default fp(
               where state = 'queued' and next_attempt_at <= now()
               order by created_at limit ${BATCH_SIZE}
               for update skip locked)
-            returning id, channel, recipient, subject, body_text, body_html, reply_to, attempts`,
+            returning id, channel, recipient, subject, body_text, body_html, reply_to, erase_when_sent, attempts`,
       );
       // The batch is sent one message at a time: the ones still waiting keep their claim while the others go.
       const waiting = new Set(claimed.map((message) => message.id));
@@ -317,6 +328,7 @@ export default fp(
           bodyText: email.text,
           bodyHtml: email.html,
           replyTo: email.replyTo ?? null,
+          eraseWhenSent: email.eraseWhenSent ?? false,
           locale: email.locale,
           ...(transporter ? {} : localDelivery()),
         }),

@@ -4,7 +4,7 @@ import type { Locale } from '../auth/users';
 import { locationRequests } from '../db/schema';
 import { findOwnedRequest, type LocationRequestView } from './location-request-view';
 import { publishRequestEvent } from '../live/request-events';
-import { isOptedOut } from './opt-outs';
+import { isOptedOut, optOutKey } from './opt-outs';
 import { claimSendSlot, linkLimitKey, targetLimitKey } from './send-limits';
 import { messageLinks, renderMessage, type MessageChannel, type TemplateId } from './templates';
 
@@ -41,7 +41,8 @@ export async function createMessageRequest(
   input: Common & { channel: MessageChannel; target: string; templateId: TemplateId; note: string },
 ): Promise<CreateOutcome> {
   const outcome = await app.db.transaction(async (tx): Promise<CreateOutcome> => {
-    if (await isOptedOut(tx, input.target)) return { kind: 'opted-out' };
+    const { hmacSecret } = app.auth.secrets;
+    if (await isOptedOut(tx, hmacSecret, input.target)) return { kind: 'opted-out' };
     const claim = await claimSendSlot(tx, targetLimitKey(input.target));
     if (!claim.allowed) return { kind: 'limited', nextAllowedAt: claim.nextAllowedAt };
 
@@ -74,6 +75,7 @@ export async function createMessageRequest(
       userId: input.requester.userId,
       channel: input.channel,
       target: input.target,
+      targetHash: optOutKey(hmacSecret, input.target),
       token,
       locale: input.locale,
       templateId: input.templateId,

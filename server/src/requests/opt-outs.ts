@@ -1,14 +1,87 @@
-import { eq } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../db/open-database';
-import { optOuts } from '../db/schema';
-// The recipient's opt-out route writes the hash; the same function reads it here.
-import { optOutHash } from '../routes/share/opt-out-hash';
+import { createHash } from 'node:crypto';
+import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { Database, DatabaseExecutor } from '../db/open-database';
+import { locationRequests, optOuts } from '../db/schema';
+import { keyedHash } from '../lib/keyed-hash';
 
-/** Whether the number (E.164) or email address opted out of every request. */
-export async function isOptedOut(db: DatabaseExecutor, target: string): Promise<boolean> {
-  const [row] = await db
-    .select({ targetHash: optOuts.targetHash })
+const normalised = (target: string) => target.trim().toLowerCase();
+
+/**
+ * The opt_outs key of a number (E.164) or an email address (lower-cased), as location_requests stores them: an
+ * HMAC keyed with the server's secret. A plain hash of a phone number is reversed by trying every number, in
+ * minutes; this one cannot be without the secret.
+ */
+export function optOutKey(secret: Buffer, target: string): string {
+  return keyedHash(secret, 'opt-out', normalised(target));
+}
+
+/**
+ * How opt-outs were keyed before: sha256 (hex) of the normalised target. Only looked up, never written for a new
+ * target: an opt-out stored that way must keep working, and is re-keyed when its target is met again.
+ */
+export function legacyOptOutHash(target: string): string {
+  return createHash('sha256').update(normalised(target)).digest('hex');
+}
+
+/** Moves an opt-out stored under the old hash to the keyed one; the new row is written first, so none is lost. */
+async function rekey(db: DatabaseExecutor, legacy: typeof optOuts.$inferSelect, key: string): Promise<void> {
+  await db
+    .insert(optOuts)
+    .values({ targetHash: key, channel: legacy.channel, createdAt: legacy.createdAt })
+    .onConflictDoNothing();
+  await db.delete(optOuts).where(eq(optOuts.targetHash, legacy.targetHash));
+}
+
+/** Whether the number or email address opted out of every request (under either key; an old one is re-keyed). */
+export async function isOptedOut(db: DatabaseExecutor, secret: Buffer, target: string): Promise<boolean> {
+  const key = optOutKey(secret, target);
+  const legacy = legacyOptOutHash(target);
+  const rows = await db
+    .select()
     .from(optOuts)
-    .where(eq(optOuts.targetHash, optOutHash(target)));
-  return row !== undefined;
+    .where(inArray(optOuts.targetHash, [key, legacy]));
+  const old = rows.find((row) => row.targetHash === legacy);
+  if (old) await rekey(db, old, key);
+  return rows.length > 0;
+}
+
+/** Records an opt-out under the key given (a request's keyed target hash, or what its tombstone kept). */
+export async function recordOptOut(db: DatabaseExecutor, targetHash: string, channel: string): Promise<void> {
+  await db.insert(optOuts).values({ targetHash, channel }).onConflictDoNothing();
+}
+
+const REKEY_BATCH = 500;
+
+/**
+ * Gives requests stored before the keyed hash their key, and moves the opt-outs of their targets to it: the old
+ * plain hashes then go wherever the number or address is still known. Opt-outs whose target nothing holds any more
+ * keep the old hash (only its owner can bring it up again) and are re-keyed if it comes back. Batched and
+ * idempotent: several instances may run it at once.
+ */
+export async function rekeyOptOuts(db: Database, secret: Buffer): Promise<{ requests: number; optOuts: number }> {
+  const done = { requests: 0, optOuts: 0 };
+  for (;;) {
+    const batch = await db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: locationRequests.id, target: locationRequests.target })
+        .from(locationRequests)
+        .where(and(isNotNull(locationRequests.target), isNull(locationRequests.targetHash)))
+        .limit(REKEY_BATCH);
+      for (const row of rows) {
+        const key = optOutKey(secret, row.target!);
+        await tx.update(locationRequests).set({ targetHash: key }).where(eq(locationRequests.id, row.id));
+        const [legacy] = await tx
+          .select()
+          .from(optOuts)
+          .where(eq(optOuts.targetHash, legacyOptOutHash(row.target!)));
+        if (legacy) {
+          await rekey(tx, legacy, key);
+          done.optOuts += 1;
+        }
+      }
+      return rows.length;
+    });
+    done.requests += batch;
+    if (batch < REKEY_BATCH) return done;
+  }
 }

@@ -1,14 +1,33 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { LONGEST_WINDOW_SECONDS } from '../auth/throttle';
 import type { Config } from '../config';
-import { queryRows, type Database } from '../db/open-database';
+import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
+import { rekeyOptOuts } from '../requests/opt-outs';
 
 // Any fixed number: every instance takes the same lock, so one of them prunes at a time.
 const RETENTION_LOCK_KEY = 727_001;
 const FIRST_RUN_DELAY_MS = 60_000;
 const INTERVAL_MS = 60 * 60 * 1000;
-// Long enough for an old message's opt-out or report link to be followed; the tombstone holds only hashes and an id.
+
+// How long each kind of personal data is kept, and why (docs/privacy.md lists every table). Positions, live events,
+// cached addresses, sent messages, visitor reports, ended sessions and sign-up attempts: RETENTION_DAYS.
+
+/** Long enough for an old message's opt-out or report link to be followed; the tombstone holds only hashes. */
 export const TOMBSTONE_DAYS = 365;
+/** Time to answer a message and follow it up, or to act on a report of abuse or a refund request. */
+export const CONTACT_MESSAGE_DAYS = 365;
+export const ABUSE_REPORT_DAYS = 365;
+export const REFUND_REQUEST_DAYS = 365;
+/** Providers retry a webhook for about 3 days and can resend an event for 30: a replay within that does nothing. */
+export const WEBHOOK_EVENT_DAYS = 90;
+/** Accounting and tax records: Indonesian law asks for 10 years. */
+export const PAYMENT_YEARS = 10;
+/**
+ * Throttle counters and send limits are dead once their window has passed. No throttle window is longer than a day
+ * (countAttempt refuses one) and the send limit is 3 hours, so a day after it started a row is spent.
+ */
+export const SPENT_COUNTER_HOURS = LONGEST_WINDOW_SECONDS / 3600;
 
 export interface RetentionResult {
   /** False when another instance held the lock: it is pruning now. */
@@ -20,12 +39,55 @@ export interface RetentionResult {
   linkTombstones: number;
   /** Emails and text messages sent (or given up on) to accounts and the operator. */
   outboxMessages: number;
+  visitorReports: number;
+  authThrottles: number;
+  sendLimits: number;
+  verificationCodes: number;
+  /** Sign-up attempts (the details typed in the sign-up form), settled long ago. */
+  registrations: number;
+  webhookEvents: number;
+  contactMessages: number;
+  abuseReports: number;
+  refundRequests: number;
+  /** Sessions that ended (signed out, or expired) RETENTION_DAYS ago. */
+  sessions: number;
+  payments: number;
+}
+
+const NOTHING: Omit<RetentionResult, 'ran'> = {
+  positions: 0,
+  requestEvents: 0,
+  geocodeCache: 0,
+  linkTombstones: 0,
+  outboxMessages: 0,
+  visitorReports: 0,
+  authThrottles: 0,
+  sendLimits: 0,
+  verificationCodes: 0,
+  registrations: 0,
+  webhookEvents: 0,
+  contactMessages: 0,
+  abuseReports: 0,
+  refundRequests: 0,
+  sessions: 0,
+  payments: 0,
+};
+
+/** Runs a delete and counts the rows it removed, without sending them back. */
+async function deleted(db: DatabaseExecutor, statement: SQL): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`with gone as (${statement} returning 1) select count(*)::int as n from gone`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 /**
- * Deletes positions, live events, cached geocoding answers and delivered messages older than `retentionDays`
- * (and tombstones of deleted requests after TOMBSTONE_DAYS). Under a transaction-scoped advisory lock, so
- * several instances on one PostgreSQL never prune at once; the deletes are idempotent in any case.
+ * Deletes every kind of personal data whose time is over: positions, live events, cached geocoding answers, sent
+ * messages, visitor reports, ended sessions and old sign-up attempts after `retentionDays`; spent throttle counters,
+ * send limits and expired codes; webhook events, contact messages, abuse reports, refund requests and tombstones
+ * after their own periods (above); payments after the years the law asks for. Under a transaction-scoped advisory
+ * lock, so several instances on one PostgreSQL never prune at once; the deletes are idempotent in any case.
  */
 export async function pruneExpiredData(db: Database, retentionDays: number): Promise<RetentionResult> {
   return db.transaction(async (tx) => {
@@ -33,44 +95,50 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       tx,
       sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as locked`,
     );
-    if (!lock?.locked) {
-      return { ran: false, positions: 0, requestEvents: 0, geocodeCache: 0, linkTombstones: 0, outboxMessages: 0 };
-    }
+    if (!lock?.locked) return { ran: false, ...NOTHING };
     const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
-    const positions = await queryRows<{ id: number }>(
-      tx,
-      sql`delete from positions where created_at < ${cutoff} returning id`,
-    );
-    const events = await queryRows<{ id: number }>(
-      tx,
-      sql`delete from request_events where created_at < ${cutoff} returning id`,
-    );
-    const answers = await queryRows<{ key: string }>(
-      tx,
-      sql`delete from geocode_cache where created_at < ${cutoff} returning key`,
-    );
-    const tombstones = await queryRows<{ token_hash: string }>(
-      tx,
-      sql`delete from link_tombstones where deleted_at < now() - make_interval(days => ${TOMBSTONE_DAYS})
-          returning token_hash`,
-    );
-    // A sent message (a code, a receipt, a contact form's copy) holds an address and a name: it is not kept
-    // forever. Still queued ones wait for delivery; a request's own message lives as long as the request, whose
-    // history shows its delivery state.
-    const messages = await queryRows<{ id: string }>(
-      tx,
-      sql`delete from outbox_messages
-          where state <> 'queued' and coalesce(sent_at, created_at) < ${cutoff}
-            and not exists (select 1 from location_requests where location_requests.message_id = outbox_messages.id)
-          returning id`,
-    );
+    const daysAgo = (days: number) => sql`now() - make_interval(days => ${days})`;
+    const spent = sql`now() - make_interval(hours => ${SPENT_COUNTER_HOURS})`;
     return {
       ran: true,
-      positions: positions.length,
-      requestEvents: events.length,
-      geocodeCache: answers.length,
-      linkTombstones: tombstones.length,
-      outboxMessages: messages.length,
+      positions: await deleted(tx, sql`delete from positions where created_at < ${cutoff}`),
+      requestEvents: await deleted(tx, sql`delete from request_events where created_at < ${cutoff}`),
+      geocodeCache: await deleted(tx, sql`delete from geocode_cache where created_at < ${cutoff}`),
+      linkTombstones: await deleted(tx, sql`delete from link_tombstones where deleted_at < ${daysAgo(TOMBSTONE_DAYS)}`),
+      // A sent message (a code, a receipt, a contact form's copy) holds an address and a name: it is not kept
+      // forever. Still queued ones wait for delivery; a request's own message lives as long as the request, whose
+      // history shows its delivery state.
+      outboxMessages: await deleted(
+        tx,
+        sql`delete from outbox_messages
+            where state <> 'queued' and coalesce(sent_at, created_at) < ${cutoff}
+              and not exists (select 1 from location_requests where location_requests.message_id = outbox_messages.id)`,
+      ),
+      visitorReports: await deleted(tx, sql`delete from visitor_reports where created_at < ${cutoff}`),
+      authThrottles: await deleted(tx, sql`delete from auth_throttles where window_started_at < ${spent}`),
+      sendLimits: await deleted(tx, sql`delete from send_limits where last_sent_at < ${spent}`),
+      // An expired code can no longer be used, and nothing reads it.
+      verificationCodes: await deleted(tx, sql`delete from verification_codes where expires_at < now()`),
+      // Settled within a day (the reconciliation gives up after 24 hours); the account, if any, has the details.
+      registrations: await deleted(tx, sql`delete from registrations where updated_at < ${cutoff}`),
+      webhookEvents: await deleted(
+        tx,
+        sql`delete from webhook_events where received_at < ${daysAgo(WEBHOOK_EVENT_DAYS)}`,
+      ),
+      contactMessages: await deleted(
+        tx,
+        sql`delete from contact_messages where created_at < ${daysAgo(CONTACT_MESSAGE_DAYS)}`,
+      ),
+      abuseReports: await deleted(tx, sql`delete from abuse_reports where created_at < ${daysAgo(ABUSE_REPORT_DAYS)}`),
+      refundRequests: await deleted(
+        tx,
+        sql`delete from refund_requests where created_at < ${daysAgo(REFUND_REQUEST_DAYS)}`,
+      ),
+      sessions: await deleted(tx, sql`delete from sessions where expires_at < ${cutoff} or revoked_at < ${cutoff}`),
+      payments: await deleted(
+        tx,
+        sql`delete from payments where created_at < now() - make_interval(years => ${PAYMENT_YEARS})`,
+      ),
     };
   });
 }
@@ -84,16 +152,12 @@ export default fp(
     let closing = false;
     const run = () => {
       running = pruneExpiredData(app.db, retentionDays)
-        .then((result) => {
-          if (
-            result.positions ||
-            result.requestEvents ||
-            result.geocodeCache ||
-            result.linkTombstones ||
-            result.outboxMessages
-          ) {
-            app.log.info(result, `Retention: deleted data older than ${retentionDays} days`);
+        .then(async (result) => {
+          if (Object.values(result).some((count) => typeof count === 'number' && count > 0)) {
+            app.log.info(result, 'Retention: deleted personal data past its retention period');
           }
+          const rekeyed = await rekeyOptOuts(app.db, app.auth.secrets.hmacSecret);
+          if (rekeyed.requests > 0) app.log.info(rekeyed, 'Retention: keyed the opt-out hashes of older requests');
         })
         .catch((error: unknown) => app.log.error({ err: error }, 'Retention job failed'))
         .finally(() => {
@@ -112,5 +176,5 @@ export default fp(
       await running;
     });
   },
-  { name: 'retention', dependencies: ['database'] },
+  { name: 'retention', dependencies: ['database', 'auth'] },
 );

@@ -35,6 +35,15 @@ describeEachDatabase('throttle counters', (driver) => {
     expect((await isLimited(opened.db, 'k:limit', rule)).limited).toBe(true);
   });
 
+  it('refuses a window longer than a day: the retention job deletes counters a day after their window began', async () => {
+    await expect(countAttempt(opened.db, 'k:too-long', { limit: 3, windowSeconds: 24 * 3600 + 1 })).rejects.toThrow(
+      /longer than a day/,
+    );
+    expect(await countAttempt(opened.db, 'k:a-day', { limit: 3, windowSeconds: 24 * 3600 })).toEqual({
+      limited: false,
+    });
+  });
+
   it('counts concurrent attempts exactly (one statement, no lost updates)', async () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => countAttempt(opened.db, 'k:concurrent', rule)));
     expect(results.filter((result) => !result.limited)).toHaveLength(3);

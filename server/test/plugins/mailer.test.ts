@@ -222,6 +222,28 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
     expect(smtp.received.length).toBe(before + 1);
   });
 
+  it('deletes a message marked to be erased once the provider has it, or has refused it for good', async () => {
+    const farewell = (key: string, to: string) => ({
+      idempotencyKey: key,
+      to,
+      locale: 'en' as const,
+      subject: 'Your Kabari account has been deleted',
+      text: 'Goodbye',
+      html: '<p>Goodbye</p>',
+      eraseWhenSent: true,
+    });
+    const arrival = smtp.nextMessage();
+    await testApp.app.mailer.queue(testApp.app.db, farewell('erase-when-sent', 'leaving@example.com'));
+    await testApp.app.mailer.dispatchDue();
+    expect((await arrival).to).toBe('leaving@example.com');
+    expect(await rowFor('erase-when-sent')).toBeUndefined();
+
+    smtp.refuse(1, 550);
+    await testApp.app.mailer.queue(testApp.app.db, farewell('erase-when-refused', 'gone@example.com'));
+    await testApp.app.mailer.dispatchDue();
+    expect(await rowFor('erase-when-refused')).toBeUndefined();
+  });
+
   it('queues a message once per idempotency key', async () => {
     const email = {
       idempotencyKey: 'once-only',

@@ -1,9 +1,28 @@
 import { sql } from 'drizzle-orm';
-import { geocodeCache, linkTombstones, outboxMessages, positions, requestEvents } from '../../src/db/schema';
+import {
+  abuseReports,
+  authThrottles,
+  contactMessages,
+  geocodeCache,
+  linkTombstones,
+  outboxMessages,
+  payments,
+  positions,
+  refundRequests,
+  registrations,
+  requestEvents,
+  sendLimits,
+  sessions,
+  verificationCodes,
+  visitorReports,
+  webhookEvents,
+} from '../../src/db/schema';
 import { pruneExpiredData } from '../../src/retention/retention-job';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';
+
+const DAY = 24 * 60 * 60 * 1000;
 
 describeEachDatabase('the retention job', (driver) => {
   let testApp: TestApp;
@@ -65,7 +84,7 @@ describeEachDatabase('the retention job', (driver) => {
       { tokenHash: 'new-token-hash', requesterId: userId, channel: 'sms', deletedAt: daysAgo(40) },
     ]);
 
-    expect(await pruneExpiredData(db, 30)).toEqual({
+    expect(await pruneExpiredData(db, 30)).toMatchObject({
       ran: true,
       positions: 1,
       requestEvents: 1,
@@ -85,7 +104,7 @@ describeEachDatabase('the retention job', (driver) => {
     expect(await db.$count(positions, sql`${positions.requestId} = ${request.id}`)).toBe(1);
     expect(await db.$count(requestEvents, sql`${requestEvents.requestId} = ${request.id}`)).toBe(1);
     // Nothing left to do the second time.
-    expect(await pruneExpiredData(db, 30)).toEqual({
+    expect(await pruneExpiredData(db, 30)).toMatchObject({
       ran: true,
       positions: 0,
       requestEvents: 0,
@@ -93,6 +112,139 @@ describeEachDatabase('the retention job', (driver) => {
       linkTombstones: 0,
       outboxMessages: 0,
     });
+  });
+
+  it('deletes every other kind of personal data once its stated period is over, and keeps what is newer', async () => {
+    const { db } = testApp.app;
+    const userId = await insertRequester(db);
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 60 * 60 * 1000);
+    const daysAgo = (days: number) => hoursAgo(days * 24);
+    const report = (visitorId: string, createdAt: Date) => ({
+      visitorId,
+      userAgent: 'Mozilla/5.0 (retention test)',
+      deviceType: 'mobile',
+      pageUrl: 'https://kabari.example/',
+      visitTime: createdAt,
+      createdAt,
+    });
+    // The issue's case: a 400-day-old report survived the job.
+    await db
+      .insert(visitorReports)
+      .values([report('old', daysAgo(400)), report('month', daysAgo(31)), report('new', daysAgo(29))]);
+    await db.insert(authThrottles).values([
+      { key: 'retention-test:spent', count: 3, windowStartedAt: hoursAgo(25) },
+      { key: 'retention-test:running', count: 3, windowStartedAt: hoursAgo(2) },
+    ]);
+    await db.insert(sendLimits).values([
+      { key: 'retention-test:spent', lastSentAt: hoursAgo(25) },
+      { key: 'retention-test:running', lastSentAt: hoursAgo(2) },
+    ]);
+    const code = (email: string, expiresAt: Date) => ({ email, purpose: 'reset_password', codeHash: email, expiresAt });
+    await db
+      .insert(verificationCodes)
+      .values([code('expired@kabari.test', hoursAgo(1)), code('valid@kabari.test', new Date(Date.now() + 600_000))]);
+    const signUp = (email: string, updatedAt: Date) => ({
+      email,
+      displayName: 'Sign Up',
+      locale: 'en',
+      provider: 'v5pay',
+      state: 'sign_failed',
+      createdAt: updatedAt,
+      updatedAt,
+    });
+    await db
+      .insert(registrations)
+      .values([signUp('old-sign-up@kabari.test', daysAgo(31)), signUp('new-sign-up@kabari.test', daysAgo(2))]);
+    await db.insert(webhookEvents).values([
+      { provider: 'stripe', eventId: 'evt_old', type: 'payment_intent.succeeded', receivedAt: daysAgo(91) },
+      { provider: 'stripe', eventId: 'evt_new', type: 'payment_intent.succeeded', receivedAt: daysAgo(89) },
+    ]);
+    const contact = (email: string, createdAt: Date) => ({
+      name: 'Visitor',
+      email,
+      topic: 'question',
+      message: 'A question for the retention test',
+      locale: 'en',
+      createdAt,
+    });
+    await db
+      .insert(contactMessages)
+      .values([contact('old-contact@kabari.test', daysAgo(366)), contact('new-contact@kabari.test', daysAgo(364))]);
+    await db.insert(abuseReports).values([
+      { requesterId: userId, reason: 'spam', details: 'old report', createdAt: daysAgo(366) },
+      { requesterId: userId, reason: 'spam', details: 'new report', createdAt: daysAgo(364) },
+    ]);
+    await db.insert(refundRequests).values([
+      { email: 'old-refund@kabari.test', reason: 'old', locale: 'en', createdAt: daysAgo(366) },
+      { email: 'new-refund@kabari.test', reason: 'new', locale: 'en', createdAt: daysAgo(364) },
+    ]);
+    const session = (userAgent: string, values: { expiresAt: Date; revokedAt?: Date }) => ({
+      userId,
+      tokenHash: `retention-test:${userAgent}`,
+      userAgent,
+      ...values,
+    });
+    await db
+      .insert(sessions)
+      .values([
+        session('expired long ago', { expiresAt: daysAgo(31) }),
+        session('signed out long ago', { expiresAt: new Date(Date.now() + DAY), revokedAt: daysAgo(31) }),
+        session('signed out lately', { expiresAt: new Date(Date.now() + DAY), revokedAt: daysAgo(2) }),
+        session('in use', { expiresAt: new Date(Date.now() + DAY) }),
+      ]);
+    const payment = (key: string, createdAt: Date) => ({
+      kind: 'renewal',
+      periodIndex: 1,
+      idempotencyKey: `retention-test:${key}`,
+      provider: 'v5pay',
+      currency: 'USD',
+      amount: 2999,
+      state: 'succeeded',
+      createdAt,
+    });
+    await db
+      .insert(payments)
+      .values([payment('eleven-years', daysAgo(11 * 366)), payment('nine-years', daysAgo(9 * 365))]);
+
+    expect(await pruneExpiredData(db, 30)).toMatchObject({
+      ran: true,
+      visitorReports: 2,
+      authThrottles: 1,
+      sendLimits: 1,
+      verificationCodes: 1,
+      registrations: 1,
+      webhookEvents: 1,
+      contactMessages: 1,
+      abuseReports: 1,
+      refundRequests: 1,
+      sessions: 2,
+      payments: 1,
+    });
+    expect((await db.select().from(visitorReports)).map((row) => row.visitorId)).toEqual(['new']);
+    const keys = async (table: typeof authThrottles | typeof sendLimits) =>
+      (await db.select({ key: table.key }).from(table))
+        .map((row) => row.key)
+        .filter((key) => key.startsWith('retention-test:'));
+    expect(await keys(authThrottles)).toEqual(['retention-test:running']);
+    expect(await keys(sendLimits)).toEqual(['retention-test:running']);
+    expect((await db.select().from(verificationCodes)).map((row) => row.email)).toEqual(['valid@kabari.test']);
+    expect((await db.select().from(registrations)).map((row) => row.email)).toEqual(['new-sign-up@kabari.test']);
+    expect((await db.select().from(webhookEvents)).map((row) => row.eventId)).toEqual(['evt_new']);
+    expect((await db.select().from(contactMessages)).map((row) => row.email)).toEqual(['new-contact@kabari.test']);
+    expect((await db.select().from(abuseReports)).map((row) => row.details)).toEqual(['new report']);
+    expect((await db.select().from(refundRequests)).map((row) => row.email)).toEqual(['new-refund@kabari.test']);
+    expect((await db.select().from(sessions)).map((row) => row.userAgent).sort()).toEqual([
+      'in use',
+      'signed out lately',
+    ]);
+    expect(
+      (await db.select().from(payments))
+        .map((row) => row.idempotencyKey)
+        .filter((key) => key.startsWith('retention-test:')),
+    ).toEqual(['retention-test:nine-years']);
+
+    const again = await pruneExpiredData(db, 30);
+    expect(Object.entries(again).filter(([key, count]) => key !== 'ran' && count !== 0)).toEqual([]);
   });
 
   it('is configured by RETENTION_DAYS, 30 by default', () => {

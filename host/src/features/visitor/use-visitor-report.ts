@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { isRecipientPage } from './recipient-pages';
 import { ensureVisitorId } from './visitor-id';
 import { visitorAlreadyReported } from './visitor-report-flag';
 
@@ -17,21 +18,29 @@ function afterLoadWhenIdle(task: () => void): void {
 }
 
 /**
- * Spec §1/§9: on load, the visitor id cookies, then (once per visitor and host) the device report.
- * It runs after hydration; the report's code (ua-parser-js, axios) loads only when a report is due.
+ * What a page load does about the visitor: the visitor id cookies, then (once per visitor and host) the device
+ * report, about the page the visit began on. Nothing at all when the visit begins on a recipient's page: a link's
+ * recipient has agreed to nothing yet. The report's code (ua-parser-js) loads only when a report is due.
  */
+export function startVisitorReport(): void {
+  const landingUrl = window.location.href;
+  if (isRecipientPage(window.location.pathname)) return;
+  const visitorId = ensureVisitorId();
+  if (visitorAlreadyReported(visitorId)) return;
+  // Loading the report's code (ua-parser-js) and building the report are separate idle tasks:
+  // together they would be one long task competing with the page's first interactions.
+  afterLoadWhenIdle(() => {
+    import('./visitor-report')
+      .then(({ reportVisitor }) => whenIdle(() => void reportVisitor(visitorId, fetch, landingUrl)))
+      .catch((error: unknown) => console.warn('[kabari] visitor report', error));
+  });
+}
+
+/** Once per page load, after hydration. */
 export function useVisitorReport(): void {
   useEffect(() => {
     if (started) return;
     started = true;
-    const visitorId = ensureVisitorId();
-    if (visitorAlreadyReported(visitorId)) return;
-    // Loading the report's code (ua-parser-js) and building the report are separate idle tasks:
-    // together they would be one long task competing with the page's first interactions.
-    afterLoadWhenIdle(() => {
-      import('./visitor-report')
-        .then(({ reportVisitor }) => whenIdle(() => void reportVisitor(visitorId)))
-        .catch((error: unknown) => console.warn('[kabari] visitor report', error));
-    });
+    startVisitorReport();
   }, []);
 }

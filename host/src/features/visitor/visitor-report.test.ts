@@ -19,7 +19,7 @@ describe('visitor device report (spec §3)', () => {
     const report = buildVisitorReport({
       visitorId: 'v-1',
       userAgent: iphone,
-      pageUrl: 'https://kabari.test/id/enter-link?token=x&source=sms',
+      pageUrl: 'https://kabari.test/id/faqs?token=x&source=sms#how',
       referrer: '',
       now: new Date('2026-11-22T10:00:00Z'),
     });
@@ -33,7 +33,8 @@ describe('visitor device report (spec §3)', () => {
       deviceType: 'mobile',
       deviceBrand: 'Apple',
       deviceModel: 'iPhone',
-      pageUrl: 'https://kabari.test/id/enter-link?token=x&source=sms',
+      // The page, never its query string or fragment: a link's token must not travel with the report.
+      pageUrl: 'https://kabari.test/id/faqs',
       referrerUrl: null,
       source: 'sms',
       visitTime: '2026-11-22T10:00:00.000Z',
@@ -45,7 +46,7 @@ describe('visitor device report (spec §3)', () => {
       visitorId: 'v-2',
       userAgent: desktopChrome,
       pageUrl: 'https://kabari.test/',
-      referrer: 'https://search.example/',
+      referrer: 'https://search.example/results/for/budi?q=budi+santoso#top',
       now: new Date(),
     });
     expect(report).toEqual(
@@ -53,9 +54,24 @@ describe('visitor device report (spec §3)', () => {
         deviceType: 'desktop',
         browserName: 'Chrome',
         source: null,
+        // The referring site only: another site's path and query may say who the visitor is.
         referrerUrl: 'https://search.example/',
       }),
     );
+  });
+
+  it('keeps the source only when it is a short marker', () => {
+    const withSource = (source: string) =>
+      buildVisitorReport({
+        visitorId: 'v-3',
+        userAgent: desktopChrome,
+        pageUrl: `https://kabari.test/?source=${encodeURIComponent(source)}`,
+        referrer: '',
+        now: new Date(),
+      }).source;
+    expect(withSource('newsletter-2026_11')).toBe('newsletter-2026_11');
+    expect(withSource('budi santoso +628123')).toBeNull();
+    expect(withSource('x'.repeat(65))).toBeNull();
   });
 });
 
@@ -76,6 +92,27 @@ describe('sending the report (spec §7, §8)', () => {
     expect(body.visitorId).toBe('v-1');
     expect(visitorAlreadyReported('v-1')).toBe(true);
     expect(visitorAlreadyReported('another-visitor')).toBe(false);
+  });
+
+  it('sends nothing while the visitor is on a recipient’s page, and leaves the flag unset', async () => {
+    for (const path of ['/enter-link?token=abc', '/id/share/?token=abc', '/location-failed?t=abc&reason=denied']) {
+      window.history.replaceState(null, '', path);
+      const fetchMock = jest.fn(async () => ({ ok: true, status: 200 }));
+      await reportVisitor('v-1', fetchMock as unknown as typeof fetch, 'https://kabari.test/faqs');
+      expect(fetchMock).not.toHaveBeenCalled();
+      expect(visitorAlreadyReported('v-1')).toBe(false);
+    }
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('reports the page the visit began on, without its query string', async () => {
+    window.history.replaceState(null, '', '/faqs');
+    const fetchMock = jest.fn(async () => ({ ok: true, status: 200 }));
+    await reportVisitor('v-2', fetchMock as unknown as typeof fetch, 'http://localhost/id/?source=sms&code=123456');
+    const body = JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string);
+    expect(body).toMatchObject({ pageUrl: 'http://localhost/id/', source: 'sms' });
+    expect(JSON.stringify(body)).not.toContain('123456');
+    window.history.replaceState(null, '', '/');
   });
 
   it('only logs a failure, leaving the flag unset so the next visit tries again', async () => {

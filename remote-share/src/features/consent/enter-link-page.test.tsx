@@ -144,6 +144,17 @@ describe('EnterLinkPage', () => {
     expect(screen.queryByRole('button', { name: 'Share my location' })).not.toBeInTheDocument();
   });
 
+  it('says of a link stopped and erased only that it ended, naming no one', async () => {
+    server({ '/tok': () => reply(200, { ...openLink, requesterName: '', state: 'withdrawn', liveUntil: null }) });
+    await renderAt('/enter-link?token=tok', <EnterLinkPage />);
+    expect(await screen.findByRole('heading', { name: 'You withdrew your consent' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Everything you shared through this link was erased. The person who asked sees only that you withdrew consent.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('still offers opt-out and report on a link whose request was deleted', async () => {
     server({ '/tok': () => reply(200, { ...openLink, requesterName: '', state: 'deleted' }) });
     await renderAt('/enter-link?token=tok&action=opt-out', <EnterLinkPage />);

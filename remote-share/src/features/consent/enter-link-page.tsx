@@ -101,7 +101,8 @@ export default function EnterLinkPage() {
       expired: <StateNotice title={t('enterLink.invalidTitle')} text={t('enterLink.invalidText')} />,
       declined: <StateNotice title={t('enterLink.declinedTitle')} text={t('enterLink.declinedText', { name })} />,
       stopped: <StateNotice title={t('enterLink.stoppedTitle')} text={t('enterLink.stoppedText')} />,
-      withdrawn: <StateNotice title={t('enterLink.withdrawnTitle')} text={t('enterLink.withdrawnText', { name })} />,
+      // Stopped and erased: the link no longer says who asked (the server no longer tells), only that it ended.
+      withdrawn: <StateNotice title={t('enterLink.withdrawnTitle')} text={t('enterLink.withdrawnText')} />,
       cancelled: <StateNotice title={t('enterLink.cancelledTitle')} text={t('enterLink.cancelledText', { name })} />,
       // The requester deleted the request: opt-out and report below still work.
       deleted: <StateNotice title={t('enterLink.deletedTitle')} text={t('enterLink.deletedText')} />,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,17 +16,15 @@ import { toMajor } from '../../billing/money';
 import { findSubscription, subscriptionInfo, type Subscription } from '../../billing/subscriptions';
 import {
   locationRequests,
-  outboxMessages,
   payments,
   positions,
   refundRequests,
-  registrations,
   sessions,
-  subscriptions,
   users,
   verificationCodes,
 } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { eraseAccount } from './erase-account';
 import {
   deleteAccountBody,
   emailBody,
@@ -220,8 +219,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account'],
         summary: 'Delete my account, confirmed by password or by the emailed code (sendCode type 3)',
         description:
-          'Cancels the subscription and erases the account, its sessions, sign-ups, requests, positions and ' +
-          'messages; payment records are kept as the law requires, detached from the person.',
+          'Cancels the subscription and erases every row tied to the account or its email: sessions, sign-ups, ' +
+          'codes, requests, positions, messages, contact-form messages, refund requests, counters; tombstones and ' +
+          'abuse reports no longer name it. Payment records are kept as the law requires, detached from the person.',
         security,
         body: deleteAccountBody,
         response: { 200: successResponse, ...responses },
@@ -244,22 +244,14 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           if (!valid) return null;
         }
         const subscription = await findSubscription(tx, user.id);
-        // Payments keep their amounts but lose the person (user_id and subscription_id set null by the FKs);
-        // requests, positions, sessions, live events and the subscription go with the user (cascade).
-        // Detached explicitly first: the two set-null FKs of one row firing inside one cascade trip over each other.
-        await tx.update(payments).set({ userId: null, subscriptionId: null }).where(eq(payments.userId, user.id));
-        await tx.delete(subscriptions).where(eq(subscriptions.userId, user.id));
-        // By user too: a sign-up made under an address the account has since changed is still this person's.
-        await tx
-          .delete(registrations)
-          .where(or(eq(registrations.email, user.email), eq(registrations.userId, user.id)));
-        await tx.delete(verificationCodes).where(eq(verificationCodes.email, user.email));
-        await tx.delete(outboxMessages).where(eq(outboxMessages.recipient, user.email));
-        await tx.delete(users).where(eq(users.id, user.id));
+        await eraseAccount(tx, user, app.geo.reverseGeocoder);
+        // The one message left about the account: the notice, deleted once a provider has taken it. Its key names
+        // nothing (the deletion happens once, in this transaction).
         await app.mailer.queue(tx, {
-          idempotencyKey: `account-deleted:${user.id}`,
+          idempotencyKey: `account-deleted:${randomUUID()}`,
           to: user.email,
           locale,
+          eraseWhenSent: true,
           ...accountDeletedEmail(locale, user.displayName),
         });
         return { subscription: subscription ?? null };

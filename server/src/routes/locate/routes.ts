@@ -2,7 +2,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { visitorReports } from '../../db/schema';
 import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
-import { envelope, errorResponses, ok } from '../../lib/envelope';
+import { envelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { defineMessages } from '../../lib/messages';
+import { isRecipientPage } from '../../lib/recipient-pages';
+
+const say = defineMessages(
+  {
+    pageUrl: 'pageUrl must be an http or https address',
+    recipientPage: 'A visitor report is never sent from the pages of a location request.',
+  },
+  {
+    pageUrl: 'pageUrl harus berupa alamat http atau https',
+    recipientPage: 'Laporan pengunjung tidak pernah dikirim dari halaman permintaan lokasi.',
+  },
+);
 
 const text = (max: number) =>
   z
@@ -11,6 +24,19 @@ const text = (max: number) =>
     .max(max)
     .nullish()
     .transform((value) => (value ? value : null));
+
+/** An absolute http(s) address, or null. */
+function webAddress(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+// A marker such as "sms" or "newsletter-2026": anything else (a name, a number, a token) is not a source.
+const SOURCE_MARKER = /^[\w.-]{1,64}$/;
 
 // Spec §3, visitor device report. Only what the browser says about itself: the IP address is not stored.
 const visitorReportBody = z.object({
@@ -23,9 +49,9 @@ const visitorReportBody = z.object({
   deviceType: z.enum(['mobile', 'tablet', 'desktop'], { message: 'deviceType must be mobile, tablet or desktop' }),
   deviceBrand: text(128),
   deviceModel: text(128),
-  pageUrl: text(2048),
+  pageUrl: text(2048).refine((value) => value === null || webAddress(value) !== null, say('pageUrl').en),
   referrerUrl: text(2048),
-  source: text(256).describe('The source query parameter of the landing page'),
+  source: text(256).describe('The source query parameter of the landing page: a short marker, else not kept'),
   visitTime: z.iso.datetime({ offset: true, message: 'visitTime must be an ISO timestamp' }),
 });
 
@@ -36,14 +62,28 @@ const locateRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['visitors'],
-        summary: "Record a visitor's device report (sent once per visitor and host)",
+        summary: "Record a visitor's device report (sent once per visitor and host, from public pages only)",
+        description:
+          'Kept without the query string or fragment of the page, and of the referrer only its site. A report from ' +
+          "a location request's pages (/enter-link, /location-failed, /share) is refused: nothing about a " +
+          'recipient is recorded before they consent. Pruned after RETENTION_DAYS.',
         body: visitorReportBody,
         response: { 200: envelope(z.object({ recorded: z.literal(true) })), ...errorResponses },
       },
     },
     async (request) => {
       const report = request.body;
-      await app.db.insert(visitorReports).values({ ...report, visitTime: new Date(report.visitTime) });
+      const page = report.pageUrl === null ? null : webAddress(report.pageUrl);
+      if (page && isRecipientPage(page.pathname)) throw new HttpError(400, say('recipientPage'));
+      // Another site's path or query may say who the visitor is (a search, a profile): its site is enough.
+      const referrer = report.referrerUrl === null ? null : webAddress(report.referrerUrl);
+      await app.db.insert(visitorReports).values({
+        ...report,
+        pageUrl: page ? `${page.origin}${page.pathname}` : null,
+        referrerUrl: referrer ? `${referrer.origin}/` : null,
+        source: report.source !== null && SOURCE_MARKER.test(report.source) ? report.source : null,
+        visitTime: new Date(report.visitTime),
+      });
       return ok({ recorded: true as const });
     },
   );

@@ -28,6 +28,7 @@ import {
   stripeRegisterResponse,
   v5payBody,
 } from './schemas';
+import { keyedHash } from '../../lib/keyed-hash';
 
 const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
 
@@ -40,7 +41,11 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     ip: string,
     body: { email: string; locale: Locale; password?: string | undefined },
   ): Promise<{ passwordHash: string | null }> {
-    const limit = await countAttempt(app.db, `register:ip:${ip}`, REGISTER_PER_IP(scale));
+    const limit = await countAttempt(
+      app.db,
+      `register:ip:${keyedHash(app.auth.secrets.hmacSecret, 'register-ip', ip)}`,
+      REGISTER_PER_IP(scale),
+    );
     if (limit.limited) {
       throw new HttpError(429, say('signUpsFromNetwork', { wait: limit.retryAfterSeconds }), {
         'retry-after': String(limit.retryAfterSeconds),

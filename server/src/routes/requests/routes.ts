@@ -219,7 +219,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       }
       const [next, optedOut] = await Promise.all([
         nextAllowedAt(app.db, targetLimitKey(target)),
-        isOptedOut(app.db, target),
+        isOptedOut(app.db, app.auth.secrets.hmacSecret, target),
       ]);
       return ok({ nextAllowedAt: next?.toISOString() ?? null, optedOut });
     },

@@ -10,7 +10,6 @@ import {
   geocodeCache,
   linkTombstones,
   locationRequests,
-  optOuts,
   positions,
   requestEvents,
   users,
@@ -24,7 +23,7 @@ import {
   publishRequestChange as publishView,
   toPositionView as positionView,
 } from '../../requests/location-request-view';
-import { optOutHash } from './opt-out-hash';
+import { optOutKey, recordOptOut } from '../../requests/opt-outs';
 import {
   consentResponse,
   linkResponse,
@@ -195,6 +194,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       }
       const result = await app.db.transaction(async (tx) => {
         let row = await findRequest(tx, request.params.token, true);
+        // After Stop and erase the link says only that it ended: not who asked, not what or until when.
+        if (linkState(row) === 'withdrawn') return { row, requesterName: '', shared: [] };
         if (!row.openedAt) {
           // Only that it was opened: no address, no device, nothing about who opened it.
           row = await updateRequest(tx, row.id, { openedAt: new Date() });
@@ -509,12 +510,14 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
     async (request) =>
       app.db.transaction(async (tx) => {
         const found = await findRequestOrTombstone(tx, request.params.token, true);
+        // A deleted request's tombstone kept the key its request had: the keyed one, or the old plain hash for a
+        // request stored before keys (still honoured by every opt-out lookup).
         const targetHash = found.request
-          ? found.request.target && optOutHash(found.request.target)
+          ? found.request.target && optOutKey(hmacSecret, found.request.target)
           : found.tombstone.targetHash;
         const channel = found.request?.channel ?? found.tombstone!.channel;
         if (!targetHash) throw new HttpError(409, say('nothingToOptOut'));
-        await tx.insert(optOuts).values({ targetHash, channel }).onConflictDoNothing();
+        await recordOptOut(tx, targetHash, channel);
         const row = found.request;
         if (row && linkState(row) === 'open') {
           await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });

@@ -8,7 +8,7 @@ import {
   sendLimits,
 } from '../../../src/db/schema';
 import { TARGET_LIMIT_CHECKS } from '../../../src/routes/requests/routes';
-import { optOutHash } from '../../../src/routes/share/opt-out-hash';
+import { optOutKey } from '../../../src/requests/opt-outs';
 import { describeEachDatabase } from '../../support/databases';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../../support/test-app';
@@ -256,7 +256,9 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
 
     it('never messages a number that opted out, and says so plainly', async () => {
       const number = freshNumber();
-      await testApp.app.db.insert(optOuts).values({ targetHash: optOutHash(number), channel: 'sms' });
+      await testApp.app.db
+        .insert(optOuts)
+        .values({ targetHash: optOutKey(testApp.app.auth.secrets.hmacSecret, number), channel: 'sms' });
       const response = await sendSms(sari, number);
       expect(response.statusCode).toBe(409);
       expect(response.json().message).toBe(
@@ -310,7 +312,9 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect(again.statusCode).toBe(429);
       expect(again.json().message).toMatch(/same email address every 3 hours/);
 
-      await testApp.app.db.insert(optOuts).values({ targetHash: optOutHash('sinta@example.com'), channel: 'email' });
+      await testApp.app.db
+        .insert(optOuts)
+        .values({ targetHash: optOutKey(testApp.app.auth.secrets.hmacSecret, 'sinta@example.com'), channel: 'email' });
       const optedOut = await inject(sari, 'POST', '/api/v1/requests/email', {
         email: 'sinta@example.com',
         templateId: 'check-in',
@@ -480,7 +484,10 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
         /^Kabari mengirim satu permintaan ke nomor yang sama setiap 3 jam\. Permintaan berikutnya bisa dikirim dalam \d+ menit\.$/,
       );
 
-      await testApp.app.db.insert(optOuts).values({ targetHash: optOutHash('sinta-id@example.com'), channel: 'email' });
+      await testApp.app.db.insert(optOuts).values({
+        targetHash: optOutKey(testApp.app.auth.secrets.hmacSecret, 'sinta-id@example.com'),
+        channel: 'email',
+      });
       const optedOut = await inIndonesian(sari, 'POST', '/api/v1/requests/email', {
         email: 'sinta-id@example.com',
         templateId: 'check-in',

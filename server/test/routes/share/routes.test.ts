@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../src/db/open-database';
+import { keyedHash } from '../../../src/lib/keyed-hash';
 import {
   abuseReports,
   linkTombstones,
@@ -289,6 +290,33 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     });
   });
 
+  it('after Stop and erase the link shows only that it ended, for the rest of its 7 days', async () => {
+    const expiresAt = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000);
+    const request = await insertRequest(db(), requesterId, { expiresAt });
+    await call('POST', link(request.token, '/consent'));
+    await call('POST', link(request.token, '/positions'), gpsNow());
+    await call('POST', link(request.token, '/live'), { minutes: 60 });
+    expect((await call('POST', link(request.token, '/withdraw'))).statusCode).toBe(200);
+
+    const page = await call('GET', link(request.token));
+    expect(page.statusCode).toBe(200);
+    expect(page.json().data).toEqual({
+      requesterName: '',
+      channel: 'sms',
+      state: 'withdrawn',
+      expiresAt: expiresAt.toISOString(),
+      liveUntil: null,
+      canOptOut: true,
+      shared: { approximate: false, precise: false },
+    });
+    expect(JSON.stringify(page.json())).not.toContain('Budi');
+    // Nothing can be shared through it again, and it keeps its lifetime: not cut short, not extended.
+    expect((await call('POST', link(request.token, '/consent'))).statusCode).toBe(409);
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).statusCode).toBe(409);
+    expect((await call('POST', link(request.token, '/live'), { minutes: 15 })).statusCode).toBe(409);
+    expect((await requestRow(request.id))?.expiresAt.toISOString()).toBe(expiresAt.toISOString());
+  });
+
   it('answers expired and cancelled links with their state, and refuses to share through them', async () => {
     const expired = await insertRequest(db(), requesterId, { expiresAt: new Date(Date.now() - 60_000) });
     expect((await call('GET', link(expired.token))).json().data.state).toBe('expired');
@@ -305,9 +333,12 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     const request = await insertRequest(db(), requesterId, { target: '+628111222333' });
     const optOut = await call('POST', link(request.token, '/opt-out'));
     expect(optOut.json().data).toEqual({ optedOut: true });
-    const hash = createHash('sha256').update('+628111222333').digest('hex');
+    // Keyed with the server's secret: a plain sha256 of a phone number is brute-forced in minutes.
+    const hash = keyedHash(testApp.app.auth.secrets.hmacSecret, 'opt-out', '+628111222333');
     const [stored] = await db().select().from(optOuts).where(eq(optOuts.targetHash, hash));
     expect(stored).toMatchObject({ channel: 'sms' });
+    const plain = createHash('sha256').update('+628111222333').digest('hex');
+    expect(await db().select().from(optOuts).where(eq(optOuts.targetHash, plain))).toEqual([]);
     expect(JSON.stringify(await db().select().from(optOuts))).not.toContain('628111222333');
     expect(await requestRow(request.id)).toMatchObject({ consent: 'declined' });
     // Twice is fine.
@@ -341,7 +372,8 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
 
   it('keeps opt-out and report working after the requester deletes the request, and who was reported', async () => {
     const target = '+628777000111';
-    const request = await insertRequest(db(), requesterId, { target });
+    const hash = keyedHash(testApp.app.auth.secrets.hmacSecret, 'opt-out', target);
+    const request = await insertRequest(db(), requesterId, { target, targetHash: hash });
     const before = await call('POST', link(request.token, '/report'), { reason: 'harassment' });
     await db().delete(locationRequests).where(eq(locationRequests.id, request.id));
 
@@ -352,7 +384,6 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     expect((await call('POST', link(request.token, '/consent'))).statusCode).toBe(404);
 
     expect((await call('POST', link(request.token, '/opt-out'))).json().data).toEqual({ optedOut: true });
-    const hash = createHash('sha256').update(target).digest('hex');
     expect(await db().select().from(optOuts).where(eq(optOuts.targetHash, hash))).toHaveLength(1);
 
     const after = await call('POST', link(request.token, '/report'), { reason: 'stalking' });

@@ -1,0 +1,9 @@
+/** The pages a location request's recipient opens from the link: nothing about them is recorded there. */
+export const RECIPIENT_PAGES = ['/enter-link', '/location-failed', '/share'] as const;
+
+/** Whether a path is a recipient's page, in either language, with or without a trailing slash. */
+export function isRecipientPage(pathname: string): boolean {
+  const english = pathname === '/id' || pathname.startsWith('/id/') ? pathname.slice(3) : pathname;
+  const bare = english.replace(/\/+$/, '');
+  return (RECIPIENT_PAGES as readonly string[]).includes(bare);
+}
