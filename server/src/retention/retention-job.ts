@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { queryRows, type Database } from '../db/open-database';
+import { pruneDailySendCounts } from '../requests/daily-send-counts';
 
 // Any fixed number: every instance takes the same lock, so one of them prunes at a time.
 const RETENTION_LOCK_KEY = 727_001;
@@ -20,6 +21,8 @@ export interface RetentionResult {
   linkTombstones: number;
   /** Emails and text messages sent (or given up on) to accounts and the operator. */
   outboxMessages: number;
+  /** Daily send counts of days before yesterday (UTC). */
+  dailySendCounts: number;
 }
 
 /**
@@ -34,7 +37,15 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as locked`,
     );
     if (!lock?.locked) {
-      return { ran: false, positions: 0, requestEvents: 0, geocodeCache: 0, linkTombstones: 0, outboxMessages: 0 };
+      return {
+        ran: false,
+        positions: 0,
+        requestEvents: 0,
+        geocodeCache: 0,
+        linkTombstones: 0,
+        outboxMessages: 0,
+        dailySendCounts: 0,
+      };
     }
     const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
     const positions = await queryRows<{ id: number }>(
@@ -64,8 +75,11 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
             and not exists (select 1 from location_requests where location_requests.message_id = outbox_messages.id)
           returning id`,
     );
+    // A day's send counts matter only on that day (and to the next one, across time zones): then they go.
+    const dailySendCounts = await pruneDailySendCounts(tx);
     return {
       ran: true,
+      dailySendCounts,
       positions: positions.length,
       requestEvents: events.length,
       geocodeCache: answers.length,
@@ -90,7 +104,8 @@ export default fp(
             result.requestEvents ||
             result.geocodeCache ||
             result.linkTombstones ||
-            result.outboxMessages
+            result.outboxMessages ||
+            result.dailySendCounts
           ) {
             app.log.info(result, `Retention: deleted data older than ${retentionDays} days`);
           }
