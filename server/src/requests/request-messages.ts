@@ -24,11 +24,10 @@ export const sayRequests = defineMessages(
     chooseTemplate: 'Please choose one of the message templates',
     smsCountry: 'Kabari sends SMS only to numbers in {countries}. Ask this person by email or with a link instead.',
     smsPerDay:
-      'You have sent {limit} SMS requests today, the most one account can send in a day. The next one is possible ' +
-      'in {until}; requests by email or link still work.',
+      "Today's SMS requests are used up: one account can send {limit} a day. The next one is possible in {until}; " +
+      'requests by email or link still work.',
     emailPerDay:
-      'You have sent {limit} email requests today, the most one account can send in a day. The next one is ' +
-      'possible in {until}.',
+      "Today's email requests are used up: one account can send {limit} a day. The next one is possible in {until}.",
     smsBudget:
       'Kabari has sent all the SMS it can send today. SMS requests are possible again in {until}; requests by ' +
       'email or link still work.',
@@ -55,10 +54,10 @@ export const sayRequests = defineMessages(
     smsCountry:
       'Kabari hanya mengirim SMS ke nomor di {countries}. Mintalah lokasinya lewat email atau tautan sebagai gantinya.',
     smsPerDay:
-      'Anda sudah mengirim {limit} permintaan lewat SMS hari ini, batas satu akun per hari. Permintaan berikutnya ' +
-      'bisa dikirim dalam {until}; permintaan lewat email atau tautan tetap bisa.',
+      'Jatah permintaan lewat SMS hari ini sudah habis: satu akun bisa mengirim {limit} per hari. Permintaan ' +
+      'berikutnya bisa dikirim dalam {until}; permintaan lewat email atau tautan tetap bisa.',
     emailPerDay:
-      'Anda sudah mengirim {limit} permintaan lewat email hari ini, batas satu akun per hari. Permintaan ' +
+      'Jatah permintaan lewat email hari ini sudah habis: satu akun bisa mengirim {limit} per hari. Permintaan ' +
       'berikutnya bisa dikirim dalam {until}.',
     smsBudget:
       'Kabari sudah mengirim semua SMS yang bisa dikirim hari ini. Permintaan lewat SMS bisa dikirim lagi dalam ' +

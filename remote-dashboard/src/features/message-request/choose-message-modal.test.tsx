@@ -189,8 +189,8 @@ describe('the choose-message modal', () => {
 
   it('says up front, in the server’s words, that today’s SMS are used up, and does not let the user send', async () => {
     const message =
-      'You have sent 10 SMS requests today, the most one account can send in a day. The next one is possible in ' +
-      '7 hours 5 minutes; requests by email or link still work.';
+      "Today's SMS requests are used up: one account can send 10 a day. The next one is possible in 7 hours 5 " +
+      'minutes; requests by email or link still work.';
     serve({ nextAllowedAt: null, optedOut: false, refusal: { rule: 'account-day', message, nextAllowedAt: null } });
     const { dialog } = await open();
     expect(await within(dialog).findByTestId('send-refused')).toHaveTextContent(message);

@@ -82,7 +82,7 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
     const refusal = refused[0]!.json();
     expect(refusal.data.rule).toBe('account-day');
     expect(refusal.message).toMatch(
-      /^You have sent 5 SMS requests today, the most one account can send in a day\. The next one is possible in .+; requests by email or link still work\.$/,
+      /^Today's SMS requests are used up: one account can send 5 a day\. The next one is possible in .+; requests by email or link still work\.$/,
     );
     // The next day starts at midnight UTC.
     const midnight = new Date();
@@ -105,7 +105,7 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
     // Said in Indonesian, and up front by the limit check.
     const indonesian = await send(requester, 'sms', freshNumber(), { 'accept-language': 'id' });
     expect(indonesian.json().message).toMatch(
-      /^Anda sudah mengirim 5 permintaan lewat SMS hari ini, batas satu akun per hari\. Permintaan berikutnya bisa dikirim dalam \d+ (jam|menit)/,
+      /^Jatah permintaan lewat SMS hari ini sudah habis: satu akun bisa mengirim 5 per hari\. Permintaan berikutnya bisa dikirim dalam \d+ (jam|menit)/,
     );
     const limit = await limitOf(requester, `channel=sms&number=${encodeURIComponent(freshNumber())}`);
     expect(limit.json().data).toMatchObject({
@@ -113,7 +113,9 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
       optedOut: false,
       refusal: { rule: 'account-day', nextAllowedAt: midnight.toISOString() },
     });
-    expect(limit.json().data.refusal.message).toMatch(/^You have sent 5 SMS requests today/);
+    expect(limit.json().data.refusal.message).toMatch(
+      /^Today's SMS requests are used up: one account can send 5 a day\./,
+    );
     // Email is counted on its own.
     expect((await send(requester, 'email', freshEmail())).statusCode).toBe(200);
   });
@@ -126,7 +128,7 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
     const refused = responses.filter((response) => response.statusCode === 429);
     expect(refused).toHaveLength(17);
     expect(refused[0]!.json().data.rule).toBe('account-day');
-    expect(refused[0]!.json().message).toMatch(/^You have sent 3 email requests today/);
+    expect(refused[0]!.json().message).toMatch(/^Today's email requests are used up: one account can send 3 a day\./);
     const sent = (await Promise.all(addresses.map(messagesTo))).flat();
     expect(sent).toHaveLength(3);
   });
