@@ -84,6 +84,22 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect(stored!.displayName).toBe('Rina');
   });
 
+  it('sends no code to a new address while the stored name is not a name (saved before the rule)', async () => {
+    const { token, user } = await signUpSubscriber(app(), { password: 'first-pass' });
+    await app()
+      .db.update(users)
+      .set({ displayName: 'BCA Bank - verify: https://bca-verify.top/login' })
+      .where(eq(users.id, user!.userCacheInfo.id));
+    const newEmail = freshEmail('korban');
+    const refused = await call('POST', '/api/v1/personnal/account/email', token!, {
+      newEmail,
+      password: encrypt('first-pass'),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/^Your display name cannot appear in a message to someone else/);
+    expect(await lastMessage(newEmail)).toBeUndefined();
+  });
+
   it('changes the email only with the code sent to the new address; the old address is told', async () => {
     const { email, token } = await signUpSubscriber(app(), { password: 'first-pass', displayName: 'Rina' });
     const taken = await signUpSubscriber(app());
