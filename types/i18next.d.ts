@@ -16,6 +16,7 @@ import type payments from '../shared/src/payments/payments.en.json';
 import type dashboard from '../remote-dashboard/src/i18n/dashboard.en.json';
 import type requests from '../shared/src/requests/requests.en.json';
 import type requestsLookup from '../shared/src/requests/requests-lookup.en.json';
+import type displayName from '../shared/src/validation/display-name.en.json';
 import type dashboardRequests from '../remote-dashboard/src/i18n/dashboard-requests.en.json';
 import type dashboardLive from '../remote-dashboard/src/i18n/dashboard-live.en.json';
 import type billing from '../remote-billing/src/i18n/billing.en.json';
@@ -41,6 +42,7 @@ declare module 'i18next' {
       dashboard: typeof dashboard;
       requests: typeof requests;
       'requests-lookup': typeof requestsLookup;
+      'display-name': typeof displayName;
       'dashboard-requests': typeof dashboardRequests;
       'dashboard-live': typeof dashboardLive;
       billing: typeof billing;

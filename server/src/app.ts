@@ -201,7 +201,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(shareRoutes, { config });
   await app.register(liveEventsRoutes);
   await app.register(positionsRoutes);
-  await app.register(numberRoutes);
+  await app.register(numberRoutes, { config });
   await app.register(requestRoutes, { config });
   await app.register(linkRoutes, { config });
   if (config.devOutbox) {

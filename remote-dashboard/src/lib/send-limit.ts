@@ -4,9 +4,19 @@ import type { LocationRequest } from '@kabari/shared/requests/location-request';
 
 // Messages and links share the server's sending limits, so both features read them here.
 
+/** A refusal other than the 3-hour limit: the number's country, or a daily limit reached. */
+export interface SendRefusal {
+  rule: 'country' | 'account-day' | 'sms-budget';
+  /** The server's words, in the page's language. */
+  message: string;
+  nextAllowedAt: string | null;
+}
+
 export interface SendLimit {
   nextAllowedAt: string | null;
   optedOut: boolean;
+  /** Present when a send would be refused today for another reason than the 3-hour limit. */
+  refusal?: SendRefusal;
   /** channel=link: how many days a new link works (the server's LINK_EXPIRY_DAYS). */
   linkExpiryDays?: number;
 }
@@ -26,13 +36,21 @@ export function stillAhead(iso: string | null | undefined, now = Date.now()): is
 export type SendOutcome =
   | { outcome: 'sent'; request: LocationRequest }
   | { outcome: 'limited'; nextAllowedAt: string | null }
+  | { outcome: 'refused'; message: string }
   | { outcome: 'optedOut' }
   | { outcome: 'failed'; message: string | null };
 
-/** The refusals this app explains itself (429: the 3-hour limit, 409: opted out); anything else, the server's message. */
+/**
+ * The refusals this app explains itself (429: the 3-hour limit, 409: opted out); a daily limit (429 with its rule)
+ * is told in the server's words; anything else, the server's message.
+ */
 export function sendOutcomeOf(error: unknown): Exclude<SendOutcome, { outcome: 'sent' }> {
   if (isApiError(error) && error.status === 429) {
-    const next = (error.data as { data?: { nextAllowedAt?: unknown } } | null)?.data?.nextAllowedAt;
+    const data = (error.data as { data?: { nextAllowedAt?: unknown; rule?: unknown } } | null)?.data;
+    if ((data?.rule === 'account-day' || data?.rule === 'sms-budget') && error.message) {
+      return { outcome: 'refused', message: error.message };
+    }
+    const next = data?.nextAllowedAt;
     return { outcome: 'limited', nextAllowedAt: typeof next === 'string' ? next : null };
   }
   if (isApiError(error) && error.status === 409) return { outcome: 'optedOut' };

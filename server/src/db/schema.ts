@@ -3,11 +3,13 @@ import {
   bigint,
   boolean,
   check,
+  date,
   doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -424,9 +426,9 @@ export const locationRequests = pgTable(
 );
 
 /**
- * Send limits (spec §9) as one row per key: `target:<E.164 or email>` (one message per 3 hours, whoever sends)
- * and `link:<user id>` (one new link per 3 hours). An upsert that only succeeds when the window has passed makes
- * the limit hold across instances and concurrent requests.
+ * Send limits as one row per key: `target:<keyed hash of the E.164 number or email>` (one message per 3 hours,
+ * whoever sends) and `link:<user id>` (one new link per 3 hours). An upsert that only succeeds when the window has
+ * passed makes the limit hold across instances and concurrent requests.
  */
 export const sendLimits = pgTable(
   'send_limits',
@@ -435,6 +437,25 @@ export const sendLimits = pgTable(
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [index('send_limits_last_sent_at_idx').on(table.lastSentAt)],
+);
+
+/**
+ * How many SMS and emails were sent on a day (UTC), per key: `sms:account:<user id>`, `email:account:<user id>`
+ * (an account's daily limit) and `sms:all` (the operator's daily SMS budget). Counted by an upsert that only adds
+ * one below the limit, inside the transaction that writes the message, so no two instances or concurrent sends
+ * can pass a limit together. Rows of past days are pruned by the retention job.
+ */
+export const dailySendCounts = pgTable(
+  'daily_send_counts',
+  {
+    key: text('key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.key, table.day] }),
+    check('daily_send_counts_count_check', sql`${table.count} >= 0`),
+  ],
 );
 
 /**

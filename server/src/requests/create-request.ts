@@ -5,7 +5,10 @@ import { locationRequests } from '../db/schema';
 import { findOwnedRequest, type LocationRequestView } from './location-request-view';
 import { publishRequestEvent } from '../live/request-events';
 import { isOptedOut, optOutKey } from './opt-outs';
+import { accountDayKey, countDailySend, nextSendDay, sendDay, SMS_BUDGET_KEY } from './daily-send-counts';
+import type { SendLimitsConfig } from './requests-config';
 import { claimSendSlot, linkLimitKey, targetLimitKey } from './send-limits';
+import { queueSmsBudgetAlert } from './sms-budget-alert';
 import { messageLinks, renderMessage, type MessageChannel, type TemplateId } from './templates';
 
 /** 24 random bytes: 192 bits, 32 base64url characters (short enough for an SMS, far beyond guessing). */
@@ -13,8 +16,23 @@ export function newRequestToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/**
+ * Which limit refused a send: the target's 3-hour slot, the requester's 3-hour link slot, the account's daily count
+ * of the channel, or everyone's daily SMS budget.
+ */
+export type LimitRule = 'target' | 'link' | 'account-day' | 'sms-budget';
+
 export type CreateOutcome =
-  { kind: 'created'; request: LocationRequestView } | { kind: 'limited'; nextAllowedAt: Date } | { kind: 'opted-out' };
+  | { kind: 'created'; request: LocationRequestView }
+  | { kind: 'limited'; rule: LimitRule; nextAllowedAt: Date }
+  | { kind: 'opted-out' };
+
+/** Ends the transaction with a refusal: everything it wrote (a target's slot, a count) is rolled back. */
+class Refusal extends Error {
+  constructor(readonly outcome: CreateOutcome) {
+    super('refused');
+  }
+}
 
 interface Requester {
   userId: string;
@@ -33,59 +51,95 @@ function expiresAt(days: number): Date {
 }
 
 /**
- * A request by SMS or email: the opt-out check, the per-target send slot, the request, its message in the outbox
- * and the live event, all in one transaction, so a refusal changes nothing and a success is whole.
+ * A request by SMS or email: the opt-out check, the per-target send slot, the account's daily count (and for an
+ * SMS the day's budget), the request, its message in the outbox and the live event, all in one transaction, so a
+ * refusal changes nothing and a success is whole. The limits are taken in the same order by every send (target,
+ * account, budget), so concurrent sends wait for each other instead of deadlocking. The SMS that uses up the
+ * budget queues the operator's alert with it; a send refused by the spent budget queues it too (once a day).
  */
 export async function createMessageRequest(
   app: FastifyInstance,
-  input: Common & { channel: MessageChannel; target: string; templateId: TemplateId; note: string },
+  input: Common & {
+    channel: MessageChannel;
+    target: string;
+    templateId: TemplateId;
+    note: string;
+    limits: SendLimitsConfig;
+    operatorEmail: string;
+  },
 ): Promise<CreateOutcome> {
-  const outcome = await app.db.transaction(async (tx): Promise<CreateOutcome> => {
-    const { hmacSecret } = app.auth.secrets;
-    if (await isOptedOut(tx, hmacSecret, input.target)) return { kind: 'opted-out' };
-    const claim = await claimSendSlot(tx, targetLimitKey(input.target));
-    if (!claim.allowed) return { kind: 'limited', nextAllowedAt: claim.nextAllowedAt };
+  const { limits } = input;
+  const { hmacSecret } = app.auth.secrets;
+  const day = sendDay();
+  const perAccount = input.channel === 'sms' ? limits.smsPerAccountPerDay : limits.emailPerAccountPerDay;
+  const alert = (db: Parameters<typeof queueSmsBudgetAlert>[0]) =>
+    queueSmsBudgetAlert(db, app.mailer, input.operatorEmail, day, limits.smsDailyBudget);
+  const outcome = await app.db
+    .transaction(async (tx): Promise<CreateOutcome> => {
+      if (await isOptedOut(tx, hmacSecret, input.target)) return { kind: 'opted-out' };
+      const claim = await claimSendSlot(tx, targetLimitKey(hmacSecret, input.target));
+      if (!claim.allowed) return { kind: 'limited', rule: 'target', nextAllowedAt: claim.nextAllowedAt };
+      const own = await countDailySend(tx, accountDayKey(input.channel, input.requester.userId), perAccount, day);
+      if (!own.counted) throw new Refusal({ kind: 'limited', rule: 'account-day', nextAllowedAt: nextSendDay() });
+      if (input.channel === 'sms') {
+        const budget = await countDailySend(tx, SMS_BUDGET_KEY, limits.smsDailyBudget, day);
+        if (!budget.counted) throw new Refusal({ kind: 'limited', rule: 'sms-budget', nextAllowedAt: nextSendDay() });
+        if (budget.count === limits.smsDailyBudget) await alert(tx);
+      }
 
-    const requestId = randomUUID();
-    const token = newRequestToken();
-    const expires = expiresAt(input.expiryDays);
-    const message = renderMessage({
-      channel: input.channel,
-      locale: input.locale,
-      requesterName: input.requester.displayName,
-      note: input.note,
-      links: messageLinks(input.baseUrl, input.locale, token),
-      expiresAt: expires,
+      const requestId = randomUUID();
+      const token = newRequestToken();
+      const expires = expiresAt(input.expiryDays);
+      const message = renderMessage({
+        channel: input.channel,
+        locale: input.locale,
+        requesterName: input.requester.displayName,
+        note: input.note,
+        links: messageLinks(input.baseUrl, input.locale, token),
+        expiresAt: expires,
+      });
+      const idempotencyKey = `location-request:${requestId}`;
+      const messageId =
+        input.channel === 'sms'
+          ? await app.mailer.queueSms(tx, {
+              idempotencyKey,
+              to: input.target,
+              locale: input.locale,
+              text: message.text,
+            })
+          : await app.mailer.queue(tx, {
+              idempotencyKey,
+              to: input.target,
+              locale: input.locale,
+              subject: message.subject ?? '',
+              text: message.text,
+              html: message.html ?? '',
+            });
+      if (!messageId) throw new Error('the request message was not queued');
+      await tx.insert(locationRequests).values({
+        id: requestId,
+        userId: input.requester.userId,
+        channel: input.channel,
+        target: input.target,
+        targetHash: optOutKey(hmacSecret, input.target),
+        token,
+        locale: input.locale,
+        templateId: input.templateId,
+        note: input.note.trim() || null,
+        messageId,
+        expiresAt: expires,
+      });
+      return {
+        kind: 'created',
+        request: await publishCreated(tx, input.requester.userId, requestId, input.baseUrl),
+      };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof Refusal) return error.outcome;
+      throw error;
     });
-    const idempotencyKey = `location-request:${requestId}`;
-    const messageId =
-      input.channel === 'sms'
-        ? await app.mailer.queueSms(tx, { idempotencyKey, to: input.target, locale: input.locale, text: message.text })
-        : await app.mailer.queue(tx, {
-            idempotencyKey,
-            to: input.target,
-            locale: input.locale,
-            subject: message.subject ?? '',
-            text: message.text,
-            html: message.html ?? '',
-          });
-    if (!messageId) throw new Error('the request message was not queued');
-    await tx.insert(locationRequests).values({
-      id: requestId,
-      userId: input.requester.userId,
-      channel: input.channel,
-      target: input.target,
-      targetHash: optOutKey(hmacSecret, input.target),
-      token,
-      locale: input.locale,
-      templateId: input.templateId,
-      note: input.note.trim() || null,
-      messageId,
-      expiresAt: expires,
-    });
-    return { kind: 'created', request: await publishCreated(tx, input.requester.userId, requestId, input.baseUrl) };
-  });
-  if (outcome.kind === 'created') app.mailer.kick();
+  if (outcome.kind === 'limited' && outcome.rule === 'sms-budget') await alert(app.db);
+  if (outcome.kind === 'created' || (outcome.kind === 'limited' && outcome.rule === 'sms-budget')) app.mailer.kick();
   return outcome;
 }
 
@@ -96,7 +150,7 @@ export async function createLinkRequest(
 ): Promise<CreateOutcome> {
   return app.db.transaction(async (tx): Promise<CreateOutcome> => {
     const claim = await claimSendSlot(tx, linkLimitKey(input.requester.userId));
-    if (!claim.allowed) return { kind: 'limited', nextAllowedAt: claim.nextAllowedAt };
+    if (!claim.allowed) return { kind: 'limited', rule: 'link', nextAllowedAt: claim.nextAllowedAt };
     const requestId = randomUUID();
     await tx.insert(locationRequests).values({
       id: requestId,

@@ -1,4 +1,4 @@
-import { defineMessages } from '../lib/messages';
+import { defineMessages, waitText, type Locale, type LocalizedText, type MessageParams } from '../lib/messages';
 
 /**
  * What the location-request routes (requests, links) say to people, in both languages. Texts without `{…}` are
@@ -22,6 +22,15 @@ export const sayRequests = defineMessages(
     chooseCountry: 'country must be an ISO 3166 alpha-2 code',
     noteNotText: 'note must be text',
     chooseTemplate: 'Please choose one of the message templates',
+    smsCountry: 'Kabari sends SMS only to numbers in {countries}. Ask this person by email or with a link instead.',
+    smsPerDay:
+      "Today's SMS requests are used up: one account can send {limit} a day. The next one is possible in {until}; " +
+      'requests by email or link still work.',
+    emailPerDay:
+      "Today's email requests are used up: one account can send {limit} a day. The next one is possible in {until}.",
+    smsBudget:
+      'Kabari has sent all the SMS it can send today. SMS requests are possible again in {until}; requests by ' +
+      'email or link still work.',
   },
   {
     subscriptionNeeded: 'Langganan Anda sudah berakhir. Perpanjang untuk mengirim permintaan lokasi.',
@@ -42,5 +51,35 @@ export const sayRequests = defineMessages(
     chooseCountry: 'Negara harus berupa kode ISO 3166 dua huruf',
     noteNotText: 'Catatan harus berupa teks',
     chooseTemplate: 'Silakan pilih salah satu templat pesan',
+    smsCountry:
+      'Kabari hanya mengirim SMS ke nomor di {countries}. Mintalah lokasinya lewat email atau tautan sebagai gantinya.',
+    smsPerDay:
+      'Jatah permintaan lewat SMS hari ini sudah habis: satu akun bisa mengirim {limit} per hari. Permintaan ' +
+      'berikutnya bisa dikirim dalam {until}; permintaan lewat email atau tautan tetap bisa.',
+    emailPerDay:
+      'Jatah permintaan lewat email hari ini sudah habis: satu akun bisa mengirim {limit} per hari. Permintaan ' +
+      'berikutnya bisa dikirim dalam {until}.',
+    smsBudget:
+      'Kabari sudah mengirim semua SMS yang bisa dikirim hari ini. Permintaan lewat SMS bisa dikirim lagi dalam ' +
+      '{until}; permintaan lewat email atau tautan tetap bisa.',
   },
 );
+
+/** A wait of hours in words ("7 hours 5 minutes", "7 jam 5 menit"); under 90 minutes, as waitText says it. */
+export function hoursText(seconds: number, locale: Locale): string {
+  if (seconds < 90 * 60) return waitText(seconds, locale);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.ceil((seconds - hours * 3600) / 60);
+  if (locale === 'id') return minutes > 0 ? `${hours} jam ${minutes} menit` : `${hours} jam`;
+  const hourWord = hours === 1 ? 'hour' : 'hours';
+  if (minutes === 0) return `${hours} ${hourWord}`;
+  return `${hours} ${hourWord} ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+/** A refusal whose parameters read differently in each language (a wait in hours, country names). */
+export function sayRequestsIn(
+  key: Parameters<typeof sayRequests>[0],
+  params: (locale: Locale) => MessageParams,
+): LocalizedText {
+  return { en: sayRequests(key, params('en')).en, id: sayRequests(key, params('id')).id };
+}

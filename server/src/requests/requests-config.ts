@@ -1,8 +1,10 @@
+import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 
 /**
  * Settings for location requests and SMS delivery, from the environment. Without Twilio's three variables SMS
- * stays in the local outbox (/dev/outbox), as email does without SMTP_URL.
+ * stays in the local outbox (/dev/outbox), as email does without SMTP_URL. The send limits cap what one account,
+ * and everyone together, can make the operator pay for in a day (server/README.md lists their defaults).
  */
 
 const text = z
@@ -10,6 +12,32 @@ const text = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+const dailyCount = (max: number, fallback: number) => {
+  const message = `expected a whole number from 0 to ${max}`;
+  return z.coerce.number({ message }).int(message).min(0, message).max(max, message).default(fallback);
+};
+
+/** Defaults of the daily send limits (documented in server/README.md and docs/security.md). */
+export const SEND_LIMIT_DEFAULTS = {
+  smsPerAccountPerDay: 10,
+  emailPerAccountPerDay: 20,
+  smsDailyBudget: 200,
+  smsCountries: ['ID'],
+} as const;
+
+const countryList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((code) => code.trim().toUpperCase())
+      .filter((code) => code !== ''),
+  )
+  .refine(
+    (codes) => codes.length > 0 && codes.every((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code)),
+    'expected ISO 3166 alpha-2 country codes separated by commas, e.g. ID or ID,MY,SG',
+  );
 
 /** Spread into the server's environment schema (config.ts). */
 export const requestsEnvironment = {
@@ -28,6 +56,12 @@ export const requestsEnvironment = {
     .min(1, 'expected a whole number of days from 1 to 90')
     .max(90, 'expected a whole number of days from 1 to 90')
     .default(7),
+  // SMS and email requests one account may send per day (UTC), and SMS all accounts together may send.
+  SMS_PER_ACCOUNT_PER_DAY: dailyCount(10_000, SEND_LIMIT_DEFAULTS.smsPerAccountPerDay),
+  EMAIL_PER_ACCOUNT_PER_DAY: dailyCount(10_000, SEND_LIMIT_DEFAULTS.emailPerAccountPerDay),
+  SMS_DAILY_BUDGET: dailyCount(1_000_000, SEND_LIMIT_DEFAULTS.smsDailyBudget),
+  // The countries (ISO 3166 alpha-2) whose numbers may get an SMS.
+  SMS_COUNTRIES: countryList.default([...SEND_LIMIT_DEFAULTS.smsCountries]),
 };
 
 type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>> & { PUBLIC_URL?: string };
@@ -39,12 +73,23 @@ export interface TwilioSettings {
   from: string;
 }
 
+/** How much a day may cost: 0 turns a channel off for accounts, or SMS off for everyone. */
+export interface SendLimitsConfig {
+  smsPerAccountPerDay: number;
+  emailPerAccountPerDay: number;
+  /** SMS all accounts together may send per day (UTC); the operator is emailed when it is used up. */
+  smsDailyBudget: number;
+  /** ISO 3166 alpha-2 regions whose numbers may get an SMS (the number's region as libphonenumber reads it). */
+  smsCountries: string[];
+}
+
 export interface RequestsConfig {
   twilio: TwilioSettings | undefined;
   /** How long a consent link (SMS, email or trackable link) stays open. */
   linkExpiryDays: number;
   /** Whether PUBLIC_URL was given: if not, consent links outside production use the address the request came to. */
   publicUrlSet: boolean;
+  sendLimits: SendLimitsConfig;
 }
 
 export function requestsConfig(e: RequestsEnvironment, fail: (message: string) => Error): RequestsConfig {
@@ -62,5 +107,11 @@ export function requestsConfig(e: RequestsEnvironment, fail: (message: string) =
         : undefined,
     linkExpiryDays: e.LINK_EXPIRY_DAYS,
     publicUrlSet: e.PUBLIC_URL !== undefined,
+    sendLimits: {
+      smsPerAccountPerDay: e.SMS_PER_ACCOUNT_PER_DAY,
+      emailPerAccountPerDay: e.EMAIL_PER_ACCOUNT_PER_DAY,
+      smsDailyBudget: e.SMS_DAILY_BUDGET,
+      smsCountries: [...new Set(e.SMS_COUNTRIES)],
+    },
   };
 }

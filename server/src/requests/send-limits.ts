@@ -1,11 +1,17 @@
-import { eq, sql } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import { and, eq, like, or, sql } from 'drizzle-orm';
+import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { sendLimits } from '../db/schema';
+import { keyedHash } from '../lib/keyed-hash';
 
-/** Spec §9: one SMS or email to a number or address every 3 hours (whoever sends it), one new link every 3 hours. */
+/** One SMS or email to a number or address every 3 hours (whoever sends it), one new link every 3 hours. */
 export const SEND_WINDOW_SECONDS = 3 * 60 * 60;
 
-export const targetLimitKey = (target: string) => `target:${target}`;
+/**
+ * The 3-hour slot of a number or email address. Keyed by a keyed hash, never the number or address itself: a copy
+ * of the table tells nobody who was messaged, and a guessed number cannot be tested against it without the secret.
+ */
+export const targetLimitKey = (secret: Buffer, target: string) =>
+  `target:${keyedHash(secret, 'send-limit-target', target)}`;
 export const linkLimitKey = (userId: string) => `link:${userId}`;
 
 export type LimitClaim = { allowed: true } | { allowed: false; nextAllowedAt: Date };
@@ -40,4 +46,32 @@ export async function nextAllowedAt(db: DatabaseExecutor, key: string): Promise<
   if (!row) return null;
   const next = nextAfter(row.lastSentAt);
   return next.getTime() > Date.now() ? next : null;
+}
+
+// Slots written before the keys were hashed: `target:` and the E.164 number (+…) or the email address (…@…).
+const legacyTargetKey = or(like(sendLimits.key, 'target:+%'), like(sendLimits.key, 'target:%@%'));
+
+/**
+ * Moves the 3-hour slots stored under a raw number or address to their keyed hash, and deletes the ones whose
+ * window has passed. Runs when the server starts (a migration cannot: it does not hold the secret), so the 3-hour
+ * limit holds across the upgrade and no raw number or address stays in the table. Idempotent: instances starting
+ * together move the same rows to the same keys.
+ */
+export async function rehashLegacyTargetKeys(db: Database, secret: Buffer): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.select().from(sendLimits).where(legacyTargetKey);
+    for (const row of rows) {
+      const target = row.key.slice('target:'.length);
+      if (nextAfter(row.lastSentAt).getTime() > Date.now()) {
+        await queryRows(
+          tx,
+          sql`insert into send_limits (key, last_sent_at) values (${targetLimitKey(secret, target)}, ${row.lastSentAt.toISOString()}::timestamptz)
+              on conflict (key) do update
+              set last_sent_at = greatest(send_limits.last_sent_at, excluded.last_sent_at)`,
+        );
+      }
+      await tx.delete(sendLimits).where(and(eq(sendLimits.key, row.key), legacyTargetKey));
+    }
+    return rows.length;
+  });
 }

@@ -1,4 +1,5 @@
 import type { Locale } from '../auth/users';
+import { findLink } from '../lib/link-detector';
 import { defineMessages, type LocalizedText } from '../lib/messages';
 
 /**
@@ -174,8 +175,6 @@ ${note ? `<p>${escapeHtml(t.emailNote)}</p>\n<blockquote style="white-space: pre
 /** The placeholder the preview shows where the link's token goes: the token exists only once the request is sent. */
 export const PREVIEW_TOKEN = '…';
 
-// A note may not carry a link of its own: the only links in a request are Kabari's consent and opt-out links.
-const LINK_IN_NOTE = /(https?:\/\/|www\.|\b[a-z0-9-]+\.(com|net|org|id|co|io|ly|me|info|biz|xyz)\b)/i;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -186,14 +185,16 @@ const sayNote = defineMessages(
     emailTooLong: `The note can be at most ${NOTE_MAX_LENGTH.email} characters in an email`,
     smsOneLine: 'The note of an SMS must be on one line',
     unsendable: 'The note contains characters that cannot be sent',
-    withLink: 'The note cannot contain links: the message carries its own consent link',
+    withLink: 'The note cannot contain links or email addresses ({link}): the message carries its own consent link',
   },
   {
     smsTooLong: `Catatan dalam SMS paling banyak ${NOTE_MAX_LENGTH.sms} karakter`,
     emailTooLong: `Catatan dalam email paling banyak ${NOTE_MAX_LENGTH.email} karakter`,
     smsOneLine: 'Catatan dalam SMS harus satu baris',
     unsendable: 'Catatan berisi karakter yang tidak bisa dikirim',
-    withLink: 'Catatan tidak boleh berisi tautan: pesannya sudah membawa tautan persetujuannya sendiri',
+    withLink:
+      'Catatan tidak boleh berisi tautan atau alamat email ({link}): pesannya sudah membawa tautan persetujuannya ' +
+      'sendiri',
   },
 );
 
@@ -204,6 +205,8 @@ export function noteProblem(channel: MessageChannel, note: string): LocalizedTex
   if (CONTROL_CHARACTERS.test(text) || (channel === 'sms' && /[\r\n]/.test(text))) {
     return sayNote(channel === 'sms' ? 'smsOneLine' : 'unsendable');
   }
-  if (LINK_IN_NOTE.test(text)) return sayNote('withLink');
+  // A note may not carry a link of its own: the only links in a request are Kabari's consent and opt-out links.
+  const link = findLink(text);
+  if (link) return sayNote('withLink', { link: link.length > 40 ? `${link.slice(0, 39)}…` : link });
   return null;
 }

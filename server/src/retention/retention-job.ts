@@ -4,6 +4,7 @@ import { LONGEST_WINDOW_SECONDS } from '../auth/throttle';
 import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { rekeyOptOuts } from '../requests/opt-outs';
+import { pruneDailySendCounts } from '../requests/daily-send-counts';
 
 // Any fixed number: every instance takes the same lock, so one of them prunes at a time.
 const RETENTION_LOCK_KEY = 727_001;
@@ -52,6 +53,8 @@ export interface RetentionResult {
   /** Sessions that ended (signed out, or expired) RETENTION_DAYS ago. */
   sessions: number;
   payments: number;
+  /** Daily send counts of days before yesterday (UTC). */
+  dailySendCounts: number;
 }
 
 const NOTHING: Omit<RetentionResult, 'ran'> = {
@@ -71,6 +74,7 @@ const NOTHING: Omit<RetentionResult, 'ran'> = {
   refundRequests: 0,
   sessions: 0,
   payments: 0,
+  dailySendCounts: 0,
 };
 
 /** Runs a delete and counts the rows it removed, without sending them back. */
@@ -139,6 +143,8 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
         tx,
         sql`delete from payments where created_at < now() - make_interval(years => ${PAYMENT_YEARS})`,
       ),
+      // A day's send counts matter only on that day (and to the next one, across time zones): then they go.
+      dailySendCounts: await pruneDailySendCounts(tx),
     };
   });
 }

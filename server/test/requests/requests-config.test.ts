@@ -6,9 +6,21 @@ const TWILIO = {
   TWILIO_FROM: '+15005550006',
 };
 
+const DEFAULT_SEND_LIMITS = {
+  smsPerAccountPerDay: 10,
+  emailPerAccountPerDay: 20,
+  smsDailyBudget: 200,
+  smsCountries: ['ID'],
+};
+
 describe('requests configuration', () => {
-  it('has no Twilio, 7-day links and no PUBLIC_URL by default', () => {
-    expect(loadConfig({}).requests).toEqual({ twilio: undefined, linkExpiryDays: 7, publicUrlSet: false });
+  it('has no Twilio, 7-day links, no PUBLIC_URL and the documented send limits by default', () => {
+    expect(loadConfig({}).requests).toEqual({
+      twilio: undefined,
+      linkExpiryDays: 7,
+      publicUrlSet: false,
+      sendLimits: DEFAULT_SEND_LIMITS,
+    });
   });
 
   it('takes Twilio with all three variables, and LINK_EXPIRY_DAYS', () => {
@@ -17,6 +29,7 @@ describe('requests configuration', () => {
       twilio: { accountSid: TWILIO.TWILIO_ACCOUNT_SID, authToken: 'secret-token', from: '+15005550006' },
       linkExpiryDays: 14,
       publicUrlSet: true,
+      sendLimits: DEFAULT_SEND_LIMITS,
     });
   });
 
@@ -35,5 +48,31 @@ describe('requests configuration', () => {
     expect(() => loadConfig({ ...TWILIO, TWILIO_ACCOUNT_SID: 'AB123' })).toThrow(/TWILIO_ACCOUNT_SID: expected/);
     expect(() => loadConfig({ ...TWILIO, TWILIO_FROM: 'not a sender id!' })).toThrow(/TWILIO_FROM: expected/);
     expect(() => loadConfig({ LINK_EXPIRY_DAYS: '0' })).toThrow(/LINK_EXPIRY_DAYS: expected a whole number/);
+  });
+
+  it('takes the daily limits, the SMS budget and the SMS countries from the environment', () => {
+    const config = loadConfig({
+      SMS_PER_ACCOUNT_PER_DAY: '3',
+      EMAIL_PER_ACCOUNT_PER_DAY: '0',
+      SMS_DAILY_BUDGET: '1000',
+      SMS_COUNTRIES: ' id, my ,SG,ID',
+    });
+    expect(config.requests.sendLimits).toEqual({
+      smsPerAccountPerDay: 3,
+      emailPerAccountPerDay: 0,
+      smsDailyBudget: 1000,
+      smsCountries: ['ID', 'MY', 'SG'],
+    });
+  });
+
+  it('refuses a limit that is not a whole number, and a country that is not an ISO code', () => {
+    expect(() => loadConfig({ SMS_PER_ACCOUNT_PER_DAY: '-1' })).toThrow(
+      /SMS_PER_ACCOUNT_PER_DAY: expected a whole number from 0 to 10000/,
+    );
+    expect(() => loadConfig({ EMAIL_PER_ACCOUNT_PER_DAY: '2.5' })).toThrow(/EMAIL_PER_ACCOUNT_PER_DAY: expected/);
+    expect(() => loadConfig({ SMS_DAILY_BUDGET: 'lots' })).toThrow(/SMS_DAILY_BUDGET: expected a whole number/);
+    expect(() => loadConfig({ SMS_COUNTRIES: '+62' })).toThrow(/SMS_COUNTRIES: expected ISO 3166 alpha-2/);
+    expect(() => loadConfig({ SMS_COUNTRIES: 'ID,XX' })).toThrow(/SMS_COUNTRIES: expected ISO 3166 alpha-2/);
+    expect(() => loadConfig({ SMS_COUNTRIES: ',' })).toThrow(/SMS_COUNTRIES: expected ISO 3166 alpha-2/);
   });
 });

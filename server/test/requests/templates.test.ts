@@ -68,6 +68,22 @@ describe('request messages', () => {
     expect(noteProblem('sms', 'See you at 5.30 ok?')).toBeNull();
   });
 
+  it('refuses a link under any top-level domain IANA lists, an email address, and full-width look-alikes', () => {
+    for (const note of [
+      'Verify at bca-verify.top/login',
+      'Promo di diskon.shop hari ini',
+      'Install kabari-update.app',
+      'Tulis ke cs@bca-help.top',
+      'Buka ｂｃａ－ｖｅｒｉｆｙ．ｔｏｐ',
+      'Lihat пример.рф',
+    ]) {
+      expect(noteProblem('sms', note)?.en).toMatch(/^The note cannot contain links or email addresses \(.+\)/);
+      expect(noteProblem('email', note)?.id).toMatch(/^Catatan tidak boleh berisi tautan atau alamat email \(.+\)/);
+    }
+    expect(noteProblem('sms', 'Verify at bca-verify.top/login')?.en).toContain('(bca-verify.top/login)');
+    expect(noteProblem('sms', 'Sampai di stasiun jam 5.30 ya. Hati-hati!')).toBeNull();
+  });
+
   it('lists the same template ids in both languages', () => {
     expect(listTemplates('email', 'id').map((template) => template.id)).toEqual(
       listTemplates('email', 'en').map((template) => template.id),

@@ -3,6 +3,7 @@ import {
   abuseReports,
   authThrottles,
   contactMessages,
+  dailySendCounts,
   geocodeCache,
   linkTombstones,
   outboxMessages,
@@ -17,6 +18,7 @@ import {
   visitorReports,
   webhookEvents,
 } from '../../src/db/schema';
+import { sendDay } from '../../src/requests/daily-send-counts';
 import { pruneExpiredData } from '../../src/retention/retention-job';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
@@ -84,6 +86,14 @@ describeEachDatabase('the retention job', (driver) => {
       { tokenHash: 'new-token-hash', requesterId: userId, channel: 'sms', deletedAt: daysAgo(40) },
     ]);
 
+    // A day's send counts are read only that day (and the next): older days go, whatever RETENTION_DAYS says.
+    await db.insert(dailySendCounts).values([
+      { key: `sms:account:${userId}`, day: sendDay(daysAgo(2)), count: 4 },
+      { key: 'sms:all', day: sendDay(daysAgo(2)), count: 9 },
+      { key: 'sms:all', day: sendDay(daysAgo(1)), count: 7 },
+      { key: 'sms:all', day: sendDay(), count: 3 },
+    ]);
+
     expect(await pruneExpiredData(db, 30)).toMatchObject({
       ran: true,
       positions: 1,
@@ -91,7 +101,12 @@ describeEachDatabase('the retention job', (driver) => {
       geocodeCache: 1,
       linkTombstones: 1,
       outboxMessages: 2,
+      dailySendCounts: 2,
     });
+    expect((await db.select().from(dailySendCounts)).map((row) => row.day).sort()).toEqual([
+      sendDay(daysAgo(1)),
+      sendDay(),
+    ]);
     // Kept: the newer message, the one still waiting to go out, and the message a request's history refers to.
     expect(
       (await db.select({ key: outboxMessages.idempotencyKey }).from(outboxMessages))
@@ -111,6 +126,7 @@ describeEachDatabase('the retention job', (driver) => {
       geocodeCache: 0,
       linkTombstones: 0,
       outboxMessages: 0,
+      dailySendCounts: 0,
     });
   });
 

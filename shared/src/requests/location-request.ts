@@ -52,4 +52,8 @@ export interface NumberLookup {
   carrier: string | null;
   timeZones: string[] | null;
   lineType: string | null;
+  /** Whether Kabari sends SMS to the number's country (the server's SMS_COUNTRIES). */
+  smsAllowed?: boolean;
+  /** When it does not: why and what to use instead, in the language asked for. */
+  smsRefusal?: string;
 }

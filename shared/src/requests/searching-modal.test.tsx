@@ -68,6 +68,43 @@ describe('the searching modal', () => {
     expect(within(dialog).getByRole('button', { name: 'Lanjutkan' })).toBeDisabled();
   });
 
+  const nigerian: NumberLookup = {
+    ...telkomsel,
+    e164: '+2348031234567',
+    countryCode: 'NG',
+    countryName: 'Nigeria',
+    carrier: 'MTN',
+    timeZones: ['Africa/Lagos'],
+    smsAllowed: false,
+    smsRefusal: 'Kabari sends SMS only to numbers in Indonesia. Ask this person by email or with a link instead.',
+  };
+
+  it('says up front when Kabari sends no SMS to the number’s country; a visitor may still go on to sign up', async () => {
+    get.mockResolvedValue(nigerian);
+    const onContinue = jest.fn();
+    await renderAt(
+      '/',
+      <SearchingModal open e164={nigerian.e164} locale="en" onClose={jest.fn()} onContinue={onContinue} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'About this number' });
+    expect(await within(dialog).findByTestId('sms-refused')).toHaveTextContent(nigerian.smsRefusal!);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(onContinue).toHaveBeenCalledWith(nigerian);
+  });
+
+  it('does not go on to write an SMS to such a number (the dashboard), in Indonesian', async () => {
+    get.mockResolvedValue({ ...nigerian, smsRefusal: undefined });
+    await renderAt(
+      '/id',
+      <SearchingModal open e164={nigerian.e164} locale="id" requireSms onClose={jest.fn()} onContinue={jest.fn()} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Tentang nomor ini' });
+    expect(await within(dialog).findByTestId('sms-refused')).toHaveTextContent(
+      'Kabari tidak mengirim SMS ke nomor di negara ini.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Lanjutkan' })).toBeDisabled();
+  });
+
   it('says so when the look-up fails, and tries again on request', async () => {
     get.mockRejectedValueOnce(new ApiError('Network Error')).mockResolvedValueOnce(telkomsel);
     await renderAt(

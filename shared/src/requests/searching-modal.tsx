@@ -20,6 +20,8 @@ export interface SearchingModalProps {
   /** The next step: the create-account step for a visitor, the choose-message step for a subscriber. */
   onContinue: (lookup: NumberLookup) => void;
   continueLabel?: string;
+  /** The next step sends an SMS: a number Kabari does not send SMS to cannot continue. */
+  requireSms?: boolean;
 }
 
 type LookUpState = { phase: 'looking' } | { phase: 'done'; lookup: NumberLookup } | { phase: 'failed' };
@@ -56,6 +58,7 @@ export default function SearchingModal({
   onClose,
   onContinue,
   continueLabel,
+  requireSms = false,
 }: SearchingModalProps) {
   const { t } = useTranslation(requestsLookupNamespace);
   const [state, setState] = useState<LookUpState>({ phase: 'looking' });
@@ -103,7 +106,9 @@ export default function SearchingModal({
     );
   }
 
-  const canContinue = done && state.lookup.valid;
+  // Said up front, before anyone pays or writes a message: the operator sends SMS only to some countries.
+  const smsRefused = done && state.lookup.valid && state.lookup.smsAllowed === false;
+  const canContinue = done && state.lookup.valid && !(requireSms && smsRefused);
   return (
     <AntdScope>
       <Modal
@@ -154,6 +159,15 @@ export default function SearchingModal({
         {done && (
           <>
             {!state.lookup.valid && <Alert type="warning" showIcon title={t('notValid')} />}
+            {smsRefused && (
+              <Alert
+                type="warning"
+                showIcon
+                role="alert"
+                data-testid="sms-refused"
+                title={state.lookup.smsRefusal ?? t('smsNotSent')}
+              />
+            )}
             {facts(state.lookup)}
             <p className="searching-modal__honesty">{t('honesty')}</p>
           </>

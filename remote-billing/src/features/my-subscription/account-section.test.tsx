@@ -81,6 +81,35 @@ describe('the account section', () => {
     expect(useUserStore.getState().user?.userCacheInfo.displayName).toBe('Budi');
   });
 
+  it.each([
+    [
+      '/dashboard/modules/MySubscription',
+      'Your name',
+      'Display name',
+      'Save',
+      'A name cannot contain a web address or an email address',
+    ],
+    [
+      '/id/dashboard/modules/MySubscription',
+      'Nama Anda',
+      'Nama tampilan',
+      'Simpan',
+      'Nama tidak boleh berisi alamat web atau alamat email',
+    ],
+  ])(
+    'at %s, refuses a name that carries a link, without asking the server',
+    async (url, title, label, save, refusal) => {
+      await openAt(url);
+      const profile = part(title);
+      const name = within(profile).getByLabelText(label);
+      await userEvent.clear(name);
+      await userEvent.type(name, 'BCA Bank - verify: bca-verify.top');
+      await userEvent.click(within(profile).getByRole('button', { name: save }));
+      expect(await within(profile).findByText(refusal)).toBeInTheDocument();
+      expect(postMock).not.toHaveBeenCalled();
+    },
+  );
+
   it('changes the email in two steps: a code to the new address, then the code', async () => {
     postMock.mockImplementation(async (path: string) => {
       if (path === '/api/v1/personnal/account/email') return { success: true };

@@ -24,7 +24,8 @@ import {
   updateDisplayName,
   type AccountSession,
 } from './account-api';
-import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/shared/validation/display-name';
+import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/shared/validation/display-name';
+import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
 import './account-section.css';
 
 type Outcome = { ok: true; text: string } | { ok: false; text: string } | null;
@@ -108,6 +109,7 @@ function userField(info: Record<string, unknown> | undefined, field: string): st
 
 function ProfileForm() {
   const { t } = useTranslation(billingNamespace);
+  const { t: sayName } = useTranslation(displayNameNamespace);
   const info = useUserStore((state) => state.user?.userCacheInfo);
   const [form] = Form.useForm<{ displayName: string }>();
   const { busy, outcome, run } = useAction();
@@ -133,8 +135,13 @@ function ProfileForm() {
           extra={t('account.displayNameHint')}
           rules={[
             {
-              validator: (_r, v) =>
-                trimmed(v) ? Promise.resolve() : Promise.reject(new Error(t('account.enterName'))),
+              // The server's rule for a name, in the page's language: no link, no phone number, no symbols.
+              validator: (_r, v) => {
+                const problem = displayNameProblem(trimmed(v));
+                if (!problem) return Promise.resolve();
+                const text = problem === 'empty' ? t('account.enterName') : displayNameProblemText(sayName, problem);
+                return Promise.reject(new Error(text));
+              },
             },
           ]}
         >

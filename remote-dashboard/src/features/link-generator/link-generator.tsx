@@ -75,7 +75,7 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
       requestAnimationFrame(() => linkOutput.current?.select());
     } else if (result.outcome === 'limited') {
       setNextAllowedAt(result.nextAllowedAt);
-    } else if (result.outcome === 'failed') {
+    } else if (result.outcome === 'failed' || result.outcome === 'refused') {
       setFailure(result.message ?? t('link.failed'));
     }
   }

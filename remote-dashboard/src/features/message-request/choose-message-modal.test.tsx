@@ -36,7 +36,11 @@ const pending = {
   lastPosition: null,
 };
 
-function serve(limit: { nextAllowedAt: string | null; optedOut: boolean }) {
+function serve(limit: {
+  nextAllowedAt: string | null;
+  optedOut: boolean;
+  refusal?: { rule: string; message: string; nextAllowedAt: string | null };
+}) {
   get.mockImplementation(
     async (url: string) =>
       (url === '/api/v1/requests/templates' ? { items: templates, noteMaxLength: 80 } : limit) as never,
@@ -181,5 +185,48 @@ describe('the choose-message modal', () => {
       'Anda bisa mengirim pesan berikutnya ke budi@example.com pada',
     );
     expect(toast).toHaveBeenCalledWith('error', 'Template email gagal dikirim');
+  });
+
+  it('says up front, in the server’s words, that today’s SMS are used up, and does not let the user send', async () => {
+    const message =
+      "Today's SMS requests are used up: one account can send 10 a day. The next one is possible in 7 hours 5 " +
+      'minutes; requests by email or link still work.';
+    serve({ nextAllowedAt: null, optedOut: false, refusal: { rule: 'account-day', message, nextAllowedAt: null } });
+    const { dialog } = await open();
+    expect(await within(dialog).findByTestId('send-refused')).toHaveTextContent(message);
+    await within(dialog).findByTestId('message-preview');
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it('shows a daily limit met while sending in the server’s words, in Indonesian', async () => {
+    serve({ nextAllowedAt: null, optedOut: false });
+    const user = userEvent.setup();
+    await renderAt(
+      '/id/dashboard',
+      <ChooseMessageModal
+        open
+        channel="sms"
+        target="+6281234567890"
+        locale="id"
+        onClose={jest.fn()}
+        onSent={jest.fn()}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Pilih pesan' });
+    await within(dialog).findByTestId('message-preview');
+    const message =
+      'Kabari sudah mengirim semua SMS yang bisa dikirim hari ini. Permintaan lewat SMS bisa dikirim lagi dalam ' +
+      '7 jam 5 menit; permintaan lewat email atau tautan tetap bisa.';
+    post.mockRejectedValueOnce(
+      new ApiError(message, 429, {
+        status: 429,
+        message,
+        data: { nextAllowedAt: new Date(Date.now() + 7 * 3_600_000).toISOString(), rule: 'sms-budget' },
+      }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Kirim' }));
+    expect(await within(dialog).findByTestId('send-refused')).toHaveTextContent(message);
+    expect(within(dialog).getByRole('button', { name: 'Kirim' })).toBeDisabled();
+    expect(toast).toHaveBeenCalledWith('error', 'Template SMS gagal dikirim');
   });
 });

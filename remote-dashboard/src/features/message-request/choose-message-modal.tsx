@@ -32,7 +32,8 @@ export interface ChooseMessageModalProps {
   onSent: (request: LocationRequest) => void;
 }
 
-type Block = { kind: 'limited'; nextAllowedAt: string } | { kind: 'optedOut' } | null;
+type Block =
+  { kind: 'limited'; nextAllowedAt: string } | { kind: 'optedOut' } | { kind: 'refused'; message: string } | null;
 
 const previewDelayMs = 300;
 
@@ -44,8 +45,9 @@ type PreviewState =
 
 /**
  * The choose-message step (design.md §1.6): a predefined template in the page's language, a personal note
- * (the only editable part), and the exact message from the server's preview. The 3-hour limit and an
- * opt-out are shown before sending, and again if the server refuses.
+ * (the only editable part), and the exact message from the server's preview. The 3-hour limit, an opt-out, a
+ * daily limit reached and a country Kabari does not send SMS to are shown before sending, and again if the
+ * server refuses.
  */
 export function ChooseMessageModal({ open, channel, target, locale, onClose, onSent }: ChooseMessageModalProps) {
   const { t } = useTranslation(dashboardRequestsNamespace);
@@ -78,6 +80,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
         if (!current) return;
         if (limit.optedOut) setBlock({ kind: 'optedOut' });
         else if (stillAhead(limit.nextAllowedAt)) setBlock({ kind: 'limited', nextAllowedAt: limit.nextAllowedAt });
+        else if (limit.refusal) setBlock({ kind: 'refused', message: limit.refusal.message });
       })
       .catch(() => undefined);
     return () => {
@@ -138,6 +141,10 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
         showToast('error', failed);
         setBlock({ kind: 'optedOut' });
         return;
+      case 'refused':
+        showToast('error', failed);
+        setBlock({ kind: 'refused', message: result.message });
+        return;
       default:
         showToast('error', result.message ? `${failed}: ${result.message}` : failed);
     }
@@ -170,6 +177,9 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
           role="alert"
           title={t('message.limited', { target, time: formatTime(block.nextAllowedAt, locale) })}
         />
+      )}
+      {block?.kind === 'refused' && (
+        <Alert type="warning" showIcon role="alert" data-testid="send-refused" title={block.message} />
       )}
       {block?.kind === 'optedOut' && (
         <Alert type="info" showIcon role="alert" title={t('message.optedOut', { target })} />

@@ -76,6 +76,7 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
             e164={searching}
             locale={locale}
             continueLabel={t('number.chooseMessage')}
+            requireSms
             onClose={() => {
               setSearching(null);
               input.current?.focus();

@@ -55,8 +55,8 @@ async function openAt(url: string, terms: PaymentTerms = sandboxTerms) {
 const field = (label: string | RegExp) => screen.getByLabelText(label, { selector: 'input' });
 
 async function fillAccount(password = '') {
-  // The server takes 60 characters at most (registerAndSign's displayName).
-  expect(field('Your name')).toHaveAttribute('maxlength', '60');
+  // The server takes 40 characters at most (registerAndSign's displayName).
+  expect(field('Your name')).toHaveAttribute('maxlength', '40');
   await userEvent.type(field('Email'), 'ana@example.com');
   await userEvent.type(field('Your name'), 'Ana');
   if (password) await userEvent.type(field('Password (optional)'), password);
@@ -89,6 +89,30 @@ describe('SignUpDialog', () => {
     await userEvent.type(field('Email'), 'ana@example');
     await userEvent.tab();
     expect(await screen.findByText('Enter valid email address')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/', 'A name cannot contain a web address or an email address', 'A name can contain at most 4 digits'],
+    ['/id', 'Nama tidak boleh berisi alamat web atau alamat email', 'Nama paling banyak berisi 4 angka'],
+  ])('at %s, refuses a name that carries a link or a phone number before any payment', async (url, link, digits) => {
+    await openAt(url);
+    const name = screen.getByRole('textbox', { name: url === '/' ? 'Your name' : 'Nama Anda' });
+    await userEvent.type(name, 'BCA bca-verify.top');
+    await userEvent.tab();
+    expect(await screen.findByText(link)).toBeInTheDocument();
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Call 0812 3456 7890');
+    await userEvent.tab();
+    expect(await screen.findByText(digits)).toBeInTheDocument();
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Ni Luh Ayu');
+    await userEvent.tab();
+    await waitFor(() => expect(screen.queryByText(digits)).not.toBeInTheDocument());
+    expect(postMock).not.toHaveBeenCalledWith(
+      expect.stringMatching(/registerAndSign/),
+      expect.anything(),
+      expect.anything(),
+    );
   });
 
   it('shows no discount notice when the first day costs no less than a period', async () => {

@@ -27,7 +27,8 @@ import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
 import { signUpHandlers, type AccountFields } from './sign-up-api';
 import { termsVersion } from './terms-version';
-import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/shared/validation/display-name';
+import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/shared/validation/display-name';
+import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
 import './sign-up-dialog.css';
 
 interface AccountValues {
@@ -59,6 +60,7 @@ function isEmailInUse(error: unknown): boolean {
  */
 export default function SignUpDialog() {
   const { t } = useTranslation(searchSignUpNamespace);
+  const { t: sayName } = useTranslation(displayNameNamespace);
   const open = useOverlayStore((state) => state.open.payment);
   const productInfo = useOverlayStore((state) => state.productInfo);
   const setOverlay = useOverlayStore((state) => state.set);
@@ -217,7 +219,17 @@ export default function SignUpDialog() {
               label={t('displayName')}
               extra={t('displayNameHint')}
               validateTrigger="onBlur"
-              rules={[check(Boolean, t('errors.enterName'))]}
+              rules={[
+                {
+                  // The server's rule for a name, in the page's language: no link, no phone number, no symbols.
+                  validator: (_rule: unknown, value: unknown) => {
+                    const problem = displayNameProblem(trimmed(value));
+                    if (!problem) return Promise.resolve();
+                    const text = problem === 'empty' ? t('errors.enterName') : displayNameProblemText(sayName, problem);
+                    return Promise.reject(new Error(text));
+                  },
+                },
+              ]}
             >
               <Input autoComplete="name" maxLength={DISPLAY_NAME_MAX_LENGTH} />
             </Form.Item>

@@ -3,6 +3,7 @@ import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords';
+import { unsendableNameProblem } from '../../auth/display-name';
 import { revokeSession, revokeUserSessions } from '../../auth/sessions';
 import { countAttempt } from '../../auth/throttle';
 import { defineMessages, sayCommon } from '../../lib/messages';
@@ -307,6 +308,10 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       await checkPassword(user.id, user.passwordHash, request.body.password);
       const { newEmail } = request.body;
       if (newEmail === user.email) throw new HttpError(400, sayAccount('sameEmail'));
+      // The code's email greets the account by name at an address not yet proven to be theirs: a name saved
+      // before the name rule (a link, a phone number) must be changed first.
+      const nameProblem = unsendableNameProblem(user.displayName);
+      if (nameProblem) throw new HttpError(400, nameProblem);
       if (await findUserByEmail(app.db, newEmail)) throw new HttpError(409, sayCommon('emailInUse'));
       const limit = await countAttempt(app.db, `email-change-code:${user.id}`, EMAIL_CHANGE_CODES);
       if (limit.limited) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayNameField } from '../../auth/display-name';
 import { envelope } from '../../lib/envelope';
 import { emailField, userCacheInfoSchema } from '../auth/schemas';
 
@@ -24,13 +25,7 @@ export const deleteAccountBody = z
     message: 'Confirm with your password or the emailed code',
   });
 
-export const profileBody = z.object({
-  displayName: z
-    .string({ message: 'Please fill in your name' })
-    .trim()
-    .min(1, 'Please fill in your name')
-    .max(60, 'The name is too long (60 characters at most)'),
-});
+export const profileBody = z.object({ displayName: displayNameField });
 
 /** Step one of a change of email: the password, and the new address the code goes to. */
 export const emailBody = z.object({ newEmail: emailField, password: encrypted('Please input a your password') });

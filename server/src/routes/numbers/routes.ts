@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { requestLocale, sayCommon } from '../../lib/messages';
+import type { Config } from '../../config';
 import { numberFacts, parseNumber } from '../../requests/number-facts';
+import { smsCountryRefusal } from '../../requests/sms-countries';
 import { numberLookupQuery, numberLookupResponse } from './schemas';
 
 /** Numbering-plan facts for the searching modal: public metadata only, nothing about the person (design.md §1.4). */
-const numberRoutes: FastifyPluginAsyncZod = async (app) => {
+const numberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  const limits = options.config.requests.sendLimits;
   app.get(
     '/api/v1/numbers/lookup',
     {
@@ -16,7 +19,8 @@ const numberRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Public, at most 30 lookups a minute per address. 400 "Please enter a number" when empty, "Please enter a ' +
           'valid mobile number" when it cannot be read as a phone number. A number that parses but is not valid ' +
-          'answers 200 with `valid: false`. Unknown facts are null.',
+          'answers 200 with `valid: false`. Unknown facts are null. smsAllowed says up front whether Kabari sends ' +
+          "SMS to the number's country.",
         querystring: numberLookupQuery,
         response: { 200: numberLookupResponse, ...errorResponses },
       },
@@ -27,7 +31,11 @@ const numberRoutes: FastifyPluginAsyncZod = async (app) => {
       if (parsed.kind === 'empty') throw new HttpError(400, sayCommon('enterNumber'));
       if (parsed.kind === 'unparseable') throw new HttpError(400, sayCommon('enterValidMobile'));
       const facts = await numberFacts(parsed.phone, locale);
-      return ok(facts, facts.valid ? 'ok' : sayCommon('enterValidMobile')[requestLocale(request, locale)]);
+      const refusal = smsCountryRefusal(limits, facts.countryCode);
+      return ok(
+        { ...facts, smsAllowed: refusal === null, ...(refusal ? { smsRefusal: refusal[locale] } : {}) },
+        facts.valid ? 'ok' : sayCommon('enterValidMobile')[requestLocale(request, locale)],
+      );
     },
   );
 };

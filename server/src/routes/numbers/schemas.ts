@@ -44,4 +44,12 @@ export const numberFacts = z.object({
     .nullable(),
 });
 
-export const numberLookupResponse = envelope(numberFacts);
+export const numberLookupResponse = envelope(
+  numberFacts.extend({
+    smsAllowed: z.boolean().describe("Whether Kabari sends SMS to this number's country (SMS_COUNTRIES)"),
+    smsRefusal: z
+      .string()
+      .optional()
+      .describe('When smsAllowed is false: why, and what to use instead, in the language asked for'),
+  }),
+);

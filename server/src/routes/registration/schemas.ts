@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayNameField } from '../../auth/display-name';
 import { envelope } from '../../lib/envelope';
 import { emailField } from '../auth/schemas';
 
@@ -33,12 +34,10 @@ export const CURRENT_TERMS_VERSION = '2026-11-22';
 /** The account part of every registerAndSign body (spec §4 create account). */
 export const accountFields = {
   email: emailField,
-  displayName: z
-    .string({ message: 'Please fill in your name' })
-    .trim()
-    .min(1, 'Please fill in your name')
-    .max(60, 'The name is too long (60 characters at most)')
-    .describe('The name recipients of location requests will see'),
+  displayName: displayNameField.describe(
+    "The name recipients of location requests will see: letters, spaces and . , ' -, at most 40 characters, " +
+      'no web or email address, at most 4 digits',
+  ),
   phone: z
     .string()
     .trim()

@@ -2,19 +2,23 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
-import { knownText, requestLocale, sayCommon } from '../../lib/messages';
-import { sayRequests } from '../../requests/request-messages';
+import { unsendableNameProblem } from '../../auth/display-name';
+import { knownText, requestLocale, sayCommon, type Locale, type LocalizedText } from '../../lib/messages';
+import { hoursText, sayRequests, sayRequestsIn } from '../../requests/request-messages';
 import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { locationRequests } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { linkBaseUrl } from '../../requests/base-url';
 import { cancelOwnedRequest } from '../../requests/cancel-request';
-import { createMessageRequest, type CreateOutcome } from '../../requests/create-request';
+import { createMessageRequest, type CreateOutcome, type LimitRule } from '../../requests/create-request';
+import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from '../../requests/daily-send-counts';
 import { listOwnedRequests } from '../../requests/location-request-view';
 import { canReceiveSms, numberFacts, parseNumber } from '../../requests/number-facts';
 import { isOptedOut } from '../../requests/opt-outs';
-import { linkLimitKey, nextAllowedAt, targetLimitKey } from '../../requests/send-limits';
+import type { SendLimitsConfig } from '../../requests/requests-config';
+import { smsCountryRefusal } from '../../requests/sms-countries';
+import { linkLimitKey, nextAllowedAt, rehashLegacyTargetKeys, targetLimitKey } from '../../requests/send-limits';
 import { hasLiveSubscription } from '../../requests/subscriber-access';
 import {
   listTemplates,
@@ -85,39 +89,76 @@ export async function requireSubscriber(db: DatabaseExecutor, request: FastifyRe
   }
 }
 
-/** The answer to a send: the request, or the 3-hour refusal with its time, or the opt-out refusal. */
+/** What a limit says when it refuses a send, in both languages. */
+function limitText(
+  rule: LimitRule,
+  what: 'number' | 'email' | 'link',
+  seconds: number,
+  limits: SendLimitsConfig | undefined,
+): LocalizedText {
+  const until = (locale: Locale) => hoursText(seconds, locale);
+  switch (rule) {
+    case 'link':
+      return sayRequests('linkLimited', { wait: seconds });
+    case 'target':
+      return sayRequests(what === 'number' ? 'numberLimited' : 'emailLimited', { wait: seconds });
+    case 'account-day': {
+      const limit = what === 'number' ? limits?.smsPerAccountPerDay : limits?.emailPerAccountPerDay;
+      return sayRequestsIn(what === 'number' ? 'smsPerDay' : 'emailPerDay', (locale) => ({
+        limit: limit ?? 0,
+        until: until(locale),
+      }));
+    }
+    case 'sms-budget':
+      return sayRequestsIn('smsBudget', (locale) => ({ until: until(locale) }));
+  }
+}
+
+/**
+ * The answer to a send: the request, or a limit's refusal (429 with its time and which limit it was), or the
+ * opt-out refusal.
+ */
 export function sendAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   outcome: CreateOutcome,
   what: 'number' | 'email' | 'link',
+  limits?: SendLimitsConfig,
 ) {
   if (outcome.kind === 'opted-out') {
     throw new HttpError(409, sayRequests(what === 'number' ? 'numberOptedOut' : 'emailOptedOut'));
   }
   if (outcome.kind === 'limited') {
     const seconds = Math.max(1, Math.ceil((outcome.nextAllowedAt.getTime() - Date.now()) / 1000));
-    const rule = what === 'link' ? 'linkLimited' : what === 'number' ? 'numberLimited' : 'emailLimited';
     return reply
       .code(429)
       .header('retry-after', String(seconds))
       .send({
         status: 429,
-        message: sayRequests(rule, { wait: seconds })[requestLocale(request)],
-        data: { nextAllowedAt: outcome.nextAllowedAt.toISOString() },
+        message: limitText(outcome.rule, what, seconds, limits)[requestLocale(request)],
+        data: { nextAllowedAt: outcome.nextAllowedAt.toISOString(), rule: outcome.rule },
       });
   }
   return ok({ request: outcome.request });
 }
 
-/** An E.164 number an SMS can reach, or a 400 with the form's own message. */
-export async function smsTarget(number: string | undefined, country: string | undefined): Promise<string> {
+/** A stored display name that cannot go into a message (one saved before the name rule): 400, saying how to fix. */
+function checkRequesterName(displayName: string): void {
+  const problem = unsendableNameProblem(displayName);
+  if (problem) throw new HttpError(400, problem);
+}
+
+/** A number an SMS can reach (E.164, and its country), or a 400 with the form's own message. */
+export async function smsTarget(
+  number: string | undefined,
+  country: string | undefined,
+): Promise<{ e164: string; countryCode: string | null }> {
   const parsed = parseNumber(number, country);
   if (parsed.kind === 'empty') throw new HttpError(400, sayCommon('enterNumber'));
   if (parsed.kind === 'unparseable') throw new HttpError(400, sayCommon('enterValidMobile'));
   const facts = await numberFacts(parsed.phone, 'en');
   if (!canReceiveSms(facts)) throw new HttpError(400, sayCommon('enterValidMobile'));
-  return facts.e164;
+  return { e164: facts.e164, countryCode: facts.countryCode };
 }
 
 function checkNote(channel: MessageChannel, note: string): string {
@@ -130,7 +171,32 @@ function checkNote(channel: MessageChannel, note: string): string {
 const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const { config } = options;
   const expiryDays = config.requests.linkExpiryDays;
+  const limits = config.requests.sendLimits;
   const security = [{ token: [] }];
+
+  // 3-hour slots stored under a raw number or address before the keys were hashed move to their hash.
+  app.addHook('onReady', async () => {
+    const moved = await rehashLegacyTargetKeys(app.db, app.auth.secrets.hmacSecret);
+    if (moved > 0) app.log.info({ moved }, 'Send limits stored under raw targets moved to keyed hashes');
+  });
+
+  /** What would refuse a send to this target today besides its 3-hour slot, said up front; null when nothing. */
+  async function dailyRefusal(userId: string, channel: MessageChannel, countryCode: string | null) {
+    if (channel === 'sms') {
+      const country = smsCountryRefusal(limits, countryCode);
+      if (country) return { rule: 'country' as const, texts: country, nextAllowedAt: null };
+    }
+    const seconds = Math.max(1, Math.ceil((nextSendDay().getTime() - Date.now()) / 1000));
+    const what = channel === 'sms' ? 'number' : 'email';
+    const perAccount = channel === 'sms' ? limits.smsPerAccountPerDay : limits.emailPerAccountPerDay;
+    let rule: 'account-day' | 'sms-budget' | null = null;
+    if (await dailyLimitReached(app.db, accountDayKey(channel, userId), perAccount)) rule = 'account-day';
+    else if (channel === 'sms' && (await dailyLimitReached(app.db, SMS_BUDGET_KEY, limits.smsDailyBudget))) {
+      rule = 'sms-budget';
+    }
+    if (!rule) return null;
+    return { rule, texts: limitText(rule, what, seconds, limits), nextAllowedAt: nextSendDay().toISOString() };
+  }
 
   app.get(
     '/api/v1/requests/templates',
@@ -164,6 +230,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     },
     async (request) => {
       const { channel, note, locale } = request.body;
+      checkRequesterName(request.session!.user.displayName);
       const message = renderMessage({
         channel,
         locale,
@@ -208,7 +275,8 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         });
       }
       let target: string;
-      if (channel === 'sms') target = await smsTarget(number, country);
+      let countryCode: string | null = null;
+      if (channel === 'sms') ({ e164: target, countryCode } = await smsTarget(number, country));
       else {
         const parsed = emailField.safeParse(email ?? '');
         if (!parsed.success) {
@@ -217,11 +285,24 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         }
         target = parsed.data;
       }
-      const [next, optedOut] = await Promise.all([
-        nextAllowedAt(app.db, targetLimitKey(target)),
+      const [next, optedOut, refusal] = await Promise.all([
+        nextAllowedAt(app.db, targetLimitKey(app.auth.secrets.hmacSecret, target)),
         isOptedOut(app.db, app.auth.secrets.hmacSecret, target),
+        dailyRefusal(userId, channel, countryCode),
       ]);
-      return ok({ nextAllowedAt: next?.toISOString() ?? null, optedOut });
+      return ok({
+        nextAllowedAt: next?.toISOString() ?? null,
+        optedOut,
+        ...(refusal
+          ? {
+              refusal: {
+                rule: refusal.rule,
+                message: refusal.texts[requestLocale(request)],
+                nextAllowedAt: refusal.nextAllowedAt,
+              },
+            }
+          : {}),
+      });
     },
   );
 
@@ -234,8 +315,12 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         tags: ['requests'],
         summary: 'Send a location request by SMS (subscribers only)',
         description:
-          'One SMS or email to the same target every 3 hours, whoever sends it (429 with data.nextAllowedAt). ' +
-          'A number that opted out is never messaged (409). 403 when the subscription has expired.',
+          'One SMS or email to the same target every 3 hours, whoever sends it (429 with data.nextAllowedAt, ' +
+          'data.rule target). Each account sends at most SMS_PER_ACCOUNT_PER_DAY SMS a day (UTC; rule ' +
+          'account-day), and all accounts together at most SMS_DAILY_BUDGET (rule sms-budget; the operator is ' +
+          'emailed once that day). Only numbers of the SMS_COUNTRIES get an SMS (400 otherwise). A number that ' +
+          'opted out is never messaged (409). 400 when the note holds a link, or when the display name cannot ' +
+          'appear in a message. 403 when the subscription has expired.',
         security,
         body: smsBody,
         response: { 200: requestResponse, ...sendResponses },
@@ -244,8 +329,11 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     async (request, reply) => {
       await requireSubscriber(app.db, request);
       const { number, country, templateId, note, locale } = request.body;
-      const target = await smsTarget(number, country);
+      const { e164: target, countryCode } = await smsTarget(number, country);
+      const notThere = smsCountryRefusal(limits, countryCode);
+      if (notThere) throw new HttpError(400, notThere);
       const user = request.session!.user;
+      checkRequesterName(user.displayName);
       const outcome = await createMessageRequest(app, {
         channel: 'sms',
         target,
@@ -255,8 +343,10 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         requester: { userId: user.id, displayName: user.displayName },
         baseUrl: linkBaseUrl(config, request),
         expiryDays,
+        limits,
+        operatorEmail: config.operatorEmail,
       });
-      return sendAnswer(request, reply, outcome, 'number');
+      return sendAnswer(request, reply, outcome, 'number', limits);
     },
   );
 
@@ -268,7 +358,9 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       schema: {
         tags: ['requests'],
         summary: 'Send a location request by email (subscribers only)',
-        description: 'The same limits and refusals as the SMS request.',
+        description:
+          'The same limits and refusals as the SMS request; the daily limit is EMAIL_PER_ACCOUNT_PER_DAY, and ' +
+          'there is no budget or country list for email.',
         security,
         body: emailBody,
         response: { 200: requestResponse, ...sendResponses },
@@ -278,6 +370,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       await requireSubscriber(app.db, request);
       const { email, templateId, note, locale } = request.body;
       const user = request.session!.user;
+      checkRequesterName(user.displayName);
       const outcome = await createMessageRequest(app, {
         channel: 'email',
         target: email,
@@ -287,8 +380,10 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         requester: { userId: user.id, displayName: user.displayName },
         baseUrl: linkBaseUrl(config, request),
         expiryDays,
+        limits,
+        operatorEmail: config.operatorEmail,
       });
-      return sendAnswer(request, reply, outcome, 'email');
+      return sendAnswer(request, reply, outcome, 'email', limits);
     },
   );
 

@@ -51,10 +51,19 @@ export const cancelResponse = envelope(
   }),
 );
 
+export const limitRuleField = z
+  .enum(['target', 'link', 'account-day', 'sms-budget'])
+  .describe(
+    "target: the number or address's 3-hour slot; link: the requester's 3-hour link slot; account-day: the " +
+      "account's daily SMS or email limit; sms-budget: everyone's SMS for the day (SMS_DAILY_BUDGET) are spent",
+  );
+
 /** 429: the send limit, with when the next send is possible. */
-export const limitedResponse = envelope(z.object({ nextAllowedAt: z.string() }).nullable()).describe(
-  'The 3-hour limit: data.nextAllowedAt says when the next send is possible (also in Retry-After). ' +
-    'data is null when the per-address request rate was exceeded instead.',
+export const limitedResponse = envelope(
+  z.object({ nextAllowedAt: z.string(), rule: limitRuleField.optional() }).nullable(),
+).describe(
+  'A send limit: data.nextAllowedAt says when the next send is possible (also in Retry-After), data.rule which ' +
+    'limit it was. data is null when the per-address request rate was exceeded instead.',
 );
 
 export const templatesQuery = z.object({
@@ -105,6 +114,17 @@ export const limitResponse = envelope(
   z.object({
     nextAllowedAt: z.string().nullable().describe('null: a send is possible now'),
     optedOut: z.boolean(),
+    refusal: z
+      .object({
+        rule: z.enum(['country', 'account-day', 'sms-budget']),
+        message: z.string().describe("What the requester is told, in the caller's language"),
+        nextAllowedAt: z.string().nullable().describe('When it lifts (the next day, UTC); null for a country'),
+      })
+      .optional()
+      .describe(
+        'Only when a send would be refused today for another reason than the 3-hour slot: the number is in a ' +
+          'country Kabari does not send SMS to (SMS_COUNTRIES), or the daily limits are reached',
+      ),
     linkExpiryDays: z
       .number()
       .int()

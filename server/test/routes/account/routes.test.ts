@@ -65,6 +65,41 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect((await call('GET', '/api/v1/auth/session', token!)).statusCode).toBe(200);
   });
 
+  it('refuses a new display name that is not a name, in the caller’s language, and keeps the old one', async () => {
+    const { token, user } = await signUpSubscriber(app(), { displayName: 'Rina' });
+    const refused = await call('POST', '/api/v1/personnal/account/profile', token!, {
+      displayName: 'BCA Bank - verify: https://bca-verify.top/login',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('displayName: A name cannot contain a web address or an email address');
+    const inIndonesian = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/account/profile',
+      remoteAddress: freshIp(),
+      headers: { authorization: token!, 'accept-language': 'id' },
+      payload: { displayName: 'Sari 0812 3456 7890' },
+    });
+    expect(inIndonesian.json().message).toBe('Nama paling banyak berisi 4 angka');
+    const [stored] = await app().db.select().from(users).where(eq(users.id, user!.userCacheInfo.id));
+    expect(stored!.displayName).toBe('Rina');
+  });
+
+  it('sends no code to a new address while the stored name is not a name (saved before the rule)', async () => {
+    const { token, user } = await signUpSubscriber(app(), { password: 'first-pass' });
+    await app()
+      .db.update(users)
+      .set({ displayName: 'BCA Bank - verify: https://bca-verify.top/login' })
+      .where(eq(users.id, user!.userCacheInfo.id));
+    const newEmail = freshEmail('korban');
+    const refused = await call('POST', '/api/v1/personnal/account/email', token!, {
+      newEmail,
+      password: encrypt('first-pass'),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/^Your display name cannot appear in a message to someone else/);
+    expect(await lastMessage(newEmail)).toBeUndefined();
+  });
+
   it('changes the email only with the code sent to the new address; the old address is told', async () => {
     const { email, token } = await signUpSubscriber(app(), { password: 'first-pass', displayName: 'Rina' });
     const taken = await signUpSubscriber(app());

@@ -27,6 +27,8 @@ describeEachDatabase('GET /api/v1/numbers/lookup', (driver) => {
       carrier: 'Telkomsel',
       timeZones: ['Asia/Jakarta'],
       lineType: 'mobile',
+      // Indonesia is where Kabari sends SMS by default (SMS_COUNTRIES).
+      smsAllowed: true,
     });
   });
 
@@ -42,6 +44,8 @@ describeEachDatabase('GET /api/v1/numbers/lookup', (driver) => {
       carrier: null,
       timeZones: ['America/Los_Angeles'],
       lineType: 'fixed_line_or_mobile',
+      smsAllowed: false,
+      smsRefusal: 'Kabari sends SMS only to numbers in Indonesia. Ask this person by email or with a link instead.',
     });
   });
 

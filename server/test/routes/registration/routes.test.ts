@@ -133,13 +133,30 @@ describeEachDatabase('registration routes', (driver) => {
     expect(noTerms.json().message).toContain('terms');
     const noName = await register({ displayName: ' ' });
     expect(noName.json().message).toContain('Please fill in your name');
-    // 60 characters, as the sign-up dialog's name field allows; the reason in the caller's language.
-    expect((await register({ displayName: 'x'.repeat(60), email: freshEmail() })).statusCode).toBe(200);
-    const tooLong = await register({ displayName: 'x'.repeat(61) }, { 'accept-language': 'id' });
+    // 40 characters, as the sign-up dialog's name field allows; the reason in the caller's language.
+    expect((await register({ displayName: 'x'.repeat(40), email: freshEmail() })).statusCode).toBe(200);
+    const tooLong = await register({ displayName: 'x'.repeat(41) }, { 'accept-language': 'id' });
     expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json().message).toContain('Nama terlalu panjang (paling banyak 60 karakter)');
+    expect(tooLong.json().message).toContain('Nama paling banyak 40 karakter');
     const noAgeId = await register({ ageConfirmed: false }, { 'accept-language': 'id' });
     expect(noAgeId.json().message).toContain('18 tahun');
+  });
+
+  it('refuses a display name that carries a link, an email address or a phone number, storing nothing', async () => {
+    const phishing = 'BCA Bank - verify: https://bca-verify.top/login';
+    const email = freshEmail();
+    const refused = await register({ displayName: phishing, email });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('displayName: A name cannot contain a web address or an email address');
+    const inIndonesian = await register({ displayName: 'BCA bca-verify.top', email }, { 'accept-language': 'id' });
+    expect(inIndonesian.json().message).toBe('Nama tidak boleh berisi alamat web atau alamat email');
+    const phone = await register({ displayName: 'Call 0812 3456 7890', email });
+    expect(phone.json().message).toBe('displayName: A name can contain at most 4 digits');
+    expect(await app().db.select().from(registrations).where(eq(registrations.email, email))).toEqual([]);
+    expect(await app().db.select().from(users).where(eq(users.email, email))).toEqual([]);
+    // A name in any script, stored as it is shown.
+    const { user } = await signUpSubscriber(app(), { displayName: ' Ni  Luh Ayu ' });
+    expect(user.userCacheInfo.displayName).toBe('Ni Luh Ayu');
   });
 
   it('records when the 18+ confirmation and the terms consent were given, and which terms, on the account', async () => {

@@ -8,6 +8,7 @@ import {
   sendLimits,
 } from '../../../src/db/schema';
 import { TARGET_LIMIT_CHECKS } from '../../../src/routes/requests/routes';
+import { keyedHash } from '../../../src/lib/keyed-hash';
 import { optOutKey } from '../../../src/requests/opt-outs';
 import { describeEachDatabase } from '../../support/databases';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
@@ -32,6 +33,10 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
   afterAll(async () => {
     await testApp?.close();
   });
+
+  /** A number's 3-hour slot: keyed by a keyed hash of the number. */
+  const targetKey = (number: string) =>
+    `target:${keyedHash(testApp.app.auth.secrets.hmacSecret, 'send-limit-target', number)}`;
 
   const inject = (
     requester: TestRequester | null,
@@ -215,7 +220,7 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       await testApp.app.db
         .update(sendLimits)
         .set({ lastSentAt: sql`now() - interval '3 hours 1 second'` })
-        .where(eq(sendLimits.key, `target:${number}`));
+        .where(eq(sendLimits.key, targetKey(number)));
       expect((await inject(sari, 'GET', limitUrl)).json().data.nextAllowedAt).toBeNull();
       expect((await sendSms(sari, number)).statusCode).toBe(200);
     });
@@ -272,7 +277,7 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
         await testApp.app.db
           .select()
           .from(sendLimits)
-          .where(eq(sendLimits.key, `target:${number}`)),
+          .where(eq(sendLimits.key, targetKey(number))),
       ).toEqual([]);
       const limit = await inject(
         sari,
@@ -361,6 +366,79 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
         locale: 'en',
       });
       expect(anonymous.statusCode).toBe(401);
+    });
+  });
+
+  describe('free text that reaches a message', () => {
+    it('refuses a note carrying a link under any top-level domain, or an email address, and sends nothing', async () => {
+      for (const note of [
+        'Verify at bca-verify.top/login',
+        'Promo di diskon.shop',
+        'Chat me on wa.me/6281234567890',
+        'Tulis ke cs@bca-help.top',
+        'Buka ｂｃａ－ｖｅｒｉｆｙ．ｔｏｐ',
+      ]) {
+        const number = freshNumber();
+        const response = await sendSms(sari, number, { note });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().message).toMatch(/^The note cannot contain links or email addresses \(.+\)/);
+        expect(await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, number))).toEqual(
+          [],
+        );
+      }
+      const email = await inject(sari, 'POST', '/api/v1/requests/email', {
+        email: 'ibu@example.com',
+        templateId: 'check-in',
+        note: 'Silakan login di https://bank-aman.online untuk verifikasi',
+        locale: 'id',
+      });
+      expect(email.statusCode).toBe(400);
+      expect(email.json().message).toContain('(https://bank-aman.online)');
+    });
+
+    it('refuses to send for a requester whose stored name is no longer a name, saying how to change it', async () => {
+      const phisher = await createRequester(testApp.app, {
+        displayName: 'BCA Bank - verify: https://bca-verify.top/login',
+      });
+      const number = freshNumber();
+      const preview = await inject(phisher, 'POST', '/api/v1/requests/preview', {
+        channel: 'sms',
+        templateId: 'check-in',
+        note: '',
+        locale: 'en',
+      });
+      expect(preview.statusCode).toBe(400);
+      expect(preview.json().message).toBe(
+        'Your display name cannot appear in a message to someone else: a name cannot contain a web address or an ' +
+          'email address. Change it in My subscription, under Account, then send again.',
+      );
+      const sms = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/v1/requests/sms',
+        headers: { ...phisher.headers, 'accept-language': 'id' },
+        remoteAddress: nextAddress(),
+        payload: { number, templateId: 'check-in', note: '', locale: 'id' },
+      });
+      expect(sms.statusCode).toBe(400);
+      expect(sms.json().message).toMatch(/^Nama tampilan Anda tidak bisa dipakai dalam pesan kepada orang lain/);
+      const email = await inject(phisher, 'POST', '/api/v1/requests/email', {
+        email: 'korban@example.com',
+        templateId: 'check-in',
+        note: '',
+        locale: 'en',
+      });
+      expect(email.statusCode).toBe(400);
+      expect(await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, number))).toEqual(
+        [],
+      );
+
+      // The account screen takes a real name, and sending works again.
+      const renamed = await inject(phisher, 'POST', '/api/v1/personnal/account/profile', { displayName: 'Budi' });
+      expect(renamed.statusCode).toBe(200);
+      const sent = await sendSms(phisher, number);
+      expect(sent.statusCode).toBe(200);
+      const [message] = await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, number));
+      expect(message!.bodyText).toMatch(/^Kabari: Budi asks to see your location\./);
     });
   });
 
