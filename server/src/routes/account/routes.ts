@@ -268,7 +268,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       app.mailer.kick();
       // After the commit and not awaited: the account is gone here whatever the provider answers, or how slowly.
       if (deleted.subscription) void forgetAtProvider(deleted.subscription);
-      reply.clearCookie('token', { path: '/' });
+      app.auth.clearSessionCookie(reply);
       return ok({ success: true as const });
     },
   );

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { passwordProblem, hashPassword, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../auth/sessions';
@@ -89,9 +89,14 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
   const scale = options.config.authThrottleScale;
   const { passwordCipher, secrets } = app.auth;
 
-  async function signIn(request: FastifyRequest, user: User) {
+  /**
+   * A new session, handed to the browser only as the HttpOnly cookie: the body names the user but carries no
+   * token, so no script on the page can read it.
+   */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, user: User) {
     const { token } = await createSession(app.db, user.id, request.headers['user-agent']);
-    return ok({ token, user: { userCacheInfo: userCacheInfo(user) } });
+    app.auth.setSessionCookie(reply, token);
+    return ok({ user: { userCacheInfo: userCacheInfo(user) } });
   }
 
   app.get(
@@ -121,7 +126,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         response: { 200: loginResponse, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { email, password } = request.body;
       const ipLimit = await countAttempt(app.db, `login:ip:${request.ip}`, limits.loginPerIp);
       if (ipLimit.limited) throw tooMany('loginsFromNetwork', ipLimit.retryAfterSeconds);
@@ -138,7 +143,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         throw new HttpError(400, say('incorrectLogin'));
       }
       await clearAttempts(app.db, accountKey);
-      return signIn(request, user);
+      return signIn(request, reply, user);
     },
   );
 
@@ -254,13 +259,13 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         response: { 200: loginResponse, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const ipLimit = await countAttempt(app.db, `auth-code:ip:${request.ip}`, limits.authCodePerIp);
       if (ipLimit.limited) throw tooMany('signInsFromNetwork', ipLimit.retryAfterSeconds);
       const email = await redeemAuthCode(app.db, secrets.hmacSecret, request.body.authCode);
       const user = email ? await findUserByEmail(app.db, email) : undefined;
       if (!user) throw new HttpError(400, say('invalidAuthCode'));
-      return signIn(request, user);
+      return signIn(request, reply, user);
     },
   );
 
@@ -277,7 +282,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     async (request, reply) => {
       const session = await app.auth.sessionOf(request);
       if (session) await revokeSession(app.db, session.id);
-      reply.clearCookie('token', { path: '/' });
+      app.auth.clearSessionCookie(reply);
       return ok({ success: true as const });
     },
   );

@@ -4,6 +4,7 @@ import { describeEachDatabase } from '../../support/databases';
 import { encryptPassword } from '../../support/jsencrypt';
 import { freshEmail, freshIp, signUpSubscriber } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { sessionTokenOf } from '../../support/session-token';
 
 describeEachDatabase('the subscriber’s own data', (driver) => {
   let testApp: TestApp;
@@ -51,7 +52,7 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
       remoteAddress: freshIp(),
       payload: { email, password: encrypt('first-pass') },
     });
-    const otherToken: string = login.json().data.token;
+    const otherToken: string = sessionTokenOf(login);
     const sessions = (await call('GET', '/api/v1/personnal/sessions', token!)).json().data.items;
     expect(sessions).toHaveLength(2);
     expect(sessions.filter((session: { current: boolean }) => session.current)).toHaveLength(1);
@@ -211,7 +212,7 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
       headers: { 'user-agent': 'Kabari test phone' },
       payload: { email, password: encrypt('export-me-1') },
     });
-    const otherToken: string = login.json().data.token;
+    const otherToken: string = sessionTokenOf(login);
     const refund = await call('POST', '/api/v1/refunds', token!, { email, reason: 'Moved abroad', locale: 'en' });
     expect(refund.statusCode).toBe(200);
     const response = await call('GET', '/api/v1/personnal/account/export', token!);

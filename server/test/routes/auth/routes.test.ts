@@ -5,6 +5,7 @@ import { outboxMessages, sessions, verificationCodes } from '../../../src/db/sch
 import { describeEachDatabase } from '../../support/databases';
 import { encryptPassword, tamper } from '../../support/jsencrypt';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { sessionTokenOf } from '../../support/session-token';
 
 let ipCounter = 0;
 /** Each test talks from its own address, so the per-IP limits of one test never touch another. */
@@ -97,7 +98,8 @@ describeEachDatabase('auth routes', (driver) => {
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body.status).toBe(200);
-      expect(body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const token = sessionTokenOf(response);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(body.data.user.userCacheInfo).toEqual({
         id: user.id,
         email,
@@ -112,7 +114,7 @@ describeEachDatabase('auth routes', (driver) => {
       const rows = await testApp.app.db.select().from(sessions).where(eq(sessions.userId, user.id));
       expect(rows).toHaveLength(1);
       expect(rows[0]?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
-      expect(rows[0]?.tokenHash).not.toBe(body.data.token);
+      expect(rows[0]?.tokenHash).not.toBe(token);
     });
 
     it('answers a wrong password, an unknown email and a tampered or garbled ciphertext exactly alike', async () => {
@@ -180,10 +182,72 @@ describeEachDatabase('auth routes', (driver) => {
     });
   });
 
+  /** The session cookie a response sets (light-my-request parses Set-Cookie). */
+  function sessionCookie(response: { cookies: Array<Record<string, unknown>> }) {
+    return response.cookies.find((cookie) => cookie.name === 'token');
+  }
+
+  describe('the session cookie', () => {
+    it('is set by the server on login: HttpOnly, SameSite=Lax, path /, 30 days; the body carries no token', async () => {
+      const { email } = await newUser();
+      const response = await login(email, 'correct horse');
+      expect(response.statusCode).toBe(200);
+      const cookie = sessionCookie(response);
+      expect(cookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 30 * 24 * 60 * 60 });
+      expect(cookie?.secure).toBeFalsy();
+      expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(response.json().data.token).toBeUndefined();
+      expect(response.body).not.toContain(String(cookie?.value));
+      expect((await sessionWith({ cookie: `token=${cookie?.value}` })).statusCode).toBe(200);
+    });
+
+    it('is set on a sign-in by auth code too', async () => {
+      const { email } = await newUser();
+      const authCode = await issueAuthCode(testApp.app.db, testApp.app.auth.secrets.hmacSecret, email);
+      const response = await post('/api/v1/auth/loginByAuthCode', { authCode });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.token).toBeUndefined();
+      const cookie = sessionCookie(response);
+      expect(cookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
+      expect((await sessionWith({ cookie: `token=${cookie?.value}` })).statusCode).toBe(200);
+    });
+
+    it('is cleared by the server on logout', async () => {
+      const { email } = await newUser();
+      const token = sessionCookie(await login(email, 'correct horse'))?.value as string;
+      const logout = await post('/api/v1/auth/logout', {}, { headers: { cookie: `token=${token}` } });
+      expect(logout.statusCode).toBe(200);
+      const cleared = sessionCookie(logout);
+      expect(cleared).toMatchObject({ value: '', path: '/', httpOnly: true, sameSite: 'Lax' });
+      expect(cleared?.maxAge === 0 || (cleared?.expires as Date).getTime() <= Date.now()).toBe(true);
+      expect((await sessionWith({ cookie: `token=${token}` })).statusCode).toBe(401);
+    });
+
+    it('is cleared by the server on a 401', async () => {
+      const response = await sessionWith({ cookie: `token=${'A'.repeat(43)}` });
+      expect(response.statusCode).toBe(401);
+      expect(sessionCookie(response)).toMatchObject({ value: '', path: '/', httpOnly: true });
+    });
+
+    it('is set again when the session slides forward, so it lasts as long as the session', async () => {
+      const { email, user } = await newUser();
+      const token = sessionCookie(await login(email, 'correct horse'))?.value as string;
+      await testApp.app.db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(Date.now() - 10 * 60 * 1000) })
+        .where(eq(sessions.userId, user.id));
+      const slid = await sessionWith({ cookie: `token=${token}` });
+      expect(slid.statusCode).toBe(200);
+      expect(sessionCookie(slid)).toMatchObject({ value: token, httpOnly: true, maxAge: 30 * 24 * 60 * 60 });
+      // Seen a moment ago: nothing to renew.
+      expect(sessionCookie(await sessionWith({ cookie: `token=${token}` }))).toBeUndefined();
+    });
+  });
+
   describe('sessions', () => {
     it('accept the token raw, as Bearer, or in the token cookie; logout revokes it', async () => {
       const { email } = await newUser();
-      const token = (await login(email, 'correct horse')).json().data.token as string;
+      const token = sessionTokenOf(await login(email, 'correct horse'));
 
       const ways: Record<string, string>[] = [
         { authorization: token },
@@ -212,7 +276,7 @@ describeEachDatabase('auth routes', (driver) => {
 
     it('are refused once expired', async () => {
       const { email, user } = await newUser();
-      const token = (await login(email, 'correct horse')).json().data.token as string;
+      const token = sessionTokenOf(await login(email, 'correct horse'));
       await testApp.app.db
         .update(sessions)
         .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -224,7 +288,7 @@ describeEachDatabase('auth routes', (driver) => {
   describe('POST /api/v1/auth/sendCode and /resetPassword', () => {
     it('emails a 6-digit code in the language asked for, and resets the password with it', async () => {
       const { email } = await newUser({ password: 'old password', displayName: 'Budi', locale: 'en' });
-      const otherDevice = (await login(email, 'old password')).json().data.token as string;
+      const otherDevice = sessionTokenOf(await login(email, 'old password'));
 
       const { message, code } = await requestCode(email, { locale: 'id' });
       expect(message).toMatchObject({ channel: 'email', locale: 'id', subject: 'Kode reset kata sandi Kabari Anda' });
@@ -367,7 +431,7 @@ describeEachDatabase('auth routes', (driver) => {
       const first = await post('/api/v1/auth/loginByAuthCode', { authCode });
       expect(first.statusCode).toBe(200);
       expect(first.json().data.user.userCacheInfo.id).toBe(user.id);
-      expect((await sessionWith({ authorization: first.json().data.token })).statusCode).toBe(200);
+      expect((await sessionWith({ authorization: sessionTokenOf(first) })).statusCode).toBe(200);
 
       const second = await post('/api/v1/auth/loginByAuthCode', { authCode });
       expect(second.statusCode).toBe(400);
@@ -378,5 +442,42 @@ describeEachDatabase('auth routes', (driver) => {
       const response = await post('/api/v1/auth/loginByAuthCode', { authCode: 'x'.repeat(43) });
       expect(response.statusCode).toBe(400);
     });
+  });
+});
+
+describe('the session cookie behind an https PUBLIC_URL', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp('pglite', { PUBLIC_URL: 'https://kabari.example' });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('is Secure when set and when cleared', async () => {
+    const email = freshEmail();
+    await createUser(testApp.app.db, { email, displayName: 'Rina', password: 'correct horse' });
+    const publicKey = (await testApp.app.inject({ method: 'GET', url: '/api/v1/auth/publicKey' })).json().data
+      .publicKey as string;
+    const login = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email, password: encryptPassword(publicKey, 'correct horse') },
+      remoteAddress: freshIp(),
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.cookies.find((cookie) => cookie.name === 'token')).toMatchObject({
+      secure: true,
+      httpOnly: true,
+      sameSite: 'Lax',
+    });
+    const logout = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: { cookie: `token=${sessionTokenOf(login)}` },
+    });
+    expect(logout.cookies.find((cookie) => cookie.name === 'token')).toMatchObject({ value: '', secure: true });
   });
 });
