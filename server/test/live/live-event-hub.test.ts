@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { revokeSession } from '../../src/auth/sessions';
 import { LiveEventHub, DEFAULT_LIVE_EVENT_OPTIONS } from '../../src/live/live-event-hub';
 import { publishRequestEvent } from '../../src/live/request-events';
 import { describeEachDatabase } from '../support/databases';
@@ -18,6 +19,15 @@ class RecordingResponse extends EventEmitter {
   }
   end() {
     this.writableEnded = true;
+  }
+}
+
+/** Polls a condition the hub fulfils asynchronously (a database read), for at most five seconds. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold within 5 s');
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -42,7 +52,7 @@ describeEachDatabase('the live event hub', (driver) => {
       const alice = await signedInRequester(db, 'hub@example.com');
       const requestId = await linkRequest(db, alice.userId);
       const response = new RecordingResponse();
-      await hub.watch(alice.userId, response as unknown as ServerResponse, undefined);
+      await hub.watch(alice.userId, alice.sessionId, response as unknown as ServerResponse, undefined);
       const publish = () =>
         db.transaction((tx) =>
           publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
@@ -61,6 +71,25 @@ describeEachDatabase('the live event hub', (driver) => {
     }
   });
 
+  it('after announcements may have been missed, checks every stream and ends those whose session ended', async () => {
+    const { db } = testApp.app;
+    const hub = new LiveEventHub(db, { error: jest.fn() }, { ...DEFAULT_LIVE_EVENT_OPTIONS, heartbeatMs: 60_000 });
+    try {
+      const alice = await signedInRequester(db, 'hub-recheck-alice@example.com');
+      const bob = await signedInRequester(db, 'hub-recheck-bob@example.com');
+      const aliceResponse = new RecordingResponse();
+      const bobResponse = new RecordingResponse();
+      await hub.watch(alice.userId, alice.sessionId, aliceResponse as unknown as ServerResponse, undefined);
+      await hub.watch(bob.userId, bob.sessionId, bobResponse as unknown as ServerResponse, undefined);
+      await revokeSession(db, alice.sessionId);
+      hub.recheckSessions(null);
+      await waitUntil(() => aliceResponse.writableEnded);
+      expect(bobResponse.writableEnded).toBe(false);
+    } finally {
+      hub.close();
+    }
+  });
+
   it('catching up pages through every unseen event, however many the stream already had in the recent past', async () => {
     const { db } = testApp.app;
     const hub = new LiveEventHub(
@@ -72,7 +101,7 @@ describeEachDatabase('the live event hub', (driver) => {
       const alice = await signedInRequester(db, 'hub-pages@example.com');
       const requestId = await linkRequest(db, alice.userId);
       const response = new RecordingResponse();
-      await hub.watch(alice.userId, response as unknown as ServerResponse, undefined);
+      await hub.watch(alice.userId, alice.sessionId, response as unknown as ServerResponse, undefined);
       const publish = () =>
         db.transaction((tx) =>
           publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
