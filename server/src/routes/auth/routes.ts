@@ -17,7 +17,7 @@ import type { Config } from '../../config';
 import { users } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages, requestLocale, sayCommon } from '../../lib/messages';
-import { resetCodeEmail } from '../../mail/templates';
+import { passwordChangedEmail, resetCodeEmail } from '../../mail/templates';
 import { eq, sql } from 'drizzle-orm';
 import {
   loginBody,
@@ -231,6 +231,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       const current = await app.auth.sessionOf(request);
       const keepSessionId = current?.user.id === user.id ? current.id : undefined;
 
+      const accountLocale = user.locale === 'id' ? 'id' : 'en';
       const changed = await app.db.transaction(async (tx) => {
         if (!(await consumeCode(tx, check.codeId))) return false;
         await tx
@@ -238,9 +239,17 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
           .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
           .where(eq(users.id, user.id));
         await revokeUserSessions(tx, user.id, keepSessionId);
+        // The owner hears of it, in the account's language, whoever held the code.
+        await app.mailer.queue(tx, {
+          idempotencyKey: `password-changed:${check.codeId}`,
+          to: user.email,
+          locale: accountLocale,
+          ...passwordChangedEmail(accountLocale, user.displayName, 'reset'),
+        });
         return true;
       });
       if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
+      app.mailer.kick();
       // The revoked sessions stop here at once; other instances hear the database's notice.
       app.auth.cache.forgetUser(user.id);
       await clearAttempts(app.db, `login:account:${user.email}`);

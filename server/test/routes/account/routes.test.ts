@@ -66,6 +66,61 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect((await call('GET', '/api/v1/auth/session', token!)).statusCode).toBe(200);
   });
 
+  it('refuses a new password under 8 characters or a common one, with a clear message, and changes nothing', async () => {
+    const { email, token } = await signUpSubscriber(app(), { password: 'first-pass' });
+    const change = (newPassword: string, language = 'en') =>
+      app().inject({
+        method: 'POST',
+        url: '/api/v1/personnal/account/password',
+        remoteAddress: freshIp(),
+        headers: { authorization: token!, 'accept-language': language },
+        payload: { password: encrypt('first-pass'), newPassword: encrypt(newPassword) },
+      });
+    const short = await change('seven77');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('The password must be 8 to 128 characters long.');
+    expect((await change('seven77', 'id')).json().message).toBe('Kata sandi harus terdiri dari 8 sampai 128 karakter.');
+    const common = await change('password123');
+    expect(common.statusCode).toBe(400);
+    expect(common.json().message).toBe(
+      'This password is one of the most common ones, so it is easy to guess. Please choose another.',
+    );
+    expect((await change('Sayangku', 'id')).json().message).toBe(
+      'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
+    );
+    // The old password still signs in.
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      payload: { email, password: encrypt('first-pass') },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(await lastMessage(email)).not.toMatchObject({ subject: 'Your Kabari password was changed' });
+  });
+
+  it('emails the account, in its language, when its password is changed', async () => {
+    const { email, token } = await signUpSubscriber(app(), {
+      password: 'first-pass',
+      locale: 'id',
+      displayName: 'Budi',
+    });
+    const changed = await call('POST', '/api/v1/personnal/account/password', token!, {
+      password: encrypt('first-pass'),
+      newPassword: encrypt('second-pass'),
+    });
+    expect(changed.statusCode).toBe(200);
+    const notice = await lastMessage(email);
+    expect(notice).toMatchObject({
+      channel: 'email',
+      locale: 'id',
+      subject: 'Kata sandi Kabari Anda telah diganti',
+    });
+    expect(notice?.bodyText).toContain('Halo Budi,');
+    expect(notice?.bodyText).toContain('Lupa kata sandi?');
+    expect(notice?.bodyText).not.toContain('second-pass');
+  });
+
   it('changes the email only with the code sent to the new address; the old address is told', async () => {
     const { email, token } = await signUpSubscriber(app(), { password: 'first-pass', displayName: 'Rina' });
     const taken = await signUpSubscriber(app());

@@ -379,22 +379,37 @@ describeEachDatabase('auth routes', (driver) => {
       expect(response.statusCode).toBe(400);
     });
 
-    it('refuses a too short new password without using the code up', async () => {
+    it('refuses a too short or common new password without using the code up, in both languages', async () => {
       const { email } = await newUser();
       const { code } = await requestCode(email);
-      const short = await post('/api/v1/auth/resetPassword', {
-        email,
-        password: encrypt('abc'),
-        verificationCode: code,
-      });
+      const reset = (password: string, headers?: Record<string, string>) =>
+        post('/api/v1/auth/resetPassword', { email, password: encrypt(password), verificationCode: code }, { headers });
+      const short = await reset('seven77');
       expect(short.statusCode).toBe(400);
-      expect(short.json().message).toBe('The password must be 6 to 128 characters long.');
-      const fine = await post('/api/v1/auth/resetPassword', {
+      expect(short.json().message).toBe('The password must be 8 to 128 characters long.');
+      const common = await reset('iloveyou', { 'accept-language': 'id' });
+      expect(common.statusCode).toBe(400);
+      expect(common.json().message).toBe(
+        'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
+      );
+      const fine = await reset('long enough');
+      expect(fine.statusCode).toBe(200);
+    });
+
+    it('emails the account, in its language, when the password is reset', async () => {
+      const { email } = await newUser({ locale: 'en', displayName: 'Sari' });
+      const { code } = await requestCode(email, { locale: 'id' });
+      const reset = await post('/api/v1/auth/resetPassword', {
         email,
-        password: encrypt('long enough'),
+        password: encrypt('a fresh passphrase'),
         verificationCode: code,
       });
-      expect(fine.statusCode).toBe(200);
+      expect(reset.statusCode).toBe(200);
+      const notice = await lastEmailTo(email);
+      expect(notice).toMatchObject({ channel: 'email', locale: 'en', subject: 'Your Kabari password was changed' });
+      expect(notice?.bodyText).toContain('Hello Sari,');
+      expect(notice?.bodyText).toContain('with a reset code');
+      expect(notice?.bodyText).not.toContain(code);
     });
 
     it('lets a code through only once when used concurrently', async () => {
