@@ -172,9 +172,13 @@ export const contactMessages = pgTable(
 
 /** Fixed-window counters for login and code throttling, shared by every instance through the database. */
 export const authThrottles = pgTable('auth_throttles', {
+  // `<kind>:<keyed hash>` of an address or email (throttleKey), or `<kind>:<id>` of an account or a link.
   key: text('key').primaryKey(),
   count: integer('count').notNull(),
+  // Fixed-window counters: when the window started. Growing delays (claimAttempt): the last counted attempt.
   windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+  // Growing delays: no attempt is taken before this moment.
+  blockedUntil: timestamp('blocked_until', { withTimezone: true, mode: 'date' }),
 });
 
 // ---------------------------------------------------------------------------------------------------------------

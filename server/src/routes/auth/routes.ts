@@ -2,7 +2,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { passwordProblem, hashPassword, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../auth/sessions';
-import { clearAttempts, countAttempt, isLimited, type ThrottleRule } from '../../auth/throttle';
+import {
+  claimAttempt,
+  clearAttempts,
+  giveBackAttempt,
+  countAttempt,
+  throttleKey,
+  waitingFor,
+  type BackoffRule,
+  type ThrottleRule,
+} from '../../auth/throttle';
 import { findUserByEmail, userCacheInfo, type User } from '../../auth/users';
 import {
   checkResetCode,
@@ -35,10 +44,21 @@ const HOUR = 60 * MINUTE;
 
 function rules(scale: number) {
   const rule = (limit: number, windowSeconds: number): ThrottleRule => ({ limit: limit * scale, windowSeconds });
+  const backoff = (freeFailures: number, maxDelaySeconds: number): BackoffRule => ({
+    freeFailures: freeFailures * scale,
+    firstDelaySeconds: 1,
+    maxDelaySeconds,
+    forgetAfterSeconds: HOUR,
+  });
   return {
-    loginPerIp: rule(100, 15 * MINUTE),
-    // Failed logins only: a user who signs in often is never locked out by their own successes.
-    loginFailuresPerAccount: rule(10, 15 * MINUTE),
+    // Failed sign-ins wait longer after each failure (1 s, 2 s, 4 s…), never a lock of the account. From one
+    // address against one account, up to 15 minutes: a guesser there is slowed to a few tries an hour.
+    loginFailuresPerAddressAndAccount: backoff(5, 15 * MINUTE),
+    // Against one account from anywhere (a guesser with many addresses): at most a minute, so that nobody can keep
+    // the owner out for long by failing on purpose from elsewhere.
+    loginFailuresPerAccount: backoff(10, MINUTE),
+    // From one address against any account (trying one password on many accounts).
+    loginFailuresPerAddress: backoff(30, 15 * MINUTE),
     sendCodePerIp: rule(30, HOUR),
     sendCodePerAccount: rule(5, HOUR),
     resetPerIp: rule(60, HOUR),
@@ -88,6 +108,8 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
   const limits = rules(options.config.authThrottleScale);
   const scale = options.config.authThrottleScale;
   const { passwordCipher, secrets } = app.auth;
+  // Counters about an address or an email keep only a keyed hash of it.
+  const key = (kind: string, value: string) => throttleKey(secrets.hmacSecret, kind, value);
 
   /**
    * A new session, handed to the browser only as the HttpOnly cookie: the body names the user but carries no
@@ -128,20 +150,31 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      const ipLimit = await countAttempt(app.db, `login:ip:${request.ip}`, limits.loginPerIp);
-      if (ipLimit.limited) throw tooMany('loginsFromNetwork', ipLimit.retryAfterSeconds);
-      const accountKey = `login:account:${email}`;
-      const accountLimit = await isLimited(app.db, accountKey, limits.loginFailuresPerAccount);
-      if (accountLimit.limited) {
-        throw tooMany('loginsForAccount', accountLimit.retryAfterSeconds);
+      const addressKey = key('login:ip', request.ip);
+      const addressWait = await waitingFor(app.db, addressKey);
+      if (addressWait.limited) throw tooMany('loginsFromNetwork', addressWait.retryAfterSeconds);
+      const accountKey = key('login:account', email);
+      const accountWait = await waitingFor(app.db, accountKey);
+      if (accountWait.limited) throw tooMany('loginsForAccount', accountWait.retryAfterSeconds);
+      // Each attempt is claimed (counted as a failure until it succeeds) before the password is checked, so
+      // attempts sent at once get no more tries than attempts sent one by one.
+      const pairKey = key('login:account-ip', `${email}\n${request.ip}`);
+      const pair = await claimAttempt(app.db, pairKey, limits.loginFailuresPerAddressAndAccount);
+      if (pair.limited) throw tooMany('loginsForAccount', pair.retryAfterSeconds);
+      const account = await claimAttempt(app.db, accountKey, limits.loginFailuresPerAccount);
+      if (account.limited) {
+        // No password was checked: this address's count for the account is not charged for it.
+        await giveBackAttempt(app.db, pairKey);
+        throw tooMany('loginsForAccount', account.retryAfterSeconds);
       }
 
       const user = await findUserByEmail(app.db, email);
       const valid = await verifyPassword(user?.passwordHash, passwordCipher.decrypt(password));
       if (!user || !valid) {
-        await countAttempt(app.db, accountKey, limits.loginFailuresPerAccount);
+        await claimAttempt(app.db, addressKey, limits.loginFailuresPerAddress);
         throw new HttpError(400, say('incorrectLogin'));
       }
+      await clearAttempts(app.db, pairKey);
       await clearAttempts(app.db, accountKey);
       return signIn(request, reply, user);
     },
@@ -163,9 +196,9 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     },
     async (request) => {
       const { email } = request.body;
-      const ipLimit = await countAttempt(app.db, `send-code:ip:${request.ip}`, limits.sendCodePerIp);
+      const ipLimit = await countAttempt(app.db, key('send-code:ip', request.ip), limits.sendCodePerIp);
       if (ipLimit.limited) throw tooMany('codesFromNetwork', ipLimit.retryAfterSeconds);
-      const accountLimit = await countAttempt(app.db, `send-code:account:${email}`, limits.sendCodePerAccount);
+      const accountLimit = await countAttempt(app.db, key('send-code:account', email), limits.sendCodePerAccount);
       if (accountLimit.limited) {
         throw tooMany('codesForEmail', accountLimit.retryAfterSeconds);
       }
@@ -212,7 +245,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     },
     async (request) => {
       const { email, password, verificationCode } = request.body;
-      const ipLimit = await countAttempt(app.db, `reset:ip:${request.ip}`, limits.resetPerIp);
+      const ipLimit = await countAttempt(app.db, key('reset:ip', request.ip), limits.resetPerIp);
       if (ipLimit.limited) throw tooMany('resetsFromNetwork', ipLimit.retryAfterSeconds);
 
       const check = await checkResetCode(app.db, secrets.hmacSecret, email, verificationCode);
@@ -252,7 +285,9 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       app.mailer.kick();
       // The revoked sessions stop here at once; other instances hear the database's notice.
       app.auth.cache.forgetUser(user.id);
-      await clearAttempts(app.db, `login:account:${user.email}`);
+      // Whoever holds the code may sign in with the new password at once.
+      await clearAttempts(app.db, key('login:account', user.email));
+      await clearAttempts(app.db, key('login:account-ip', `${user.email}\n${request.ip}`));
       return ok({ success: true as const });
     },
   );
@@ -269,7 +304,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       },
     },
     async (request, reply) => {
-      const ipLimit = await countAttempt(app.db, `auth-code:ip:${request.ip}`, limits.authCodePerIp);
+      const ipLimit = await countAttempt(app.db, key('auth-code:ip', request.ip), limits.authCodePerIp);
       if (ipLimit.limited) throw tooMany('signInsFromNetwork', ipLimit.retryAfterSeconds);
       const email = await redeemAuthCode(app.db, secrets.hmacSecret, request.body.authCode);
       const user = email ? await findUserByEmail(app.db, email) : undefined;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
 import { contactMessages } from '../../db/schema';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
@@ -29,7 +29,11 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       },
     },
     async (request) => {
-      const limit = await countAttempt(app.db, `contact:ip:${request.ip}`, CONTACT_PER_IP);
+      const limit = await countAttempt(
+        app.db,
+        throttleKey(app.auth.secrets.hmacSecret, 'contact:ip', request.ip),
+        CONTACT_PER_IP,
+      );
       if (limit.limited) {
         throw new HttpError(429, sayContact('tooManyMessages', { wait: limit.retryAfterSeconds }), {
           'retry-after': String(limit.retryAfterSeconds),

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt } from '../../auth/throttle';
+import { countAttempt, throttleKey } from '../../auth/throttle';
 import { sayCommon } from '../../lib/messages';
 import { findUserByEmail } from '../../auth/users';
 import { redeemBillingCode } from '../../billing/billing-codes';
@@ -30,7 +30,7 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
       },
     },
     async (request) => {
-      const limit = await countAttempt(app.db, `refund:ip:${request.ip}`, {
+      const limit = await countAttempt(app.db, throttleKey(app.auth.secrets.hmacSecret, 'refund:ip', request.ip), {
         limit: 20 * authThrottleScale,
         windowSeconds: 3600,
       });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hashPassword, passwordProblem } from '../../auth/passwords';
-import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import type { Locale } from '../../billing/billing-config';
@@ -40,7 +40,11 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     ip: string,
     body: { email: string; locale: Locale; password?: string | undefined },
   ): Promise<{ passwordHash: string | null }> {
-    const limit = await countAttempt(app.db, `register:ip:${ip}`, REGISTER_PER_IP(scale));
+    const limit = await countAttempt(
+      app.db,
+      throttleKey(app.auth.secrets.hmacSecret, 'register:ip', ip),
+      REGISTER_PER_IP(scale),
+    );
     if (limit.limited) {
       throw new HttpError(429, say('signUpsFromNetwork', { wait: limit.retryAfterSeconds }), {
         'retry-after': String(limit.retryAfterSeconds),

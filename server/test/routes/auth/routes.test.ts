@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { createUser } from '../../../src/auth/users';
 import { issueAuthCode } from '../../../src/auth/verification-codes';
-import { outboxMessages, sessions, verificationCodes } from '../../../src/db/schema';
+import { throttleKey } from '../../../src/auth/throttle';
+import { authThrottles, outboxMessages, sessions, verificationCodes } from '../../../src/db/schema';
 import { describeEachDatabase } from '../../support/databases';
 import { encryptPassword, tamper } from '../../support/jsencrypt';
 import { buildTestApp, type TestApp } from '../../support/test-app';
@@ -142,43 +143,122 @@ describeEachDatabase('auth routes', (driver) => {
       expect(empty.json().message).toBe('password: Please input a your password');
     });
 
-    // Nine earlier failures are written straight into the counter: the tenth is a real one.
-    async function failedAlready(email: string, count: number) {
-      await testApp.app.db.execute(
-        sql`insert into auth_throttles (key, count, window_started_at) values (${`login:account:${email}`}, ${count}, now())`,
-      );
-    }
+    const key = (kind: string, value: string) => throttleKey(testApp.app.auth.secrets.hmacSecret, kind, value);
+    /** As if every wait had passed. */
+    const waitOut = () =>
+      testApp.app.db.execute(sql`update auth_throttles set blocked_until = now() - interval '1 second'`);
 
-    it('locks an account for a while after 10 failed attempts, with a clear message', async () => {
+    it("cannot be used to keep someone out: an attacker's failures from another address leave the right password working", async () => {
       const { email } = await newUser();
-      await failedAlready(email, 9);
-      expect((await login(email, 'wrong horse')).statusCode).toBe(400);
-      // Even the right password, from another address, waits now.
-      const locked = await login(email, 'correct horse');
-      expect(locked.statusCode).toBe(429);
-      expect(locked.json().message).toMatch(
-        /^Too many failed login attempts for this account\. Please try again in \d+ minutes\.$/,
+      const attacker = freshIp();
+      const answers: number[] = [];
+      for (let attempt = 0; attempt < 30; attempt += 1) {
+        answers.push((await login(email, `wrong horse ${attempt}`, attacker)).statusCode);
+      }
+      // The attacker's own address waits, growing; the account is not locked.
+      expect(answers.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+      expect(answers).toContain(429);
+      const owner = await login(email, 'correct horse', freshIp());
+      expect(owner.statusCode).toBe(200);
+    });
+
+    it('makes one address wait longer after each further failure for an account, with a clear message', async () => {
+      const { email } = await newUser();
+      const ip = freshIp();
+      for (let attempt = 0; attempt < 5; attempt += 1)
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+      const waits: number[] = [];
+      for (let round = 0; round < 4; round += 1) {
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+        const refused = await login(email, 'correct horse', ip);
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json().message).toMatch(
+          /^Too many failed login attempts for this account\. Please try again in \d+ seconds?\.$/,
+        );
+        waits.push(Number(refused.headers['retry-after']));
+        await waitOut();
+      }
+      expect(waits).toEqual([1, 2, 4, 8]);
+      const indonesian = await post(
+        '/api/v1/auth/login',
+        { email, password: encrypt('wrong horse') },
+        { ip, headers: { 'accept-language': 'id' } },
       );
-      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(indonesian.statusCode).toBe(400);
+      const refusedInIndonesian = await post(
+        '/api/v1/auth/login',
+        { email, password: encrypt('wrong horse') },
+        { ip, headers: { 'accept-language': 'id' } },
+      );
+      expect(refusedInIndonesian.json().message).toMatch(/^Terlalu banyak login gagal untuk akun ini\. /);
+      // Once the wait is over, the right password works and the count starts afresh.
+      await waitOut();
+      expect((await login(email, 'correct horse', ip)).statusCode).toBe(200);
+      expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+    });
+
+    it('failures from many addresses make every address wait a little for that account, never long', async () => {
+      const { email } = await newUser();
+      for (let attempt = 0; attempt < 11; attempt += 1) {
+        expect((await login(email, 'wrong horse', freshIp())).statusCode).toBe(400);
+      }
+      const waiting = await login(email, 'correct horse', freshIp());
+      expect(waiting.statusCode).toBe(429);
+      expect(Number(waiting.headers['retry-after'])).toBe(1);
+      // However many failures came before, the account-wide wait stays short.
+      await testApp.app.db.execute(
+        sql`update auth_throttles set count = 500, blocked_until = null where key = ${key('login:account', email)}`,
+      );
+      expect((await login(email, 'wrong horse', freshIp())).statusCode).toBe(400);
+      const capped = await login(email, 'correct horse', freshIp());
+      expect(capped.statusCode).toBe(429);
+      expect(Number(capped.headers['retry-after'])).toBeLessThanOrEqual(60);
+      await waitOut();
+      expect((await login(email, 'correct horse', freshIp())).statusCode).toBe(200);
     });
 
     it('counts failures only, and clears them on success', async () => {
       const { email } = await newUser();
-      await failedAlready(email, 8);
-      expect((await login(email, 'correct horse')).statusCode).toBe(200);
-      expect((await login(email, 'wrong horse')).statusCode).toBe(400);
-      expect((await login(email, 'correct horse')).statusCode).toBe(200);
+      const ip = freshIp();
+      for (let attempt = 0; attempt < 4; attempt += 1)
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+      expect((await login(email, 'correct horse', ip)).statusCode).toBe(200);
+      // Had the four earlier failures still counted, the sixth below would already be refused.
+      for (let attempt = 0; attempt < 6; attempt += 1)
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+      expect((await login(email, 'correct horse', ip)).statusCode).toBe(429);
     });
 
-    it('limits attempts per network address', async () => {
+    it('makes an address that fails for many accounts wait', async () => {
       const ip = freshIp();
       await testApp.app.db.execute(
-        sql`insert into auth_throttles (key, count, window_started_at) values (${`login:ip:${ip}`}, 100, now())`,
+        sql`insert into auth_throttles (key, count, window_started_at, blocked_until)
+            values (${key('login:ip', ip)}, 30, now(), now() + interval '5 minutes')`,
       );
       const { email } = await newUser();
       const response = await login(email, 'correct horse', ip);
       expect(response.statusCode).toBe(429);
       expect(response.json().message).toMatch(/^Too many login attempts from this network\. Please try again in /);
+      expect((await login(email, 'correct horse', freshIp())).statusCode).toBe(200);
+    });
+
+    it('keeps no email or address in the clear in its counters', async () => {
+      const { email } = await newUser();
+      const ip = freshIp();
+      await login(email, 'wrong horse', ip);
+      await post('/api/v1/auth/sendCode', { email, type: 1 }, { ip });
+      await post(
+        '/api/v1/auth/resetPassword',
+        { email, password: encrypt('whatever passphrase'), verificationCode: '000000' },
+        { ip },
+      );
+      await post('/api/v1/auth/loginByAuthCode', { authCode: 'x'.repeat(43) }, { ip });
+      const keys = (await testApp.app.db.select().from(authThrottles)).map((row) => row.key);
+      expect(keys).toEqual(expect.arrayContaining([key('login:ip', ip), key('login:account', email)]));
+      for (const stored of keys) {
+        expect(stored).not.toContain(email);
+        expect(stored).not.toContain(ip);
+      }
     });
   });
 
