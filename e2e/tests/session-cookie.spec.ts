@@ -42,10 +42,12 @@ test.describe('the session cookie in a real browser', () => {
     expect(seenByScripts.stored).not.toContain(cookie!.value);
 
     // A reload keeps the session: the browser sends the cookie, the app remembers the user.
-    await page.reload();
+    const [info] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/api/v1/personnal/subscribe/info')),
+      page.reload(),
+    ]);
     await expect(page).toHaveURL(/\/dashboard\/$/);
     await expect(page.getByTestId('dashboard-user')).toContainText('Ana');
-    const info = await page.waitForResponse((response) => response.url().endsWith('/api/v1/personnal/subscribe/info'));
     expect(info.status()).toBe(200);
 
     // Sign out: the server ends the session and clears its cookie.
