@@ -118,7 +118,19 @@ function createConfig(app) {
         headers: { 'Access-Control-Allow-Origin': '*' },
         // Standalone shells talk to the real API server.
         proxy: [
-          { context: ['/api', '/runtime-config.json', '/dev', '/healthz'], target: apiTarget, changeOrigin: true },
+          {
+            context: ['/api', '/runtime-config.json', '/dev', '/healthz'],
+            target: apiTarget,
+            changeOrigin: true,
+            // The API refuses writes from other origins. This dev server's own pages are the app's, so their
+            // requests reach the API as from its origin; any other page's keep theirs and are refused.
+            onProxyReq: (proxyRequest, request) => {
+              const origin = request.headers.origin;
+              if (origin === `http://127.0.0.1:${app.port}` || origin === `http://localhost:${app.port}`) {
+                proxyRequest.setHeader('origin', new URL(apiTarget).origin);
+              }
+            },
+          },
         ],
         client: { overlay: { warnings: false, errors: true } },
       },

@@ -1,8 +1,9 @@
 import type { BrowserContext, Page, Route } from '@playwright/test';
 
 /**
- * Signs the browser in the way the app sees it: a `token` cookie (and, optionally, the stored user). Without a
- * token the cookie holds a placeholder the server does not know (for specs that play the API back).
+ * Signs the browser in the way a sign-in leaves it: the server's HttpOnly `token` cookie and, optionally, the
+ * stored user (what tells the app someone is signed in). Without a token the cookie holds a placeholder the server
+ * does not know (for specs that play the API back).
  */
 export async function signInWithCookie(
   context: BrowserContext,
@@ -10,7 +11,7 @@ export async function signInWithCookie(
   user?: { displayName: string; email: string },
   token = 'e2e-token',
 ): Promise<void> {
-  await context.addCookies([{ name: 'token', value: token, url: baseURL }]);
+  await context.addCookies([{ name: 'token', value: token, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
   if (user) {
     await context.addInitScript((cached) => {
       localStorage.setItem('kabari-user', JSON.stringify({ state: { user: { userCacheInfo: cached } }, version: 0 }));

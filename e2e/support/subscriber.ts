@@ -70,7 +70,7 @@ export function encryptPassword(publicKeyPem: string, password: string): string 
 
 let counter = 0;
 
-/** A new subscriber (trial, paid with the sandbox test card), signed in: its token and cached user. */
+/** A new subscriber (trial, paid with the sandbox test card), signed in: its session token and cached user. */
 export async function signUpSubscriber(baseURL: string, options: SignUpOptions = {}): Promise<Subscriber> {
   counter += 1;
   const email = options.email ?? `e2e-${Date.now()}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
@@ -111,10 +111,24 @@ export async function signUpSubscriber(baseURL: string, options: SignUpOptions =
   if (state.state !== 'created' || !state.authCode) {
     throw new Error(`sign-up of ${email} ended in ${state.state}: ${state.failureMessage ?? 'no auth code'}`);
   }
-  const login = await call<{ token: string; user: { userCacheInfo: UserCacheInfo } }>(
-    baseURL,
-    '/api/v1/auth/loginByAuthCode',
-    { method: 'POST', body: JSON.stringify({ authCode: state.authCode }) },
-  );
-  return { email, password, token: login.token, user: login.user, displayName };
+  const signedIn = await fetch(new URL('/api/v1/auth/loginByAuthCode', baseURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ authCode: state.authCode }),
+  });
+  const login = (await signedIn.json()) as Envelope<{ user: { userCacheInfo: UserCacheInfo } }>;
+  if (!signedIn.ok) throw new Error(`loginByAuthCode answered ${signedIn.status}: ${login.message}`);
+  return { email, password, token: sessionTokenOf(signedIn), user: login.data.user, displayName };
+}
+
+/**
+ * The session token a sign-in answer set as the HttpOnly `token` cookie (the body does not carry it). Scripts here
+ * are not a browser: they send it back as the cookie or the Authorization header.
+ */
+export function sessionTokenOf(response: Response): string {
+  for (const cookie of response.headers.getSetCookie()) {
+    const match = /^token=([^;]+)/.exec(cookie);
+    if (match?.[1]) return decodeURIComponent(match[1]);
+  }
+  throw new Error('the sign-in answer set no session cookie');
 }

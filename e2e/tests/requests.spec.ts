@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { test as base, expect } from '../support/fixtures';
 import { startKabari, type KabariServer } from '../support/kabari-server';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
-import { toasts } from '../support/app-helpers';
+import { signInAsSubscriber, toasts } from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 
 // Location requests from the requester's side (issue 4), against a Kabari of its own with the local outbox open,
@@ -24,10 +24,7 @@ test.describe.configure({ timeout: 120_000 });
 
 async function signIn(context: BrowserContext, baseURL: string, displayName: string): Promise<Subscriber> {
   const subscriber = await signUpSubscriber(baseURL, { displayName });
-  await context.addCookies([{ name: 'token', value: subscriber.token, url: baseURL }]);
-  await context.addInitScript((user) => {
-    localStorage.setItem('kabari-user', JSON.stringify({ state: { user }, version: 0 }));
-  }, subscriber.user);
+  await signInAsSubscriber(context, baseURL, subscriber);
   return subscriber;
 }
 

@@ -12,13 +12,19 @@ async function signIn(context: BrowserContext, baseURL: string): Promise<void> {
 }
 
 test.describe('the session and the API client', () => {
-  test('a 401 ends the session: token and user cleared, home in the same language, a toast', async ({
+  test('a session ended elsewhere: the 401 clears the server’s cookie and the user, home in the same language, a toast', async ({
     page,
     context,
     baseURL,
   }) => {
-    await signIn(context, baseURL!);
-    await answer(page, subscriptionInfoUrl, () => envelope(401, null, 'Login expired, please log in again.'));
+    // Its own subscriber: the session is really ended, on the server, from another device.
+    const ended = await signUpSubscriber(baseURL!, { displayName: 'Ani' });
+    await signInAsSubscriber(context, baseURL!, ended);
+    const logout = await fetch(`${baseURL}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: ended.token },
+    });
+    expect(logout.status).toBe(200);
     await page.goto('/id/dashboard');
     await expect(page).toHaveURL(/\/id\/$/);
     await expect(toasts(page).filter({ hasText: 'Sesi login Anda sudah berakhir. Silakan masuk lagi.' })).toBeVisible();

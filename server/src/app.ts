@@ -18,6 +18,7 @@ import type { TwilioHttpClient } from './mail/twilio-sms';
 import geoPlugin from './geo/geo-plugin';
 import billingPlugin from './billing/billing-plugin';
 import authPlugin from './plugins/auth';
+import crossSitePlugin from './plugins/cross-site';
 import databasePlugin from './plugins/database';
 import mailerPlugin, { type DeliveryTiming } from './plugins/mailer';
 import helmetPlugin from './plugins/helmet';
@@ -164,6 +165,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await app.register(helmetPlugin, { config });
   await app.register(cookie);
+  await app.register(crossSitePlugin, { config });
   await app.register(rateLimitPlugin);
   await app.register(invalidTextPlugin);
 

@@ -3,7 +3,7 @@ import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter, Route, Routes } from '@kabari/shared/routing/router';
 import { routePaths } from '@kabari/shared/routing/route-paths';
-import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import '../i18n/host-namespace';
 import { loadRemoteModule } from '../lib/federation-remotes';
 import { RouteView } from './route-view';
@@ -62,7 +62,7 @@ describe('AppRoutes', () => {
   it.each(publicPaths.flatMap((path) => [path, path === '/' ? '/id/' : `/id${path}/`]))(
     'a signed-in user on %s lands on the dashboard in the same language',
     async (path) => {
-      useTokenStore.getState().setToken('t0k3n');
+      useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
       await renderApp(path);
       const expected = path.startsWith('/id') ? '/id/dashboard/' : '/dashboard/';
       expect(await screen.findByTestId('location')).toHaveTextContent(expected);
@@ -82,7 +82,7 @@ describe('AppRoutes', () => {
   it.each(anyonePaths.flatMap((path) => [path, `/id${path}/`]))(
     'a signed-in user stays on the recipient page %s',
     async (path) => {
-      useTokenStore.getState().setToken('t0k3n');
+      useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
       await renderApp(path);
       expect(screen.getByTestId('location')).toHaveTextContent(path);
       expect(await screen.findByRole('heading', { name: /^share\// })).toBeInTheDocument();
@@ -98,7 +98,7 @@ describe('AppRoutes', () => {
   });
 
   it('opens a modal route over the dashboard, keeping the dashboard', async () => {
-    useTokenStore.getState().setToken('t0k3n');
+    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
     await renderApp('/dashboard/modules/cancleMySubscriptionModal');
     expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/dashboard/modules/cancleMySubscriptionModal');

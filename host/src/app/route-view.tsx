@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from '@kabari/shared/routing/router';
-import { useTokenStore } from '@kabari/shared/stores/session-store';
+import { useSignedIn } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { ErrorPage } from '../features/errors/error-page';
 import { RemotePage } from '../features/federation/remote-page';
@@ -16,12 +16,12 @@ function SubscriptionCheck() {
 
 /**
  * One route: its guard, its validity check, its page, and the dialog of a modal route. The guard and
- * the check read the browser (the token cookie, the query string), so on a prerendered page they act
+ * the check read the browser (the stored user, the query string), so on a prerendered page they act
  * once hydrated: the first render matches the prerendered HTML.
  */
 export function RouteView({ route }: { route: AppRoute }) {
   const hydrated = useHydrated();
-  const signedIn = useTokenStore((state) => Boolean(state.token));
+  const signedIn = useSignedIn();
   const location = useLocation();
   if (hydrated) {
     const redirect = guardRedirect(route.access, signedIn, location.pathname);

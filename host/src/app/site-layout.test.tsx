@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../jest/render-with-i18n';
 import '../i18n/host-namespace';
 import { logOut } from '../features/auth/auth-api';
@@ -21,14 +21,14 @@ describe('SiteLayout header', () => {
     expect(useOverlayStore.getState().open.login).toBe(true);
   });
 
-  it('shows a signed-in user the dashboard and Sign out instead; signing out revokes the token', async () => {
-    useTokenStore.getState().setToken('t0k3n');
+  it('shows a signed-in user the dashboard and Sign out instead; signing out asks the server to end the session', async () => {
+    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
     await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
     expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
-    expect(useTokenStore.getState().token).toBeNull();
-    await waitFor(() => expect(logOut).toHaveBeenCalledWith('t0k3n'));
+    expect(useUserStore.getState().user).toBeNull();
+    await waitFor(() => expect(logOut).toHaveBeenCalledWith());
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 
@@ -38,7 +38,7 @@ describe('SiteLayout header', () => {
   });
 
   it('leads a signed-in user to My subscription (account settings), in Indonesian under /id', async () => {
-    useTokenStore.getState().setToken('t0k3n');
+    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
     await renderAt('/id/dashboard', <SiteLayout>page</SiteLayout>);
     expect(screen.getByRole('link', { name: 'Langganan Saya' })).toHaveAttribute(
       'href',
@@ -47,7 +47,7 @@ describe('SiteLayout header', () => {
   });
 
   it('names My subscription in English under the English paths', async () => {
-    useTokenStore.getState().setToken('t0k3n');
+    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
     await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
     expect(screen.getByRole('link', { name: 'My subscription' })).toHaveAttribute(
       'href',

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { clearSession, useTokenStore } from '@kabari/shared/stores/session-store';
+import { clearSession, useSignedIn } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { hostNamespace } from '../i18n/host-namespace';
 import { preloadLoginDialog } from '../features/auth/auth-dialogs';
@@ -58,13 +58,10 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
 }
 
 function signOut(): void {
-  // The session ends on this device at once; the server revokes the token when it can be reached.
-  // The API client loads lazily: the pages a visitor lands on do not need it.
-  const { token } = useTokenStore.getState();
+  // The app forgets the user at once; the server revokes the session and clears its cookie (which no script can
+  // touch) when the request arrives. The API client loads lazily: the pages a visitor lands on do not need it.
   clearSession();
-  if (token) {
-    import('../features/auth/auth-api').then(({ logOut }) => logOut(token)).catch(() => undefined);
-  }
+  import('../features/auth/auth-api').then(({ logOut }) => logOut()).catch(() => undefined);
 }
 
 /**
@@ -99,9 +96,9 @@ export function SiteLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation(hostNamespace);
   const { t: tc } = useTranslation('common');
   // The prerendered layout is the signed-out one; the session shows once hydrated.
-  const hasToken = useTokenStore((state) => Boolean(state.token));
+  const hasUser = useSignedIn();
   const hydrated = useHydrated();
-  const signedIn = hydrated && hasToken;
+  const signedIn = hydrated && hasUser;
   return (
     <div className="site">
       <a className="skip-link" href="#main">

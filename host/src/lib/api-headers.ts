@@ -1,6 +1,8 @@
-/** What every API call carries (spec §7); the interceptors and the visitor report's beacon use it. */
+/**
+ * What every API call carries (spec §7); the interceptors and the visitor report's beacon use it. No Authorization
+ * header: the session is the HttpOnly cookie the browser sends to the API, which is on the page's own origin.
+ */
 export interface ApiHeaderSource {
-  token(): string | null;
   runtimeConfig(): Promise<{ apiBaseUrl: string; appId: string }>;
   /** The interface language, so the server can answer (and write emails) in it. */
   locale(): string;
@@ -14,7 +16,5 @@ export interface ApiTarget {
 export async function apiTarget(source: ApiHeaderSource): Promise<ApiTarget> {
   const { apiBaseUrl, appId } = await source.runtimeConfig();
   const headers: Record<string, string> = { 'application-id': appId, 'accept-language': source.locale() };
-  const token = source.token();
-  if (token) headers.authorization = token;
   return { baseUrl: apiBaseUrl, headers };
 }

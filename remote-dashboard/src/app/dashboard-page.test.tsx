@@ -1,7 +1,7 @@
 import { act, configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet } from '@kabari/shared/api/api-client';
-import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../jest/render-with-i18n';
 import DashboardPage from './dashboard-page';
 
@@ -12,7 +12,6 @@ jest.setTimeout(30_000);
 configure({ asyncUtilTimeout: 10_000 });
 
 function signIn() {
-  useTokenStore.getState().setToken('t0k3n');
   useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
 }
 

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { useUserStore } from '@kabari/shared/stores/session-store';
 import { useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import Empty from 'antd/es/empty';
@@ -25,12 +25,11 @@ export default function DashboardPage() {
   const { t } = useTranslation(dashboardNamespace);
   const { t: tr } = useTranslation(dashboardRequestsNamespace);
   const locale = localeFromPath(useLocation().pathname);
-  const token = useTokenStore((state) => state.token);
   const user = useUserStore((state) => state.user);
   const [tipsOpen, setTipsOpen] = useState(false);
   const historyHeading = useRef<HTMLHeadingElement>(null);
   const upsertRequest = useRequestHistoryStore((state) => state.upsertRequest);
-  useLiveUpdates(Boolean(token && user));
+  useLiveUpdates(Boolean(user));
 
   function seeHistory() {
     historyHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -42,13 +41,13 @@ export default function DashboardPage() {
       <AntdScope>
         <div className="dashboard-page__head">
           <h1 id="dashboard-title">{t('overview.title')}</h1>
-          {token && user && (
+          {user && (
             <Button onClick={() => setTipsOpen(true)} className="dashboard-page__tips">
               {tr('page.tips')}
             </Button>
           )}
         </div>
-        {token && user ? (
+        {user ? (
           <>
             <p data-testid="dashboard-user">{t('overview.signedInAs', { name: displayName(user.userCacheInfo) })}</p>
             <NewSearch locale={locale} onRequestCreated={upsertRequest} onSeeHistory={seeHistory} />

@@ -4,7 +4,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { sessions, users } from '../db/schema';
 import type { User } from './users';
 
-const SESSION_DAYS = 30;
+export const SESSION_DAYS = 30;
 // Writing last_seen_at on every request would turn each read into a write; once in a while is enough.
 const TOUCH_AFTER_MS = 5 * 60 * 1000;
 
@@ -41,8 +41,14 @@ export async function createSession(
   return { token, sessionId: row.id };
 }
 
-/** The live session a token belongs to, or null (unknown, revoked or expired). Active sessions slide forward. */
-export async function findSession(db: DatabaseExecutor, token: string): Promise<Session | null> {
+/**
+ * The live session a token belongs to, or null (unknown, revoked or expired). Active sessions slide forward;
+ * `renewed` says this read moved the expiry (the browser's cookie is then renewed too).
+ */
+export async function findSession(
+  db: DatabaseExecutor,
+  token: string,
+): Promise<(Session & { renewed: boolean }) | null> {
   if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return null;
   const [row] = await db
     .select({ session: sessions, user: users })
@@ -52,13 +58,14 @@ export async function findSession(db: DatabaseExecutor, token: string): Promise<
       and(eq(sessions.tokenHash, tokenHash(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
     );
   if (!row) return null;
-  if (Date.now() - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+  const renewed = Date.now() - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS;
+  if (renewed) {
     await db
       .update(sessions)
       .set({ lastSeenAt: new Date(), expiresAt: daysFromNow(SESSION_DAYS) })
       .where(eq(sessions.id, row.session.id));
   }
-  return { id: row.session.id, user: row.user };
+  return { id: row.session.id, user: row.user, renewed };
 }
 
 export async function revokeSession(db: DatabaseExecutor, sessionId: string): Promise<void> {

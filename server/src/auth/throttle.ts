@@ -1,6 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
 import { authThrottles } from '../db/schema';
+import { keyedHash } from '../lib/keyed-hash';
+
+/**
+ * The key of a counter about an address or an email: `<kind>:<keyed hash>`. The kind stays readable (what a row
+ * counts); the address or email never appears in the table, and without the server's secret a copy of it cannot
+ * be tested against a guessed one.
+ */
+export function throttleKey(secret: Buffer, kind: string, value: string): string {
+  return `${kind}:${keyedHash(secret, `throttle:${kind}`, value)}`;
+}
 
 export interface ThrottleRule {
   limit: number;
@@ -50,4 +60,66 @@ export async function isLimited(db: DatabaseExecutor, key: string, rule: Throttl
 
 export async function clearAttempts(db: DatabaseExecutor, key: string): Promise<void> {
   await db.delete(authThrottles).where(eq(authThrottles.key, key));
+}
+
+/**
+ * Growing delays instead of a lock: `freeFailures` attempts go through at once, then each further one makes the
+ * next wait — `firstDelaySeconds`, doubling, at most `maxDelaySeconds`. Failures are forgotten after
+ * `forgetAfterSeconds` without an attempt.
+ */
+export interface BackoffRule {
+  freeFailures: number;
+  firstDelaySeconds: number;
+  maxDelaySeconds: number;
+  forgetAfterSeconds: number;
+}
+
+/**
+ * Claims an attempt for `key`, counted as a failure until the caller clears the key on success. Refused (and not
+ * counted) while the key waits; otherwise the count goes up and the next wait is set. One atomic statement, so
+ * attempts that come at once are counted one by one, across instances: a burst gets no more tries than a queue.
+ * `window_started_at` holds the last counted attempt.
+ */
+export async function claimAttempt(db: DatabaseExecutor, key: string, rule: BackoffRule): Promise<ThrottleResult> {
+  const failures = sql`(case when auth_throttles.window_started_at <= now() - make_interval(secs => ${rule.forgetAfterSeconds})
+                             then 1 else auth_throttles.count + 1 end)`;
+  const [row] = await queryRows<{ count: number }>(
+    db,
+    sql`
+      insert into auth_throttles (key, count, window_started_at, blocked_until)
+      values (${key}, 1, now(), ${rule.freeFailures < 1 ? sql`now() + make_interval(secs => ${rule.firstDelaySeconds})` : null})
+      on conflict (key) do update set
+        count = ${failures},
+        window_started_at = now(),
+        blocked_until = case when ${failures} > ${rule.freeFailures}
+          then now() + make_interval(secs => least(
+            ${rule.firstDelaySeconds}::float8 * power(2, ${failures} - ${rule.freeFailures} - 1), ${rule.maxDelaySeconds}))
+          else null end
+        where auth_throttles.blocked_until is null or auth_throttles.blocked_until <= now()
+      returning count`,
+  );
+  if (row) return { limited: false };
+  return waitingFor(db, key);
+}
+
+/** Whether `key` waits now (and how long), without counting anything. */
+export async function waitingFor(db: DatabaseExecutor, key: string): Promise<ThrottleResult> {
+  const [row] = await queryRows<{ seconds: number | string | null }>(
+    db,
+    sql`select ceil(extract(epoch from blocked_until - now())) as seconds
+          from auth_throttles where key = ${key} and blocked_until > now()`,
+  );
+  if (!row || row.seconds === null) return { limited: false };
+  return { limited: true, retryAfterSeconds: Math.max(1, Number(row.seconds)) };
+}
+
+/**
+ * Takes back an attempt `claimAttempt` counted when nothing was tried after all. The wait before it had passed
+ * (else the claim would have been refused), so none is left.
+ */
+export async function giveBackAttempt(db: DatabaseExecutor, key: string): Promise<void> {
+  await db
+    .update(authThrottles)
+    .set({ count: sql`greatest(${authThrottles.count} - 1, 0)`, blockedUntil: null })
+    .where(eq(authThrottles.key, key));
 }

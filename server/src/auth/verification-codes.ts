@@ -71,7 +71,7 @@ export type CodeCheck = { ok: true; codeId: string } | { ok: false };
 /**
  * Checks the newest live code of a purpose for an email without using it up (see issueSixDigitCode for
  * `boundTo`). A wrong code costs one of the code's attempts; after CODE_MAX_ATTEMPTS the code is dead even if the
- * right one comes next.
+ * right one comes next, and a new one must be asked for.
  */
 export async function checkSixDigitCode(
   db: DatabaseExecutor,
@@ -96,10 +96,26 @@ export async function checkSixDigitCode(
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   if (!active) return { ok: false };
-  if (!sameHash(active.codeHash, codeHash(secret, purpose, boundTo, code))) {
-    await spendAttempt(db, active.id);
-    return { ok: false };
-  }
+  // The attempt is taken before the comparison, in one statement that cannot take more than the code has: guesses
+  // sent all at once get no more comparisons than guesses sent one by one.
+  const [claimed] = await db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(verificationCodes.id, active.id),
+        isNull(verificationCodes.consumedAt),
+        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
+      ),
+    )
+    .returning({ id: verificationCodes.id });
+  if (!claimed) return { ok: false };
+  if (!sameHash(active.codeHash, codeHash(secret, purpose, boundTo, code))) return { ok: false };
+  // The right code is not a guess: its attempt is given back.
+  await db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} - 1` })
+    .where(eq(verificationCodes.id, active.id));
   return { ok: true, codeId: active.id };
 }
 

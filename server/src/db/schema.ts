@@ -181,15 +181,19 @@ export const contactMessages = pgTable(
 );
 
 /**
- * Fixed-window counters for login and code throttling, shared by every instance through the database. A key that
- * holds personal data (an address, an email) holds its keyed hash; spent windows are pruned by the retention job.
+ * Counters for login and code throttling, shared by every instance through the database. A key that holds personal
+ * data (an address, an email) holds its keyed hash; spent windows are pruned by the retention job.
  */
 export const authThrottles = pgTable(
   'auth_throttles',
   {
+    // `<kind>:<keyed hash>` of an address or email (throttleKey), or `<kind>:<id>` of an account or a link.
     key: text('key').primaryKey(),
     count: integer('count').notNull(),
+    // Fixed-window counters: when the window started. Growing delays (claimAttempt): the last counted attempt.
     windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // Growing delays: no attempt is taken before this moment.
+    blockedUntil: timestamp('blocked_until', { withTimezone: true, mode: 'date' }),
   },
   (table) => [index('auth_throttles_window_started_at_idx').on(table.windowStartedAt)],
 );

@@ -77,6 +77,7 @@ export const sayCommon = defineMessages(
     enterValidMobile: 'Please enter a valid mobile number',
     fillInName: 'Please fill in your name',
     passwordLength: 'The password must be {min} to {max} characters long.',
+    commonPassword: 'This password is one of the most common ones, so it is easy to guess. Please choose another.',
     requestNotFound: 'Request not found.',
     notFound: 'Not found: {method} {path}',
     serverError: 'Internal Server Error',
@@ -98,6 +99,8 @@ export const sayCommon = defineMessages(
     enterValidMobile: 'Silakan masukkan nomor ponsel yang valid',
     fillInName: 'Silakan isi nama Anda',
     passwordLength: 'Kata sandi harus terdiri dari {min} sampai {max} karakter.',
+    commonPassword:
+      'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
     requestNotFound: 'Permintaan tidak ditemukan.',
     notFound: 'Tidak ditemukan: {method} {path}',
     serverError: 'Terjadi kesalahan pada server',

@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import { and, asc, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { requestEvents } from '../db/schema';
+import { requestEvents, sessions } from '../db/schema';
 
 /** A browser's open event stream. */
 export interface LiveWatcher {
   readonly userId: string;
+  /** The session the stream was opened with: when it ends (revoked, expired, account deleted), so does the stream. */
+  readonly sessionId: string;
   readonly response: ServerResponse;
   /** While the missed events are replayed, live ones wait here so the order holds. */
   held: { id: number; frame: Buffer }[] | null;
@@ -88,6 +90,9 @@ export class LiveEventHub {
   /** Running catchUps: live reads wait for them. */
   private catchingUp = 0;
   private highestSeenId = 0;
+  /** Users whose sessions are to be checked again (null: everyone's); one check runs at a time. */
+  private sessionChecks = new Set<string | null>();
+  private checkingSessions = false;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
   private size = 0;
@@ -116,10 +121,16 @@ export class LiveEventHub {
    * resumes from there even if nothing else came, and the browser reloads what it showed, since an event may have
    * come between its loading the list and the stream opening.
    */
-  async watch(userId: string, response: ServerResponse, afterId: number | undefined): Promise<LiveWatcher> {
+  async watch(
+    userId: string,
+    sessionId: string,
+    response: ServerResponse,
+    afterId: number | undefined,
+  ): Promise<LiveWatcher> {
     const jitter = 1 - Math.random() * 0.2;
     const watcher: LiveWatcher = {
       userId,
+      sessionId,
       response,
       held: [],
       sentUpTo: afterId ?? 0,
@@ -217,6 +228,52 @@ export class LiveEventHub {
     } finally {
       this.catchingUp -= 1;
       if (this.catchingUp === 0 && this.pendingIds.length > 0 && !this.reading) void this.readPending();
+    }
+  }
+
+  /**
+   * Something changed for this user (null: maybe for anyone, after announcements were missed): the streams whose
+   * session is no longer live end now, rather than at their next reconnect. Announcements that arrive while a check
+   * runs are gathered into the next one.
+   */
+  recheckSessions(userId: string | null): void {
+    if (this.size === 0 || (userId !== null && !this.watchers.has(userId))) return;
+    this.sessionChecks.add(userId);
+    if (!this.checkingSessions) void this.checkSessions();
+  }
+
+  private async checkSessions(): Promise<void> {
+    this.checkingSessions = true;
+    try {
+      while (this.sessionChecks.size > 0) {
+        const users = this.sessionChecks.has(null)
+          ? [...this.watchers.keys()]
+          : [...this.sessionChecks].filter((userId): userId is string => userId !== null);
+        this.sessionChecks = new Set();
+        const watched = users.flatMap((userId) => [...(this.watchers.get(userId) ?? [])]);
+        if (watched.length === 0) continue;
+        let live: Set<string>;
+        try {
+          const rows = await this.db
+            .select({ id: sessions.id })
+            .from(sessions)
+            .where(
+              and(
+                inArray(sessions.id, [...new Set(watched.map((watcher) => watcher.sessionId))]),
+                isNull(sessions.revokedAt),
+                gt(sessions.expiresAt, sql`now()`),
+              ),
+            );
+          live = new Set(rows.map((row) => row.id));
+        } catch (error) {
+          // Unchecked streams still end at their next reconnect, which signs the browser in again.
+          this.log.error({ err: error }, 'Could not check the sessions of live event streams');
+          continue;
+        }
+        for (const watcher of watched) if (!live.has(watcher.sessionId)) watcher.response.end();
+      }
+    } finally {
+      this.checkingSessions = false;
     }
   }
 

@@ -133,3 +133,49 @@ export function emailChangedEmail(locale: Locale, displayName: string, newEmail:
 </body></html>`;
   return { subject: t.subject, text, html };
 }
+
+const PASSWORD_CHANGED = {
+  en: {
+    subject: 'Your Kabari password was changed',
+    greeting: (name: string) => `Hello ${name},`,
+    how: {
+      reset: 'The password of your Kabari account was just changed with a reset code sent to this address.',
+      account: 'The password of your Kabari account was just changed in your account settings.',
+    },
+    signedOut: 'Every other device signed in to your account was signed out.',
+    notYou:
+      'If you did not make this change, set a new password at once with “Forgot password?” in the login dialog, and write to us through the Contact us page on Kabari.',
+    signature: 'Kabari',
+  },
+  id: {
+    subject: 'Kata sandi Kabari Anda telah diganti',
+    greeting: (name: string) => `Halo ${name},`,
+    how: {
+      reset: 'Kata sandi akun Kabari Anda baru saja diganti dengan kode reset yang dikirim ke alamat ini.',
+      account: 'Kata sandi akun Kabari Anda baru saja diganti melalui pengaturan akun.',
+    },
+    signedOut: 'Semua perangkat lain yang masuk ke akun Anda sudah dikeluarkan.',
+    notYou:
+      'Jika Anda tidak melakukan perubahan ini, segera buat kata sandi baru lewat “Lupa kata sandi?” di jendela masuk, lalu hubungi kami melalui halaman Hubungi kami di Kabari.',
+    signature: 'Kabari',
+  },
+} as const;
+
+/**
+ * Sent to the account's address, in the account's language, whenever its password changes (by a reset code or in
+ * the account settings), so that a change the owner did not make does not go unnoticed.
+ */
+export function passwordChangedEmail(locale: Locale, displayName: string, how: 'reset' | 'account'): RenderedEmail {
+  const t = PASSWORD_CHANGED[locale];
+  const paragraphs = [t.how[how], t.signedOut, t.notYou];
+  const text = [t.greeting(displayName), '', ...paragraphs.flatMap((line) => [line, '']), `— ${t.signature}`].join(
+    '\n',
+  );
+  const html = `<!doctype html>
+<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
+<p>${escapeHtml(t.greeting(displayName))}</p>
+${paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+<p>— ${escapeHtml(t.signature)}</p>
+</body></html>`;
+  return { subject: t.subject, text, html };
+}

@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PasswordCipher } from '../auth/password-cipher';
 import { loadServerSecrets, type ServerSecrets } from '../auth/server-secrets';
 import { AccountCache, ACCOUNT_CHANGES_CHANNEL, DEFAULT_ACCOUNT_CACHE_OPTIONS } from '../auth/account-cache';
-import { findSession, tokenHash, type Session } from '../auth/sessions';
+import { findSession, SESSION_DAYS, tokenHash, type Session } from '../auth/sessions';
 import type { Config } from '../config';
 import { HttpError } from '../lib/envelope';
 import { sayCommon } from '../lib/messages';
@@ -20,6 +20,15 @@ export interface Auth {
   cache: AccountCache;
   /** preHandler for routes that need a signed-in user: 401 otherwise. */
   requireSession(request: FastifyRequest): Promise<void>;
+  /** Signs the browser in: the session token as the HttpOnly `token` cookie (never in a response body). */
+  setSessionCookie(reply: FastifyReply, token: string): void;
+  clearSessionCookie(reply: FastifyReply): void;
+  /**
+   * Called with the user a change was announced for (a session revoked, a password changed, an account
+   * deleted), or with null when announcements may have been missed: whoever holds something of that user's
+   * checks it again.
+   */
+  onAccountChanged(listener: (userId: string | null) => void): void;
 }
 
 declare module 'fastify' {
@@ -29,15 +38,41 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by auth.requireSession (and cached by auth.sessionOf). */
     session: Session | null | undefined;
+    /** The session was read from the database and slid forward: its cookie is renewed with the answer. */
+    sessionRenewed: boolean;
   }
 }
 
-/** The token: `Authorization: <token>` or `Authorization: Bearer <token>` (spec §7), else the `token` cookie. */
+/** The session cookie's name. The browser's scripts never see it: the server sets it HttpOnly. */
+export const SESSION_COOKIE = 'token';
+
+/**
+ * The token: `Authorization: <token>` or `Authorization: Bearer <token>` (for API clients that are not a
+ * browser), else the `token` cookie the server set at sign-in.
+ */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization?.trim();
   if (header) return header.replace(/^Bearer\s+/i, '');
-  const cookie = request.cookies?.token;
+  const cookie = request.cookies?.[SESSION_COOKIE];
   return cookie ? cookie : undefined;
+}
+
+/** Whether the request's session comes from the cookie (not from an Authorization header). */
+function tokenFromCookie(request: FastifyRequest): boolean {
+  return !request.headers.authorization?.trim() && Boolean(request.cookies?.[SESSION_COOKIE]);
+}
+
+/**
+ * The cookie's attributes. Secure follows the public address: a deployment behind https gets it, while a local
+ * trial on http://localhost (or a test on plain http) would otherwise never keep the cookie in some browsers.
+ */
+export function sessionCookieOptions(publicUrl: string) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure: new URL(publicUrl).protocol === 'https:',
+  };
 }
 
 export default fp(
@@ -45,12 +80,24 @@ export default fp(
     const secrets = await loadServerSecrets(app.db, options.config);
     const passwordCipher = new PasswordCipher(secrets.rsaPrivateKeyPem, secrets.hmacSecret);
 
+    const cookieOptions = sessionCookieOptions(options.config.publicUrl);
     app.decorateRequest('session', undefined);
+    app.decorateRequest('sessionRenewed', false);
 
     const cache = new AccountCache(DEFAULT_ACCOUNT_CACHE_OPTIONS);
+    const accountListeners: ((userId: string | null) => void)[] = [];
+    const announce = (userId: string | null) => {
+      for (const listener of accountListeners) listener(userId);
+    };
     const stopListening = await app.dbClient.listen(ACCOUNT_CHANGES_CHANNEL, {
-      onNotification: (userId) => cache.forgetUser(userId),
-      onReconnected: () => cache.clear(),
+      onNotification: (userId) => {
+        cache.forgetUser(userId);
+        announce(userId);
+      },
+      onReconnected: () => {
+        cache.clear();
+        announce(null);
+      },
     });
     app.addHook('onClose', async () => {
       // The database may already be closed, which stops listening as well.
@@ -59,25 +106,41 @@ export default fp(
 
     // A user's own write (sign out, a new password, a cancelled subscription) is seen by their next read on this
     // instance at once, without waiting for the database's notice.
-    app.addHook('onSend', async (request) => {
+    app.addHook('onSend', async (request, reply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && request.session) {
         cache.forgetUser(request.session.user.id);
       }
+      if (!tokenFromCookie(request)) return;
+      // A cookie that no longer signs anyone in goes; one whose session slid forward lasts as long again.
+      if (reply.statusCode === 401) clearSessionCookie(reply);
+      else if (request.sessionRenewed && request.session && !reply.hasHeader('set-cookie')) {
+        setSessionCookie(reply, tokenOf(request)!);
+      }
     });
 
-    async function lookUp(token: string | undefined, method: string): Promise<Session | null> {
+    function setSessionCookie(reply: FastifyReply, token: string): void {
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_DAYS * 24 * 60 * 60 });
+    }
+
+    function clearSessionCookie(reply: FastifyReply): void {
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    }
+
+    async function lookUp(request: FastifyRequest): Promise<Session | null> {
+      const token = tokenOf(request);
       if (!token) return null;
-      if (method !== 'GET' && method !== 'HEAD') return findSession(app.db, token);
-      return cache.get(
-        `session:${tokenHash(token)}`,
-        () => findSession(app.db, token),
-        (session) => session?.user.id ?? null,
-      );
+      const load = async () => {
+        const found = await findSession(app.db, token);
+        if (found?.renewed) request.sessionRenewed = true;
+        return found && { id: found.id, user: found.user };
+      };
+      if (request.method !== 'GET' && request.method !== 'HEAD') return load();
+      return cache.get(`session:${tokenHash(token)}`, load, (session) => session?.user.id ?? null);
     }
 
     async function sessionOf(request: FastifyRequest): Promise<Session | null> {
       if (request.session !== undefined) return request.session;
-      request.session = await lookUp(tokenOf(request), request.method);
+      request.session = await lookUp(request);
       return request.session;
     }
 
@@ -88,6 +151,11 @@ export default fp(
       cache,
       async requireSession(request) {
         if (!(await sessionOf(request))) throw new HttpError(401, sayCommon('loginExpired'));
+      },
+      setSessionCookie,
+      clearSessionCookie,
+      onAccountChanged(listener) {
+        accountListeners.push(listener);
       },
     } satisfies Auth);
   },

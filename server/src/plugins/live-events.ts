@@ -25,6 +25,9 @@ export default fp(
         hub.catchUp().catch((error: unknown) => app.log.error({ err: error }, 'Could not catch up on live events'));
       },
     });
+    // A revoked session (signed out elsewhere, a new password, a deleted account) ends its streams at once, on
+    // every instance: each hears the database's notice of the change.
+    app.auth.onAccountChanged((userId) => hub.recheckSessions(userId));
     app.decorate('liveEvents', hub);
     // Open streams would hold the server's close forever: end them first (the browsers reconnect elsewhere).
     app.addHook('preClose', async () => {
@@ -35,5 +38,5 @@ export default fp(
       await stopListening().catch(() => undefined);
     });
   },
-  { name: 'live-events', dependencies: ['database'] },
+  { name: 'live-events', dependencies: ['database', 'auth'] },
 );

@@ -1,5 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { clearAttempts, countAttempt, isLimited } from '../../src/auth/throttle';
+import {
+  claimAttempt,
+  clearAttempts,
+  countAttempt,
+  isLimited,
+  throttleKey,
+  waitingFor,
+  type ThrottleResult,
+} from '../../src/auth/throttle';
 import { waitText } from '../../src/lib/messages';
 import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
@@ -62,6 +70,94 @@ describeEachDatabase('throttle counters', (driver) => {
     for (let attempt = 0; attempt < 4; attempt += 1) await countAttempt(opened.db, 'k:clear', rule);
     await clearAttempts(opened.db, 'k:clear');
     expect((await isLimited(opened.db, 'k:clear', rule)).limited).toBe(false);
+  });
+});
+
+describeEachDatabase('growing delays after failures', (driver) => {
+  let database: TestDatabase;
+  let opened: OpenedDatabase;
+  // Two failures free, then 10 s, 20 s, 40 s, 80 s, 80 s…; forgotten after 10 minutes without one. (Waits of
+  // seconds, not one: a busy machine must not outlast them between two statements.)
+  const rule = { freeFailures: 2, firstDelaySeconds: 10, maxDelaySeconds: 80, forgetAfterSeconds: 600 };
+  /** A wait as the database reports it: whole seconds left, so a second or two may already have gone. */
+  function expectWait(result: ThrottleResult, seconds: number): void {
+    if (!result.limited) throw new Error(`expected a wait of about ${seconds} s, got none`);
+    expect(result.retryAfterSeconds).toBeGreaterThanOrEqual(seconds - 2);
+    expect(result.retryAfterSeconds).toBeLessThanOrEqual(seconds);
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    opened = await openDatabase(
+      { dataDir: database.dataDir, databaseUrl: database.databaseUrl },
+      { info: () => undefined, error: () => undefined },
+    );
+  });
+
+  afterAll(async () => {
+    await opened?.client.close();
+    await database?.cleanup();
+  });
+
+  /** As if the wait had passed. */
+  const waitOut = (key: string) =>
+    opened.db.execute(sql`update auth_throttles set blocked_until = now() - interval '1 second' where key = ${key}`);
+
+  it('lets the free failures through, then doubles the wait after each further one, up to the cap', async () => {
+    const key = 'b:doubling';
+    expect(await claimAttempt(opened.db, key, rule)).toEqual({ limited: false });
+    expect(await claimAttempt(opened.db, key, rule)).toEqual({ limited: false });
+    const waits: number[] = [];
+    for (let failure = 3; failure <= 7; failure += 1) {
+      expect(await claimAttempt(opened.db, key, rule)).toEqual({ limited: false });
+      const refused = await claimAttempt(opened.db, key, rule);
+      if (!refused.limited) throw new Error(`failure ${failure} set no wait`);
+      waits.push(refused.retryAfterSeconds);
+      expectWait(await waitingFor(opened.db, key), refused.retryAfterSeconds);
+      await waitOut(key);
+    }
+    expect(waits.map((wait) => Math.round(wait / 10) * 10)).toEqual([10, 20, 40, 80, 80]);
+  });
+
+  it('does not count a refused attempt', async () => {
+    const key = 'b:refused';
+    for (let attempt = 0; attempt < 3; attempt += 1) await claimAttempt(opened.db, key, rule);
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      expect((await claimAttempt(opened.db, key, rule)).limited).toBe(true);
+    await waitOut(key);
+    await claimAttempt(opened.db, key, rule);
+    const refused = await claimAttempt(opened.db, key, rule);
+    expectWait(refused, 20);
+  });
+
+  it('lets exactly the allowed attempts through when they come at once', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, () => claimAttempt(opened.db, 'b:burst', rule)));
+    // Two free, and the third (which starts the first wait).
+    expect(results.filter((result) => !result.limited)).toHaveLength(3);
+  });
+
+  it('forgets the failures after the quiet time, and on clear', async () => {
+    for (let attempt = 0; attempt < 3; attempt += 1) await claimAttempt(opened.db, 'b:quiet', rule);
+    await opened.db.execute(
+      sql`update auth_throttles set window_started_at = now() - interval '11 minutes', blocked_until = null where key = 'b:quiet'`,
+    );
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect(await claimAttempt(opened.db, 'b:quiet', rule)).toEqual({ limited: false });
+    }
+    await clearAttempts(opened.db, 'b:quiet');
+    expect(await waitingFor(opened.db, 'b:quiet')).toEqual({ limited: false });
+  });
+});
+
+describe('throttle keys', () => {
+  it('are keyed hashes of the address or email, per kind of counter', () => {
+    const secret = Buffer.from('k'.repeat(32));
+    const key = throttleKey(secret, 'login:ip', '203.0.113.7');
+    expect(key).toMatch(/^login:ip:[A-Za-z0-9_-]{32}$/);
+    expect(key).not.toContain('203.0.113.7');
+    expect(throttleKey(secret, 'login:ip', '203.0.113.7')).toBe(key);
+    expect(throttleKey(secret, 'reset:ip', '203.0.113.7').slice('reset:ip:'.length)).not.toBe(key.slice(9));
+    expect(throttleKey(Buffer.from('j'.repeat(32)), 'login:ip', '203.0.113.7')).not.toBe(key);
   });
 });
 

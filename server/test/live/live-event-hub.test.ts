@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { revokeSession } from '../../src/auth/sessions';
 import { LiveEventHub, DEFAULT_LIVE_EVENT_OPTIONS } from '../../src/live/live-event-hub';
 import { publishRequestEvent } from '../../src/live/request-events';
 import { describeEachDatabase } from '../support/databases';
@@ -21,17 +22,17 @@ class RecordingResponse extends EventEmitter {
   }
 }
 
-const idsOf = (text: string, type: string) =>
-  [...text.matchAll(new RegExp(`^id: (\\d+)\\nevent: ${type}$`, 'gm'))].map((match) => Number(match[1]));
-
-/** Resolves once `condition` holds (the hub reads notified events asynchronously); fails after 5 s. */
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
+/** Polls a condition the hub fulfils asynchronously (a database read), for at most five seconds. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('the condition did not hold within 5 s');
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+const idsOf = (text: string, type: string) =>
+  [...text.matchAll(new RegExp(`^id: (\\d+)\\nevent: ${type}$`, 'gm'))].map((match) => Number(match[1]));
 
 describeEachDatabase('the live event hub', (driver) => {
   let testApp: TestApp;
@@ -51,7 +52,7 @@ describeEachDatabase('the live event hub', (driver) => {
       const alice = await signedInRequester(db, 'hub@example.com');
       const requestId = await linkRequest(db, alice.userId);
       const response = new RecordingResponse();
-      await hub.watch(alice.userId, response as unknown as ServerResponse, undefined);
+      await hub.watch(alice.userId, alice.sessionId, response as unknown as ServerResponse, undefined);
       const publish = () =>
         db.transaction((tx) =>
           publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
@@ -85,12 +86,31 @@ describeEachDatabase('the live event hub', (driver) => {
       // The browser reconnects after `seen`: the replay sends `missed` before its notification reaches this
       // instance (a busy database delivers notifications late), and nobody else watched this user meanwhile.
       const response = new RecordingResponse();
-      await hub.watch(alice.userId, response as unknown as ServerResponse, seen);
+      await hub.watch(alice.userId, alice.sessionId, response as unknown as ServerResponse, seen);
       hub.notify(String(missed));
       const live = await publish();
       hub.notify(String(live));
-      await until(() => idsOf(response.text, 'withdrawn').includes(live));
+      await waitUntil(() => idsOf(response.text, 'withdrawn').includes(live));
       expect(idsOf(response.text, 'withdrawn')).toEqual([missed, live]);
+    } finally {
+      hub.close();
+    }
+  });
+
+  it('after announcements may have been missed, checks every stream and ends those whose session ended', async () => {
+    const { db } = testApp.app;
+    const hub = new LiveEventHub(db, { error: jest.fn() }, { ...DEFAULT_LIVE_EVENT_OPTIONS, heartbeatMs: 60_000 });
+    try {
+      const alice = await signedInRequester(db, 'hub-recheck-alice@example.com');
+      const bob = await signedInRequester(db, 'hub-recheck-bob@example.com');
+      const aliceResponse = new RecordingResponse();
+      const bobResponse = new RecordingResponse();
+      await hub.watch(alice.userId, alice.sessionId, aliceResponse as unknown as ServerResponse, undefined);
+      await hub.watch(bob.userId, bob.sessionId, bobResponse as unknown as ServerResponse, undefined);
+      await revokeSession(db, alice.sessionId);
+      hub.recheckSessions(null);
+      await waitUntil(() => aliceResponse.writableEnded);
+      expect(bobResponse.writableEnded).toBe(false);
     } finally {
       hub.close();
     }
@@ -107,7 +127,7 @@ describeEachDatabase('the live event hub', (driver) => {
       const alice = await signedInRequester(db, 'hub-pages@example.com');
       const requestId = await linkRequest(db, alice.userId);
       const response = new RecordingResponse();
-      await hub.watch(alice.userId, response as unknown as ServerResponse, undefined);
+      await hub.watch(alice.userId, alice.sessionId, response as unknown as ServerResponse, undefined);
       const publish = () =>
         db.transaction((tx) =>
           publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),

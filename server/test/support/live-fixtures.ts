@@ -5,10 +5,13 @@ import type { Database } from '../../src/db/open-database';
 import { locationRequests } from '../../src/db/schema';
 
 /** A requester with a session token (as login would hand out). */
-export async function signedInRequester(db: Database, email: string): Promise<{ userId: string; token: string }> {
+export async function signedInRequester(
+  db: Database,
+  email: string,
+): Promise<{ userId: string; token: string; sessionId: string }> {
   const user = await createUser(db, { email, displayName: email.split('@')[0] ?? 'Requester', password: 'secret-123' });
-  const { token } = await createSession(db, user.id, 'jest');
-  return { userId: user.id, token };
+  const { token, sessionId } = await createSession(db, user.id, 'jest');
+  return { userId: user.id, token, sessionId };
 }
 
 /** A link request owned by the user, as POST /api/v1/links stores it. */

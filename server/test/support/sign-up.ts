@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { encryptPassword } from './jsencrypt';
+import { sessionTokenOf } from './session-token';
 
 let counter = 0;
 /** A fresh address per call, so per-IP throttles of one test never touch another. */
@@ -61,6 +62,6 @@ export async function signUpSubscriber(app: FastifyInstance, options: SignUpOpti
     remoteAddress: freshIp(),
     payload: { authCode: query.data.authCode },
   });
-  const token: string = login.json().data.token;
+  const token: string = sessionTokenOf(login);
   return { email, registerId, query, token, user: login.json().data.user };
 }

@@ -1,15 +1,23 @@
-import { clearSession, useTokenStore, useUserStore } from './session-store';
+import * as sessionStore from './session-store';
+import { clearSession, isSignedIn, useUserStore } from './session-store';
 import { useOverlayStore } from './overlay-store';
 
 describe('session stores', () => {
   afterEach(() => clearSession());
 
-  it('keeps the token in the `token` cookie at path /', () => {
-    useTokenStore.getState().setToken('abc123');
-    expect(document.cookie).toContain('token=abc123');
-    clearSession();
-    expect(document.cookie).not.toContain('token=abc123');
-    expect(useTokenStore.getState().token).toBeNull();
+  it('never touches a cookie: the session cookie is the server’s, HttpOnly; the stored user says who is signed in', () => {
+    const cookieWrites = jest.spyOn(Document.prototype, 'cookie', 'set');
+    try {
+      useUserStore.getState().setUser({ userCacheInfo: { email: 'ana@example.com' } });
+      expect(isSignedIn()).toBe(true);
+      clearSession();
+      expect(isSignedIn()).toBe(false);
+      expect(cookieWrites).not.toHaveBeenCalled();
+      // Nothing holds a token on the page.
+      expect(Object.keys(sessionStore).filter((name) => /token/i.test(name))).toEqual([]);
+    } finally {
+      cookieWrites.mockRestore();
+    }
   });
 
   it('persists only `user`, not the sign and subscription info', () => {

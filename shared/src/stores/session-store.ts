@@ -1,38 +1,9 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
-export const tokenCookieName = 'token';
-
 export interface SessionUser {
   userCacheInfo: Record<string, unknown>;
 }
-
-interface TokenState {
-  token: string | null;
-  setToken: (token: string | null) => void;
-}
-
-function writeTokenCookie(token: string | null): void {
-  if (typeof document === 'undefined') return;
-  document.cookie = token
-    ? `${tokenCookieName}=${encodeURIComponent(token)}; path=/; samesite=lax`
-    : `${tokenCookieName}=; path=/; max-age=0; samesite=lax`;
-}
-
-function readTokenCookie(): string | null {
-  if (typeof document === 'undefined') return null;
-  const match = document.cookie.split('; ').find((part) => part.startsWith(`${tokenCookieName}=`));
-  return match ? decodeURIComponent(match.slice(tokenCookieName.length + 1)) || null : null;
-}
-
-/** The session token: kept in memory and in the `token` cookie (path /), per spec §3. */
-export const useTokenStore = create<TokenState>()((set) => ({
-  token: readTokenCookie(),
-  setToken: (token) => {
-    writeTokenCookie(token);
-    set({ token });
-  },
-}));
 
 interface UserState {
   user: SessionUser | null;
@@ -43,7 +14,14 @@ interface UserState {
   setMySubscriptionInfo: (info: Record<string, unknown> | null) => void;
 }
 
-/** The signed-in user: `user` persists locally; sign and subscription info do not. */
+/**
+ * The signed-in user: `user` persists locally; sign and subscription info do not.
+ *
+ * The session itself is the `token` cookie, which the server sets HttpOnly at sign-in and clears at sign-out or
+ * when the session has ended: no script here reads or writes it. The stored user is what tells the app that
+ * someone is signed in (for the route guards and the header); when the server no longer knows the session, its
+ * first 401 clears the user too.
+ */
 export const useUserStore = create<UserState>()(
   persist(
     (set) => ({
@@ -62,8 +40,18 @@ export const useUserStore = create<UserState>()(
   ),
 );
 
+/** Whether someone is signed in on this browser, as far as the app knows (a React hook). */
+export function useSignedIn(): boolean {
+  return useUserStore((state) => state.user !== null);
+}
+
+/** The same, outside React. */
+export function isSignedIn(): boolean {
+  return useUserStore.getState().user !== null;
+}
+
+/** Forgets the session on this browser (the server clears its cookie on sign-out or on a 401). */
 export function clearSession(): void {
-  useTokenStore.getState().setToken(null);
   useUserStore.getState().setUser(null);
   useUserStore.getState().setUserSignInfo(null);
   useUserStore.getState().setMySubscriptionInfo(null);

@@ -9,7 +9,7 @@ interface Reply {
 }
 
 /** An axios instance whose "server" answers from a script, recording every request it sees. */
-function setUp(replies: Array<Reply | 'network-error'>, token: string | null = 't0k3n') {
+function setUp(replies: Array<Reply | 'network-error'>) {
   const seen: InternalAxiosRequestConfig[] = [];
   const adapter: AxiosAdapter = async (config) => {
     seen.push(config);
@@ -30,7 +30,6 @@ function setUp(replies: Array<Reply | 'network-error'>, token: string | null = '
   };
   const client: AxiosInstance = axios.create({ baseURL: '', adapter });
   const effects: jest.Mocked<ApiEffects> = {
-    token: jest.fn(() => token),
     runtimeConfig: jest.fn(async () => ({ apiBaseUrl: 'https://api.kabari.test', appId: 'kabari-web' })),
     locale: jest.fn(() => 'id'),
     sessionExpired: jest.fn(),
@@ -47,21 +46,17 @@ const ok = (data: unknown): Reply => ({ status: 200, body: { status: 200, messag
 const failure = (status: number, message: string): Reply => ({ status, body: { status, message, data: null } });
 
 describe('API client interceptors', () => {
-  it('sends the token, the application id and the language, to the configured API base', async () => {
+  it('sends the application id and the language, to the configured API base; no token (the cookie is the server’s)', async () => {
     const { client, seen } = setUp([ok(null)]);
     await client.get('/api/v1/auth/session');
     expect(seen[0]?.baseURL).toBe('https://api.kabari.test');
-    expect(seen[0]?.headers.get('authorization')).toBe('t0k3n');
+    expect(seen[0]?.headers.has('authorization')).toBe(false);
     expect(seen[0]?.headers.get('application-id')).toBe('kabari-web');
     expect(seen[0]?.headers.get('accept-language')).toBe('id');
   });
 
-  it('sends no Authorization without a token, and keeps one the caller set', async () => {
-    const anonymous = setUp([ok(null)], null);
-    await anonymous.client.get('/x');
-    expect(anonymous.seen[0]?.headers.has('authorization')).toBe(false);
-
-    const explicit = setUp([ok(null)], null);
+  it('keeps a header the caller set', async () => {
+    const explicit = setUp([ok(null)]);
     await explicit.client.post('/api/v1/auth/logout', undefined, { headers: { authorization: 'old-token' } });
     expect(explicit.seen[0]?.headers.get('authorization')).toBe('old-token');
   });

@@ -13,8 +13,8 @@ describe('auth calls (spec §3, §7)', () => {
   beforeEach(() => postMock.mockReset());
 
   it('logs in with the email and the encrypted password', async () => {
-    postMock.mockResolvedValue({ token: 't', user: { userCacheInfo: {} } });
-    await expect(logIn('ana@example.com', 'secret1')).resolves.toEqual({ token: 't', user: { userCacheInfo: {} } });
+    postMock.mockResolvedValue({ user: { userCacheInfo: {} } });
+    await expect(logIn('ana@example.com', 'secret1')).resolves.toEqual({ user: { userCacheInfo: {} } });
     expect(postMock).toHaveBeenCalledWith('/api/v1/auth/login', { email: 'ana@example.com', password: 'rsa(secret1)' });
     expect(encryptPassword).toHaveBeenCalledWith('secret1');
   });
@@ -40,12 +40,9 @@ describe('auth calls (spec §3, §7)', () => {
     });
   });
 
-  it('logs out with the token of the session being ended', async () => {
+  it('logs out with no token of its own: the browser sends the session cookie', async () => {
     postMock.mockResolvedValue({ success: true });
-    await logOut('old-token');
-    expect(postMock).toHaveBeenCalledWith('/api/v1/auth/logout', undefined, {
-      headers: { authorization: 'old-token' },
-      toastErrors: false,
-    });
+    await logOut();
+    expect(postMock).toHaveBeenCalledWith('/api/v1/auth/logout', undefined, { toastErrors: false });
   });
 });

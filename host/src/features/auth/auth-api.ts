@@ -2,8 +2,8 @@ import { apiPost } from '@kabari/shared/api/api-client';
 import type { SessionUser } from '@kabari/shared/stores/session-store';
 import { encryptPassword } from '@kabari/shared/account/password-encryption';
 
+/** The signed-in user. The session token is not in it: the server sets it as an HttpOnly cookie. */
 export interface LoginResult {
-  token: string;
   user: SessionUser;
 }
 
@@ -38,7 +38,7 @@ export async function resetPassword(email: string, newPassword: string, verifica
   return data?.success === true;
 }
 
-/** POST /api/v1/auth/logout: the server revokes the token; nobody waits for it. */
-export async function logOut(token: string): Promise<void> {
-  await apiPost('/api/v1/auth/logout', undefined, { headers: { authorization: token }, toastErrors: false });
+/** POST /api/v1/auth/logout: the server revokes the session the cookie names and clears it; nobody waits for it. */
+export async function logOut(): Promise<void> {
+  await apiPost('/api/v1/auth/logout', undefined, { toastErrors: false });
 }

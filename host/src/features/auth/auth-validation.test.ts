@@ -35,8 +35,8 @@ describe('login and reset validation (spec §5)', () => {
 
   it("checks the new password against the server's bounds, not when empty", () => {
     expect(newPasswordTooShortOrLong('')).toBe(false);
-    expect(newPasswordTooShortOrLong('12345')).toBe(true);
-    expect(newPasswordTooShortOrLong('123456')).toBe(false);
+    expect(newPasswordTooShortOrLong('1234567')).toBe(true);
+    expect(newPasswordTooShortOrLong('12345678')).toBe(false);
     expect(newPasswordTooShortOrLong('x'.repeat(129))).toBe(true);
   });
 });

@@ -39,7 +39,7 @@ export function missingResetFields(values: ResetValues): Array<'newPassword' | '
 }
 
 // The server's bounds (server/src/auth/passwords.ts), checked here too so the hint is in the user's language.
-export const newPasswordBounds = { min: 6, max: 128 } as const;
+export const newPasswordBounds = { min: 8, max: 128 } as const;
 
 export function newPasswordTooShortOrLong(value: unknown): boolean {
   const password = trimmed(value);

@@ -4,7 +4,7 @@ import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import '../../i18n/host-namespace';
 import { LocationProbe } from '../../testing/location-probe';
 import { logIn } from './auth-api';
@@ -63,15 +63,14 @@ describe('LoginDialog (spec §2, §4, §5, §8)', () => {
     await waitFor(() => expect(screen.queryByText('Enter valid email address')).not.toBeInTheDocument());
   });
 
-  it('signs in with trimmed inputs: saves token and user, goes to the dashboard, closes', async () => {
-    logInMock.mockResolvedValue({ token: 'fresh-token', user });
+  it('signs in with trimmed inputs: saves the user (the server set the cookie), goes to the dashboard, closes', async () => {
+    logInMock.mockResolvedValue({ user });
     await openLoginAt('/id/');
     await userEvent.type(field('Email'), '  ana@example.com ');
     await userEvent.type(field('Kata sandi'), ' secret1 ');
     await userEvent.click(screen.getByRole('button', { name: 'Masuk' }));
     await waitFor(() => expect(useOverlayStore.getState().open.login).toBe(false));
     expect(logInMock).toHaveBeenCalledWith('ana@example.com', 'secret1');
-    expect(useTokenStore.getState().token).toBe('fresh-token');
     expect(useUserStore.getState().user).toEqual(user);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/id/dashboard/'));
   });
@@ -86,7 +85,7 @@ describe('LoginDialog (spec §2, §4, §5, §8)', () => {
     await userEvent.type(field('Password'), '{Enter}');
     await userEvent.click(screen.getByRole('button', { name: /Log in/ }));
     expect(logInMock).toHaveBeenCalledTimes(1);
-    await act(async () => finish({ token: 't', user }));
+    await act(async () => finish({ user }));
   });
 
   it('stays open when the login is refused, and adds no message of its own', async () => {
@@ -99,7 +98,7 @@ describe('LoginDialog (spec §2, §4, §5, §8)', () => {
     await waitFor(() => expect(logInMock).toHaveBeenCalled());
     await waitFor(() => expect(screen.getByRole('button', { name: 'Log in' })).not.toHaveClass('ant-btn-loading'));
     expect(useOverlayStore.getState().open.login).toBe(true);
-    expect(useTokenStore.getState().token).toBeNull();
+    expect(useUserStore.getState().user).toBeNull();
     expect(showToast).not.toHaveBeenCalled();
   });
 

@@ -7,7 +7,7 @@ import Modal from 'antd/es/modal';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { useUserStore } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { hostNamespace } from '../../i18n/host-namespace';
 import { dashboardPath } from '../../lib/route-targets';
@@ -46,8 +46,8 @@ export default function LoginDialog() {
     submittingNow.current = true;
     setSubmitting(true);
     try {
-      const { token, user } = await logIn(trimmed(values.email), trimmed(values.password));
-      useTokenStore.getState().setToken(token);
+      // The server has set the session cookie; the app keeps the user.
+      const { user } = await logIn(trimmed(values.email), trimmed(values.password));
       useUserStore.getState().setUser(user);
       navigate(dashboardPath(localeFromPath(pathname)));
       close();

@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from '@kabari/shared/routing/router';
-import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { LocationProbe } from '../../testing/location-probe';
 import { fetchSubscriptionInfo } from './subscription-info';
 import { useSubscriptionCheck } from './use-subscription-check';
@@ -33,7 +33,7 @@ async function renderAt(url: string) {
 describe('subscription check on protected navigation (spec §6, §7)', () => {
   beforeEach(() => {
     fetchMock.mockReset();
-    useTokenStore.getState().setToken('t0k3n');
+    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
   });
   afterEach(() => {
     cleanup();

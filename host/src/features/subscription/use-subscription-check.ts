@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
-import { useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { useSignedIn, useUserStore } from '@kabari/shared/stores/session-store';
 import { expiredStatePath, isExpiredState } from '../../lib/route-targets';
 
 /**
@@ -12,7 +12,7 @@ import { expiredStatePath, isExpiredState } from '../../lib/route-targets';
 export function useSubscriptionCheck(): void {
   const location = useLocation();
   const navigate = useNavigate();
-  const signedIn = useTokenStore((state) => Boolean(state.token));
+  const signedIn = useSignedIn();
   const { key, pathname, search } = location;
   useEffect(() => {
     if (!signedIn) return;

@@ -3,7 +3,6 @@ import { visitorAlreadyReported } from './visitor-report-flag';
 
 jest.mock('../../lib/host-api-header-source', () => ({
   hostApiHeaderSource: {
-    token: () => null,
     runtimeConfig: async () => ({ apiBaseUrl: '', appId: 'kabari-web' }),
     locale: () => 'en',
   },

@@ -3,7 +3,7 @@ import { apiPost, apiRaw } from '@kabari/shared/api/api-client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter, useLocation } from '@kabari/shared/routing/router';
-import { clearSession, useTokenStore, useUserStore } from '@kabari/shared/stores/session-store';
+import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import RegisterResultPage from './register-result-page';
 
@@ -51,7 +51,7 @@ describe('RegisterResultPage', () => {
     rawMock
       .mockResolvedValueOnce(answer({ state: 'querying' }))
       .mockResolvedValueOnce(answer({ state: 'created', authCode: 'code-1234567890abcdef' }));
-    postMock.mockResolvedValue({ token: 'tok', user: { userCacheInfo: { displayName: 'Ana' } } });
+    postMock.mockResolvedValue({ user: { userCacheInfo: { displayName: 'Ana' } } });
     await openAt('/id/register?id=reg-1');
     expect(screen.getByText('Pembayaran Anda sedang dikonfirmasi…')).toBeInTheDocument();
     await waitFor(
@@ -67,7 +67,6 @@ describe('RegisterResultPage', () => {
       { authCode: 'code-1234567890abcdef' },
       expect.anything(),
     );
-    expect(useTokenStore.getState().token).toBe('tok');
     expect(useUserStore.getState().user).toEqual({ userCacheInfo: { displayName: 'Ana' } });
   });
 
@@ -87,7 +86,7 @@ describe('RegisterResultPage', () => {
     await openAt('/register?id=reg-3');
     expect(await screen.findByText(/could not sign you in automatically/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
-    expect(useTokenStore.getState().token).toBeNull();
+    expect(useUserStore.getState().user).toBeNull();
   });
 
   it('says in Indonesian that an abandoned payment ended the sign-up, with the reason and a way to start again', async () => {

@@ -9,7 +9,7 @@ import { localeFromPath, localizePath } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { useTokenStore, useUserStore, type SessionUser } from '@kabari/shared/stores/session-store';
+import { useUserStore, type SessionUser } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { useRegisterPolling } from '../../lib/register-query';
@@ -19,11 +19,8 @@ import './register-result-page.css';
 type ScreenState = 'querying' | 'created' | 'queryFailed' | 'signFailed' | 'unsubscribed' | 'unknown' | 'loginFailed';
 
 async function logInByAuthCode(authCode: string) {
-  return apiPost<{ token: string; user: SessionUser }>(
-    '/api/v1/auth/loginByAuthCode',
-    { authCode },
-    { toastErrors: false },
-  );
+  // The server sets the session cookie; the answer names the user.
+  return apiPost<{ user: SessionUser }>('/api/v1/auth/loginByAuthCode', { authCode }, { toastErrors: false });
 }
 
 /**
@@ -50,8 +47,7 @@ export default function RegisterResultPage() {
     if (!authCode || loggingIn.current === authCode) return;
     loggingIn.current = authCode;
     logInByAuthCode(authCode).then(
-      ({ token, user }) => {
-        useTokenStore.getState().setToken(token);
+      ({ user }) => {
         useUserStore.getState().setUser(user);
         // /register is for visitors: the host's guard sends a signed-in user to the dashboard as the
         // token lands. The welcome dialog's route goes on top of that, once the guard has acted.

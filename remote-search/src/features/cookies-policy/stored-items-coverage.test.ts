@@ -3,7 +3,8 @@ import path from 'node:path';
 import { storedItems } from './cookie-notice';
 
 // The cookie notice says it lists everything Kabari keeps in the browser. This reads the browser code of every
-// workspace and finds each cookie and storage key it writes, so that a new one cannot go unlisted.
+// workspace and finds each cookie and storage key it writes, and the server's code for the cookies it sets (the
+// session cookie, which no script may touch), so that a new one cannot go unlisted.
 
 const repositoryRoot = path.resolve(__dirname, '../../../..');
 const sourceRoots = fs
@@ -52,8 +53,32 @@ function keysInCode(): Map<string, string> {
   return found;
 }
 
+// A cookie the server sets: `reply.setCookie(NAME, …)` with NAME a string constant of the same file.
+const SERVER_SET_COOKIE = /\.setCookie\(\s*(\w+)\s*,/g;
+
+function serverFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return serverFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Every cookie the server sets, with the file that sets it. */
+function cookiesSetByServer(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of serverFiles(path.join(repositoryRoot, 'server/src'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const [, name = ''] of text.matchAll(SERVER_SET_COOKIE)) {
+      const value = new RegExp(`const\\s+${name}\\s*=\\s*'([^']+)'`).exec(text)?.[1];
+      found.set(value ?? `<${name}>`, path.relative(repositoryRoot, file));
+    }
+  }
+  return found;
+}
+
 describe('the cookie notice lists everything the code keeps in the browser', () => {
-  const inCode = keysInCode();
+  const inCode = new Map([...keysInCode(), ...cookiesSetByServer()]);
   const listed = new Set(storedItems.map((item) => item.name));
 
   it('finds the keys it is meant to find (the search itself works)', () => {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation } from '@kabari/shared/routing/router';
-import { useTokenStore } from '@kabari/shared/stores/session-store';
+import { useSignedIn } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { useTypedBeforeHydration } from '@kabari/shared/ui/use-typed-before-hydration';
 import { isValidEmail } from '@kabari/shared/validation/email';
@@ -24,7 +24,7 @@ export function RefundForm() {
   const { t } = useTranslation(searchUnsubscribeAndRefundNamespace);
   const locale = localeFromPath(useLocation().pathname);
   const hydrated = useHydrated();
-  const signedIn = useTokenStore((state) => Boolean(state.token));
+  const signedIn = useSignedIn();
   const needsCode = !signedIn;
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');

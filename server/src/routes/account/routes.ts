@@ -7,7 +7,7 @@ import { unsendableNameProblem } from '../../auth/display-name';
 import { revokeSession, revokeUserSessions } from '../../auth/sessions';
 import { countAttempt } from '../../auth/throttle';
 import { defineMessages, sayCommon } from '../../lib/messages';
-import { emailChangeCodeEmail, emailChangedEmail } from '../../mail/templates';
+import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../mail/templates';
 import { issueEmailChangeCode, redeemEmailChangeCode } from '../../auth/verification-codes';
 import { sayBilling } from '../../billing/billing-messages';
 import { findUserByEmail, userCacheInfo } from '../../auth/users';
@@ -261,7 +261,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       app.mailer.kick();
       // After the commit and not awaited: the account is gone here whatever the provider answers, or how slowly.
       if (deleted.subscription) void forgetAtProvider(deleted.subscription);
-      reply.clearCookie('token', { path: '/' });
+      app.auth.clearSessionCookie(reply);
       return ok({ success: true as const });
     },
   );
@@ -417,13 +417,22 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const problem = passwordProblem(newPassword);
       if (problem) throw new HttpError(400, problem);
       const passwordHash = await hashPassword(newPassword);
+      const locale = session.user.locale === 'id' ? 'id' : 'en';
       await app.db.transaction(async (tx) => {
-        await tx
+        const [changed] = await tx
           .update(users)
           .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
-          .where(eq(users.id, session.user.id));
+          .where(eq(users.id, session.user.id))
+          .returning({ at: users.passwordChangedAt });
         await revokeUserSessions(tx, session.user.id, session.id);
+        await app.mailer.queue(tx, {
+          idempotencyKey: `password-changed:${session.user.id}:${changed?.at?.toISOString() ?? Date.now()}`,
+          to: session.user.email,
+          locale,
+          ...passwordChangedEmail(locale, session.user.displayName, 'account'),
+        });
       });
+      app.mailer.kick();
       return ok({ success: true as const });
     },
   );

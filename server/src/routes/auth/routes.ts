@@ -1,8 +1,17 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { passwordProblem, hashPassword, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../auth/sessions';
-import { clearAttempts, countAttempt, isLimited, type ThrottleRule } from '../../auth/throttle';
+import {
+  claimAttempt,
+  clearAttempts,
+  giveBackAttempt,
+  countAttempt,
+  throttleKey,
+  waitingFor,
+  type BackoffRule,
+  type ThrottleRule,
+} from '../../auth/throttle';
 import { findUserByEmail, userCacheInfo, type User } from '../../auth/users';
 import {
   checkResetCode,
@@ -17,7 +26,7 @@ import type { Config } from '../../config';
 import { users } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages, requestLocale, sayCommon } from '../../lib/messages';
-import { resetCodeEmail } from '../../mail/templates';
+import { passwordChangedEmail, resetCodeEmail } from '../../mail/templates';
 import { eq, sql } from 'drizzle-orm';
 import {
   loginBody,
@@ -35,10 +44,21 @@ const HOUR = 60 * MINUTE;
 
 function rules(scale: number) {
   const rule = (limit: number, windowSeconds: number): ThrottleRule => ({ limit: limit * scale, windowSeconds });
+  const backoff = (freeFailures: number, maxDelaySeconds: number): BackoffRule => ({
+    freeFailures: freeFailures * scale,
+    firstDelaySeconds: 1,
+    maxDelaySeconds,
+    forgetAfterSeconds: HOUR,
+  });
   return {
-    loginPerIp: rule(100, 15 * MINUTE),
-    // Failed logins only: a user who signs in often is never locked out by their own successes.
-    loginFailuresPerAccount: rule(10, 15 * MINUTE),
+    // Failed sign-ins wait longer after each failure (1 s, 2 s, 4 s…), never a lock of the account. From one
+    // address against one account, up to 15 minutes: a guesser there is slowed to a few tries an hour.
+    loginFailuresPerAddressAndAccount: backoff(5, 15 * MINUTE),
+    // Against one account from anywhere (a guesser with many addresses): at most a minute, so that nobody can keep
+    // the owner out for long by failing on purpose from elsewhere.
+    loginFailuresPerAccount: backoff(10, MINUTE),
+    // From one address against any account (trying one password on many accounts).
+    loginFailuresPerAddress: backoff(30, 15 * MINUTE),
     sendCodePerIp: rule(30, HOUR),
     sendCodePerAccount: rule(5, HOUR),
     resetPerIp: rule(60, HOUR),
@@ -88,10 +108,17 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
   const limits = rules(options.config.authThrottleScale);
   const scale = options.config.authThrottleScale;
   const { passwordCipher, secrets } = app.auth;
+  // Counters about an address or an email keep only a keyed hash of it.
+  const key = (kind: string, value: string) => throttleKey(secrets.hmacSecret, kind, value);
 
-  async function signIn(request: FastifyRequest, user: User) {
+  /**
+   * A new session, handed to the browser only as the HttpOnly cookie: the body names the user but carries no
+   * token, so no script on the page can read it.
+   */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, user: User) {
     const { token } = await createSession(app.db, user.id, request.headers['user-agent']);
-    return ok({ token, user: { userCacheInfo: userCacheInfo(user) } });
+    app.auth.setSessionCookie(reply, token);
+    return ok({ user: { userCacheInfo: userCacheInfo(user) } });
   }
 
   app.get(
@@ -121,24 +148,35 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         response: { 200: loginResponse, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { email, password } = request.body;
-      const ipLimit = await countAttempt(app.db, `login:ip:${request.ip}`, limits.loginPerIp);
-      if (ipLimit.limited) throw tooMany('loginsFromNetwork', ipLimit.retryAfterSeconds);
-      const accountKey = `login:account:${email}`;
-      const accountLimit = await isLimited(app.db, accountKey, limits.loginFailuresPerAccount);
-      if (accountLimit.limited) {
-        throw tooMany('loginsForAccount', accountLimit.retryAfterSeconds);
+      const addressKey = key('login:ip', request.ip);
+      const addressWait = await waitingFor(app.db, addressKey);
+      if (addressWait.limited) throw tooMany('loginsFromNetwork', addressWait.retryAfterSeconds);
+      const accountKey = key('login:account', email);
+      const accountWait = await waitingFor(app.db, accountKey);
+      if (accountWait.limited) throw tooMany('loginsForAccount', accountWait.retryAfterSeconds);
+      // Each attempt is claimed (counted as a failure until it succeeds) before the password is checked, so
+      // attempts sent at once get no more tries than attempts sent one by one.
+      const pairKey = key('login:account-ip', `${email}\n${request.ip}`);
+      const pair = await claimAttempt(app.db, pairKey, limits.loginFailuresPerAddressAndAccount);
+      if (pair.limited) throw tooMany('loginsForAccount', pair.retryAfterSeconds);
+      const account = await claimAttempt(app.db, accountKey, limits.loginFailuresPerAccount);
+      if (account.limited) {
+        // No password was checked: this address's count for the account is not charged for it.
+        await giveBackAttempt(app.db, pairKey);
+        throw tooMany('loginsForAccount', account.retryAfterSeconds);
       }
 
       const user = await findUserByEmail(app.db, email);
       const valid = await verifyPassword(user?.passwordHash, passwordCipher.decrypt(password));
       if (!user || !valid) {
-        await countAttempt(app.db, accountKey, limits.loginFailuresPerAccount);
+        await claimAttempt(app.db, addressKey, limits.loginFailuresPerAddress);
         throw new HttpError(400, say('incorrectLogin'));
       }
+      await clearAttempts(app.db, pairKey);
       await clearAttempts(app.db, accountKey);
-      return signIn(request, user);
+      return signIn(request, reply, user);
     },
   );
 
@@ -158,9 +196,9 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     },
     async (request) => {
       const { email } = request.body;
-      const ipLimit = await countAttempt(app.db, `send-code:ip:${request.ip}`, limits.sendCodePerIp);
+      const ipLimit = await countAttempt(app.db, key('send-code:ip', request.ip), limits.sendCodePerIp);
       if (ipLimit.limited) throw tooMany('codesFromNetwork', ipLimit.retryAfterSeconds);
-      const accountLimit = await countAttempt(app.db, `send-code:account:${email}`, limits.sendCodePerAccount);
+      const accountLimit = await countAttempt(app.db, key('send-code:account', email), limits.sendCodePerAccount);
       if (accountLimit.limited) {
         throw tooMany('codesForEmail', accountLimit.retryAfterSeconds);
       }
@@ -207,7 +245,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     },
     async (request) => {
       const { email, password, verificationCode } = request.body;
-      const ipLimit = await countAttempt(app.db, `reset:ip:${request.ip}`, limits.resetPerIp);
+      const ipLimit = await countAttempt(app.db, key('reset:ip', request.ip), limits.resetPerIp);
       if (ipLimit.limited) throw tooMany('resetsFromNetwork', ipLimit.retryAfterSeconds);
 
       const check = await checkResetCode(app.db, secrets.hmacSecret, email, verificationCode);
@@ -226,6 +264,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       const current = await app.auth.sessionOf(request);
       const keepSessionId = current?.user.id === user.id ? current.id : undefined;
 
+      const accountLocale = user.locale === 'id' ? 'id' : 'en';
       const changed = await app.db.transaction(async (tx) => {
         if (!(await consumeCode(tx, check.codeId))) return false;
         await tx
@@ -233,12 +272,22 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
           .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
           .where(eq(users.id, user.id));
         await revokeUserSessions(tx, user.id, keepSessionId);
+        // The owner hears of it, in the account's language, whoever held the code.
+        await app.mailer.queue(tx, {
+          idempotencyKey: `password-changed:${check.codeId}`,
+          to: user.email,
+          locale: accountLocale,
+          ...passwordChangedEmail(accountLocale, user.displayName, 'reset'),
+        });
         return true;
       });
       if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
+      app.mailer.kick();
       // The revoked sessions stop here at once; other instances hear the database's notice.
       app.auth.cache.forgetUser(user.id);
-      await clearAttempts(app.db, `login:account:${user.email}`);
+      // Whoever holds the code may sign in with the new password at once.
+      await clearAttempts(app.db, key('login:account', user.email));
+      await clearAttempts(app.db, key('login:account-ip', `${user.email}\n${request.ip}`));
       return ok({ success: true as const });
     },
   );
@@ -254,13 +303,13 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         response: { 200: loginResponse, ...errorResponses },
       },
     },
-    async (request) => {
-      const ipLimit = await countAttempt(app.db, `auth-code:ip:${request.ip}`, limits.authCodePerIp);
+    async (request, reply) => {
+      const ipLimit = await countAttempt(app.db, key('auth-code:ip', request.ip), limits.authCodePerIp);
       if (ipLimit.limited) throw tooMany('signInsFromNetwork', ipLimit.retryAfterSeconds);
       const email = await redeemAuthCode(app.db, secrets.hmacSecret, request.body.authCode);
       const user = email ? await findUserByEmail(app.db, email) : undefined;
       if (!user) throw new HttpError(400, say('invalidAuthCode'));
-      return signIn(request, user);
+      return signIn(request, reply, user);
     },
   );
 
@@ -277,7 +326,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     async (request, reply) => {
       const session = await app.auth.sessionOf(request);
       if (session) await revokeSession(app.db, session.id);
-      reply.clearCookie('token', { path: '/' });
+      app.auth.clearSessionCookie(reply);
       return ok({ success: true as const });
     },
   );

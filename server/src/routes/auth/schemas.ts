@@ -67,10 +67,12 @@ export const userCacheInfoSchema = z.object({
 });
 
 export const loginResponse = envelope(
-  z.object({
-    token: z.string().describe('Send it back as the Authorization header (or the token cookie)'),
-    user: z.object({ userCacheInfo: userCacheInfoSchema }),
-  }),
+  z
+    .object({ user: z.object({ userCacheInfo: userCacheInfoSchema }) })
+    .describe(
+      'The session token is not in the body: it comes as the HttpOnly `token` cookie (Set-Cookie). A client ' +
+        'that is not a browser sends that cookie back, or its value as the Authorization header.',
+    ),
 );
 
 export const successResponse = envelope(z.object({ success: z.literal(true) }));

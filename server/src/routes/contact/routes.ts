@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
 import { contactMessages } from '../../db/schema';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { contactMessageEmail } from '../../mail/contact-message';
 import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';
-import { keyedHash } from '../../lib/keyed-hash';
 
 // Generous enough for people behind one carrier-grade NAT (common on Indonesian mobile networks), tight enough
 // that the form cannot be used to flood the operator's mailbox. Counted in the database: it holds across instances.
@@ -32,7 +31,7 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     async (request) => {
       const limit = await countAttempt(
         app.db,
-        `contact:ip:${keyedHash(app.auth.secrets.hmacSecret, 'contact-ip', request.ip)}`,
+        throttleKey(app.auth.secrets.hmacSecret, 'contact:ip', request.ip),
         CONTACT_PER_IP,
       );
       if (limit.limited) {

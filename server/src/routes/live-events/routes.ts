@@ -59,7 +59,7 @@ const liveEventsRoutes: FastifyPluginAsyncZod = async (app) => {
       response.writeHead(200, STREAM_HEADERS);
       request.raw.socket.setNoDelay(true);
       request.raw.socket.setTimeout(0);
-      await hub.watch(userId, response, afterId);
+      await hub.watch(userId, session.id, response, afterId);
     },
   );
 };

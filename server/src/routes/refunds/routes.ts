@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt } from '../../auth/throttle';
+import { countAttempt, throttleKey } from '../../auth/throttle';
 import { sayCommon } from '../../lib/messages';
 import { findUserByEmail } from '../../auth/users';
 import { redeemBillingCode } from '../../billing/billing-codes';
@@ -9,7 +9,6 @@ import type { Config } from '../../config';
 import { refundRequests } from '../../db/schema';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { refundBody, refundResponse } from './schemas';
-import { keyedHash } from '../../lib/keyed-hash';
 
 /** /unsubscribe-and-refund: cancel and ask for a refund; stored for the operator, confirmed by email. */
 const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -31,14 +30,10 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
       },
     },
     async (request) => {
-      const limit = await countAttempt(
-        app.db,
-        `refund:ip:${keyedHash(app.auth.secrets.hmacSecret, 'refund-ip', request.ip)}`,
-        {
-          limit: 20 * authThrottleScale,
-          windowSeconds: 3600,
-        },
-      );
+      const limit = await countAttempt(app.db, throttleKey(app.auth.secrets.hmacSecret, 'refund:ip', request.ip), {
+        limit: 20 * authThrottleScale,
+        windowSeconds: 3600,
+      });
       if (limit.limited) {
         throw new HttpError(429, sayCommon('tooManyFromNetwork', { wait: limit.retryAfterSeconds }), {
           'retry-after': String(limit.retryAfterSeconds),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hashPassword, passwordProblem } from '../../auth/passwords';
-import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import type { Locale } from '../../billing/billing-config';
@@ -28,7 +28,6 @@ import {
   stripeRegisterResponse,
   v5payBody,
 } from './schemas';
-import { keyedHash } from '../../lib/keyed-hash';
 
 const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
 
@@ -43,7 +42,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   ): Promise<{ passwordHash: string | null }> {
     const limit = await countAttempt(
       app.db,
-      `register:ip:${keyedHash(app.auth.secrets.hmacSecret, 'register-ip', ip)}`,
+      throttleKey(app.auth.secrets.hmacSecret, 'register:ip', ip),
       REGISTER_PER_IP(scale),
     );
     if (limit.limited) {

@@ -124,6 +124,8 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/webhooks/stripe',
     {
+      // Posted by the provider's servers, never by a page of ours: the signature is what proves it.
+      config: { crossSite: 'allowed' },
       schema: {
         tags: ['webhooks'],
         summary: "Stripe's events, verified by their signature (STRIPE_WEBHOOK_SECRET)",
@@ -221,6 +223,8 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/webhooks/paypal',
     {
+      // Posted by the provider's servers, never by a page of ours: the signature is what proves it.
+      config: { crossSite: 'allowed' },
       schema: {
         tags: ['webhooks'],
         summary: "PayPal's events, verified through PayPal's verify-webhook-signature API (PAYPAL_WEBHOOK_ID)",

@@ -4,6 +4,7 @@ import { describeEachDatabase } from '../../support/databases';
 import { encryptPassword } from '../../support/jsencrypt';
 import { freshEmail, freshIp, signUpSubscriber } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { sessionTokenOf } from '../../support/session-token';
 
 describeEachDatabase('the subscriber’s own data', (driver) => {
   let testApp: TestApp;
@@ -51,7 +52,7 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
       remoteAddress: freshIp(),
       payload: { email, password: encrypt('first-pass') },
     });
-    const otherToken: string = login.json().data.token;
+    const otherToken: string = sessionTokenOf(login);
     const sessions = (await call('GET', '/api/v1/personnal/sessions', token!)).json().data.items;
     expect(sessions).toHaveLength(2);
     expect(sessions.filter((session: { current: boolean }) => session.current)).toHaveLength(1);
@@ -98,6 +99,61 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toMatch(/^Your display name cannot appear in a message to someone else/);
     expect(await lastMessage(newEmail)).toBeUndefined();
+  });
+
+  it('refuses a new password under 8 characters or a common one, with a clear message, and changes nothing', async () => {
+    const { email, token } = await signUpSubscriber(app(), { password: 'first-pass' });
+    const change = (newPassword: string, language = 'en') =>
+      app().inject({
+        method: 'POST',
+        url: '/api/v1/personnal/account/password',
+        remoteAddress: freshIp(),
+        headers: { authorization: token!, 'accept-language': language },
+        payload: { password: encrypt('first-pass'), newPassword: encrypt(newPassword) },
+      });
+    const short = await change('seven77');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('The password must be 8 to 128 characters long.');
+    expect((await change('seven77', 'id')).json().message).toBe('Kata sandi harus terdiri dari 8 sampai 128 karakter.');
+    const common = await change('password123');
+    expect(common.statusCode).toBe(400);
+    expect(common.json().message).toBe(
+      'This password is one of the most common ones, so it is easy to guess. Please choose another.',
+    );
+    expect((await change('Sayangku', 'id')).json().message).toBe(
+      'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
+    );
+    // The old password still signs in.
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      payload: { email, password: encrypt('first-pass') },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(await lastMessage(email)).not.toMatchObject({ subject: 'Your Kabari password was changed' });
+  });
+
+  it('emails the account, in its language, when its password is changed', async () => {
+    const { email, token } = await signUpSubscriber(app(), {
+      password: 'first-pass',
+      locale: 'id',
+      displayName: 'Budi',
+    });
+    const changed = await call('POST', '/api/v1/personnal/account/password', token!, {
+      password: encrypt('first-pass'),
+      newPassword: encrypt('second-pass'),
+    });
+    expect(changed.statusCode).toBe(200);
+    const notice = await lastMessage(email);
+    expect(notice).toMatchObject({
+      channel: 'email',
+      locale: 'id',
+      subject: 'Kata sandi Kabari Anda telah diganti',
+    });
+    expect(notice?.bodyText).toContain('Halo Budi,');
+    expect(notice?.bodyText).toContain('Lupa kata sandi?');
+    expect(notice?.bodyText).not.toContain('second-pass');
   });
 
   it('changes the email only with the code sent to the new address; the old address is told', async () => {
@@ -246,7 +302,7 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
       headers: { 'user-agent': 'Kabari test phone' },
       payload: { email, password: encrypt('export-me-1') },
     });
-    const otherToken: string = login.json().data.token;
+    const otherToken: string = sessionTokenOf(login);
     const refund = await call('POST', '/api/v1/refunds', token!, { email, reason: 'Moved abroad', locale: 'en' });
     expect(refund.statusCode).toBe(200);
     const response = await call('GET', '/api/v1/personnal/account/export', token!);

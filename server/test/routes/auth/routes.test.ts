@@ -1,10 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { createUser } from '../../../src/auth/users';
 import { issueAuthCode } from '../../../src/auth/verification-codes';
-import { outboxMessages, sessions, verificationCodes } from '../../../src/db/schema';
+import { throttleKey } from '../../../src/auth/throttle';
+import { authThrottles, outboxMessages, sessions, verificationCodes } from '../../../src/db/schema';
 import { describeEachDatabase } from '../../support/databases';
 import { encryptPassword, tamper } from '../../support/jsencrypt';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { sessionTokenOf } from '../../support/session-token';
 
 let ipCounter = 0;
 /** Each test talks from its own address, so the per-IP limits of one test never touch another. */
@@ -97,7 +99,8 @@ describeEachDatabase('auth routes', (driver) => {
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body.status).toBe(200);
-      expect(body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const token = sessionTokenOf(response);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(body.data.user.userCacheInfo).toEqual({
         id: user.id,
         email,
@@ -112,7 +115,7 @@ describeEachDatabase('auth routes', (driver) => {
       const rows = await testApp.app.db.select().from(sessions).where(eq(sessions.userId, user.id));
       expect(rows).toHaveLength(1);
       expect(rows[0]?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
-      expect(rows[0]?.tokenHash).not.toBe(body.data.token);
+      expect(rows[0]?.tokenHash).not.toBe(token);
     });
 
     it('answers a wrong password, an unknown email and a tampered or garbled ciphertext exactly alike', async () => {
@@ -140,50 +143,205 @@ describeEachDatabase('auth routes', (driver) => {
       expect(empty.json().message).toBe('password: Please input a your password');
     });
 
-    // Nine earlier failures are written straight into the counter: the tenth is a real one.
-    async function failedAlready(email: string, count: number) {
-      await testApp.app.db.execute(
-        sql`insert into auth_throttles (key, count, window_started_at) values (${`login:account:${email}`}, ${count}, now())`,
-      );
-    }
+    const key = (kind: string, value: string) => throttleKey(testApp.app.auth.secrets.hmacSecret, kind, value);
+    /** As if every wait had passed. */
+    const waitOut = () =>
+      testApp.app.db.execute(sql`update auth_throttles set blocked_until = now() - interval '1 second'`);
 
-    it('locks an account for a while after 10 failed attempts, with a clear message', async () => {
+    it("cannot be used to keep someone out: an attacker's failures from another address leave the right password working", async () => {
       const { email } = await newUser();
-      await failedAlready(email, 9);
-      expect((await login(email, 'wrong horse')).statusCode).toBe(400);
-      // Even the right password, from another address, waits now.
-      const locked = await login(email, 'correct horse');
-      expect(locked.statusCode).toBe(429);
-      expect(locked.json().message).toMatch(
-        /^Too many failed login attempts for this account\. Please try again in \d+ minutes\.$/,
+      const attacker = freshIp();
+      const answers: number[] = [];
+      for (let attempt = 0; attempt < 15; attempt += 1) {
+        answers.push((await login(email, `wrong horse ${attempt}`, attacker)).statusCode);
+      }
+      // The attacker's own address waits, growing; the account is not locked.
+      expect(answers.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+      expect(answers).toContain(429);
+      const owner = await login(email, 'correct horse', freshIp());
+      expect(owner.statusCode).toBe(200);
+    });
+
+    /** The wait the last failure set on a counter, in seconds (0: none). */
+    async function waitSet(kind: string, value: string): Promise<number> {
+      const [row] = await testApp.app.db
+        .select()
+        .from(authThrottles)
+        .where(eq(authThrottles.key, key(kind, value)));
+      if (!row?.blockedUntil) return 0;
+      return Math.round((row.blockedUntil.getTime() - row.windowStartedAt.getTime()) / 1000);
+    }
+    /** The wait goes on for a minute more (the machine may be slower than a one-second wait). */
+    const holdWaits = () =>
+      testApp.app.db.execute(
+        sql`update auth_throttles set blocked_until = now() + interval '1 minute' where blocked_until is not null`,
       );
-      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+
+    it('makes one address wait longer after each further failure for an account, with a clear message', async () => {
+      const { email } = await newUser();
+      const ip = freshIp();
+      const pair = `${email}\n${ip}`;
+      for (let attempt = 0; attempt < 5; attempt += 1)
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+      expect(await waitSet('login:account-ip', pair)).toBe(0);
+      const waits: number[] = [];
+      for (let round = 0; round < 5; round += 1) {
+        await waitOut();
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+        waits.push(await waitSet('login:account-ip', pair));
+      }
+      expect(waits).toEqual([1, 2, 4, 8, 16]);
+      await holdWaits();
+      const refused = await login(email, 'correct horse', ip);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toMatch(/^Too many failed login attempts for this account\. Please try again in /);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      const refusedInIndonesian = await post(
+        '/api/v1/auth/login',
+        { email, password: encrypt('correct horse') },
+        { ip, headers: { 'accept-language': 'id' } },
+      );
+      expect(refusedInIndonesian.json().message).toMatch(/^Terlalu banyak login gagal untuk akun ini\. /);
+      // Once the wait is over, the right password works and the count starts afresh.
+      await waitOut();
+      expect((await login(email, 'correct horse', ip)).statusCode).toBe(200);
+      expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+      expect(await waitSet('login:account-ip', pair)).toBe(0);
+    });
+
+    it('failures from many addresses make every address wait a little for that account, never long', async () => {
+      const { email } = await newUser();
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expect((await login(email, 'wrong horse', freshIp())).statusCode).toBe(400);
+      }
+      expect(await waitSet('login:account', email)).toBe(0);
+      expect((await login(email, 'wrong horse', freshIp())).statusCode).toBe(400);
+      expect(await waitSet('login:account', email)).toBe(1);
+      // However many failures came before, the account-wide wait stays short.
+      await testApp.app.db.execute(
+        sql`update auth_throttles set count = 500, blocked_until = null where key = ${key('login:account', email)}`,
+      );
+      expect((await login(email, 'wrong horse', freshIp())).statusCode).toBe(400);
+      expect(await waitSet('login:account', email)).toBe(60);
+      const waiting = await login(email, 'correct horse', freshIp());
+      expect(waiting.statusCode).toBe(429);
+      expect(Number(waiting.headers['retry-after'])).toBeLessThanOrEqual(60);
+      await waitOut();
+      expect((await login(email, 'correct horse', freshIp())).statusCode).toBe(200);
     });
 
     it('counts failures only, and clears them on success', async () => {
       const { email } = await newUser();
-      await failedAlready(email, 8);
-      expect((await login(email, 'correct horse')).statusCode).toBe(200);
-      expect((await login(email, 'wrong horse')).statusCode).toBe(400);
-      expect((await login(email, 'correct horse')).statusCode).toBe(200);
+      const ip = freshIp();
+      for (let attempt = 0; attempt < 4; attempt += 1)
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+      expect((await login(email, 'correct horse', ip)).statusCode).toBe(200);
+      // Had the four earlier failures still counted, the sixth below would already be refused.
+      for (let attempt = 0; attempt < 6; attempt += 1)
+        expect((await login(email, 'wrong horse', ip)).statusCode).toBe(400);
+      await holdWaits();
+      expect((await login(email, 'correct horse', ip)).statusCode).toBe(429);
     });
 
-    it('limits attempts per network address', async () => {
+    it('makes an address that fails for many accounts wait', async () => {
       const ip = freshIp();
       await testApp.app.db.execute(
-        sql`insert into auth_throttles (key, count, window_started_at) values (${`login:ip:${ip}`}, 100, now())`,
+        sql`insert into auth_throttles (key, count, window_started_at, blocked_until)
+            values (${key('login:ip', ip)}, 30, now(), now() + interval '5 minutes')`,
       );
       const { email } = await newUser();
       const response = await login(email, 'correct horse', ip);
       expect(response.statusCode).toBe(429);
       expect(response.json().message).toMatch(/^Too many login attempts from this network\. Please try again in /);
+      expect((await login(email, 'correct horse', freshIp())).statusCode).toBe(200);
+    });
+
+    it('keeps no email or address in the clear in its counters', async () => {
+      const { email } = await newUser();
+      const ip = freshIp();
+      await login(email, 'wrong horse', ip);
+      await post('/api/v1/auth/sendCode', { email, type: 1 }, { ip });
+      await post(
+        '/api/v1/auth/resetPassword',
+        { email, password: encrypt('whatever passphrase'), verificationCode: '000000' },
+        { ip },
+      );
+      await post('/api/v1/auth/loginByAuthCode', { authCode: 'x'.repeat(43) }, { ip });
+      const keys = (await testApp.app.db.select().from(authThrottles)).map((row) => row.key);
+      expect(keys).toEqual(expect.arrayContaining([key('login:ip', ip), key('login:account', email)]));
+      for (const stored of keys) {
+        expect(stored).not.toContain(email);
+        expect(stored).not.toContain(ip);
+      }
+    });
+  });
+
+  /** The session cookie a response sets (light-my-request parses Set-Cookie). */
+  function sessionCookie(response: { cookies: Array<Record<string, unknown>> }) {
+    return response.cookies.find((cookie) => cookie.name === 'token');
+  }
+
+  describe('the session cookie', () => {
+    it('is set by the server on login: HttpOnly, SameSite=Lax, path /, 30 days; the body carries no token', async () => {
+      const { email } = await newUser();
+      const response = await login(email, 'correct horse');
+      expect(response.statusCode).toBe(200);
+      const cookie = sessionCookie(response);
+      expect(cookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 30 * 24 * 60 * 60 });
+      expect(cookie?.secure).toBeFalsy();
+      expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(response.json().data.token).toBeUndefined();
+      expect(response.body).not.toContain(String(cookie?.value));
+      expect((await sessionWith({ cookie: `token=${cookie?.value}` })).statusCode).toBe(200);
+    });
+
+    it('is set on a sign-in by auth code too', async () => {
+      const { email } = await newUser();
+      const authCode = await issueAuthCode(testApp.app.db, testApp.app.auth.secrets.hmacSecret, email);
+      const response = await post('/api/v1/auth/loginByAuthCode', { authCode });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.token).toBeUndefined();
+      const cookie = sessionCookie(response);
+      expect(cookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
+      expect((await sessionWith({ cookie: `token=${cookie?.value}` })).statusCode).toBe(200);
+    });
+
+    it('is cleared by the server on logout', async () => {
+      const { email } = await newUser();
+      const token = sessionCookie(await login(email, 'correct horse'))?.value as string;
+      const logout = await post('/api/v1/auth/logout', {}, { headers: { cookie: `token=${token}` } });
+      expect(logout.statusCode).toBe(200);
+      const cleared = sessionCookie(logout);
+      expect(cleared).toMatchObject({ value: '', path: '/', httpOnly: true, sameSite: 'Lax' });
+      expect(cleared?.maxAge === 0 || (cleared?.expires as Date).getTime() <= Date.now()).toBe(true);
+      expect((await sessionWith({ cookie: `token=${token}` })).statusCode).toBe(401);
+    });
+
+    it('is cleared by the server on a 401', async () => {
+      const response = await sessionWith({ cookie: `token=${'A'.repeat(43)}` });
+      expect(response.statusCode).toBe(401);
+      expect(sessionCookie(response)).toMatchObject({ value: '', path: '/', httpOnly: true });
+    });
+
+    it('is set again when the session slides forward, so it lasts as long as the session', async () => {
+      const { email, user } = await newUser();
+      const token = sessionCookie(await login(email, 'correct horse'))?.value as string;
+      await testApp.app.db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(Date.now() - 10 * 60 * 1000) })
+        .where(eq(sessions.userId, user.id));
+      const slid = await sessionWith({ cookie: `token=${token}` });
+      expect(slid.statusCode).toBe(200);
+      expect(sessionCookie(slid)).toMatchObject({ value: token, httpOnly: true, maxAge: 30 * 24 * 60 * 60 });
+      // Seen a moment ago: nothing to renew.
+      expect(sessionCookie(await sessionWith({ cookie: `token=${token}` }))).toBeUndefined();
     });
   });
 
   describe('sessions', () => {
     it('accept the token raw, as Bearer, or in the token cookie; logout revokes it', async () => {
       const { email } = await newUser();
-      const token = (await login(email, 'correct horse')).json().data.token as string;
+      const token = sessionTokenOf(await login(email, 'correct horse'));
 
       const ways: Record<string, string>[] = [
         { authorization: token },
@@ -212,7 +370,7 @@ describeEachDatabase('auth routes', (driver) => {
 
     it('are refused once expired', async () => {
       const { email, user } = await newUser();
-      const token = (await login(email, 'correct horse')).json().data.token as string;
+      const token = sessionTokenOf(await login(email, 'correct horse'));
       await testApp.app.db
         .update(sessions)
         .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -224,7 +382,7 @@ describeEachDatabase('auth routes', (driver) => {
   describe('POST /api/v1/auth/sendCode and /resetPassword', () => {
     it('emails a 6-digit code in the language asked for, and resets the password with it', async () => {
       const { email } = await newUser({ password: 'old password', displayName: 'Budi', locale: 'en' });
-      const otherDevice = (await login(email, 'old password')).json().data.token as string;
+      const otherDevice = sessionTokenOf(await login(email, 'old password'));
 
       const { message, code } = await requestCode(email, { locale: 'id' });
       expect(message).toMatchObject({ channel: 'email', locale: 'id', subject: 'Kode reset kata sandi Kabari Anda' });
@@ -315,22 +473,37 @@ describeEachDatabase('auth routes', (driver) => {
       expect(response.statusCode).toBe(400);
     });
 
-    it('refuses a too short new password without using the code up', async () => {
+    it('refuses a too short or common new password without using the code up, in both languages', async () => {
       const { email } = await newUser();
       const { code } = await requestCode(email);
-      const short = await post('/api/v1/auth/resetPassword', {
-        email,
-        password: encrypt('abc'),
-        verificationCode: code,
-      });
+      const reset = (password: string, headers?: Record<string, string>) =>
+        post('/api/v1/auth/resetPassword', { email, password: encrypt(password), verificationCode: code }, { headers });
+      const short = await reset('seven77');
       expect(short.statusCode).toBe(400);
-      expect(short.json().message).toBe('The password must be 6 to 128 characters long.');
-      const fine = await post('/api/v1/auth/resetPassword', {
+      expect(short.json().message).toBe('The password must be 8 to 128 characters long.');
+      const common = await reset('iloveyou', { 'accept-language': 'id' });
+      expect(common.statusCode).toBe(400);
+      expect(common.json().message).toBe(
+        'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
+      );
+      const fine = await reset('long enough');
+      expect(fine.statusCode).toBe(200);
+    });
+
+    it('emails the account, in its language, when the password is reset', async () => {
+      const { email } = await newUser({ locale: 'en', displayName: 'Sari' });
+      const { code } = await requestCode(email, { locale: 'id' });
+      const reset = await post('/api/v1/auth/resetPassword', {
         email,
-        password: encrypt('long enough'),
+        password: encrypt('a fresh passphrase'),
         verificationCode: code,
       });
-      expect(fine.statusCode).toBe(200);
+      expect(reset.statusCode).toBe(200);
+      const notice = await lastEmailTo(email);
+      expect(notice).toMatchObject({ channel: 'email', locale: 'en', subject: 'Your Kabari password was changed' });
+      expect(notice?.bodyText).toContain('Hello Sari,');
+      expect(notice?.bodyText).toContain('with a reset code');
+      expect(notice?.bodyText).not.toContain(code);
     });
 
     it('lets a code through only once when used concurrently', async () => {
@@ -367,7 +540,7 @@ describeEachDatabase('auth routes', (driver) => {
       const first = await post('/api/v1/auth/loginByAuthCode', { authCode });
       expect(first.statusCode).toBe(200);
       expect(first.json().data.user.userCacheInfo.id).toBe(user.id);
-      expect((await sessionWith({ authorization: first.json().data.token })).statusCode).toBe(200);
+      expect((await sessionWith({ authorization: sessionTokenOf(first) })).statusCode).toBe(200);
 
       const second = await post('/api/v1/auth/loginByAuthCode', { authCode });
       expect(second.statusCode).toBe(400);
@@ -378,5 +551,42 @@ describeEachDatabase('auth routes', (driver) => {
       const response = await post('/api/v1/auth/loginByAuthCode', { authCode: 'x'.repeat(43) });
       expect(response.statusCode).toBe(400);
     });
+  });
+});
+
+describe('the session cookie behind an https PUBLIC_URL', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp('pglite', { PUBLIC_URL: 'https://kabari.example' });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('is Secure when set and when cleared', async () => {
+    const email = freshEmail();
+    await createUser(testApp.app.db, { email, displayName: 'Rina', password: 'correct horse' });
+    const publicKey = (await testApp.app.inject({ method: 'GET', url: '/api/v1/auth/publicKey' })).json().data
+      .publicKey as string;
+    const login = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email, password: encryptPassword(publicKey, 'correct horse') },
+      remoteAddress: freshIp(),
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.cookies.find((cookie) => cookie.name === 'token')).toMatchObject({
+      secure: true,
+      httpOnly: true,
+      sameSite: 'Lax',
+    });
+    const logout = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: { cookie: `token=${sessionTokenOf(login)}` },
+    });
+    expect(logout.cookies.find((cookie) => cookie.name === 'token')).toMatchObject({ value: '', secure: true });
   });
 });

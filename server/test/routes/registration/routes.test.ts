@@ -118,6 +118,23 @@ describeEachDatabase('registration routes', (driver) => {
     expect(registration!.passwordHash).toBeNull();
   });
 
+  it('refuses a chosen password under 8 characters or a common one, in both languages, and stores nothing', async () => {
+    const publicKey = (await app().inject({ method: 'GET', url: '/api/v1/auth/publicKey' })).json().data.publicKey;
+    const before = (await app().db.select().from(registrations)).length;
+    const short = await register({ password: encryptPassword(publicKey, 'seven77') });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('The password must be 8 to 128 characters long.');
+    const common = await register(
+      { password: encryptPassword(publicKey, 'bismillah') },
+      { 'accept-language': 'id-ID' },
+    );
+    expect(common.statusCode).toBe(400);
+    expect(common.json().message).toBe(
+      'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
+    );
+    expect((await app().db.select().from(registrations)).length).toBe(before);
+  });
+
   it('refuses an email already in use, and missing consent, and changes nothing', async () => {
     const { email } = await signUpSubscriber(app());
     const taken = await register({ email: email.toUpperCase() });

@@ -5,6 +5,7 @@ import { FakePaypal } from '../../support/fake-paypal';
 import { describeEachDatabase } from '../../support/databases';
 import { freshEmail, freshIp } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { sessionTokenOf } from '../../support/session-token';
 
 // PayPal only: no Stripe keys, so sign-up must work through PayPal alone.
 const PAYPAL_ENV = {
@@ -368,7 +369,7 @@ describeEachDatabase('PayPal', (driver) => {
       remoteAddress: freshIp(),
       payload: { authCode },
     });
-    const token: string = login.json().data.token;
+    const token: string = sessionTokenOf(login);
     const [user] = await app().db.select().from(users).where(eq(users.email, email));
     await app()
       .db.update(subscriptions)

@@ -14,6 +14,7 @@ import {
 import { describeEachDatabase } from '../../support/databases';
 import { freshEmail, freshIp } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { sessionTokenOf } from '../../support/session-token';
 
 const STRIPE_ENV = {
   STRIPE_SECRET_KEY: 'sk_test_kabari',
@@ -447,7 +448,7 @@ describeEachDatabase('Stripe', (driver) => {
       payload: { authCode: query.json().data.authCode },
     });
     const [user] = await app().db.select().from(users).where(eq(users.email, email));
-    return { email, userId: user!.id, token: login.json().data.token as string };
+    return { email, userId: user!.id, token: sessionTokenOf(login) };
   }
 
   function chargeEvent(eventId: string, intentId: string, amountRefunded: number) {
