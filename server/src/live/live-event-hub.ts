@@ -171,7 +171,8 @@ export class LiveEventHub {
       watcher.response.end();
       return;
     }
-    this.send(watcher, newestId, eventFrame(newestId, 'ready', '{}'));
+    // Always sent, even with no event yet (id 0): the browser waits for it.
+    this.cover(watcher, newestId, eventFrame(newestId, 'ready', '{}'));
     const held = watcher.held ?? [];
     watcher.held = null;
     for (const event of held) this.send(watcher, event.id, event.frame);
@@ -332,6 +333,12 @@ export class LiveEventHub {
     }
   }
 
+  /** Writes a `ready` or `resync` frame: everything up to `id` counts as sent. */
+  private cover(watcher: LiveWatcher, id: number, frame: Buffer): void {
+    watcher.sentUpTo = Math.max(watcher.sentUpTo, id);
+    this.write(watcher, frame);
+  }
+
   /** Writes an event unless this stream already sent or covered its id. */
   private send(watcher: LiveWatcher, id: number, frame: Buffer): void {
     if (id <= watcher.sentUpTo) return;
@@ -359,7 +366,7 @@ export class LiveEventHub {
         // Too much was missed: the browser reloads its list instead, and resumes from the newest event.
         const newestId = (await this.newestEventId(watcher.userId)) || afterId;
         // Events up to the newest are covered by the reload.
-        this.send(watcher, newestId, eventFrame(newestId, 'resync', '{}'));
+        this.cover(watcher, newestId, eventFrame(newestId, 'resync', '{}'));
       } else {
         for (const row of rows) this.send(watcher, row.id, eventFrame(row.id, row.type, row.payload));
       }
