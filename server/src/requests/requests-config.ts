@@ -30,7 +30,7 @@ export const requestsEnvironment = {
     .default(7),
 };
 
-type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>> & { PUBLIC_URL?: string };
+type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>>;
 
 export interface TwilioSettings {
   accountSid: string;
@@ -43,8 +43,6 @@ export interface RequestsConfig {
   twilio: TwilioSettings | undefined;
   /** How long a consent link (SMS, email or trackable link) stays open. */
   linkExpiryDays: number;
-  /** Whether PUBLIC_URL was given: if not, consent links outside production use the address the request came to. */
-  publicUrlSet: boolean;
 }
 
 export function requestsConfig(e: RequestsEnvironment, fail: (message: string) => Error): RequestsConfig {
@@ -61,6 +59,5 @@ export function requestsConfig(e: RequestsEnvironment, fail: (message: string) =
         ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! }
         : undefined,
     linkExpiryDays: e.LINK_EXPIRY_DAYS,
-    publicUrlSet: e.PUBLIC_URL !== undefined,
   };
 }

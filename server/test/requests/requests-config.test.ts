@@ -7,8 +7,8 @@ const TWILIO = {
 };
 
 describe('requests configuration', () => {
-  it('has no Twilio, 7-day links and no PUBLIC_URL by default', () => {
-    expect(loadConfig({}).requests).toEqual({ twilio: undefined, linkExpiryDays: 7, publicUrlSet: false });
+  it('has no Twilio and 7-day links by default', () => {
+    expect(loadConfig({}).requests).toEqual({ twilio: undefined, linkExpiryDays: 7 });
   });
 
   it('takes Twilio with all three variables, and LINK_EXPIRY_DAYS', () => {
@@ -16,7 +16,6 @@ describe('requests configuration', () => {
     expect(config.requests).toEqual({
       twilio: { accountSid: TWILIO.TWILIO_ACCOUNT_SID, authToken: 'secret-token', from: '+15005550006' },
       linkExpiryDays: 14,
-      publicUrlSet: true,
     });
   });
 
