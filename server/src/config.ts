@@ -229,8 +229,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const localTrial = e.PUBLIC_URL === undefined;
   const problems = [...listeningProblems(e.HOST, localTrial), ...devToolsProblems(e, localTrial)];
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  // Every problem at once, so one start names all there is to fix.
   if ('problem' in trustProxy) problems.push(trustProxy.problem);
-  if (problems.length > 0 || 'problem' in trustProxy) {
+  if (problems.length > 0 || !('trust' in trustProxy)) {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const requests = requestsConfig(e, (message) => new ConfigError(message));

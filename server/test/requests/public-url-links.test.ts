@@ -66,7 +66,7 @@ describe('absolute links in messages come from configuration, never from the req
     } finally {
       await trial.close();
     }
-  });
+  }, 60_000);
 
   it('a deployment: PUBLIC_URL, even behind a trusted proxy that passes X-Forwarded-Host on', async () => {
     const deployed = await buildTestApp('pglite', {
@@ -82,5 +82,5 @@ describe('absolute links in messages come from configuration, never from the req
     } finally {
       await deployed.close();
     }
-  });
+  }, 60_000);
 });

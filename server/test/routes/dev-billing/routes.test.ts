@@ -42,5 +42,5 @@ describe('dev subscription tools', () => {
     } finally {
       await off.close();
     }
-  });
+  }, 120_000);
 });

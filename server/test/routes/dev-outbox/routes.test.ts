@@ -85,6 +85,7 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
   });
 });
 
+// Some tests start two apps: slow on a busy machine.
 describe('the /dev tools are guarded by a secret, not by the caller’s address', () => {
   it('without the token: the ordinary 404, from this machine, through a proxy, under any Host', async () => {
     // A local trial (`npm start` on a fresh machine), the billing tools asked for too.
@@ -143,7 +144,7 @@ describe('the /dev tools are guarded by a secret, not by the caller’s address'
       await first.close();
       await second.close();
     }
-  });
+  }, 120_000);
 
   it('never writes the token to the log', async () => {
     let log = '';
@@ -210,7 +211,7 @@ describe('the /dev tools are guarded by a secret, not by the caller’s address'
     } finally {
       await staging.close();
     }
-  });
+  }, 120_000);
 
   it('never appear in the OpenAPI document outside development', async () => {
     const trial = await buildTestApp('pglite', {
@@ -233,5 +234,5 @@ describe('the /dev tools are guarded by a secret, not by the caller’s address'
     } finally {
       await development.close();
     }
-  });
+  }, 120_000);
 });

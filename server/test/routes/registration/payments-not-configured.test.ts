@@ -101,7 +101,7 @@ describe('the sandbox in a deployment', () => {
     } finally {
       await staging.close();
     }
-  });
+  }, 60_000);
 
   it('with a real provider, the sandbox route refuses before reading the card', async () => {
     const live = await buildTestApp('pglite', { ...DEPLOYMENT, ...FAKE_PROVIDERS_ENV });
@@ -117,5 +117,5 @@ describe('the sandbox in a deployment', () => {
     } finally {
       await live.close();
     }
-  });
+  }, 60_000);
 });
