@@ -114,6 +114,8 @@ test.describe('an expired subscription', () => {
   // Expiring a subscription now takes /dev/subscriptions/expire, served only when asked for: a Kabari of its own.
   let kabari: KabariServer;
   test.beforeAll(async () => {
+    // Starting a server has been seen to take 55 s on a busy 2-core machine.
+    test.setTimeout(120_000);
     kabari = await startKabari({ DEV_BILLING_TOOLS: 'true' });
   });
   test.afterAll(async () => {
