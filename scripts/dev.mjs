@@ -1,5 +1,6 @@
 // `npm run dev`: the API server and every app with watch. The host is at http://localhost:3000;
-// each remote also runs standalone on its own port (3001-3004) for QA.
+// each remote also runs standalone on its own port (3001-3004) for QA. The one entry point that turns development
+// on (NODE_ENV=development); everything listens on 127.0.0.1 only.
 import path from 'node:path';
 import concurrently from 'concurrently';
 import { bin, nodeBin, repoRoot } from './lib/run.mjs';

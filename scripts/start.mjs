@@ -1,6 +1,7 @@
-// `npm start`: build everything, then serve the whole app on the embedded defaults
-// (PGlite in ./data, the local outbox, readable from this machine at /dev/outbox, the sandbox processor) at
-// http://localhost:8080. KABARI_SKIP_BUILD=1 serves the existing dist folders.
+// `npm start`: build everything, then serve the whole app in production mode. Without PUBLIC_URL it is a local
+// trial on the embedded defaults (PGlite in ./data, the local outbox at the /dev/outbox address it prints with its
+// token, the sandbox processor) at http://localhost:8080, listening on 127.0.0.1 only. With PUBLIC_URL it is a
+// deployment (docs/deploy.md). KABARI_SKIP_BUILD=1 serves the existing dist folders.
 import { spawn } from 'node:child_process';
 import { nodeBin, repoRoot, runOrExit } from './lib/run.mjs';
 

@@ -1,11 +1,25 @@
 // Starts the production build the README way (scripts/start.mjs) on a free port with a fresh data folder.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '../..');
+
+/**
+ * The /dev tools' token (DEV_TOOLS_TOKEN) of every Kabari these tests start: chosen once per run, in the process
+ * that loads this module first (the global setup), and inherited by the workers through the environment.
+ */
+export const devToolsToken = (process.env.KABARI_E2E_DEV_TOOLS_TOKEN ??= randomBytes(24).toString('hex'));
+
+/** A /dev tool's URL on a Kabari these tests started: with the token, or it is an unknown path. */
+export function devToolUrl(baseURL: string, pathname: string): URL {
+  const url = new URL(pathname, baseURL);
+  url.searchParams.set('token', devToolsToken);
+  return url;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -50,7 +64,15 @@ export async function startKabari(env: Record<string, string> = {}): Promise<Kab
   let log = '';
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: repoRoot,
-    env: { ...process.env, KABARI_SKIP_BUILD: '1', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      KABARI_SKIP_BUILD: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEV_TOOLS_TOKEN: devToolsToken,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));

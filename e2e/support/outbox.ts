@@ -1,4 +1,5 @@
 // The local outbox of a Kabari started by these tests: every email and SMS it sent or would send, newest first.
+import { devToolUrl } from './kabari-server';
 
 export interface OutboxMessage {
   channel: 'email' | 'sms';
@@ -10,7 +11,7 @@ export interface OutboxMessage {
 
 /** The messages to `recipient` (an email address or an E.164 number), newest first. */
 export async function outboxMessages(baseURL: string, recipient: string): Promise<OutboxMessage[]> {
-  const url = new URL('/dev/outbox', baseURL);
+  const url = devToolUrl(baseURL, '/dev/outbox');
   url.searchParams.set('format', 'json');
   url.searchParams.set('recipient', recipient);
   const response = await fetch(url);

@@ -114,8 +114,8 @@ async function startKabari(context, databaseUrl) {
       SERVE_WEB: 'false',
       LOG_LEVEL: 'warn',
       // Every stream comes from this one address: each gets an X-Forwarded-For of its own, as behind a proxy,
-      // so the per-address rate limit sees 10,000 clients rather than one.
-      TRUST_PROXY: 'true',
+      // so the per-address rate limit sees 10,000 clients rather than one (the proxy trusted is this machine).
+      TRUST_PROXY: '127.0.0.1',
     },
   });
   fs.closeSync(out);

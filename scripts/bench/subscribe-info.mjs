@@ -138,7 +138,7 @@ async function measureOn(context, env, helper) {
     DATA_DIR: dataDir,
     RENEWAL_INTERVAL_SECONDS: '0',
     AUTH_THROTTLE_SCALE: '100',
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '127.0.0.1',
     ...env,
   });
   const app = await buildApp(config);

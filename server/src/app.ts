@@ -28,8 +28,7 @@ import rateLimitPlugin from './plugins/rate-limit';
 import swaggerPlugin from './plugins/swagger';
 import authRoutes from './routes/auth/routes';
 import contactRoutes from './routes/contact/routes';
-import devBillingRoutes from './routes/dev-billing/routes';
-import devOutboxRoutes from './routes/dev-outbox/routes';
+import devToolsRoutes from './routes/dev-tools/routes';
 import healthRoutes from './routes/health/routes';
 import liveEventsRoutes from './routes/live-events/routes';
 import locateRoutes from './routes/locate/routes';
@@ -116,8 +115,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? loggerOptions(config),
     genReqId: requestIdFor,
-    // A hop count is valid at run time though fastify's types omit it.
-    trustProxy: config.trustProxy as boolean | string,
+    // false, a hop count or the proxies' addresses (config.ts refuses a blanket true). A hop count is valid at
+    // run time though fastify's types omit it.
+    trustProxy: config.trustProxy as false | string[],
     bodyLimit: 256 * 1024,
     // Let in-flight requests finish on shutdown, but stop keep-alive connections from holding it open.
     forceCloseConnections: 'idle',
@@ -206,14 +206,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(numberRoutes, { config });
   await app.register(requestRoutes, { config });
   await app.register(linkRoutes, { config });
-  if (config.devOutbox) {
-    if (config.isProduction) app.log.warn('DEV_OUTBOX is on in production: /dev/outbox shows every message sent');
-    await app.register(devOutboxRoutes);
-    await app.register(devBillingRoutes);
-  } else if (config.loopbackOutbox) {
-    // `npm start` with no SMTP/Twilio: the messages can be read only here, so this machine may read them.
-    await app.register(devOutboxRoutes, { loopbackOnly: true });
-  }
+  await app.register(devToolsRoutes, { config });
 
   if (config.serveWeb) await app.register(serveWeb, { config });
 

@@ -1,4 +1,5 @@
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -74,14 +75,16 @@ const environmentSchema = z.object({
   ...billingEnvironment,
   // Twilio for SMS, and how long consent links stay open (server/README.md).
   ...requestsEnvironment,
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Production unless asked: `npm run dev` (scripts/dev.mjs) is what sets development.
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce
     .number({ message: 'expected an integer between 0 and 65535' })
     .int('expected an integer between 0 and 65535')
     .min(0, 'expected an integer between 0 and 65535')
     .max(65535, 'expected an integer between 0 and 65535')
     .default(8080),
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  // This machine only, unless asked; beyond loopback needs PUBLIC_URL (checked in loadConfig).
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -91,8 +94,9 @@ const environmentSchema = z.object({
   REMOTE_DASHBOARD_URL: remoteManifestUrl,
   REMOTE_BILLING_URL: remoteManifestUrl,
   REMOTE_SHARE_URL: remoteManifestUrl,
-  // Behind a load balancer: true, a hop count, or a list of trusted proxy addresses.
+  // Behind a proxy: its addresses (IPs, CIDRs) or the number of proxies in front; never "trust everyone".
   TRUST_PROXY: optionalText,
+  // Set: a deployment at this address. Unset: a local trial on this machine.
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().trim().min(3).default('Kabari <no-reply@kabari.localhost>'),
@@ -112,9 +116,16 @@ const environmentSchema = z.object({
       return false;
     }
   }, 'expected a PEM-encoded RSA private key of at least 2048 bits'),
-  // The local outbox page shows reset codes: open by default outside production only; in production with no
-  // provider it is served to this machine only (loopbackOutbox), so `npm start` can complete a reset.
+  // The local outbox page shows reset codes: on by default in a local trial only, and always behind
+  // DEV_TOOLS_TOKEN (random for each start unless set).
   DEV_OUTBOX: booleanFromEnv.optional(),
+  // /dev/subscriptions/* (end a subscription now, run renewals at a chosen moment): only when asked by name.
+  DEV_BILLING_TOOLS: booleanFromEnv.optional(),
+  DEV_TOOLS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{32,128}$/, 'expected 32 to 128 letters, digits, "-" or "_"')
+    .optional(),
   // Multiplies the login and code throttles, e.g. for end-to-end runs that sign in many times from one address.
   AUTH_THROTTLE_SCALE: z.coerce
     .number({ message: 'expected a number from 1 to 1000' })
@@ -142,6 +153,8 @@ const environmentSchema = z.object({
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
+  /** No PUBLIC_URL: a trial on this machine (loopback only, local outbox and sandbox payments on by default). */
+  localTrial: boolean;
   port: number;
   host: string;
   dataDir: string;
@@ -150,7 +163,9 @@ export interface Config {
   webRoot: string;
   serveWeb: boolean;
   remotes: Record<RemoteName, string>;
-  trustProxy: boolean | number | string;
+  /** false, a hop count, or the proxies' addresses and ranges (fastify's trustProxy). */
+  trustProxy: false | number | string[];
+  /** Where links in messages point: PUBLIC_URL, or http://localhost:PORT in a local trial. Never the Host header. */
   publicUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -158,21 +173,27 @@ export interface Config {
   appId: string;
   rsaPrivateKeyPem: string | undefined;
   authSecret: string | undefined;
-  /** /dev/outbox (and the dev billing tools) for every caller. */
-  devOutbox: boolean;
-  /**
-   * /dev/outbox for callers on this machine only: production with neither SMTP nor Twilio configured and DEV_OUTBOX
-   * unset, i.e. `npm start` on a fresh machine, where no message could otherwise be read.
-   */
-  loopbackOutbox: boolean;
-  /** The variables left to their defaults where a real deployment must set them (warned about at start). */
-  defaultedInProduction: ('PUBLIC_URL' | 'OPERATOR_EMAIL')[];
+  /** The /dev/* tools, each behind the token. */
+  devTools: DevToolsConfig;
+  /** The variables left to their defaults where a deployment must set them (warned about at start). */
+  defaultedInDeployment: 'OPERATOR_EMAIL'[];
   authThrottleScale: number;
   requests: RequestsConfig;
   billing: BillingConfig;
   nominatimUrl: string | undefined;
   retentionDays: number;
   map: MapConfig;
+}
+
+export interface DevToolsConfig {
+  /** /dev/outbox: every message sent, reset codes included. */
+  outbox: boolean;
+  /** /dev/subscriptions/*. */
+  billing: boolean;
+  /** Every /dev/* request carries it (`?token=`); without it, the ordinary 404. */
+  token: string;
+  /** The operator chose the token (DEV_TOOLS_TOKEN): it is then never printed. */
+  tokenFromEnvironment: boolean;
 }
 
 export class ConfigError extends Error {
@@ -186,7 +207,7 @@ function describeValue(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
   if (value === undefined) return 'it is missing';
   // Secrets are never echoed back.
-  if (/KEY|SECRET|PASSWORD|URL/.test(name)) return 'the given value is not shown';
+  if (/KEY|SECRET|PASSWORD|TOKEN|URL/.test(name)) return 'the given value is not shown';
   return `got ${JSON.stringify(value)}`;
 }
 
@@ -205,11 +226,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
+  const localTrial = e.PUBLIC_URL === undefined;
+  const problems = [...listeningProblems(e.HOST, localTrial), ...devToolsProblems(e, localTrial)];
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  // Every problem at once, so one start names all there is to fix.
+  if ('problem' in trustProxy) problems.push(trustProxy.problem);
+  if (problems.length > 0 || !('trust' in trustProxy)) {
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
   const requests = requestsConfig(e, (message) => new ConfigError(message));
-  const devOutbox = e.DEV_OUTBOX ?? !isProduction;
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
+    localTrial,
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(cwd, e.DATA_DIR),
@@ -223,7 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       billing: e.REMOTE_BILLING_URL ?? '/remotes/billing/mf-manifest.json',
       share: e.REMOTE_SHARE_URL ?? '/remotes/share/mf-manifest.json',
     },
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy: trustProxy.trust,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -231,55 +260,155 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     appId: e.APP_ID,
     rsaPrivateKeyPem: e.RSA_PRIVATE_KEY,
     authSecret: e.AUTH_SECRET,
-    devOutbox,
-    loopbackOutbox:
-      !devOutbox && isProduction && e.DEV_OUTBOX === undefined && !e.SMTP_URL && requests.twilio === undefined,
-    defaultedInProduction: isProduction
-      ? (['PUBLIC_URL', 'OPERATOR_EMAIL'] as const).filter((name) => !env[name]?.trim())
-      : [],
+    devTools: {
+      outbox: e.DEV_OUTBOX ?? localTrial,
+      billing: e.DEV_BILLING_TOOLS ?? false,
+      // 192 bits from the system's CSPRNG: a new one for each start, unless the operator chose one.
+      token: e.DEV_TOOLS_TOKEN ?? randomBytes(24).toString('base64url'),
+      tokenFromEnvironment: e.DEV_TOOLS_TOKEN !== undefined,
+    },
+    defaultedInDeployment: !localTrial && !env.OPERATOR_EMAIL?.trim() ? ['OPERATOR_EMAIL'] : [],
     authThrottleScale: e.AUTH_THROTTLE_SCALE,
     requests,
-    billing: billingConfig(e, (message) => new ConfigError(message)),
+    billing: billingConfig(e, localTrial, (message) => new ConfigError(message)),
     nominatimUrl: e.NOMINATIM_URL?.replace(/\/+$/, ''),
     retentionDays: e.RETENTION_DAYS,
     map: { tileUrl: e.TILE_URL, tileAttribution: e.TILE_ATTRIBUTION },
   };
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === 'false' || value === '0') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
+/** 127.0.0.0/8, ::1 and the name localhost: only this machine can connect. */
+export function isLoopbackHost(host: string): boolean {
+  const plain = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (plain === 'localhost' || plain === '::1') return true;
+  return net.isIPv4(plain) && plain.startsWith('127.');
+}
+
+/** Listening beyond this machine is a deployment: it needs the address people use. */
+function listeningProblems(host: string, localTrial: boolean): string[] {
+  if (!localTrial || isLoopbackHost(host)) return [];
+  return [
+    `  HOST: ${JSON.stringify(host)} lets other machines reach Kabari, which makes it a deployment: set PUBLIC_URL ` +
+      'to the address people use (such as https://kabari.example.com; see docs/deploy.md), or leave HOST unset ' +
+      'for a local trial on 127.0.0.1',
+  ];
+}
+
+/** In a deployment the dev tools print no token to the terminal (or a log): the operator must choose it. */
+function devToolsProblems(
+  e: {
+    DEV_OUTBOX?: boolean | undefined;
+    DEV_BILLING_TOOLS?: boolean | undefined;
+    DEV_TOOLS_TOKEN?: string | undefined;
+  },
+  localTrial: boolean,
+): string[] {
+  if (localTrial || e.DEV_TOOLS_TOKEN !== undefined) return [];
+  const asked = (['DEV_OUTBOX', 'DEV_BILLING_TOOLS'] as const).filter((name) => e[name] === true);
+  return asked.map(
+    (name) =>
+      `  ${name}: with PUBLIC_URL set, the /dev tools need DEV_TOOLS_TOKEN (32 or more letters and digits, ` +
+      'such as the output of `openssl rand -hex 24`): it is never printed in a deployment',
+  );
+}
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(value: string): boolean {
+  if (PROXY_RANGE_NAMES.has(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /**
- * What the server says at start: where each channel's messages go and, when they stay local, where to read them;
- * in production, which deployment variables were left to their defaults.
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed. A hop count, or addresses and ranges (and
+ * proxy-addr's names loopback, linklocal, uniquelocal); "true" would believe any client's header, so it is
+ * refused.
  */
-export function startupNotes(config: Config): { info: string[]; warnings: string[] } {
+function parseTrustProxy(value: string | undefined): { trust: false | number | string[] } | { problem: string } {
+  if (value === undefined || value === 'false' || value === '0') return { trust: false };
+  if (value === 'true') {
+    return {
+      problem:
+        '  TRUST_PROXY: "true" would believe the X-Forwarded-For header of any client, so anyone could choose the ' +
+        "address Kabari sees: set the proxy's address instead (127.0.0.1 for nginx on this machine, or its " +
+        'network, such as 10.0.0.0/8), or the number of proxies in front (such as 1)',
+    };
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 10) return { trust: hops };
+    return {
+      problem: `  TRUST_PROXY: expected a number of proxies from 1 to 10, or their addresses (got ${JSON.stringify(value)})`,
+    };
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isAddressOrRange(entry));
+  if (wrong.length > 0) {
+    return {
+      problem:
+        `  TRUST_PROXY: expected the proxies' addresses or ranges (such as 127.0.0.1 or 10.0.0.0/8, comma ` +
+        `separated) or their number (such as 1); not understood: ${wrong.map((entry) => JSON.stringify(entry)).join(', ')}`,
+    };
+  }
+  return { trust: entries };
+}
+
+/**
+ * What the server says at start: where each channel's messages go and how to read the local ones; in a
+ * deployment, what was left to a default or opted into. `terminal` holds the lines that carry a secret (the dev
+ * tools' token): printed to the terminal, never to the log.
+ */
+export function startupNotes(config: Config): { info: string[]; warnings: string[]; terminal: string[] } {
   const email = config.smtpUrl ? 'email: SMTP (SMTP_URL)' : 'email: local outbox (no SMTP_URL)';
   const sms = config.requests.twilio ? 'SMS: Twilio (TWILIO_*)' : 'SMS: local outbox (no TWILIO_*)';
   const info = [`Messages: ${email}; ${sms}`];
-  if (config.devOutbox) info.push(`Local outbox: ${config.publicUrl}/dev/outbox`);
-  else if (config.loopbackOutbox) {
-    info.push(
-      `Local outbox, from this machine only: http://localhost:${config.port}/dev/outbox ` +
-        '(set SMTP_URL or TWILIO_* for real delivery; the outbox page then goes away)',
-    );
-  }
+  const terminal: string[] = [];
   const warnings: string[] = [];
-  if (config.defaultedInProduction.includes('PUBLIC_URL')) {
-    warnings.push(
-      `PUBLIC_URL is not set: links in emails, SMS and the sitemap point to ${config.publicUrl}, ` +
-        'which only this machine can open. Set PUBLIC_URL to the address people use.',
+  const { devTools } = config;
+  if (config.localTrial) {
+    info.push(
+      `Local trial (no PUBLIC_URL): listening on ${config.host} only, links point to ${config.publicUrl}. ` +
+        'Set PUBLIC_URL to deploy (docs/deploy.md).',
     );
   }
-  if (config.defaultedInProduction.includes('OPERATOR_EMAIL')) {
+  const tools = [
+    ...(devTools.outbox ? [`${config.publicUrl}/dev/outbox`] : []),
+    ...(devTools.billing ? [`${config.publicUrl}/dev/subscriptions/*`] : []),
+  ];
+  if (tools.length > 0) {
+    if (devTools.tokenFromEnvironment) {
+      info.push(`Dev tools, with ?token=<DEV_TOOLS_TOKEN>: ${tools.join(', ')}`);
+    } else {
+      info.push(`Dev tools: ${tools.join(', ')} (the address with its token is printed on the terminal, not logged)`);
+      if (devTools.outbox) {
+        terminal.push(
+          `Read the local outbox (reset codes, consent links) at ${config.publicUrl}/dev/outbox?token=${devTools.token}`,
+        );
+      }
+      if (devTools.billing) terminal.push(`Dev billing tools: add ?token=${devTools.token} to /dev/subscriptions/*`);
+    }
+  }
+  if (!config.localTrial) {
+    if (devTools.outbox) warnings.push('DEV_OUTBOX is on: /dev/outbox shows every message sent, reset codes included');
+    if (devTools.billing) warnings.push('DEV_BILLING_TOOLS is on: /dev/subscriptions/* can end any subscription');
+    if (config.billing.sandbox) {
+      warnings.push('PAYMENTS_SANDBOX is on: the sandbox processor takes payments and no money moves');
+    } else if (!config.billing.stripe && !config.billing.paypal) {
+      warnings.push(
+        'Payments are not configured: set STRIPE_* or PAYPAL_* (server/README.md); until then sign-ups are refused',
+      );
+    }
+  }
+  if (config.defaultedInDeployment.includes('OPERATOR_EMAIL')) {
     warnings.push(
       `OPERATOR_EMAIL is not set: contact-form messages go to ${config.operatorEmail}, which nobody reads. ` +
         'Set OPERATOR_EMAIL to a real mailbox.',
     );
   }
-  return { info, warnings };
+  return { info, warnings, terminal };
 }

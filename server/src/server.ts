@@ -47,6 +47,8 @@ async function start(): Promise<void> {
   const notes = startupNotes(config);
   for (const line of notes.info) app.log.info(line);
   for (const line of notes.warnings) app.log.warn(line);
+  // The lines with the dev tools' token go to the terminal only, never through the logger.
+  if (notes.terminal.length > 0) process.stdout.write(`\n${notes.terminal.join('\n')}\n\n`);
 }
 
 void start();

@@ -12,19 +12,21 @@ function configError(env: Record<string, string>): string {
 }
 
 describe('loadConfig', () => {
-  it('has working defaults for a fresh machine', () => {
+  it('has working defaults for a fresh machine: production, a local trial on 127.0.0.1', () => {
     const config = loadConfig({}, '/srv/kabari');
     expect(config).toMatchObject({
-      nodeEnv: 'development',
-      isProduction: false,
+      nodeEnv: 'production',
+      isProduction: true,
+      localTrial: true,
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       dataDir: '/srv/kabari/data',
       databaseUrl: undefined,
       logLevel: 'info',
-      serveWeb: false,
+      serveWeb: true,
       smtpUrl: undefined,
       publicUrl: 'http://localhost:8080',
+      trustProxy: false,
       remotes: {
         search: '/remotes/search/mf-manifest.json',
         dashboard: '/remotes/dashboard/mf-manifest.json',
@@ -36,62 +38,155 @@ describe('loadConfig', () => {
     expect(config.webRoot).toBe(path.resolve(__dirname, '../..'));
   });
 
-  it('shows the local outbox by default outside production only', () => {
-    expect(loadConfig({}).devOutbox).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production' }).devOutbox).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', DEV_OUTBOX: 'true' }).devOutbox).toBe(true);
+  it('runs in development only when asked (NODE_ENV=development, as npm run dev sets it), still on 127.0.0.1', () => {
+    // `node server/dist/server.js` with nothing set is production, like `npm start`.
+    expect(loadConfig({}).isProduction).toBe(true);
+    const development = loadConfig({ NODE_ENV: 'development' });
+    expect(development).toMatchObject({ nodeEnv: 'development', isProduction: false, host: '127.0.0.1' });
   });
 
-  it('lets this machine read the outbox in production while no provider is configured', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).loopbackOutbox).toBe(true);
-    expect(loadConfig({}).loopbackOutbox).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587' }).loopbackOutbox).toBe(false);
-    const twilio = {
-      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
-      TWILIO_AUTH_TOKEN: 'secret-token',
-      TWILIO_FROM: '+15005550006',
+  it('refuses to listen beyond this machine without PUBLIC_URL, saying what to set', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'kabari.lan']) {
+      const message = configError({ HOST: host });
+      expect(message).toContain(`HOST: ${JSON.stringify(host)} lets other machines reach Kabari`);
+      expect(message).toContain('set PUBLIC_URL to the address people use');
+    }
+    expect(configError({ HOST: '0.0.0.0', NODE_ENV: 'development' })).toContain('PUBLIC_URL');
+    for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]']) {
+      expect(loadConfig({ HOST: host }).host).toBe(host);
+    }
+    const deployed = loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://kabari.example.com/' });
+    expect(deployed).toMatchObject({ host: '0.0.0.0', localTrial: false, publicUrl: 'https://kabari.example.com' });
+  });
+
+  it('PUBLIC_URL separates a local trial (outbox and sandbox on) from a deployment (both off unless asked)', () => {
+    const trial = loadConfig({});
+    expect(trial.devTools).toMatchObject({ outbox: true, billing: false });
+    expect(trial.billing.sandbox).toBe(true);
+    const deployment = loadConfig({ PUBLIC_URL: 'https://kabari.example.com' });
+    expect(deployment.devTools).toMatchObject({ outbox: false, billing: false });
+    expect(deployment.billing.sandbox).toBe(false);
+    // Each by name, in a deployment with a token the operator chose.
+    const token = 'a'.repeat(32);
+    const staging = loadConfig({
+      PUBLIC_URL: 'https://staging.kabari.example.com',
+      DEV_OUTBOX: 'true',
+      DEV_BILLING_TOOLS: 'true',
+      DEV_TOOLS_TOKEN: token,
+      PAYMENTS_SANDBOX: 'true',
+    });
+    expect(staging.devTools).toEqual({ outbox: true, billing: true, token, tokenFromEnvironment: true });
+    expect(staging.billing.sandbox).toBe(true);
+    // The trial may turn them off.
+    expect(loadConfig({ DEV_OUTBOX: 'false', PAYMENTS_SANDBOX: 'false' })).toMatchObject({
+      devTools: { outbox: false },
+      billing: { sandbox: false },
+    });
+  });
+
+  it('never runs the sandbox beside a real provider, and refuses to be asked to', () => {
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
     };
-    expect(loadConfig({ NODE_ENV: 'production', ...twilio }).loopbackOutbox).toBe(false);
-    // An explicit choice wins: false closes it, true opens it to everyone.
-    expect(loadConfig({ NODE_ENV: 'production', DEV_OUTBOX: 'false' }).loopbackOutbox).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', DEV_OUTBOX: 'true' }).loopbackOutbox).toBe(false);
+    expect(loadConfig(stripe).billing.sandbox).toBe(false);
+    expect(configError({ ...stripe, PAYMENTS_SANDBOX: 'true' })).toContain(
+      'PAYMENTS_SANDBOX: the sandbox is never offered beside a real provider',
+    );
   });
 
-  it('says at start where messages go and where to read them', () => {
-    const local = startupNotes(loadConfig({ NODE_ENV: 'production', PORT: '9090' }));
+  it('guards the dev tools with a random token for each start, or the one the operator sets', () => {
+    const first = loadConfig({}).devTools;
+    const second = loadConfig({}).devTools;
+    expect(first.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(second.token).not.toBe(first.token);
+    expect(first.tokenFromEnvironment).toBe(false);
+    const chosen = 'e2e-token-0123456789abcdef0123456789';
+    expect(loadConfig({ DEV_TOOLS_TOKEN: chosen }).devTools).toMatchObject({
+      token: chosen,
+      tokenFromEnvironment: true,
+    });
+    const short = configError({ DEV_TOOLS_TOKEN: 'letmein' });
+    expect(short).toContain('DEV_TOOLS_TOKEN: expected 32 to 128 letters');
+    expect(short).not.toContain('letmein');
+    // In a deployment the token is never printed, so asking for a dev tool means choosing it.
+    expect(configError({ PUBLIC_URL: 'https://kabari.example.com', DEV_OUTBOX: 'true' })).toContain(
+      'DEV_OUTBOX: with PUBLIC_URL set, the /dev tools need DEV_TOOLS_TOKEN',
+    );
+  });
+
+  it('takes TRUST_PROXY as the proxies’ addresses or their number, and refuses "true", saying what to set', () => {
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    const blanket = configError({ TRUST_PROXY: 'true' });
+    expect(blanket).toContain('TRUST_PROXY: "true" would believe the X-Forwarded-For header of any client');
+    expect(blanket).toContain('127.0.0.1 for nginx on this machine');
+    expect(configError({ TRUST_PROXY: 'everyone' })).toContain('not understood: "everyone"');
+    expect(configError({ TRUST_PROXY: '10.0.0.0/40' })).toContain('not understood: "10.0.0.0/40"');
+    expect(configError({ TRUST_PROXY: '99' })).toContain('TRUST_PROXY: expected a number of proxies from 1 to 10');
+  });
+
+  it('says at start where messages go and how to read them; the token only on the terminal', () => {
+    const local = startupNotes(loadConfig({ PORT: '9090' }));
     expect(local.info).toEqual([
       'Messages: email: local outbox (no SMTP_URL); SMS: local outbox (no TWILIO_*)',
-      expect.stringContaining('from this machine only: http://localhost:9090/dev/outbox'),
+      expect.stringContaining('Local trial (no PUBLIC_URL): listening on 127.0.0.1 only'),
+      expect.stringContaining('Dev tools: http://localhost:9090/dev/outbox (the address with its token is printed'),
     ]);
+    const token = local.terminal.join('\n').match(/\/dev\/outbox\?token=([\w-]+)/)?.[1];
+    expect(token).toHaveLength(32);
+    expect([...local.info, ...local.warnings].join('\n')).not.toContain(token);
+    const chosen = 'c'.repeat(40);
+    const given = startupNotes(loadConfig({ DEV_TOOLS_TOKEN: chosen, DEV_BILLING_TOOLS: 'true' }));
+    expect(given.info).toContain(
+      'Dev tools, with ?token=<DEV_TOOLS_TOKEN>: http://localhost:8080/dev/outbox, http://localhost:8080/dev/subscriptions/*',
+    );
+    expect(given.terminal).toEqual([]);
     const smtp = startupNotes(
-      loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com', PUBLIC_URL: 'https://kabari.id' }),
+      loadConfig({
+        SMTP_URL: 'smtp://mail.example.com',
+        PUBLIC_URL: 'https://kabari.id',
+        OPERATOR_EMAIL: 'support@kabari.id',
+      }),
     );
     expect(smtp.info).toEqual(['Messages: email: SMTP (SMTP_URL); SMS: local outbox (no TWILIO_*)']);
-    const development = startupNotes(loadConfig({ PUBLIC_URL: 'http://localhost:5173' }));
-    expect(development.info).toContain('Local outbox: http://localhost:5173/dev/outbox');
+    expect(smtp.terminal).toEqual([]);
   });
 
-  it('warns in production when PUBLIC_URL or OPERATOR_EMAIL is left to its default, without requiring them', () => {
-    const bare = loadConfig({ NODE_ENV: 'production' });
-    expect(bare.defaultedInProduction).toEqual(['PUBLIC_URL', 'OPERATOR_EMAIL']);
-    const warnings = startupNotes(bare).warnings;
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/^PUBLIC_URL is not set: .*http:\/\/localhost:8080/);
-    expect(warnings[1]).toMatch(/^OPERATOR_EMAIL is not set: .*operator@kabari\.localhost/);
-
-    const half = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://kabari.id', OPERATOR_EMAIL: ' ' });
-    expect(half.defaultedInProduction).toEqual(['OPERATOR_EMAIL']);
-    const configured = loadConfig({
-      NODE_ENV: 'production',
+  it('warns in a deployment about OPERATOR_EMAIL, missing payment keys and each opt-in', () => {
+    const bare = loadConfig({ PUBLIC_URL: 'https://kabari.id' });
+    expect(bare.defaultedInDeployment).toEqual(['OPERATOR_EMAIL']);
+    expect(startupNotes(bare).warnings).toEqual([
+      'Payments are not configured: set STRIPE_* or PAYPAL_* (server/README.md); until then sign-ups are refused',
+      expect.stringMatching(/^OPERATOR_EMAIL is not set: .*operator@kabari\.localhost/),
+    ]);
+    const staging = loadConfig({
       PUBLIC_URL: 'https://kabari.id',
       OPERATOR_EMAIL: 'support@kabari.id',
+      PAYMENTS_SANDBOX: 'true',
+      DEV_OUTBOX: 'true',
+      DEV_TOOLS_TOKEN: 'd'.repeat(32),
     });
-    expect(startupNotes(configured).warnings).toEqual([]);
-    // Outside production the defaults are the right ones.
+    expect(startupNotes(staging).warnings).toEqual([
+      'DEV_OUTBOX is on: /dev/outbox shows every message sent, reset codes included',
+      'PAYMENTS_SANDBOX is on: the sandbox processor takes payments and no money moves',
+    ]);
+    // A local trial's defaults are the right ones for it.
     expect(startupNotes(loadConfig({})).warnings).toEqual([]);
   });
 
   it('serves the web apps by default in production only', () => {
+    expect(loadConfig({}).serveWeb).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).serveWeb).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production' }).serveWeb).toBe(true);
     expect(loadConfig({ NODE_ENV: 'production', SERVE_WEB: 'false' }).serveWeb).toBe(false);
     expect(loadConfig({ NODE_ENV: 'development', SERVE_WEB: 'true' }).serveWeb).toBe(true);
@@ -132,7 +227,10 @@ describe('loadConfig', () => {
       DATABASE_URL: 'mysql://root:hunter2@localhost/db',
       SERVE_WEB: 'maybe',
       REMOTE_BILLING_URL: 'ftp://example.com/x',
+      DEV_TOOLS_TOKEN: 'hunter3',
     });
+    expect(message).toMatch(/DEV_TOOLS_TOKEN/);
+    expect(message).not.toContain('hunter3');
     expect(message).toMatch(/NODE_ENV/);
     expect(message).toMatch(/DATABASE_URL/);
     expect(message).toMatch(/SERVE_WEB/);

@@ -3,7 +3,8 @@ import { isKnownCurrency, parseMajorAmount } from './money';
 
 /**
  * The operator's billing settings, from the environment: prices per locale, the renewal period, the renewal
- * job, and the payment providers. Without provider keys the built-in sandbox processor (v5pay) takes payments.
+ * job, and the payment providers. Without provider keys the built-in sandbox processor (v5pay) takes payments in
+ * a local trial; in a deployment (PUBLIC_URL) only when PAYMENTS_SANDBOX=true, else payments are not configured.
  */
 
 const text = z
@@ -58,6 +59,11 @@ export const billingEnvironment = {
   PAYPAL_CLIENT_SECRET: text,
   PAYPAL_WEBHOOK_ID: text,
   PAYPAL_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  // The sandbox processor: on by default in a local trial only; never beside a real provider.
+  PAYMENTS_SANDBOX: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
+    .transform((value) => value === 'true' || value === '1' || value === 'yes')
+    .optional(),
 };
 
 type BillingEnvironment = z.output<z.ZodObject<typeof billingEnvironment>>;
@@ -91,6 +97,8 @@ export interface BillingConfig {
   renewalIntervalSeconds: number;
   stripe: StripeSettings | undefined;
   paypal: PaypalSettings | undefined;
+  /** The sandbox processor takes every payment (no real provider is configured, and this is a trial or asked). */
+  sandbox: boolean;
 }
 
 function price(name: 'EN' | 'ID', e: BillingEnvironment, fail: (message: string) => Error): Price {
@@ -122,11 +130,23 @@ function allOrNone<T extends string>(
   return true;
 }
 
-export function billingConfig(e: BillingEnvironment, fail: (message: string) => Error): BillingConfig {
+/** `localTrial`: no PUBLIC_URL, where the sandbox is the default processor. */
+export function billingConfig(
+  e: BillingEnvironment,
+  localTrial: boolean,
+  fail: (message: string) => Error,
+): BillingConfig {
   const wrap = (message: string) => fail(`Invalid configuration:\n${message}`);
   const stripe = allOrNone(e, ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'], 'Stripe', wrap);
   const paypal = allOrNone(e, ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'], 'PayPal', wrap);
+  if ((stripe || paypal) && e.PAYMENTS_SANDBOX === true) {
+    throw wrap(
+      '  PAYMENTS_SANDBOX: the sandbox is never offered beside a real provider (real and pretend payments must ' +
+        'not mix): unset PAYMENTS_SANDBOX, or remove the STRIPE_* and PAYPAL_* keys',
+    );
+  }
   return {
+    sandbox: !stripe && !paypal && (e.PAYMENTS_SANDBOX ?? localTrial),
     prices: { en: price('EN', e, wrap), id: price('ID', e, wrap) },
     periodDays: e.BILLING_PERIOD_DAYS,
     reminderDays: e.RENEWAL_REMINDER_DAYS,

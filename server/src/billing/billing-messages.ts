@@ -8,6 +8,8 @@ export const sayBilling = defineMessages(
   {
     signUpsFromNetwork: 'Too many sign-up attempts from this network. Please try again in {wait}.',
     methodUnavailable: 'This payment method is not available here. Please choose another one.',
+    paymentsNotConfigured:
+      'Payments are not configured on this server yet, so no subscription can be paid here. No card details were taken.',
     paypalUnavailable: 'PayPal could not start the payment. Please try again in a moment or choose another method.',
     paypalOrderMissing: 'The PayPal order is missing. Please start the payment again.',
     signUpNotFound: 'This sign-up was not found.',
@@ -30,6 +32,8 @@ export const sayBilling = defineMessages(
   {
     signUpsFromNetwork: 'Terlalu banyak percobaan pendaftaran dari jaringan ini. Silakan coba lagi dalam {wait}.',
     methodUnavailable: 'Metode pembayaran ini tidak tersedia di sini. Silakan pilih metode lain.',
+    paymentsNotConfigured:
+      'Pembayaran belum diatur di server ini, jadi langganan belum bisa dibayar di sini. Tidak ada data kartu yang diambil.',
     paypalUnavailable: 'PayPal tidak dapat memulai pembayaran. Coba lagi sebentar lagi atau pilih metode lain.',
     paypalOrderMissing: 'Pesanan PayPal tidak ditemukan. Silakan mulai pembayaran lagi.',
     signUpNotFound: 'Pendaftaran ini tidak ditemukan.',

@@ -26,6 +26,8 @@ export interface PaymentTerms {
   nextDebitDay: string;
   methods: PaymentMethods;
   sandbox: boolean;
+  /** false: no processor at all; the payment form says so and asks for nothing. */
+  paymentsConfigured: boolean;
   stripePublishableKey?: string;
   paypalClientId?: string;
 }
@@ -33,8 +35,10 @@ export interface PaymentTerms {
 export interface Billing {
   config: BillingConfig;
   clock: BillingClock;
-  /** True when no provider is configured: the sandbox processor takes every payment. */
+  /** The sandbox processor takes every payment (see BillingConfig.sandbox). */
   sandbox: boolean;
+  /** Some processor takes payments: the sandbox, Stripe or PayPal. */
+  configured: boolean;
   methods: PaymentMethods;
   terms(locale: Locale): PaymentTerms;
   /** Charges saved payment methods for renewals, per provider (the sandbox always, the others when configured). */
@@ -63,12 +67,12 @@ declare module 'fastify' {
 }
 
 /**
- * Which processor takes which method. With no keys at all, the sandbox takes all three. Once a real provider is
- * configured the sandbox is never offered beside it (real and pretend payments must not mix): a method whose
- * provider is missing is null.
+ * Which processor takes which method. The sandbox, when on, takes all three (it is never on beside a real
+ * provider: real and pretend payments must not mix). Otherwise a method whose provider is missing is null; with
+ * no provider at all, every method is null: payments are not configured.
  */
 export function paymentMethods(config: BillingConfig): PaymentMethods {
-  if (!config.stripe && !config.paypal) return { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' };
+  if (config.sandbox) return { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' };
   return {
     card: config.stripe ? 'stripe' : null,
     wallet: config.stripe ? 'stripe' : null,
@@ -81,10 +85,8 @@ export default fp(
     const config = options.config.billing;
     const clock = new BillingClock();
     const methods = paymentMethods(config);
-    const sandbox = !config.stripe && !config.paypal;
-    if (sandbox && options.config.isProduction) {
-      app.log.warn('No payment provider is configured: the sandbox processor takes payments and no money moves');
-    }
+    const sandbox = config.sandbox;
+    const configured = sandbox || !!config.stripe || !!config.paypal;
 
     const stripe = config.stripe ? new StripeProcessor(config.stripe) : undefined;
     const paypal = config.paypal ? new PaypalProcessor(config.paypal) : undefined;
@@ -128,6 +130,7 @@ export default fp(
       },
       clock,
       sandbox,
+      configured,
       methods,
       terms(locale) {
         const price = config.prices[locale];
@@ -140,6 +143,7 @@ export default fp(
           nextDebitDay: addDays(clock.now(), 1).toISOString(),
           methods,
           sandbox,
+          paymentsConfigured: configured,
           ...(config.stripe ? { stripePublishableKey: config.stripe.publishableKey } : {}),
           ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),
         };

@@ -16,6 +16,7 @@ const RESET_CODE = {
     greeting: (name: string) => `Hello ${name},`,
     intro: 'Your verification code is:',
     use: 'Enter it in Kabari to choose a new password. It expires in 10 minutes and works only once.',
+    where: 'Enter it only on Kabari, at this address:',
     ignore: 'If you did not ask to reset your password, ignore this email: your password stays as it is.',
     signature: 'Kabari',
   },
@@ -24,13 +25,19 @@ const RESET_CODE = {
     greeting: (name: string) => `Halo ${name},`,
     intro: 'Kode verifikasi Anda:',
     use: 'Masukkan kode ini di Kabari untuk membuat kata sandi baru. Kode berlaku 10 menit dan hanya dapat dipakai sekali.',
+    where: 'Masukkan kode ini hanya di Kabari, di alamat berikut:',
     ignore: 'Jika Anda tidak meminta reset kata sandi, abaikan email ini: kata sandi Anda tidak berubah.',
     signature: 'Kabari',
   },
 } as const;
 
-export function resetCodeEmail(locale: Locale, displayName: string, code: string): RenderedEmail {
-  return codeEmail(locale, RESET_CODE[locale], displayName, code);
+/**
+ * `siteUrl` is the configured public address (PUBLIC_URL), never one taken from a request: the email says where
+ * the code belongs, so a look-alike site asking for it stands out.
+ */
+export function resetCodeEmail(locale: Locale, displayName: string, code: string, siteUrl: string): RenderedEmail {
+  const link = { text: RESET_CODE[locale].where, url: `${siteUrl}${locale === 'id' ? '/id' : ''}/` };
+  return codeEmail(locale, RESET_CODE[locale], displayName, code, link);
 }
 
 const EMAIL_CHANGE_CODE = {
@@ -66,8 +73,17 @@ interface CodeEmailText {
   signature: string;
 }
 
-/** An email whose point is a 6-digit code: the code large, what it is for, and what to do if it was not you. */
-function codeEmail(locale: Locale, t: CodeEmailText, displayName: string, code: string): RenderedEmail {
+/**
+ * An email whose point is a 6-digit code: the code large, what it is for, where to enter it (`link`, when given)
+ * and what to do if it was not you.
+ */
+function codeEmail(
+  locale: Locale,
+  t: CodeEmailText,
+  displayName: string,
+  code: string,
+  link?: { text: string; url: string },
+): RenderedEmail {
   const text = [
     t.greeting(displayName),
     '',
@@ -75,6 +91,7 @@ function codeEmail(locale: Locale, t: CodeEmailText, displayName: string, code: 
     '',
     t.use,
     '',
+    ...(link ? [link.text, link.url, ''] : []),
     t.ignore,
     '',
     `— ${t.signature}`,
@@ -85,7 +102,7 @@ function codeEmail(locale: Locale, t: CodeEmailText, displayName: string, code: 
 <p>${escapeHtml(t.intro)}</p>
 <p style="font-size: 28px; font-weight: bold; letter-spacing: 4px">${escapeHtml(code)}</p>
 <p>${escapeHtml(t.use)}</p>
-<p style="color: #666">${escapeHtml(t.ignore)}</p>
+${link ? `<p>${escapeHtml(link.text)} <a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a></p>\n` : ''}<p style="color: #666">${escapeHtml(t.ignore)}</p>
 <p>— ${escapeHtml(t.signature)}</p>
 </body></html>`;
   return { subject: t.subject, text, html };

@@ -64,7 +64,7 @@ export const requestsEnvironment = {
   SMS_COUNTRIES: countryList.default([...SEND_LIMIT_DEFAULTS.smsCountries]),
 };
 
-type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>> & { PUBLIC_URL?: string };
+type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>>;
 
 export interface TwilioSettings {
   accountSid: string;
@@ -87,8 +87,6 @@ export interface RequestsConfig {
   twilio: TwilioSettings | undefined;
   /** How long a consent link (SMS, email or trackable link) stays open. */
   linkExpiryDays: number;
-  /** Whether PUBLIC_URL was given: if not, consent links outside production use the address the request came to. */
-  publicUrlSet: boolean;
   sendLimits: SendLimitsConfig;
 }
 
@@ -106,7 +104,6 @@ export function requestsConfig(e: RequestsEnvironment, fail: (message: string) =
         ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! }
         : undefined,
     linkExpiryDays: e.LINK_EXPIRY_DAYS,
-    publicUrlSet: e.PUBLIC_URL !== undefined,
     sendLimits: {
       smsPerAccountPerDay: e.SMS_PER_ACCOUNT_PER_DAY,
       emailPerAccountPerDay: e.EMAIL_PER_ACCOUNT_PER_DAY,

@@ -14,11 +14,10 @@ const DEFAULT_SEND_LIMITS = {
 };
 
 describe('requests configuration', () => {
-  it('has no Twilio, 7-day links, no PUBLIC_URL and the documented send limits by default', () => {
+  it('has no Twilio, 7-day links and the documented send limits by default', () => {
     expect(loadConfig({}).requests).toEqual({
       twilio: undefined,
       linkExpiryDays: 7,
-      publicUrlSet: false,
       sendLimits: DEFAULT_SEND_LIMITS,
     });
   });
@@ -28,7 +27,6 @@ describe('requests configuration', () => {
     expect(config.requests).toEqual({
       twilio: { accountSid: TWILIO.TWILIO_ACCOUNT_SID, authToken: 'secret-token', from: '+15005550006' },
       linkExpiryDays: 14,
-      publicUrlSet: true,
       sendLimits: DEFAULT_SEND_LIMITS,
     });
   });

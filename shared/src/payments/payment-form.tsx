@@ -84,7 +84,8 @@ function failureText(error: unknown, fallback: string): string {
  * The payment step shared by the sign-up (remote-search) and the renewal (remote-billing): the terms in
  * plain words, the method (card, a wallet, PayPal), the terms consent and the pay button. With the
  * sandbox processor it is our own card form, labelled as such; with Stripe, Stripe Elements (card data
- * never reaches our server); with PayPal, the PayPal button.
+ * never reaches our server); with PayPal, the PayPal button. With no processor configured it says so, and shows
+ * no field that could send a card number anywhere.
  */
 export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, onPaid, onFailure }: PaymentFormProps) {
   const { t } = useTranslation(paymentsNamespace);
@@ -109,6 +110,18 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   const provider = method === 'paypal' ? terms.methods.paypal : terms.methods[method];
   const sandboxMethod = provider === 'v5pay';
   const stripeCardShown = method === 'card' && provider === 'stripe' && !!terms.stripePublishableKey;
+
+  if (!terms.paymentsConfigured || methods.length === 0) {
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        className="payment-form payment-form__not-configured"
+        title={t('notConfigured.title')}
+        description={t('notConfigured.text')}
+      />
+    );
+  }
 
   const fail = (error: unknown) => {
     if (onFailure?.(error)) return;

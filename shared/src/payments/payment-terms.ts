@@ -15,6 +15,8 @@ export interface PaymentTerms {
   /** null: not offered (the sandbox is never offered beside a real provider). */
   methods: { card: CardProvider | null; wallet: CardProvider | null; paypal: 'paypal' | 'v5pay' | null };
   sandbox: boolean;
+  /** false: no processor is configured; the form says so and asks for nothing (no card field at all). */
+  paymentsConfigured: boolean;
   stripePublishableKey?: string;
   paypalClientId?: string;
 }

@@ -36,6 +36,7 @@ const terms: PaymentTerms = {
   nextDebitDay: '2031-01-02T00:00:00.000Z',
   methods: { card: 'stripe', wallet: 'stripe', paypal: null },
   sandbox: false,
+  paymentsConfigured: true,
   stripePublishableKey: 'pk_test_kabari',
 };
 

@@ -26,6 +26,7 @@ const sandboxTerms: PaymentTerms = {
   nextDebitDay: '2026-11-23T00:00:00.000Z',
   methods: { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' },
   sandbox: true,
+  paymentsConfigured: true,
 };
 
 function Where() {

@@ -221,7 +221,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
             return;
           }
           const { code, codeId } = await issueResetCode(tx, secrets.hmacSecret, email);
-          const rendered = resetCodeEmail(locale, user.displayName, code);
+          const rendered = resetCodeEmail(locale, user.displayName, code, options.config.publicUrl);
           await app.mailer.queue(tx, { idempotencyKey: `reset-code:${codeId}`, to: user.email, locale, ...rendered });
         });
         app.mailer.kick();

@@ -14,14 +14,15 @@ const say = defineMessages(
 );
 
 /**
- * Development and end-to-end tools for subscriptions, registered only where /dev/outbox is (DEV_OUTBOX):
- * end a subscriber's access now, or run the renewal job at a chosen moment.
+ * Development and end-to-end tools for subscriptions, registered only when DEV_BILLING_TOOLS=true, behind the dev
+ * tools token (routes/dev-tools): end a subscriber's access now, or run the renewal job at a chosen moment.
  */
-const devBillingRoutes: FastifyPluginAsyncZod = async (app) => {
+const devBillingRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, options) => {
   app.post(
     '/dev/subscriptions/expire',
     {
       schema: {
+        hide: options.hide,
         tags: ['development'],
         summary: "Ends an account's subscription now (status expired), as a failed renewal would",
         body: expireBody,
@@ -46,6 +47,7 @@ const devBillingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dev/subscriptions/run-renewals',
     {
       schema: {
+        hide: options.hide,
         tags: ['development'],
         summary: 'Runs one pass of the renewal job at a given moment, for every account or one',
         body: runRenewalsBody,

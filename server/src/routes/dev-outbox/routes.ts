@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { outboxMessages } from '../../db/schema';
@@ -25,54 +25,21 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-export interface DevOutboxOptions {
-  /** Answer only callers on this machine (see isLocalCaller); anyone else gets the ordinary 404. */
-  loopbackOnly?: boolean;
-}
-
-const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-// Any of these means a proxy relayed the request: its client is not on this machine, whatever the socket says.
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip'];
-
-function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  const plain = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
-}
-
 /**
- * A caller on this machine: the socket's own peer is loopback (not request.ip, which TRUST_PROXY may take from a
- * header), no proxy header is present, and the Host is a loopback name (a DNS-rebinding page sends its own name).
+ * The local outbox: every email and SMS the app sent or would send, newest first, so a reset or a consent link can
+ * be completed on a fresh machine with no mail server or SMS provider. JSON by default, an HTML page for
+ * browsers. Registered by the dev tools plugin (routes/dev-tools), behind its token.
  */
-export function isLocalCaller(request: FastifyRequest): boolean {
-  if (!isLoopbackAddress(request.raw.socket.remoteAddress)) return false;
-  if (FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) return false;
-  const host = request.headers.host ?? '';
-  const hostname = host.replace(/:\d+$/, '').toLowerCase();
-  return LOOPBACK_HOSTNAMES.has(hostname) || isLoopbackAddress(hostname);
-}
-
-/**
- * The local outbox (outside production, or in production with no provider for this machine only): every email and SMS the app sent or would send, newest first, so a
- * reset or a consent link can be completed on a fresh machine with no mail server or SMS provider. JSON by
- * default, an HTML page for browsers.
- */
-const devOutboxRoutes: FastifyPluginAsyncZod<DevOutboxOptions> = async (app, options) => {
-  if (options.loopbackOnly) {
-    // Encapsulated: applies to this plugin's route only. Refused callers see what an unknown path shows.
-    app.addHook('onRequest', async (request, reply) => {
-      if (isLocalCaller(request)) return;
-      reply.callNotFound();
-      return reply;
-    });
-  }
+const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, options) => {
   app.get(
     '/dev/outbox',
     {
       schema: {
+        hide: options.hide,
         tags: ['development'],
-        summary: 'Messages in the local outbox, newest first (production: only with no provider, from this machine)',
+        summary: 'Messages in the local outbox, newest first (with ?token=, the dev tools token)',
         querystring: z.object({
+          token: z.string().optional().describe('The dev tools token (checked before this route runs)'),
           recipient: z
             .string()
             .trim()

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { errorEnvelope, errorResponses } from '../../lib/envelope';
-import { linkBaseUrl } from '../../requests/base-url';
 import { createLinkRequest } from '../../requests/create-request';
 import { answerCancel, cancelSchema, requireSubscriber, sendAnswer } from '../requests/routes';
 import { limitedResponse, requestResponse } from '../requests/schemas';
@@ -35,7 +34,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         title: request.body.title,
         locale: request.body.locale,
         requester: { userId: user.id, displayName: user.displayName },
-        baseUrl: linkBaseUrl(config, request),
+        baseUrl: config.publicUrl,
         expiryDays: config.requests.linkExpiryDays,
       });
       return sendAnswer(request, reply, outcome, 'link');

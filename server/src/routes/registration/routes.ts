@@ -7,6 +7,7 @@ import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import type { Locale } from '../../billing/billing-config';
 import { openPaypalOrder } from '../../billing/paypal-orders';
+import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
 import { bookFirstDay, claimAuthCodeHandout, firstDayKey, findSubscription } from '../../billing/subscriptions';
 import type { Config } from '../../config';
 import { registrations } from '../../db/schema';
@@ -34,6 +35,7 @@ const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, w
 /** getPaidAmount, registerAndSign/v5pay, registerQuery/{id} (spec §4, §7). */
 const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const scale = options.config.authThrottleScale;
+  const paymentsConfigured = refuseUnconfiguredPayments(app);
 
   /** Shared by every registerAndSign route: throttle, email free, password checked and hashed. */
   async function prepareAccount(
@@ -117,6 +119,8 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     '/api/v1/auth/registerAndSign/v5pay',
     {
       config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      // Only while the sandbox is the processor: otherwise refused before the card in the body is read.
+      onRequest: refuseUnconfiguredPayments(app, { sandboxOnly: true }),
       schema: {
         tags: ['billing'],
         summary: 'Sign up and pay the first day with the sandbox processor (no money moves)',
@@ -124,9 +128,11 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           "Stripe's public test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, " +
           '4000 0000 0000 9995 fails for insufficient funds, 4000 0000 0000 0341 pays the first day but every ' +
           'renewal is declined. A card with a bad format gets 400 and nothing is stored; a declined payment ' +
-          'answers the registerId and registerQuery says sign_failed with the reason.',
+          'answers the registerId and registerQuery says sign_failed with the reason. Only while the sandbox ' +
+          'takes payments (a local trial, or PAYMENTS_SANDBOX=true): otherwise 400, or 503 when no processor ' +
+          'is configured at all, before the body is read.',
         body: v5payBody,
-        response: { 200: registerResponse, 409: errorEnvelope, ...errorResponses },
+        response: { 200: registerResponse, 409: errorEnvelope, 503: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
@@ -177,6 +183,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     '/api/v1/auth/registerAndSign/stripe',
     {
       config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      onRequest: paymentsConfigured,
       schema: {
         tags: ['billing'],
         summary: 'Sign up and pay the first day with Stripe (a PaymentMethod from Elements or the payment request)',
@@ -184,7 +191,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           'requiresAction: the browser completes 3-D Secure with clientSecret; the webhook then settles the ' +
           'sign-up, which registerQuery reports. A decline: registerQuery says sign_failed with the reason.',
         body: stripeBody,
-        response: { 200: stripeRegisterResponse, 409: errorEnvelope, ...errorResponses },
+        response: { 200: stripeRegisterResponse, 409: errorEnvelope, 503: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
@@ -235,6 +242,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     '/api/v1/auth/registerAndSign/paypal',
     {
       config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      onRequest: paymentsConfigured,
       schema: {
         tags: ['billing'],
         summary: 'Sign up and pay the first day with PayPal: create the order, then capture it once approved',
@@ -244,7 +252,13 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           'for the PayPal button. With capture: true, registerId and the approved orderId: captures the order. A ' +
           'decline: registerQuery says sign_failed with the reason; a pending capture is settled by the webhook.',
         body: paypalBody,
-        response: { 200: paypalRegisterResponse, 404: errorEnvelope, 409: errorEnvelope, ...errorResponses },
+        response: {
+          200: paypalRegisterResponse,
+          404: errorEnvelope,
+          409: errorEnvelope,
+          503: errorEnvelope,
+          ...errorResponses,
+        },
       },
     },
     async (request) => {

@@ -20,6 +20,9 @@ export const paidAmountResponse = envelope(
     nextDebitDay: z.string().describe('ISO time of the first renewal if the subscription starts now'),
     methods: methodsSchema.describe('Which processor takes each method; null: not offered'),
     sandbox: z.boolean().describe('True when the sandbox processor takes payments: no money moves'),
+    paymentsConfigured: z
+      .boolean()
+      .describe('False when no processor is configured: nothing can be paid, and no card details are asked for'),
     stripePublishableKey: z.string().optional(),
     paypalClientId: z.string().optional(),
   }),

@@ -9,7 +9,6 @@ import type { Config } from '../../config';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { locationRequests } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { linkBaseUrl } from '../../requests/base-url';
 import { cancelOwnedRequest } from '../../requests/cancel-request';
 import { createMessageRequest, type CreateOutcome, type LimitRule } from '../../requests/create-request';
 import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from '../../requests/daily-send-counts';
@@ -72,12 +71,7 @@ export async function answerCancel(
   config: Config,
   request: FastifyRequest<{ Params: { id: string } }>,
 ) {
-  const outcome = await cancelOwnedRequest(
-    db,
-    request.session!.user.id,
-    request.params.id,
-    linkBaseUrl(config, request),
-  );
+  const outcome = await cancelOwnedRequest(db, request.session!.user.id, request.params.id, config.publicUrl);
   if (!outcome) throw new HttpError(404, sayCommon('requestNotFound'));
   return ok(outcome);
 }
@@ -236,7 +230,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         locale,
         requesterName: request.session!.user.displayName,
         note: checkNote(channel, note),
-        links: messageLinks(linkBaseUrl(config, request), locale, PREVIEW_TOKEN),
+        links: messageLinks(config.publicUrl, locale, PREVIEW_TOKEN),
         expiresAt: new Date(Date.now() + expiryDays * 24 * 60 * 60 * 1000),
       });
       return ok(message.subject ? { subject: message.subject, text: message.text } : { text: message.text });
@@ -341,7 +335,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         note: checkNote('sms', note),
         locale,
         requester: { userId: user.id, displayName: user.displayName },
-        baseUrl: linkBaseUrl(config, request),
+        baseUrl: config.publicUrl,
         expiryDays,
         limits,
         operatorEmail: config.operatorEmail,
@@ -378,7 +372,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         note: checkNote('email', note),
         locale,
         requester: { userId: user.id, displayName: user.displayName },
-        baseUrl: linkBaseUrl(config, request),
+        baseUrl: config.publicUrl,
         expiryDays,
         limits,
         operatorEmail: config.operatorEmail,
@@ -406,7 +400,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         request.session!.user.id,
         page,
         pageSize,
-        linkBaseUrl(config, request),
+        config.publicUrl,
       );
       return ok({ items, total, page, pageSize });
     },

@@ -3,6 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cancelledEmail } from '../../billing/emails';
 import { openPaypalOrder } from '../../billing/paypal-orders';
+import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
 import { toMajor } from '../../billing/money';
 import {
   bookRestart,
@@ -98,6 +99,8 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/personnal/subscribe/renew',
     {
       ...authed,
+      // No processor: refused before the body (which may hold a card) is read.
+      onRequest: refuseUnconfiguredPayments(app),
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
       schema: {
         tags: ['billing'],
@@ -110,7 +113,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           'sign_failed with the reason.',
         security,
         body: renewBody,
-        response: { 200: renewResponse, 401: errorEnvelope, 404: errorEnvelope, ...errorResponses },
+        response: { 200: renewResponse, 401: errorEnvelope, 404: errorEnvelope, 503: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {

@@ -1,7 +1,13 @@
+import { rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { loggerOptions } from '../../../src/app';
+import { loadConfig } from '../../../src/config';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { copyWebFixture } from '../../support/web-fixture';
 
 describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
   let testApp: TestApp;
+  const withToken = (url: string) => `${url}${url.includes('?') ? '&' : '?'}token=${testApp.config.devTools.token}`;
 
   beforeAll(async () => {
     testApp = await buildTestApp('pglite');
@@ -23,7 +29,7 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
 
   it('lists the messages as JSON, newest first, optionally for one recipient', async () => {
     expect(testApp.app.mailer.transport).toBe('local');
-    const all = await testApp.app.inject({ method: 'GET', url: '/dev/outbox' });
+    const all = await testApp.app.inject({ method: 'GET', url: withToken('/dev/outbox') });
     expect(all.statusCode).toBe(200);
     expect(all.headers['cache-control']).toBe('no-store');
     const messages = all.json().data;
@@ -33,7 +39,7 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
     ]);
     expect(messages[0]).toMatchObject({ channel: 'email', state: 'sent', transport: 'local' });
 
-    const one = await testApp.app.inject({ method: 'GET', url: '/dev/outbox?recipient=A@example.com' });
+    const one = await testApp.app.inject({ method: 'GET', url: withToken('/dev/outbox?recipient=A@example.com') });
     expect(one.json().data).toHaveLength(1);
     expect(one.json().data[0].bodyText).toBe('Your verification code is: 000000');
   });
@@ -46,7 +52,7 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
       locale: 'id',
       text: 'Kabari: Sari ingin melihat lokasi Anda.',
     });
-    const json = await testApp.app.inject({ method: 'GET', url: '/dev/outbox?recipient=%2B6281234567890' });
+    const json = await testApp.app.inject({ method: 'GET', url: withToken('/dev/outbox?recipient=%2B6281234567890') });
     expect(json.json().data).toEqual([
       expect.objectContaining({
         channel: 'sms',
@@ -56,14 +62,21 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
         bodyText: 'Kabari: Sari ingin melihat lokasi Anda.',
       }),
     ]);
-    const page = await testApp.app.inject({ method: 'GET', url: '/dev/outbox?format=html&recipient=%2B6281234567890' });
+    const page = await testApp.app.inject({
+      method: 'GET',
+      url: withToken('/dev/outbox?format=html&recipient=%2B6281234567890'),
+    });
     expect(page.body).toContain('<h2>SMS</h2>');
     expect(page.body).toContain('sms to <b>+6281234567890</b>');
     expect(page.body).toContain('sent (local)');
   });
 
   it('shows a simple page to a browser, escaped', async () => {
-    const page = await testApp.app.inject({ method: 'GET', url: '/dev/outbox', headers: { accept: 'text/html' } });
+    const page = await testApp.app.inject({
+      method: 'GET',
+      url: withToken('/dev/outbox'),
+      headers: { accept: 'text/html' },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.body).toContain('Local outbox');
@@ -72,62 +85,155 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
   });
 });
 
-describe('GET /dev/outbox in production', () => {
-  it('with no provider: answers this machine only, never through a proxy or under another host name', async () => {
-    const production = await buildTestApp('pglite', { NODE_ENV: 'production', SERVE_WEB: 'false' });
+// Some tests start two apps: slow on a busy machine.
+describe('the /dev tools are guarded by a secret, not by the caller’s address', () => {
+  it('without the token: the ordinary 404, from this machine, through a proxy, under any Host', async () => {
+    // A local trial (`npm start` on a fresh machine), the billing tools asked for too.
+    const trial = await buildTestApp('pglite', {
+      NODE_ENV: 'production',
+      SERVE_WEB: 'false',
+      DEV_BILLING_TOOLS: 'true',
+    });
     try {
-      expect(production.config.loopbackOutbox).toBe(true);
-      const local = (headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
-        production.app.inject({
-          method: 'GET',
-          url: '/dev/outbox',
-          remoteAddress,
-          headers: { host: 'localhost:8080', ...headers },
-        });
-      expect((await local()).statusCode).toBe(200);
-      expect((await local({ host: '127.0.0.1:8080' })).statusCode).toBe(200);
-      expect((await local({ host: '[::1]:8080' }, '::1')).statusCode).toBe(200);
-      expect((await local({}, '::ffff:127.0.0.1')).statusCode).toBe(200);
-
-      expect((await local({}, '203.0.113.9')).statusCode).toBe(404);
-      expect((await local({}, '10.0.0.2')).statusCode).toBe(404);
-      expect((await local({ 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(404);
-      expect((await local({ forwarded: 'for=203.0.113.9' })).statusCode).toBe(404);
-      expect((await local({ 'x-real-ip': '203.0.113.9' })).statusCode).toBe(404);
-      expect((await local({ host: 'kabari.example.com' })).statusCode).toBe(404);
-      // The refusal is the ordinary 404 of an unknown path: nothing tells the page exists.
-      const refused = await local({ host: 'kabari.example.com' });
-      expect(refused.json()).toEqual({ status: 404, message: 'Not found: GET /dev/outbox', data: null });
-      // The dev billing tools stay off.
-      expect(
-        (
-          await production.app.inject({
-            method: 'POST',
-            url: '/dev/subscriptions/run-renewals',
-            headers: { host: 'localhost' },
-          })
-        ).statusCode,
-      ).toBe(404);
-    } finally {
-      await production.close();
-    }
-  });
-
-  it('with SMTP configured or DEV_OUTBOX=false: does not exist, even for this machine', async () => {
-    const variants: Record<string, string>[] = [{ SMTP_URL: 'smtp://127.0.0.1:1' }, { DEV_OUTBOX: 'false' }];
-    for (const env of variants) {
-      const production = await buildTestApp('pglite', { NODE_ENV: 'production', SERVE_WEB: 'false', ...env });
-      try {
-        const response = await production.app.inject({
-          method: 'GET',
-          url: '/dev/outbox',
-          remoteAddress: '127.0.0.1',
-          headers: { host: 'localhost' },
-        });
-        expect(response.statusCode).toBe(404);
-      } finally {
-        await production.close();
+      const { token } = trial.config.devTools;
+      const get = (url: string, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
+        trial.app.inject({ method: 'GET', url, remoteAddress, headers: { host: 'localhost:8080', ...headers } });
+      // What a same-host reverse proxy with a default configuration sends: loopback peer, Host 127.0.0.1.
+      const callers: [Record<string, string>, string][] = [
+        [{}, '127.0.0.1'],
+        [{ host: '127.0.0.1' }, '127.0.0.1'],
+        [{ host: '[::1]:8080' }, '::1'],
+        [{ host: 'kabari.example.com' }, '127.0.0.1'],
+        [{ 'x-forwarded-for': '203.0.113.9' }, '127.0.0.1'],
+        [{}, '203.0.113.9'],
+      ];
+      for (const [headers, address] of callers) {
+        for (const url of ['/dev/outbox', '/dev/outbox?token=', `/dev/outbox?token=${token.slice(0, -1)}x`]) {
+          const refused = await get(url, headers, address);
+          expect(refused.statusCode).toBe(404);
+          // Nothing tells the page exists.
+          expect(refused.json()).toEqual({ status: 404, message: 'Not found: GET /dev/outbox', data: null });
+        }
+        expect((await get(`/dev/outbox?token=${token}`, headers, address)).statusCode).toBe(200);
       }
+      const expire = (url: string) =>
+        trial.app.inject({
+          method: 'POST',
+          url,
+          payload: { email: 'nobody@example.com' },
+          headers: { host: '127.0.0.1' },
+        });
+      expect((await expire('/dev/subscriptions/expire')).statusCode).toBe(404);
+      // With the token the tool runs (and finds no such account).
+      const known = await expire(`/dev/subscriptions/expire?token=${token}`);
+      expect(known.json()).toMatchObject({ status: 404, message: 'No account has this email address.' });
+    } finally {
+      await trial.close();
     }
   });
+
+  it('a new random token for each start', async () => {
+    const first = await buildTestApp('pglite');
+    const second = await buildTestApp('pglite');
+    try {
+      const firstToken = first.config.devTools.token;
+      expect(firstToken).not.toBe(second.config.devTools.token);
+      expect((await first.app.inject({ url: `/dev/outbox?token=${firstToken}` })).statusCode).toBe(200);
+      expect((await second.app.inject({ url: `/dev/outbox?token=${firstToken}` })).statusCode).toBe(404);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  }, 120_000);
+
+  it('never writes the token to the log', async () => {
+    let log = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log += chunk.toString();
+        done();
+      },
+    });
+    // The server's own logger settings (serializers, redaction), at info level.
+    const logger = { ...(loggerOptions(loadConfig({})) as object), level: 'info', stream };
+    const trial = await buildTestApp('pglite', {}, { logger });
+    try {
+      const { token } = trial.config.devTools;
+      expect((await trial.app.inject({ url: `/dev/outbox?recipient=a%40example.com&token=${token}` })).statusCode).toBe(
+        200,
+      );
+      expect((await trial.app.inject({ url: `/dev/outbox?%74oken=${token}` })).statusCode).toBe(200);
+      expect((await trial.app.inject({ url: `/dev/outbox?token=${token}x` })).statusCode).toBe(404);
+      // The request log keeps the path only: the token (and the recipient) never reach it.
+      expect(log).toContain('"url":"/dev/outbox"');
+      expect(log).not.toContain('recipient=');
+      expect(log).not.toContain(token);
+    } finally {
+      await trial.close();
+    }
+  });
+
+  it('in a deployment (PUBLIC_URL): no outbox, no billing tools, even with the token, unless asked by name', async () => {
+    // Serving the web app, as in production: its page route must not answer /dev paths either.
+    const webRoot = copyWebFixture();
+    const deployed = await buildTestApp('pglite', {
+      PUBLIC_URL: 'https://kabari.example.com',
+      SERVE_WEB: 'true',
+      WEB_ROOT: webRoot,
+    });
+    try {
+      const { token } = deployed.config.devTools;
+      for (const host of ['localhost', '127.0.0.1', 'kabari.example.com']) {
+        for (const url of ['/dev/outbox', `/dev/outbox?token=${token}`, '/dev/anything-else']) {
+          const outbox = await deployed.app.inject({ url, headers: { host, accept: 'text/html' } });
+          expect(outbox.statusCode).toBe(404);
+          expect(outbox.json().message).toBe(`Not found: GET ${url.split('?')[0]}`);
+        }
+        const renewals = await deployed.app.inject({
+          method: 'POST',
+          url: `/dev/subscriptions/run-renewals?token=${token}`,
+          headers: { host },
+        });
+        expect(renewals.statusCode).toBe(404);
+      }
+    } finally {
+      await deployed.close();
+      rmSync(webRoot, { recursive: true, force: true });
+    }
+    const token = 'staging-token-0123456789abcdef01234567';
+    const staging = await buildTestApp('pglite', {
+      PUBLIC_URL: 'https://staging.kabari.example.com',
+      DEV_OUTBOX: 'true',
+      DEV_TOOLS_TOKEN: token,
+    });
+    try {
+      expect((await staging.app.inject({ url: `/dev/outbox?token=${token}` })).statusCode).toBe(200);
+      expect((await staging.app.inject({ url: '/dev/outbox' })).statusCode).toBe(404);
+    } finally {
+      await staging.close();
+    }
+  }, 120_000);
+
+  it('never appear in the OpenAPI document outside development', async () => {
+    const trial = await buildTestApp('pglite', {
+      NODE_ENV: 'production',
+      SERVE_WEB: 'false',
+      DEV_BILLING_TOOLS: 'true',
+    });
+    try {
+      const document = (await trial.app.inject({ url: '/api/docs/json' })).json();
+      const paths = Object.keys(document.paths);
+      expect(paths).toContain('/api/v1/auth/login');
+      expect(paths.filter((path) => path.startsWith('/dev/'))).toEqual([]);
+    } finally {
+      await trial.close();
+    }
+    const development = await buildTestApp('pglite', { NODE_ENV: 'development', DEV_BILLING_TOOLS: 'true' });
+    try {
+      const paths = Object.keys((await development.app.inject({ url: '/api/docs/json' })).json().paths);
+      expect(paths).toEqual(expect.arrayContaining(['/dev/outbox', '/dev/subscriptions/expire']));
+    } finally {
+      await development.close();
+    }
+  }, 120_000);
 });

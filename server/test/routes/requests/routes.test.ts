@@ -26,7 +26,11 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
   let sari: TestRequester;
 
   beforeAll(async () => {
-    testApp = await buildTestApp(driver, { PUBLIC_URL: 'https://kabari.example' });
+    testApp = await buildTestApp(driver, {
+      PUBLIC_URL: 'https://kabari.example',
+      DEV_OUTBOX: 'true',
+      DEV_TOOLS_TOKEN: 'requests-test-token-0123456789abcdef',
+    });
     sari = await createRequester(testApp.app, { displayName: 'Sari Wulandari' });
   });
 
@@ -181,7 +185,11 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect(events[0]).toMatchObject({ type: 'request', userId: sari.userId });
 
       // /dev/outbox shows the SMS.
-      const outbox = await inject(null, 'GET', `/dev/outbox?recipient=${encodeURIComponent(number)}&format=json`);
+      const outbox = await inject(
+        null,
+        'GET',
+        `/dev/outbox?recipient=${encodeURIComponent(number)}&format=json&token=${testApp.config.devTools.token}`,
+      );
       expect(outbox.json().data).toEqual([
         expect.objectContaining({ channel: 'sms', recipient: number, bodyText: message!.bodyText }),
       ]);

@@ -24,8 +24,8 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
   let requesterId: string;
 
   beforeAll(async () => {
-    // Behind a proxy: the client address comes from X-Forwarded-For.
-    testApp = await buildTestApp(driver, { TRUST_PROXY: 'true' });
+    // Behind a proxy on this machine (inject's peer is 127.0.0.1): the client address comes from X-Forwarded-For.
+    testApp = await buildTestApp(driver, { TRUST_PROXY: '127.0.0.1' });
     requesterId = await insertRequester(testApp.app.db, 'Budi Santoso');
   });
 

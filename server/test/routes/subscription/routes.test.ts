@@ -8,7 +8,7 @@ describeEachDatabase('subscription routes', (driver) => {
   let testApp: TestApp;
 
   beforeAll(async () => {
-    testApp = await buildTestApp(driver, { RENEWAL_INTERVAL_SECONDS: '0' });
+    testApp = await buildTestApp(driver, { RENEWAL_INTERVAL_SECONDS: '0', DEV_BILLING_TOOLS: 'true' });
   });
 
   afterAll(async () => {
@@ -51,7 +51,11 @@ describeEachDatabase('subscription routes', (driver) => {
 
   it('an expired subscriber renews: a new full period, a renewal payment, the info says active', async () => {
     const { email, token } = await signUpSubscriber(app());
-    const expire = await app().inject({ method: 'POST', url: '/dev/subscriptions/expire', payload: { email } });
+    const expire = await app().inject({
+      method: 'POST',
+      url: `/dev/subscriptions/expire?token=${testApp.config.devTools.token}`,
+      payload: { email },
+    });
     expect(expire.json().data).toMatchObject({ status: 'expired', expiredStatus: 1 });
 
     const declined = await call('POST', '/api/v1/personnal/subscribe/renew', token!, {
