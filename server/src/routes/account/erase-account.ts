@@ -4,6 +4,7 @@ import {
   abuseReports,
   authThrottles,
   contactMessages,
+  dailySendCounts,
   geocodeCache,
   linkTombstones,
   locationRequests,
@@ -18,6 +19,11 @@ import {
   sendLimits,
 } from '../../db/schema';
 import type { ReverseGeocoder } from '../../geo/reverse-geocode';
+import { throttleKey } from '../../auth/throttle';
+import { accountDayKey } from '../../requests/daily-send-counts';
+
+// The sign-in and code counters the auth routes keep per email (under a keyed hash of it).
+const EMAIL_THROTTLE_KINDS = ['login:account', 'send-code:account'];
 
 /** A counter or limit kept for this account, by its id or its address (`…:<id>`, `…:<email>`). */
 const keyedBy = (column: typeof authThrottles.key | typeof sendLimits.key, value: string) =>
@@ -27,7 +33,7 @@ const keyedBy = (column: typeof authThrottles.key | typeof sendLimits.key, value
  * Erases everything tied to an account or its email address, inside the caller's transaction: the user (and with
  * it, by cascade, its sessions, subscription, requests, positions and live events), its sign-ups and codes, every
  * message to or about it and its requests' messages, its contact-form messages and refund requests, its throttle
- * counters and link limit, and the cached addresses of its positions. Tombstones of its requests and abuse reports
+ * counters, link limit and daily send counts, and the cached addresses of its positions. Tombstones of its requests and abuse reports
  * about them stay (the opt-out and report links in old messages keep working) but no longer name the account.
  * Payments stay, as the law requires, detached from the person.
  */
@@ -35,6 +41,7 @@ export async function eraseAccount(
   tx: DatabaseExecutor,
   user: { id: string; email: string },
   reverseGeocoder: Pick<ReverseGeocoder, 'cacheKeyOf'>,
+  hmacSecret: Buffer,
 ): Promise<void> {
   const requests = await tx
     .select({ id: locationRequests.id, messageId: locationRequests.messageId })
@@ -75,7 +82,11 @@ export async function eraseAccount(
     );
   await tx.delete(contactMessages).where(eq(contactMessages.email, user.email));
   await tx.delete(refundRequests).where(or(eq(refundRequests.userId, user.id), eq(refundRequests.email, user.email)));
-  await tx.delete(authThrottles).where(or(keyedBy(authThrottles.key, user.id), keyedBy(authThrottles.key, user.email)));
+  const emailKeys = EMAIL_THROTTLE_KINDS.map((kind) => throttleKey(hmacSecret, kind, user.email));
+  await tx.delete(authThrottles).where(or(keyedBy(authThrottles.key, user.id), inArray(authThrottles.key, emailKeys)));
+  await tx
+    .delete(dailySendCounts)
+    .where(inArray(dailySendCounts.key, [accountDayKey('sms', user.id), accountDayKey('email', user.id)]));
   await tx.delete(sendLimits).where(or(keyedBy(sendLimits.key, user.id), keyedBy(sendLimits.key, user.email)));
   // Requests, positions, sessions, live events go with the user (cascade); each request leaves its tombstone.
   await tx.delete(users).where(eq(users.id, user.id));

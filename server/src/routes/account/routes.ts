@@ -245,7 +245,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           if (!valid) return null;
         }
         const subscription = await findSubscription(tx, user.id);
-        await eraseAccount(tx, user, app.geo.reverseGeocoder);
+        await eraseAccount(tx, user, app.geo.reverseGeocoder, app.auth.secrets.hmacSecret);
         // The one message left about the account: the notice, deleted once a provider has taken it. Its key names
         // nothing (the deletion happens once, in this transaction).
         await app.mailer.queue(tx, {

@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { queryRows } from '../../../src/db/open-database';
 import { locationRequests, outboxMessages } from '../../../src/db/schema';
 import { describeEachDatabase } from '../../support/databases';
+import { throttleKey } from '../../../src/auth/throttle';
 import { encryptPassword } from '../../support/jsencrypt';
 import { freshIp, signUpSubscriber } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
@@ -37,7 +38,7 @@ describeEachDatabase('deleting an account', (driver) => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     testApp = await buildTestApp(driver, {
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '127.0.0.1',
       RENEWAL_INTERVAL_SECONDS: '0',
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       OPERATOR_EMAIL: 'operator@kabari.test',
@@ -132,10 +133,18 @@ describeEachDatabase('deleting an account', (driver) => {
     expect((await call('GET', '/api/v1/requests/limit?channel=sms&number=%2B6281298765002', token)).statusCode).toBe(
       200,
     );
+    const publicKey = (await call('GET', '/api/v1/auth/publicKey')).json().data.publicKey;
+    const wrong = await call('POST', '/api/v1/auth/login', undefined, {
+      email,
+      password: encryptPassword(publicKey, 'not-the-password-1'),
+    });
+    expect(wrong.statusCode).toBe(400);
+    // The sign-in counter of the address is kept under a keyed hash of it: looked for by that key.
+    const emailCounter = throttleKey(app().auth.secrets.hmacSecret, 'login:account', email);
+    expect(await tablesHolding(emailCounter)).toEqual(['auth_throttles']);
     await app().mailer.dispatchDue();
     expect(await tablesHolding(userId)).not.toEqual([]);
 
-    const publicKey = (await call('GET', '/api/v1/auth/publicKey')).json().data.publicKey;
     const deleted = await call('POST', '/api/v1/personnal/account/delete', token, {
       password: encryptPassword(publicKey, 'erase-me-please-1'),
     });
@@ -146,6 +155,7 @@ describeEachDatabase('deleting an account', (driver) => {
 
     expect(await tablesHolding(userId)).toEqual([]);
     expect(await tablesHolding(email)).toEqual([]);
+    expect(await tablesHolding(emailCounter)).toEqual([]);
     // What the law asks us to keep stays: the payment, detached from the person.
     const kept = await queryRows<{ user_id: string | null; amount: number }>(
       app().db,
