@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { locationRequests, requestEvents } from '../../../src/db/schema';
+import { requestTokenHash } from '../../../src/requests/request-tokens';
 import { describeEachDatabase } from '../../support/databases';
+import { tokenFromUrl } from '../../support/request-token';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
@@ -39,9 +41,15 @@ describeEachDatabase('trackable links', (driver) => {
       delivery: null,
     });
     const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, request.id));
+    expect(request.url).toMatch(/^http:\/\/localhost(:\d+)?\/id\/enter-link\?token=[A-Za-z0-9_-]+$/);
     // 32 base64url characters: 192 random bits.
-    expect(row!.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(request.url).toMatch(new RegExp(`^http://localhost(:\\d+)?/id/enter-link\\?token=${row!.token}$`));
+    const token = tokenFromUrl(request.url);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    // Stored as its hash, and sealed for the requester's own list: the token itself is in no column.
+    expect(row!.tokenHash).toBe(requestTokenHash(token));
+    expect(row!.tokenCipher).toMatch(/^v1\./);
+    expect(row!.legacyToken).toBeNull();
+    expect(JSON.stringify(row)).not.toContain(token);
     const lifetime = new Date(request.expiresAt).getTime() - new Date(request.requestTime).getTime();
     expect(Math.abs(lifetime - 3 * DAY)).toBeLessThan(5000);
   });
