@@ -16,7 +16,8 @@ interface RequestHistoryState {
   load: (page?: number) => Promise<void>;
   /**
    * A request created here or changed elsewhere (a live event): replaced in place when shown, added on
-   * top of the first page when new (newest first).
+   * top of the first page when new (newest first). Live events carry no link URL (the server does not store one
+   * with them): a row keeps the URL it already had, from the list or the create answer.
    */
   upsertRequest: (request: LocationRequest) => void;
   removeRequest: (id: string) => Promise<void>;
@@ -46,7 +47,7 @@ export const useRequestHistoryStore = create<RequestHistoryState>()((set, get) =
       const index = state.items.findIndex((item) => item.id === request.id);
       if (index >= 0) {
         const items = [...state.items];
-        items[index] = request;
+        items[index] = { ...request, url: request.url ?? state.items[index]?.url ?? null };
         return { items };
       }
       if (state.page !== 1) return { total: state.total + 1 };

@@ -125,7 +125,12 @@ export const verificationCodes = pgTable(
   ],
 );
 
-/** Messages to deliver: written with the change that causes them, delivered with retries by the dispatcher. */
+/**
+ * Messages to deliver: written with the change that causes them, delivered with retries by the dispatcher. A
+ * location request's message carries its consent link only until a provider has taken it (or refused it for
+ * good): the token in the stored body then becomes `[token]` (plugins/mailer.ts). In the local outbox it stays
+ * whole, since reading it there is how a local trial opens the link.
+ */
 export const outboxMessages = pgTable(
   'outbox_messages',
   {
@@ -380,7 +385,8 @@ export const refundRequests = pgTable(
 
 /**
  * A request to share a location: by SMS, by email, or a trackable link. Each carries a long random token, the
- * consent link's key. `status` is what was shared (spec §4); `consent` is what the recipient decided.
+ * consent link's key, stored only as its sha256 (requests/request-tokens.ts). `status` is what was shared (spec §4);
+ * `consent` is what the recipient decided.
  */
 export const locationRequests = pgTable(
   'location_requests',
@@ -395,7 +401,14 @@ export const locationRequests = pgTable(
     // The target's opt-out key (requests/opt-outs.ts), copied into the tombstone when the request is deleted.
     targetHash: text('target_hash'),
     title: text('title'),
-    token: text('token').notNull(),
+    // sha256 (hex) of the token: the consent routes look the request up by it; a copy of the table opens no link.
+    tokenHash: text('token_hash').notNull(),
+    // A trackable link's token sealed with a key derived from the server's secret (AES-256-GCM), opened only for
+    // its requester's own view of the link; null for an SMS or email, whose token only the recipient needs.
+    tokenCipher: text('token_cipher'),
+    // A link's token as a version before hashed tokens stored it, sealed into token_cipher and cleared at the
+    // next start (sealLegacyLinkTokens); null on every other row.
+    legacyToken: text('legacy_token'),
     locale: text('locale').notNull(),
     templateId: text('template_id'),
     note: text('note'),
@@ -414,7 +427,10 @@ export const locationRequests = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    uniqueIndex('location_requests_token_unique').on(table.token),
+    uniqueIndex('location_requests_token_hash_unique').on(table.tokenHash),
+    index('location_requests_legacy_token_idx')
+      .on(table.id)
+      .where(sql`${table.legacyToken} is not null`),
     index('location_requests_user_created_idx').on(table.userId, table.createdAt),
     index('location_requests_unkeyed_target_idx')
       .on(table.id)
@@ -475,10 +491,10 @@ export const optOuts = pgTable('opt_outs', {
 
 /**
  * What is left of a deleted location request (by its requester, or with their account), so that the opt-out and
- * report links in a message already sent keep working: the token's sha256, the target's opt-out hash and the
- * requester's id, nothing else (the id is cleared when the account is deleted). Written by a trigger on
- * location_requests (migrations 0005, 0014), so every way of deleting a request leaves one; pruned by the retention
- * job after a year.
+ * report links in a message already sent keep working: the token's sha256 (the request's own token_hash), the
+ * target's opt-out hash and the requester's id, nothing else (the id is cleared when the account is deleted).
+ * Written by a trigger on location_requests (migrations 0005, 0014, 0018), so every way of deleting a request
+ * leaves one; pruned by the retention job after a year.
  */
 export const linkTombstones = pgTable(
   'link_tombstones',

@@ -71,6 +71,11 @@ export interface DeliveryTiming {
   leaseRenewalMs: number;
 }
 
+// A consent link's token in a message body (base64url), and what stands for it once a provider has the message.
+// The migration that introduced this (0018) rewrote the messages sent before it with the same pattern.
+const SENT_TOKEN_PATTERN = 'token=[A-Za-z0-9_-]+';
+export const SENT_TOKEN_REPLACEMENT = 'token=[token]';
+
 // A claimed message whose sender died mid-way is retried after this lease.
 export const CLAIM_LEASE_SECONDS = 120;
 
@@ -210,9 +215,28 @@ export default fp(
                 where id = ${message.id}`,
           );
         }
+        // A provider has the message (or refused it for good): nobody needs the consent link in our copy again.
+        if (outcome.state === 'failed' || (outcome.state === 'sent' && outcome.transport !== 'local')) {
+          await forgetRequestToken(tx, message.id);
+        }
         // The requester sees a request's delivery state live when it changes (not on a retry that stays queued).
         if (outcome.state !== 'queued') await publishDeliveryChange(tx, message.id);
       });
+    }
+
+    /**
+     * Replaces the token in a location request's message (its consent and opt-out links) with `[token]`: once a
+     * provider has taken it, our copy is only a record of what was sent. The requester's list shows the delivery
+     * state, never the text. Other messages (codes, receipts) have their own retention and are left alone.
+     */
+    async function forgetRequestToken(tx: DatabaseExecutor, messageId: string): Promise<void> {
+      await tx.execute(
+        sql`update outbox_messages set
+              body_text = regexp_replace(body_text, ${SENT_TOKEN_PATTERN}, ${SENT_TOKEN_REPLACEMENT}, 'g'),
+              body_html = regexp_replace(body_html, ${SENT_TOKEN_PATTERN}, ${SENT_TOKEN_REPLACEMENT}, 'g')
+            where id = ${messageId}
+              and exists (select 1 from location_requests where message_id = ${messageId})`,
+      );
     }
 
     async function publishDeliveryChange(tx: DatabaseExecutor, messageId: string): Promise<void> {
@@ -220,7 +244,7 @@ export default fp(
         .select({ id: locationRequests.id, userId: locationRequests.userId })
         .from(locationRequests)
         .where(eq(locationRequests.messageId, messageId));
-      for (const request of requests) await publishRequestChange(tx, request.userId, request.id, config.publicUrl);
+      for (const request of requests) await publishRequestChange(tx, request.userId, request.id);
     }
 
     async function dispatchBatch(): Promise<number> {

@@ -1,7 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
 import { locationRequests } from '../db/schema';
-import { findOwnedRequest, publishRequestChange, type LocationRequestView } from './location-request-view';
+import {
+  findOwnedRequest,
+  publishRequestChange,
+  type LinkUrlSource,
+  type LocationRequestView,
+} from './location-request-view';
 
 /** The consent states a cancel changes: not yet answered, sharing, or stopped for now (the link still opens). */
 export const CANCELLABLE_CONSENTS = ['none', 'sharing', 'stopped'] as const;
@@ -20,7 +25,7 @@ export async function cancelOwnedRequest(
   db: Database,
   userId: string,
   requestId: string,
-  baseUrl: string,
+  links: LinkUrlSource,
 ): Promise<CancelOutcome | undefined> {
   return db.transaction(async (tx) => {
     const changed = await tx
@@ -34,8 +39,8 @@ export async function cancelOwnedRequest(
         ),
       )
       .returning({ id: locationRequests.id });
-    if (changed.length > 0) await publishRequestChange(tx, userId, requestId, baseUrl);
-    const request = await findOwnedRequest(tx, userId, requestId, baseUrl);
+    if (changed.length > 0) await publishRequestChange(tx, userId, requestId);
+    const request = await findOwnedRequest(tx, userId, requestId, links);
     return request ? { request, cancelled: changed.length > 0 } : undefined;
   });
 }

@@ -1,20 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../auth/users';
 import { locationRequests } from '../db/schema';
-import { findOwnedRequest, type LocationRequestView } from './location-request-view';
-import { publishRequestEvent } from '../live/request-events';
+import {
+  findOwnedRequest,
+  publishRequestView,
+  type LinkUrlSource,
+  type LocationRequestView,
+} from './location-request-view';
 import { isOptedOut, optOutKey } from './opt-outs';
 import { accountDayKey, countDailySend, nextSendDay, sendDay, SMS_BUDGET_KEY } from './daily-send-counts';
 import type { SendLimitsConfig } from './requests-config';
 import { claimSendSlot, linkLimitKey, targetLimitKey } from './send-limits';
 import { queueSmsBudgetAlert } from './sms-budget-alert';
+import { linkTokenKey, newRequestToken, requestTokenHash, sealLinkToken } from './request-tokens';
 import { messageLinks, renderMessage, type MessageChannel, type TemplateId } from './templates';
-
-/** 24 random bytes: 192 bits, 32 base64url characters (short enough for an SMS, far beyond guessing). */
-export function newRequestToken(): string {
-  return randomBytes(24).toString('base64url');
-}
 
 /**
  * Which limit refused a send: the target's 3-hour slot, the requester's 3-hour link slot, the account's daily count
@@ -122,17 +122,15 @@ export async function createMessageRequest(
         channel: input.channel,
         target: input.target,
         targetHash: optOutKey(hmacSecret, input.target),
-        token,
+        // Only the hash: the token itself goes out in the message and is kept nowhere else.
+        tokenHash: requestTokenHash(token),
         locale: input.locale,
         templateId: input.templateId,
         note: input.note.trim() || null,
         messageId,
         expiresAt: expires,
       });
-      return {
-        kind: 'created',
-        request: await publishCreated(tx, input.requester.userId, requestId, input.baseUrl),
-      };
+      return { kind: 'created', request: await publishCreated(tx, input.requester.userId, requestId, null) };
     })
     .catch((error: unknown) => {
       if (error instanceof Refusal) return error.outcome;
@@ -152,27 +150,33 @@ export async function createLinkRequest(
     const claim = await claimSendSlot(tx, linkLimitKey(input.requester.userId));
     if (!claim.allowed) return { kind: 'limited', rule: 'link', nextAllowedAt: claim.nextAllowedAt };
     const requestId = randomUUID();
+    const token = newRequestToken();
+    const tokenKey = linkTokenKey(app.auth.secrets.hmacSecret);
     await tx.insert(locationRequests).values({
       id: requestId,
       userId: input.requester.userId,
       channel: 'link',
       title: input.title,
-      token: newRequestToken(),
+      tokenHash: requestTokenHash(token),
+      // The requester copies the link again from their list: sealed, opened only for them.
+      tokenCipher: sealLinkToken(tokenKey, requestId, token),
       locale: input.locale,
       expiresAt: expiresAt(input.expiryDays),
     });
-    return { kind: 'created', request: await publishCreated(tx, input.requester.userId, requestId, input.baseUrl) };
+    const links = { baseUrl: input.baseUrl, tokenKey };
+    return { kind: 'created', request: await publishCreated(tx, input.requester.userId, requestId, links) };
   });
 }
 
+/** The new request's view for the answer (with a link's URL), published live without it. */
 async function publishCreated(
   tx: Parameters<typeof findOwnedRequest>[0],
   userId: string,
   requestId: string,
-  baseUrl: string,
+  links: LinkUrlSource | null,
 ): Promise<LocationRequestView> {
-  const view = await findOwnedRequest(tx, userId, requestId, baseUrl);
+  const view = await findOwnedRequest(tx, userId, requestId, links);
   if (!view) throw new Error('the new request was not found');
-  await publishRequestEvent(tx, { userId, requestId, type: 'request', payload: { ...view } });
+  await publishRequestView(tx, userId, view);
   return view;
 }

@@ -4,6 +4,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { locationRequests, outboxMessages, positions } from '../db/schema';
 import type { Place } from '../geo/place';
 import { publishRequestEvent } from '../live/request-events';
+import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
 
 /** A position as the requester sees it (docs/api-v1.md `Position`). */
@@ -57,6 +58,23 @@ type PositionRow = typeof positions.$inferSelect;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
+/**
+ * What the requester's own view needs to show a trackable link's URL: the site's address and the key that opens
+ * the link's sealed token (linkTokenKey of the server's secret). Views without it show no URL: the live events,
+ * which are stored (request_events) and must not hold a consent link.
+ */
+export interface LinkUrlSource {
+  baseUrl: string;
+  tokenKey: Buffer;
+}
+
+/** A trackable link's consent URL; null for a message, without a source, or when its token cannot be opened. */
+function linkUrl(row: RequestRow, source: LinkUrlSource | null): string | null {
+  if (row.channel !== 'link' || !source) return null;
+  const token = (row.tokenCipher && openLinkToken(source.tokenKey, row.id, row.tokenCipher)) ?? row.legacyToken;
+  return token ? messageLinks(source.baseUrl, row.locale as Locale, token).consentUrl : null;
+}
+
 export function toPositionView(row: PositionRow): PositionView {
   return {
     id: row.id,
@@ -71,21 +89,21 @@ export function toPositionView(row: PositionRow): PositionView {
 }
 
 /**
- * The view of one row. Only a trackable link shows its URL: the requester shares that one themselves, while the
- * link in an SMS or email belongs to its recipient.
+ * The view of one row. Only a trackable link shows its URL, and only with a source to open it: the requester shares
+ * that one themselves, while the link in an SMS or email belongs to its recipient.
  */
 export function toLocationRequestView(
   row: RequestRow,
   delivery: DeliveryState | null,
   lastPosition: PositionRow | null,
-  baseUrl: string,
+  links: LinkUrlSource | null,
 ): LocationRequestView {
   return {
     id: row.id,
     channel: row.channel as LocationRequestView['channel'],
     target: row.target,
     title: row.title,
-    url: row.channel === 'link' ? messageLinks(baseUrl, row.locale as Locale, row.token).consentUrl : null,
+    url: linkUrl(row, links),
     status: row.status as LocationRequestView['status'],
     consent: row.consent as LocationRequestView['consent'],
     delivery: row.messageId ? delivery : null,
@@ -113,7 +131,7 @@ async function lastPositions(db: DatabaseExecutor, requestIds: string[]): Promis
 async function viewsOf(
   db: DatabaseExecutor,
   rows: { request: RequestRow; delivery: string | null; transport: string | null }[],
-  baseUrl: string,
+  links: LinkUrlSource | null,
 ): Promise<LocationRequestView[]> {
   const latest = await lastPositions(
     db,
@@ -124,7 +142,7 @@ async function viewsOf(
       row.request,
       deliveryStateOf(row.delivery, row.transport),
       latest.get(row.request.id) ?? null,
-      baseUrl,
+      links,
     ),
   );
 }
@@ -141,12 +159,12 @@ export async function findOwnedRequest(
   db: DatabaseExecutor,
   userId: string,
   requestId: string,
-  baseUrl: string,
+  links: LinkUrlSource | null,
 ): Promise<LocationRequestView | undefined> {
   const rows = await selectWithDelivery(db).where(
     and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId)),
   );
-  const [view] = await viewsOf(db, rows, baseUrl);
+  const [view] = await viewsOf(db, rows, links);
   return view;
 }
 
@@ -156,7 +174,7 @@ export async function listOwnedRequests(
   userId: string,
   page: number,
   pageSize: number,
-  baseUrl: string,
+  links: LinkUrlSource,
 ): Promise<{ items: LocationRequestView[]; total: number }> {
   const rows = await selectWithDelivery(db)
     .where(eq(locationRequests.userId, userId))
@@ -164,20 +182,25 @@ export async function listOwnedRequests(
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   const total = await db.$count(locationRequests, eq(locationRequests.userId, userId));
-  return { items: await viewsOf(db, rows, baseUrl), total };
+  return { items: await viewsOf(db, rows, links), total };
 }
 
 /**
- * Publishes the request's current view to its owner's live stream. Call inside the transaction of the change,
- * so the event exists only if the change does.
+ * Publishes a request's view to its owner's live stream, without a link's URL: the event is stored, and a stored
+ * consent link would open the link to anyone reading the table. The dashboard keeps the URL it already has (from
+ * the create answer or the list). Call inside the transaction of the change, so the event exists only if the
+ * change does.
  */
-export async function publishRequestChange(
+export async function publishRequestView(
   db: DatabaseExecutor,
   userId: string,
-  requestId: string,
-  baseUrl: string,
+  view: LocationRequestView,
 ): Promise<void> {
-  const view = await findOwnedRequest(db, userId, requestId, baseUrl);
-  if (!view) return;
-  await publishRequestEvent(db, { userId, requestId, type: 'request', payload: { ...view } });
+  await publishRequestEvent(db, { userId, requestId: view.id, type: 'request', payload: { ...view, url: null } });
+}
+
+/** Publishes the request's current view (publishRequestView) to its owner's live stream. */
+export async function publishRequestChange(db: DatabaseExecutor, userId: string, requestId: string): Promise<void> {
+  const view = await findOwnedRequest(db, userId, requestId, null);
+  if (view) await publishRequestView(db, userId, view);
 }

@@ -10,6 +10,7 @@ import type { TwilioHttpClient } from '../../src/mail/twilio-sms';
 import { describeEachDatabase } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
+import { tablesHolding } from '../support/stored-text';
 import { recordingTwilioClient } from '../support/twilio-recorder';
 
 interface Received {
@@ -242,6 +243,38 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
     await testApp.app.mailer.queue(testApp.app.db, farewell('erase-when-refused', 'gone@example.com'));
     await testApp.app.mailer.dispatchDue();
     expect(await rowFor('erase-when-refused')).toBeUndefined();
+  });
+
+  it('keeps an email request’s consent link in our copy only until the SMTP server has it', async () => {
+    const requester = await createRequester(testApp.app, { displayName: 'Sari' });
+    const arrival = smtp.nextMessage();
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/requests/email',
+      headers: requester.headers,
+      payload: { email: 'ibu@example.com', templateId: 'check-in', note: '', locale: 'en' },
+    });
+    expect(response.statusCode).toBe(200);
+    const delivered = (await arrival).raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const token = /enter-link\?token=([\w-]+)/.exec(delivered)?.[1];
+    // The recipient has the link, whole.
+    expect(token).toMatch(/^[\w-]{32}$/);
+    await testApp.app.mailer.dispatchDue();
+    const [message] = await testApp.app.db
+      .select({ message: outboxMessages })
+      .from(locationRequests)
+      .innerJoin(outboxMessages, eq(outboxMessages.id, locationRequests.messageId))
+      .where(eq(locationRequests.id, response.json().data.request.id));
+    expect(message?.message).toMatchObject({ state: 'sent', transport: 'smtp' });
+    for (const body of [message!.message.bodyText, message!.message.bodyHtml!]) {
+      expect(body).not.toContain(token);
+      expect(body).toContain('/enter-link?token=[token]');
+      expect(body).toContain('/enter-link?token=[token]&');
+    }
+    expect(message!.message.bodyText).toContain('Sari uses Kabari and asks you to share your location');
+    expect(await tablesHolding(testApp.app.db, token!)).toEqual([]);
+    // The link itself still works: the request is found by the token's hash.
+    expect((await testApp.app.inject({ method: 'GET', url: `/api/v1/share/links/${token}` })).statusCode).toBe(200);
   });
 
   it('queues a message once per idempotency key', async () => {
@@ -509,6 +542,33 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('keeps an SMS request’s consent link in our copy only until Twilio has it, or has refused it for good', async () => {
+    const twilio = recordingTwilioClient();
+    testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: twilio.client } });
+    const tokenIn = (text: string) => /enter-link\?token=([\w-]+)/.exec(text)?.[1] ?? '';
+    const { request } = await sendSms(testApp.app, '+6281234567893');
+    await testApp.app.mailer.dispatchDue();
+    // The recipient has the link, whole.
+    const delivered = (twilio.requests[0]!.data as { Body: string }).Body;
+    const token = tokenIn(delivered);
+    expect(token).toMatch(/^[\w-]{32}$/);
+    const sent = await messageOf(testApp.app, request.id);
+    expect(sent).toMatchObject({ state: 'sent', transport: 'twilio' });
+    expect(sent.bodyText).toBe(delivered.split(token).join('[token]'));
+    expect(await tablesHolding(testApp.app.db, token)).toEqual([]);
+
+    // Refused for good: nobody will send it again, and the token goes too.
+    twilio.answer(400);
+    const refused = await sendSms(testApp.app, '+6281234567894');
+    await testApp.app.mailer.dispatchDue();
+    const refusedToken = tokenIn((twilio.requests[1]!.data as { Body: string }).Body);
+    expect(refusedToken).toMatch(/^[\w-]{32}$/);
+    const failed = await messageOf(testApp.app, refused.request.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.bodyText).toContain('/enter-link?token=[token] ');
+    expect(await tablesHolding(testApp.app.db, refusedToken)).toEqual([]);
   });
 
   it('picks up a message whose sender died mid-send once its lease ends; fails a final refusal at once', async () => {

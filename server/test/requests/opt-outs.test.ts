@@ -4,6 +4,7 @@ import { linkTombstones, locationRequests, optOuts } from '../../src/db/schema';
 import { keyedHash } from '../../src/lib/keyed-hash';
 import { rekeyOptOuts } from '../../src/requests/opt-outs';
 import { describeEachDatabase } from '../support/databases';
+import { tokenFromMessage } from '../support/request-token';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -46,7 +47,9 @@ describeEachDatabase('opt-outs under a keyed hash', (driver) => {
     const number = freshNumber();
     expect((await sendSms(number)).statusCode).toBe(200);
     const [request] = await db().select().from(locationRequests).where(eq(locationRequests.target, number));
-    expect((await share(request!.token, '/opt-out')).json().data).toEqual({ optedOut: true });
+    expect((await share(await tokenFromMessage(db(), request!.id), '/opt-out')).json().data).toEqual({
+      optedOut: true,
+    });
 
     const stored = JSON.stringify(await optOutRows());
     expect(stored).toContain(secretKey(number));
@@ -60,12 +63,13 @@ describeEachDatabase('opt-outs under a keyed hash', (driver) => {
     const number = freshNumber();
     expect((await sendSms(number)).statusCode).toBe(200);
     const [request] = await db().select().from(locationRequests).where(eq(locationRequests.target, number));
+    const token = await tokenFromMessage(db(), request!.id);
     await db().delete(locationRequests).where(eq(locationRequests.id, request!.id));
     const tombstones = JSON.stringify(await db().select().from(linkTombstones));
     expect(tombstones).toContain(secretKey(number));
     expect(tombstones).not.toContain(plainSha256(number));
 
-    expect((await share(request!.token, '/opt-out')).json().data).toEqual({ optedOut: true });
+    expect((await share(token, '/opt-out')).json().data).toEqual({ optedOut: true });
     expect((await sendSms(number)).statusCode).toBe(409);
   });
 

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { locationRequests, outboxMessages, users } from '../../src/db/schema';
+import { outboxMessages, users } from '../../src/db/schema';
+import { tokenFromMessage } from '../support/request-token';
 import { createRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
@@ -41,14 +42,10 @@ async function linksMadeFor(testApp: TestApp, number: string) {
     payload: { email: user!.email, type: 1 },
   });
   expect(reset.statusCode).toBe(200);
-  const [smsRow] = await testApp.app.db
-    .select()
-    .from(locationRequests)
-    .where(eq(locationRequests.id, sms.json().data.request.id));
   return {
     linkUrl: link.json().data.request.url as string,
     smsText: (await messagesTo(testApp, number))[0]!.bodyText,
-    smsToken: smsRow!.token,
+    smsToken: await tokenFromMessage(testApp.app.db, sms.json().data.request.id),
     resetText: (await messagesTo(testApp, user!.email))[0]!.bodyText,
   };
 }

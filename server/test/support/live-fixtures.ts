@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { createSession } from '../../src/auth/sessions';
 import { createUser } from '../../src/auth/users';
 import type { Database } from '../../src/db/open-database';
 import { locationRequests } from '../../src/db/schema';
+import { newRequestToken, requestTokenHash } from '../../src/requests/request-tokens';
 
 /** A requester with a session token (as login would hand out). */
 export async function signedInRequester(
@@ -22,7 +22,7 @@ export async function linkRequest(db: Database, userId: string): Promise<string>
       userId,
       channel: 'link',
       title: 'Family',
-      token: randomBytes(24).toString('base64url'),
+      tokenHash: requestTokenHash(newRequestToken()),
       locale: 'en',
       expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
     })

@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/db/open-database';
 import { locationRequests, users } from '../../src/db/schema';
+import { newRequestToken, requestTokenHash } from '../../src/requests/request-tokens';
 
 export type RequestValues = Partial<typeof locationRequests.$inferInsert>;
 
@@ -14,20 +15,24 @@ export async function insertRequester(db: Database, displayName = 'Budi Santoso'
   return row.id;
 }
 
-/** A location request as the request routes store it: an SMS to a number unless `values` says otherwise. */
+/**
+ * A location request as the request routes store it (only its token's hash): an SMS to a number unless `values`
+ * says otherwise. Answers the row with the token, which the recipient would have from the message.
+ */
 export async function insertRequest(db: Database, userId: string, values: RequestValues = {}) {
+  const token = newRequestToken();
   const [row] = await db
     .insert(locationRequests)
     .values({
       userId,
       channel: 'sms',
       target: '+628123456789',
-      token: randomBytes(24).toString('base64url'),
+      tokenHash: requestTokenHash(token),
       locale: 'en',
       expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
       ...values,
     })
     .returning();
   if (!row) throw new Error('the request was not stored');
-  return row;
+  return { ...row, token };
 }

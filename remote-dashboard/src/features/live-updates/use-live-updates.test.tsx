@@ -76,6 +76,26 @@ describe('useLiveUpdates', () => {
     expect(useLiveConnectionStore.getState().connected).toBeNull();
   });
 
+  it('keeps a link’s URL when its live event comes without one (the server stores none with its events)', () => {
+    const link = {
+      ...pending,
+      id: 'l1',
+      channel: 'link',
+      target: null,
+      title: 'Weekend',
+      url: 'https://kabari.example/enter-link?token=abcdefghijklmnopqrstuvwxyz012345',
+    } satisfies LocationRequest;
+    useRequestHistoryStore.setState({ items: [link], total: 1, page: 1, loadState: 'success', selectedId: null });
+    render(<Dashboard signedIn />);
+    const source = FakeEventSource.instances[0];
+    act(() => source?.open());
+    act(() => source?.emit('request', '5', { ...link, url: null, openedTime: '2026-11-22T04:05:00.000Z' }));
+    expect(useRequestHistoryStore.getState().items[0]).toEqual({
+      ...link,
+      openedTime: '2026-11-22T04:05:00.000Z',
+    });
+  });
+
   it('opens nothing for a visitor', () => {
     render(<Dashboard signedIn={false} />);
     expect(FakeEventSource.instances).toHaveLength(0);

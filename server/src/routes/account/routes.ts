@@ -194,12 +194,15 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           cardLast4: row.cardLast4,
           createdAt: row.createdAt.toISOString(),
         })),
-        requests: requests.map(({ token: _token, userId: _userId, ...row }) => ({
-          ...row,
-          positions: shared
-            .filter((position) => position.requestId === row.id)
-            .map(({ requestId: _requestId, ...position }) => position),
-        })),
+        // Never a link's token, in any form: the export is a file that travels.
+        requests: requests.map(
+          ({ tokenHash: _hash, tokenCipher: _cipher, legacyToken: _legacy, userId: _userId, ...row }) => ({
+            ...row,
+            positions: shared
+              .filter((position) => position.requestId === row.id)
+              .map(({ requestId: _requestId, ...position }) => position),
+          }),
+        ),
       };
       const day = new Date().toISOString().slice(0, 10);
       // A file, not the JSON envelope: sent as-is, past the response schema.

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { errorEnvelope, errorResponses } from '../../lib/envelope';
 import { createLinkRequest } from '../../requests/create-request';
+import { linkTokenKey } from '../../requests/request-tokens';
 import { answerCancel, cancelSchema, requireSubscriber, sendAnswer } from '../requests/routes';
 import { limitedResponse, requestResponse } from '../requests/schemas';
 import { createLinkBody } from './schemas';
@@ -12,6 +13,7 @@ const signedInResponses = { ...errorResponses, 401: errorEnvelope };
 const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const { config } = options;
   const security = [{ token: [] }];
+  const links = { baseUrl: config.publicUrl, tokenKey: linkTokenKey(app.auth.secrets.hmacSecret) };
 
   app.post(
     '/api/v1/links',
@@ -53,7 +55,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
           'so and is answered with cancelled: false.',
       },
     },
-    async (request) => answerCancel(app.db, config, request),
+    async (request) => answerCancel(app.db, links, request),
   );
 };
 

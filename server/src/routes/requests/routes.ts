@@ -6,16 +6,17 @@ import { unsendableNameProblem } from '../../auth/display-name';
 import { knownText, requestLocale, sayCommon, type Locale, type LocalizedText } from '../../lib/messages';
 import { hoursText, sayRequests, sayRequestsIn } from '../../requests/request-messages';
 import type { Config } from '../../config';
-import type { DatabaseExecutor } from '../../db/open-database';
+import type { Database, DatabaseExecutor } from '../../db/open-database';
 import { locationRequests } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { cancelOwnedRequest } from '../../requests/cancel-request';
 import { createMessageRequest, type CreateOutcome, type LimitRule } from '../../requests/create-request';
 import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from '../../requests/daily-send-counts';
-import { listOwnedRequests } from '../../requests/location-request-view';
+import { listOwnedRequests, type LinkUrlSource } from '../../requests/location-request-view';
 import { canReceiveSms, numberFacts, parseNumber } from '../../requests/number-facts';
 import { isOptedOut } from '../../requests/opt-outs';
 import type { SendLimitsConfig } from '../../requests/requests-config';
+import { linkTokenKey, sealLegacyLinkTokens } from '../../requests/request-tokens';
 import { smsCountryRefusal } from '../../requests/sms-countries';
 import { linkLimitKey, nextAllowedAt, rehashLegacyTargetKeys, targetLimitKey } from '../../requests/send-limits';
 import { hasLiveSubscription } from '../../requests/subscriber-access';
@@ -67,11 +68,11 @@ export const cancelSchema = {
 
 /** Their answer: the owner's request cancelled (or unchanged, when it had ended); anyone else's 404. */
 export async function answerCancel(
-  db: DatabaseExecutor,
-  config: Config,
+  db: Database,
+  links: LinkUrlSource,
   request: FastifyRequest<{ Params: { id: string } }>,
 ) {
-  const outcome = await cancelOwnedRequest(db, request.session!.user.id, request.params.id, config.publicUrl);
+  const outcome = await cancelOwnedRequest(db, request.session!.user.id, request.params.id, links);
   if (!outcome) throw new HttpError(404, sayCommon('requestNotFound'));
   return ok(outcome);
 }
@@ -167,11 +168,18 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
   const expiryDays = config.requests.linkExpiryDays;
   const limits = config.requests.sendLimits;
   const security = [{ token: [] }];
+  const links: LinkUrlSource = {
+    baseUrl: config.publicUrl,
+    tokenKey: linkTokenKey(app.auth.secrets.hmacSecret),
+  };
 
-  // 3-hour slots stored under a raw number or address before the keys were hashed move to their hash.
+  // 3-hour slots stored under a raw number or address before the keys were hashed move to their hash; links'
+  // tokens stored in the clear before tokens were hashed are sealed.
   app.addHook('onReady', async () => {
     const moved = await rehashLegacyTargetKeys(app.db, app.auth.secrets.hmacSecret);
     if (moved > 0) app.log.info({ moved }, 'Send limits stored under raw targets moved to keyed hashes');
+    const sealed = await sealLegacyLinkTokens(app.db, app.auth.secrets.hmacSecret);
+    if (sealed > 0) app.log.info({ sealed }, 'Link tokens stored in the clear were sealed');
   });
 
   /** What would refuse a send to this target today besides its 3-hour slot, said up front; null when nothing. */
@@ -395,13 +403,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     },
     async (request) => {
       const { page, pageSize } = request.query;
-      const { items, total } = await listOwnedRequests(
-        app.db,
-        request.session!.user.id,
-        page,
-        pageSize,
-        config.publicUrl,
-      );
+      const { items, total } = await listOwnedRequests(app.db, request.session!.user.id, page, pageSize, links);
       return ok({ items, total, page, pageSize });
     },
   );
@@ -418,7 +420,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           "or cancelled is answered unchanged with cancelled: false. Another user's request answers 404.",
       },
     },
-    async (request) => answerCancel(app.db, config, request),
+    async (request) => answerCancel(app.db, links, request),
   );
 
   app.delete(

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
@@ -24,6 +23,7 @@ import {
   toPositionView as positionView,
 } from '../../requests/location-request-view';
 import { optOutKey, recordOptOut } from '../../requests/opt-outs';
+import { requestTokenHash } from '../../requests/request-tokens';
 import {
   consentResponse,
   linkResponse,
@@ -90,10 +90,15 @@ export function linkState(request: RequestRow, now = new Date()): LinkState {
 
 const notSharing = (state: LinkState) => new HttpError(409, say(state));
 
-const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 32);
+// The per-token throttle's key: part of the token's hash, never the token.
+const tokenKey = (token: string) => requestTokenHash(token).slice(0, 32);
 
+/** The request behind a token, found by the token's hash (the only form in which it is stored); else 404. */
 async function findRequest(db: DatabaseExecutor, token: string, lock = false): Promise<RequestRow> {
-  const query = db.select().from(locationRequests).where(eq(locationRequests.token, token));
+  const query = db
+    .select()
+    .from(locationRequests)
+    .where(eq(locationRequests.tokenHash, requestTokenHash(token)));
   const [request] = lock ? await query.for('update') : await query;
   if (!request) throw new HttpError(404, say('invalidLink'));
   return request;
@@ -107,10 +112,10 @@ async function findRequestOrTombstone(
   token: string,
   lock = false,
 ): Promise<{ request: RequestRow; tombstone?: undefined } | { request?: undefined; tombstone: Tombstone }> {
-  const query = db.select().from(locationRequests).where(eq(locationRequests.token, token));
+  const tokenHash = requestTokenHash(token);
+  const query = db.select().from(locationRequests).where(eq(locationRequests.tokenHash, tokenHash));
   const [request] = lock ? await query.for('update') : await query;
   if (request) return { request };
-  const tokenHash = createHash('sha256').update(token).digest('hex');
   const [tombstone] = await db.select().from(linkTombstones).where(eq(linkTombstones.tokenHash, tokenHash));
   if (!tombstone) throw new HttpError(404, say('invalidLink'));
   return { tombstone };
@@ -128,7 +133,7 @@ async function updateRequest(db: DatabaseExecutor, id: string, values: Partial<R
  * transaction that makes it.
  */
 const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
-  const { publicUrl, authThrottleScale } = options.config;
+  const { authThrottleScale } = options.config;
   const { hmacSecret } = app.auth.secrets;
   // Nothing about the recipient is stored before consent (design §1.2), not even the address in a throttle key:
   // the counters are keyed by an HMAC of it, which cannot be turned back into the address without the secret.
@@ -161,7 +166,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       if (state === change.consent) return ok({ state });
       if (state !== from) throw notSharing(state);
       row = await updateRequest(tx, row.id, { ...change, decidedAt: new Date() });
-      await publishView(tx, row.userId, row.id, publicUrl);
+      await publishView(tx, row.userId, row.id);
       return ok({ state: linkState(row) });
     });
 
@@ -199,7 +204,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         if (!row.openedAt) {
           // Only that it was opened: no address, no device, nothing about who opened it.
           row = await updateRequest(tx, row.id, { openedAt: new Date() });
-          await publishView(tx, row.userId, row.id, publicUrl);
+          await publishView(tx, row.userId, row.id);
         }
         const [requester] = await tx
           .select({ displayName: users.displayName })
@@ -288,7 +293,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
             payload: { requestId: row.id, position: positionView(position) },
           });
         }
-        await publishView(tx, row.userId, row.id, publicUrl);
+        await publishView(tx, row.userId, row.id);
         return position ? positionView(position) : null;
       });
       return ok({ state: 'sharing' as const, approximate, attribution: DBIP_ATTRIBUTION });
@@ -354,7 +359,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         });
         if (row.status !== 'gps_tracked') {
           row = await updateRequest(tx, row.id, { status: 'gps_tracked', locatedAt: row.locatedAt ?? now });
-          await publishView(tx, row.userId, row.id, publicUrl);
+          await publishView(tx, row.userId, row.id);
         }
         return ok({ accepted: true, liveUntil: row.liveUntil?.toISOString() ?? null });
       });
@@ -379,7 +384,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         if (state !== 'sharing') throw notSharing(state);
         const liveUntil = new Date(Date.now() + request.body.minutes * 60_000);
         row = await updateRequest(tx, row.id, { liveUntil });
-        await publishView(tx, row.userId, row.id, publicUrl);
+        await publishView(tx, row.userId, row.id);
         return ok({ liveUntil: liveUntil.toISOString() });
       }),
   );
@@ -413,7 +418,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
           return ok({ liveUntil: row.liveUntil.toISOString() });
         }
         row = await updateRequest(tx, row.id, { liveUntil: null });
-        await publishView(tx, row.userId, row.id, publicUrl);
+        await publishView(tx, row.userId, row.id);
         return ok({ liveUntil: null });
       }),
   );
@@ -488,7 +493,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
           type: 'withdrawn',
           payload: { requestId: row.id },
         });
-        await publishView(tx, row.userId, row.id, publicUrl);
+        await publishView(tx, row.userId, row.id);
         return ok({ state: linkState(row) });
       }),
   );
@@ -521,7 +526,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         const row = found.request;
         if (row && linkState(row) === 'open') {
           await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
-          await publishView(tx, row.userId, row.id, publicUrl);
+          await publishView(tx, row.userId, row.id);
         }
         return ok({ optedOut: true as const });
       }),

@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { queryRows } from '../../../src/db/open-database';
-import { locationRequests, outboxMessages } from '../../../src/db/schema';
+import { outboxMessages } from '../../../src/db/schema';
 import { describeEachDatabase } from '../../support/databases';
+import { tokenFromMessage } from '../../support/request-token';
 import { throttleKey } from '../../../src/auth/throttle';
 import { encryptPassword } from '../../support/jsencrypt';
 import { freshIp, signUpSubscriber } from '../../support/sign-up';
@@ -98,12 +99,9 @@ describeEachDatabase('deleting an account', (driver) => {
       ).statusCode,
     ).toBe(200);
     expect((await call('POST', '/api/v1/links', token, { title: 'Weekend trip', locale: 'en' })).statusCode).toBe(200);
-    const [shared] = await app()
-      .db.select()
-      .from(locationRequests)
-      .where(eq(locationRequests.id, sms.json().data.request.id));
+    const sharedToken = await tokenFromMessage(app().db, sms.json().data.request.id);
     const share = (action: string, payload?: object) =>
-      call('POST', `/api/v1/share/links/${shared!.token}${action}`, undefined, payload, PUBLIC_IP);
+      call('POST', `/api/v1/share/links/${sharedToken}${action}`, undefined, payload, PUBLIC_IP);
     expect((await share('/consent')).statusCode).toBe(200);
     expect(
       (

@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { locationRequests, requestEvents } from '../../../src/db/schema';
+import { requestTokenHash } from '../../../src/requests/request-tokens';
 import { describeEachDatabase } from '../../support/databases';
+import { tokenFromUrl } from '../../support/request-token';
+import { tablesHolding } from '../../support/stored-text';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
@@ -39,11 +42,44 @@ describeEachDatabase('trackable links', (driver) => {
       delivery: null,
     });
     const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, request.id));
+    expect(request.url).toMatch(/^http:\/\/localhost(:\d+)?\/id\/enter-link\?token=[A-Za-z0-9_-]+$/);
     // 32 base64url characters: 192 random bits.
-    expect(row!.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(request.url).toMatch(new RegExp(`^http://localhost(:\\d+)?/id/enter-link\\?token=${row!.token}$`));
+    const token = tokenFromUrl(request.url);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    // Stored as its hash, and sealed for the requester's own list: the token itself is in no column.
+    expect(row!.tokenHash).toBe(requestTokenHash(token));
+    expect(row!.tokenCipher).toMatch(/^v1\./);
+    expect(row!.legacyToken).toBeNull();
+    expect(JSON.stringify(row)).not.toContain(token);
     const lifetime = new Date(request.expiresAt).getTime() - new Date(request.requestTime).getTime();
     expect(Math.abs(lifetime - 3 * DAY)).toBeLessThan(5000);
+  });
+
+  it('shows its URL to its requester again (list, cancel), while no stored row holds the token', async () => {
+    const sari = await createRequester(testApp.app);
+    const created = (await createLink(sari, 'Weekend')).json().data.request;
+    const token = tokenFromUrl(created.url);
+    const list = await testApp.app.inject({ method: 'GET', url: '/api/v1/requests', headers: sari.headers });
+    expect(list.json().data.items).toEqual([expect.objectContaining({ id: created.id, url: created.url })]);
+    // The recipient opens it: the link works by its token, and the requester hears of it live.
+    const opened = await testApp.app.inject({ method: 'GET', url: `/api/v1/share/links/${token}` });
+    expect(opened.statusCode).toBe(200);
+    const cancelled = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/v1/links/${created.id}/cancel`,
+      headers: sari.headers,
+    });
+    expect(cancelled.json().data.request).toMatchObject({ id: created.id, url: created.url, consent: 'cancelled' });
+
+    // Live events are stored: they carry the request without its URL (the dashboard keeps the one it has).
+    const events = await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, created.id));
+    expect(events.map((event) => (event.payload as { openedTime: string | null }).openedTime !== null)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    for (const event of events) expect(event.payload).toMatchObject({ id: created.id, channel: 'link', url: null });
+    expect(await tablesHolding(testApp.app.db, token)).toEqual([]);
   });
 
   it('allows one new link per requester every 3 hours, saying when the next is possible', async () => {

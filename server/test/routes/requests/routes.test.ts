@@ -10,7 +10,9 @@ import {
 import { TARGET_LIMIT_CHECKS } from '../../../src/routes/requests/routes';
 import { keyedHash } from '../../../src/lib/keyed-hash';
 import { optOutKey } from '../../../src/requests/opt-outs';
+import { requestTokenHash } from '../../../src/requests/request-tokens';
 import { describeEachDatabase } from '../../support/databases';
+import { tokenFromMessage } from '../../support/request-token';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
@@ -169,15 +171,20 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect(new Date(request.expiresAt).getTime() - Date.now()).toBeGreaterThan(7 * DAY - 60_000);
 
       const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, request.id));
-      expect(row!.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const token = await tokenFromMessage(testApp.app.db, request.id);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      // The request keeps only the token's hash: nothing that opens the link.
+      expect(row).toMatchObject({ tokenHash: requestTokenHash(token), tokenCipher: null, legacyToken: null });
+      expect(JSON.stringify(row)).not.toContain(token);
       const [message] = await testApp.app.db
         .select()
         .from(outboxMessages)
         .where(eq(outboxMessages.id, row!.messageId!));
+      // In the local outbox the message stays whole: reading it there is how a local trial opens the link.
       expect(message).toMatchObject({ channel: 'sms', recipient: number, state: 'sent', transport: 'local' });
       expect(message!.bodyText).toContain('Sari Wulandari asks to see your location');
-      expect(message!.bodyText).toContain(`https://kabari.example/enter-link?token=${row!.token} `);
-      expect(message!.bodyText).toContain(`https://kabari.example/enter-link?token=${row!.token}&action=opt-out`);
+      expect(message!.bodyText).toContain(`https://kabari.example/enter-link?token=${token} `);
+      expect(message!.bodyText).toContain(`https://kabari.example/enter-link?token=${token}&action=opt-out`);
 
       // The owner's live stream hears of it.
       const events = await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, request.id));

@@ -1,0 +1,99 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../db/open-database';
+
+/**
+ * A request's token is the only key to its consent link. The database holds its sha256 for the lookup (192 random
+ * bits: a plain hash cannot be searched back to a token) and, for a trackable link only, a copy sealed with a key
+ * derived from the server's secret, opened only to show the link to its own requester. An SMS or email token is
+ * needed by nobody but its recipient: nothing but the hash is kept.
+ */
+
+/** 24 random bytes: 192 bits, 32 base64url characters (short enough for an SMS, far beyond guessing). */
+export function newRequestToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The lookup key of a token: its sha256 in hex, as the tombstones of deleted requests hold it too. */
+export function requestTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+const SEALED_PREFIX = 'v1.';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const keys = new WeakMap<Buffer, Buffer>();
+
+/** The AES-256 key that seals link tokens: HKDF-SHA256 of the server's secret, for this purpose only. */
+export function linkTokenKey(secret: Buffer): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'kabari location-request link token v1', 32));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/**
+ * The token sealed with AES-256-GCM for the request it belongs to (its id is the associated data: a sealed token
+ * copied onto another row does not open there). `v1.` and base64url of the nonce, the ciphertext and the tag.
+ */
+export function sealLinkToken(key: Buffer, requestId: string, token: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(requestId, 'utf8'));
+  const sealed = Buffer.concat([iv, cipher.update(token, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return SEALED_PREFIX + sealed.toString('base64url');
+}
+
+/** The token, or null when it cannot be opened (another secret, another row, altered). */
+export function openLinkToken(key: Buffer, requestId: string, sealed: string): string | null {
+  if (!sealed.startsWith(SEALED_PREFIX)) return null;
+  const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64url');
+  if (bytes.length <= IV_BYTES + TAG_BYTES) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(requestId, 'utf8'));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    return Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+const LEGACY_BATCH = 500;
+
+/**
+ * Seals the plain tokens a version before hashed tokens left on trackable links (the migration that added the hash
+ * already cleared the others) and clears them: a migration cannot, it does not hold the secret. Runs at start, in
+ * batches whose rows are locked and skipped by anyone else (`for update skip locked`): instances starting together
+ * share the rows, none waits for another, and each row is sealed exactly once. Until its turn a row still opens
+ * through its plain token, so a requester never misses a link's URL meanwhile. Resolves with how many were sealed.
+ */
+export async function sealLegacyLinkTokens(db: Database, secret: Buffer): Promise<number> {
+  const key = linkTokenKey(secret);
+  let total = 0;
+  for (;;) {
+    const done = await db.transaction(async (tx) => {
+      const rows = await queryRows<{ id: string; channel: string; legacy_token: string }>(
+        tx,
+        sql`select id, channel, legacy_token from location_requests where legacy_token is not null
+            limit ${LEGACY_BATCH} for update skip locked`,
+      );
+      for (const row of rows) {
+        const sealed = row.channel === 'link' ? sealLinkToken(key, row.id, row.legacy_token) : null;
+        await queryRows(
+          tx,
+          sql`update location_requests set token_cipher = coalesce(token_cipher, ${sealed}), legacy_token = null
+              where id = ${row.id}`,
+        );
+      }
+      return rows.length;
+    });
+    total += done;
+    if (done < LEGACY_BATCH) return total;
+  }
+}

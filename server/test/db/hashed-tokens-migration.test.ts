@@ -1,0 +1,242 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { Client } from 'pg';
+import { buildApp } from '../../src/app';
+import { createSession } from '../../src/auth/sessions';
+import { loadConfig } from '../../src/config';
+import { MIGRATIONS_FOLDER } from '../../src/db/migrate';
+import { openDatabase, queryRows, type OpenedDatabase } from '../../src/db/open-database';
+import { linkTombstones, locationRequests, outboxMessages, requestEvents } from '../../src/db/schema';
+import { linkTokenKey, openLinkToken, sealLegacyLinkTokens } from '../../src/requests/request-tokens';
+import {
+  createTestDatabase,
+  describeEachDatabase,
+  tempDir,
+  type DriverName,
+  type TestDatabase,
+} from '../support/databases';
+import { tablesHolding } from '../support/stored-text';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The migrations folder as it was before tokens were hashed: everything up to 0018 left out. */
+function migrationsBeforeHashedTokens(): string {
+  const folder = tempDir('kabari-migrations-');
+  fs.mkdirSync(path.join(folder, 'meta'));
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+    entries: { idx: number; tag: string }[];
+  };
+  journal.entries = journal.entries.filter((entry) => entry.idx < 18);
+  fs.writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
+  for (const entry of journal.entries) {
+    fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
+  }
+  return folder;
+}
+
+/** A database at the schema before migration 0018, with `seed` run on it as the old version would have. */
+async function databaseBeforeHashedTokens(
+  driver: DriverName,
+  seed: (run: (query: string) => Promise<void>) => Promise<void>,
+): Promise<TestDatabase> {
+  const migrationsFolder = migrationsBeforeHashedTokens();
+  try {
+    if (driver === 'pglite') {
+      const dataDir = tempDir('kabari-test-data-');
+      const client = new PGlite(path.join(dataDir, 'pglite'));
+      try {
+        await migratePglite(drizzlePglite(client), { migrationsFolder });
+        await seed(async (query) => {
+          await client.exec(query);
+        });
+      } finally {
+        await client.close();
+      }
+      return {
+        env: { DATA_DIR: dataDir },
+        dataDir,
+        cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+      };
+    }
+    const database = await createTestDatabase('postgres');
+    const client = new Client({ connectionString: database.databaseUrl });
+    await client.connect();
+    try {
+      await migrateNodePostgres(drizzleNodePostgres(client), { migrationsFolder });
+      await seed(async (query) => {
+        await client.query(query);
+      });
+    } finally {
+      await client.end();
+    }
+    return database;
+  } finally {
+    fs.rmSync(migrationsFolder, { recursive: true, force: true });
+  }
+}
+
+const appOn = (database: TestDatabase) =>
+  buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
+      ...database.env,
+    }),
+    { logger: false },
+  );
+
+// Tokens as the old version made them (32 base64url characters), one per kind of request.
+const LINK_TOKEN = 'LinkTokenLinkTokenLinkTokenLink0';
+const SMS_TOKEN = 'SmsTokenSmsTokenSmsTokenSmsToke1';
+const EMAIL_TOKEN = 'MailTokenMailTokenMailTokenMail2';
+
+describeEachDatabase('migration 0018: tokens stored before they were hashed', (driver) => {
+  let database: TestDatabase | undefined;
+  let app: FastifyInstance | undefined;
+
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    await database?.cleanup();
+    database = undefined;
+  });
+
+  it('keeps every link working and the requester’s URL, and leaves no token readable in any row', async () => {
+    const userId = randomUUID();
+    const [linkId, smsId, emailId, smsMessage, emailMessage] = [1, 2, 3, 4, 5].map(() => randomUUID());
+    const expires = `now() + interval '7 days'`;
+    database = await databaseBeforeHashedTokens(driver, async (run) => {
+      await run(`insert into users (id, email, display_name, password_hash)
+                 values ('${userId}', 'rina@example.com', 'Rina', 'not-a-real-hash')`);
+      // An SMS that Twilio took, and an email that stayed in the local outbox (a local trial).
+      await run(`insert into outbox_messages (id, idempotency_key, channel, recipient, body_text, state, transport)
+                 values ('${smsMessage}', 'location-request:${smsId}', 'sms', '+6281234567890',
+                         'Kabari: Rina asks to see your location. Share or decline: https://kabari.example/enter-link?token=${SMS_TOKEN} Stop all requests: https://kabari.example/enter-link?token=${SMS_TOKEN}&action=opt-out',
+                         'sent', 'twilio')`);
+      await run(`insert into outbox_messages (id, idempotency_key, channel, recipient, subject, body_text, body_html,
+                                              state, transport)
+                 values ('${emailMessage}', 'location-request:${emailId}', 'email', 'ibu@example.com', 'Rina asks',
+                         'Open http://localhost:8080/enter-link?token=${EMAIL_TOKEN}',
+                         '<a href="http://localhost:8080/enter-link?token=${EMAIL_TOKEN}">open</a>', 'sent', 'local')`);
+      await run(`insert into location_requests (id, user_id, channel, target, title, token, locale, message_id, expires_at)
+                 values ('${linkId}', '${userId}', 'link', null, 'Weekend', '${LINK_TOKEN}', 'en', null, ${expires}),
+                        ('${smsId}', '${userId}', 'sms', '+6281234567890', null, '${SMS_TOKEN}', 'en', '${smsMessage}', ${expires}),
+                        ('${emailId}', '${userId}', 'email', 'ibu@example.com', null, '${EMAIL_TOKEN}', 'en', '${emailMessage}', ${expires})`);
+      // The link's live event as the old version stored it: its URL and all.
+      await run(`insert into request_events (user_id, request_id, type, payload)
+                 values ('${userId}', '${linkId}', 'request',
+                         '{"id": "${linkId}", "channel": "link", "url": "http://localhost:8080/enter-link?token=${LINK_TOKEN}"}'),
+                        ('${userId}', '${linkId}', 'withdrawn', '{"requestId": "${linkId}"}')`);
+    });
+
+    app = await appOn(database);
+    await app.ready();
+    const { db } = app;
+    const rows = await db.select().from(locationRequests);
+    expect(rows).toHaveLength(3);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(linkId)?.tokenHash).toBe(sha256(LINK_TOKEN));
+    expect(byId.get(smsId)?.tokenHash).toBe(sha256(SMS_TOKEN));
+    expect(byId.get(emailId)?.tokenHash).toBe(sha256(EMAIL_TOKEN));
+    for (const row of rows) expect(row.legacyToken).toBeNull();
+    // Only the link is sealed, for its requester; an SMS or email token only its recipient needs.
+    const key = linkTokenKey(app.auth.secrets.hmacSecret);
+    expect(openLinkToken(key, linkId, byId.get(linkId)!.tokenCipher!)).toBe(LINK_TOKEN);
+    expect(byId.get(smsId)?.tokenCipher).toBeNull();
+    expect(byId.get(emailId)?.tokenCipher).toBeNull();
+
+    // The requester's list shows the link's URL as before.
+    const { token: session } = await createSession(db, userId, 'jest');
+    const list = await app.inject({ method: 'GET', url: '/api/v1/requests', headers: { authorization: session } });
+    expect(list.json().data.items.find((item: { id: string }) => item.id === linkId)?.url).toBe(
+      `http://localhost:8080/enter-link?token=${LINK_TOKEN}`,
+    );
+    // Stored live events lost the URL; the others are unchanged.
+    const events = await db.select().from(requestEvents).orderBy(requestEvents.id);
+    expect(events.map((event) => event.payload)).toEqual([
+      { id: linkId, channel: 'link', url: null },
+      { requestId: linkId },
+    ]);
+    // The SMS a provider took keeps its text without the token; the local outbox keeps its link whole.
+    const [sms] = await db.select().from(outboxMessages).where(eq(outboxMessages.id, smsMessage));
+    expect(sms?.bodyText).toBe(
+      'Kabari: Rina asks to see your location. Share or decline: https://kabari.example/enter-link?token=[token] ' +
+        'Stop all requests: https://kabari.example/enter-link?token=[token]&action=opt-out',
+    );
+    expect(await tablesHolding(db, LINK_TOKEN)).toEqual([]);
+    expect(await tablesHolding(db, SMS_TOKEN)).toEqual([]);
+    expect(await tablesHolding(db, EMAIL_TOKEN)).toEqual(['outbox_messages']);
+
+    // Every link still opens by its token.
+    for (const token of [LINK_TOKEN, SMS_TOKEN, EMAIL_TOKEN]) {
+      expect((await app.inject({ method: 'GET', url: `/api/v1/share/links/${token}` })).statusCode).toBe(200);
+    }
+    // Deleted, the SMS request leaves its tombstone under the same hash: its opt-out link still works.
+    await db.delete(locationRequests).where(eq(locationRequests.id, smsId));
+    const [tombstone] = await db
+      .select()
+      .from(linkTombstones)
+      .where(eq(linkTombstones.tokenHash, sha256(SMS_TOKEN)));
+    expect(tombstone).toMatchObject({ requesterId: userId, channel: 'sms' });
+    const optOut = await app.inject({ method: 'POST', url: `/api/v1/share/links/${SMS_TOKEN}/opt-out` });
+    expect(optOut.json().data).toEqual({ optedOut: true });
+  });
+});
+
+describeEachDatabase('sealing links’ plain tokens at start, with instances starting together', (driver) => {
+  let database: TestDatabase | undefined;
+  const opened: OpenedDatabase[] = [];
+
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.client.close();
+    await database?.cleanup();
+    database = undefined;
+  });
+
+  it('seals each row exactly once however many run at once', async () => {
+    database = await createTestDatabase(driver);
+    const log = { info: () => undefined, error: () => undefined };
+    const first = await openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl }, log);
+    opened.push(first);
+    // PGlite belongs to one process; PostgreSQL takes a second instance's own pool.
+    const second =
+      driver === 'postgres'
+        ? await openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl }, log)
+        : first;
+    if (second !== first) opened.push(second);
+    const [user] = await queryRows<{ id: string }>(
+      first.db,
+      sql`insert into users (email, display_name, password_hash) values ('sari@example.com', 'Sari', 'x') returning id`,
+    );
+    const count = 1200;
+    await queryRows(
+      first.db,
+      sql`insert into location_requests (user_id, channel, title, token_hash, legacy_token, locale, expires_at)
+          select ${user!.id}, 'link', 'Link ' || i, encode(sha256(convert_to('legacy-' || i, 'UTF8')), 'hex'),
+                 'legacy-' || i, 'en', now() + interval '1 day'
+          from generate_series(1, ${count}) as i`,
+    );
+    const secret = Buffer.from('k'.repeat(32));
+    const sealed = await Promise.all([
+      sealLegacyLinkTokens(first.db, secret),
+      sealLegacyLinkTokens(second.db, secret),
+      sealLegacyLinkTokens(second.db, secret),
+    ]);
+    expect(sealed.reduce((sum, n) => sum + n, 0)).toBe(count);
+    const rows = await first.db.select().from(locationRequests);
+    const key = linkTokenKey(secret);
+    expect(rows.filter((row) => row.legacyToken !== null)).toEqual([]);
+    for (const row of rows) expect(openLinkToken(key, row.id, row.tokenCipher!)).toBe(`legacy-${row.title!.slice(5)}`);
+    // Nothing left: a later start seals nothing.
+    expect(await sealLegacyLinkTokens(first.db, secret)).toBe(0);
+  });
+});
