@@ -1,17 +1,46 @@
-// `npm test`: everything, in order: lint and format, type-check, jest (every workspace, the
-// server on PGlite and on PostgreSQL), the production build, then Playwright against it.
+// `npm test`: everything: lint, format and type-check side by side; then jest (every workspace, the server on
+// PGlite and on PostgreSQL) while the production build is made; then Playwright against that build.
 import fs from 'node:fs';
 import path from 'node:path';
-import { bin, nodeBin, repoRoot, run, runOrExit } from './lib/run.mjs';
+import { bin, nodeBin, repoRoot, run, runLogged } from './lib/run.mjs';
 
 const tmp = path.join(repoRoot, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
 const started = Date.now();
 const skipE2e = process.argv.includes('--no-e2e');
 
-await runOrExit('lint', nodeBin, [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']);
-await runOrExit('format', nodeBin, [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level=warn', '.']);
-await runOrExit('type-check', nodeBin, ['scripts/typecheck.mjs']);
+/** Runs node scripts side by side, each with its output in a file printed when it ends; exits if any failed. */
+async function allOrExit(steps) {
+  const results = await Promise.all(
+    steps.map(async ([label, args]) => {
+      const logFile = path.join(tmp, `${label}.log`);
+      const result = await runLogged(nodeBin, args, logFile);
+      process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+      console.log(
+        result.code === 0
+          ? `✓ ${label} (${result.seconds}s)`
+          : `✗ ${label} failed (exit ${result.code}, ${result.seconds}s)`,
+      );
+      return result.code;
+    }),
+  );
+  const failedCode = results.find((code) => code !== 0);
+  if (failedCode !== undefined) process.exit(failedCode);
+}
+
+// The checks are independent and mostly single-threaded: side by side they take the time of the longest.
+await allOrExit([
+  ['lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']],
+  ['format', [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level=warn', '.']],
+  ['type-check', ['scripts/typecheck.mjs']],
+]);
+
+// The production build the end-to-end tests run against is made while jest runs: jest's suites wait on
+// PGlite, PostgreSQL and jsdom often enough to leave room for it. Its output goes to a file, shown if it fails.
+const buildLog = path.join(tmp, 'build.log');
+const building = skipE2e
+  ? undefined
+  : runLogged(nodeBin, ['scripts/build.mjs'], buildLog, { env: { ...process.env, BUILD_CONCURRENCY: '1' } });
 
 const jestReport = path.join(tmp, 'jest-report.json');
 const jestCode = await run(nodeBin, [bin('jest', 'bin/jest.js'), '--json', `--outputFile=${jestReport}`], {
@@ -24,7 +53,13 @@ let skipped = jest.numPendingTests + jest.numTodoTests;
 console.log(`jest: ${jest.numPassedTests} passed, ${jest.numFailedTests} failed, ${skipped} skipped`);
 
 if (!skipE2e && failed === 0) {
-  await runOrExit('build', nodeBin, ['scripts/build.mjs']);
+  const build = await building;
+  if (build.code !== 0) {
+    process.stdout.write(fs.readFileSync(buildLog, 'utf8'));
+    console.error(`✗ build failed (exit ${build.code}, ${build.seconds}s)`);
+    process.exit(build.code);
+  }
+  console.log(`✓ build, beside jest (${build.seconds}s)`);
   const e2eReport = path.join(tmp, 'playwright-report.json');
   const e2eCode = await run(nodeBin, [bin('@playwright/test', 'cli.js'), 'test', '--reporter=list,json'], {
     cwd: path.join(repoRoot, 'e2e'),
@@ -40,6 +75,8 @@ if (!skipE2e && failed === 0) {
   if (e2eCode !== 0 && failed === 0) failed = 1;
 }
 
+// A build still running (jest failed first) is not left behind.
+await building;
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 console.log(`\nAll tests (${minutes} min):`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -1,5 +1,6 @@
 // Small process helpers shared by the orchestration scripts.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +13,23 @@ export function run(command, args, options = {}) {
     const child = spawn(command, args, { stdio: 'inherit', cwd: repoRoot, ...options });
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/**
+ * Runs a command with its output going to `logFile` instead of the terminal (for a step that runs beside another
+ * one, whose output would otherwise interleave). Resolves with the exit code and the seconds it took.
+ */
+export function runLogged(command, args, logFile, options = {}) {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const out = fs.openSync(logFile, 'w');
+    const child = spawn(command, args, { stdio: ['ignore', out, out], cwd: repoRoot, ...options });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      fs.closeSync(out);
+      resolve({ code: code ?? (signal ? 1 : 0), seconds: ((Date.now() - started) / 1000).toFixed(1) });
+    });
   });
 }
 
