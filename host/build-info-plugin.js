@@ -1,6 +1,6 @@
 // Writes two small files into the host's build, both served no-cache (their names carry no hash):
 // - latest-build.json: { buildId }, the build's hash, which the running code knows as __webpack_hash__;
-//   a page that fetches a different one knows a new host has been deployed (spec §7).
+//   a page that fetches a different one knows a new host has been deployed.
 // - route-rules.json: { rules }, the route rules of host/route-rules.json, checked here so that a bad
 //   rule fails the build instead of a visitor's navigation.
 const fs = require('node:fs');

@@ -37,5 +37,5 @@ if (typeof window !== 'undefined') {
   window.getComputedStyle = (element) => getComputedStyle(element);
 }
 
-// jsdom does not scroll; the host scrolls to the top on navigation (spec §2). Tests that care replace it.
+// jsdom does not scroll; the host scrolls to the top on navigation. Tests that care replace it.
 if (typeof window !== 'undefined') window.scrollTo = () => {};

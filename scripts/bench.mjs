@@ -291,7 +291,7 @@ try {
         : `${name}: FAILED to measure\n  ${errors[name].split('\n')[0]}`,
     );
   }
-  out.push('', 'Budgets (issue 2)');
+  out.push('', 'Budgets');
   for (const v of verdicts) {
     const limit = v.max !== null ? `≤ ${v.max}${v.unit ? ` ${v.unit}` : ''}` : `≥ ${v.min}`;
     const actual = v.actual === null ? '' : `: ${v.actual}${v.unit ? ` ${v.unit}` : ''}`;

@@ -4,7 +4,7 @@ import { signInAsSubscriber } from '../support/app-helpers';
 import { devToolUrl, startKabari, type KabariServer } from '../support/kabari-server';
 import { signUpSubscriber } from '../support/subscriber';
 
-// Issue 6 in the browser, against the real server and its sandbox processor. Set-up that other specs
+// Sign-up and billing in the browser, against the real server and its sandbox processor. Set-up that other specs
 // already prove (a signed-up subscriber) goes through the API (e2e/support/subscriber.ts).
 
 let counter = 0;

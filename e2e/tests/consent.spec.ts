@@ -1,4 +1,4 @@
-// The recipient's side of a request (issue 5): consent, IP Located then GPS Tracked as the requester's API sees
+// The recipient's side of a request: consent, IP Located then GPS Tracked as the requester's API sees
 // it, live sharing and Stop, a refused permission and its retry, Stop and erase, Decline, and opt-out.
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 7: every public page in English and Indonesian, prerendered with its own head, hydrated
+// Every public page in English and Indonesian, prerendered with its own head, hydrated
 // cleanly, in the right language only, accessible, linked; robots.txt and sitemap.xml; the contact form.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -5,7 +5,7 @@ import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 import { signInAsSubscriber, toasts } from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 
-// Location requests from the requester's side (issue 4), against a Kabari of its own with the local outbox open,
+// Location requests from the requester's side, against a Kabari of its own with the local outbox open,
 // where the messages sent can be read. One subscriber per journey (each has its own 3-hour limits).
 const test = base.extend<object, { outboxKabari: KabariServer }>({
   outboxKabari: [

@@ -3,7 +3,7 @@ import { rootFontSize } from '../../shared/src/ui/root-font-size';
 
 const widths = [320, 360, 390, 412, 750, 980, 981, 1280, 1600];
 
-test.describe('the root font size (spec §9)', () => {
+test.describe('the root font size', () => {
   test('follows the rule at every width, before any script runs and after', async ({ browser, baseURL }) => {
     for (const javaScriptEnabled of [false, true]) {
       const context = await browser.newContext({ baseURL, javaScriptEnabled });

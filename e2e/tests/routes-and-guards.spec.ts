@@ -17,7 +17,7 @@ async function visit(page: Page, url: string, first: boolean): Promise<void> {
   }, url);
 }
 
-// Spec §2: every public route, in English and under /id, with and without a trailing slash.
+// Every public route, in English and under /id, with and without a trailing slash.
 const publicRoutes = [
   '/',
   '/200',
@@ -34,7 +34,7 @@ const publicRoutes = [
   '/register',
 ];
 // The recipient's pages: a consent link works for whoever received it, so nobody is sent away from them
-// (a deliberate departure from spec §2, which sends a signed-in user from every public route to the dashboard).
+// even a signed-in one, whom every other public route sends to the dashboard (see docs/product-decisions.md).
 const recipientRoutes = ['/enter-link', '/location-failed', '/share'];
 const protectedRoutes = [
   '/dashboard',

@@ -1,5 +1,5 @@
-// The performance budgets of issue 2. Each names the bench module that measures it and the
-// metric that module's `measure(results, budget)` reads; later issues append their own.
+// The performance budgets. Each names the bench module that measures it and the
+// metric that module's `measure(results, budget)` reads; budgets added later go at the end.
 
 /**
  * @typedef {object} Budget
@@ -64,7 +64,7 @@ export const budgets = [
     label: 'event committed → SSE stream, p99 with 1,000 streams open',
     max: 50,
     unit: 'ms',
-    why: "a recipient's position reaches the requester's map at once (issue 5)",
+    why: "a recipient's position reaches the requester's map at once",
   },
   {
     id: 'live-events.p99-10000',
@@ -74,7 +74,7 @@ export const budgets = [
     label: 'event committed → SSE stream, p99 with 10,000 streams open',
     max: 250,
     unit: 'ms',
-    why: "a recipient's position reaches the requester's map at once (issue 5)",
+    why: "a recipient's position reaches the requester's map at once",
   },
   {
     id: 'subscribe-info.ratio-pglite',
@@ -83,7 +83,7 @@ export const budgets = [
     metric: 'ratio@pglite',
     label: 'throughput ÷ bare Fastify route, PGlite (median)',
     min: 0.5,
-    why: 'called on every protected navigation (issue 6)',
+    why: 'called on every protected navigation',
   },
   {
     id: 'subscribe-info.ratio-postgres',
@@ -92,9 +92,9 @@ export const budgets = [
     metric: 'ratio@postgres',
     label: 'throughput ÷ bare Fastify route, PostgreSQL (median)',
     min: 0.5,
-    why: 'called on every protected navigation (issue 6)',
+    why: 'called on every protected navigation',
   },
-  // Issue 7: every public page, in each language, as fast on a phone as the home page.
+  // Every public page, in each language, as fast on a phone as the home page.
   ...publicRoutes.map(
     (route) =>
       /** @type {Budget} */ ({
@@ -104,7 +104,7 @@ export const budgets = [
         metric: 'score',
         label: 'Lighthouse mobile score (median)',
         min: 0.95,
-        why: 'a public page (issue 7), read on a phone',
+        why: 'a public page, read on a phone',
       }),
   ),
 ];

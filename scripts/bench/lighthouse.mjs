@@ -14,9 +14,9 @@ export const description =
   'Lighthouse mobile performance (score, LCP, TBT, CLS): / and /enter-link (median of 3 runs) and every public ' +
   'page in English and Indonesian (1 run each; --public-runs N for medians; --pages core|public|all)';
 
-/** The pages of issue 2's budgets: measured with --runs (default 3). */
+/** The home page and the consent page, each with its own budgets: measured with --runs (default 3). */
 export const coreRoutes = ['/', '/enter-link'];
-/** Issue 7's public pages besides the home page, each also under /id. */
+/** The other public pages besides the home page, each also under /id. */
 export const publicPages = [
   '/about-us',
   '/faqs',

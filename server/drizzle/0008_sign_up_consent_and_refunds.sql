@@ -1,4 +1,4 @@
--- Consent given at sign-up (spec §4 create account): when the person confirmed being 18 or older and accepted the
+-- Consent given at sign-up (the create-account step): when the person confirmed being 18 or older and accepted the
 -- terms, and which terms (their "last updated" date). Kept on the attempt and copied to the account it creates.
 ALTER TABLE "registrations" ADD COLUMN "age_confirmed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "registrations" ADD COLUMN "terms_accepted_at" timestamp with time zone;--> statement-breakpoint

@@ -47,7 +47,7 @@ describe('AppRoutes', () => {
     clearSession();
   });
 
-  it("knows every route of spec §2: 16 public (3 of them the recipient's, open to anyone), 5 protected", () => {
+  it("knows every route: 16 public (3 of them the recipient's, open to anyone), 5 protected", () => {
     expect(publicPaths).toHaveLength(13);
     expect(anyonePaths).toEqual(['/enter-link', '/location-failed', '/share']);
     expect(protectedPaths).toEqual([

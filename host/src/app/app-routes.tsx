@@ -5,7 +5,7 @@ import { appRoutes, twinPaths } from '../lib/route-table';
 import { useScrollOnNavigation } from '../lib/scroll-on-navigation';
 import { useDocumentBoundary } from '../lib/document-boundary';
 
-/** Every route of spec §2 in English and under /id; any other path is the catch-all error page. */
+/** Every route, in English and under /id; any other path is the catch-all error page. */
 export function AppRoutes() {
   useScrollOnNavigation();
   useDocumentBoundary();

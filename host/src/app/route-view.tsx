@@ -41,7 +41,7 @@ export function RouteView({ route }: { route: AppRoute }) {
         <ErrorPage statusCode={404} />
       )}
       {route.dialog && <RouteDialog name={route.dialog} />}
-      {/* The expired state (spec §2) is the dashboard with the subscription-expired dialog over it. */}
+      {/* The expired-subscription state is the dashboard with the subscription-expired dialog over it. */}
       {route.name === 'dashboard' && hydrated && isExpiredState(location.pathname, location.search) && (
         <RouteDialog name="subscriptionExpiredModal" />
       )}

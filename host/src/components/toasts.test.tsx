@@ -7,7 +7,7 @@ jest.mock('antd/es/message', () => ({
   default: { config: jest.fn(), open: jest.fn(), destroy: jest.fn() },
 }));
 
-describe('toasts (spec §9)', () => {
+describe('toasts', () => {
   it('sit at the top center, last about 4 s, and at most 3 show at once', async () => {
     expect(toastConfig).toEqual({ top: 16, duration: 4, maxCount: 3 });
     showToast('error', 'Login expired, please log in again.', { key: 'session-expired' });

@@ -10,7 +10,7 @@ export interface ToastOptions {
   duration?: number;
 }
 
-/** Spec §9: top-center, about 4 s, at most 3 visible. */
+/** Toasts: top-center, about 4 s, at most 3 visible. */
 export const toastConfig = { top: 16, duration: 4, maxCount: 3 } as const;
 
 type Message = typeof messageApi;

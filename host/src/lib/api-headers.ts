@@ -1,5 +1,5 @@
 /**
- * What every API call carries (spec §7); the interceptors and the visitor report's beacon use it. No Authorization
+ * What every API call carries; the interceptors and the visitor report's beacon use it. No Authorization
  * header: the session is the HttpOnly cookie the browser sends to the API, which is on the page's own origin.
  */
 export interface ApiHeaderSource {

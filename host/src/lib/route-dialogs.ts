@@ -1,6 +1,6 @@
 import type { RemoteName } from '@kabari/shared/config/runtime-config';
 
-/** The dialogs the modal routes of spec §2 open over the dashboard. */
+/** The dialogs the modal routes (/dashboard/modules/…) open over the dashboard. */
 export type RouteDialogName =
   'successModal' | 'mySubscription' | 'subscriptionExpiredModal' | 'cancelMySubscriptionModal';
 

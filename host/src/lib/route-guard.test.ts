@@ -1,7 +1,7 @@
 import { guardRedirect } from './route-guard';
 import { expiredStatePath, isExpiredState } from './route-targets';
 
-describe('route guards (spec §2, §6)', () => {
+describe('route guards', () => {
   it('sends a signed-in user from a public route to the dashboard, in the same language', () => {
     expect(guardRedirect('public', true, '/faqs')).toBe('/dashboard/');
     expect(guardRedirect('public', true, '/id/faqs/')).toBe('/id/dashboard/');

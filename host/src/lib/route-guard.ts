@@ -3,7 +3,7 @@ import type { RouteAccess } from './route-table';
 import { dashboardPath, homePath } from './route-targets';
 
 /**
- * Spec §2/§6: a signed-in user (a token is present) on a public route goes to the dashboard, an
+ * A signed-in user (a token is present) on a public route goes to the dashboard, an
  * anonymous visitor on a protected route to the home page, both in the language of the URL. The
  * recipient's pages ('anyone') let everyone through.
  */

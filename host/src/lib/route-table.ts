@@ -4,9 +4,9 @@ import { routePaths, type RouteName } from '@kabari/shared/routing/route-paths';
 import type { RouteDialogName } from './route-dialogs';
 
 /**
- * Spec §2/§6: public routes are for visitors (a signed-in user is sent to the dashboard); protected ones need a
+ * Public routes are for visitors (a signed-in user is sent to the dashboard); protected ones need a
  * token. 'anyone': the recipient's pages, where a consent link must work for whoever received it, signed in or
- * not (a deliberate departure from spec §2, which would send a signed-in recipient to their own dashboard).
+ * not (see docs/product-decisions.md).
  */
 export type RouteAccess = 'public' | 'protected' | 'anyone';
 
@@ -21,7 +21,7 @@ export interface RouteSpec {
   page?: { remote: RemoteName; exposed: string };
   /** Modal routes: the dialog opened over the page. */
   dialog?: RouteDialogName;
-  /** A validity check: when it fails, the error page says 'Page Not Found: {path}' (spec §5). */
+  /** A validity check: when it fails, the error page says 'Page Not Found: {path}'. */
   isValid?: (location: RouteLocation) => boolean;
   /** Keep the scroll position when arriving here (instead of scrolling to the top). */
   keepScroll?: boolean;
@@ -44,7 +44,7 @@ const dashboardDialog = (dialog: RouteDialogName): RouteSpec => ({
 });
 
 /**
- * Every route of spec §2 (a Record, so a route added to route-paths.ts must be given its place here).
+ * Every route (a Record, so a route added to route-paths.ts must be given its place here).
  * The host never imports a remote's source: only these names.
  */
 const routeTable: Record<RouteName, RouteSpec> = {

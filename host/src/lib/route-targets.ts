@@ -11,7 +11,7 @@ export function homePath(locale: Locale): string {
   return localizePath(routePaths.home, locale);
 }
 
-/** The expired-subscription state of spec §2: /dashboard/?s=-1&at=10 (or under /id). */
+/** The expired-subscription state: /dashboard/?s=-1&at=10 (or under /id). */
 export function expiredStatePath(locale: Locale): string {
   return `${dashboardPath(locale)}?s=-1&at=10`;
 }

@@ -15,7 +15,7 @@ function Harness() {
   return <h2 id="faq">FAQ</h2>;
 }
 
-describe('scroll on navigation (spec §2)', () => {
+describe('scroll on navigation', () => {
   const scrollTo = jest.fn();
   const scrollIntoView = jest.fn();
 

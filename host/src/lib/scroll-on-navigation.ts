@@ -19,7 +19,7 @@ function hashTarget(hash: string): string {
 }
 
 /**
- * Spec §2: on navigation the view scrolls to the top, or to the hash target, unless the route (or the
+ * On navigation the view scrolls to the top, or to the hash target, unless the route (or the
  * navigation) says otherwise. The first page of a visit is left to the browser.
  */
 export function useScrollOnNavigation(): void {

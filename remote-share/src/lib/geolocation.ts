@@ -1,4 +1,4 @@
-/** Why the browser gave no position: the four cases of spec §8, each with its message. */
+/** Why the browser gave no position: the four cases, each with its message. */
 export type GeolocationFailure = 'unsupported' | 'denied' | 'failed' | 'disabled';
 
 export const geolocationFailures: GeolocationFailure[] = ['unsupported', 'denied', 'failed', 'disabled'];

@@ -41,7 +41,7 @@ export async function createUser(
   return user;
 }
 
-/** What the browser keeps as the current user (spec §3: user.userCacheInfo). Never the password hash. */
+/** What the browser keeps as the current user (the login answer's user.userCacheInfo). Never the password hash. */
 export interface UserCacheInfo {
   id: string;
   email: string;

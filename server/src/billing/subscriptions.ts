@@ -308,8 +308,8 @@ export async function failRegistration(
 }
 
 /**
- * The payer left the payment unfinished or cancelled it (spec §4 "user has unsubscribed"): no account, nothing
- * charged. The attempt's pending payment, if any, is closed as failed with the same code.
+ * The payer left the payment unfinished or cancelled it (the register result "user has unsubscribed"): no
+ * account, nothing charged. The attempt's pending payment, if any, is closed as failed with the same code.
  */
 export async function abandonRegistration(
   tx: DatabaseExecutor,
@@ -331,8 +331,8 @@ export async function abandonRegistration(
 }
 
 /**
- * The provider could not tell how the payment ended within the reconciliation limit (spec §4 "unknown signing
- * status"). The attempt stays open to a late answer; its password hash is kept for that.
+ * The provider could not tell how the payment ended within the reconciliation limit (the register result
+ * "unknown signing status"). The attempt stays open to a late answer; its password hash is kept for that.
  */
 export async function markRegistrationUnknown(tx: DatabaseExecutor, registrationId: string, now: Date) {
   const updated = await tx

@@ -207,7 +207,7 @@ export const authThrottles = pgTable(
 // Accounts, subscriptions and payments. Amounts are integers in the currency's minor unit (cents; rupiah has none).
 
 /**
- * One sign-up attempt (spec §7 registerAndSign/*, registerQuery/{id}): the visitor's details, the provider and the
+ * One sign-up attempt (registerAndSign/*, registerQuery/{id}): the visitor's details, the provider and the
  * state the register result screen polls. `id` is the {id} of registerQuery: random, known only to the browser
  * that signed up. The auth code that logs the new user in is kept hashed in verification_codes.
  */
@@ -220,7 +220,7 @@ export const registrations = pgTable(
     phone: text('phone'),
     locale: text('locale').notNull(),
     provider: text('provider').notNull(),
-    // querying → created | sign_failed | unsubscribed | unknown (spec §4 register/sign result statuses).
+    // querying → created | sign_failed | unsubscribed | unknown (the register result screen's states).
     state: text('state').notNull().default('querying'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
@@ -256,7 +256,7 @@ export const registrations = pgTable(
   ],
 );
 
-/** A user's subscription (one per user). Status per spec §4; access lasts until valid_until. */
+/** One subscription per user: trial, active, cancelled, expired or unsubscribed; access lasts until valid_until. */
 export const subscriptions = pgTable(
   'subscriptions',
   {
@@ -385,8 +385,8 @@ export const refundRequests = pgTable(
 
 /**
  * A request to share a location: by SMS, by email, or a trackable link. Each carries a long random token, the
- * consent link's key, stored only as its sha256 (requests/request-tokens.ts). `status` is what was shared (spec §4);
- * `consent` is what the recipient decided.
+ * consent link's key, stored only as its sha256 (requests/request-tokens.ts). `status` is what was shared (pending,
+ * ip_located, gps_tracked); `consent` is what the recipient decided.
  */
 export const locationRequests = pgTable(
   'location_requests',

@@ -15,7 +15,7 @@ export type LineType =
   | 'uan'
   | 'voicemail';
 
-/** What public numbering-plan data says about a number (design.md §1.4). Unknown facts are null, never guessed. */
+/** What public numbering-plan data says about a number. Unknown facts are null, never guessed. */
 export interface NumberFacts {
   e164: string;
   valid: boolean;

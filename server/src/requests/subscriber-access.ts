@@ -3,7 +3,7 @@ import { queryRows, type DatabaseExecutor } from '../db/open-database';
 
 /**
  * Whether the user may send requests: a subscription that is in its trial, active, or cancelled but still paid
- * for (design.md §1.7: cancelling keeps access until valid_until), and not past valid_until.
+ * for (cancelling keeps access until valid_until), and not past valid_until.
  */
 export async function hasLiveSubscription(db: DatabaseExecutor, userId: string): Promise<boolean> {
   const rows = await queryRows<{ one: number }>(

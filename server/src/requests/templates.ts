@@ -3,7 +3,7 @@ import { findLink } from '../lib/link-detector';
 import { defineMessages, type LocalizedText } from '../lib/messages';
 
 /**
- * The messages that carry a location request (design.md §1.1, §1.5, §1.6). The fixed part names the requester by
+ * The messages that carry a location request. The fixed part names the requester by
  * their display name, says it comes from Kabari on their behalf, carries the consent link and the opt-out link,
  * and cannot be edited; the requester chooses a template and may edit only the personal note. No pretext: the
  * message says what it is (a request to see your location) and that nothing is shared without a yes.

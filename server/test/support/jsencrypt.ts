@@ -1,6 +1,6 @@
 import * as jsencryptModule from 'jsencrypt';
 
-// The browser's encryption, exactly: the front end uses jsencrypt (spec §3: RSA, then base64).
+// The browser's encryption, exactly: the front end uses jsencrypt (RSA, then base64).
 type JSEncryptInstance = { setPublicKey(pem: string): void; encrypt(text: string): string | false };
 const moduleExports = jsencryptModule as unknown as {
   default?: new () => JSEncryptInstance;

@@ -32,7 +32,7 @@ function decrypt(ciphertextBase64: string): string {
   return block.subarray(separator + 1).toString('utf8');
 }
 
-describe('password encryption (spec §3: RSA with jsencrypt, base64)', () => {
+describe('password encryption (RSA with jsencrypt, base64)', () => {
   it('sends a 2048-bit RSA PKCS#1 v1.5 block, base64, that decrypts to the password', () => {
     const encrypted = encryptWithKey('correct horse ✓', publicPem);
     expect(encrypted).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);

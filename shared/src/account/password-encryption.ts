@@ -22,7 +22,7 @@ export function loadPublicKey(): Promise<string> {
   return publicKey;
 }
 
-/** Spec §3 (the login dialog and the remotes' sign-up, change-password and delete-account forms): the password travels RSA-encrypted (PKCS#1 v1.5, jsencrypt), base64. */
+/** From the login dialog and the remotes' sign-up, change-password and delete-account forms, the password travels RSA-encrypted (PKCS#1 v1.5, jsencrypt), base64. */
 export function encryptWithKey(password: string, publicKeyPem: string): string {
   const encryptor = new JSEncrypt();
   encryptor.setPublicKey(publicKeyPem);

@@ -33,7 +33,7 @@ export function setApiBaseUrl(baseUrl: string): void {
 
 export type ApiOptions = Omit<AxiosRequestConfig, 'raw' | 'url' | 'method' | 'data'>;
 
-// The host's interceptors resolve a call with the envelope's data (spec §7), which axios's own
+// The host's interceptors resolve a call with the envelope's data, which axios's own
 // types cannot express: these helpers say so once, for every caller.
 
 /** GET: resolves with the envelope's data; rejects with an ApiError. */

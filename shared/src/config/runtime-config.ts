@@ -13,7 +13,7 @@ export const federationNames: Record<RemoteName, string> = {
 
 const runtimeConfigSchema = z.object({
   apiBaseUrl: z.string(),
-  /** Sent as the application-id header of every API call (spec §7). */
+  /** Sent as the application-id header of every API call. */
   appId: z.string().check(z.minLength(1)),
   remotes: z.object({
     search: z.string().check(z.minLength(1)),

@@ -7,7 +7,7 @@ import { paymentsNamespace } from './payments-namespace';
 /** A new subscriber's first day (the trial charge), or an expired subscriber paying for a period again. */
 export type PaymentKind = 'signUp' | 'renewal';
 
-/** Design §1.7: the terms in plain words before any payment: today's charge, then the renewals, and how to cancel. */
+/** The terms in plain words before any payment: today's charge, then the renewals, and how to cancel. */
 export function PaymentTermsSummary({
   terms,
   locale,

@@ -1,4 +1,4 @@
-// The shapes of docs/api-v1.md (issue 4 and 5) the apps read.
+// The shapes of docs/api-v1.md (location requests, consent) the apps read.
 
 import type { PlaceParts } from '../geo/place-address';
 

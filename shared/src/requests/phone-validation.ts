@@ -2,7 +2,7 @@ export type PhoneError = 'empty' | 'invalid';
 export type PhoneCheck = { ok: true; e164: string } | { ok: false; error: PhoneError };
 
 /**
- * Spec §5: 'Please enter a number' / 'Please enter a valid mobile number'. libphonenumber-js's mobile
+ * Messages: 'Please enter a number' / 'Please enter a valid mobile number'. libphonenumber-js's mobile
  * metadata accepts only numbers that can be mobile; it loads here, on the first check, not with the page.
  * A number typed with its own +code wins over the selected country.
  */

@@ -47,7 +47,7 @@ function lineTypeKey(lineType: string | null): KnownLineType | null {
 }
 
 /**
- * The searching modal (design.md §1.4): the real steps (the number's format checked, the public numbering
+ * The searching modal: the real steps (the number's format checked, the public numbering
  * plan looked up, done) and only what that data says. No tower, no invented place: an unknown fact says
  * Unknown. Loaded lazily: antd comes with it, not with the page.
  */

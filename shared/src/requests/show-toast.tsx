@@ -5,7 +5,7 @@ type ToastType = 'success' | 'error' | 'info' | 'warning';
 /**
  * A toast in the global toast area from a remote (remotes cannot reach the host's helper). antd's
  * message is a shared singleton, so this is the same area the host uses, with the same settings
- * (spec §9: top-center, about 4 s, at most 3 visible), loaded with the first toast.
+ * (top-center, about 4 s, at most 3 visible), loaded with the first toast.
  */
 export function showToast(type: ToastType, content: ReactNode): void {
   void Promise.all([

@@ -26,5 +26,5 @@ export const routePaths = {
 export type RouteName = keyof typeof routePaths;
 export type RoutePath = (typeof routePaths)[RouteName];
 
-/** The expired-subscription state of the dashboard (spec §2). */
+/** The expired-subscription state of the dashboard. */
 export const expiredDashboardPath = '/dashboard/?s=-1&at=10';

@@ -10,7 +10,7 @@ interface OverlayState {
   setProductInfo: (info: Record<string, unknown> | null) => void;
 }
 
-/** The interface overlay flags of spec §3/§4: every modal is off until toggled or set. */
+/** The interface overlay flags: every modal is off until toggled or set. */
 export const useOverlayStore = create<OverlayState>()((set) => ({
   open: { login: false, resetPwd: false, searching: false, payment: false },
   productInfo: null,

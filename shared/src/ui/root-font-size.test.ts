@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { rootFontSize, rootFontSizeRule } from './root-font-size';
 
-describe('root font size (spec §9)', () => {
+describe('root font size', () => {
   it('is 16px above a 980px viewport', () => {
     expect(rootFontSize(981)).toBe(16);
     expect(rootFontSize(1280)).toBe(16);

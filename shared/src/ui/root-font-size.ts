@@ -1,5 +1,6 @@
 /**
- * The root font size of spec §9, in CSS pixels. The rule itself lives in CSS, in the <head> of
+ * The root font size in CSS pixels: 16 on desktop, scaled with the viewport's width on phones.
+ * The rule itself lives in CSS, in the <head> of
  * webpack/index.html, so it applies before the first paint and follows resizes with no script (a
  * script would shift prerendered pages, and the Content-Security-Policy forbids inline scripts).
  * This function is the rule's specification: jest checks it, and an end-to-end test checks that

@@ -1,4 +1,4 @@
-/** Spec §5: non-space text, an at sign, more text, a dot and more text, no spaces. The server checks the same. */
+/** An email: non-space text, an at sign, more text, a dot and more text, no spaces. The server checks the same. */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isValidEmail(value: string): boolean {

@@ -33,13 +33,13 @@ function serverMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-/** The status a response stands for: the envelope's when there is one (spec §7), else HTTP's. */
+/** The status a response stands for: the envelope's when there is one, else HTTP's. */
 function statusOf(response: AxiosResponse): number {
   return isEnvelope(response.data) && typeof response.data.status === 'number' ? response.data.status : response.status;
 }
 
 /**
- * The interceptors of the one axios instance (spec §7, §8): headers on the way out; on the way back,
+ * The interceptors of the one axios instance: headers on the way out; on the way back,
  * the envelope's data for 200–299 (or the raw response when asked), one retry for reads that met a
  * passing failure, and the 401, 403 and error-toast rules. A failed call rejects with an ApiError.
  */

@@ -1,12 +1,12 @@
 import { retryableStatuses, retryDelayMs, shouldRetry } from './retry-policy';
 
-describe('retry policy (spec §7)', () => {
+describe('retry policy', () => {
   it.each([408, 409, 425, 429, 500, 502, 503, 504])('retries a GET once on %i', (status) => {
     expect(shouldRetry('get', status, false)).toBe(true);
     expect(shouldRetry('get', status, true)).toBe(false);
   });
 
-  it('lists exactly the statuses of the spec', () => {
+  it('lists exactly the statuses of a busy, timed-out or briefly failing server', () => {
     expect([...retryableStatuses].sort()).toEqual([408, 409, 425, 429, 500, 502, 503, 504]);
   });
 

@@ -1,4 +1,4 @@
-/** Spec §7: statuses worth one more try: the server was busy, timed out or briefly failed. */
+/** Statuses worth one more try: the server was busy, timed out or briefly failed. */
 export const retryableStatuses: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 // Reads only: asking again cannot do anything twice. Writes are never retried.

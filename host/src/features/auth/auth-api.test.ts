@@ -9,7 +9,7 @@ jest.mock('@kabari/shared/account/password-encryption', () => ({
 
 const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
 
-describe('auth calls (spec §3, §7)', () => {
+describe('auth calls', () => {
   beforeEach(() => postMock.mockReset());
 
   it('logs in with the email and the encrypted password', async () => {

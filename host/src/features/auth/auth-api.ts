@@ -12,7 +12,7 @@ export async function logIn(email: string, password: string): Promise<LoginResul
   return apiPost<LoginResult>('/api/v1/auth/login', { email, password: await encryptPassword(password) });
 }
 
-/** Send-code type 1: password reset (spec §9). */
+/** Send-code type 1: password reset. */
 export const resetCodeType = 1;
 
 /**
@@ -28,7 +28,7 @@ export async function sendResetCode(email: string): Promise<boolean> {
   return data?.success === true;
 }
 
-/** POST /api/v1/auth/resetPassword: only the success flag is read (spec §3). */
+/** POST /api/v1/auth/resetPassword: only the success flag is read. */
 export async function resetPassword(email: string, newPassword: string, verificationCode: string): Promise<boolean> {
   const data = await apiPost<{ success?: boolean } | null>('/api/v1/auth/resetPassword', {
     email,

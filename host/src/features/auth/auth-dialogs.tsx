@@ -12,7 +12,7 @@ export function preloadLoginDialog(): void {
 }
 
 /**
- * The login and reset dialogs, mounted globally (spec §2). Each loads (with antd's modal and form) the
+ * The login and reset dialogs, mounted globally (over every page). Each loads (with antd's modal and form) the
  * first time its overlay flag is set, and stays mounted afterwards so that closing animates.
  */
 export function AuthDialogs() {

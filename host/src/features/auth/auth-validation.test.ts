@@ -6,7 +6,7 @@ import {
   trimmed,
 } from './auth-validation';
 
-describe('login and reset validation (spec §5)', () => {
+describe('login and reset validation', () => {
   it('trims what the user typed', () => {
     expect(trimmed('  ana@example.com \n')).toBe('ana@example.com');
     expect(trimmed(undefined)).toBe('');

@@ -1,6 +1,6 @@
 import { isValidEmail } from '@kabari/shared/validation/email';
 
-/** Spec §5: what the user typed, without surrounding spaces. */
+/** What the user typed, without surrounding spaces. */
 export function trimmed(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
 }
@@ -19,7 +19,7 @@ export interface LoginValues {
   password?: string;
 }
 
-/** Login is submitted only with a valid email and a password (spec §5). */
+/** Login is submitted only with a valid email and a password. */
 export function canSubmitLogin(values: LoginValues): boolean {
   return emailProblem(values.email) === null && trimmed(values.password) !== '';
 }
@@ -30,7 +30,7 @@ export interface ResetValues {
   code?: string;
 }
 
-/** Step two needs both the new password and the code; otherwise the PleaseEnterCode toast (spec §5). */
+/** Step two needs both the new password and the code; otherwise the PleaseEnterCode toast. */
 export function missingResetFields(values: ResetValues): Array<'newPassword' | 'code'> {
   const missing: Array<'newPassword' | 'code'> = [];
   if (!trimmed(values.newPassword)) missing.push('newPassword');

@@ -35,7 +35,7 @@ jest.setTimeout(30_000);
 
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
 
-describe('LoginDialog (spec §2, §4, §5, §8)', () => {
+describe('LoginDialog', () => {
   beforeEach(() => logInMock.mockReset());
   afterEach(() => {
     cleanup();

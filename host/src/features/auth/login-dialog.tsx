@@ -17,7 +17,7 @@ import { canSubmitLogin, emailProblem, trimmed, type LoginValues } from './auth-
 import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 
-/** The login dialog of spec §2/§4/§5, opened by the `login` overlay flag. Loaded the first time it opens. */
+/** The login dialog, opened by the `login` overlay flag. Loaded the first time it opens. */
 export default function LoginDialog() {
   const { t } = useTranslation(hostNamespace);
   const open = useOverlayStore((state) => state.open.login);
@@ -26,7 +26,7 @@ export default function LoginDialog() {
   const revalidateWhileWrong = useRevalidateWhileWrong(form);
   const emailInput = useRef<InputRef>(null);
   const [submitting, setSubmitting] = useState(false);
-  // The state updates a render later; the ref blocks a second submit at once (spec §4).
+  // The state updates a render later; the ref blocks a second submit at once.
   const submittingNow = useRef(false);
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -53,7 +53,7 @@ export default function LoginDialog() {
       close();
     } catch (error) {
       // The dialog stays open. A refused login was already toasted by the API client with the
-      // server's reason; the dialog adds no message of its own (spec §8).
+      // server's reason; the dialog adds no message of its own.
       if (error instanceof PasswordEncryptionError) showToast('error', t('auth.encryptionFailed'));
     } finally {
       submittingNow.current = false;
@@ -68,7 +68,7 @@ export default function LoginDialog() {
         title={t('auth.login.title')}
         onCancel={close}
         footer={null}
-        // Only the close button closes it: not Escape, not a click beside it (spec §2).
+        // Only the close button closes it: not Escape, not a click beside it.
         keyboard={false}
         mask={{ closable: false }}
         afterOpenChange={(opened) => opened && focusFirstField(emailInput.current)}

@@ -42,7 +42,7 @@ async function reachStepTwo(email = 'ana@example.com') {
   await screen.findByLabelText('New password', { selector: 'input' });
 }
 
-describe('ResetPasswordDialog (spec §2, §4, §5, §8)', () => {
+describe('ResetPasswordDialog', () => {
   beforeEach(() => {
     sendCodeMock.mockReset();
     resetMock.mockReset();

@@ -24,7 +24,7 @@ import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 type Step = 'email' | 'newPassword';
 
 /**
- * The reset-password dialog of spec §2/§4/§5: step one asks for the email and sends a code; step two
+ * The reset-password dialog: step one asks for the email and sends a code; step two
  * adds the new password and the code. Opened by the `resetPwd` overlay flag, loaded when first opened.
  */
 export default function ResetPasswordDialog() {
@@ -38,7 +38,7 @@ export default function ResetPasswordDialog() {
   const [busy, setBusy] = useState(false);
   const busyNow = useRef(false);
 
-  // Closing, by the close button or after success, starts over at step one with empty fields (spec §4).
+  // Closing, by the close button or after success, starts over at step one with empty fields.
   const close = () => {
     form.resetFields();
     setStep('email');

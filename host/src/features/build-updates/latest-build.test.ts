@@ -1,6 +1,6 @@
 import { fetchLatestBuildId, reloadForNewBuild, reloadGuardMs, watchForNewBuild } from './latest-build';
 
-describe('the latest-build check (spec §7)', () => {
+describe('the latest-build check', () => {
   afterEach(() => jest.useRealTimers());
 
   it('reads the build id from /latest-build.json, asking the server each time', async () => {
@@ -50,7 +50,7 @@ describe('the latest-build check (spec §7)', () => {
   });
 });
 
-describe('the reload guard (spec §9: 10 s)', () => {
+describe('the reload guard (10 s)', () => {
   function memoryStorage() {
     const values = new Map<string, string>();
     return {

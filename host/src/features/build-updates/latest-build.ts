@@ -1,4 +1,4 @@
-// Spec §7: a periodic fetch of the latest-build file notices a new deployment of the host.
+// A periodic fetch of the latest-build file notices a new deployment of the host.
 // host/build-info-plugin.js writes /latest-build.json with the build's hash at build time; the running
 // code knows its own as __webpack_hash__. The file is served no-cache, so each fetch asks the server.
 
@@ -6,7 +6,7 @@ declare const __webpack_hash__: string | undefined;
 
 export const latestBuildUrl = '/latest-build.json';
 export const buildCheckIntervalMs = 5 * 60_000;
-/** Spec §9: a reload within this long of the previous one is refused, so a stale cache cannot loop. */
+/** A reload within this long of the previous one is refused, so a stale cache cannot loop. */
 export const reloadGuardMs = 10_000;
 const reloadedAtKey = 'kabari-reloaded-at';
 

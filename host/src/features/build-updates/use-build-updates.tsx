@@ -20,7 +20,7 @@ function offerReload(): void {
     .catch((error: unknown) => console.warn('[kabari] new build notice', error));
 }
 
-/** Spec §7: notices a new deployment of the host and offers a reload. */
+/** Notices a new deployment of the host and offers a reload. */
 export function useBuildUpdates(): void {
   useEffect(() => {
     const currentBuildId = runningBuildId();

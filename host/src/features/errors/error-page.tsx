@@ -9,7 +9,7 @@ interface ErrorPageProps {
   failedPath?: string;
 }
 
-/** The generic error page of spec §2: status code, status message and description. */
+/** The generic error page: status code, status message and description. */
 export function ErrorPage({ statusCode = 404, failedPath }: ErrorPageProps) {
   const { t } = useTranslation(hostNamespace);
   const { pathname } = useLocation();

@@ -15,7 +15,7 @@ const rules: RouteRules = {
 
 const at = (url: string) => new URL(url, 'https://kabari.test');
 
-describe('route rules (spec §7)', () => {
+describe('route rules', () => {
   it('look a path up in its English form, without a trailing slash', () => {
     expect(rulePath('/id/tracking/')).toBe('/tracking');
     expect(rulePath('/id')).toBe('/');

@@ -1,6 +1,6 @@
 import { localeFromPath, localizePath, stripLocale } from '@kabari/shared/i18n/locale';
 
-// Spec §7: the build manifest supplies route rules; a rule for a path may redirect, an external
+// The build manifest supplies route rules; a rule for a path may redirect, an external
 // redirect is a full page load. host/route-rules.json is checked and copied into the build as
 // /route-rules.json (host/build-info-plugin.js), served no-cache: a deployment changes them.
 

@@ -12,7 +12,7 @@ export function useRouteRules(): void {
     let current = true;
     fetchRouteRules()
       .then((loaded) => current && setRules(loaded))
-      // Without rules the app works as built: a failed fetch is only logged (spec §7).
+      // Without rules the app works as built: a failed fetch is only logged.
       .catch((error: unknown) => console.warn('[kabari] route rules unavailable', error));
     return () => {
       current = false;

@@ -1,7 +1,7 @@
 import { isApiError } from '@kabari/shared/api/api-error';
 import { apiGet } from '@kabari/shared/api/api-client';
 
-/** Spec §3: the subscriber's subscription; only expiredStatus is read here (1: expired). */
+/** The subscriber's subscription; only expiredStatus is read here (1: expired). */
 export interface SubscriptionInfo {
   expiredStatus?: number;
   [field: string]: unknown;

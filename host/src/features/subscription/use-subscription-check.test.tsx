@@ -30,7 +30,7 @@ async function renderAt(url: string) {
   });
 }
 
-describe('subscription check on protected navigation (spec §6, §7)', () => {
+describe('subscription check on protected navigation', () => {
   beforeEach(() => {
     fetchMock.mockReset();
     useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });

@@ -5,7 +5,7 @@ import { useSignedIn, useUserStore } from '@kabari/shared/stores/session-store';
 import { expiredStatePath, isExpiredState } from '../../lib/route-targets';
 
 /**
- * Spec §6/§7: on every protected navigation, fetch the subscription info; an expired one
+ * On every protected navigation, fetch the subscription info; an expired one
  * (expiredStatus 1) sends the user to /dashboard/?s=-1&at=10 unless already there. The call and axios
  * load lazily with it.
  */

@@ -24,8 +24,8 @@ function jar(initial: Record<string, string> = {}) {
   };
 }
 
-describe('visitor id cookies (spec §9)', () => {
-  it('creates an id on the first visit and writes both cookies with the attributes of the spec', () => {
+describe('visitor id cookies', () => {
+  it('creates an id on the first visit and writes both cookies with their attributes', () => {
     const cookies = jar({ locale: 'id' });
     expect(ensureVisitorId(cookies, () => 'v-123')).toBe('v-123');
     expect(cookies.written).toEqual([

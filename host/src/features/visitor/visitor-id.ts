@@ -1,4 +1,4 @@
-/** Spec §9: the persistent visitor identifier, and its twin under an FB_ prefix. */
+/** The persistent visitor identifier, and its twin under an FB_ prefix. */
 export const visitorCookieName = 'G_P_L_Visitor_Id';
 export const fbVisitorCookieName = `FB_${visitorCookieName}`;
 const oneYearSeconds = 31_536_000;
@@ -22,7 +22,7 @@ function readCookie(jar: CookieJar, name: string): string | null {
   return null;
 }
 
-/** A stored value may carry more after a triple underscore: only the first part is the id (spec §9). */
+/** A stored value may carry more after a triple underscore: only the first part is the id. */
 export function visitorIdFromStored(stored: string | null): string | null {
   const id = stored?.split('___')[0]?.trim();
   return id ? id : null;
@@ -46,7 +46,7 @@ export function ensureVisitorId(jar: CookieJar = document, createId: () => strin
     createId();
   const value = encodeURIComponent(id);
   jar.cookie = `${visitorCookieName}=${value}; max-age=${oneYearSeconds}; path=/; samesite=lax; secure`;
-  // The spec gives the twin only its max-age; path / keeps it one cookie for the whole site.
+  // The twin needs only its max-age; path / keeps it one cookie for the whole site.
   jar.cookie = `${fbVisitorCookieName}=${value}; max-age=${oneYearSeconds}; path=/`;
   return id;
 }

@@ -1,4 +1,4 @@
-// Spec §7: the device report is sent once per visitor and host, guarded by a local flag set only after
+// The device report is sent once per visitor and host, guarded by a local flag set only after
 // success. localStorage is per origin; the flag holds the id it was sent for, so a new visitor id (its
 // cookie cleared) is reported again.
 const flagKey = 'kabari-visitor-reported';

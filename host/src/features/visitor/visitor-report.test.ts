@@ -13,7 +13,7 @@ const iphone =
 const desktopChrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-describe('visitor device report (spec §3)', () => {
+describe('visitor device report', () => {
   it('describes the device with ua-parser-js, and reads the source from the query', () => {
     const report = buildVisitorReport({
       visitorId: 'v-1',
@@ -74,7 +74,7 @@ describe('visitor device report (spec §3)', () => {
   });
 });
 
-describe('sending the report (spec §7, §8)', () => {
+describe('sending the report', () => {
   beforeEach(() => localStorage.clear());
 
   it('posts it with the API headers and sets the flag only after success', async () => {

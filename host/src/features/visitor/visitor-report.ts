@@ -4,7 +4,7 @@ import { hostApiHeaderSource } from '../../lib/host-api-header-source';
 import { isRecipientPage } from './recipient-pages';
 import { markVisitorReported } from './visitor-report-flag';
 
-/** Spec §3: the visitor device report. */
+/** The visitor device report: what the browser says about itself and where the visit began. */
 export interface VisitorReport {
   visitorId: string;
   userAgent: string;
@@ -78,7 +78,7 @@ export const visitorReportPath = '/api/v1/locate/userAgent';
 
 /**
  * POST /api/v1/locate/userAgent about the page the visit began on (`landingUrl`), then the flag. A failure is only
- * logged: without the flag, the next page load tries again (spec §7, §8). Nothing is sent while the visitor is on
+ * logged: without the flag, the next page load tries again. Nothing is sent while the visitor is on
  * a recipient's page (they may have followed a link there before the browser was idle); the next load tries again.
  *
  * Sent with fetch and the API's own headers rather than through the axios instance: it is the one

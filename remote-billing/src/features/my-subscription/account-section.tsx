@@ -448,7 +448,7 @@ function DeleteAccount({ locale }: { locale: Locale }) {
   );
 }
 
-/** The Account tab of My subscription: name, email, password, sessions, export and deletion (issue 6). */
+/** The Account tab of My subscription: name, email, password, sessions, export and deletion. */
 export function AccountSection() {
   const locale = localeFromPath(useLocation().pathname);
   return (

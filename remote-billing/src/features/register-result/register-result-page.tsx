@@ -15,7 +15,7 @@ import { billingNamespace } from '../../i18n/billing-namespace';
 import { useRegisterPolling } from '../../lib/register-query';
 import './register-result-page.css';
 
-/** Spec §4's register/sign result states, as this screen shows them. */
+/** How a sign-up's registration and payment can end, as this screen shows them. */
 type ScreenState = 'querying' | 'created' | 'queryFailed' | 'signFailed' | 'unsubscribed' | 'unknown' | 'loginFailed';
 
 async function logInByAuthCode(authCode: string) {
@@ -24,7 +24,7 @@ async function logInByAuthCode(authCode: string) {
 }
 
 /**
- * The register result screen (spec §2, §4): polls the sign-up until the payment is settled, then signs
+ * The register result screen: polls the sign-up until the payment is settled, then signs
  * the new user in with the one-time auth code and opens the dashboard with the welcome dialog.
  */
 export default function RegisterResultPage() {

@@ -26,7 +26,7 @@ export default function SuccessModal({ open, onClose }: RouteDialogProps) {
   const setPassword = () => {
     markPasswordPending(false);
     onClose();
-    // The host's reset dialog: the user enters the email and receives a code (spec §2, §4).
+    // The host's reset dialog: the user enters the email and receives a code.
     useOverlayStore.getState().set('resetPwd', true);
   };
 

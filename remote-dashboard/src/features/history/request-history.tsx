@@ -44,7 +44,7 @@ interface RequestHistoryProps {
 }
 
 /**
- * The history of the user's requests (spec §2, §3): newest first, ten a page, each with its status,
+ * The history of the user's requests: newest first, ten a page, each with its status,
  * the recipient's consent, the message's delivery, the times and the last known address.
  */
 export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps>(function RequestHistory(

@@ -30,7 +30,7 @@ async function copyText(text: string): Promise<boolean> {
 }
 
 /**
- * The link generator (spec §2): a title only the requester sees, generate, copy, see the history,
+ * The link generator: a title only the requester sees, generate, copy, see the history,
  * generate a new one. One new link per 3 hours: the next time is shown before trying.
  */
 export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGeneratorProps) {

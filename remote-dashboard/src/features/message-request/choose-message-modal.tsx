@@ -44,7 +44,7 @@ type PreviewState =
   | null;
 
 /**
- * The choose-message step (design.md §1.6): a predefined template in the page's language, a personal note
+ * The choose-message step: a predefined template in the page's language, a personal note
  * (the only editable part), and the exact message from the server's preview. The 3-hour limit, an opt-out, a
  * daily limit reached and a country Kabari does not send SMS to are shown before sending, and again if the
  * server refuses.

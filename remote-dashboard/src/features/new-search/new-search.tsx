@@ -143,7 +143,7 @@ function EmailMode({ onCompose }: { onCompose: (compose: Compose) => void }) {
   );
 }
 
-/** The dashboard's new search: by number, by email or by link (spec §2). */
+/** The dashboard's new search: by number, by email or by link. */
 export function NewSearch({ locale, onRequestCreated, onSeeHistory }: NewSearchProps) {
   const { t } = useTranslation(dashboardRequestsNamespace);
   const [mode, setMode] = useState<SearchMode>('number');

@@ -5,7 +5,7 @@ import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namesp
 
 const tipKeys = ['ask', 'consent', 'ipLocated', 'gpsTracked', 'control', 'limits'] as const;
 
-/** The tips modal: how a consent request works, as it really does (design.md §1). */
+/** The tips modal: how a consent request works, as it really does. */
 export function TipsModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation(dashboardRequestsNamespace);
   return (

@@ -14,7 +14,7 @@ import './number-search.css';
 const SearchingModal = lazy(() => import('@kabari/shared/requests/searching-modal'));
 
 /**
- * The home page's number search (spec §2): country code, mobile number, Find. A valid number opens the
+ * The home page's number search: country code, mobile number, Find. A valid number opens the
  * searching modal; its continue action hands the visitor to the create-account step (the `payment`
  * overlay flag, with the number as product info), which the sign-up dialog opens on.
  */

@@ -54,7 +54,7 @@ function isEmailInUse(error: unknown): boolean {
 }
 
 /**
- * The sign-up dialog (issue 6), opened by the overlay store's `payment` flag, e.g. by the home search
+ * The sign-up dialog, opened by the overlay store's `payment` flag, e.g. by the home search
  * with productInfo {searchedNumber}. Step 1 creates the account's details, step 2 pays; a paid sign-up
  * goes to the register result screen, which polls until the account exists and signs the user in.
  */

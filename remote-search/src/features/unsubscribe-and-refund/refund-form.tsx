@@ -16,7 +16,7 @@ const fieldOrder: Field[] = ['email', 'code', 'reason'];
 export const minReasonLength = 10;
 
 /**
- * The cancel-and-refund form (issue 6): the account's email, confirmed by an emailed code (send-code
+ * The cancel-and-refund form: the account's email, confirmed by an emailed code (send-code
  * type 2) unless signed in as that account, and a reason. Plain inputs, like the contact form: this
  * page is prerendered and must stay light; the API client loads on the first call.
  */

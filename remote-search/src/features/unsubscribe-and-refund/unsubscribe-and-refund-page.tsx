@@ -5,7 +5,7 @@ import { ContentPage } from '../../components/content-page';
 import { Sections } from '../../components/sections';
 import { RefundForm } from './refund-form';
 
-/** How to cancel and get a refund, with the form that does both (issue 6). */
+/** How to cancel and get a refund, with the form that does both. */
 export default function UnsubscribeAndRefundPage() {
   const { t } = useTranslation(searchNamespace);
   const { t: tp } = useTranslation(searchUnsubscribeAndRefundNamespace);

@@ -82,7 +82,7 @@ function ConsentForm({ token, link, onDeclined }: { token: string; link: LinkInf
   );
 }
 
-/** The recipient's first page: an honest consent screen (design.md §1). */
+/** The recipient's first page: an honest consent screen (see docs/product-decisions.md). */
 export default function EnterLinkPage() {
   const { t } = useTranslation(shareNamespace);
   const { params, locale, token, load, update } = useRecipientLink();

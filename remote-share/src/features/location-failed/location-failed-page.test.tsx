@@ -8,7 +8,7 @@ describe('LocationFailedPage', () => {
     ['denied', 'User denied location permission'],
     ['failed', 'Failed to get location'],
     ['disabled', 'Your GPS location has been disabled'],
-  ])('says the spec’s message for %s and how to turn location on', async (reason, message) => {
+  ])('says the product’s message for %s and how to turn location on', async (reason, message) => {
     await renderAt(`/location-failed?token=tok&reason=${reason}`, <LocationFailedPage />);
     expect(screen.getByRole('heading', { name: message })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'iPhone (Safari)' })).toBeInTheDocument();

@@ -10,7 +10,7 @@ import { tokenFrom } from '../../lib/use-link';
 import { SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import '../../components/recipient-pages.css';
 
-/** Spec §8's geolocation errors, and how to turn location on, with Try again; or stop sharing altogether. */
+/** Why the browser gave no position, and how to turn location on, with Try again; or stop sharing altogether. */
 export default function LocationFailedPage() {
   const { t } = useTranslation(shareNamespace);
   const [params] = useSearchParams();

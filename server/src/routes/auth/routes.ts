@@ -103,7 +103,7 @@ function tooMany(what: ThrottleMessage, retryAfterSeconds: number): HttpError {
   });
 }
 
-/** Login, password reset by emailed code, login by one-time auth code, logout (spec §7). */
+/** Login, password reset by emailed code, login by one-time auth code, logout. */
 const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const limits = rules(options.config.authThrottleScale);
   const scale = options.config.authThrottleScale;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 
-// Spec §5: non-space text, an at sign, more text, a dot and more text, no spaces.
+// An email: non-space text, an at sign, more text, a dot and more text, no spaces.
 export const emailField = z
   .string({ message: 'Please enter your email address' })
   .trim()

@@ -9,7 +9,7 @@ import { createLinkBody } from './schemas';
 
 const signedInResponses = { ...errorResponses, 401: errorEnvelope };
 
-/** Trackable links (issue 4): a long random token the requester shares; cancellable; one new link every 3 hours. */
+/** Trackable links: a long random token the requester shares; cancellable; one new link every 3 hours. */
 const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const { config } = options;
   const security = [{ token: [] }];

@@ -38,7 +38,7 @@ function webAddress(value: string): URL | null {
 // A marker such as "sms" or "newsletter-2026": anything else (a name, a number, a token) is not a source.
 const SOURCE_MARKER = /^[\w.-]{1,64}$/;
 
-// Spec §3, visitor device report. Only what the browser says about itself: the IP address is not stored.
+// The visitor device report. Only what the browser says about itself: the IP address is not stored.
 const visitorReportBody = z.object({
   visitorId: z.string().trim().min(1, 'visitorId is required').max(128),
   userAgent: z.string().trim().min(1, 'userAgent is required').max(1024),

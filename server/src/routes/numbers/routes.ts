@@ -6,7 +6,7 @@ import { numberFacts, parseNumber } from '../../requests/number-facts';
 import { smsCountryRefusal } from '../../requests/sms-countries';
 import { numberLookupQuery, numberLookupResponse } from './schemas';
 
-/** Numbering-plan facts for the searching modal: public metadata only, nothing about the person (design.md §1.4). */
+/** Numbering-plan facts for the searching modal: public metadata only, nothing about the person. */
 const numberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const limits = options.config.requests.sendLimits;
   app.get(

@@ -32,7 +32,7 @@ import {
 
 const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
 
-/** getPaidAmount, registerAndSign/v5pay, registerQuery/{id} (spec §4, §7). */
+/** getPaidAmount, registerAndSign/v5pay, registerQuery/{id}: sign-up with payment, and its result. */
 const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const scale = options.config.authThrottleScale;
   const paymentsConfigured = refuseUnconfiguredPayments(app);

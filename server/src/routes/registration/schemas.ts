@@ -34,7 +34,7 @@ export const paidAmountResponse = envelope(
  */
 export const CURRENT_TERMS_VERSION = '2026-11-22';
 
-/** The account part of every registerAndSign body (spec §4 create account). */
+/** The account part of every registerAndSign body (the create-account step). */
 export const accountFields = {
   email: emailField,
   displayName: displayNameField.describe(

@@ -162,7 +162,7 @@ function checkNote(channel: MessageChannel, note: string): string {
   return note.trim();
 }
 
-/** Location requests by SMS and email, their history, and the limits (issue 4). Every route is owner-checked. */
+/** Location requests by SMS and email, their history, and the limits. Every route is owner-checked. */
 const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const { config } = options;
   const expiryDays = config.requests.linkExpiryDays;

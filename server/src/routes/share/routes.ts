@@ -128,14 +128,14 @@ async function updateRequest(db: DatabaseExecutor, id: string, values: Partial<R
 }
 
 /**
- * The recipient's consent routes (docs/api-v1.md, design.md §1). The link's token is the only key: no account.
+ * The recipient's consent routes (docs/api-v1.md). The link's token is the only key: no account.
  * Nothing about the recipient is stored before Share; every change the requester sees is published live in the
  * transaction that makes it.
  */
 const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const { authThrottleScale } = options.config;
   const { hmacSecret } = app.auth.secrets;
-  // Nothing about the recipient is stored before consent (design §1.2), not even the address in a throttle key:
+  // Nothing about the recipient is stored before consent, not even the address in a throttle key:
   // the counters are keyed by an HMAC of it, which cannot be turned back into the address without the secret.
   const addressKey = (ip: string) => keyedHash(hmacSecret, 'share-ip', ip);
   const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * authThrottleScale });

@@ -135,7 +135,7 @@ describeEachDatabase('auth routes', (driver) => {
       }
     });
 
-    it('validates its input with the spec wording', async () => {
+    it('validates its input with the product’s messages', async () => {
       const invalid = await post('/api/v1/auth/login', { email: 'rina@', password: 'x' });
       expect(invalid.statusCode).toBe(400);
       expect(invalid.json().message).toBe('email: Enter valid email address');
@@ -517,7 +517,7 @@ describeEachDatabase('auth routes', (driver) => {
       expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
     });
 
-    it('validates the reset input with the spec wording', async () => {
+    it('validates the reset input with the product’s messages', async () => {
       const missingCode = await post('/api/v1/auth/resetPassword', {
         email: 'a@b.co',
         password: encrypt('new password'),

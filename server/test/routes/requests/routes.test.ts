@@ -366,7 +366,7 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
         expect(response.statusCode).toBe(403);
         expect(response.json().message).toBe('Your subscription has expired. Renew it to send location requests.');
       }
-      // Cancelled keeps access until valid_until (design.md §1.7); a trial has it too.
+      // Cancelled keeps access until valid_until; a trial has it too.
       for (const status of ['cancelled', 'trial'] as const) {
         const requester = await createRequester(testApp.app, {
           subscription: { status, validUntil: new Date(Date.now() + DAY) },
