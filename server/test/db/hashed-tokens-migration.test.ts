@@ -112,7 +112,13 @@ describeEachDatabase('migration 0018: tokens stored before they were hashed', (d
 
   it('keeps every link working and the requester’s URL, and leaves no token readable in any row', async () => {
     const userId = randomUUID();
-    const [linkId, smsId, emailId, smsMessage, emailMessage] = [1, 2, 3, 4, 5].map(() => randomUUID());
+    const [linkId, smsId, emailId, smsMessage, emailMessage] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
     const expires = `now() + interval '7 days'`;
     database = await databaseBeforeHashedTokens(driver, async (run) => {
       await run(`insert into users (id, email, display_name, password_hash)
