@@ -111,8 +111,6 @@ test.describe('accounts, subscriptions and payments', () => {
 });
 
 test.describe('an expired subscription', () => {
-  // One server of its own, started once: its tests run in order in one worker.
-  test.describe.configure({ mode: 'default' });
   // Expiring a subscription now takes /dev/subscriptions/expire, served only when asked for: a Kabari of its own.
   let kabari: KabariServer;
   test.beforeAll(async () => {

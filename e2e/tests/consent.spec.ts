@@ -68,8 +68,6 @@ async function expectNoAxeViolations(page: Page): Promise<void> {
 }
 
 test.describe('the recipient’s consent', () => {
-  // One server and one requester for the file, made once: its tests run in order in one worker.
-  test.describe.configure({ mode: 'default' });
   test.beforeAll(async () => {
     // A server of its own (it must trust X-Forwarded-For from this machine, as from a proxy here) and a sign-up:
     // slower than one test's default.
