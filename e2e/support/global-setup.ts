@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { repoRoot, startKabari } from './kabari-server';
+import { preparePgliteTemplate, repoRoot, startKabari } from './kabari-server';
 
 const stateFile = path.join(__dirname, '../.artifacts/server.json');
 
@@ -10,11 +10,14 @@ export default async function globalSetup() {
     const built = path.join(repoRoot, app, 'dist');
     if (!fs.existsSync(built)) throw new Error(`${app} is not built: run \`npm run build\` first.`);
   }
+  const template = await preparePgliteTemplate();
+  process.env.KABARI_E2E_PGLITE_TEMPLATE = template;
   const server = await startKabari();
   process.env.KABARI_BASE_URL = server.url;
   fs.mkdirSync(path.dirname(stateFile), { recursive: true });
   fs.writeFileSync(stateFile, JSON.stringify({ url: server.url }));
   return async () => {
     await server.stop();
+    fs.rmSync(path.dirname(template), { recursive: true, force: true });
   };
 }

@@ -58,9 +58,30 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`Kabari did not become healthy at ${url}:\n${output()}`);
 }
 
+/**
+ * A migrated PGlite database for the servers of this run to copy (startKabari), made once by opening a new data
+ * folder the way the server's first start does. Returns its folder; remove it when the run ends.
+ */
+export async function preparePgliteTemplate(): Promise<string> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-e2e-template-'));
+  const { openDatabase } = (await import(path.join(repoRoot, 'server/dist/db/open-database.js'))) as {
+    openDatabase: (
+      options: { dataDir: string; databaseUrl: undefined },
+      log: { info: () => void; error: () => void },
+    ) => Promise<{ client: { close: () => Promise<void> } }>;
+  };
+  const opened = await openDatabase({ dataDir: folder, databaseUrl: undefined }, { info() {}, error() {} });
+  await opened.client.close();
+  return path.join(folder, 'pglite');
+}
+
 export async function startKabari(env: Record<string, string> = {}): Promise<KabariServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-e2e-'));
+  // A copy of the migrated database the global setup made: a first start's initdb and migrations cost seconds of
+  // CPU each time, which a run that starts a dozen servers on two cores feels.
+  const template = process.env.KABARI_E2E_PGLITE_TEMPLATE;
+  if (template && !env.DATABASE_URL) fs.cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
   let log = '';
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: repoRoot,
