@@ -1,9 +1,9 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import type { ApiData } from '../api/api-types';
 
-export interface SessionUser {
-  userCacheInfo: Record<string, unknown>;
-}
+/** The signed-in user as sign-in returns it (the session token is not in it: it is an HttpOnly cookie). */
+export type SessionUser = ApiData<'/api/v1/auth/login', 'post'>['user'];
 
 interface UserState {
   user: SessionUser | null;

@@ -4,6 +4,7 @@ import { clearSession, useUserStore } from '@kabari/shared/stores/session-store'
 import { LocationProbe } from '../../testing/location-probe';
 import { fetchSubscriptionInfo } from './subscription-info';
 import { useSubscriptionCheck } from './use-subscription-check';
+import { signedInUser } from '../../../../jest/signed-in-user';
 
 jest.mock('./subscription-info', () => ({
   fetchSubscriptionInfo: jest.fn(),
@@ -33,7 +34,7 @@ async function renderAt(url: string) {
 describe('subscription check on protected navigation (spec §6, §7)', () => {
   beforeEach(() => {
     fetchMock.mockReset();
-    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+    useUserStore.getState().setUser(signedInUser());
   });
   afterEach(() => {
     cleanup();
