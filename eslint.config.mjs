@@ -1,5 +1,7 @@
 // Lint zones: shared → remotes → host is one way. A remote never imports another remote or the
-// host; shared imports no app. Each app reaches a store only through @kabari/shared.
+// host; shared imports no app. Each app reaches a store only through @kabari/shared. The browser (shared and the
+// apps) never imports the server, and the server never imports browser code: they meet only through the API, whose
+// types the browser reads from the generated contract (shared/src/api/api-schema.generated.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -10,13 +12,17 @@ const { antdEntryPoints } = createRequire(import.meta.url)('./webpack/shared-dep
 
 const apps = ['host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share'];
 
+const whyNot = {
+  server: 'The browser never imports the server: they meet through the API (its types: @kabari/shared/api/api-types).',
+  shared: 'The server never imports browser code: they meet through the API, whose types the browser generates.',
+};
 const forbid = (names) =>
   names.flatMap((name) => [
     {
       group: [`**/${name}/**`, `../${name}`, `../../${name}`],
-      message: `Do not import ${name}: apps meet only through routes and @kabari/shared.`,
+      message: whyNot[name] ?? `Do not import ${name}: apps meet only through routes and @kabari/shared.`,
     },
-    { group: [`@kabari/${name}`, `@kabari/${name}/**`], message: `Do not import ${name}.` },
+    { group: [`@kabari/${name}`, `@kabari/${name}/**`], message: whyNot[name] ?? `Do not import ${name}.` },
   ]);
 
 // Libraries reached only through a thin re-export in shared (see shared/src/routing/router.ts).
@@ -66,7 +72,7 @@ const layeredApps = ['remote-search', 'remote-dashboard', 'remote-billing', 'rem
 const composingFeatures = { 'remote-dashboard': { 'new-search': ['message-request', 'link-generator'] } };
 
 const remoteZones = (app) => {
-  const names = apps.filter((other) => other !== app);
+  const names = [...apps.filter((other) => other !== app), 'server'];
   if (!layeredApps.includes(app)) return [zone([`${app}/**`], names)];
   const composing = Object.entries(composingFeatures[app] ?? {});
   return [
@@ -138,5 +144,5 @@ export default tseslint.config(
   ...remoteZones('remote-billing'),
   ...remoteZones('remote-share'),
   ...remoteZones('host'),
-  zone(['server/**'], apps),
+  zone(['server/**'], [...apps, 'shared']),
 );

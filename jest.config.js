@@ -14,5 +14,6 @@ module.exports = {
     '<rootDir>/remote-billing/jest.config.js',
     '<rootDir>/remote-share/jest.config.js',
     '<rootDir>/server/jest.config.js',
+    '<rootDir>/scripts/jest.config.js',
   ],
 };
