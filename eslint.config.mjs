@@ -8,9 +8,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { createRequire } from 'node:module';
 
-const { antdEntryPoints } = createRequire(import.meta.url)('./webpack/shared-dependencies.js');
-
-const apps = ['host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share'];
+const require = createRequire(import.meta.url);
+const { antdEntryPoints } = require('./webpack/shared-dependencies.js');
+const { webApps: apps } = require('./apps.js');
 
 const whyNot = {
   server: 'The browser never imports the server: they meet through the API (its types: @kabari/shared/api/api-types).',
@@ -67,7 +67,7 @@ const aboveSharedFolders = {
   message: 'src/components, src/lib and src/stores serve the features and import none of them (nor src/app).',
 };
 // Apps whose features are held to the rule: every app (the host's cross-cutting modules are layered the same way).
-const layeredApps = ['remote-search', 'remote-dashboard', 'remote-billing', 'remote-share', 'host'];
+const layeredApps = apps;
 // new-search still composes message-request and link-generator until they move into it (its owner's change).
 const composingFeatures = { 'remote-dashboard': { 'new-search': ['message-request', 'link-generator'] } };
 
@@ -139,10 +139,6 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.jest } },
   },
   zone(['shared/**'], [...apps, 'server']),
-  ...remoteZones('remote-search'),
-  ...remoteZones('remote-dashboard'),
-  ...remoteZones('remote-billing'),
-  ...remoteZones('remote-share'),
-  ...remoteZones('host'),
+  ...apps.flatMap(remoteZones),
   zone(['server/**'], [...apps, 'shared']),
 );
