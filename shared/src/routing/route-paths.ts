@@ -25,6 +25,3 @@ export const routePaths = {
 
 export type RouteName = keyof typeof routePaths;
 export type RoutePath = (typeof routePaths)[RouteName];
-
-/** The expired-subscription state of the dashboard (spec §2). */
-export const expiredDashboardPath = '/dashboard/?s=-1&at=10';

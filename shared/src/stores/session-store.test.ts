@@ -21,9 +21,8 @@ describe('session stores', () => {
     }
   });
 
-  it('persists only `user`, not the sign and subscription info', () => {
+  it('persists the user', () => {
     useUserStore.getState().setUser(signedInUser());
-    useUserStore.getState().setMySubscriptionInfo({ expiredStatus: 0 });
     const stored = JSON.parse(localStorage.getItem('kabari-user') ?? '{}');
     expect(stored.state).toEqual({ user: signedInUser() });
   });
