@@ -11,6 +11,7 @@ const skipE2e = process.argv.includes('--no-e2e');
 
 await runOrExit('lint', nodeBin, [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']);
 await runOrExit('import circles', nodeBin, ['scripts/import-cycles.mjs']);
+await runOrExit('dead code', nodeBin, [bin('knip', 'bin/knip.js'), '--no-progress']);
 await runOrExit('format', nodeBin, [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level=warn', '.']);
 await runOrExit('type-check', nodeBin, ['scripts/typecheck.mjs']);
 

@@ -4,7 +4,6 @@ import type { ApiData } from '@kabari/shared/api/api-types';
 
 /** GET /api/v1/personnal/registerQuery/{id}, read raw. */
 export type RegisterQueryResult = ApiData<'/api/v1/personnal/registerQuery/{id}', 'get'>;
-export type RegisterState = RegisterQueryResult['state'];
 
 export async function queryRegistration(id: string): Promise<RegisterQueryResult> {
   const response = await apiRaw<RegisterQueryResult>({

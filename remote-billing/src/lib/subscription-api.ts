@@ -3,7 +3,6 @@ import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
 
 /** GET /api/v1/personnal/subscribe/info. */
 export type SubscriptionInfo = ApiData<'/api/v1/personnal/subscribe/info', 'get'>;
-export type SubscriptionStatus = SubscriptionInfo['status'];
 /** A charge of the subscriber's; `refundedAmount`: given back so far (major unit). */
 export type PaymentRecord = ApiData<'/api/v1/personnal/payments', 'get'>['items'][number];
 

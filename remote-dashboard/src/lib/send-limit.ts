@@ -10,7 +10,6 @@ import type { LocationRequest } from '@kabari/shared/requests/location-request';
  * for another reason than the 3-hour limit (the number's country, a daily limit), in the server's words.
  */
 export type SendLimit = ApiData<'/api/v1/requests/limit', 'get'>;
-export type SendRefusal = NonNullable<SendLimit['refusal']>;
 export type LimitQuery = ApiQuery<'/api/v1/requests/limit', 'get'>;
 
 /** GET /api/v1/requests/limit: when the next message to this target (or the next link) is allowed. */

@@ -7,7 +7,6 @@ export type LinkInfo = ApiData<'/api/v1/share/links/{token}', 'get'>;
 export type LinkState = LinkInfo['state'];
 type Consent = ApiData<'/api/v1/share/links/{token}/consent', 'post'>;
 export type SharedPosition = NonNullable<Consent['approximate']>;
-export type Attribution = Consent['attribution'];
 export type ReportReason = ApiBody<'/api/v1/share/links/{token}/report', 'post'>['reason'];
 
 export class ShareApiError extends Error {

@@ -4,8 +4,6 @@ import type { Locale } from '@kabari/shared/i18n/locale';
 
 /** POST /api/v1/personnal/getPaidAmount: the operator's price for a locale (amounts in the major unit). */
 export type PaymentTerms = ApiData<typeof paymentTermsPath, 'post'>;
-/** Who takes card payments; null in `methods`: not offered (the sandbox is never offered beside a real provider). */
-export type CardProvider = NonNullable<PaymentTerms['methods']['card']>;
 
 export const paymentTermsPath = '/api/v1/personnal/getPaidAmount';
 

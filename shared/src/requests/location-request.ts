@@ -3,11 +3,7 @@ import type { ApiData } from '../api/api-types';
 
 /** A request in the signed-in user's history, with its delivery state and last position. */
 export type LocationRequest = ApiData<'/api/v1/requests', 'get'>['items'][number];
-export type RequestChannel = LocationRequest['channel'];
 export type RequestStatus = LocationRequest['status'];
-export type ConsentState = LocationRequest['consent'];
-/** 'outbox': no SMS/email provider is configured, the message stays in the local outbox and is not sent. */
-export type DeliveryState = NonNullable<LocationRequest['delivery']>;
 
 /** A position the recipient shared; `place` is the address's parts, null on positions stored before them. */
 export type Position = ApiData<'/api/v1/requests/{id}/positions', 'get'>['items'][number];

@@ -24,4 +24,3 @@ export const routePaths = {
 } as const;
 
 export type RouteName = keyof typeof routePaths;
-export type RoutePath = (typeof routePaths)[RouteName];
