@@ -84,9 +84,10 @@ const cases = [
 
 describe('the lint zones', () => {
   let results: LintMessage[][];
+  // One ESLint start: a few seconds, more on a busy machine.
   beforeAll(() => {
     results = lint(cases.map(({ filePath, from }) => ({ filePath, code: importOf(from) })));
-  });
+  }, 60_000);
 
   it.each(cases.map((item, index) => ({ ...item, index })))('$name: refused $refused', ({ index, refused }) => {
     const zoneErrors = (results[index] ?? []).filter((message) => message.ruleId === 'no-restricted-imports');

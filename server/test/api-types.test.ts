@@ -36,6 +36,7 @@ function typesFor(document: unknown): string {
   }
 }
 
+// A whole app and openapi-typescript's own start: give it time on a busy machine.
 it("the browser's API types match the server's OpenAPI document", async () => {
   const generated = header + typesFor(await publishedDocument());
   if (process.env.UPDATE_API_TYPES === '1') writeFileSync(typesFile, generated);
@@ -45,4 +46,4 @@ it("the browser's API types match the server's OpenAPI document", async () => {
       `${path.relative(process.cwd(), typesFile)} no longer matches the server's routes: run \`npm run api:types\` and commit it.`,
     );
   }
-});
+}, 120_000);
