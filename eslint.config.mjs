@@ -1,22 +1,28 @@
 // Lint zones: shared → remotes → host is one way. A remote never imports another remote or the
-// host; shared imports no app. Each app reaches a store only through @kabari/shared.
+// host; shared imports no app. Each app reaches a store only through @kabari/shared. The browser (shared and the
+// apps) never imports the server, and the server never imports browser code: they meet only through the API, whose
+// types the browser reads from the generated contract (shared/src/api/api-schema.generated.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { createRequire } from 'node:module';
 
-const { antdEntryPoints } = createRequire(import.meta.url)('./webpack/shared-dependencies.js');
+const require = createRequire(import.meta.url);
+const { antdEntryPoints } = require('./webpack/shared-dependencies.js');
+const { webApps: apps } = require('./apps.js');
 
-const apps = ['host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share'];
-
+const whyNot = {
+  server: 'The browser never imports the server: they meet through the API (its types: @kabari/shared/api/api-types).',
+  shared: 'The server never imports browser code: they meet through the API, whose types the browser generates.',
+};
 const forbid = (names) =>
   names.flatMap((name) => [
     {
       group: [`**/${name}/**`, `../${name}`, `../../${name}`],
-      message: `Do not import ${name}: apps meet only through routes and @kabari/shared.`,
+      message: whyNot[name] ?? `Do not import ${name}: apps meet only through routes and @kabari/shared.`,
     },
-    { group: [`@kabari/${name}`, `@kabari/${name}/**`], message: `Do not import ${name}.` },
+    { group: [`@kabari/${name}`, `@kabari/${name}/**`], message: whyNot[name] ?? `Do not import ${name}.` },
   ]);
 
 // Libraries reached only through a thin re-export in shared (see shared/src/routing/router.ts).
@@ -61,12 +67,12 @@ const aboveSharedFolders = {
   message: 'src/components, src/lib and src/stores serve the features and import none of them (nor src/app).',
 };
 // Apps whose features are held to the rule: every app (the host's cross-cutting modules are layered the same way).
-const layeredApps = ['remote-search', 'remote-dashboard', 'remote-billing', 'remote-share', 'host'];
+const layeredApps = apps;
 // new-search still composes message-request and link-generator until they move into it (its owner's change).
 const composingFeatures = { 'remote-dashboard': { 'new-search': ['message-request', 'link-generator'] } };
 
 const remoteZones = (app) => {
-  const names = apps.filter((other) => other !== app);
+  const names = [...apps.filter((other) => other !== app), 'server'];
   if (!layeredApps.includes(app)) return [zone([`${app}/**`], names)];
   const composing = Object.entries(composingFeatures[app] ?? {});
   return [
@@ -133,10 +139,6 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.jest } },
   },
   zone(['shared/**'], [...apps, 'server']),
-  ...remoteZones('remote-search'),
-  ...remoteZones('remote-dashboard'),
-  ...remoteZones('remote-billing'),
-  ...remoteZones('remote-share'),
-  ...remoteZones('host'),
-  zone(['server/**'], apps),
+  ...apps.flatMap(remoteZones),
+  zone(['server/**'], [...apps, 'shared']),
 );

@@ -1,18 +1,11 @@
 // One jest run for every workspace: each project keeps its own config beside its code.
 const os = require('node:os');
+const { webApps } = require('./apps');
 
 /** @type {import('jest').Config} */
 module.exports = {
   // Jest's default (cores - 1) is a single worker on a 2-core machine, where the suites spend much of their time
   // waiting on PGlite, PostgreSQL and jsdom: two workers there took the run from about 5 to about 3 minutes.
   maxWorkers: Math.max(2, os.availableParallelism() - 1),
-  projects: [
-    '<rootDir>/shared/jest.config.js',
-    '<rootDir>/host/jest.config.js',
-    '<rootDir>/remote-search/jest.config.js',
-    '<rootDir>/remote-dashboard/jest.config.js',
-    '<rootDir>/remote-billing/jest.config.js',
-    '<rootDir>/remote-share/jest.config.js',
-    '<rootDir>/server/jest.config.js',
-  ],
+  projects: ['shared', ...webApps, 'server', 'scripts'].map((folder) => `<rootDir>/${folder}/jest.config.js`),
 };

@@ -1,11 +1,11 @@
 const path = require('node:path');
+const { appIn } = require('../apps');
 const { createConfig } = require('../webpack/create-config');
 const { BuildInfoPlugin } = require('./build-info-plugin');
 
 const hostConfig = createConfig({
   dir: __dirname,
-  federationName: 'kabari_host',
-  port: 3000,
+  ...appIn(path.basename(__dirname)),
   entry: './src/index.ts',
   title: 'Kabari',
   publicPath: '/',

@@ -1,10 +1,11 @@
+const path = require('node:path');
+const { appIn } = require('../apps');
 const { createConfig } = require('../webpack/create-config');
 const { exposes } = require('./exposes');
 
 module.exports = createConfig({
   dir: __dirname,
-  federationName: 'kabari_share',
-  port: 3004,
+  ...appIn(path.basename(__dirname)),
   entry: './src/index.ts',
   exposes,
   title: 'Kabari · remote-share (standalone)',

@@ -3,11 +3,11 @@
 // on (NODE_ENV=development); everything listens on 127.0.0.1 only.
 import path from 'node:path';
 import concurrently from 'concurrently';
+import apps from '../apps.js';
 import { bin, nodeBin, repoRoot } from './lib/run.mjs';
 
-const remotes = { search: 3001, dashboard: 3002, billing: 3003, share: 3004 };
 const remoteUrls = Object.fromEntries(
-  Object.entries(remotes).map(([name, port]) => [
+  apps.remotes.map(({ name, port }) => [
     `REMOTE_${name.toUpperCase()}_URL`,
     `http://127.0.0.1:${port}/mf-manifest.json`,
   ]),
@@ -28,8 +28,7 @@ const { result } = concurrently(
       command: `${tsc} -p server/tsconfig.build.json && "${nodeBin}" --watch server/dist/server.js`,
       env: { NODE_ENV: 'development', ...remoteUrls },
     },
-    webpack('host'),
-    ...Object.keys(remotes).map((name) => webpack(`remote-${name}`)),
+    ...apps.webApps.map(webpack),
   ],
   { cwd: repoRoot, prefix: 'name', killOthersOn: ['failure'] },
 );

@@ -31,6 +31,8 @@ async function allOrExit(steps) {
 // The checks are independent and mostly single-threaded: side by side they take the time of the longest.
 await allOrExit([
   ['lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']],
+  ['import circles', ['scripts/import-cycles.mjs']],
+  ['dead code', [bin('knip', 'bin/knip.js'), '--no-progress']],
   ['format', [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level=warn', '.']],
   ['type-check', ['scripts/typecheck.mjs']],
 ]);

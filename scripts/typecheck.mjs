@@ -1,8 +1,9 @@
 // `tsc --noEmit` for every workspace, two programs at a time. The six browser workspaces share their compiler
-// options and are checked as one program (tsconfig.web.json); the server and e2e have options of their own.
+// options and are checked as one program (tsconfig.web.json); the server, e2e and the tooling's tests have options of
+// their own.
 import { bin, inPool, nodeBin, run } from './lib/run.mjs';
 
-const projects = ['tsconfig.web.json', 'server/tsconfig.json', 'e2e/tsconfig.json'];
+const projects = ['tsconfig.web.json', 'server/tsconfig.json', 'e2e/tsconfig.json', 'scripts/tsconfig.json'];
 const failed = [];
 await inPool(projects, 2, async (project) => {
   const code = await run(nodeBin, [bin('typescript', 'bin/tsc'), '-p', project, '--noEmit']);

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { webApps } from '../../apps';
 import { preparePgliteTemplate, repoRoot, startKabari } from './kabari-server';
 
 const stateFile = path.join(__dirname, '../.artifacts/server.json');
 
 /** One production server for the whole run; tests that need their own configuration start another. */
 export default async function globalSetup() {
-  for (const app of ['host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share', 'server']) {
+  for (const app of [...webApps, 'server']) {
     const built = path.join(repoRoot, app, 'dist');
     if (!fs.existsSync(built)) throw new Error(`${app} is not built: run \`npm run build\` first.`);
   }

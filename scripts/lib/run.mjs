@@ -3,9 +3,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import apps from '../../apps.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const webApps = ['remote-search', 'remote-dashboard', 'remote-billing', 'remote-share', 'host'];
+export const { webApps } = apps;
 
 /** Runs a command, streaming its output; resolves with the exit code. */
 export function run(command, args, options = {}) {

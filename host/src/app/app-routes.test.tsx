@@ -10,6 +10,7 @@ import { RouteView } from './route-view';
 import { appRoutes } from '../lib/route-table';
 import { LocationProbe } from '../testing/location-probe';
 import { AppRoutes } from './app-routes';
+import { signedInUser } from '../../../jest/signed-in-user';
 
 jest.mock('../lib/federation-remotes', () => ({
   loadRemoteModule: jest.fn(async (remote: string, exposed: string) => ({
@@ -62,7 +63,7 @@ describe('AppRoutes', () => {
   it.each(publicPaths.flatMap((path) => [path, path === '/' ? '/id/' : `/id${path}/`]))(
     'a signed-in user on %s lands on the dashboard in the same language',
     async (path) => {
-      useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+      useUserStore.getState().setUser(signedInUser());
       await renderApp(path);
       const expected = path.startsWith('/id') ? '/id/dashboard/' : '/dashboard/';
       expect(await screen.findByTestId('location')).toHaveTextContent(expected);
@@ -82,7 +83,7 @@ describe('AppRoutes', () => {
   it.each(anyonePaths.flatMap((path) => [path, `/id${path}/`]))(
     'a signed-in user stays on the recipient page %s',
     async (path) => {
-      useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+      useUserStore.getState().setUser(signedInUser());
       await renderApp(path);
       expect(screen.getByTestId('location')).toHaveTextContent(path);
       expect(await screen.findByRole('heading', { name: /^share\// })).toBeInTheDocument();
@@ -98,7 +99,7 @@ describe('AppRoutes', () => {
   });
 
   it('opens a modal route over the dashboard, keeping the dashboard', async () => {
-    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+    useUserStore.getState().setUser(signedInUser());
     await renderApp('/dashboard/modules/cancleMySubscriptionModal');
     expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/dashboard/modules/cancleMySubscriptionModal');

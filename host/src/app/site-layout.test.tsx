@@ -6,6 +6,7 @@ import { renderAt } from '../../../jest/render-with-i18n';
 import '../i18n/host-namespace';
 import { logOut } from '../features/auth/auth-api';
 import { SiteLayout } from './site-layout';
+import { signedInUser } from '../../../jest/signed-in-user';
 
 jest.mock('../features/auth/auth-api', () => ({ logOut: jest.fn(async () => undefined) }));
 
@@ -22,7 +23,7 @@ describe('SiteLayout header', () => {
   });
 
   it('shows a signed-in user the dashboard and Sign out instead; signing out asks the server to end the session', async () => {
-    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+    useUserStore.getState().setUser(signedInUser());
     await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
     expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();
@@ -38,7 +39,7 @@ describe('SiteLayout header', () => {
   });
 
   it('leads a signed-in user to My subscription (account settings), in Indonesian under /id', async () => {
-    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+    useUserStore.getState().setUser(signedInUser());
     await renderAt('/id/dashboard', <SiteLayout>page</SiteLayout>);
     expect(screen.getByRole('link', { name: 'Langganan Saya' })).toHaveAttribute(
       'href',
@@ -47,7 +48,7 @@ describe('SiteLayout header', () => {
   });
 
   it('names My subscription in English under the English paths', async () => {
-    useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+    useUserStore.getState().setUser(signedInUser());
     await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
     expect(screen.getByRole('link', { name: 'My subscription' })).toHaveAttribute(
       'href',

@@ -1,15 +1,9 @@
 import { useEffect, useState } from 'react';
 import { apiRaw } from '@kabari/shared/api/api-client';
+import type { ApiData } from '@kabari/shared/api/api-types';
 
-export type RegisterState = 'querying' | 'created' | 'sign_failed' | 'unsubscribed' | 'unknown';
-
-/** GET /api/v1/personnal/registerQuery/{id}, read raw (docs/api-v1.md). */
-export interface RegisterQueryResult {
-  state: RegisterState;
-  failureCode?: string;
-  failureMessage?: string;
-  authCode?: string;
-}
+/** GET /api/v1/personnal/registerQuery/{id}, read raw. */
+export type RegisterQueryResult = ApiData<'/api/v1/personnal/registerQuery/{id}', 'get'>;
 
 export async function queryRegistration(id: string): Promise<RegisterQueryResult> {
   const response = await apiRaw<RegisterQueryResult>({

@@ -1,37 +1,10 @@
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
-import type { CardDetails } from '@kabari/shared/payments/card-validation';
-import type { PaymentMethod } from '@kabari/shared/payments/payment-form';
+import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
 
-export type SubscriptionStatus = 'trial' | 'active' | 'cancelled' | 'expired' | 'unsubscribed';
-
-/** GET /api/v1/personnal/subscribe/info (docs/api-v1.md). */
-export interface SubscriptionInfo {
-  status: SubscriptionStatus;
-  expiredStatus: 0 | 1;
-  validUntil: string | null;
-  nextDebitDay: string | null;
-  amount: number;
-  firstDayDebitAmount: number;
-  currencyCode: string;
-  period: number;
-  provider: string;
-  sandbox: boolean;
-  cancelledAt: string | null;
-  createdAt: string;
-}
-
-export interface PaymentRecord {
-  id: string;
-  kind: 'first_day' | 'renewal';
-  amount: number;
-  currencyCode: string;
-  state: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'partly_refunded' | 'disputed';
-  /** Given back so far (major unit). */
-  refundedAmount?: number;
-  cardBrand: string | null;
-  cardLast4: string | null;
-  createdAt: string;
-}
+/** GET /api/v1/personnal/subscribe/info. */
+export type SubscriptionInfo = ApiData<'/api/v1/personnal/subscribe/info', 'get'>;
+/** A charge of the subscriber's; `refundedAmount`: given back so far (major unit). */
+export type PaymentRecord = ApiData<'/api/v1/personnal/payments', 'get'>['items'][number];
 
 const quiet = { toastErrors: false } as const;
 
@@ -48,14 +21,9 @@ export function cancelSubscription(): Promise<SubscriptionInfo> {
 }
 
 /** POST subscribe/renew: an expired subscriber pays again; the answer's registerId is polled like a sign-up's. */
-export function renewSubscription(payment: {
-  method: PaymentMethod;
-  card?: CardDetails;
-  paymentMethodId?: string;
-  /** PayPal: the second call captures the order the subscriber approved. */
-  registerId?: string;
-  orderId?: string;
-  capture?: boolean;
-}): Promise<{ registerId: string; clientSecret?: string; requiresAction?: boolean; orderId?: string }> {
+// PayPal: a second call (registerId, orderId, capture) captures the order the subscriber approved.
+export function renewSubscription(
+  payment: ApiBody<'/api/v1/personnal/subscribe/renew', 'post'>,
+): Promise<ApiData<'/api/v1/personnal/subscribe/renew', 'post'>> {
   return apiPost('/api/v1/personnal/subscribe/renew', payment, quiet);
 }

@@ -4,6 +4,7 @@ import { apiGet } from '@kabari/shared/api/api-client';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../jest/render-with-i18n';
 import DashboardPage from './dashboard-page';
+import { signedInUser } from '../../../jest/signed-in-user';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
 const get = jest.mocked(apiGet);
@@ -12,7 +13,7 @@ jest.setTimeout(30_000);
 configure({ asyncUtilTimeout: 10_000 });
 
 function signIn() {
-  useUserStore.getState().setUser({ userCacheInfo: { displayName: 'Ana' } });
+  useUserStore.getState().setUser(signedInUser());
 }
 
 describe('DashboardPage', () => {

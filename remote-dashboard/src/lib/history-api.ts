@@ -1,12 +1,8 @@
 import { apiGet, apiPost, apiClient } from '@kabari/shared/api/api-client';
-import type { LocationRequest } from '@kabari/shared/requests/location-request';
+import type { ApiData } from '@kabari/shared/api/api-types';
 
-export interface RequestPage {
-  items: LocationRequest[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+/** A page of the signed-in user's requests. */
+export type RequestPage = ApiData<'/api/v1/requests', 'get'>;
 
 /** GET /api/v1/requests: the signed-in user's requests, newest first. */
 export function fetchRequests(page: number, pageSize: number): Promise<RequestPage> {
@@ -22,6 +18,6 @@ export async function deleteRequest(id: string): Promise<void> {
  * POST /api/v1/requests/{id}/cancel (any channel): its link stops working at once. `cancelled` is false when the
  * request had already ended and the server changed nothing.
  */
-export function cancelRequest(id: string): Promise<{ request: LocationRequest; cancelled: boolean }> {
-  return apiPost<{ request: LocationRequest; cancelled: boolean }>(`/api/v1/requests/${encodeURIComponent(id)}/cancel`);
+export function cancelRequest(id: string): Promise<ApiData<'/api/v1/requests/{id}/cancel', 'post'>> {
+  return apiPost(`/api/v1/requests/${encodeURIComponent(id)}/cancel`);
 }

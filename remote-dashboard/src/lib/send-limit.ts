@@ -1,27 +1,16 @@
 import { apiGet } from '@kabari/shared/api/api-client';
 import { isApiError } from '@kabari/shared/api/api-error';
+import type { ApiData, ApiQuery } from '@kabari/shared/api/api-types';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 
 // Messages and links share the server's sending limits, so both features read them here.
 
-/** A refusal other than the 3-hour limit: the number's country, or a daily limit reached. */
-export interface SendRefusal {
-  rule: 'country' | 'account-day' | 'sms-budget';
-  /** The server's words, in the page's language. */
-  message: string;
-  nextAllowedAt: string | null;
-}
-
-export interface SendLimit {
-  nextAllowedAt: string | null;
-  optedOut: boolean;
-  /** Present when a send would be refused today for another reason than the 3-hour limit. */
-  refusal?: SendRefusal;
-  /** channel=link: how many days a new link works (the server's LINK_EXPIRY_DAYS). */
-  linkExpiryDays?: number;
-}
-
-export type LimitQuery = { channel: 'sms'; number: string } | { channel: 'email'; email: string } | { channel: 'link' };
+/**
+ * When the next message to a target (or the next link) is allowed; `refusal` when a send would be refused today
+ * for another reason than the 3-hour limit (the number's country, a daily limit), in the server's words.
+ */
+export type SendLimit = ApiData<'/api/v1/requests/limit', 'get'>;
+export type LimitQuery = ApiQuery<'/api/v1/requests/limit', 'get'>;
 
 /** GET /api/v1/requests/limit: when the next message to this target (or the next link) is allowed. */
 export function fetchLimit(query: LimitQuery): Promise<SendLimit> {

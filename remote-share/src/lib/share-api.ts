@@ -1,36 +1,13 @@
 // The recipient's calls (docs/api-v1.md, consent). Plain fetch, not the shared axios client: this page opens
 // from an SMS on a phone and must stay light, and it needs none of the client's session handling.
 
-import type { PlaceParts } from '@kabari/shared/geo/place-address';
+import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
 
-export type LinkState = 'open' | 'sharing' | 'declined' | 'stopped' | 'withdrawn' | 'cancelled' | 'expired' | 'deleted';
-
-export interface SharedPosition {
-  source: 'ip' | 'gps';
-  latitude: number;
-  longitude: number;
-  accuracyMeters: number | null;
-  address: string | null;
-  place?: PlaceParts | null;
-}
-
-export interface LinkInfo {
-  requesterName: string;
-  channel: 'sms' | 'email' | 'link';
-  state: LinkState;
-  expiresAt: string;
-  liveUntil: string | null;
-  canOptOut: boolean;
-  shared: { approximate: boolean; precise: boolean };
-}
-
-export interface Attribution {
-  text: string;
-  url: string;
-  license: string;
-}
-
-export type ReportReason = 'unknown_requester' | 'harassment' | 'stalking' | 'spam' | 'other';
+export type LinkInfo = ApiData<'/api/v1/share/links/{token}', 'get'>;
+export type LinkState = LinkInfo['state'];
+type Consent = ApiData<'/api/v1/share/links/{token}/consent', 'post'>;
+export type SharedPosition = NonNullable<Consent['approximate']>;
+export type ReportReason = ApiBody<'/api/v1/share/links/{token}/report', 'post'>['reason'];
 
 export class ShareApiError extends Error {
   constructor(
@@ -55,17 +32,18 @@ async function call<T>(token: string, action: string, body?: unknown): Promise<T
 
 export const shareApi = {
   link: (token: string) => call<LinkInfo>(token, ''),
-  consent: (token: string) =>
-    call<{ state: LinkState; approximate: SharedPosition | null; attribution: Attribution }>(token, '/consent', {}),
+  consent: (token: string) => call<Consent>(token, '/consent', {}),
   position: (token: string, position: { latitude: number; longitude: number; accuracy: number; recordedAt: string }) =>
-    call<{ accepted: boolean; liveUntil: string | null }>(token, '/positions', position),
-  live: (token: string, minutes: 15 | 60 | 480) => call<{ liveUntil: string }>(token, '/live', { minutes }),
+    call<ApiData<'/api/v1/share/links/{token}/positions', 'post'>>(token, '/positions', position),
+  live: (token: string, minutes: 15 | 60 | 480) =>
+    call<ApiData<'/api/v1/share/links/{token}/live', 'post'>>(token, '/live', { minutes }),
   /** Ends the live window `liveUntil` before its time (the watch ended early); consent stays. */
-  endLive: (token: string, liveUntil: string) => call<{ liveUntil: string | null }>(token, '/live/end', { liveUntil }),
-  stop: (token: string) => call<{ state: LinkState }>(token, '/stop', {}),
-  decline: (token: string) => call<{ state: LinkState }>(token, '/decline', {}),
-  withdraw: (token: string) => call<{ state: LinkState }>(token, '/withdraw', {}),
-  optOut: (token: string) => call<{ optedOut: true }>(token, '/opt-out', {}),
+  endLive: (token: string, liveUntil: string) =>
+    call<ApiData<'/api/v1/share/links/{token}/live/end', 'post'>>(token, '/live/end', { liveUntil }),
+  stop: (token: string) => call<ApiData<'/api/v1/share/links/{token}/stop', 'post'>>(token, '/stop', {}),
+  decline: (token: string) => call<ApiData<'/api/v1/share/links/{token}/decline', 'post'>>(token, '/decline', {}),
+  withdraw: (token: string) => call<ApiData<'/api/v1/share/links/{token}/withdraw', 'post'>>(token, '/withdraw', {}),
+  optOut: (token: string) => call<ApiData<'/api/v1/share/links/{token}/opt-out', 'post'>>(token, '/opt-out', {}),
   report: (token: string, reason: ReportReason, details: string) =>
-    call<{ id: string }>(token, '/report', { reason, details: details || null }),
+    call<ApiData<'/api/v1/share/links/{token}/report', 'post'>>(token, '/report', { reason, details: details || null }),
 };

@@ -1,5 +1,10 @@
 import { isNull, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/open-database';
+import type { PaypalProcessor } from '../payments/paypal';
+import type { StripeProcessor } from '../payments/stripe';
+import type { Mailer } from '../plugins/mailer';
+import type { BillingConfig } from './billing-config';
 
 const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -21,6 +26,18 @@ export const RECONCILIATION_LIMITS = {
 } as const;
 
 const BATCH_LIMIT = 100;
+
+/** What every reconciliation job (sign-ups, renewals, refunds owed) works with. */
+export interface ReconciliationDeps {
+  db: Database;
+  mailer: Mailer;
+  config: BillingConfig;
+  stripe: StripeProcessor | undefined;
+  paypal: PaypalProcessor | undefined;
+  log: FastifyBaseLogger;
+  /** OPERATOR_EMAIL: told about a refund the provider refused, to make it by hand. */
+  operatorEmail: string;
+}
 
 /** Old enough to ask about, and not asked by any instance within the recheck interval. */
 export function dueForCheck(at: Date, createdAt: AnyColumn, checkedAt: AnyColumn): SQL[] {

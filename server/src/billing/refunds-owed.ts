@@ -3,8 +3,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { payments, users } from '../db/schema';
 import { RefundRefused } from '../payments/refund-refused';
 import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail, refundRefusedOperatorEmail } from './emails';
-import { RECONCILIATION_LIMITS } from './reconciliation';
-import type { ReconciliationDeps } from './sign-up-reconciliation';
+import { RECONCILIATION_LIMITS, type ReconciliationDeps } from './reconciliation';
 
 type Payment = typeof payments.$inferSelect;
 

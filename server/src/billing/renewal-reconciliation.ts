@@ -6,10 +6,15 @@ import { orderOutcome, type PaypalProcessor } from '../payments/paypal';
 import { intentOutcome, type StripeProcessor } from '../payments/stripe';
 import { failureText } from './billing-messages';
 import { renewalFailedEmail } from './emails';
-import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
+import {
+  askProvider,
+  dueForCheck,
+  RECONCILIATION_LIMITS,
+  runReconciliationPass,
+  type ReconciliationDeps,
+} from './reconciliation';
 import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment } from './settle';
-import type { ReconciliationDeps } from './sign-up-reconciliation';
 import { lockSubscriptionWithUser } from './subscriptions';
 
 type Payment = typeof payments.$inferSelect;

@@ -1,5 +1,4 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { registrations, subscriptions } from '../db/schema';
 import type { Mailer } from '../plugins/mailer';
@@ -7,7 +6,13 @@ import type { ChargeOutcome } from '../payments/processor';
 import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal';
 import { intentOutcome, refOf, type StripeProcessor } from '../payments/stripe';
 import type { BillingConfig, Locale } from './billing-config';
-import { askProvider, dueForCheck, RECONCILIATION_LIMITS, runReconciliationPass } from './reconciliation';
+import {
+  askProvider,
+  dueForCheck,
+  RECONCILIATION_LIMITS,
+  runReconciliationPass,
+  type ReconciliationDeps,
+} from './reconciliation';
 import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment, type SettleResult } from './settle';
 import {
@@ -19,17 +24,6 @@ import {
   restartKey,
   type PaymentMethodKind,
 } from './subscriptions';
-
-export interface ReconciliationDeps {
-  db: Database;
-  mailer: Mailer;
-  config: BillingConfig;
-  stripe: StripeProcessor | undefined;
-  paypal: PaypalProcessor | undefined;
-  log: FastifyBaseLogger;
-  /** OPERATOR_EMAIL: told about a refund the provider refused, to make it by hand. */
-  operatorEmail: string;
-}
 
 export interface ReconciliationReport extends RefundsOwedReport {
   checked: number;

@@ -10,8 +10,6 @@ export const DBIP_ATTRIBUTION = {
   license: 'CC BY 4.0',
 } as const;
 
-export type Attribution = typeof DBIP_ATTRIBUTION;
-
 /** The approximate place of an IP address, as the bundled DB-IP Lite city database gives it. */
 export interface IpPlace {
   countryCode: string | null;

@@ -1,5 +1,6 @@
 import JSEncrypt from 'jsencrypt';
 import { apiGet } from '@kabari/shared/api/api-client';
+import type { ApiData } from '@kabari/shared/api/api-types';
 
 /** The password could not be encrypted (no key, or too long for one RSA block). */
 export class PasswordEncryptionError extends Error {
@@ -13,7 +14,7 @@ let publicKey: Promise<string> | null = null;
 
 /** The server's RSA public key (PEM), fetched once per page; a failure is forgotten. */
 export function loadPublicKey(): Promise<string> {
-  publicKey ??= apiGet<{ publicKey: string }>('/api/v1/auth/publicKey')
+  publicKey ??= apiGet<ApiData<'/api/v1/auth/publicKey', 'get'>>('/api/v1/auth/publicKey')
     .then((data) => data.publicKey)
     .catch((error: unknown) => {
       publicKey = null;

@@ -27,10 +27,6 @@ export const apiClient = axios.create({
 });
 apiClientCreated(apiClient);
 
-export function setApiBaseUrl(baseUrl: string): void {
-  apiClient.defaults.baseURL = baseUrl;
-}
-
 export type ApiOptions = Omit<AxiosRequestConfig, 'raw' | 'url' | 'method' | 'data'>;
 
 // The host's interceptors resolve a call with the envelope's data, which axios's own

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { ApiData } from '../api/api-types';
 
 export const remoteNames = ['search', 'dashboard', 'billing', 'share'] as const;
 export type RemoteName = (typeof remoteNames)[number];
@@ -11,7 +12,11 @@ export const federationNames: Record<RemoteName, string> = {
   share: 'kabari_share',
 };
 
-const runtimeConfigSchema = z.object({
+/** GET /runtime-config.json. */
+export type RuntimeConfig = ApiData<'/runtime-config.json', 'get'>;
+
+// Checked at run time too: the configuration may come from a server deployed apart from this build.
+const runtimeConfigSchema: z.ZodMiniType<RuntimeConfig> = z.object({
   apiBaseUrl: z.string(),
   /** Sent as the application-id header of every API call. */
   appId: z.string().check(z.minLength(1)),
@@ -27,8 +32,6 @@ const runtimeConfigSchema = z.object({
     tileAttribution: z.string().check(z.minLength(1)),
   }),
 });
-
-export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 /**
  * The server says at run time where each remote's mf-manifest.json lives, so a remote can be

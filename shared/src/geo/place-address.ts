@@ -2,19 +2,12 @@
 // of the place; each reader sees them in their own language. Used by the recipient's page, the requester's map and
 // history. The server builds on its own (no shared workspace): its English twin for the stored `address` is
 // server/src/geo/place.ts.
+import type { ApiData } from '../api/api-types';
 import { countryName } from '../i18n/country-name';
 import type { Locale } from '../i18n/locale';
 
 /** The parts of a place: names as the place itself writes them, the country as an ISO 3166-1 alpha-2 code. */
-export interface PlaceParts {
-  /** A town, or a street address from a Nominatim-compatible service; null when only the country is known. */
-  name: string | null;
-  /** The region (state, province) of an approximate place from the IP address, when it differs from the name. */
-  region?: string | null;
-  countryCode: string | null;
-  /** How far the position is from the named place, in whole kilometres, when it is not in it. */
-  distanceKm?: number | null;
-}
+export type PlaceParts = NonNullable<ApiData<'/api/v1/requests/{id}/positions', 'get'>['items'][number]['place']>;
 
 /** "Bogor, Indonesia", "12 km from Bogor, Indonesia" / "12 km dari Bogor, Indonesia"; null when nothing is known. */
 export function placeAddress(place: PlaceParts, locale: Locale): string | null {

@@ -4,10 +4,6 @@ export const defaultLocale: Locale = 'en';
 export const localeCookieName = 'locale';
 export const localeCookieMaxAgeSeconds = 365 * 24 * 60 * 60;
 
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (locales as readonly string[]).includes(value);
-}
-
 /** Indonesian pages live under /id; everything else is English. */
 export function localeFromPath(pathname: string): Locale {
   return pathname === '/id' || pathname.startsWith('/id/') ? 'id' : 'en';

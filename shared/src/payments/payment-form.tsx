@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import type { ApiData } from '../api/api-types';
 import { Trans, useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
@@ -29,11 +30,8 @@ import './payment-form.css';
 
 export type PaymentMethod = 'card' | 'wallet' | 'paypal';
 
-export interface StripeOutcome {
-  registerId: string;
-  clientSecret?: string;
-  requiresAction: boolean;
-}
+/** What a Stripe payment answers: with requiresAction, the clientSecret goes to stripe.handleNextAction. */
+export type StripeOutcome = ApiData<'/api/v1/auth/registerAndSign/stripe', 'post'>;
 
 /** How the caller's endpoint (sign-up or renewal) takes each kind of payment; each resolves with the registerId to poll. */
 export interface PaymentHandlers {

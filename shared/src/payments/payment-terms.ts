@@ -1,25 +1,9 @@
 import { apiPost } from '@kabari/shared/api/api-client';
+import type { ApiData } from '@kabari/shared/api/api-types';
 import type { Locale } from '@kabari/shared/i18n/locale';
 
-export type CardProvider = 'stripe' | 'v5pay';
-
-/** POST /api/v1/personnal/getPaidAmount (docs/api-v1.md): the operator's price for a locale. */
-export interface PaymentTerms {
-  currencyCode: string;
-  /** The trial charge for the first day. */
-  firstDayDebitAmount: number;
-  /** Charged every `period` days from `nextDebitDay`. */
-  amount: number;
-  period: number;
-  nextDebitDay: string;
-  /** null: not offered (the sandbox is never offered beside a real provider). */
-  methods: { card: CardProvider | null; wallet: CardProvider | null; paypal: 'paypal' | 'v5pay' | null };
-  sandbox: boolean;
-  /** false: no processor is configured; the form says so and asks for nothing (no card field at all). */
-  paymentsConfigured: boolean;
-  stripePublishableKey?: string;
-  paypalClientId?: string;
-}
+/** POST /api/v1/personnal/getPaidAmount: the operator's price for a locale (amounts in the major unit). */
+export type PaymentTerms = ApiData<typeof paymentTermsPath, 'post'>;
 
 export const paymentTermsPath = '/api/v1/personnal/getPaidAmount';
 

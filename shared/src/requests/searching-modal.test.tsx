@@ -21,6 +21,7 @@ const telkomsel: NumberLookup = {
   carrier: 'Telkomsel',
   timeZones: ['Asia/Jakarta', 'Asia/Makassar'],
   lineType: 'mobile',
+  smsAllowed: true,
 };
 
 function fact(name: string) {

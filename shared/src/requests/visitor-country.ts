@@ -1,3 +1,4 @@
+import type { ApiData } from '../api/api-types';
 import type { Locale } from '../i18n/locale';
 import { fallbackCountry, indonesianPagesCountry, isKnownCountry } from '@kabari/shared/requests/country-options';
 
@@ -10,7 +11,10 @@ let ipCountry: Promise<string | null> | null = null;
 export function fetchIpCountry(): Promise<string | null> {
   ipCountry ??= import('@kabari/shared/api/api-client')
     .then(({ apiGet }) =>
-      apiGet<{ countryCode: string | null }>('/api/v1/locate/country', { toastErrors: false, handledStatuses: [429] }),
+      apiGet<ApiData<'/api/v1/locate/country', 'get'>>('/api/v1/locate/country', {
+        toastErrors: false,
+        handledStatuses: [429],
+      }),
     )
     .then((data) => (isKnownCountry(data?.countryCode) ? data.countryCode : null))
     .catch(() => null);

@@ -24,7 +24,3 @@ export const routePaths = {
 } as const;
 
 export type RouteName = keyof typeof routePaths;
-export type RoutePath = (typeof routePaths)[RouteName];
-
-/** The expired-subscription state of the dashboard. */
-export const expiredDashboardPath = '/dashboard/?s=-1&at=10';

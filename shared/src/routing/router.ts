@@ -13,6 +13,5 @@ export {
   matchPath,
   useLocation,
   useNavigate,
-  useParams,
   useSearchParams,
 } from 'react-router';

@@ -1,6 +1,7 @@
 import * as sessionStore from './session-store';
 import { clearSession, isSignedIn, useUserStore } from './session-store';
 import { useOverlayStore } from './overlay-store';
+import { signedInUser } from '../../../jest/signed-in-user';
 
 describe('session stores', () => {
   afterEach(() => clearSession());
@@ -8,7 +9,7 @@ describe('session stores', () => {
   it('never touches a cookie: the session cookie is the server’s, HttpOnly; the stored user says who is signed in', () => {
     const cookieWrites = jest.spyOn(Document.prototype, 'cookie', 'set');
     try {
-      useUserStore.getState().setUser({ userCacheInfo: { email: 'ana@example.com' } });
+      useUserStore.getState().setUser(signedInUser());
       expect(isSignedIn()).toBe(true);
       clearSession();
       expect(isSignedIn()).toBe(false);
@@ -20,11 +21,10 @@ describe('session stores', () => {
     }
   });
 
-  it('persists only `user`, not the sign and subscription info', () => {
-    useUserStore.getState().setUser({ userCacheInfo: { email: 'ana@example.com' } });
-    useUserStore.getState().setMySubscriptionInfo({ expiredStatus: 0 });
+  it('persists the user', () => {
+    useUserStore.getState().setUser(signedInUser());
     const stored = JSON.parse(localStorage.getItem('kabari-user') ?? '{}');
-    expect(stored.state).toEqual({ user: { userCacheInfo: { email: 'ana@example.com' } } });
+    expect(stored.state).toEqual({ user: signedInUser() });
   });
 });
 

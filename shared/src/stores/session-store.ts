@@ -1,21 +1,17 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import type { ApiData } from '../api/api-types';
 
-export interface SessionUser {
-  userCacheInfo: Record<string, unknown>;
-}
+/** The signed-in user as sign-in returns it (the session token is not in it: it is an HttpOnly cookie). */
+export type SessionUser = ApiData<'/api/v1/auth/login', 'post'>['user'];
 
 interface UserState {
   user: SessionUser | null;
-  userSignInfo: Record<string, unknown> | null;
-  mySubscriptionInfo: Record<string, unknown> | null;
   setUser: (user: SessionUser | null) => void;
-  setUserSignInfo: (info: Record<string, unknown> | null) => void;
-  setMySubscriptionInfo: (info: Record<string, unknown> | null) => void;
 }
 
 /**
- * The signed-in user: `user` persists locally; sign and subscription info do not.
+ * The signed-in user, persisted locally. (The subscription is asked of the server where it is shown.)
  *
  * The session itself is the `token` cookie, which the server sets HttpOnly at sign-in and clears at sign-out or
  * when the session has ended: no script here reads or writes it. The stored user is what tells the app that
@@ -26,11 +22,7 @@ export const useUserStore = create<UserState>()(
   persist(
     (set) => ({
       user: null,
-      userSignInfo: null,
-      mySubscriptionInfo: null,
       setUser: (user) => set({ user }),
-      setUserSignInfo: (userSignInfo) => set({ userSignInfo }),
-      setMySubscriptionInfo: (mySubscriptionInfo) => set({ mySubscriptionInfo }),
     }),
     {
       name: 'kabari-user',
@@ -53,6 +45,4 @@ export function isSignedIn(): boolean {
 /** Forgets the session on this browser (the server clears its cookie on sign-out or on a 401). */
 export function clearSession(): void {
   useUserStore.getState().setUser(null);
-  useUserStore.getState().setUserSignInfo(null);
-  useUserStore.getState().setMySubscriptionInfo(null);
 }

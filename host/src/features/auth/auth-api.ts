@@ -1,11 +1,9 @@
 import { apiPost } from '@kabari/shared/api/api-client';
-import type { SessionUser } from '@kabari/shared/stores/session-store';
+import type { ApiData } from '@kabari/shared/api/api-types';
 import { encryptPassword } from '@kabari/shared/account/password-encryption';
 
 /** The signed-in user. The session token is not in it: the server sets it as an HttpOnly cookie. */
-export interface LoginResult {
-  user: SessionUser;
-}
+export type LoginResult = ApiData<'/api/v1/auth/login', 'post'>;
 
 /** POST /api/v1/auth/login. A wrong password rejects (the interceptors toast the server's message). */
 export async function logIn(email: string, password: string): Promise<LoginResult> {
@@ -20,7 +18,7 @@ export const resetCodeType = 1;
  * (with the server's reason), so the interceptors do not toast too.
  */
 export async function sendResetCode(email: string): Promise<boolean> {
-  const data = await apiPost<{ success?: boolean } | null>(
+  const data = await apiPost<ApiData<'/api/v1/auth/sendCode', 'post'> | null>(
     '/api/v1/auth/sendCode',
     { email, type: resetCodeType },
     { toastErrors: false },
@@ -30,7 +28,7 @@ export async function sendResetCode(email: string): Promise<boolean> {
 
 /** POST /api/v1/auth/resetPassword: only the success flag is read. */
 export async function resetPassword(email: string, newPassword: string, verificationCode: string): Promise<boolean> {
-  const data = await apiPost<{ success?: boolean } | null>('/api/v1/auth/resetPassword', {
+  const data = await apiPost<ApiData<'/api/v1/auth/resetPassword', 'post'> | null>('/api/v1/auth/resetPassword', {
     email,
     password: await encryptPassword(newPassword),
     verificationCode,

@@ -9,12 +9,13 @@ import '../../i18n/host-namespace';
 import { LocationProbe } from '../../testing/location-probe';
 import { logIn } from './auth-api';
 import LoginDialog from './login-dialog';
+import { signedInUser } from '../../../../jest/signed-in-user';
 
 jest.mock('./auth-api', () => ({ logIn: jest.fn() }));
 jest.mock('../../components/toasts', () => ({ showToast: jest.fn() }));
 
 const logInMock = logIn as jest.MockedFunction<typeof logIn>;
-const user = { userCacheInfo: { email: 'ana@example.com', displayName: 'Ana' } };
+const user = signedInUser();
 
 async function openLoginAt(url: string) {
   await initI18n(localeFromPath(url));

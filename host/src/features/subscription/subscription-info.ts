@@ -1,13 +1,11 @@
 import { isApiError } from '@kabari/shared/api/api-error';
 import { apiGet } from '@kabari/shared/api/api-client';
-
-/** The subscriber's subscription; only expiredStatus is read here (1: expired). */
-export interface SubscriptionInfo {
-  expiredStatus?: number;
-  [field: string]: unknown;
-}
+import type { ApiData } from '@kabari/shared/api/api-types';
 
 export const subscriptionInfoPath = '/api/v1/personnal/subscribe/info';
+
+/** What the host reads of the subscriber's subscription: expiredStatus (1: expired). */
+export type SubscriptionInfo = Pick<ApiData<typeof subscriptionInfoPath, 'get'>, 'expiredStatus'>;
 
 /**
  * GET /api/v1/personnal/subscribe/info. A 404 means the account has no subscription (the server's "no

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
-import { useSignedIn, useUserStore } from '@kabari/shared/stores/session-store';
+import { useSignedIn } from '@kabari/shared/stores/session-store';
 import { expiredStatePath, isExpiredState } from '../../lib/route-targets';
 
 /**
@@ -22,7 +22,6 @@ export function useSubscriptionCheck(): void {
       .then(async ({ fetchSubscriptionInfo, isExpired }) => {
         const info = await fetchSubscriptionInfo();
         if (!current) return;
-        useUserStore.getState().setMySubscriptionInfo(info);
         if (isExpired(info) && !isExpiredState(pathname, search)) {
           navigate(expiredStatePath(localeFromPath(pathname)), { replace: true });
         }

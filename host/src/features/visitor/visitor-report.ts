@@ -1,25 +1,14 @@
 import { UAParser } from 'ua-parser-js';
+import type { ApiBody } from '@kabari/shared/api/api-types';
 import { apiTarget } from '../../lib/api-headers';
 import { hostApiHeaderSource } from '../../lib/host-api-header-source';
 import { isRecipientPage } from './recipient-pages';
 import { markVisitorReported } from './visitor-report-flag';
 
-/** The visitor device report: what the browser says about itself and where the visit began. */
-export interface VisitorReport {
-  visitorId: string;
-  userAgent: string;
-  osName: string | null;
-  osVersion: string | null;
-  browserName: string | null;
-  browserVersion: string | null;
-  deviceType: 'mobile' | 'tablet' | 'desktop';
-  deviceBrand: string | null;
-  deviceModel: string | null;
-  pageUrl: string;
-  referrerUrl: string | null;
-  source: string | null;
-  visitTime: string;
-}
+export const visitorReportPath = '/api/v1/locate/userAgent';
+
+/** The visitor device report. */
+export type VisitorReport = ApiBody<typeof visitorReportPath, 'post'>;
 
 export interface VisitContext {
   visitorId: string;
@@ -73,8 +62,6 @@ export function buildVisitorReport({ visitorId, userAgent, pageUrl, referrer, no
     visitTime: now.toISOString(),
   };
 }
-
-export const visitorReportPath = '/api/v1/locate/userAgent';
 
 /**
  * POST /api/v1/locate/userAgent about the page the visit began on (`landingUrl`), then the flag. A failure is only

@@ -8,7 +8,6 @@ import { formatDay } from '@kabari/shared/i18n/format-time';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
-import { useUserStore } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { cancelSubscription, fetchSubscriptionInfo, type SubscriptionInfo } from '../../lib/subscription-api';
@@ -39,7 +38,6 @@ export default function CancelSubscriptionDialog({ open, onClose }: RouteDialogP
     setFailure(null);
     try {
       const result = await cancelSubscription();
-      useUserStore.getState().setMySubscriptionInfo(result as unknown as Record<string, unknown>);
       setCancelled(result);
     } catch (error) {
       setFailure(t('cancelDialog.failed', { reason: error instanceof Error ? error.message : String(error) }));

@@ -1,25 +1,24 @@
 import { apiGet, apiPost, apiRaw } from '@kabari/shared/api/api-client';
 import { encryptPassword } from '@kabari/shared/account/password-encryption';
-import type { SessionUser } from '@kabari/shared/stores/session-store';
+import type { ApiData } from '@kabari/shared/api/api-types';
 
-export interface AccountSession {
-  id: string;
-  userAgent: string | null;
-  createdAt: string;
-  lastSeenAt: string | null;
-  current: boolean;
-}
+/** A signed-in device of the account's (GET /api/v1/personnal/sessions). */
+export type AccountSession = ApiData<'/api/v1/personnal/sessions', 'get'>['items'][number];
 
 // Every form here shows the server's sentence itself, next to the form.
 const quiet = { toastErrors: false } as const;
 
 export function updateDisplayName(displayName: string) {
-  return apiPost<{ user: SessionUser }>('/api/v1/personnal/account/profile', { displayName }, quiet);
+  return apiPost<ApiData<'/api/v1/personnal/account/profile', 'post'>>(
+    '/api/v1/personnal/account/profile',
+    { displayName },
+    quiet,
+  );
 }
 
 /** Step one of a change of email: the password; a code goes to the new address, nothing changes yet. */
 export async function requestEmailChange(newEmail: string, password: string) {
-  return apiPost<{ success: boolean }>(
+  return apiPost<ApiData<'/api/v1/personnal/account/email', 'post'>>(
     '/api/v1/personnal/account/email',
     { newEmail, password: await encryptPassword(password) },
     quiet,
@@ -28,7 +27,7 @@ export async function requestEmailChange(newEmail: string, password: string) {
 
 /** Step two: the code that reached the new address makes the change. */
 export function confirmEmailChange(newEmail: string, verificationCode: string) {
-  return apiPost<{ user: SessionUser }>(
+  return apiPost<ApiData<'/api/v1/personnal/account/email/confirm', 'post'>>(
     '/api/v1/personnal/account/email/confirm',
     { newEmail, verificationCode },
     quiet,
@@ -37,7 +36,7 @@ export function confirmEmailChange(newEmail: string, verificationCode: string) {
 
 export async function changePassword(password: string, newPassword: string) {
   const [current, next] = await Promise.all([encryptPassword(password), encryptPassword(newPassword)]);
-  return apiPost<{ success: boolean }>(
+  return apiPost<ApiData<'/api/v1/personnal/account/password', 'post'>>(
     '/api/v1/personnal/account/password',
     { password: current, newPassword: next },
     quiet,
@@ -49,17 +48,21 @@ export async function fetchSessions(): Promise<AccountSession[]> {
 }
 
 export function revokeSession(id: string) {
-  return apiPost<{ success: boolean }>(`/api/v1/personnal/sessions/${encodeURIComponent(id)}/revoke`, undefined, quiet);
+  return apiPost<ApiData<'/api/v1/personnal/sessions/{id}/revoke', 'post'>>(
+    `/api/v1/personnal/sessions/${encodeURIComponent(id)}/revoke`,
+    undefined,
+    quiet,
+  );
 }
 
-/** Send-code type 3: account deletion (docs/api-v1.md). */
+/** Send-code type 3: account deletion. */
 export function sendDeletionCode(email: string) {
-  return apiPost<{ success: boolean }>('/api/v1/auth/sendCode', { email, type: 3 }, quiet);
+  return apiPost<ApiData<'/api/v1/auth/sendCode', 'post'>>('/api/v1/auth/sendCode', { email, type: 3 }, quiet);
 }
 
 export async function deleteAccount(confirmation: { password: string } | { verificationCode: string }) {
   const body = 'password' in confirmation ? { password: await encryptPassword(confirmation.password) } : confirmation;
-  return apiPost<{ success: boolean }>('/api/v1/personnal/account/delete', body, quiet);
+  return apiPost<ApiData<'/api/v1/personnal/account/delete', 'post'>>('/api/v1/personnal/account/delete', body, quiet);
 }
 
 /** GET account/export: the server's JSON attachment, saved by the browser under the server's file name. */

@@ -4,6 +4,7 @@ import { apiGet, apiPost, apiRaw } from '@kabari/shared/api/api-client';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { AccountSection } from './account-section';
+import { signedInUser } from '../../../../jest/signed-in-user';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRaw: jest.fn() }));
 // The RSA step is the shared module's own business (tested there): here a password shows through as rsa(…).
@@ -17,9 +18,7 @@ const rawMock = apiRaw as jest.MockedFunction<typeof apiRaw>;
 
 jest.setTimeout(30_000);
 
-const userInfo = (email: string, displayName = 'Rina') => ({
-  userCacheInfo: { id: 'u1', email, displayName, phone: null, locale: 'en', createdAt: '2026-11-01T10:00:00.000Z' },
-});
+const userInfo = (email: string, displayName = 'Rina') => signedInUser({ email, displayName });
 
 const thisDevice = {
   id: '00000000-0000-4000-8000-000000000001',

@@ -9,7 +9,6 @@ import { formatDay } from '@kabari/shared/i18n/format-time';
 import { fetchPaymentTerms, type PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { useLocation } from '@kabari/shared/routing/router';
-import { useUserStore } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { fetchSubscriptionInfo, renewSubscription, type SubscriptionInfo } from '../../lib/subscription-api';
@@ -52,13 +51,7 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
     fetchPaymentTerms(locale).then(setTerms, () => undefined);
   }, [locale]);
 
-  const onRenewed = useCallback(() => {
-    setRenewed(true);
-    fetchSubscriptionInfo().then(
-      (fresh) => useUserStore.getState().setMySubscriptionInfo(fresh as unknown as Record<string, unknown>),
-      () => undefined,
-    );
-  }, []);
+  const onRenewed = useCallback(() => setRenewed(true), []);
 
   const endedOn = formatDay(info?.validUntil, locale);
 

@@ -19,7 +19,7 @@ const fetched = jest.mocked(fetchPositions);
 jest.setTimeout(30_000);
 
 const ipPosition: Position = {
-  id: '1',
+  id: 1,
   source: 'ip',
   latitude: -6.17,
   longitude: 106.83,
@@ -28,7 +28,7 @@ const ipPosition: Position = {
   recordedAt: '2026-11-22T05:00:00.000Z',
 };
 const gpsPosition: Position = {
-  id: '2',
+  id: 2,
   source: 'gps',
   latitude: -6.1954,
   longitude: 106.8227,
@@ -126,7 +126,7 @@ describe('the live map', () => {
   it('writes the address in the page’s language from the place’s parts, and an older position as stored', async () => {
     const placed: Position = {
       ...gpsPosition,
-      id: '3',
+      id: 3,
       address: '12 km from Bogor, Indonesia',
       place: { name: 'Bogor', countryCode: 'ID', distanceKm: 12 },
     };
@@ -137,9 +137,7 @@ describe('the live map', () => {
     );
     expect(await screen.findByTestId('live-map-address')).toHaveTextContent('12 km dari Bogor, Indonesia');
     act(() =>
-      usePositionsStore
-        .getState()
-        .addPosition('r1', { ...ipPosition, id: '4', recordedAt: '2026-11-22T05:01:00.000Z' }),
+      usePositionsStore.getState().addPosition('r1', { ...ipPosition, id: 4, recordedAt: '2026-11-22T05:01:00.000Z' }),
     );
     expect(screen.getByTestId('live-map-address')).toHaveTextContent('Jakarta, Indonesia');
   });

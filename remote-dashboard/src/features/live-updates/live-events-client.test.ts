@@ -3,7 +3,7 @@ import { FakeEventSource } from './fake-event-source';
 import { connectLiveEvents, type LiveEventHandlers } from './live-events-client';
 
 const position: Position = {
-  id: '7',
+  id: 7,
   source: 'gps',
   latitude: -6.2,
   longitude: 106.8,

@@ -26,12 +26,12 @@ const pending = {
   openedTime: null,
   locatedTime: null,
   liveUntil: null,
-  expiresAt: null,
+  expiresAt: '2026-11-29T04:00:00.000Z',
   lastPosition: null,
 } satisfies LocationRequest;
 
 const gps: Position = {
-  id: '9',
+  id: 9,
   source: 'gps',
   latitude: -6.2,
   longitude: 106.8,

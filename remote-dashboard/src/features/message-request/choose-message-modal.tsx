@@ -54,7 +54,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
   const ids = useId();
   const [templates, setTemplates] = useState<MessageTemplate[] | null>(null);
   const [templatesFailed, setTemplatesFailed] = useState(false);
-  const [templateId, setTemplateId] = useState<string | null>(null);
+  const [templateId, setTemplateId] = useState<MessageTemplate['id'] | null>(null);
   const [note, setNote] = useState('');
   const [noteMaxLength, setNoteMaxLength] = useState<number | null>(null);
   const [previewState, setPreviewState] = useState<PreviewState>(null);
@@ -111,8 +111,9 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
 
   function chooseTemplate(id: string) {
     const template = templates?.find((item) => item.id === id);
-    setTemplateId(id);
-    if (template) setNote(template.defaultNote);
+    if (!template) return;
+    setTemplateId(template.id);
+    setNote(template.defaultNote);
   }
 
   // Only a preview of exactly the chosen template and note may be sent; while typing, the old one is out of date.

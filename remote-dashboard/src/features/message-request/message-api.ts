@@ -1,37 +1,19 @@
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import type { Locale } from '@kabari/shared/i18n/locale';
-import type { LocationRequest } from '@kabari/shared/requests/location-request';
+import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
 import { sendOutcomeOf, type SendOutcome } from '../../lib/send-limit';
 
-export type MessageChannel = 'sms' | 'email';
-
-export interface MessageTemplate {
-  id: string;
-  channel: MessageChannel;
-  locale: Locale;
-  name: string;
-  defaultNote: string;
-}
-
-export interface MessagePreview {
-  subject?: string | null;
-  text: string;
-}
+type Templates = ApiData<'/api/v1/requests/templates', 'get'>;
+export type MessageTemplate = Templates['items'][number];
+export type MessageChannel = MessageTemplate['channel'];
+export type MessagePreview = ApiData<'/api/v1/requests/preview', 'post'>;
 
 /** The channel's templates and its note limit (the server's, so the counter and the server agree). */
-export function fetchTemplates(
-  channel: MessageChannel,
-  locale: Locale,
-): Promise<{ items: MessageTemplate[]; noteMaxLength: number }> {
+export function fetchTemplates(channel: MessageChannel, locale: Locale): Promise<Templates> {
   return apiGet('/api/v1/requests/templates', { params: { channel, locale } });
 }
 
-export function previewMessage(body: {
-  channel: MessageChannel;
-  templateId: string;
-  note: string;
-  locale: Locale;
-}): Promise<MessagePreview> {
+export function previewMessage(body: ApiBody<'/api/v1/requests/preview', 'post'>): Promise<MessagePreview> {
   return apiPost('/api/v1/requests/preview', body, { toastErrors: false });
 }
 
@@ -41,7 +23,7 @@ export async function sendMessage(
 ): Promise<SendOutcome> {
   const { target, ...rest } = body;
   try {
-    const data = await apiPost<{ request: LocationRequest }>(
+    const data = await apiPost<ApiData<`/api/v1/requests/${typeof channel}`, 'post'>>(
       `/api/v1/requests/${channel}`,
       channel === 'sms' ? { number: target, ...rest } : { email: target, ...rest },
       { toastErrors: false, handledStatuses: [409, 429] },

@@ -1,14 +1,7 @@
 import { isApiError } from '@kabari/shared/api/api-error';
-import type { Locale } from '@kabari/shared/i18n/locale';
-import type { ContactTopic } from './contact-form-validation';
+import type { ApiBody } from '@kabari/shared/api/api-types';
 
-export interface ContactMessage {
-  name: string;
-  email: string;
-  topic: ContactTopic;
-  message: string;
-  locale: Locale;
-}
+export type ContactMessage = ApiBody<typeof contactMessagesPath, 'post'>;
 
 export type SendOutcome = 'sent' | 'throttled' | 'rejected' | 'failed';
 

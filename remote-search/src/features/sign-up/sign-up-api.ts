@@ -1,28 +1,25 @@
 import { apiPost } from '@kabari/shared/api/api-client';
-import type { Locale } from '@kabari/shared/i18n/locale';
+import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
 import type { CardDetails } from '@kabari/shared/payments/card-validation';
 import type { PaymentHandlers, PaymentMethod, StripeOutcome } from '@kabari/shared/payments/payment-form';
 
-/** The account part of POST /api/v1/auth/registerAndSign/* (docs/api-v1.md). */
-export interface AccountFields {
-  email: string;
-  displayName: string;
-  phone?: string;
-  locale: Locale;
-  ageConfirmed: true;
-  termsAccepted: true;
-  /** Which terms were accepted: their "last updated" date (terms-version.ts). */
-  termsVersion: string;
-  /** RSA-encrypted like the login's; absent: the user sets one later by the emailed code. */
-  password?: string;
-}
+/**
+ * The account part of POST /api/v1/auth/registerAndSign/*: termsVersion is the accepted terms' "last updated" date
+ * (terms-version.ts); the password is RSA-encrypted like the login's, and absent when the user sets one later by
+ * the emailed code.
+ */
+export type AccountFields = Omit<ApiBody<'/api/v1/auth/registerAndSign/v5pay', 'post'>, 'method' | 'card'>;
 
 const registerPath = '/api/v1/auth/registerAndSign';
 // The dialog shows the server's sentence itself (or the email field's message for a 409).
 const quiet = { toastErrors: false, handledStatuses: [400, 402, 409, 422, 429] } as const;
 
 export function registerWithSandbox(account: AccountFields, payment: { method: PaymentMethod; card?: CardDetails }) {
-  return apiPost<{ registerId: string }>(`${registerPath}/v5pay`, { ...account, ...payment }, quiet);
+  return apiPost<ApiData<'/api/v1/auth/registerAndSign/v5pay', 'post'>>(
+    `${registerPath}/v5pay`,
+    { ...account, ...payment },
+    quiet,
+  );
 }
 
 export function registerWithStripe(
@@ -36,7 +33,7 @@ export function registerWithPaypal(
   account: AccountFields,
   order: { registerId?: string; orderId?: string; capture?: boolean },
 ) {
-  return apiPost<{ registerId: string; orderId: string }>(
+  return apiPost<ApiData<'/api/v1/auth/registerAndSign/paypal', 'post'>>(
     `${registerPath}/paypal`,
     { ...account, method: 'paypal', ...order },
     quiet,

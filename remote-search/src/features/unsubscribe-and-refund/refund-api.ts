@@ -1,11 +1,6 @@
-import type { Locale } from '@kabari/shared/i18n/locale';
+import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
 
-export interface RefundRequest {
-  email: string;
-  reason: string;
-  locale: Locale;
-  verificationCode?: string;
-}
+export type RefundRequest = ApiBody<'/api/v1/refunds', 'post'>;
 
 export type CallOutcome = { ok: true } | { ok: false; message: string | null };
 
@@ -21,7 +16,7 @@ function refusal(error: unknown): CallOutcome {
 // The form shows every message itself, so the host's toasts stay quiet; axios loads on the first call.
 const quiet = { toastErrors: false, handledStatuses: [400, 401, 404, 409, 429] } as const;
 
-/** POST /api/v1/auth/sendCode, type 2: a refund request (docs/api-v1.md). */
+/** POST /api/v1/auth/sendCode, type 2: a refund request. */
 export async function sendRefundCode(email: string): Promise<CallOutcome> {
   try {
     const { apiPost } = await import('@kabari/shared/api/api-client');
@@ -36,7 +31,7 @@ export async function sendRefundCode(email: string): Promise<CallOutcome> {
 export async function requestRefund(request: RefundRequest): Promise<CallOutcome> {
   try {
     const { apiPost } = await import('@kabari/shared/api/api-client');
-    await apiPost<{ id: string }>('/api/v1/refunds', request, quiet);
+    await apiPost<ApiData<'/api/v1/refunds', 'post'>>('/api/v1/refunds', request, quiet);
     return { ok: true };
   } catch (error) {
     return refusal(error);

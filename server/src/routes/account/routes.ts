@@ -37,6 +37,7 @@ import {
   successResponse,
   userResponse,
 } from './schemas';
+import { throwWhenLimited } from '../../lib/throttle-answer';
 
 const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 // Each code is an email to an address we do not know yet to be theirs: few of them.
@@ -66,11 +67,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Password checks on a signed-in account are throttled per account, so a stolen session cannot guess it. */
   async function checkPassword(userId: string, hash: string, encrypted: string): Promise<void> {
     const limit = await countAttempt(app.db, `account-password:${userId}`, ACCOUNT_CHECKS);
-    if (limit.limited) {
-      throw new HttpError(429, sayCommon('tooManyAttempts', { wait: limit.retryAfterSeconds }), {
-        'retry-after': String(limit.retryAfterSeconds),
-      });
-    }
+    throwWhenLimited(limit, sayCommon, 'tooManyAttempts');
     if (!(await verifyPassword(hash, app.auth.passwordCipher.decrypt(encrypted)))) {
       throw new HttpError(400, sayCommon('wrongPassword'));
     }
@@ -317,11 +314,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       if (nameProblem) throw new HttpError(400, nameProblem);
       if (await findUserByEmail(app.db, newEmail)) throw new HttpError(409, sayCommon('emailInUse'));
       const limit = await countAttempt(app.db, `email-change-code:${user.id}`, EMAIL_CHANGE_CODES);
-      if (limit.limited) {
-        throw new HttpError(429, sayAccount('tooManyCodes', { wait: limit.retryAfterSeconds }), {
-          'retry-after': String(limit.retryAfterSeconds),
-        });
-      }
+      throwWhenLimited(limit, sayAccount, 'tooManyCodes');
       const locale = user.locale === 'id' ? 'id' : 'en';
       await app.db.transaction(async (tx) => {
         const { code, codeId } = await issueEmailChangeCode(tx, app.auth.secrets.hmacSecret, user.email, newEmail);
@@ -354,11 +347,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const current = request.session!.user;
       const { newEmail, verificationCode } = request.body;
       const limit = await countAttempt(app.db, `email-change-confirm:${current.id}`, ACCOUNT_CHECKS);
-      if (limit.limited) {
-        throw new HttpError(429, sayCommon('tooManyAttempts', { wait: limit.retryAfterSeconds }), {
-          'retry-after': String(limit.retryAfterSeconds),
-        });
-      }
+      throwWhenLimited(limit, sayCommon, 'tooManyAttempts');
       const locale = current.locale === 'id' ? 'id' : 'en';
       const changed = await app.db
         .transaction(async (tx) => {

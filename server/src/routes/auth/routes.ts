@@ -38,6 +38,7 @@ import {
   sessionResponse,
   successResponse,
 } from './schemas';
+import { throwWhenLimited } from '../../lib/throttle-answer';
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -89,20 +90,6 @@ const say = defineMessages(
   },
 );
 
-type ThrottleMessage =
-  | 'loginsFromNetwork'
-  | 'loginsForAccount'
-  | 'codesFromNetwork'
-  | 'codesForEmail'
-  | 'resetsFromNetwork'
-  | 'signInsFromNetwork';
-
-function tooMany(what: ThrottleMessage, retryAfterSeconds: number): HttpError {
-  return new HttpError(429, say(what, { wait: retryAfterSeconds }), {
-    'retry-after': String(retryAfterSeconds),
-  });
-}
-
 /** Login, password reset by emailed code, login by one-time auth code, logout. */
 const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const limits = rules(options.config.authThrottleScale);
@@ -152,21 +139,19 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       const { email, password } = request.body;
       const addressKey = key('login:ip', request.ip);
       const addressWait = await waitingFor(app.db, addressKey);
-      if (addressWait.limited) throw tooMany('loginsFromNetwork', addressWait.retryAfterSeconds);
+      throwWhenLimited(addressWait, say, 'loginsFromNetwork');
       const accountKey = key('login:account', email);
       const accountWait = await waitingFor(app.db, accountKey);
-      if (accountWait.limited) throw tooMany('loginsForAccount', accountWait.retryAfterSeconds);
+      throwWhenLimited(accountWait, say, 'loginsForAccount');
       // Each attempt is claimed (counted as a failure until it succeeds) before the password is checked, so
       // attempts sent at once get no more tries than attempts sent one by one.
       const pairKey = key('login:account-ip', `${email}\n${request.ip}`);
       const pair = await claimAttempt(app.db, pairKey, limits.loginFailuresPerAddressAndAccount);
-      if (pair.limited) throw tooMany('loginsForAccount', pair.retryAfterSeconds);
+      throwWhenLimited(pair, say, 'loginsForAccount');
       const account = await claimAttempt(app.db, accountKey, limits.loginFailuresPerAccount);
-      if (account.limited) {
-        // No password was checked: this address's count for the account is not charged for it.
-        await giveBackAttempt(app.db, pairKey);
-        throw tooMany('loginsForAccount', account.retryAfterSeconds);
-      }
+      // No password was checked: this address's count for the account is not charged for it.
+      if (account.limited) await giveBackAttempt(app.db, pairKey);
+      throwWhenLimited(account, say, 'loginsForAccount');
 
       const user = await findUserByEmail(app.db, email);
       const valid = await verifyPassword(user?.passwordHash, passwordCipher.decrypt(password));
@@ -197,11 +182,9 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     async (request) => {
       const { email } = request.body;
       const ipLimit = await countAttempt(app.db, key('send-code:ip', request.ip), limits.sendCodePerIp);
-      if (ipLimit.limited) throw tooMany('codesFromNetwork', ipLimit.retryAfterSeconds);
+      throwWhenLimited(ipLimit, say, 'codesFromNetwork');
       const accountLimit = await countAttempt(app.db, key('send-code:account', email), limits.sendCodePerAccount);
-      if (accountLimit.limited) {
-        throw tooMany('codesForEmail', accountLimit.retryAfterSeconds);
-      }
+      throwWhenLimited(accountLimit, say, 'codesForEmail');
 
       const user = await findUserByEmail(app.db, email);
       if (user) {
@@ -246,7 +229,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     async (request) => {
       const { email, password, verificationCode } = request.body;
       const ipLimit = await countAttempt(app.db, key('reset:ip', request.ip), limits.resetPerIp);
-      if (ipLimit.limited) throw tooMany('resetsFromNetwork', ipLimit.retryAfterSeconds);
+      throwWhenLimited(ipLimit, say, 'resetsFromNetwork');
 
       const check = await checkResetCode(app.db, secrets.hmacSecret, email, verificationCode);
       if (!check.ok) throw new HttpError(400, sayCommon('invalidCode'));
@@ -305,7 +288,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
     },
     async (request, reply) => {
       const ipLimit = await countAttempt(app.db, key('auth-code:ip', request.ip), limits.authCodePerIp);
-      if (ipLimit.limited) throw tooMany('signInsFromNetwork', ipLimit.retryAfterSeconds);
+      throwWhenLimited(ipLimit, say, 'signInsFromNetwork');
       const email = await redeemAuthCode(app.db, secrets.hmacSecret, request.body.authCode);
       const user = email ? await findUserByEmail(app.db, email) : undefined;
       if (!user) throw new HttpError(400, say('invalidAuthCode'));

@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
 import { contactMessages } from '../../db/schema';
-import { errorResponses, HttpError, ok } from '../../lib/envelope';
+import { errorResponses, ok } from '../../lib/envelope';
 import { contactMessageEmail } from '../../mail/contact-message';
 import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';
+import { throwWhenLimited } from '../../lib/throttle-answer';
 
 // Generous enough for people behind one carrier-grade NAT (common on Indonesian mobile networks), tight enough
 // that the form cannot be used to flood the operator's mailbox. Counted in the database: it holds across instances.
@@ -34,11 +35,7 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         throttleKey(app.auth.secrets.hmacSecret, 'contact:ip', request.ip),
         CONTACT_PER_IP,
       );
-      if (limit.limited) {
-        throw new HttpError(429, sayContact('tooManyMessages', { wait: limit.retryAfterSeconds }), {
-          'retry-after': String(limit.retryAfterSeconds),
-        });
-      }
+      throwWhenLimited(limit, sayContact, 'tooManyMessages');
       const { name, email, topic, message, locale } = request.body;
       await app.db.transaction(async (tx) => {
         const [row] = await tx

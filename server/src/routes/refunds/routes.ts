@@ -9,6 +9,7 @@ import type { Config } from '../../config';
 import { refundRequests } from '../../db/schema';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { refundBody, refundResponse } from './schemas';
+import { throwWhenLimited } from '../../lib/throttle-answer';
 
 /** /unsubscribe-and-refund: cancel and ask for a refund; stored for the operator, confirmed by email. */
 const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -34,11 +35,7 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
         limit: 20 * authThrottleScale,
         windowSeconds: 3600,
       });
-      if (limit.limited) {
-        throw new HttpError(429, sayCommon('tooManyFromNetwork', { wait: limit.retryAfterSeconds }), {
-          'retry-after': String(limit.retryAfterSeconds),
-        });
-      }
+      throwWhenLimited(limit, sayCommon, 'tooManyFromNetwork');
       const { email, reason, locale, verificationCode } = request.body;
       const session = await app.auth.sessionOf(request);
       const signedInAsEmail = session?.user.email === email;

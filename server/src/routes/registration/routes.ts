@@ -29,6 +29,7 @@ import {
   stripeRegisterResponse,
   v5payBody,
 } from './schemas';
+import { throwWhenLimited } from '../../lib/throttle-answer';
 
 const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
 
@@ -47,11 +48,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       throttleKey(app.auth.secrets.hmacSecret, 'register:ip', ip),
       REGISTER_PER_IP(scale),
     );
-    if (limit.limited) {
-      throw new HttpError(429, say('signUpsFromNetwork', { wait: limit.retryAfterSeconds }), {
-        'retry-after': String(limit.retryAfterSeconds),
-      });
-    }
+    throwWhenLimited(limit, say, 'signUpsFromNetwork');
     if (await findUserByEmail(app.db, body.email)) throw new HttpError(409, sayCommon('emailInUse'));
     if (!body.password) return { passwordHash: null };
     const password = app.auth.passwordCipher.decrypt(body.password);

@@ -47,6 +47,7 @@ import {
   templatesQuery,
   templatesResponse,
 } from './schemas';
+import { throwWhenLimited } from '../../lib/throttle-answer';
 
 const signedInResponses = { ...errorResponses, 401: errorEnvelope };
 
@@ -271,11 +272,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       // What this tells about someone else's number or address is for those who may message it, in small doses.
       await requireSubscriber(app.db, request);
       const checks = await countAttempt(app.db, `request-limit-check:${userId}`, TARGET_LIMIT_CHECKS);
-      if (checks.limited) {
-        throw new HttpError(429, sayCommon('tooManyRequests', { wait: checks.retryAfterSeconds }), {
-          'retry-after': String(checks.retryAfterSeconds),
-        });
-      }
+      throwWhenLimited(checks, sayCommon, 'tooManyRequests');
       let target: string;
       let countryCode: string | null = null;
       if (channel === 'sms') ({ e164: target, countryCode } = await smsTarget(number, country));

@@ -40,6 +40,7 @@ import {
   tokenParams,
   type LinkState,
 } from './schemas';
+import { throwWhenLimited } from '../../lib/throttle-answer';
 
 // Counted in the database, so they hold across instances. A live share posts a position every few seconds at
 // most; a page load makes a handful of calls. People behind one carrier NAT share an address: the IP rule is wide.
@@ -140,14 +141,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
   const addressKey = (ip: string) => keyedHash(hmacSecret, 'share-ip', ip);
   const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * authThrottleScale });
 
-  const throttle = async (key: string, rule: ThrottleRule) => {
-    const result = await countAttempt(app.db, key, scaled(rule));
-    if (result.limited) {
-      throw new HttpError(429, sayCommon('tooManyRequests', { wait: result.retryAfterSeconds }), {
-        'retry-after': String(result.retryAfterSeconds),
-      });
-    }
-  };
+  const throttle = async (key: string, rule: ThrottleRule) =>
+    throwWhenLimited(await countAttempt(app.db, key, scaled(rule)), sayCommon, 'tooManyRequests');
 
   app.addHook('preHandler', async (request) => {
     const { token } = request.params as { token: string };

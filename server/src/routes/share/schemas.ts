@@ -15,8 +15,6 @@ export const LINK_STATES = [
 ] as const;
 export type LinkState = (typeof LINK_STATES)[number];
 
-export const LIVE_MINUTES = [15, 60, 480] as const;
-
 export const REPORT_REASONS = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'] as const;
 
 // The schemas' messages in both languages: the error handler finds them by their English text.

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+
+/** What the repository's lint says about each text, linted as the file it names (nothing is written). */
+function lint(files: { filePath: string; code: string }[]): LintMessage[][] {
+  const output = execFileSync(process.execPath, [path.join(__dirname, 'lint-texts.mjs')], {
+    input: JSON.stringify(files),
+    encoding: 'utf8',
+  });
+  return JSON.parse(output) as LintMessage[][];
+}
+
+const importOf = (from: string) => `import { thing } from '${from}';\nexport const used = thing;\n`;
+
+// One ESLint start for every case: loading the configuration is most of the cost.
+const cases = [
+  {
+    name: 'a remote imports the server',
+    filePath: 'remote-search/src/lib/x.ts',
+    from: '../../../server/src/app',
+    refused: true,
+  },
+  {
+    name: 'the host imports the server',
+    filePath: 'host/src/lib/x.ts',
+    from: '../../../server/src/config',
+    refused: true,
+  },
+  {
+    name: 'shared imports the server',
+    filePath: 'shared/src/api/x.ts',
+    from: '../../../server/src/app',
+    refused: true,
+  },
+  {
+    name: 'the server imports shared',
+    filePath: 'server/src/lib/x.ts',
+    from: '@kabari/shared/api/api-client',
+    refused: true,
+  },
+  {
+    name: 'the server imports shared by path',
+    filePath: 'server/src/lib/x.ts',
+    from: '../../../shared/src/api/api-types',
+    refused: true,
+  },
+  {
+    name: 'a remote imports another remote',
+    filePath: 'remote-search/src/lib/x.ts',
+    from: '../../../remote-billing/src/lib/register-query',
+    refused: true,
+  },
+  {
+    name: 'a remote imports the host',
+    filePath: 'remote-share/src/lib/x.ts',
+    from: '@kabari/host/lib/route-table',
+    refused: true,
+  },
+  {
+    name: 'the host imports a remote',
+    filePath: 'host/src/lib/x.ts',
+    from: '../../../remote-share/src/lib/share-api',
+    refused: true,
+  },
+  {
+    name: 'shared imports an app',
+    filePath: 'shared/src/api/x.ts',
+    from: '../../../host/src/lib/route-table',
+    refused: true,
+  },
+  {
+    name: 'a remote imports shared',
+    filePath: 'remote-search/src/lib/x.ts',
+    from: '@kabari/shared/api/api-types',
+    refused: false,
+  },
+  { name: 'the server imports its own code', filePath: 'server/src/lib/x.ts', from: '../config', refused: false },
+];
+
+describe('the lint zones', () => {
+  let results: LintMessage[][];
+  // One ESLint start: a few seconds, more on a busy machine.
+  beforeAll(() => {
+    results = lint(cases.map(({ filePath, from }) => ({ filePath, code: importOf(from) })));
+  }, 60_000);
+
+  it.each(cases.map((item, index) => ({ ...item, index })))('$name: refused $refused', ({ index, refused }) => {
+    const zoneErrors = (results[index] ?? []).filter((message) => message.ruleId === 'no-restricted-imports');
+    expect(zoneErrors.length > 0).toBe(refused);
+  });
+});

@@ -1,0 +1,30 @@
+// The API's shapes, read from the types generated from the server's OpenAPI document (api-schema.generated.ts):
+// one contract, written once as the routes' zod schemas. Name a shape after the route that returns it, e.g.
+// `type NumberLookup = ApiData<'/api/v1/numbers/lookup', 'get'>`.
+import type { paths } from './api-schema.generated';
+
+export type ApiPath = keyof paths;
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** The methods a path answers. */
+export type ApiMethod<P extends ApiPath> = { [M in Method]: paths[P][M] extends undefined ? never : M }[Method];
+
+type Operation<P extends ApiPath, M extends ApiMethod<P>> = NonNullable<paths[P][M]>;
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** The envelope's `data` of the route's success answer (200). */
+export type ApiData<P extends ApiPath, M extends ApiMethod<P>> =
+  JsonContent<Operation<P, M> extends { responses: { 200: infer Success } } ? Success : never> extends {
+    data: infer Data;
+  }
+    ? Data
+    : never;
+
+/** The route's JSON body. */
+export type ApiBody<P extends ApiPath, M extends ApiMethod<P>> = JsonContent<
+  NonNullable<Operation<P, M> extends { requestBody?: infer Body } ? Body : never>
+>;
+
+/** The route's query string parameters. */
+export type ApiQuery<P extends ApiPath, M extends ApiMethod<P>> = NonNullable<
+  Operation<P, M> extends { parameters: { query?: infer Query } } ? Query : never
+>;
