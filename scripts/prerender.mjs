@@ -50,12 +50,22 @@ export async function prerenderApp(app) {
 
   if (app === 'host') {
     const index = fs.readFileSync(path.join(dir, 'dist/index.html'), 'utf8');
+    // The recipient's pages have an entry of their own (host/src/recipient-index.ts) and shells of their own.
+    const recipientIndex = fs.readFileSync(path.join(dir, 'dist/recipient.html'), 'utf8');
     fs.mkdirSync(path.join(outDir, 'shells'), { recursive: true });
-    for (const pagePath of prerender.paths) {
-      const { html } = await prerender.render(pagePath);
+    const shells = [
+      ...prerender.paths.map((pagePath) => ({ pagePath, layouts: prerender, document: index })),
+      ...(entry.recipientShells?.paths ?? []).map((pagePath) => ({
+        pagePath,
+        layouts: entry.recipientShells,
+        document: recipientIndex,
+      })),
+    ];
+    for (const { pagePath, layouts, document } of shells) {
+      const { html } = await layouts.render(pagePath);
       const layout = replaceOnce(html, PAGE_SLOT_TEXT, PAGE_MARKER, `host ${pagePath}`);
       const lang = pagePath === '/id' || pagePath.startsWith('/id/') ? 'id' : 'en';
-      const shell = replaceOnce(index, PAGE_MARKER, layout, 'host index.html').replace(
+      const shell = replaceOnce(document, PAGE_MARKER, layout, 'host index.html').replace(
         /<html lang="[a-z]+"/,
         `<html lang="${lang}"`,
       );

@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { localeFromPath } from '@kabari/shared/i18n/locale';
-import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
-import { shareNamespace } from '../../i18n/share-namespace';
+import type { Locale } from '@kabari/shared/i18n/locale';
+import { RecipientLocale, shareText, useShareText } from '../../lib/share-text';
 import { OptOutPanel, ReportPanel } from './opt-out-and-report';
 import { shareApi, type LinkInfo } from '../../lib/share-api';
 import { recipientPath, shareLocation } from '../../lib/share-flow';
 import { LinkUnavailable } from '../../components/link-unavailable';
-import { useRecipientLink } from '../../lib/use-link';
+import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import '../../components/recipient-pages.css';
 
 type Panel = 'none' | 'opt-out' | 'report';
@@ -31,11 +29,16 @@ function StateNotice({ title, text }: { title: string; text: string }) {
   );
 }
 
-function ConsentForm({ token, link, onDeclined }: { token: string; link: LinkInfo; onDeclined: () => void }) {
-  const { t } = useTranslation(shareNamespace);
-  const { pathname } = useLocation();
-  const locale = localeFromPath(pathname);
-  const navigate = useNavigate();
+interface ConsentFormProps {
+  token: string;
+  link: LinkInfo;
+  locale: Locale;
+  navigate: NonNullable<RecipientPageProps['navigate']>;
+  onDeclined: () => void;
+}
+
+function ConsentForm({ token, link, locale, navigate, onDeclined }: ConsentFormProps) {
+  const t = useShareText();
   const [phase, setPhase] = useState<'ask' | 'sharing' | 'locating' | 'declining' | 'error'>('ask');
   const busy = phase === 'sharing' || phase === 'locating' || phase === 'declining';
 
@@ -82,11 +85,14 @@ function ConsentForm({ token, link, onDeclined }: { token: string; link: LinkInf
   );
 }
 
-/** The recipient's first page: an honest consent screen (design.md §1). */
-export default function EnterLinkPage() {
-  const { t } = useTranslation(shareNamespace);
-  const { params, locale, token, load, update } = useRecipientLink();
-  const [panel, setPanel] = useState<Panel>(params.get('action') === 'opt-out' ? 'opt-out' : 'none');
+/** The recipient's first page: an honest consent screen (who asks, what would be shared, Share or Decline). */
+export default function EnterLinkPage(props: RecipientPageProps) {
+  const { params, locale, token, load, update, navigate } = useRecipientLink(props);
+  const t = shareText(locale);
+  // Until the recipient picks one, the message's opt-out link (`action=opt-out`) opens the opt-out panel. The query
+  // string is read once hydrated, so this is not a state's initial value.
+  const [chosenPanel, setPanel] = useState<Panel | null>(null);
+  const panel: Panel = chosenPanel ?? (params.get('action') === 'opt-out' ? 'opt-out' : 'none');
 
   let body;
   if (load.kind === 'checking') {
@@ -97,7 +103,15 @@ export default function EnterLinkPage() {
     const { link } = load;
     const name = link.requesterName;
     const main = {
-      open: <ConsentForm token={token} link={link} onDeclined={() => update({ state: 'declined' })} />,
+      open: (
+        <ConsentForm
+          token={token}
+          link={link}
+          locale={locale}
+          navigate={navigate}
+          onDeclined={() => update({ state: 'declined' })}
+        />
+      ),
       expired: <StateNotice title={t('enterLink.invalidTitle')} text={t('enterLink.invalidText')} />,
       declined: <StateNotice title={t('enterLink.declinedTitle')} text={t('enterLink.declinedText', { name })} />,
       stopped: <StateNotice title={t('enterLink.stoppedTitle')} text={t('enterLink.stoppedText')} />,
@@ -110,7 +124,7 @@ export default function EnterLinkPage() {
         <section className="recipient__notice" aria-labelledby="link-state-title">
           <h2 id="link-state-title">{t('enterLink.sharingTitle', { name })}</h2>
           <p>
-            <Link to={recipientPath('share', locale, { token })}>{t('enterLink.sharingLink')}</Link>
+            <a href={recipientPath('share', locale, { token })}>{t('enterLink.sharingLink')}</a>
           </p>
         </section>
       ),
@@ -149,13 +163,15 @@ export default function EnterLinkPage() {
   }
 
   return (
-    <article className="recipient" data-remote="share" aria-labelledby="enter-link-title">
-      {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
-      <header className="recipient__intro">
-        <h1 id="enter-link-title">{t('enterLink.title')}</h1>
-        <p className="recipient__lead">{t('enterLink.lead')}</p>
-      </header>
-      {body}
-    </article>
+    <RecipientLocale.Provider value={locale}>
+      <article className="recipient" data-remote="share" aria-labelledby="enter-link-title">
+        {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
+        <header className="recipient__intro">
+          <h1 id="enter-link-title">{t('enterLink.title')}</h1>
+          <p className="recipient__lead">{t('enterLink.lead')}</p>
+        </header>
+        {body}
+      </article>
+    </RecipientLocale.Provider>
   );
 }

@@ -1,13 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
-import { shareNamespace } from '../../i18n/share-namespace';
+import { useShareText } from '../../lib/share-text';
 import { shareApi, type ReportReason } from '../../lib/share-api';
 
 const reasons: ReportReason[] = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'];
 
 /** Opt-out confirmation: shown when asked for, or at once when the message's opt-out link was followed. */
 export function OptOutPanel({ token, onDone, onCancel }: { token: string; onDone: () => void; onCancel: () => void }) {
-  const { t } = useTranslation(shareNamespace);
+  const t = useShareText();
   const [phase, setPhase] = useState<'ask' | 'sending' | 'done' | 'error'>('ask');
   const confirm = () => {
     setPhase('sending');
@@ -48,7 +47,7 @@ export function OptOutPanel({ token, onDone, onCancel }: { token: string; onDone
 }
 
 export function ReportPanel({ token, onClose }: { token: string; onClose: () => void }) {
-  const { t } = useTranslation(shareNamespace);
+  const t = useShareText();
   const id = useId();
   const [reason, setReason] = useState<ReportReason>('unknown_requester');
   const [details, setDetails] = useState('');

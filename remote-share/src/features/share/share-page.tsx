@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
-import { Link } from '@kabari/shared/routing/router';
-import { shareNamespace } from '../../i18n/share-namespace';
+import { RecipientLocale, shareText } from '../../lib/share-text';
 import { shareApi } from '../../lib/share-api';
 import { readSummary, recipientPath } from '../../lib/share-flow';
 import { LinkUnavailable } from '../../components/link-unavailable';
-import { useRecipientLink } from '../../lib/use-link';
+import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
 import '../../components/recipient-pages.css';
@@ -21,9 +19,9 @@ function clockTime(iso: string, locale: string): string {
 }
 
 /** The thank-you page: what was shared with whom, live sharing for a while, Stop sharing, Stop and erase. */
-export default function SharePage() {
-  const { t } = useTranslation(shareNamespace);
-  const { locale, token, load, update } = useRecipientLink();
+export default function SharePage(props: RecipientPageProps) {
+  const { locale, token, load, update } = useRecipientLink(props);
+  const t = shareText(locale);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   // Set when Stop sharing or Stop and erase answered on this page.
@@ -85,7 +83,7 @@ export default function SharePage() {
     body = (
       <SharingEnded outcome={ended ?? outcomeOf(link.state)}>
         <p>
-          <Link to={recipientPath('enterLink', locale, { token })}>{t('share.back')}</Link>
+          <a href={recipientPath('enterLink', locale, { token })}>{t('share.back')}</a>
         </p>
       </SharingEnded>
     );
@@ -184,11 +182,13 @@ export default function SharePage() {
   }
 
   return (
-    <article className="recipient" data-remote="share" aria-labelledby="share-title">
-      <header className="recipient__intro">
-        <h1 id="share-title">{t('share.title')}</h1>
-      </header>
-      {body}
-    </article>
+    <RecipientLocale.Provider value={locale}>
+      <article className="recipient" data-remote="share" aria-labelledby="share-title">
+        <header className="recipient__intro">
+          <h1 id="share-title">{t('share.title')}</h1>
+        </header>
+        {body}
+      </article>
+    </RecipientLocale.Provider>
   );
 }
