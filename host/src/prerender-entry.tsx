@@ -33,7 +33,7 @@ export default definePrerender(
 export const recipientShells = definePrerender(
   appRoutes.filter((route) => recipientPageOf(route.path)).map((route) => route.path),
   () => (
-    <SiteLayout>
+    <SiteLayout staticHeader>
       <div id="recipient-page">{pageSlotText}</div>
     </SiteLayout>
   ),
