@@ -93,6 +93,11 @@ export async function prerenderApp(app) {
       };
     }
     fs.writeFileSync(path.join(outDir, 'routes.json'), JSON.stringify({ routes }, null, 2));
+    // A remote whose pages depend on the request (remote-share's, on the link) leaves its render for the server to
+    // run per request; written last, so a server that sees it finds the routes beside it.
+    if (typeof entry.renderRecipientPage === 'function') {
+      fs.copyFileSync(path.join(buildDir, 'entry.js'), path.join(outDir, 'server-render.cjs'));
+    }
   }
   fs.rmSync(buildDir, { recursive: true, force: true });
   return prerender.paths.length;

@@ -5,9 +5,29 @@ import commonEn from '@kabari/shared/i18n/common.en.json';
 import commonId from '@kabari/shared/i18n/common.id.json';
 import { recipientPageOf } from './lib/recipient-routes';
 
-/** What a recipient's page is given (remote-share's pages take their address). */
+/** What a recipient's page is given: its address and, when the server rendered it for its link, that link. */
 interface RecipientPageProps {
   location: { pathname: string; search: string };
+  link?: unknown;
+  failure?: unknown;
+}
+
+/** What the server rendered the page with (server/src/web/recipient-pages.ts): hydration must start from it. */
+function serverData(): RecipientPageProps | null {
+  const block = document.getElementById('recipient-data');
+  if (!block?.textContent) return null;
+  try {
+    const data = JSON.parse(block.textContent) as {
+      pathname?: unknown;
+      search?: unknown;
+      link?: unknown;
+      failure?: unknown;
+    };
+    if (typeof data.pathname !== 'string' || typeof data.search !== 'string') return null;
+    return { location: { pathname: data.pathname, search: data.search }, link: data.link, failure: data.failure };
+  } catch {
+    return null;
+  }
 }
 
 /** The element the server put the page's HTML in (recipient shells, prerender-entry.tsx). */
@@ -90,12 +110,13 @@ async function start() {
   try {
     const Page = await loadSharePage(exposed);
     const { pathname, search } = window.location;
+    const props = serverData() ?? { location: { pathname, search } };
     // As a transition, hydration is time-sliced: the phone stays responsive while the server's HTML is on screen.
     startTransition(() => {
       hydrateRoot(
         container,
         <StrictMode>
-          <Page location={{ pathname, search }} />
+          <Page {...props} />
         </StrictMode>,
         { onRecoverableError: (error) => console.warn('[kabari] hydration', error) },
       );

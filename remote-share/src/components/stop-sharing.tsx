@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { useShareText } from '../lib/share-text';
 import { forgetSummary } from '../lib/share-flow';
 import { shareApi, ShareApiError, type LinkState } from '../lib/share-api';
@@ -49,7 +50,9 @@ export function StopSharing({ token, intro, eraseConfirmText, primary, disabled,
   const [confirmErase, setConfirmErase] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const blocked = busy || Boolean(disabled);
+  // These need the page's script: until it runs (a page the server rendered), they wait, visibly.
+  const hydrated = useHydrated();
+  const blocked = busy || Boolean(disabled) || !hydrated;
 
   const run = (call: (token: string) => Promise<{ state: LinkState }>) => {
     setBusy(true);

@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import type { Locale } from '@kabari/shared/i18n/locale';
+import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { RecipientLocale, shareText, useShareText } from '../../lib/share-text';
 import { OptOutPanel, ReportPanel } from './opt-out-and-report';
 import { shareApi, type LinkInfo } from '../../lib/share-api';
@@ -11,12 +13,17 @@ import '../../components/recipient-pages.css';
 type Panel = 'none' | 'opt-out' | 'report';
 
 // Same output as @kabari/shared/i18n/format-time, kept here on purpose: the host does not load that module, so
-// importing it costs this page (opened from an SMS) one more federated chunk and ~1 KB in remoteEntry and main.
-function formatTime(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+// importing it costs this page (opened from an SMS) one more chunk. Until the page's script runs the time is
+// written in UTC, saying so: the server that renders the page does not know the recipient's time zone, and the
+// browser's first render must match the server's HTML.
+function formatTime(iso: string, locale: string, inUtc: boolean): string {
+  return (
+    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      ...(inUtc && { timeZone: 'UTC' }),
+    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
+  );
 }
 
 /** A final state of the link, said plainly. */
@@ -35,11 +42,18 @@ interface ConsentFormProps {
   locale: Locale;
   navigate: NonNullable<RecipientPageProps['navigate']>;
   onDeclined: () => void;
+  /** The server's words when Share or Decline, sent without the page's script, was refused. */
+  failure?: string;
 }
 
-function ConsentForm({ token, link, locale, navigate, onDeclined }: ConsentFormProps) {
+/**
+ * Share and Decline. A plain form too: sent before (or without) the page's script, the server declines, or records
+ * the approximate place and shows the thank-you page; with the script, Share also asks the browser for the position.
+ */
+function ConsentForm({ token, link, locale, navigate, onDeclined, failure }: ConsentFormProps) {
   const t = useShareText();
-  const [phase, setPhase] = useState<'ask' | 'sharing' | 'locating' | 'declining' | 'error'>('ask');
+  const hydrated = useHydrated();
+  const [phase, setPhase] = useState<'ask' | 'sharing' | 'locating' | 'declining' | 'error'>(failure ? 'error' : 'ask');
   const busy = phase === 'sharing' || phase === 'locating' || phase === 'declining';
 
   const share = () => {
@@ -68,19 +82,41 @@ function ConsentForm({ token, link, locale, navigate, onDeclined }: ConsentFormP
       </ul>
       <p>{t('enterLink.howLong')}</p>
       <p>{t('enterLink.control')}</p>
-      <p className="recipient__muted">{t('enterLink.expires', { time: formatTime(link.expiresAt, locale) })}</p>
-      {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
+      <p className="recipient__muted">
+        {t('enterLink.expires', { time: formatTime(link.expiresAt, locale, !hydrated) })}
+      </p>
+      {phase === 'error' && <p role="alert">{failure ?? t('enterLink.error')}</p>}
       {(phase === 'sharing' || phase === 'locating') && (
         <p role="status">{phase === 'locating' ? t('enterLink.locating') : t('enterLink.sharing')}</p>
       )}
-      <div className="recipient__actions">
-        <button type="button" className="recipient__button recipient__button--primary" onClick={share} disabled={busy}>
+      <form method="post" action={recipientPath('enterLink', locale, { token })} className="recipient__actions">
+        <button
+          type="submit"
+          name="action"
+          value="share"
+          className="recipient__button recipient__button--primary"
+          onClick={(event) => {
+            event.preventDefault();
+            share();
+          }}
+          disabled={busy}
+        >
           {t('enterLink.share')}
         </button>
-        <button type="button" className="recipient__button" onClick={decline} disabled={busy}>
+        <button
+          type="submit"
+          name="action"
+          value="decline"
+          className="recipient__button"
+          onClick={(event) => {
+            event.preventDefault();
+            decline();
+          }}
+          disabled={busy}
+        >
           {t('enterLink.decline')}
         </button>
-      </div>
+      </form>
     </section>
   );
 }
@@ -89,10 +125,15 @@ function ConsentForm({ token, link, locale, navigate, onDeclined }: ConsentFormP
 export default function EnterLinkPage(props: RecipientPageProps) {
   const { params, locale, token, load, update, navigate } = useRecipientLink(props);
   const t = shareText(locale);
-  // Until the recipient picks one, the message's opt-out link (`action=opt-out`) opens the opt-out panel. The query
-  // string is read once hydrated, so this is not a state's initial value.
+  const { failure } = props;
+  // Until the recipient picks one, the address says which panel is open: the message's opt-out link
+  // (`action=opt-out`), the openers' plain forms (`action=report`), a form's answer (`done=…`) or a refused form. The
+  // query string may be known only once hydrated, so this is not a state's initial value.
   const [chosenPanel, setPanel] = useState<Panel | null>(null);
-  const panel: Panel = chosenPanel ?? (params.get('action') === 'opt-out' ? 'opt-out' : 'none');
+  const asked = failure?.action ?? params.get('done') ?? params.get('action');
+  const panel: Panel = chosenPanel ?? (asked === 'opt-out' || asked === 'report' ? asked : 'none');
+  const done = chosenPanel === null && (params.get('done') === 'opt-out' || params.get('done') === 'report');
+  const pagePath = localizePath(routePaths.enterLink, locale);
 
   let body;
   if (load.kind === 'checking') {
@@ -110,6 +151,9 @@ export default function EnterLinkPage(props: RecipientPageProps) {
           locale={locale}
           navigate={navigate}
           onDeclined={() => update({ state: 'declined' })}
+          failure={
+            failure && (failure.action === 'share' || failure.action === 'decline') ? failure.message : undefined
+          }
         />
       ),
       expired: <StateNotice title={t('enterLink.invalidTitle')} text={t('enterLink.invalidText')} />,
@@ -134,28 +178,61 @@ export default function EnterLinkPage(props: RecipientPageProps) {
         {panel === 'opt-out' && link.canOptOut ? (
           <OptOutPanel
             token={token}
+            locale={locale}
+            done={done}
+            failure={failure?.action === 'opt-out' ? failure.message : undefined}
             onCancel={() => setPanel('none')}
             onDone={() => link.state === 'open' && update({ state: 'declined' })}
           />
         ) : (
           main
         )}
-        {panel === 'report' && <ReportPanel token={token} onClose={() => setPanel('none')} />}
+        {panel === 'report' && (
+          <ReportPanel
+            token={token}
+            locale={locale}
+            done={done}
+            failure={failure?.action === 'report' ? failure.message : undefined}
+            onClose={() => setPanel('none')}
+          />
+        )}
         {panel !== 'report' && (
           <section className="recipient__more" aria-labelledby="more-title">
             <h2 id="more-title">{t('enterLink.moreTitle')}</h2>
-            {link.canOptOut ? (
-              panel !== 'opt-out' && (
-                <button type="button" className="recipient__link-button" onClick={() => setPanel('opt-out')}>
-                  {t('enterLink.optOutOpen')}
-                </button>
-              )
-            ) : (
-              <p>{t('enterLink.optOutNoTarget')}</p>
-            )}
-            <button type="button" className="recipient__link-button" onClick={() => setPanel('report')}>
-              {t('enterLink.reportOpen')}
-            </button>
+            {/* Openers as a plain form too: without the page's script, the server shows the page with the panel. */}
+            <form method="get" action={pagePath}>
+              <input type="hidden" name="token" value={token} />
+              {link.canOptOut ? (
+                panel !== 'opt-out' && (
+                  <button
+                    type="submit"
+                    name="action"
+                    value="opt-out"
+                    className="recipient__link-button"
+                    onClick={(event) => {
+                      event.preventDefault();
+                      setPanel('opt-out');
+                    }}
+                  >
+                    {t('enterLink.optOutOpen')}
+                  </button>
+                )
+              ) : (
+                <p>{t('enterLink.optOutNoTarget')}</p>
+              )}
+              <button
+                type="submit"
+                name="action"
+                value="report"
+                className="recipient__link-button"
+                onClick={(event) => {
+                  event.preventDefault();
+                  setPanel('report');
+                }}
+              >
+                {t('enterLink.reportOpen')}
+              </button>
+            </form>
           </section>
         )}
       </>

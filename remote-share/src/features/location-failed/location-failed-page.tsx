@@ -8,7 +8,7 @@ import '../../components/recipient-pages.css';
 
 /** Why the browser gave no position (one of four messages), and how to turn location on, with Try again; or stop sharing altogether. */
 export default function LocationFailedPage(props: RecipientPageProps) {
-  const { locale, params, hydrated, navigate } = useRecipientPage(props);
+  const { locale, params, addressKnown, hydrated, navigate } = useRecipientPage(props);
   const t = shareText(locale);
   const token = tokenFrom(params);
   const given = params.get('reason') as GeolocationFailure | null;
@@ -34,8 +34,8 @@ export default function LocationFailedPage(props: RecipientPageProps) {
         <header className="recipient__intro">
           <h1 id="location-failed-title">{t('locationFailed.title')}</h1>
         </header>
-        {/* The reason is in the query string: known only once hydrated. */}
-        {hydrated && (
+        {/* The reason is in the query string: known to the server's render, or once hydrated. */}
+        {addressKnown && (
           <section className="recipient__notice recipient__notice--alert" role="alert" aria-labelledby="failure-reason">
             <h2 id="failure-reason">{t(`locationFailed.errors.${reason}`)}</h2>
             <p>{t('locationFailed.approximateNote')}</p>
@@ -60,7 +60,7 @@ export default function LocationFailedPage(props: RecipientPageProps) {
             <li>{t('locationFailed.desktop2')}</li>
           </ol>
         </section>
-        {hydrated && !token && <p role="alert">{t('locationFailed.noToken')}</p>}
+        {addressKnown && !token && <p role="alert">{t('locationFailed.noToken')}</p>}
         {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
         {!ended && (
           <div className="recipient__actions">
@@ -74,8 +74,8 @@ export default function LocationFailedPage(props: RecipientPageProps) {
             </button>
           </div>
         )}
-        {hydrated && token && ended && <SharingEnded outcome={ended} />}
-        {hydrated && token && !ended && (
+        {addressKnown && token && ended && <SharingEnded outcome={ended} />}
+        {addressKnown && token && !ended && (
           <StopSharing
             token={token}
             intro={{ title: t('locationFailed.stopTitle'), text: t('locationFailed.stopText') }}

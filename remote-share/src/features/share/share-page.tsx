@@ -12,15 +12,20 @@ import '../../components/recipient-pages.css';
 
 const LIVE_CHOICES = [15, 60, 480] as const;
 
-function clockTime(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', { hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
+/** The time of day; in UTC (saying so) until the page's script runs, as the server's HTML has it. */
+function clockTime(iso: string, locale: string, inUtc: boolean): string {
+  return (
+    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(inUtc && { timeZone: 'UTC' }),
+    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
   );
 }
 
 /** The thank-you page: what was shared with whom, live sharing for a while, Stop sharing, Stop and erase. */
 export default function SharePage(props: RecipientPageProps) {
-  const { locale, token, load, update } = useRecipientLink(props);
+  const { locale, token, load, update, hydrated } = useRecipientLink(props);
   const t = shareText(locale);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -89,7 +94,8 @@ export default function SharePage(props: RecipientPageProps) {
     );
   } else {
     const name = link.requesterName;
-    const summary = readSummary(token);
+    // Kept in this tab only: read once the page's script runs (the server's HTML cannot know it).
+    const summary = hydrated ? readSummary(token) : null;
     const approximateAddress = summary
       ? positionAddress({ address: summary.approximateAddress, place: summary.approximatePlace }, locale)
       : null;
@@ -127,7 +133,7 @@ export default function SharePage(props: RecipientPageProps) {
           <p>{t('share.liveText', { name })}</p>
           <p className="recipient__live" role="status" aria-live="polite">
             {liveUntil
-              ? t('share.liveOn', { time: clockTime(liveUntil, locale) })
+              ? t('share.liveOn', { time: clockTime(liveUntil, locale, !hydrated) })
               : liveEnded === true
                 ? t('share.liveEnded')
                 : liveEnded
@@ -152,7 +158,7 @@ export default function SharePage(props: RecipientPageProps) {
                 key={minutes}
                 type="button"
                 className="recipient__button"
-                disabled={busy}
+                disabled={busy || !hydrated}
                 aria-pressed={false}
                 onClick={() => startLive(token, minutes)}
               >
