@@ -123,7 +123,7 @@ function ConsentForm({ token, link, locale, navigate, onDeclined, failure }: Con
 
 /** The recipient's first page: an honest consent screen (who asks, what would be shared, Share or Decline). */
 export default function EnterLinkPage(props: RecipientPageProps) {
-  const { params, locale, token, load, update, navigate } = useRecipientLink(props);
+  const { params, locale, token, load, update, navigate, hydrated } = useRecipientLink(props);
   const t = shareText(locale);
   const { failure } = props;
   // Until the recipient picks one, the address says which panel is open: the message's opt-out link
@@ -241,7 +241,13 @@ export default function EnterLinkPage(props: RecipientPageProps) {
 
   return (
     <RecipientLocale.Provider value={locale}>
-      <article className="recipient" data-remote="share" aria-labelledby="enter-link-title">
+      <article
+        className="recipient"
+        data-remote="share"
+        // Set once the page's script runs: until then its forms go to the server.
+        data-hydrated={hydrated || undefined}
+        aria-labelledby="enter-link-title"
+      >
         {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
         <header className="recipient__intro">
           <h1 id="enter-link-title">{t('enterLink.title')}</h1>

@@ -30,7 +30,13 @@ export default function LocationFailedPage(props: RecipientPageProps) {
 
   return (
     <RecipientLocale.Provider value={locale}>
-      <article className="recipient" data-remote="share" aria-labelledby="location-failed-title">
+      <article
+        className="recipient"
+        data-remote="share"
+        // Set once the page's script runs: until then its forms go to the server.
+        data-hydrated={hydrated || undefined}
+        aria-labelledby="location-failed-title"
+      >
         <header className="recipient__intro">
           <h1 id="location-failed-title">{t('locationFailed.title')}</h1>
         </header>

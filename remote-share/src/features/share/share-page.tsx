@@ -189,7 +189,13 @@ export default function SharePage(props: RecipientPageProps) {
 
   return (
     <RecipientLocale.Provider value={locale}>
-      <article className="recipient" data-remote="share" aria-labelledby="share-title">
+      <article
+        className="recipient"
+        data-remote="share"
+        // Set once the page's script runs: until then its forms go to the server.
+        data-hydrated={hydrated || undefined}
+        aria-labelledby="share-title"
+      >
         <header className="recipient__intro">
           <h1 id="share-title">{t('share.title')}</h1>
         </header>
