@@ -153,7 +153,7 @@ test.describe('the recipient’s pages', () => {
       const { context, page } = await phone(browser, baseURL!, { javaScriptEnabled: false });
       await page.goto(`/enter-link?token=${request.token}`);
       await page.getByRole('button', { name: 'Share my location' }).click();
-      await expect(page).toHaveURL(new RegExp(`/share\\?token=${request.token}$`));
+      await expect(page).toHaveURL(new RegExp(`/share\\?token=${request.token}&locate=1$`));
       await expect(page.getByRole('heading', { name: 'You shared your location with Rina Wijaya.' })).toBeVisible();
       expect(await requestOf(baseURL!, request.id)).toMatchObject({ consent: 'sharing' });
       await context.close();

@@ -81,6 +81,8 @@ export async function recipientForms(app: FastifyInstance, options: Options): Pr
       }
       const next = new URLSearchParams({ token });
       if (action === 'opt-out' || action === 'report') next.set('done', action);
+      // Where the thank-you page's script runs, it goes on to ask the browser for the position.
+      if (action === 'share') next.set('locate', '1');
       const page = action === 'share' ? pagePath.replace('enter-link', 'share') : pagePath;
       return reply.header('cache-control', 'no-store').redirect(`${page}?${next}`, 303);
     });

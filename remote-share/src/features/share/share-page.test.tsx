@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
 import SharePage from './share-page';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
@@ -168,5 +168,52 @@ describe('SharePage', () => {
     } finally {
       Object.defineProperty(navigator, 'permissions', { configurable: true, value: undefined });
     }
+  });
+
+  it('asks the browser for the position after a Share sent before the consent page’s script ran (locate=1)', async () => {
+    const getCurrentPosition = jest.fn((success: PositionCallback) =>
+      success({
+        coords: { latitude: -6.2, longitude: 106.8, accuracy: 12 },
+        timestamp: Date.now(),
+      } as GeolocationPosition),
+    );
+    Object.defineProperty(navigator, 'geolocation', {
+      configurable: true,
+      value: { getCurrentPosition, watchPosition: jest.fn(), clearWatch: jest.fn() },
+    });
+    const fetchMock = jest.fn(async (url: string) =>
+      url.endsWith('/positions')
+        ? reply({ accepted: true, liveUntil: null })
+        : reply({ ...sharing, shared: { approximate: true, precise: false } }),
+    );
+    global.fetch = fetchMock as unknown as typeof fetch;
+    const { navigate } = renderRecipientPage('/share?token=tok-locate&locate=1', SharePage);
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/share?token=tok-locate', { replace: true }));
+    const posted = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/positions')) as unknown as [
+      string,
+      RequestInit,
+    ];
+    expect(JSON.parse(String(posted[1].body))).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 12 });
+    sessionStorage.clear();
+  });
+
+  it('goes to /location-failed when the browser then refuses (in Indonesian)', async () => {
+    Object.defineProperty(navigator, 'geolocation', {
+      configurable: true,
+      value: {
+        getCurrentPosition: jest.fn((_success: PositionCallback, failure: PositionErrorCallback) =>
+          failure({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
+        ),
+        watchPosition: jest.fn(),
+        clearWatch: jest.fn(),
+      },
+    });
+    global.fetch = jest.fn(async () =>
+      reply({ ...sharing, shared: { approximate: true, precise: false } }),
+    ) as unknown as typeof fetch;
+    const { navigate } = renderRecipientPage('/id/share?token=tok&locate=1', SharePage);
+    await waitFor(() =>
+      expect(navigate).toHaveBeenCalledWith('/id/location-failed?token=tok&reason=denied', { replace: true }),
+    );
   });
 });

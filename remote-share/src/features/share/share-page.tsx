@@ -3,7 +3,7 @@ import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import { RecipientLocale, shareText } from '../../lib/share-text';
 import { shareApi } from '../../lib/share-api';
-import { readSummary, recipientPath } from '../../lib/share-flow';
+import { readSummary, recipientPath, sharePrecisePosition, type ShareSummary } from '../../lib/share-flow';
 import { LinkUnavailable } from '../../components/link-unavailable';
 import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
@@ -25,7 +25,7 @@ function clockTime(iso: string, locale: string, inUtc: boolean): string {
 
 /** The thank-you page: what was shared with whom, live sharing for a while, Stop sharing, Stop and erase. */
 export default function SharePage(props: RecipientPageProps) {
-  const { locale, token, load, update, hydrated } = useRecipientLink(props);
+  const { locale, params, token, load, update, hydrated, navigate } = useRecipientLink(props);
   const t = shareText(locale);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -57,6 +57,24 @@ export default function SharePage(props: RecipientPageProps) {
   }, [liveEnded]);
 
   const link = load.kind === 'ready' ? load.link : null;
+
+  // Share tapped before the consent page's script ran: the server recorded the approximate place and sent the
+  // recipient here with `locate=1`; now that the script runs, the browser is asked for the position as well.
+  const locate = hydrated && params.get('locate') === '1' && token !== null && link?.state === 'sharing';
+  useEffect(() => {
+    if (!locate || !token) return;
+    const summary: ShareSummary = readSummary(token) ?? {
+      approximateAddress: null,
+      approximatePlace: null,
+      approximateKnown: true,
+      preciseAccuracy: null,
+    };
+    sharePrecisePosition(token, locale, summary)
+      .then((failedPath) => navigate(failedPath ?? recipientPath('share', locale, { token }), { replace: true }))
+      .catch(() => setFailed(true));
+    // Once per page: the address no longer asks after the navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locate]);
   const liveUntil =
     link?.state === 'sharing' && link.liveUntil && new Date(link.liveUntil) > new Date() ? link.liveUntil : null;
   const { waiting } = useLiveSharing(token, liveUntil, (reason) => {
