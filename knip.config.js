@@ -18,7 +18,7 @@ const sharedSingletonsOnly = {
   'remote-billing': ['react-router-dom', 'zustand'],
   'remote-dashboard': ['react-router-dom'],
   'remote-search': ['react-router-dom', 'zustand'],
-  'remote-share': ['antd', 'react-dom', 'react-router-dom', 'zustand'],
+  'remote-share': ['antd', 'react-router-dom', 'zustand'],
 };
 
 /** @type {import('knip').KnipConfig} */

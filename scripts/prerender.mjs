@@ -50,12 +50,22 @@ export async function prerenderApp(app) {
 
   if (app === 'host') {
     const index = fs.readFileSync(path.join(dir, 'dist/index.html'), 'utf8');
+    // The recipient's pages have an entry of their own (host/src/recipient-index.ts) and shells of their own.
+    const recipientIndex = fs.readFileSync(path.join(dir, 'dist/recipient.html'), 'utf8');
     fs.mkdirSync(path.join(outDir, 'shells'), { recursive: true });
-    for (const pagePath of prerender.paths) {
-      const { html } = await prerender.render(pagePath);
+    const shells = [
+      ...prerender.paths.map((pagePath) => ({ pagePath, layouts: prerender, document: index })),
+      ...(entry.recipientShells?.paths ?? []).map((pagePath) => ({
+        pagePath,
+        layouts: entry.recipientShells,
+        document: recipientIndex,
+      })),
+    ];
+    for (const { pagePath, layouts, document } of shells) {
+      const { html } = await layouts.render(pagePath);
       const layout = replaceOnce(html, PAGE_SLOT_TEXT, PAGE_MARKER, `host ${pagePath}`);
       const lang = pagePath === '/id' || pagePath.startsWith('/id/') ? 'id' : 'en';
-      const shell = replaceOnce(index, PAGE_MARKER, layout, 'host index.html').replace(
+      const shell = replaceOnce(document, PAGE_MARKER, layout, 'host index.html').replace(
         /<html lang="[a-z]+"/,
         `<html lang="${lang}"`,
       );
@@ -83,6 +93,11 @@ export async function prerenderApp(app) {
       };
     }
     fs.writeFileSync(path.join(outDir, 'routes.json'), JSON.stringify({ routes }, null, 2));
+    // A remote whose pages depend on the request (remote-share's, on the link) leaves its render for the server to
+    // run per request; written last, so a server that sees it finds the routes beside it.
+    if (typeof entry.renderRecipientPage === 'function') {
+      fs.copyFileSync(path.join(buildDir, 'entry.js'), path.join(outDir, 'server-render.cjs'));
+    }
   }
   fs.rmSync(buildDir, { recursive: true, force: true });
   return prerender.paths.length;

@@ -1,6 +1,7 @@
 // One webpack config factory for the host and every remote (Module Federation 2).
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { container } = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
@@ -27,20 +28,29 @@ const injectExternalRuntimePlugin = path.join(
  * @param {string} app.entry        browser entry (index.ts → import('./bootstrap'))
  * @param {string} app.title        page title of the standalone shell
  * @param {string} [app.publicPath] where the built files are served from (default 'auto')
+ * @param {Record<string, object>} [app.shared]  the shared modules (default: every singleton of shared-dependencies.js)
+ * @param {string} [app.entryName]  the entry's name (default 'main')
+ * @param {string} [app.htmlFilename]  the built HTML page (default index.html)
+ * @param {boolean} [app.clean]  empty the dist folder first (default true; false for a second build into it)
+ * @param {'enhanced' | 'light'} [app.container]  'light': webpack's own Module Federation container and sharing
+ *   (a few KB) instead of the federation runtime (~25 KB gzip), for the recipient's pages (host/webpack.config.js)
+ * @param {string} [app.distFolder]  the build's folder inside the app's dist (default: dist itself)
  */
 function createConfig(app) {
   return (_env, argv) => {
     const production = argv.mode === 'production';
     const apiTarget = process.env.KABARI_API_URL ?? 'http://localhost:8080';
     const isRemote = Boolean(app.exposes);
+    const light = app.container === 'light';
     return {
       mode: production ? 'production' : 'development',
       context: app.dir,
-      entry: { main: app.entry },
+      // A light remote's only entry is its container (remoteEntry.js).
+      entry: app.entry ? { [app.entryName ?? 'main']: app.entry } : {},
       devtool: production ? false : 'eval-cheap-module-source-map',
       target: 'web',
       output: {
-        path: path.join(app.dir, 'dist'),
+        path: path.join(app.dir, 'dist', app.distFolder ?? ''),
         // 'auto' lets a remote be served from any origin or prefix: chunks load next to remoteEntry.js.
         // The host is served at the site root, where deep links like /id/enter-link need absolute URLs.
         // In development each app is served at its dev server's root, standalone pages included.
@@ -49,7 +59,7 @@ function createConfig(app) {
         chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
         assetModuleFilename: production ? 'assets/[name].[contenthash:10][ext]' : 'assets/[name][ext]',
         uniqueName: app.federationName,
-        clean: true,
+        clean: app.clean ?? true,
       },
       resolve,
       module: {
@@ -65,38 +75,50 @@ function createConfig(app) {
         ],
       },
       plugins: [
-        new ModuleFederationPlugin({
-          name: app.federationName,
-          filename: isRemote ? 'remoteEntry.js' : undefined,
-          exposes: app.exposes,
-          // The host declares no remotes here: it registers them at run time from /runtime-config.json.
-          remotes: {},
-          shared: sharedDependencies(),
-          shareStrategy: 'loaded-first',
-          manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
-          dts: false,
-          // The federation runtime ships once, with the host (~25 KB gzip saved per remote). A remote's
-          // standalone QA shell (development) keeps its own, since no host is there to provide it.
-          // Set by hand rather than with `provideExternalRuntime`, which resolves the plugin's CommonJS
-          // build and so ships a second (CommonJS) copy of the whole runtime: ~80 KB raw on every page.
-          runtimePlugins: isRemote ? [] : [injectExternalRuntimePlugin],
-          experiments: {
-            ...(isRemote ? { externalRuntime: production } : {}),
-            // Browser only: leaves out the runtime's Node.js loading code.
-            optimization: { target: 'web' },
-          },
-        }),
+        light
+          ? new container.ModuleFederationPlugin({
+              name: app.federationName,
+              filename: isRemote ? 'remoteEntry.js' : undefined,
+              exposes: app.exposes,
+              shared: app.shared ?? sharedDependencies(),
+            })
+          : new ModuleFederationPlugin({
+              name: app.federationName,
+              filename: isRemote ? 'remoteEntry.js' : undefined,
+              exposes: app.exposes,
+              // The host declares no remotes here: it registers them at run time from /runtime-config.json.
+              remotes: {},
+              shared: app.shared ?? sharedDependencies(),
+              shareStrategy: 'loaded-first',
+              manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
+              dts: false,
+              // The federation runtime ships once, with the host (~25 KB gzip saved per remote). A remote's
+              // standalone QA shell (development) keeps its own, since no host is there to provide it.
+              // Set by hand rather than with `provideExternalRuntime`, which resolves the plugin's CommonJS
+              // build and so ships a second (CommonJS) copy of the whole runtime: ~80 KB raw on every page.
+              runtimePlugins: isRemote ? [] : [injectExternalRuntimePlugin],
+              experiments: {
+                ...(isRemote ? { externalRuntime: production } : {}),
+                // Browser only: leaves out the runtime's Node.js loading code.
+                optimization: { target: 'web' },
+              },
+            }),
         ...(production && !isRemote ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:10].css' })] : []),
-        new HtmlWebpackPlugin({
-          template: path.join(__dirname, 'index.html'),
-          title: app.title,
-          chunks: ['main'],
-          scriptLoading: 'defer',
-          // Keep comments: the server stitches prerendered pages in at <!--kabari-page--> markers.
-          minify: production ? { collapseWhitespace: true, removeComments: false, minifyCSS: true } : false,
-        }),
+        ...(app.entry
+          ? [
+              new HtmlWebpackPlugin({
+                template: path.join(__dirname, 'index.html'),
+                title: app.title,
+                filename: app.htmlFilename ?? 'index.html',
+                chunks: [app.entryName ?? 'main'],
+                scriptLoading: 'defer',
+                // Keep comments: the server stitches prerendered pages in at <!--kabari-page--> markers.
+                minify: production ? { collapseWhitespace: true, removeComments: false, minifyCSS: true } : false,
+              }),
+            ]
+          : []),
         // The entry script runs once the (prerendered) page has painted, not before.
-        new StartAfterFirstPaintPlugin({ hashed: production }),
+        ...(app.entry ? [new StartAfterFirstPaintPlugin({ hashed: production })] : []),
       ],
       optimization: {
         minimize: production,

@@ -62,6 +62,14 @@ async function recipientPage(browser: Browser, options: BrowserContextOptions = 
   return context.newPage();
 }
 
+/**
+ * The page's script runs. Before that its buttons are plain forms the server answers (recipient-pages.spec.ts): Share
+ * then records the approximate place alone, without asking the browser for the position these tests follow.
+ */
+async function scriptRuns(page: Page): Promise<void> {
+  await expect(page.locator('article[data-remote="share"][data-hydrated]')).toBeVisible();
+}
+
 async function expectNoAxeViolations(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))).toEqual([]);
@@ -97,6 +105,7 @@ test.describe('the recipient’s consent', () => {
     // Opened, nothing more: still pending.
     expect(await requestOf(id)).toMatchObject({ status: 'pending', consent: 'none', lastPosition: null });
 
+    await scriptRuns(page);
     await page.getByRole('button', { name: 'Share my location' }).click();
     await expect(page).toHaveURL(/\/share\?token=/);
     await expect(page.getByRole('heading', { name: 'You shared your location with Rina Wijaya.' })).toBeVisible();
@@ -128,6 +137,7 @@ test.describe('the recipient’s consent', () => {
     await expect(page.getByRole('heading', { name: 'Rina Wijaya ingin melihat lokasi Anda' })).toBeVisible();
     await expectNoAxeViolations(page);
 
+    await scriptRuns(page);
     await page.getByRole('button', { name: 'Bagikan lokasi saya' }).click();
     await expect(page).toHaveURL(/\/id\/location-failed\?token=[\w-]+&reason=denied$/);
     await expect(page.getByRole('heading', { name: 'Izin lokasi ditolak' })).toBeVisible();
@@ -176,6 +186,7 @@ test.describe('the recipient’s consent', () => {
     const request = await emailRequest();
     const page = await recipientPage(browser, { geolocation: MONAS });
     await page.goto(`${kabari.url}/enter-link?token=${request.token}`);
+    await scriptRuns(page);
     await page.getByRole('button', { name: 'Share my location' }).click();
     await expect(page).toHaveURL(/\/location-failed\?token=[\w-]+&reason=denied$/);
     expect(await requestOf(request.id)).toMatchObject({ status: 'ip_located', consent: 'sharing' });

@@ -23,6 +23,8 @@ async function openLink(recipientContext: BrowserContext, baseURL: string, url: 
   const recipient = await recipientContext.newPage();
   const link = new URL(url);
   await recipient.goto(new URL(`${link.pathname}${link.search}`, baseURL).toString());
+  // The page's script runs: Share then also asks the browser for the position (a tap before it is a plain form).
+  await expect(recipient.locator('article[data-remote="share"][data-hydrated]')).toBeVisible();
   return recipient;
 }
 

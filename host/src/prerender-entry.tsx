@@ -6,6 +6,7 @@ import './i18n/host-namespace';
 import { SiteLayout } from './app/site-layout';
 import { guardRedirect } from './lib/route-guard';
 import { appRoutes, twinPaths } from './lib/route-table';
+import { recipientPageOf } from './lib/recipient-routes';
 
 /** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
 export const pageSlotText = 'KABARI_PAGE_SLOT';
@@ -14,10 +15,26 @@ export const pageSlotText = 'KABARI_PAGE_SLOT';
 // Mirrors RemotePage: the page sits in a Suspense boundary, so the client can hydrate the layout
 // at once and the page when its remote has loaded.
 export default definePrerender(
-  appRoutes.filter((route) => route.access !== 'protected' && route.page).map((route) => route.path),
+  appRoutes
+    .filter((route) => route.access !== 'protected' && route.page && !recipientPageOf(route.path))
+    .map((route) => route.path),
   () => (
     <SiteLayout>
       <Suspense fallback={null}>{pageSlotText}</Suspense>
+    </SiteLayout>
+  ),
+);
+
+/**
+ * The recipient's pages: the same layout, served with the light recipient entry (recipient.html), which hydrates
+ * only the page, inside this element. The layout stays the server's HTML: its links and its language switch work
+ * without script, and nothing in it needs the app's router or stores.
+ */
+export const recipientShells = definePrerender(
+  appRoutes.filter((route) => recipientPageOf(route.path)).map((route) => route.path),
+  () => (
+    <SiteLayout staticHeader>
+      <div id="recipient-page">{pageSlotText}</div>
     </SiteLayout>
   ),
 );

@@ -10,16 +10,20 @@ import { loadSubscriberHelper, signIn } from './lib/subscriber.mjs';
 export const name = 'bundle';
 export const key = 'routes';
 export const description =
-  'JavaScript bytes (raw, gzip, transfer) loaded before / /enter-link /dashboard are interactive';
+  'JavaScript bytes (raw, gzip, transfer) loaded before / /enter-link /location-failed /share /dashboard are interactive';
 
-export const routes = ['/', '/enter-link', '/dashboard'];
+export const routes = ['/', '/enter-link', '/location-failed', '/share', '/dashboard'];
 /**
  * What is loaded for each route: a recipient opens /enter-link from an SMS with the link's token
  * (without one, the host shows "Page Not Found"); the bench has no real request, so the token is
  * unknown to the server and the page shows what it shows for such a link.
  * @type {Record<string, string>}
  */
-export const routeUrls = { '/enter-link': '/enter-link?token=bench0000000000000000000000000000' };
+export const routeUrls = {
+  '/enter-link': '/enter-link?token=bench0000000000000000000000000000',
+  '/location-failed': '/location-failed?token=bench0000000000000000000000000000&reason=denied',
+  '/share': '/share?token=bench0000000000000000000000000000',
+};
 /** Routes behind the guard, measured signed in as a real subscriber (else they redirect to /). */
 const signedInRoutes = new Set(['/dashboard']);
 /** The page counts as rendered once this is visible (every page's title sits in the host's <main>). */

@@ -5,6 +5,7 @@ import { clearSession, useUserStore } from '@kabari/shared/stores/session-store'
 import { renderAt } from '../../../jest/render-with-i18n';
 import '../i18n/host-namespace';
 import { logOut } from '../features/auth/auth-api';
+import { AuthDialogs } from '../features/auth/auth-dialogs';
 import { SiteLayout } from './site-layout';
 import { signedInUser } from '../../../jest/signed-in-user';
 
@@ -20,6 +21,21 @@ describe('SiteLayout header', () => {
     await renderAt('/id/', <SiteLayout>page</SiteLayout>);
     await userEvent.click(screen.getByRole('button', { name: 'Masuk' }));
     expect(useOverlayStore.getState().open.login).toBe(true);
+  });
+
+  it('offers Log in as a plain link to the home page when the header stays plain HTML (a recipient’s page)', async () => {
+    await renderAt('/id/enter-link', <SiteLayout staticHeader>page</SiteLayout>);
+    expect(screen.getByRole('link', { name: 'Masuk' })).toHaveAttribute('href', '/id/#log-in');
+    expect(screen.queryByRole('button', { name: 'Masuk' })).not.toBeInTheDocument();
+  });
+
+  it('opens the login dialog when the address ends in #log-in, and leaves the address clean', async () => {
+    window.history.replaceState(null, '', '/id/#log-in');
+    await renderAt('/id/', <AuthDialogs />);
+    expect(useOverlayStore.getState().open.login).toBe(true);
+    expect(window.location.hash).toBe('');
+    expect(window.location.pathname).toBe('/id/');
+    window.history.replaceState(null, '', '/');
   });
 
   it('shows a signed-in user the dashboard and Sign out instead; signing out asks the server to end the session', async () => {

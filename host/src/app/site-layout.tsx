@@ -7,7 +7,7 @@ import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useSignedIn } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { hostNamespace } from '../i18n/host-namespace';
-import { preloadLoginDialog } from '../features/auth/auth-dialogs';
+import { logInHash, preloadLoginDialog } from '../features/auth/auth-dialogs';
 
 /**
  * Keeps i18next and <html lang> in step with the /id prefix of the URL. The locale cookie is the visitor's choice,
@@ -91,7 +91,11 @@ function LogInButton({ usable }: { usable: boolean }) {
   );
 }
 
-export function SiteLayout({ children }: { children: ReactNode }) {
+/**
+ * `staticHeader`: the layout stays the server's HTML (the recipient's pages hydrate the page alone), so Log in is a
+ * plain link to the home page, which opens the dialog there.
+ */
+export function SiteLayout({ children, staticHeader = false }: { children: ReactNode; staticHeader?: boolean }) {
   const locale = useLocaleFromUrl();
   const { t } = useTranslation(hostNamespace);
   const { t: tc } = useTranslation('common');
@@ -123,7 +127,14 @@ export function SiteLayout({ children }: { children: ReactNode }) {
               {t('nav.signOut')}
             </button>
           )}
-          {!signedIn && <LogInButton usable={hydrated} />}
+          {!signedIn &&
+            (staticHeader ? (
+              <a className="button button--primary" href={`${localizePath(routePaths.home, locale)}${logInHash}`}>
+                {t('nav.logIn')}
+              </a>
+            ) : (
+              <LogInButton usable={hydrated} />
+            ))}
         </nav>
         {/* Outside the nav: on a phone it stays beside the brand while a signed-in user's links take a row. */}
         <LanguageSwitch locale={locale} />

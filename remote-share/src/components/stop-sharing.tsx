@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { shareNamespace } from '../i18n/share-namespace';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { useShareText } from '../lib/share-text';
 import { forgetSummary } from '../lib/share-flow';
 import { shareApi, ShareApiError, type LinkState } from '../lib/share-api';
 import './recipient-pages.css';
@@ -15,7 +15,7 @@ export function outcomeOf(state: LinkState): SharingOutcome {
 
 /** What the page says once sharing has ended; `children` follow (the thank-you page's way back). */
 export function SharingEnded({ outcome, children }: { outcome: SharingOutcome; children?: ReactNode }) {
-  const { t } = useTranslation(shareNamespace);
+  const t = useShareText();
   const id = useId();
   const text = { stopped: t('share.stopped'), withdrawn: t('share.withdrawn'), 'not-sharing': t('share.notSharing') };
   return (
@@ -44,13 +44,15 @@ interface StopSharingProps {
  * approximate place may be shared even when the browser gave no position.
  */
 export function StopSharing({ token, intro, eraseConfirmText, primary, disabled, onEnded }: StopSharingProps) {
-  const { t } = useTranslation(shareNamespace);
+  const t = useShareText();
   const titleId = useId();
   const eraseTitleId = useId();
   const [confirmErase, setConfirmErase] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const blocked = busy || Boolean(disabled);
+  // These need the page's script: until it runs (a page the server rendered), they wait, visibly.
+  const hydrated = useHydrated();
+  const blocked = busy || Boolean(disabled) || !hydrated;
 
   const run = (call: (token: string) => Promise<{ state: LinkState }>) => {
     setBusy(true);

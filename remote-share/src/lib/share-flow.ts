@@ -52,6 +52,28 @@ export function recipientPath(
 }
 
 /**
+ * The browser's position, once consent is recorded (by this page's script, or by the server for the plain form).
+ * Resolves with the path of the page that says why when the browser gave none, or null once it was shared.
+ */
+export async function sharePrecisePosition(
+  token: string,
+  locale: Locale,
+  summary: ShareSummary,
+): Promise<string | null> {
+  try {
+    const position = await currentPosition();
+    await shareApi.position(token, positionBody(position));
+    saveSummary(token, { ...summary, preciseAccuracy: Math.round(position.coords.accuracy) });
+    return null;
+  } catch (error) {
+    if (error instanceof GeolocationError) {
+      return recipientPath('locationFailed', locale, { token, reason: error.reason });
+    }
+    throw error;
+  }
+}
+
+/**
  * Share: consent (the server records the approximate place), then the browser's position. Resolves with the
  * path to go to next: the thank-you page, or /location-failed with the reason.
  */
@@ -67,15 +89,5 @@ export async function shareLocation(token: string, locale: Locale, onLocating?: 
   };
   saveSummary(token, summary);
   onLocating?.();
-  try {
-    const position = await currentPosition();
-    await shareApi.position(token, positionBody(position));
-    saveSummary(token, { ...summary, preciseAccuracy: Math.round(position.coords.accuracy) });
-    return recipientPath('share', locale, { token });
-  } catch (error) {
-    if (error instanceof GeolocationError) {
-      return recipientPath('locationFailed', locale, { token, reason: error.reason });
-    }
-    throw error;
-  }
+  return (await sharePrecisePosition(token, locale, summary)) ?? recipientPath('share', locale, { token });
 }

@@ -1,22 +1,76 @@
 import { useEffect, useState } from 'react';
-import { localeFromPath } from '@kabari/shared/i18n/locale';
-import { useLocation, useSearchParams } from '@kabari/shared/routing/router';
+import { localeFromPath, type Locale } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { shareApi, ShareApiError, type LinkInfo } from './share-api';
 
 export type LinkLoad =
   { kind: 'checking' } | { kind: 'invalid' } | { kind: 'error' } | { kind: 'ready'; link: LinkInfo };
 
+/** Where a recipient's page is and how it moves on: what the host (or the server, or a test) gives it. */
+export interface RecipientPageProps {
+  /** The page's address. Read from the browser when not given (the host's app mounts a page without props). */
+  location?: { pathname: string; search: string };
+  /**
+   * Goes to another of the recipient's pages. By default a full page load: the server serves each of these
+   * pages whole, and none of them needs the app's router.
+   */
+  navigate?: (path: string, options?: { replace?: boolean }) => void;
+  /**
+   * The link as the server found it when it rendered this page for its address (the query string included): the
+   * page shows it from the first render, without asking again. Absent: a prerendered page, which asks once hydrated.
+   */
+  link?: LinkLoad;
+  /** A form sent without the page's script that the server refused: which, and the server's words. */
+  failure?: RecipientFailure;
+}
+
+/** The recipient's actions that are plain forms too, so that they work before (or without) the page's script. */
+export type RecipientAction = 'share' | 'decline' | 'opt-out' | 'report';
+
+export interface RecipientFailure {
+  action: RecipientAction;
+  message: string;
+}
+
+function browserNavigate(path: string, options?: { replace?: boolean }): void {
+  if (options?.replace) window.location.replace(path);
+  else window.location.assign(path);
+}
+
 /**
- * The link behind the token: 'checking' until hydrated (the prerendered page cannot know the token, and
- * hydration must match it), then the server's answer.
+ * The page's address, language, query string and navigation. The query string is known to a page the server
+ * rendered for its address; a prerendered page (built once for every address) reads it once hydrated. `hydrated`:
+ * the page's script runs (its buttons work).
  */
-export function useLink(token: string | null) {
+export function useRecipientPage(props: RecipientPageProps): {
+  locale: Locale;
+  params: URLSearchParams;
+  addressKnown: boolean;
+  hydrated: boolean;
+  navigate: NonNullable<RecipientPageProps['navigate']>;
+} {
   const hydrated = useHydrated();
-  const [load, setLoad] = useState<LinkLoad>({ kind: 'checking' });
+  const location = props.location ?? (typeof window === 'undefined' ? { pathname: '/', search: '' } : window.location);
+  const addressKnown = hydrated || props.link !== undefined;
+  return {
+    locale: localeFromPath(location.pathname),
+    params: new URLSearchParams(addressKnown ? location.search : ''),
+    addressKnown,
+    hydrated,
+    navigate: props.navigate ?? browserNavigate,
+  };
+}
+
+/**
+ * The link behind the token: the server's answer given with the page, or else 'checking' until hydrated (the
+ * prerendered page cannot know the token, and hydration must match it), then the server's answer to the page.
+ */
+export function useLink(token: string | null, initial?: LinkLoad) {
+  const hydrated = useHydrated();
+  const [load, setLoad] = useState<LinkLoad>(initial ?? { kind: 'checking' });
 
   useEffect(() => {
-    if (!token) return;
+    if (!token || initial) return;
     let current = true;
     shareApi
       .link(token)
@@ -28,6 +82,8 @@ export function useLink(token: string | null) {
     return () => {
       current = false;
     };
+    // The server's answer stands for the page's token: asked once, with the page.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
 
   const update = (change: Partial<LinkInfo>) =>
@@ -35,7 +91,15 @@ export function useLink(token: string | null) {
       previous.kind === 'ready' ? { kind: 'ready', link: { ...previous.link, ...change } } : previous,
     );
 
-  const state: LinkLoad = !hydrated ? { kind: 'checking' } : token ? load : { kind: 'invalid' };
+  const state: LinkLoad = initial
+    ? token
+      ? load
+      : { kind: 'invalid' }
+    : !hydrated
+      ? { kind: 'checking' }
+      : token
+        ? load
+        : { kind: 'invalid' };
   return { load: state, update };
 }
 
@@ -45,9 +109,8 @@ export function tokenFrom(params: URLSearchParams): string | null {
 }
 
 /** What a recipient's page opened from the link knows: the query string, its language, the token and its link. */
-export function useRecipientLink() {
-  const [params] = useSearchParams();
-  const { pathname } = useLocation();
-  const token = tokenFrom(params);
-  return { params, locale: localeFromPath(pathname), token, ...useLink(token) };
+export function useRecipientLink(props: RecipientPageProps) {
+  const page = useRecipientPage(props);
+  const token = tokenFrom(page.params);
+  return { ...page, token, ...useLink(token, props.link) };
 }

@@ -144,6 +144,26 @@ export class PrerenderStitcher {
   }
 
   /**
+   * A page a remote renders per request (the recipient's pages, for their link): the shell and head of its
+   * prerendered version, with `html` in place of the prerendered fragment and `headExtra` after the page's head.
+   * Null when the page is not prerendered (then `render` serves index.html).
+   */
+  async renderWith(url: string, html: string, headExtra: string): Promise<StitchedPage | null> {
+    const pagePath = normalizePagePath(url);
+    const found = await this.findRoute(pagePath);
+    if (!found) return null;
+    const shellFile = path.join(this.hostDist, 'prerender', 'shells', `${pageSlug(pagePath)}.html`);
+    const [shell, head] = await Promise.all([this.readText(shellFile), this.readText(found.headFile)]);
+    const pageHead = absoluteHeadLinks(head.text, this.publicUrl) + headExtra;
+    const document = replaceMarker(
+      replaceMarker(withoutShadowedDefaults(shell.text, pageHead), PAGE_HEAD_MARKER, pageHead),
+      PAGE_MARKER,
+      html,
+    );
+    return { html: document, etag: strongEtag(document), prerendered: true };
+  }
+
+  /**
    * Where a signed-in user is sent from this page, or null: the host's build lists its visitor-only pages with
    * the dashboard its guard sends them to (prerender/signed-in-redirects.json). Re-read when a new host build
    * replaces it; no file (an older build) means no redirects.

@@ -9,6 +9,18 @@ import { tokenOf } from '../plugins/auth';
 import { pagePermissionsPolicy } from '../plugins/helmet';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
+import { HttpError } from '../lib/envelope';
+import { isRecipientPage } from '../lib/recipient-pages';
+import { openLink, shareThrottle } from '../routes/share/routes';
+import { tokenParams } from '../routes/share/schemas';
+import {
+  RecipientRenderer,
+  recipientDataBlock,
+  withLanguageSwitchQuery,
+  type RecipientFailure,
+  type RecipientLink,
+} from './recipient-pages';
+import { recipientForms } from './recipient-forms';
 import { publicFilePath } from './public-files';
 import { robotsTxt, sitemapXml } from './seo-files';
 
@@ -59,6 +71,13 @@ const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 /** The language switch's query parameter (host site-layout.tsx): a language chosen, to remember. */
 const CHOSEN_LANGUAGE_PARAM = 'hl';
 
+/**
+ * The recipient's pages post plain forms to themselves. Under the site's `no-referrer` a browser names the origin of
+ * such a post `null`, which the cross-site check rightly refuses; `same-origin` has it name ours, and still sends
+ * no address (the link's token) to any other site.
+ */
+const RECIPIENT_REFERRER_POLICY = 'same-origin';
+
 /** `?hl=en|id` on a page address: the language chosen, and the address without it. */
 function chosenLanguage(url: string): { locale: 'en' | 'id'; target: string } | null {
   const parsed = new URL(url, 'http://kabari.invalid');
@@ -91,6 +110,59 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     publicUrl,
     onFallback: (reason, error) => app.log.warn({ err: error }, `${reason}; serving index.html instead`),
   });
+
+  const recipientRenderer = new RecipientRenderer(remoteDistOf(webRoot, 'share'));
+  const throttle = shareThrottle(app, options.config);
+
+  /**
+   * A recipient's page rendered for its link, so that it arrives complete: who asks, the link's state, forms that
+   * work before (or without) the page's script. Opening it records what the page's own call records (that the link
+   * was opened), under the same throttle. Null: serve the prerendered page (no token, too many requests, no render
+   * in the remote's build).
+   */
+  async function recipientPage(
+    request: FastifyRequest,
+    pathname: string,
+    failure?: RecipientFailure,
+  ): Promise<string | null> {
+    const url = new URL(request.url, 'http://kabari.invalid');
+    const given = url.searchParams.get('token') ?? url.searchParams.get('t');
+    if (given === null) return null;
+    let link: RecipientLink;
+    const token = tokenParams.safeParse({ token: given });
+    if (!token.success) {
+      link = { kind: 'invalid' };
+    } else {
+      try {
+        await throttle.link(request.ip, token.data.token);
+        link = { kind: 'ready', link: await openLink(app.db, token.data.token) };
+      } catch (error) {
+        if (error instanceof HttpError && error.statusCode === 404) link = { kind: 'invalid' };
+        else if (error instanceof HttpError && error.statusCode === 429) return null;
+        else throw error;
+      }
+    }
+    const html = await recipientRenderer.render(pathname, url.search, link, failure);
+    if (html === null) return null;
+    const page = await stitcher.renderWith(request.url, html, recipientDataBlock(pathname, url.search, link, failure));
+    return page && withLanguageSwitchQuery(page.html, url.search);
+  }
+
+  /** A recipient's page answered as for a GET of it (its link as it is now), for a form the server refused. */
+  async function sendRecipientPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    refused: RecipientFailure,
+  ): Promise<FastifyReply> {
+    const pathname = pathOf(request.url);
+    const page = await recipientPage(request, pathname, refused);
+    reply.header('permissions-policy', pagePermissionsPolicy(options.config, pathname));
+    reply.header('cache-control', 'no-store').header('referrer-policy', RECIPIENT_REFERRER_POLICY);
+    if (page === null) return reply.code(status).send(failure(status, refused.message));
+    return reply.code(status).type('text/html; charset=utf-8').send(page);
+  }
+  await app.register(recipientForms, { sendRecipientPage });
 
   // One file server for the host and every remote: each request names its build folder, and only after
   // publicFilePath (public-files.ts) has accepted the path as spelled.
@@ -176,6 +248,16 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         if (bareToIndonesian) {
           const query = request.url.slice(pathname.length);
           return reply.header('cache-control', 'no-store').redirect(`/id/${query}`, 302);
+        }
+      }
+      if (isRecipientPage(pathname)) {
+        const page = await recipientPage(request, pathname);
+        if (page !== null) {
+          reply.header('permissions-policy', pagePermissionsPolicy(options.config, pathname));
+          // Rendered for one link: never kept by a cache, nor shown again from one.
+          reply.header('cache-control', 'no-store').header('vary', 'Accept-Encoding');
+          reply.header('referrer-policy', RECIPIENT_REFERRER_POLICY);
+          return reply.type('text/html; charset=utf-8').send(page);
         }
       }
       const stitched = await stitcher.render(request.url);

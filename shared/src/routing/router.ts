@@ -13,5 +13,4 @@ export {
   matchPath,
   useLocation,
   useNavigate,
-  useSearchParams,
 } from 'react-router';

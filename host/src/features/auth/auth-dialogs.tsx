@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 
 const loadLoginDialog = () => import('./login-dialog');
@@ -11,11 +11,25 @@ export function preloadLoginDialog(): void {
   void loadLoginDialog().catch(() => undefined);
 }
 
+/** On any page, this fragment opens the login dialog: the Log in link of a header that is plain HTML. */
+export const logInHash = '#log-in';
+
+/** The address's `#log-in` opens the login dialog (and leaves the address). */
+function useLogInFromAddress(): void {
+  const open = useOverlayStore((state) => state.set);
+  useEffect(() => {
+    if (window.location.hash !== logInHash) return;
+    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    open('login', true);
+  }, [open]);
+}
+
 /**
  * The login and reset dialogs, mounted globally (over every page). Each loads (with antd's modal and form) the
  * first time its overlay flag is set, and stays mounted afterwards so that closing animates.
  */
 export function AuthDialogs() {
+  useLogInFromAddress();
   const loginOpen = useOverlayStore((state) => state.open.login);
   const resetOpen = useOverlayStore((state) => state.open.resetPwd);
   const [wanted, setWanted] = useState({ login: false, reset: false });

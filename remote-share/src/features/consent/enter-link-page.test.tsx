@@ -1,6 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { useLocation } from '@kabari/shared/routing/router';
-import { renderAt } from '../../../../jest/render-with-i18n';
+import { renderRecipientPage } from '../../testing/render-recipient-page';
 import EnterLinkPage from './enter-link-page';
 
 const openLink = {
@@ -30,11 +29,6 @@ function server(routes: Record<string, () => ReturnType<typeof reply>>) {
   return fetchMock;
 }
 
-function WhereAmI() {
-  const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
-}
-
 function geolocation(getCurrentPosition: Geolocation['getCurrentPosition']) {
   Object.defineProperty(navigator, 'geolocation', {
     configurable: true,
@@ -47,7 +41,7 @@ describe('EnterLinkPage', () => {
 
   it('says the link is invalid when it carries no token, without calling the server', async () => {
     global.fetch = jest.fn();
-    await renderAt('/enter-link', <EnterLinkPage />);
+    renderRecipientPage('/enter-link', EnterLinkPage);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Location request');
     expect(screen.getByRole('alert')).toHaveTextContent('Invalid link!');
     expect(global.fetch).not.toHaveBeenCalled();
@@ -55,7 +49,7 @@ describe('EnterLinkPage', () => {
 
   it('says so in Indonesian when the server does not know the token', async () => {
     const fetchMock = server({ '/abc': () => reply(404, null, 'Invalid link!') });
-    await renderAt('/id/enter-link?token=abc', <EnterLinkPage />);
+    renderRecipientPage('/id/enter-link?token=abc', EnterLinkPage);
     expect(await screen.findByRole('heading', { name: 'Tautan tidak valid!' })).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledWith('/api/v1/share/links/abc', expect.anything());
   });
@@ -72,19 +66,14 @@ describe('EnterLinkPage', () => {
         timestamp: Date.now(),
       } as GeolocationPosition),
     );
-    await renderAt(
-      '/enter-link?token=tok',
-      <>
-        <EnterLinkPage />
-        <WhereAmI />
-      </>,
-    );
+    const { navigate } = renderRecipientPage('/enter-link?token=tok', EnterLinkPage);
     expect(await screen.findByRole('heading', { name: 'Budi Santoso asks to see your location' })).toBeInTheDocument();
     expect(screen.getByText(/Your approximate place now/)).toBeInTheDocument();
     // Nothing but the opening before the recipient decides.
     expect(fetchMock).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByRole('button', { name: 'Share my location' }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/share?token=tok'));
+    // The thank-you page is served whole by the server: a page load, not a client-side route.
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/share?token=tok'));
     const posted = fetchMock.mock.calls.find(([url]) => url.endsWith('/positions')) as unknown as [string, RequestInit];
     expect(JSON.parse(String(posted[1].body))).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 15 });
   });
@@ -97,22 +86,14 @@ describe('EnterLinkPage', () => {
     geolocation((_success, failure) =>
       failure?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
     );
-    await renderAt(
-      '/id/enter-link?token=tok',
-      <>
-        <EnterLinkPage />
-        <WhereAmI />
-      </>,
-    );
+    const { navigate } = renderRecipientPage('/id/enter-link?token=tok', EnterLinkPage);
     fireEvent.click(await screen.findByRole('button', { name: 'Bagikan lokasi saya' }));
-    await waitFor(() =>
-      expect(screen.getByTestId('location')).toHaveTextContent('/id/location-failed?token=tok&reason=denied'),
-    );
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/id/location-failed?token=tok&reason=denied'));
   });
 
   it('Decline says it plainly', async () => {
     server({ '/tok': () => reply(200, openLink), '/tok/decline': () => reply(200, { state: 'declined' }) });
-    await renderAt('/enter-link?token=tok', <EnterLinkPage />);
+    renderRecipientPage('/enter-link?token=tok', EnterLinkPage);
     fireEvent.click(await screen.findByRole('button', { name: 'Decline' }));
     expect(await screen.findByRole('heading', { name: 'You declined' })).toBeInTheDocument();
   });
@@ -122,7 +103,7 @@ describe('EnterLinkPage', () => {
       '/tok': () => reply(200, openLink),
       '/tok/opt-out': () => reply(200, { optedOut: true }),
     });
-    await renderAt('/enter-link?token=tok&action=opt-out', <EnterLinkPage />);
+    renderRecipientPage('/enter-link?token=tok&action=opt-out', EnterLinkPage);
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, stop all requests' }));
     expect(await screen.findByText(/You will not receive any more location requests/)).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledWith(
@@ -139,14 +120,14 @@ describe('EnterLinkPage', () => {
     ['deleted', 'This request was deleted'],
   ])('answers a %s link with its state', async (state, heading) => {
     server({ '/tok': () => reply(200, { ...openLink, state }) });
-    await renderAt('/enter-link?token=tok', <EnterLinkPage />);
+    renderRecipientPage('/enter-link?token=tok', EnterLinkPage);
     expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Share my location' })).not.toBeInTheDocument();
   });
 
   it('says of a link stopped and erased only that it ended, naming no one', async () => {
     server({ '/tok': () => reply(200, { ...openLink, requesterName: '', state: 'withdrawn', liveUntil: null }) });
-    await renderAt('/enter-link?token=tok', <EnterLinkPage />);
+    renderRecipientPage('/enter-link?token=tok', EnterLinkPage);
     expect(await screen.findByRole('heading', { name: 'You withdrew your consent' })).toBeInTheDocument();
     expect(
       screen.getByText(
@@ -157,7 +138,7 @@ describe('EnterLinkPage', () => {
 
   it('still offers opt-out and report on a link whose request was deleted', async () => {
     server({ '/tok': () => reply(200, { ...openLink, requesterName: '', state: 'deleted' }) });
-    await renderAt('/enter-link?token=tok&action=opt-out', <EnterLinkPage />);
+    renderRecipientPage('/enter-link?token=tok&action=opt-out', EnterLinkPage);
     expect(await screen.findByRole('button', { name: 'Yes, stop all requests' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Report abuse' })).toBeInTheDocument();
   });

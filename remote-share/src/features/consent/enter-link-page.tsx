@@ -1,24 +1,29 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { localeFromPath } from '@kabari/shared/i18n/locale';
-import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
-import { shareNamespace } from '../../i18n/share-namespace';
+import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { useHydrated } from '@kabari/shared/ui/use-hydrated';
+import { RecipientLocale, shareText, useShareText } from '../../lib/share-text';
 import { OptOutPanel, ReportPanel } from './opt-out-and-report';
 import { shareApi, type LinkInfo } from '../../lib/share-api';
 import { recipientPath, shareLocation } from '../../lib/share-flow';
 import { LinkUnavailable } from '../../components/link-unavailable';
-import { useRecipientLink } from '../../lib/use-link';
+import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import '../../components/recipient-pages.css';
 
 type Panel = 'none' | 'opt-out' | 'report';
 
 // Same output as @kabari/shared/i18n/format-time, kept here on purpose: the host does not load that module, so
-// importing it costs this page (opened from an SMS) one more federated chunk and ~1 KB in remoteEntry and main.
-function formatTime(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+// importing it costs this page (opened from an SMS) one more chunk. Until the page's script runs the time is
+// written in UTC, saying so: the server that renders the page does not know the recipient's time zone, and the
+// browser's first render must match the server's HTML.
+function formatTime(iso: string, locale: string, inUtc: boolean): string {
+  return (
+    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      ...(inUtc && { timeZone: 'UTC' }),
+    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
+  );
 }
 
 /** A final state of the link, said plainly. */
@@ -31,12 +36,24 @@ function StateNotice({ title, text }: { title: string; text: string }) {
   );
 }
 
-function ConsentForm({ token, link, onDeclined }: { token: string; link: LinkInfo; onDeclined: () => void }) {
-  const { t } = useTranslation(shareNamespace);
-  const { pathname } = useLocation();
-  const locale = localeFromPath(pathname);
-  const navigate = useNavigate();
-  const [phase, setPhase] = useState<'ask' | 'sharing' | 'locating' | 'declining' | 'error'>('ask');
+interface ConsentFormProps {
+  token: string;
+  link: LinkInfo;
+  locale: Locale;
+  navigate: NonNullable<RecipientPageProps['navigate']>;
+  onDeclined: () => void;
+  /** The server's words when Share or Decline, sent without the page's script, was refused. */
+  failure?: string;
+}
+
+/**
+ * Share and Decline. A plain form too: sent before (or without) the page's script, the server declines, or records
+ * the approximate place and shows the thank-you page; with the script, Share also asks the browser for the position.
+ */
+function ConsentForm({ token, link, locale, navigate, onDeclined, failure }: ConsentFormProps) {
+  const t = useShareText();
+  const hydrated = useHydrated();
+  const [phase, setPhase] = useState<'ask' | 'sharing' | 'locating' | 'declining' | 'error'>(failure ? 'error' : 'ask');
   const busy = phase === 'sharing' || phase === 'locating' || phase === 'declining';
 
   const share = () => {
@@ -65,28 +82,58 @@ function ConsentForm({ token, link, onDeclined }: { token: string; link: LinkInf
       </ul>
       <p>{t('enterLink.howLong')}</p>
       <p>{t('enterLink.control')}</p>
-      <p className="recipient__muted">{t('enterLink.expires', { time: formatTime(link.expiresAt, locale) })}</p>
-      {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
+      <p className="recipient__muted">
+        {t('enterLink.expires', { time: formatTime(link.expiresAt, locale, !hydrated) })}
+      </p>
+      {phase === 'error' && <p role="alert">{failure ?? t('enterLink.error')}</p>}
       {(phase === 'sharing' || phase === 'locating') && (
         <p role="status">{phase === 'locating' ? t('enterLink.locating') : t('enterLink.sharing')}</p>
       )}
-      <div className="recipient__actions">
-        <button type="button" className="recipient__button recipient__button--primary" onClick={share} disabled={busy}>
+      <form method="post" action={recipientPath('enterLink', locale, { token })} className="recipient__actions">
+        <button
+          type="submit"
+          name="action"
+          value="share"
+          className="recipient__button recipient__button--primary"
+          onClick={(event) => {
+            event.preventDefault();
+            share();
+          }}
+          disabled={busy}
+        >
           {t('enterLink.share')}
         </button>
-        <button type="button" className="recipient__button" onClick={decline} disabled={busy}>
+        <button
+          type="submit"
+          name="action"
+          value="decline"
+          className="recipient__button"
+          onClick={(event) => {
+            event.preventDefault();
+            decline();
+          }}
+          disabled={busy}
+        >
           {t('enterLink.decline')}
         </button>
-      </div>
+      </form>
     </section>
   );
 }
 
-/** The recipient's first page: an honest consent screen (see docs/product-decisions.md). */
-export default function EnterLinkPage() {
-  const { t } = useTranslation(shareNamespace);
-  const { params, locale, token, load, update } = useRecipientLink();
-  const [panel, setPanel] = useState<Panel>(params.get('action') === 'opt-out' ? 'opt-out' : 'none');
+/** The recipient's first page: an honest consent screen (who asks, what would be shared, Share or Decline). */
+export default function EnterLinkPage(props: RecipientPageProps) {
+  const { params, locale, token, load, update, navigate, hydrated } = useRecipientLink(props);
+  const t = shareText(locale);
+  const { failure } = props;
+  // Until the recipient picks one, the address says which panel is open: the message's opt-out link
+  // (`action=opt-out`), the openers' plain forms (`action=report`), a form's answer (`done=…`) or a refused form. The
+  // query string may be known only once hydrated, so this is not a state's initial value.
+  const [chosenPanel, setPanel] = useState<Panel | null>(null);
+  const asked = failure?.action ?? params.get('done') ?? params.get('action');
+  const panel: Panel = chosenPanel ?? (asked === 'opt-out' || asked === 'report' ? asked : 'none');
+  const done = chosenPanel === null && (params.get('done') === 'opt-out' || params.get('done') === 'report');
+  const pagePath = localizePath(routePaths.enterLink, locale);
 
   let body;
   if (load.kind === 'checking') {
@@ -97,7 +144,18 @@ export default function EnterLinkPage() {
     const { link } = load;
     const name = link.requesterName;
     const main = {
-      open: <ConsentForm token={token} link={link} onDeclined={() => update({ state: 'declined' })} />,
+      open: (
+        <ConsentForm
+          token={token}
+          link={link}
+          locale={locale}
+          navigate={navigate}
+          onDeclined={() => update({ state: 'declined' })}
+          failure={
+            failure && (failure.action === 'share' || failure.action === 'decline') ? failure.message : undefined
+          }
+        />
+      ),
       expired: <StateNotice title={t('enterLink.invalidTitle')} text={t('enterLink.invalidText')} />,
       declined: <StateNotice title={t('enterLink.declinedTitle')} text={t('enterLink.declinedText', { name })} />,
       stopped: <StateNotice title={t('enterLink.stoppedTitle')} text={t('enterLink.stoppedText')} />,
@@ -110,7 +168,7 @@ export default function EnterLinkPage() {
         <section className="recipient__notice" aria-labelledby="link-state-title">
           <h2 id="link-state-title">{t('enterLink.sharingTitle', { name })}</h2>
           <p>
-            <Link to={recipientPath('share', locale, { token })}>{t('enterLink.sharingLink')}</Link>
+            <a href={recipientPath('share', locale, { token })}>{t('enterLink.sharingLink')}</a>
           </p>
         </section>
       ),
@@ -120,28 +178,61 @@ export default function EnterLinkPage() {
         {panel === 'opt-out' && link.canOptOut ? (
           <OptOutPanel
             token={token}
+            locale={locale}
+            done={done}
+            failure={failure?.action === 'opt-out' ? failure.message : undefined}
             onCancel={() => setPanel('none')}
             onDone={() => link.state === 'open' && update({ state: 'declined' })}
           />
         ) : (
           main
         )}
-        {panel === 'report' && <ReportPanel token={token} onClose={() => setPanel('none')} />}
+        {panel === 'report' && (
+          <ReportPanel
+            token={token}
+            locale={locale}
+            done={done}
+            failure={failure?.action === 'report' ? failure.message : undefined}
+            onClose={() => setPanel('none')}
+          />
+        )}
         {panel !== 'report' && (
           <section className="recipient__more" aria-labelledby="more-title">
             <h2 id="more-title">{t('enterLink.moreTitle')}</h2>
-            {link.canOptOut ? (
-              panel !== 'opt-out' && (
-                <button type="button" className="recipient__link-button" onClick={() => setPanel('opt-out')}>
-                  {t('enterLink.optOutOpen')}
-                </button>
-              )
-            ) : (
-              <p>{t('enterLink.optOutNoTarget')}</p>
-            )}
-            <button type="button" className="recipient__link-button" onClick={() => setPanel('report')}>
-              {t('enterLink.reportOpen')}
-            </button>
+            {/* Openers as a plain form too: without the page's script, the server shows the page with the panel. */}
+            <form method="get" action={pagePath}>
+              <input type="hidden" name="token" value={token} />
+              {link.canOptOut ? (
+                panel !== 'opt-out' && (
+                  <button
+                    type="submit"
+                    name="action"
+                    value="opt-out"
+                    className="recipient__link-button"
+                    onClick={(event) => {
+                      event.preventDefault();
+                      setPanel('opt-out');
+                    }}
+                  >
+                    {t('enterLink.optOutOpen')}
+                  </button>
+                )
+              ) : (
+                <p>{t('enterLink.optOutNoTarget')}</p>
+              )}
+              <button
+                type="submit"
+                name="action"
+                value="report"
+                className="recipient__link-button"
+                onClick={(event) => {
+                  event.preventDefault();
+                  setPanel('report');
+                }}
+              >
+                {t('enterLink.reportOpen')}
+              </button>
+            </form>
           </section>
         )}
       </>
@@ -149,13 +240,21 @@ export default function EnterLinkPage() {
   }
 
   return (
-    <article className="recipient" data-remote="share" aria-labelledby="enter-link-title">
-      {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
-      <header className="recipient__intro">
-        <h1 id="enter-link-title">{t('enterLink.title')}</h1>
-        <p className="recipient__lead">{t('enterLink.lead')}</p>
-      </header>
-      {body}
-    </article>
+    <RecipientLocale.Provider value={locale}>
+      <article
+        className="recipient"
+        data-remote="share"
+        // Set once the page's script runs: until then its forms go to the server.
+        data-hydrated={hydrated || undefined}
+        aria-labelledby="enter-link-title"
+      >
+        {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
+        <header className="recipient__intro">
+          <h1 id="enter-link-title">{t('enterLink.title')}</h1>
+          <p className="recipient__lead">{t('enterLink.lead')}</p>
+        </header>
+        {body}
+      </article>
+    </RecipientLocale.Provider>
   );
 }

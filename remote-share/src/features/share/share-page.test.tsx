@@ -1,5 +1,5 @@
-import { act, fireEvent, screen } from '@testing-library/react';
-import { renderAt } from '../../../../jest/render-with-i18n';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderRecipientPage } from '../../testing/render-recipient-page';
 import SharePage from './share-page';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
@@ -50,7 +50,7 @@ describe('SharePage', () => {
       if (url.endsWith('/stop')) return reply({ state: 'stopped' });
       return reply(sharing);
     }) as unknown as typeof fetch;
-    await renderAt('/share?token=tok', <SharePage />);
+    renderRecipientPage('/share?token=tok', SharePage);
     expect(
       await screen.findByRole('heading', { name: 'You shared your location with Budi Santoso.' }),
     ).toBeInTheDocument();
@@ -69,7 +69,7 @@ describe('SharePage', () => {
     global.fetch = jest.fn(async (url: string) =>
       url.endsWith('/withdraw') ? reply({ state: 'withdrawn' }) : reply(sharing),
     ) as unknown as typeof fetch;
-    await renderAt('/id/share?token=tok', <SharePage />);
+    renderRecipientPage('/id/share?token=tok', SharePage);
     fireEvent.click(await screen.findByRole('button', { name: 'Berhenti dan hapus' }));
     fireEvent.click(screen.getByRole('button', { name: 'Ya, hentikan dan hapus' }));
     expect(await screen.findByRole('heading', { name: /sudah dihapus/ })).toBeInTheDocument();
@@ -81,7 +81,7 @@ describe('SharePage', () => {
         ? { ok: false, status: 409, statusText: '', json: async () => ({ status: 409, message: '', data: null }) }
         : reply(sharing),
     ) as unknown as typeof fetch;
-    await renderAt('/share?token=tok', <SharePage />);
+    renderRecipientPage('/share?token=tok', SharePage);
     fireEvent.click(await screen.findByRole('button', { name: 'Stop sharing' }));
     expect(await screen.findByRole('heading', { name: 'You are not sharing through this link.' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '15 minutes' })).not.toBeInTheDocument();
@@ -91,12 +91,12 @@ describe('SharePage', () => {
   it('says the link is invalid when the server does not know it, or that it could not be read', async () => {
     const unknown = { ok: false, status: 404, statusText: '', json: async () => ({ status: 404, message: '' }) };
     global.fetch = jest.fn(async () => unknown) as unknown as typeof fetch;
-    const { unmount } = await renderAt('/share?token=nope', <SharePage />);
+    const { unmount } = renderRecipientPage('/share?token=nope', SharePage);
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid link!');
     unmount();
 
     global.fetch = jest.fn(async () => ({ ...unknown, status: 500 })) as unknown as typeof fetch;
-    await renderAt('/share?token=tok', <SharePage />);
+    renderRecipientPage('/share?token=tok', SharePage);
     expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
     expect(screen.queryByText('Invalid link!')).not.toBeInTheDocument();
   });
@@ -112,7 +112,7 @@ describe('SharePage', () => {
       }),
     );
     global.fetch = jest.fn(async () => reply(sharing)) as unknown as typeof fetch;
-    await renderAt('/id/share?token=tok-place', <SharePage />);
+    renderRecipientPage('/id/share?token=tok-place', SharePage);
     expect(await screen.findByText(/Mountain View, California, Amerika Serikat/)).toBeInTheDocument();
   });
 
@@ -120,7 +120,7 @@ describe('SharePage', () => {
     const withdrawPermission = watchThatFails();
     const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
     global.fetch = jest.fn(async () => reply({ ...sharing, liveUntil })) as unknown as typeof fetch;
-    await renderAt('/id/share?token=tok', <SharePage />);
+    renderRecipientPage('/id/share?token=tok', SharePage);
     expect(await screen.findByText(/^Berbagi langsung aktif sampai pukul/)).toBeInTheDocument();
     act(withdrawPermission);
     expect(await screen.findByText(/^Berbagi langsung berhenti: Izin lokasi ditolak/)).toBeInTheDocument();
@@ -146,7 +146,7 @@ describe('SharePage', () => {
       return reply({ ...sharing, liveUntil });
     }) as unknown as typeof fetch;
     try {
-      await renderAt('/share?token=tok', <SharePage />);
+      renderRecipientPage('/share?token=tok', SharePage);
       expect(await screen.findByText(/^Live sharing is on until \d\d:\d\d\.$/)).toBeInTheDocument();
       expect(
         screen.getByText('Your position is sent while this page stays open. Closing it stops sending.'),
@@ -168,5 +168,52 @@ describe('SharePage', () => {
     } finally {
       Object.defineProperty(navigator, 'permissions', { configurable: true, value: undefined });
     }
+  });
+
+  it('asks the browser for the position after a Share sent before the consent page’s script ran (locate=1)', async () => {
+    const getCurrentPosition = jest.fn((success: PositionCallback) =>
+      success({
+        coords: { latitude: -6.2, longitude: 106.8, accuracy: 12 },
+        timestamp: Date.now(),
+      } as GeolocationPosition),
+    );
+    Object.defineProperty(navigator, 'geolocation', {
+      configurable: true,
+      value: { getCurrentPosition, watchPosition: jest.fn(), clearWatch: jest.fn() },
+    });
+    const fetchMock = jest.fn(async (url: string) =>
+      url.endsWith('/positions')
+        ? reply({ accepted: true, liveUntil: null })
+        : reply({ ...sharing, shared: { approximate: true, precise: false } }),
+    );
+    global.fetch = fetchMock as unknown as typeof fetch;
+    const { navigate } = renderRecipientPage('/share?token=tok-locate&locate=1', SharePage);
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/share?token=tok-locate', { replace: true }));
+    const posted = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/positions')) as unknown as [
+      string,
+      RequestInit,
+    ];
+    expect(JSON.parse(String(posted[1].body))).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 12 });
+    sessionStorage.clear();
+  });
+
+  it('goes to /location-failed when the browser then refuses (in Indonesian)', async () => {
+    Object.defineProperty(navigator, 'geolocation', {
+      configurable: true,
+      value: {
+        getCurrentPosition: jest.fn((_success: PositionCallback, failure: PositionErrorCallback) =>
+          failure({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
+        ),
+        watchPosition: jest.fn(),
+        clearWatch: jest.fn(),
+      },
+    });
+    global.fetch = jest.fn(async () =>
+      reply({ ...sharing, shared: { approximate: true, precise: false } }),
+    ) as unknown as typeof fetch;
+    const { navigate } = renderRecipientPage('/id/share?token=tok&locate=1', SharePage);
+    await waitFor(() =>
+      expect(navigate).toHaveBeenCalledWith('/id/location-failed?token=tok&reason=denied', { replace: true }),
+    );
   });
 });

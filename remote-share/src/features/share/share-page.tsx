@@ -1,29 +1,32 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
-import { Link } from '@kabari/shared/routing/router';
-import { shareNamespace } from '../../i18n/share-namespace';
+import { RecipientLocale, shareText } from '../../lib/share-text';
 import { shareApi } from '../../lib/share-api';
-import { readSummary, recipientPath } from '../../lib/share-flow';
+import { readSummary, recipientPath, sharePrecisePosition, type ShareSummary } from '../../lib/share-flow';
 import { LinkUnavailable } from '../../components/link-unavailable';
-import { useRecipientLink } from '../../lib/use-link';
+import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
 import '../../components/recipient-pages.css';
 
 const LIVE_CHOICES = [15, 60, 480] as const;
 
-function clockTime(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', { hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
+/** The time of day; in UTC (saying so) until the page's script runs, as the server's HTML has it. */
+function clockTime(iso: string, locale: string, inUtc: boolean): string {
+  return (
+    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(inUtc && { timeZone: 'UTC' }),
+    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
   );
 }
 
 /** The thank-you page: what was shared with whom, live sharing for a while, Stop sharing, Stop and erase. */
-export default function SharePage() {
-  const { t } = useTranslation(shareNamespace);
-  const { locale, token, load, update } = useRecipientLink();
+export default function SharePage(props: RecipientPageProps) {
+  const { locale, params, token, load, update, hydrated, navigate } = useRecipientLink(props);
+  const t = shareText(locale);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   // Set when Stop sharing or Stop and erase answered on this page.
@@ -54,6 +57,24 @@ export default function SharePage() {
   }, [liveEnded]);
 
   const link = load.kind === 'ready' ? load.link : null;
+
+  // Share tapped before the consent page's script ran: the server recorded the approximate place and sent the
+  // recipient here with `locate=1`; now that the script runs, the browser is asked for the position as well.
+  const locate = hydrated && params.get('locate') === '1' && token !== null && link?.state === 'sharing';
+  useEffect(() => {
+    if (!locate || !token) return;
+    const summary: ShareSummary = readSummary(token) ?? {
+      approximateAddress: null,
+      approximatePlace: null,
+      approximateKnown: true,
+      preciseAccuracy: null,
+    };
+    sharePrecisePosition(token, locale, summary)
+      .then((failedPath) => navigate(failedPath ?? recipientPath('share', locale, { token }), { replace: true }))
+      .catch(() => setFailed(true));
+    // Once per page: the address no longer asks after the navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locate]);
   const liveUntil =
     link?.state === 'sharing' && link.liveUntil && new Date(link.liveUntil) > new Date() ? link.liveUntil : null;
   const { waiting } = useLiveSharing(token, liveUntil, (reason) => {
@@ -85,13 +106,14 @@ export default function SharePage() {
     body = (
       <SharingEnded outcome={ended ?? outcomeOf(link.state)}>
         <p>
-          <Link to={recipientPath('enterLink', locale, { token })}>{t('share.back')}</Link>
+          <a href={recipientPath('enterLink', locale, { token })}>{t('share.back')}</a>
         </p>
       </SharingEnded>
     );
   } else {
     const name = link.requesterName;
-    const summary = readSummary(token);
+    // Kept in this tab only: read once the page's script runs (the server's HTML cannot know it).
+    const summary = hydrated ? readSummary(token) : null;
     const approximateAddress = summary
       ? positionAddress({ address: summary.approximateAddress, place: summary.approximatePlace }, locale)
       : null;
@@ -129,7 +151,7 @@ export default function SharePage() {
           <p>{t('share.liveText', { name })}</p>
           <p className="recipient__live" role="status" aria-live="polite">
             {liveUntil
-              ? t('share.liveOn', { time: clockTime(liveUntil, locale) })
+              ? t('share.liveOn', { time: clockTime(liveUntil, locale, !hydrated) })
               : liveEnded === true
                 ? t('share.liveEnded')
                 : liveEnded
@@ -154,7 +176,7 @@ export default function SharePage() {
                 key={minutes}
                 type="button"
                 className="recipient__button"
-                disabled={busy}
+                disabled={busy || !hydrated}
                 aria-pressed={false}
                 onClick={() => startLive(token, minutes)}
               >
@@ -184,11 +206,19 @@ export default function SharePage() {
   }
 
   return (
-    <article className="recipient" data-remote="share" aria-labelledby="share-title">
-      <header className="recipient__intro">
-        <h1 id="share-title">{t('share.title')}</h1>
-      </header>
-      {body}
-    </article>
+    <RecipientLocale.Provider value={locale}>
+      <article
+        className="recipient"
+        data-remote="share"
+        // Set once the page's script runs: until then its forms go to the server.
+        data-hydrated={hydrated || undefined}
+        aria-labelledby="share-title"
+      >
+        <header className="recipient__intro">
+          <h1 id="share-title">{t('share.title')}</h1>
+        </header>
+        {body}
+      </article>
+    </RecipientLocale.Provider>
   );
 }

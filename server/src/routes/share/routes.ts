@@ -1,9 +1,11 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
 import { defineMessages, sayCommon } from '../../lib/messages';
 import type { Config } from '../../config';
-import type { DatabaseExecutor } from '../../db/open-database';
+import type { Database, DatabaseExecutor } from '../../db/open-database';
 import {
   abuseReports,
   geocodeCache,
@@ -27,6 +29,7 @@ import { requestTokenHash } from '../../requests/request-tokens';
 import {
   consentResponse,
   linkResponse,
+  type linkView,
   liveBody,
   liveEndBody,
   liveEndResponse,
@@ -128,26 +131,91 @@ async function updateRequest(db: DatabaseExecutor, id: string, values: Partial<R
   return row;
 }
 
+/** What the recipient's page shows of a link (GET …/links/:token, and the server-rendered page). */
+export type LinkView = z.infer<typeof linkView>;
+
+/**
+ * The link behind a token, for its recipient: who asks, its state, what was shared. Records the first opening only
+ * (no address, no device, nothing about who opened it); 404 for a token nobody issued.
+ */
+export async function openLink(db: Database, token: string): Promise<LinkView> {
+  const found = await findRequestOrTombstone(db, token);
+  if (found.tombstone) {
+    // Deleted by the requester: who asked is gone with it; the message's opt-out and report links still work.
+    return {
+      requesterName: '',
+      channel: found.tombstone.channel as 'sms' | 'email' | 'link',
+      state: 'deleted' as const,
+      expiresAt: found.tombstone.deletedAt.toISOString(),
+      liveUntil: null,
+      canOptOut: found.tombstone.targetHash !== null,
+      shared: { approximate: false, precise: false },
+    };
+  }
+  const result = await db.transaction(async (tx) => {
+    let row = await findRequest(tx, token, true);
+    // After Stop and erase the link says only that it ended: not who asked, not what or until when.
+    if (linkState(row) === 'withdrawn') return { row, requesterName: '', shared: [] };
+    if (!row.openedAt) {
+      // Only that it was opened: no address, no device, nothing about who opened it.
+      row = await updateRequest(tx, row.id, { openedAt: new Date() });
+      await publishView(tx, row.userId, row.id);
+    }
+    const [requester] = await tx.select({ displayName: users.displayName }).from(users).where(eq(users.id, row.userId));
+    const shared = await tx
+      .select({ source: positions.source, n: count() })
+      .from(positions)
+      .where(eq(positions.requestId, row.id))
+      .groupBy(positions.source);
+    return { row, requesterName: requester?.displayName ?? '', shared };
+  });
+  const { row } = result;
+  return {
+    requesterName: result.requesterName,
+    channel: row.channel as 'sms' | 'email' | 'link',
+    state: linkState(row),
+    expiresAt: row.expiresAt.toISOString(),
+    liveUntil: row.liveUntil?.toISOString() ?? null,
+    canOptOut: row.target !== null,
+    shared: {
+      approximate: result.shared.some((group) => group.source === 'ip'),
+      precise: result.shared.some((group) => group.source === 'gps'),
+    },
+  };
+}
+
+/**
+ * The throttle of everything done through a link, by address (kept as an HMAC of it: nothing about the recipient
+ * is stored before consent, not even the address in a throttle key) and by token. Throws 429 when over.
+ */
+export function shareThrottle(app: FastifyInstance, config: Pick<Config, 'authThrottleScale'>) {
+  const addressKey = (ip: string) => keyedHash(app.auth.secrets.hmacSecret, 'share-ip', ip);
+  const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * config.authThrottleScale });
+  const throttle = async (key: string, rule: ThrottleRule) =>
+    throwWhenLimited(await countAttempt(app.db, key, scaled(rule)), sayCommon, 'tooManyRequests');
+  return {
+    /** One use of a link (a page or a call). */
+    link: async (ip: string, token: string) => {
+      await throttle(`share:ip:${addressKey(ip)}`, SHARE_PER_IP);
+      await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
+    },
+    /** One abuse report. */
+    report: (ip: string) => throttle(`share:report:ip:${addressKey(ip)}`, REPORTS_PER_IP),
+  };
+}
+
 /**
  * The recipient's consent routes (docs/api-v1.md). The link's token is the only key: no account.
  * Nothing about the recipient is stored before Share; every change the requester sees is published live in the
  * transaction that makes it.
  */
 const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
-  const { authThrottleScale } = options.config;
   const { hmacSecret } = app.auth.secrets;
-  // Nothing about the recipient is stored before consent, not even the address in a throttle key:
-  // the counters are keyed by an HMAC of it, which cannot be turned back into the address without the secret.
-  const addressKey = (ip: string) => keyedHash(hmacSecret, 'share-ip', ip);
-  const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * authThrottleScale });
-
-  const throttle = async (key: string, rule: ThrottleRule) =>
-    throwWhenLimited(await countAttempt(app.db, key, scaled(rule)), sayCommon, 'tooManyRequests');
+  const throttle = shareThrottle(app, options.config);
 
   app.addHook('preHandler', async (request) => {
     const { token } = request.params as { token: string };
-    await throttle(`share:ip:${addressKey(request.ip)}`, SHARE_PER_IP);
-    await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
+    await throttle.link(request.ip, token);
   });
 
   /**
@@ -178,54 +246,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         response: { 200: linkResponse, ...responses },
       },
     },
-    async (request) => {
-      const found = await findRequestOrTombstone(app.db, request.params.token);
-      if (found.tombstone) {
-        // Deleted by the requester: who asked is gone with it; the message's opt-out and report links still work.
-        return ok({
-          requesterName: '',
-          channel: found.tombstone.channel as 'sms' | 'email' | 'link',
-          state: 'deleted' as const,
-          expiresAt: found.tombstone.deletedAt.toISOString(),
-          liveUntil: null,
-          canOptOut: found.tombstone.targetHash !== null,
-          shared: { approximate: false, precise: false },
-        });
-      }
-      const result = await app.db.transaction(async (tx) => {
-        let row = await findRequest(tx, request.params.token, true);
-        // After Stop and erase the link says only that it ended: not who asked, not what or until when.
-        if (linkState(row) === 'withdrawn') return { row, requesterName: '', shared: [] };
-        if (!row.openedAt) {
-          // Only that it was opened: no address, no device, nothing about who opened it.
-          row = await updateRequest(tx, row.id, { openedAt: new Date() });
-          await publishView(tx, row.userId, row.id);
-        }
-        const [requester] = await tx
-          .select({ displayName: users.displayName })
-          .from(users)
-          .where(eq(users.id, row.userId));
-        const shared = await tx
-          .select({ source: positions.source, n: count() })
-          .from(positions)
-          .where(eq(positions.requestId, row.id))
-          .groupBy(positions.source);
-        return { row, requesterName: requester?.displayName ?? '', shared };
-      });
-      const { row } = result;
-      return ok({
-        requesterName: result.requesterName,
-        channel: row.channel as 'sms' | 'email' | 'link',
-        state: linkState(row),
-        expiresAt: row.expiresAt.toISOString(),
-        liveUntil: row.liveUntil?.toISOString() ?? null,
-        canOptOut: row.target !== null,
-        shared: {
-          approximate: result.shared.some((group) => group.source === 'ip'),
-          precise: result.shared.some((group) => group.source === 'gps'),
-        },
-      });
-    },
+    async (request) => ok(await openLink(app.db, request.params.token)),
   );
 
   app.post(
@@ -540,7 +561,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       },
     },
     async (request) => {
-      await throttle(`share:report:ip:${addressKey(request.ip)}`, REPORTS_PER_IP);
+      await throttle.report(request.ip);
       const found = await findRequestOrTombstone(app.db, request.params.token);
       const [report] = await app.db
         .insert(abuseReports)

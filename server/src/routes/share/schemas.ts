@@ -75,19 +75,19 @@ export const attributionSchema = z.object({
   license: z.string(),
 });
 
-export const linkResponse = envelope(
-  z.object({
-    requesterName: z.string(),
-    channel: z.enum(['sms', 'email', 'link']),
-    state: z.enum(LINK_STATES),
-    expiresAt: isoTime,
-    liveUntil: isoTime.nullable(),
-    canOptOut: z.boolean(),
-    shared: z
-      .object({ approximate: z.boolean(), precise: z.boolean() })
-      .describe('What the recipient has shared through this link so far (nothing after Stop and erase)'),
-  }),
-);
+export const linkView = z.object({
+  requesterName: z.string(),
+  channel: z.enum(['sms', 'email', 'link']),
+  state: z.enum(LINK_STATES),
+  expiresAt: isoTime,
+  liveUntil: isoTime.nullable(),
+  canOptOut: z.boolean(),
+  shared: z
+    .object({ approximate: z.boolean(), precise: z.boolean() })
+    .describe('What the recipient has shared through this link so far (nothing after Stop and erase)'),
+});
+
+export const linkResponse = envelope(linkView);
 
 export const consentResponse = envelope(
   z.object({

@@ -1,0 +1,130 @@
+import { StrictMode, startTransition, type ComponentType } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import commonEn from '@kabari/shared/i18n/common.en.json';
+import commonId from '@kabari/shared/i18n/common.id.json';
+import { recipientPageOf } from './lib/recipient-routes';
+
+/** What a recipient's page is given: its address and, when the server rendered it for its link, that link. */
+interface RecipientPageProps {
+  location: { pathname: string; search: string };
+  link?: unknown;
+  failure?: unknown;
+}
+
+/** What the server rendered the page with (server/src/web/recipient-pages.ts): hydration must start from it. */
+function serverData(): RecipientPageProps | null {
+  const block = document.getElementById('recipient-data');
+  if (!block?.textContent) return null;
+  try {
+    const data = JSON.parse(block.textContent) as {
+      pathname?: unknown;
+      search?: unknown;
+      link?: unknown;
+      failure?: unknown;
+    };
+    if (typeof data.pathname !== 'string' || typeof data.search !== 'string') return null;
+    return { location: { pathname: data.pathname, search: data.search }, link: data.link, failure: data.failure };
+  } catch {
+    return null;
+  }
+}
+
+/** The element the server put the page's HTML in (recipient shells, prerender-entry.tsx). */
+export const recipientPageId = 'recipient-page';
+
+// webpack's own Module Federation (see the host's webpack.config.js): the share scope this build provides React in.
+declare const __webpack_init_sharing__: (scope: string) => Promise<void>;
+declare const __webpack_share_scopes__: { default: unknown };
+
+interface LightContainer {
+  init(shareScope: unknown): Promise<void> | void;
+  get(module: string): Promise<() => unknown>;
+}
+
+/** The global name remote-share's light container declares (remote-share/webpack.config.js). */
+const lightContainerName = 'kabari_share_light';
+
+/**
+ * remote-share's light container, `light/remoteEntry.js` beside the manifest the server's runtime configuration
+ * names (a remote may be redeployed alone, or move to a CDN).
+ */
+async function lightContainerUrl(): Promise<string> {
+  const response = await fetch('/runtime-config.json', { cache: 'no-cache', headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`Runtime configuration unavailable (HTTP ${response.status})`);
+  const config = (await response.json()) as { data?: { remotes?: { share?: unknown } } };
+  const manifest = config.data?.remotes?.share;
+  if (typeof manifest !== 'string' || !manifest) throw new Error('The runtime configuration names no share remote');
+  return new URL('light/remoteEntry.js', new URL(manifest, window.location.href)).toString();
+}
+
+function loadScript(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`${src} could not be loaded`));
+    document.head.append(script);
+  });
+}
+
+/** One exposed page of remote-share, its React being this page's (the share scope's singleton). */
+async function loadSharePage(exposed: string): Promise<ComponentType<RecipientPageProps>> {
+  await loadScript(await lightContainerUrl());
+  const container = (window as unknown as Record<string, LightContainer | undefined>)[lightContainerName];
+  if (!container) throw new Error(`${lightContainerName} did not load`);
+  await __webpack_init_sharing__('default');
+  await container.init(__webpack_share_scopes__.default);
+  const factory = await container.get(`./${exposed}`);
+  const loaded = factory() as { default?: ComponentType<RecipientPageProps> };
+  if (!loaded.default) throw new Error(`remote-share/${exposed} has no page`);
+  return loaded.default;
+}
+
+/**
+ * The remote could not be loaded: the page's HTML stays (its forms work without script), and a note says the rest
+ * of the page did not load, with a reload.
+ */
+function showUnavailable(container: HTMLElement): void {
+  const texts = localeFromPath(window.location.pathname) === 'id' ? commonId : commonEn;
+  const notice = document.createElement('section');
+  notice.className = 'remote-unavailable';
+  notice.setAttribute('role', 'alert');
+  const title = document.createElement('h2');
+  title.textContent = texts.remoteUnavailable.title;
+  const text = document.createElement('p');
+  text.textContent = texts.remoteUnavailable.description;
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'button button--primary';
+  retry.textContent = texts.retry;
+  retry.addEventListener('click', () => window.location.reload());
+  notice.append(title, text, retry);
+  container.before(notice);
+}
+
+async function start() {
+  const container = document.getElementById(recipientPageId);
+  const exposed = recipientPageOf(window.location.pathname);
+  if (!container || !exposed) return;
+  try {
+    const Page = await loadSharePage(exposed);
+    const { pathname, search } = window.location;
+    const props = serverData() ?? { location: { pathname, search } };
+    // As a transition, hydration is time-sliced: the phone stays responsive while the server's HTML is on screen.
+    startTransition(() => {
+      hydrateRoot(
+        container,
+        <StrictMode>
+          <Page {...props} />
+        </StrictMode>,
+        { onRecoverableError: (error) => console.warn('[kabari] hydration', error) },
+      );
+    });
+  } catch (error) {
+    console.error('[kabari] the recipient page could not load', error);
+    showUnavailable(container);
+  }
+}
+
+void start();

@@ -1,0 +1,90 @@
+import formBody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { defineMessages } from '../lib/messages';
+import { REPORT_REASONS } from '../routes/share/schemas';
+import type { RecipientFailure } from './recipient-pages';
+
+const say = defineMessages(
+  { invalidForm: 'This form was not filled in as expected. Please try again.' },
+  { invalidForm: 'Formulir ini tidak terisi sebagaimana mestinya. Silakan coba lagi.' },
+);
+
+/** What the consent page's plain forms send (remote-share's enter-link page): one action and, to report, why. */
+const recipientForm = z.object({
+  action: z.enum(['share', 'decline', 'opt-out', 'report']),
+  reason: z.enum(REPORT_REASONS).optional(),
+  details: z.string().max(2000).optional(),
+});
+
+/** The API route each form stands for: the form goes through it, with its schema, throttles and checks. */
+const apiActions: Record<RecipientFailure['action'], string> = {
+  share: '/consent',
+  decline: '/decline',
+  'opt-out': '/opt-out',
+  report: '/report',
+};
+
+interface Options {
+  /** Answers with the page as it now is, saying why the form was refused. */
+  sendRecipientPage: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    refused: RecipientFailure,
+  ) => Promise<FastifyReply>;
+}
+
+/**
+ * The consent page's forms sent without the page's script (before it has loaded, or where it never runs): Share
+ * (the approximate place; the browser's position needs the script), Decline, opt-out and report. Each is the same
+ * call as the page's script makes, through the same route (schema, throttles, checks); the cross-site check has
+ * already run on this request. The answer is a page in the page's language: the thank-you page after Share, the
+ * consent page with the outcome otherwise (after a redirect, so that reloading sends nothing twice), or the page
+ * saying why the form was refused.
+ */
+export async function recipientForms(app: FastifyInstance, options: Options): Promise<void> {
+  await app.register(formBody, { bodyLimit: 16 * 1024 });
+
+  for (const pagePath of ['/enter-link', '/id/enter-link']) {
+    const locale = pagePath.startsWith('/id/') ? 'id' : 'en';
+    app.post(pagePath, { schema: { hide: true } }, async (request, reply) => {
+      const query = new URL(request.url, 'http://kabari.invalid').searchParams;
+      const token = query.get('token') ?? query.get('t');
+      const form = recipientForm.safeParse(request.body);
+      if (!token || !form.success) {
+        return options.sendRecipientPage(request, reply, 400, {
+          action: form.success ? form.data.action : 'decline',
+          message: say('invalidForm')[locale],
+        });
+      }
+      const { action, reason, details } = form.data;
+      const answer = await app.inject({
+        method: 'POST',
+        url: `/api/v1/share/links/${encodeURIComponent(token)}${apiActions[action]}`,
+        // The recipient's own address: the throttles and the approximate place are theirs.
+        remoteAddress: request.ip,
+        headers: { 'content-type': 'application/json', 'accept-language': locale },
+        payload: action === 'report' ? { reason: reason ?? 'other', details: details?.trim() || null } : {},
+      });
+      if (answer.statusCode !== 200) {
+        let message: unknown;
+        try {
+          message = (answer.json() as { message?: unknown }).message;
+        } catch {
+          // Not the API's envelope: the page says it in general words.
+        }
+        return options.sendRecipientPage(request, reply, answer.statusCode, {
+          action,
+          message: typeof message === 'string' ? message : say('invalidForm')[locale],
+        });
+      }
+      const next = new URLSearchParams({ token });
+      if (action === 'opt-out' || action === 'report') next.set('done', action);
+      // Where the thank-you page's script runs, it goes on to ask the browser for the position.
+      if (action === 'share') next.set('locate', '1');
+      const page = action === 'share' ? pagePath.replace('enter-link', 'share') : pagePath;
+      return reply.header('cache-control', 'no-store').redirect(`${page}?${next}`, 303);
+    });
+  }
+}
