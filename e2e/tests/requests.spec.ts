@@ -1,25 +1,13 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { test as base, expect } from '../support/fixtures';
-import { startKabari, type KabariServer } from '../support/kabari-server';
+import { expect } from '../support/fixtures';
+import { withOwnKabari } from '../support/own-server';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 import { signInAsSubscriber, toasts } from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 
 // Location requests from the requester's side, against a Kabari of its own with the local outbox open,
 // where the messages sent can be read. One subscriber per journey (each has its own 3-hour limits).
-const test = base.extend<object, { outboxKabari: KabariServer }>({
-  outboxKabari: [
-    async ({}, use) => {
-      const server = await startKabari({ DEV_OUTBOX: 'true' });
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ outboxKabari }, use) => {
-    await use(outboxKabari.url);
-  },
-});
+const test = withOwnKabari({ DEV_OUTBOX: 'true' });
 test.describe.configure({ timeout: 120_000 });
 
 async function signIn(context: BrowserContext, baseURL: string, displayName: string): Promise<Subscriber> {

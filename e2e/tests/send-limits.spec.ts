@@ -1,23 +1,11 @@
 import type { BrowserContext } from '@playwright/test';
-import { test as base, expect } from '../support/fixtures';
-import { startKabari, type KabariServer } from '../support/kabari-server';
+import { expect } from '../support/fixtures';
+import { withOwnKabari } from '../support/own-server';
 import { signUpSubscriber } from '../support/subscriber';
 
 // The limits that keep Kabari from spending the operator's money, seen from the dashboard: a Kabari of its own
 // where an account may send one SMS a day, so the second one meets the daily limit.
-const test = base.extend<object, { limitedKabari: KabariServer }>({
-  limitedKabari: [
-    async ({}, use) => {
-      const server = await startKabari({ SMS_PER_ACCOUNT_PER_DAY: '1' });
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ limitedKabari }, use) => {
-    await use(limitedKabari.url);
-  },
-});
+const test = withOwnKabari({ SMS_PER_ACCOUNT_PER_DAY: '1' });
 test.describe.configure({ timeout: 120_000 });
 
 async function signIn(context: BrowserContext, baseURL: string, displayName: string): Promise<void> {
