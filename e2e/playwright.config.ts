@@ -6,9 +6,10 @@ export default defineConfig({
   outputDir: './test-results',
   globalSetup: './support/global-setup.ts',
   fullyParallel: false,
-  // Three spec files at a time on 2 cores: the suite waits on pages and servers as much as it computes (90 tests
-  // took 10.0 min with one worker, 8.4 with two). Whole files, so a file's own server starts once.
-  workers: 3,
+  // Two spec files at a time on 2 cores (90 tests took 10.0 min with one worker, 8.4 with two; a third worker did
+  // not shorten the run, 8.4 min for 139 tests either way, and made long tests time out). Whole files, so a file's
+  // own server starts once.
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -187,6 +187,8 @@ test.describe('public pages', () => {
   }
 
   test('every internal link on the public pages leads to a page, and every anchor to its section', async ({ page }) => {
+    // Some 50 page loads in one test: longer than one test's default on a busy 2-core machine.
+    test.setTimeout(180_000);
     const links = new Set<string>();
     for (const { path: englishPath } of pages) {
       for (const locale of ['en', 'id'] as const) {
