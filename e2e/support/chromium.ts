@@ -1,9 +1,19 @@
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 
-/** CHROME_PATH, else Debian's /usr/bin/chromium, else Playwright's own browser where installed. */
+/**
+ * CHROME_PATH, else Debian's headless shell, else Debian's /usr/bin/chromium, else Playwright's own browser where
+ * installed. The headless shell (the browser Playwright itself runs headless tests in) is the same engine without
+ * the desktop browser around it: here it made a page load and an axe check about twice as fast as the full
+ * browser in headless mode, which on two cores is minutes of the run.
+ */
 export function findChromium(): string | undefined {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const candidates = [
+    process.env.CHROME_PATH,
+    '/usr/bin/chromium-headless-shell',
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ];
   for (const candidate of candidates) if (candidate && fs.existsSync(candidate)) return candidate;
   try {
     const bundled = chromium.executablePath();
@@ -27,7 +37,7 @@ export function requireChromium(): string {
   const found = findChromium();
   if (!found) {
     throw new Error(
-      'No Chromium found for the end-to-end tests. Install one with `apt-get install -y chromium` ' +
+      'No Chromium found for the end-to-end tests. Install one with `apt-get install -y chromium-headless-shell` ' +
         '(Debian/Ubuntu), or point CHROME_PATH at a Chrome/Chromium binary.',
     );
   }
