@@ -3,8 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+// The server tests' scratch folder: in memory where the machine has /dev/shm (copying a database there is quicker).
+import { scratchDir } from '../../server/test/support/scratch-dir';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 
@@ -63,7 +64,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
  * folder the way the server's first start does. Returns its folder; remove it when the run ends.
  */
 export async function preparePgliteTemplate(): Promise<string> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-e2e-template-'));
+  const folder = scratchDir('kabari-e2e-template-');
   const { openDatabase } = (await import(path.join(repoRoot, 'server/dist/db/open-database.js'))) as {
     openDatabase: (
       options: { dataDir: string; databaseUrl: undefined },
@@ -77,7 +78,7 @@ export async function preparePgliteTemplate(): Promise<string> {
 
 export async function startKabari(env: Record<string, string> = {}): Promise<KabariServer> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-e2e-'));
+  const dataDir = scratchDir('kabari-e2e-');
   // A copy of the migrated database the global setup made: a first start's initdb and migrations cost seconds of
   // CPU each time, which a run that starts a dozen servers on two cores feels.
   const template = process.env.KABARI_E2E_PGLITE_TEMPLATE;

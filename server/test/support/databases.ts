@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { scratchDir } from './scratch-dir';
 
 export type DriverName = 'pglite' | 'postgres';
 
@@ -17,7 +17,7 @@ export function describeEachDatabase(title: string, body: (driver: DriverName) =
 }
 
 export function tempDir(prefix = 'kabari-test-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  return scratchDir(prefix);
 }
 
 export interface TestDatabase {

@@ -1,9 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/open-database';
 import globalTeardown from './global-teardown';
+import { scratchDir } from './scratch-dir';
 import { initdbAvailable, POSTGRES_BIN_DIR, startThrowawayCluster, type ThrowawayCluster } from './postgres-cluster';
 
 declare global {
@@ -36,7 +35,7 @@ export default async function globalSetup(): Promise<void> {
  * close): test/db/open-database.test.ts checks what that first start left behind.
  */
 async function preparePgliteTemplate(): Promise<void> {
-  const template = mkdtempSync(path.join(tmpdir(), 'kabari-test-pglite-'));
+  const template = scratchDir('kabari-test-pglite-');
   globalThis.kabariPgliteTemplate = template;
   const dataDir = path.join(template, 'first-start', 'data');
   const opened = await openDatabase(
