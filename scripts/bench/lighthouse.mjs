@@ -1,21 +1,36 @@
-// Lighthouse (programmatic API) with its default config — mobile form factor, simulated
-// throttling — performance category only, a few runs per route one after another, each in a
-// freshly launched Chromium with a fresh profile. Reports the median of each metric and
-// every run's values; each run's HTML report goes to bench/reports/.
+// Lighthouse (programmatic API), mobile form factor, simulated throttling, performance category
+// only, a few runs per route one after another, each in a freshly launched Chromium with a fresh
+// profile. Two network profiles: Lighthouse's default (its slow-4G numbers) and its regular-3G
+// numbers (300 ms round trip, 700 Kbps), both with its 4× CPU slowdown: a relative opening an SMS
+// link on a cheap phone over a weak connection. Reports the median of each metric and every run's
+// values, with the CPU benchmark index Lighthouse measured; each run's HTML report goes to bench/reports/.
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import * as lighthouseConstants from 'lighthouse/core/config/constants.js';
 import { routeUrls } from './bundle.mjs';
 import { fixed, median, table } from './lib/format.mjs';
 import { waitForIdle } from './lib/machine.mjs';
 
 export const name = 'lighthouse';
 export const description =
-  'Lighthouse mobile performance (score, LCP, TBT, CLS): / and /enter-link (median of 3 runs) and every public ' +
-  'page in English and Indonesian (1 run each; --public-runs N for medians; --pages core|public|all)';
+  'Lighthouse mobile performance (score, LCP, TBT, CLS): /, /enter-link, /location-failed and /share under the ' +
+  'default profile and regular 3G (median of 5 runs each), and every public page in English and Indonesian under ' +
+  'the default profile (1 run each; --public-runs N for medians; --pages core|public|all; --profiles default,3g)';
 
-/** The home page and the consent page, each with its own budgets: measured with --runs (default 3). */
-export const coreRoutes = ['/', '/enter-link'];
+/** The network profiles: Lighthouse's own settings for each (null: its default, slow 4G). */
+export const profiles = {
+  default: null,
+  '3g': { throttling: lighthouseConstants.throttling.mobileRegular3G },
+};
+/** @param {string} profile */
+export const profileLabel = (profile) => (profile === '3g' ? 'regular 3G' : 'default profile');
+/** Where a route's figures under a profile are kept in results.json. */
+export const resultKey = (/** @type {string} */ route, /** @type {string} */ profile) =>
+  profile === 'default' ? route : `${route} @${profile}`;
+
+/** The home page and the recipient's pages, each with its own budgets: measured with --runs under every profile. */
+export const coreRoutes = ['/', '/enter-link', '/location-failed', '/share'];
 /** The other public pages besides the home page, each also under /id. */
 export const publicPages = [
   '/about-us',
@@ -33,23 +48,31 @@ export const publicPages = [
 /** Every public page but the English home (a core route), in both languages: measured with --public-runs. */
 export const publicRoutes = [...publicPages, '/id/', ...publicPages.map((page) => `/id${page}`)];
 export const routes = [...coreRoutes, ...publicRoutes];
-const defaultRuns = 3;
+// A median of five: one run can be a second off on a shared machine.
+const defaultRuns = 5;
 // 23 pages × 3 runs would hold the machine for half an hour; one run each still shows a page far off its budget.
 const defaultPublicRuns = 1;
 
 /**
- * The routes --pages selects, with their run counts.
+ * The routes --pages selects, with their run counts and profiles (the public pages under the default profile only).
  * @param {Record<string, string | boolean | undefined>} options
- * @returns {Array<{ route: string, runs: number }>}
+ * @returns {Array<{ route: string, runs: number, profile: string }>}
  */
 export function plannedRoutes(options) {
   const runs = Math.max(1, Number(options.runs ?? defaultRuns));
   const publicRuns = Math.max(1, Number(options['public-runs'] ?? defaultPublicRuns));
   const pages = String(options.pages ?? 'all');
   if (!['all', 'core', 'public'].includes(pages)) throw new Error(`--pages must be all, core or public, got ${pages}`);
+  const chosen = String(options.profiles ?? Object.keys(profiles).join(',')).split(',');
+  for (const profile of chosen)
+    if (!(profile in profiles)) throw new Error(`--profiles takes ${Object.keys(profiles).join(', ')}, got ${profile}`);
   return [
-    ...(pages === 'public' ? [] : coreRoutes.map((route) => ({ route, runs }))),
-    ...(pages === 'core' ? [] : publicRoutes.map((route) => ({ route, runs: publicRuns }))),
+    ...(pages === 'public'
+      ? []
+      : chosen.flatMap((profile) => coreRoutes.map((route) => ({ route, runs, profile })))),
+    ...(pages === 'core' || !chosen.includes('default')
+      ? []
+      : publicRoutes.map((route) => ({ route, runs: publicRuns, profile: 'default' }))),
   ];
 }
 /** Longest wait, before each run, for other work on the machine to quieten down. */
@@ -80,7 +103,8 @@ export async function run(context) {
   const results = {};
   /** @type {string | null} */
   let lighthouseVersion = null;
-  for (const { route, runs } of plan) {
+  for (const { route, runs, profile } of plan) {
+    const key = resultKey(route, profile);
     /** @type {Array<Metrics & { run: number, seconds: number, benchmarkIndex: number | null, busyBefore: number, loadBefore: number, mainThreadMs: number | null, bootup: Array<{ url: string, totalMs: number, scriptingMs: number }>, lcpElement: string | null, lcpSelector: string | null, warnings: string[], error: string | null, report: string | null }>} */
     const runResults = [];
     for (let i = 1; i <= runs; i += 1) {
@@ -120,13 +144,14 @@ export async function run(context) {
           output: 'html',
           logLevel: 'error',
           onlyCategories: ['performance'],
+          ...profiles[/** @type {keyof typeof profiles} */ (profile)],
         });
         if (!result) throw new Error('Lighthouse returned no result');
         const { lhr } = result;
         lighthouseVersion = lhr.lighthouseVersion;
         const reportFile = path.join(
           context.reportsDir,
-          `lighthouse${route === '/' ? '-home' : route.replace(/\/$/, '').replaceAll('/', '-')}-${i}.html`,
+          `lighthouse${route === '/' ? '-home' : route.replace(/\/$/, '').replaceAll('/', '-')}-${profile}-${i}.html`,
         );
         await fsp.writeFile(reportFile, /** @type {string} */ (result.report));
         const diagnostics = diagnosticsOf(lhr, context.baseUrl);
@@ -151,7 +176,7 @@ export async function run(context) {
           report: path.relative(context.repoRoot, reportFile),
         });
         context.log(
-          `lighthouse ${route} run ${i}/${runs}: score ${metrics.score ?? '–'}, LCP ${metrics.lcpMs ?? '–'} ms, ` +
+          `lighthouse ${key} run ${i}/${runs}: score ${metrics.score ?? '–'}, LCP ${metrics.lcpMs ?? '–'} ms, ` +
             `TBT ${metrics.tbtMs ?? '–'} ms, CLS ${metrics.cls ?? '–'} (${((Date.now() - started) / 1000).toFixed(1)}s)`,
         );
       } catch (error) {
@@ -172,7 +197,7 @@ export async function run(context) {
           error: message,
           report: null,
         });
-        context.log(`lighthouse ${route} run ${i}/${runs}: ERROR ${message}`);
+        context.log(`lighthouse ${key} run ${i}/${runs}: ERROR ${message}`);
       } finally {
         unregister();
         if (chrome) await kill(chrome);
@@ -191,8 +216,9 @@ export async function run(context) {
     ])) {
       med[metric] = median(runResults.map((r) => r[metric]));
     }
-    results[route] = {
+    results[key] = {
       url: context.baseUrl + urlOf(route),
+      profile,
       runs: runResults,
       median: med,
       lighthouseVersion,
@@ -282,7 +308,7 @@ export function format(results) {
   ]);
   const counts = [...new Set(Object.values(results).map((r) => r.runs.length))].sort((a, b) => b - a);
   const lines = [
-    `Lighthouse mobile (simulated throttling), performance only, median of ${counts.join(' or ')} run(s) per page`,
+    `Lighthouse mobile (simulated throttling, 4× CPU slowdown), performance only, median of ${counts.join(' or ')} run(s) per page; "@3g" is regular 3G (300 ms, 700 Kbps)`,
     table(['route', 'score', 'LCP ms', 'TBT ms', 'CLS', 'FCP ms', 'each run: score/LCP/TBT/CLS'], rows),
   ];
   const benchmarkIndex = median(
@@ -335,7 +361,7 @@ function show(value, digits) {
  * @param {import('./budgets.mjs').Budget} budget
  */
 export function measure(results, budget) {
-  return results[budget.route]?.median?.[budget.metric] ?? null;
+  return results[resultKey(budget.route, budget.profile ?? 'default')]?.median?.[budget.metric] ?? null;
 }
 
 /**
@@ -344,7 +370,8 @@ export function measure(results, budget) {
  * @param {Record<string, string | boolean | undefined>} options
  */
 export function leftOut(budget, options) {
-  return plannedRoutes(options).some(({ route }) => route === budget.route)
+  const profile = budget.profile ?? 'default';
+  return plannedRoutes(options).some((planned) => planned.route === budget.route && planned.profile === profile)
     ? null
-    : `--pages ${options.pages} left out ${budget.route}`;
+    : `--pages/--profiles left out ${resultKey(budget.route, profile)}`;
 }
