@@ -67,9 +67,7 @@ export function plannedRoutes(options) {
   for (const profile of chosen)
     if (!(profile in profiles)) throw new Error(`--profiles takes ${Object.keys(profiles).join(', ')}, got ${profile}`);
   return [
-    ...(pages === 'public'
-      ? []
-      : chosen.flatMap((profile) => coreRoutes.map((route) => ({ route, runs, profile })))),
+    ...(pages === 'public' ? [] : chosen.flatMap((profile) => coreRoutes.map((route) => ({ route, runs, profile })))),
     ...(pages === 'core' || !chosen.includes('default')
       ? []
       : publicRoutes.map((route) => ({ route, runs: publicRuns, profile: 'default' }))),
