@@ -23,8 +23,8 @@ test.describe('prerendered pages', () => {
   for (const { path, text } of pages) {
     test(`${path} reads before any script runs, and hydrates cleanly`, async ({ request, page }) => {
       const response = await request.get(path);
-      // A recipient's page opened with its link's token is rendered for that link: no cache keeps it.
-      expect(response.headers()['cache-control']).toBe(path.includes('token=') ? 'no-store' : 'no-cache');
+      // A recipient's page is rendered for its link (or for the lack of one) at each request: no cache keeps it.
+      expect(response.headers()['cache-control']).toBe(path.includes('enter-link') ? 'no-store' : 'no-cache');
       const html = await response.text();
       expect(html).toContain(text);
       expect(html).toContain(path.startsWith('/id') ? '<html lang="id"' : '<html lang="en"');

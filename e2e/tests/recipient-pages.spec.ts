@@ -103,6 +103,23 @@ test.describe('the recipient’s pages', () => {
     await context.close();
   });
 
+  test('an address without a token says so in the server’s HTML, in either language, instead of checking forever', async ({
+    browser,
+    baseURL,
+  }) => {
+    const { context, page } = await phone(browser, baseURL!, { javaScriptEnabled: false });
+    for (const [path, title, checking] of [
+      ['/enter-link', 'Invalid link!', 'Checking your link'],
+      ['/id/enter-link', 'Tautan tidak valid!', 'Memeriksa tautan'],
+      ['/share', 'Invalid link!', 'Loading…'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: title }), path).toBeVisible();
+      await expect(page.getByText(checking), path).toHaveCount(0);
+    }
+    await context.close();
+  });
+
   test.describe('without JavaScript', () => {
     test('Decline is a plain form: the server declines and says so', async ({ browser, baseURL }) => {
       const request = await emailRequest(baseURL!);

@@ -117,8 +117,8 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
   /**
    * A recipient's page rendered for its link, so that it arrives complete: who asks, the link's state, forms that
    * work before (or without) the page's script. Opening it records what the page's own call records (that the link
-   * was opened), under the same throttle. Null: serve the prerendered page (no token, too many requests, no render
-   * in the remote's build).
+   * was opened), under the same throttle. An address without a token says so at once, as the page's script would.
+   * Null: serve the prerendered page (too many requests, no render in the remote's build).
    */
   async function recipientPage(
     request: FastifyRequest,
@@ -127,10 +127,9 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
   ): Promise<string | null> {
     const url = new URL(request.url, 'http://kabari.invalid');
     const given = url.searchParams.get('token') ?? url.searchParams.get('t');
-    if (given === null) return null;
     let link: RecipientLink;
     const token = tokenParams.safeParse({ token: given });
-    if (!token.success) {
+    if (given === null || !token.success) {
       link = { kind: 'invalid' };
     } else {
       try {

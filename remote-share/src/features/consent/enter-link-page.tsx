@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
-import { RecipientLocale, shareText, useShareText } from '../../lib/share-text';
+import { shareText, useShareText } from '../../lib/share-text';
 import { OptOutPanel, ReportPanel } from './opt-out-and-report';
 import { shareApi, type LinkInfo } from '../../lib/share-api';
 import { recipientPath, shareLocation } from '../../lib/share-flow';
+import { FormActionButton } from '../../components/form-action-button';
 import { LinkUnavailable } from '../../components/link-unavailable';
+import { RecipientPageFrame } from '../../components/recipient-page-frame';
 import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import '../../components/recipient-pages.css';
 
@@ -90,32 +92,12 @@ function ConsentForm({ token, link, locale, navigate, onDeclined, failure }: Con
         <p role="status">{phase === 'locating' ? t('enterLink.locating') : t('enterLink.sharing')}</p>
       )}
       <form method="post" action={recipientPath('enterLink', locale, { token })} className="recipient__actions">
-        <button
-          type="submit"
-          name="action"
-          value="share"
-          className="recipient__button recipient__button--primary"
-          onClick={(event) => {
-            event.preventDefault();
-            share();
-          }}
-          disabled={busy}
-        >
+        <FormActionButton action="share" primary onAction={share} disabled={busy}>
           {t('enterLink.share')}
-        </button>
-        <button
-          type="submit"
-          name="action"
-          value="decline"
-          className="recipient__button"
-          onClick={(event) => {
-            event.preventDefault();
-            decline();
-          }}
-          disabled={busy}
-        >
+        </FormActionButton>
+        <FormActionButton action="decline" onAction={decline} disabled={busy}>
           {t('enterLink.decline')}
-        </button>
+        </FormActionButton>
       </form>
     </section>
   );
@@ -240,21 +222,14 @@ export default function EnterLinkPage(props: RecipientPageProps) {
   }
 
   return (
-    <RecipientLocale.Provider value={locale}>
-      <article
-        className="recipient"
-        data-remote="share"
-        // Set once the page's script runs: until then its forms go to the server.
-        data-hydrated={hydrated || undefined}
-        aria-labelledby="enter-link-title"
-      >
-        {/* Always there, prerendered: the recipient first learns what this page is and that they decide. */}
-        <header className="recipient__intro">
-          <h1 id="enter-link-title">{t('enterLink.title')}</h1>
-          <p className="recipient__lead">{t('enterLink.lead')}</p>
-        </header>
-        {body}
-      </article>
-    </RecipientLocale.Provider>
+    <RecipientPageFrame
+      locale={locale}
+      hydrated={hydrated}
+      titleId="enter-link-title"
+      title={t('enterLink.title')}
+      lead={t('enterLink.lead')}
+    >
+      {body}
+    </RecipientPageFrame>
   );
 }

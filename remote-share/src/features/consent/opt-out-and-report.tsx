@@ -4,6 +4,7 @@ import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useShareText } from '../../lib/share-text';
 import { recipientPath } from '../../lib/share-flow';
 import { shareApi, type ReportReason } from '../../lib/share-api';
+import { FormActionButton } from '../../components/form-action-button';
 
 const reasons: ReportReason[] = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'];
 
@@ -83,19 +84,9 @@ export function OptOutPanel({
           <p>{t('optOut.text')}</p>
           {phase === 'error' && <p role="alert">{failure ?? t('enterLink.error')}</p>}
           <div className="recipient__actions">
-            <button
-              type="submit"
-              name="action"
-              value="opt-out"
-              className="recipient__button recipient__button--primary"
-              onClick={(event) => {
-                event.preventDefault();
-                confirm();
-              }}
-              disabled={phase === 'sending'}
-            >
+            <FormActionButton action="opt-out" primary onAction={confirm} disabled={phase === 'sending'}>
               {t('optOut.confirm')}
-            </button>
+            </FormActionButton>
             <BackButton token={token} locale={locale} label={t('optOut.cancel')} onBack={onCancel} />
           </div>
         </form>

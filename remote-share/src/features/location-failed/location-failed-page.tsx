@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { RecipientLocale, shareText } from '../../lib/share-text';
+import { shareText } from '../../lib/share-text';
 import { geolocationFailures, type GeolocationFailure } from '../../lib/geolocation';
 import { shareLocation } from '../../lib/share-flow';
 import { tokenFrom, useRecipientPage, type RecipientPageProps } from '../../lib/use-link';
+import { RecipientPageFrame } from '../../components/recipient-page-frame';
 import { SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import '../../components/recipient-pages.css';
 
@@ -32,68 +33,62 @@ export default function LocationFailedPage(props: RecipientPageProps) {
   };
 
   return (
-    <RecipientLocale.Provider value={locale}>
-      <article
-        className="recipient"
-        data-remote="share"
-        // Set once the page's script runs: until then its forms go to the server.
-        data-hydrated={hydrated || undefined}
-        aria-labelledby="location-failed-title"
-      >
-        <header className="recipient__intro">
-          <h1 id="location-failed-title">{t('locationFailed.title')}</h1>
-        </header>
-        {/* The reason is in the query string: known to the server's render, or once hydrated. */}
-        {addressKnown && (
-          <section className="recipient__notice recipient__notice--alert" role="alert" aria-labelledby="failure-reason">
-            <h2 id="failure-reason">{t(`locationFailed.errors.${reason}`)}</h2>
-            <p>{t('locationFailed.approximateNote')}</p>
-          </section>
-        )}
-        <section className="recipient__card" aria-labelledby="how-title">
-          <h2 id="how-title">{t('locationFailed.howTitle')}</h2>
-          <h3>{t('locationFailed.androidTitle')}</h3>
-          <ol>
-            <li>{t('locationFailed.android1')}</li>
-            <li>{t('locationFailed.android2')}</li>
-          </ol>
-          <h3>{t('locationFailed.iphoneTitle')}</h3>
-          <ol>
-            <li>{t('locationFailed.iphone1')}</li>
-            <li>{t('locationFailed.iphone2')}</li>
-            <li>{t('locationFailed.iphone3')}</li>
-          </ol>
-          <h3>{t('locationFailed.desktopTitle')}</h3>
-          <ol>
-            <li>{t('locationFailed.desktop1')}</li>
-            <li>{t('locationFailed.desktop2')}</li>
-          </ol>
+    <RecipientPageFrame
+      locale={locale}
+      hydrated={hydrated}
+      titleId="location-failed-title"
+      title={t('locationFailed.title')}
+    >
+      {/* The reason is in the query string: known to the server's render, or once hydrated. */}
+      {addressKnown && (
+        <section className="recipient__notice recipient__notice--alert" role="alert" aria-labelledby="failure-reason">
+          <h2 id="failure-reason">{t(`locationFailed.errors.${reason}`)}</h2>
+          <p>{t('locationFailed.approximateNote')}</p>
         </section>
-        {addressKnown && !token && <p role="alert">{t('locationFailed.noToken')}</p>}
-        {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
-        {!ended && (
-          <div className="recipient__actions">
-            <button
-              type="button"
-              className="recipient__button recipient__button--primary"
-              onClick={retry}
-              disabled={!hydrated || !token || phase === 'retrying'}
-            >
-              {phase === 'retrying' ? t('locationFailed.retrying') : t('locationFailed.retry')}
-            </button>
-          </div>
-        )}
-        {addressKnown && token && ended && <SharingEnded outcome={ended} />}
-        {addressKnown && token && !ended && (
-          <StopSharing
-            token={token}
-            intro={{ title: t('locationFailed.stopTitle'), text: t('locationFailed.stopText') }}
-            eraseConfirmText={t('locationFailed.eraseConfirmText')}
-            disabled={phase === 'retrying'}
-            onEnded={setEnded}
-          />
-        )}
-      </article>
-    </RecipientLocale.Provider>
+      )}
+      <section className="recipient__card" aria-labelledby="how-title">
+        <h2 id="how-title">{t('locationFailed.howTitle')}</h2>
+        <h3>{t('locationFailed.androidTitle')}</h3>
+        <ol>
+          <li>{t('locationFailed.android1')}</li>
+          <li>{t('locationFailed.android2')}</li>
+        </ol>
+        <h3>{t('locationFailed.iphoneTitle')}</h3>
+        <ol>
+          <li>{t('locationFailed.iphone1')}</li>
+          <li>{t('locationFailed.iphone2')}</li>
+          <li>{t('locationFailed.iphone3')}</li>
+        </ol>
+        <h3>{t('locationFailed.desktopTitle')}</h3>
+        <ol>
+          <li>{t('locationFailed.desktop1')}</li>
+          <li>{t('locationFailed.desktop2')}</li>
+        </ol>
+      </section>
+      {addressKnown && !token && <p role="alert">{t('locationFailed.noToken')}</p>}
+      {phase === 'error' && <p role="alert">{t('enterLink.error')}</p>}
+      {!ended && (
+        <div className="recipient__actions">
+          <button
+            type="button"
+            className="recipient__button recipient__button--primary"
+            onClick={retry}
+            disabled={!hydrated || !token || phase === 'retrying'}
+          >
+            {phase === 'retrying' ? t('locationFailed.retrying') : t('locationFailed.retry')}
+          </button>
+        </div>
+      )}
+      {addressKnown && token && ended && <SharingEnded outcome={ended} />}
+      {addressKnown && token && !ended && (
+        <StopSharing
+          token={token}
+          intro={{ title: t('locationFailed.stopTitle'), text: t('locationFailed.stopText') }}
+          eraseConfirmText={t('locationFailed.eraseConfirmText')}
+          disabled={phase === 'retrying'}
+          onEnded={setEnded}
+        />
+      )}
+    </RecipientPageFrame>
   );
 }

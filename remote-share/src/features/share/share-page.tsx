@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
-import { RecipientLocale, shareText } from '../../lib/share-text';
+import { shareText } from '../../lib/share-text';
 import { shareApi } from '../../lib/share-api';
 import { readSummary, recipientPath, sharePrecisePosition, type ShareSummary } from '../../lib/share-flow';
 import { LinkUnavailable } from '../../components/link-unavailable';
+import { RecipientPageFrame } from '../../components/recipient-page-frame';
 import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
@@ -206,19 +207,8 @@ export default function SharePage(props: RecipientPageProps) {
   }
 
   return (
-    <RecipientLocale.Provider value={locale}>
-      <article
-        className="recipient"
-        data-remote="share"
-        // Set once the page's script runs: until then its forms go to the server.
-        data-hydrated={hydrated || undefined}
-        aria-labelledby="share-title"
-      >
-        <header className="recipient__intro">
-          <h1 id="share-title">{t('share.title')}</h1>
-        </header>
-        {body}
-      </article>
-    </RecipientLocale.Provider>
+    <RecipientPageFrame locale={locale} hydrated={hydrated} titleId="share-title" title={t('share.title')}>
+      {body}
+    </RecipientPageFrame>
   );
 }
