@@ -1,5 +1,5 @@
 // Signs a subscriber up through the real API, as the browser does: the password RSA-encrypted with jsencrypt
-// under GET /api/v1/auth/publicKey, registerAndSign with the sandbox processor (v5pay, test card 4242…), the
+// under GET /api/v1/auth/publicKey, registerAndSign with the sandbox processor (test card 4242…), the
 // register result polled until it settles, then login by the one-time auth code. Every e2e spec that needs a
 // signed-in subscriber starts here instead of clicking through the sign-up (billing's own spec proves that).
 import { randomBytes } from 'node:crypto';

@@ -10,7 +10,7 @@ export const activeSubscription: SubscriptionInfo = {
   firstDayDebitAmount: 0.99,
   currencyCode: 'USD',
   period: 30,
-  provider: 'v5pay',
+  provider: 'sandbox',
   sandbox: true,
   cancelledAt: null,
   createdAt: '2026-11-21T10:00:00.000Z',

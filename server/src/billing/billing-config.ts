@@ -3,7 +3,7 @@ import { isKnownCurrency, parseMajorAmount } from './money';
 
 /**
  * The operator's billing settings, from the environment: prices per locale, the renewal period, the renewal
- * job, and the payment providers. Without provider keys the built-in sandbox processor (v5pay) takes payments in
+ * job, and the payment providers. Without provider keys the built-in sandbox processor takes payments in
  * a local trial; in a deployment (PUBLIC_URL) only when PAYMENTS_SANDBOX=true, else payments are not configured.
  */
 

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Provider, RenewalCharger } from '../payments/processor';
 import { PaypalProcessor } from '../payments/paypal';
 import { StripeProcessor } from '../payments/stripe';
-import { sandboxRenewals } from '../payments/v5pay';
+import { sandboxRenewals } from '../payments/sandbox-processor';
 import { runRenewals, type RenewalReport } from './renewals';
 import { reconcileRenewals, type RenewalReconciliationReport } from './renewal-reconciliation';
 import type { ReconciliationDeps } from './reconciliation';
@@ -14,9 +14,9 @@ import { toMajor } from './money';
 import { refundOwedFor, type RefundAttempt } from './refunds-owed';
 
 export interface PaymentMethods {
-  card: 'stripe' | 'v5pay' | null;
-  wallet: 'stripe' | 'v5pay' | null;
-  paypal: 'paypal' | 'v5pay' | null;
+  card: 'stripe' | 'sandbox' | null;
+  wallet: 'stripe' | 'sandbox' | null;
+  paypal: 'paypal' | 'sandbox' | null;
 }
 
 export interface PaymentTerms {
@@ -73,7 +73,7 @@ declare module 'fastify' {
  * no provider at all, every method is null: payments are not configured.
  */
 export function paymentMethods(config: BillingConfig): PaymentMethods {
-  if (config.sandbox) return { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' };
+  if (config.sandbox) return { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' };
   return {
     card: config.stripe ? 'stripe' : null,
     wallet: config.stripe ? 'stripe' : null,
@@ -92,7 +92,7 @@ export default fp(
     const stripe = config.stripe ? new StripeProcessor(config.stripe) : undefined;
     const paypal = config.paypal ? new PaypalProcessor(config.paypal) : undefined;
     const chargers: Partial<Record<Provider, RenewalCharger>> = {
-      v5pay: sandboxRenewals,
+      sandbox: sandboxRenewals,
       ...(stripe ? { stripe } : {}),
       ...(paypal ? { paypal } : {}),
     };

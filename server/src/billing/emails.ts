@@ -356,7 +356,7 @@ export function methodLabel(
   locale: Locale,
   payment: { provider: string; cardBrand: string | null; cardLast4: string | null; method?: string | null },
 ): string {
-  const sandbox = payment.provider === 'v5pay' ? (locale === 'id' ? ' (sandbox)' : ' (sandbox)') : '';
+  const sandbox = payment.provider === 'sandbox' ? (locale === 'id' ? ' (sandbox)' : ' (sandbox)') : '';
   if (payment.cardLast4) return `${payment.cardBrand ?? 'card'} •••• ${payment.cardLast4}${sandbox}`;
   if (payment.method === 'paypal' || payment.provider === 'paypal') return `PayPal${sandbox}`;
   if (payment.method === 'wallet') return `${locale === 'id' ? 'Dompet digital' : 'Wallet'}${sandbox}`;

@@ -55,7 +55,7 @@ const dueNow = (at: Date) =>
 function canRefund(deps: RefundDeps, provider: string): boolean {
   if (provider === 'stripe') return deps.stripe !== undefined;
   if (provider === 'paypal') return deps.paypal !== undefined;
-  return provider === 'v5pay';
+  return provider === 'sandbox';
 }
 
 /**
@@ -153,7 +153,7 @@ export type RefundAttempt = 'refunded' | 'failed' | 'refused' | 'not_due';
 async function refundClaimed(deps: RefundDeps, payment: Payment, at: Date): Promise<RefundAttempt> {
   const key = refundKeyOf(payment);
   try {
-    if (payment.provider !== 'v5pay' && !payment.providerRef)
+    if (payment.provider !== 'sandbox' && !payment.providerRef)
       throw new RefundRefused('no_provider_reference', undefined);
     if (payment.provider === 'stripe') await deps.stripe!.refund(payment.providerRef!, key);
     // The sandbox moved no money: the refund is only recorded.
@@ -216,7 +216,7 @@ export async function payRefundsOwed(
 ): Promise<RefundsOwedReport> {
   const reasons = Array.isArray(reason) ? reason : [reason];
   const report: RefundsOwedReport = { refunded: 0, refundsFailed: 0 };
-  const providers = ['v5pay', ...(deps.stripe ? ['stripe'] : []), ...(deps.paypal ? ['paypal'] : [])];
+  const providers = ['sandbox', ...(deps.stripe ? ['stripe'] : []), ...(deps.paypal ? ['paypal'] : [])];
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
     const claimed = await deps.db.transaction(async (tx) => {
       // Another instance with the provider's keys makes the ones this one cannot.

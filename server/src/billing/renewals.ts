@@ -286,7 +286,7 @@ export async function settleRenewal(
       method: methodLabel(locale, payment),
       validUntil,
       nextAmount: subscription.amount,
-      sandbox: subscription.provider === 'v5pay',
+      sandbox: subscription.provider === 'sandbox',
     }),
   });
   return 'renewed';

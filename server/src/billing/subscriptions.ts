@@ -61,7 +61,7 @@ export function subscriptionInfo(subscription: Subscription, now: Date): Subscri
     currencyCode: subscription.currency,
     period: subscription.periodDays,
     provider: subscription.provider as Provider,
-    sandbox: subscription.provider === 'v5pay',
+    sandbox: subscription.provider === 'sandbox',
     cancelledAt: subscription.cancelledAt?.toISOString() ?? null,
     createdAt: subscription.createdAt.toISOString(),
   };
@@ -252,7 +252,7 @@ export async function completeRegistration(
     method: methodLabel(locale, { ...payment, method: charge.method }),
     validUntil,
     nextAmount: price.amount,
-    sandbox: provider === 'v5pay',
+    sandbox: provider === 'sandbox',
     needsPassword: registration.passwordHash === null,
   });
   await deps.mailer.queue(tx, { idempotencyKey: `receipt:${payment.id}`, to: user.email, locale, ...receipt });
@@ -490,7 +490,7 @@ export async function bookRestart(
         amount: subscription.amount,
       },
     );
-  } else if (input.provider !== 'v5pay') {
+  } else if (input.provider !== 'sandbox') {
     await recordPendingRestart(tx, {
       registrationId: input.registrationId,
       userId: user.id,
@@ -653,7 +653,7 @@ export async function restartSubscription(
     method: methodLabel(locale, { ...payment!, method: charge.method }),
     validUntil,
     nextAmount: subscription.amount,
-    sandbox: input.provider === 'v5pay',
+    sandbox: input.provider === 'sandbox',
   });
   await deps.mailer.queue(tx, { idempotencyKey: `receipt:${payment!.id}`, to: user.email, locale, ...receipt });
   return { restarted: true, subscription: updated! };

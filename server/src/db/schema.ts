@@ -247,7 +247,7 @@ export const registrations = pgTable(
     index('registrations_querying_idx')
       .on(table.createdAt)
       .where(sql`${table.state} = 'querying'`),
-    check('registrations_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
+    check('registrations_provider_check', sql`${table.provider} in ('sandbox', 'stripe', 'paypal')`),
     check(
       'registrations_state_check',
       sql`${table.state} in ('querying', 'created', 'sign_failed', 'unsubscribed', 'unknown')`,
@@ -289,7 +289,7 @@ export const subscriptions = pgTable(
       'subscriptions_status_check',
       sql`${table.status} in ('trial', 'active', 'cancelled', 'expired', 'unsubscribed')`,
     ),
-    check('subscriptions_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
+    check('subscriptions_provider_check', sql`${table.provider} in ('sandbox', 'stripe', 'paypal')`),
   ],
 );
 
@@ -345,7 +345,7 @@ export const payments = pgTable(
       'payments_state_check',
       sql`${table.state} in ('pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed')`,
     ),
-    check('payments_provider_check', sql`${table.provider} in ('v5pay', 'stripe', 'paypal')`),
+    check('payments_provider_check', sql`${table.provider} in ('sandbox', 'stripe', 'paypal')`),
     check(
       'payments_refund_reason_check',
       sql`${table.refundReason} in ('email_in_use', 'late_renewal', 'duplicate_payment')`,

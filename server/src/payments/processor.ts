@@ -1,4 +1,4 @@
-export type Provider = 'v5pay' | 'stripe' | 'paypal';
+export type Provider = 'sandbox' | 'stripe' | 'paypal';
 
 /** What a provider said about one charge. Never card data beyond brand and last four. */
 export type ChargeOutcome =

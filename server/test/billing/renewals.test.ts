@@ -117,10 +117,10 @@ describeEachDatabase('the renewal job', (driver) => {
     app().billing.clock.set(start);
     const { email } = await signUpSubscriber(app());
     const userId = (await subscriptionOf(email)).userId;
-    const original = app().billing.chargers.v5pay!;
+    const original = app().billing.chargers.sandbox!;
     const calls: SavedChargeRequest[] = [];
     let crash = true;
-    app().billing.chargers.v5pay = recordingCharger(original, calls, () => {
+    app().billing.chargers.sandbox = recordingCharger(original, calls, () => {
       if (crash) throw new Error('the process died');
     });
     const due = new Date(start.getTime() + DAY + 1);
@@ -130,7 +130,7 @@ describeEachDatabase('the renewal job', (driver) => {
       crash = false;
       expect(await app().billing.runRenewals(due, userId)).toMatchObject({ renewed: 1 });
     } finally {
-      app().billing.chargers.v5pay = original;
+      app().billing.chargers.sandbox = original;
       app().billing.clock.set(null);
     }
     expect(calls.map((call) => call.idempotencyKey)).toEqual([calls[0]!.idempotencyKey, calls[0]!.idempotencyKey]);
@@ -180,8 +180,8 @@ describeEachDatabase('the renewal job', (driver) => {
         app().billing.clock.set(null);
 
         const calls: SavedChargeRequest[] = [];
-        app().billing.chargers.v5pay = recordingCharger(app().billing.chargers.v5pay!, calls);
-        second.billing.chargers.v5pay = recordingCharger(second.billing.chargers.v5pay!, calls);
+        app().billing.chargers.sandbox = recordingCharger(app().billing.chargers.sandbox!, calls);
+        second.billing.chargers.sandbox = recordingCharger(second.billing.chargers.sandbox!, calls);
         const due = new Date(raceStart.getTime() + DAY + 1);
         const [first, other] = await Promise.all([app().billing.runRenewals(due), second.billing.runRenewals(due)]);
         // Earlier tests' subscribers are due at this moment too: every charge made is one renewal, once.

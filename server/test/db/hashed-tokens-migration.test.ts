@@ -1,87 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { Client } from 'pg';
 import { buildApp } from '../../src/app';
 import { createSession } from '../../src/auth/sessions';
 import { loadConfig } from '../../src/config';
-import { MIGRATIONS_FOLDER } from '../../src/db/migrate';
 import { openDatabase, queryRows, type OpenedDatabase } from '../../src/db/open-database';
 import { linkTombstones, locationRequests, outboxMessages, requestEvents } from '../../src/db/schema';
 import { linkTokenKey, openLinkToken, sealLegacyLinkTokens } from '../../src/requests/request-tokens';
-import {
-  createTestDatabase,
-  describeEachDatabase,
-  tempDir,
-  type DriverName,
-  type TestDatabase,
-} from '../support/databases';
+import { databaseBeforeMigration } from '../support/database-before-migration';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 import { tablesHolding } from '../support/stored-text';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** The migrations folder as it was before tokens were hashed: everything up to 0018 left out. */
-function migrationsBeforeHashedTokens(): string {
-  const folder = tempDir('kabari-migrations-');
-  fs.mkdirSync(path.join(folder, 'meta'));
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
-    entries: { idx: number; tag: string }[];
-  };
-  journal.entries = journal.entries.filter((entry) => entry.idx < 18);
-  fs.writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
-  for (const entry of journal.entries) {
-    fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
-  }
-  return folder;
-}
-
-/** A database at the schema before migration 0018, with `seed` run on it as the old version would have. */
-async function databaseBeforeHashedTokens(
-  driver: DriverName,
-  seed: (run: (query: string) => Promise<void>) => Promise<void>,
-): Promise<TestDatabase> {
-  const migrationsFolder = migrationsBeforeHashedTokens();
-  try {
-    if (driver === 'pglite') {
-      const dataDir = tempDir('kabari-test-data-');
-      const client = new PGlite(path.join(dataDir, 'pglite'));
-      try {
-        await migratePglite(drizzlePglite(client), { migrationsFolder });
-        await seed(async (query) => {
-          await client.exec(query);
-        });
-      } finally {
-        await client.close();
-      }
-      return {
-        env: { DATA_DIR: dataDir },
-        dataDir,
-        cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
-      };
-    }
-    const database = await createTestDatabase('postgres');
-    const client = new Client({ connectionString: database.databaseUrl });
-    await client.connect();
-    try {
-      await migrateNodePostgres(drizzleNodePostgres(client), { migrationsFolder });
-      await seed(async (query) => {
-        await client.query(query);
-      });
-    } finally {
-      await client.end();
-    }
-    return database;
-  } finally {
-    fs.rmSync(migrationsFolder, { recursive: true, force: true });
-  }
-}
 
 const appOn = (database: TestDatabase) =>
   buildApp(
@@ -120,7 +50,7 @@ describeEachDatabase('migration 0018: tokens stored before they were hashed', (d
       randomUUID(),
     ];
     const expires = `now() + interval '7 days'`;
-    database = await databaseBeforeHashedTokens(driver, async (run) => {
+    database = await databaseBeforeMigration(driver, 18, async (run) => {
       await run(`insert into users (id, email, display_name, password_hash)
                  values ('${userId}', 'rina@example.com', 'Rina', 'not-a-real-hash')`);
       // An SMS that Twilio took, and an email that stayed in the local outbox (a local trial).

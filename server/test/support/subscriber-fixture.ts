@@ -37,7 +37,7 @@ export async function createRequester(
     await app.db.insert(subscriptions).values({
       userId: user.id,
       status: subscription.status,
-      provider: 'v5pay',
+      provider: 'sandbox',
       currency: 'USD',
       firstDayAmount: 99,
       amount: 2999,

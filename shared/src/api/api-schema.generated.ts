@@ -1101,9 +1101,9 @@ export interface paths {
                                 nextDebitDay: string;
                                 /** @description Which processor takes each method; null: not offered */
                                 methods: {
-                                    card: ("stripe" | "v5pay") | null;
-                                    wallet: ("stripe" | "v5pay") | null;
-                                    paypal: ("paypal" | "v5pay") | null;
+                                    card: ("stripe" | "sandbox") | null;
+                                    wallet: ("stripe" | "sandbox") | null;
+                                    paypal: ("paypal" | "sandbox") | null;
                                 };
                                 /** @description True when the sandbox processor takes payments: no money moves */
                                 sandbox: boolean;
@@ -1204,7 +1204,7 @@ export interface paths {
                         password?: string;
                         /** @enum {string} */
                         method: "card" | "wallet" | "paypal";
-                        /** @description Sandbox only (v5pay): checked and used once, never stored or logged; only brand and last four are kept */
+                        /** @description Sandbox only: checked and used once, never stored or logged; only brand and last four are kept */
                         card?: {
                             name: string;
                             surname: string;
@@ -1754,7 +1754,7 @@ export interface paths {
                                 /** @description Days per renewal */
                                 period: number;
                                 /** @enum {string} */
-                                provider: "v5pay" | "stripe" | "paypal";
+                                provider: "sandbox" | "stripe" | "paypal";
                                 /** @description Paid through the sandbox processor: no money moved */
                                 sandbox: boolean;
                                 cancelledAt: string | null;
@@ -1882,7 +1882,7 @@ export interface paths {
                                 /** @description Days per renewal */
                                 period: number;
                                 /** @enum {string} */
-                                provider: "v5pay" | "stripe" | "paypal";
+                                provider: "sandbox" | "stripe" | "paypal";
                                 /** @description Paid through the sandbox processor: no money moved */
                                 sandbox: boolean;
                                 cancelledAt: string | null;

@@ -20,7 +20,7 @@ describe('the payment form where payments are not configured', () => {
     ['/', 'en', 'Payments are not available here yet', /No card details are asked for/],
     ['/id/', 'id', 'Pembayaran belum tersedia di sini', /Tidak ada data kartu yang diminta/],
   ] as const)('says so and asks for no card (%s)', async (url, locale, title, text) => {
-    const handlers: PaymentHandlers = { v5pay: jest.fn(), stripe: jest.fn() };
+    const handlers: PaymentHandlers = { sandbox: jest.fn(), stripe: jest.fn() };
     const { container } = await renderAt(
       url,
       <PaymentForm name="off" terms={notConfigured} locale={locale} handlers={handlers} onPaid={jest.fn()} />,
@@ -31,6 +31,6 @@ describe('the payment form where payments are not configured', () => {
     expect(container.querySelectorAll('input')).toHaveLength(0);
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.queryByRole('radio')).toBeNull();
-    expect(handlers.v5pay).not.toHaveBeenCalled();
+    expect(handlers.sandbox).not.toHaveBeenCalled();
   });
 });

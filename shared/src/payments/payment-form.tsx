@@ -35,7 +35,7 @@ export type StripeOutcome = ApiData<'/api/v1/auth/registerAndSign/stripe', 'post
 
 /** How the caller's endpoint (sign-up or renewal) takes each kind of payment; each resolves with the registerId to poll. */
 export interface PaymentHandlers {
-  v5pay: (payment: { method: PaymentMethod; card?: CardDetails }) => Promise<string>;
+  sandbox: (payment: { method: PaymentMethod; card?: CardDetails }) => Promise<string>;
   stripe: (payment: { method: 'card' | 'wallet'; paymentMethodId: string }) => Promise<StripeOutcome>;
   /** Omitted where PayPal's order flow is not offered. */
   paypal?: {
@@ -88,7 +88,7 @@ function failureText(error: unknown, fallback: string): string {
 export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, onPaid, onFailure }: PaymentFormProps) {
   const { t } = useTranslation(paymentsNamespace);
   const [form] = Form.useForm<CardValues>();
-  const paypalOffered = terms.methods.paypal === 'v5pay' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
+  const paypalOffered = terms.methods.paypal === 'sandbox' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
   const methods = (['card', 'wallet', 'paypal'] as const).filter((option) =>
     option === 'paypal' ? paypalOffered : terms.methods[option] !== null,
   );
@@ -106,7 +106,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   const walletTerms = useMemo(() => ({ ...terms, firstDayDebitAmount: todaysCharge }), [terms, todaysCharge]);
 
   const provider = method === 'paypal' ? terms.methods.paypal : terms.methods[method];
-  const sandboxMethod = provider === 'v5pay';
+  const sandboxMethod = provider === 'sandbox';
   const stripeCardShown = method === 'card' && provider === 'stripe' && !!terms.stripePublishableKey;
 
   if (!terms.paymentsConfigured || methods.length === 0) {
@@ -167,7 +167,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
     await attempt(async () => {
       if (method === 'card' && sandboxMethod) {
         const expiry = parseExpiry(values.cardExpiry ?? '')!;
-        return handlers.v5pay({
+        return handlers.sandbox({
           method: 'card',
           card: {
             name: values.cardName!.trim(),
@@ -190,7 +190,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
         }
         return outcome.registerId;
       }
-      return handlers.v5pay({ method });
+      return handlers.sandbox({ method });
     });
   };
 
@@ -201,8 +201,8 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
 
   const methodLabel = (option: PaymentMethod) => {
     const optionProvider = option === 'paypal' ? terms.methods.paypal : terms.methods[option];
-    if (optionProvider === 'v5pay' && option === 'wallet') return t('method.sandboxWallet');
-    if (optionProvider === 'v5pay' && option === 'paypal') return t('method.sandboxPaypal');
+    if (optionProvider === 'sandbox' && option === 'wallet') return t('method.sandboxWallet');
+    if (optionProvider === 'sandbox' && option === 'paypal') return t('method.sandboxPaypal');
     return t(`method.${option}`);
   };
   const ownButton = sandboxMethod || stripeCardShown;

@@ -44,7 +44,7 @@ const terms: PaymentTerms = {
 async function payWithWallet(outcome: StripeOutcome) {
   const stripe = jest.fn<Promise<StripeOutcome>, Parameters<PaymentHandlers['stripe']>>().mockResolvedValue(outcome);
   const onPaid = jest.fn();
-  const handlers: PaymentHandlers = { v5pay: jest.fn(), stripe };
+  const handlers: PaymentHandlers = { sandbox: jest.fn(), stripe };
   await renderAt('/', <PaymentForm name="wallet-test" terms={terms} locale="en" handlers={handlers} onPaid={onPaid} />);
   await userEvent.click(screen.getByRole('radio', { name: 'Apple Pay / Google Pay' }));
   await waitFor(() => expect(mounted).toHaveBeenCalled());

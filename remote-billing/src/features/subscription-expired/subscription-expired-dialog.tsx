@@ -15,7 +15,7 @@ import { fetchSubscriptionInfo, renewSubscription, type SubscriptionInfo } from 
 import { RenewalProgress } from './renewal-progress';
 
 const renewalHandlers: PaymentHandlers = {
-  v5pay: async (payment) => (await renewSubscription(payment)).registerId,
+  sandbox: async (payment) => (await renewSubscription(payment)).registerId,
   stripe: async (payment) => {
     const result = await renewSubscription(payment);
     return {

@@ -43,7 +43,7 @@ export function registerWithPaypal(
 /** The payment form's handlers for a new account. */
 export function signUpHandlers(account: AccountFields): PaymentHandlers {
   return {
-    v5pay: async (payment) => (await registerWithSandbox(account, payment)).registerId,
+    sandbox: async (payment) => (await registerWithSandbox(account, payment)).registerId,
     stripe: (payment) => registerWithStripe(account, payment),
     paypal: {
       create: () => registerWithPaypal(account, {}),

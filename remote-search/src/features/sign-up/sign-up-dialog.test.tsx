@@ -24,7 +24,7 @@ const sandboxTerms: PaymentTerms = {
   amount: 29.99,
   period: 30,
   nextDebitDay: '2026-11-23T00:00:00.000Z',
-  methods: { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' },
+  methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' },
   sandbox: true,
   paymentsConfigured: true,
 };

@@ -84,7 +84,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.billing.stripe.forgetCustomer(providerCustomerRef);
       } else if (provider === 'paypal' && providerPaymentMethodRef && app.billing.paypal) {
         await app.billing.paypal.forgetPaymentToken(providerPaymentMethodRef);
-      } else if (provider !== 'v5pay' && (providerCustomerRef || providerPaymentMethodRef)) {
+      } else if (provider !== 'sandbox' && (providerCustomerRef || providerPaymentMethodRef)) {
         app.log.warn(
           { provider },
           'deleted account: its payment provider is no longer configured, nothing forgotten there',

@@ -15,7 +15,7 @@ import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope
 import { requestLocale, sayCommon } from '../../lib/messages';
 import { failureText, sayBilling as say } from '../../billing/billing-messages';
 import type { Provider } from '../../payments/processor';
-import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
+import { authorizeSandboxPayment, CardFormatError } from '../../payments/sandbox-processor';
 import {
   CURRENT_TERMS_VERSION,
   localeBody,
@@ -27,13 +27,13 @@ import {
   paypalRegisterResponse,
   stripeBody,
   stripeRegisterResponse,
-  v5payBody,
+  sandboxRegistrationBody,
 } from './schemas';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 
 const REGISTER_PER_IP = (scale: number): ThrottleRule => ({ limit: 60 * scale, windowSeconds: 60 * 60 });
 
-/** getPaidAmount, registerAndSign/v5pay, registerQuery/{id}: sign-up with payment, and its result. */
+/** getPaidAmount, registerAndSign/v5pay (the sandbox), registerQuery/{id}: sign-up with payment, and its result. */
 const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const scale = options.config.authThrottleScale;
   const paymentsConfigured = refuseUnconfiguredPayments(app);
@@ -112,6 +112,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     async (request) => ok(app.billing.terms(request.body.locale)),
   );
 
+  // The path keeps the name the API has always had; the processor behind it is the sandbox.
   app.post(
     '/api/v1/auth/registerAndSign/v5pay',
     {
@@ -128,13 +129,13 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           'answers the registerId and registerQuery says sign_failed with the reason. Only while the sandbox ' +
           'takes payments (a local trial, or PAYMENTS_SANDBOX=true): otherwise 400, or 503 when no processor ' +
           'is configured at all, before the body is read.',
-        body: v5payBody,
+        body: sandboxRegistrationBody,
         response: { 200: registerResponse, 409: errorEnvelope, 503: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
       const body = request.body;
-      if (app.billing.methods[body.method] !== 'v5pay') throw new HttpError(400, say('methodUnavailable'));
+      if (app.billing.methods[body.method] !== 'sandbox') throw new HttpError(400, say('methodUnavailable'));
       const { passwordHash } = await prepareAccount(request.ip, body);
       const now = app.billing.clock.now();
       const registrationId = randomUUID();
@@ -154,12 +155,12 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       }
 
       const result = await app.db.transaction(async (tx) => {
-        await tx.insert(registrations).values(registrationRow(registrationId, body, 'v5pay', passwordHash, now));
+        await tx.insert(registrations).values(registrationRow(registrationId, body, 'sandbox', passwordHash, now));
         return bookFirstDay(
           tx,
           {
             registrationId,
-            provider: 'v5pay',
+            provider: 'sandbox',
             answer: {
               outcome: authorization.outcome,
               method: body.method,

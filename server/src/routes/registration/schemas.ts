@@ -6,9 +6,9 @@ import { emailField } from '../auth/schemas';
 export const localeBody = z.object({ locale: z.enum(['en', 'id']).default('en') });
 
 const methodsSchema = z.object({
-  card: z.enum(['stripe', 'v5pay']).nullable(),
-  wallet: z.enum(['stripe', 'v5pay']).nullable(),
-  paypal: z.enum(['paypal', 'v5pay']).nullable(),
+  card: z.enum(['stripe', 'sandbox']).nullable(),
+  wallet: z.enum(['stripe', 'sandbox']).nullable(),
+  paypal: z.enum(['paypal', 'sandbox']).nullable(),
 });
 
 export const paidAmountResponse = envelope(
@@ -80,10 +80,10 @@ export const paymentFields = {
   method: z.enum(['card', 'wallet', 'paypal']),
   card: sandboxCard
     .optional()
-    .describe('Sandbox only (v5pay): checked and used once, never stored or logged; only brand and last four are kept'),
+    .describe('Sandbox only: checked and used once, never stored or logged; only brand and last four are kept'),
 };
 
-export const v5payBody = z.object({ ...accountFields, ...paymentFields });
+export const sandboxRegistrationBody = z.object({ ...accountFields, ...paymentFields });
 
 export const registerResponse = envelope(z.object({ registerId: z.string().uuid() }));
 

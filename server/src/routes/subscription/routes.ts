@@ -17,7 +17,7 @@ import {
 import { payments, registrations } from '../../db/schema';
 import { sayBilling as say } from '../../billing/billing-messages';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { authorizeSandboxPayment, CardFormatError } from '../../payments/v5pay';
+import { authorizeSandboxPayment, CardFormatError } from '../../payments/sandbox-processor';
 import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
 
 /** The signed-in user's subscription: info (on every protected navigation), cancel, renew, payments. */
@@ -276,7 +276,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
             registrationId,
             user,
             subscription,
-            provider: 'v5pay',
+            provider: 'sandbox',
             answer: {
               outcome: authorization.outcome,
               method: body.method,

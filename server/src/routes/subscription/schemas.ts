@@ -11,7 +11,7 @@ export const subscriptionInfoSchema = z.object({
   firstDayDebitAmount: z.number(),
   currencyCode: z.string(),
   period: z.number().int().describe('Days per renewal'),
-  provider: z.enum(['v5pay', 'stripe', 'paypal']),
+  provider: z.enum(['sandbox', 'stripe', 'paypal']),
   sandbox: z.boolean().describe('Paid through the sandbox processor: no money moved'),
   cancelledAt: z.string().nullable(),
   createdAt: z.string(),

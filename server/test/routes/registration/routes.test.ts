@@ -48,7 +48,7 @@ describeEachDatabase('registration routes', (driver) => {
       firstDayDebitAmount: 0.99,
       amount: 29.99,
       period: 28,
-      methods: { card: 'v5pay', wallet: 'v5pay', paypal: 'v5pay' },
+      methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' },
       sandbox: true,
     });
     expect(Date.parse(en.json().data.nextDebitDay)).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
@@ -97,7 +97,7 @@ describeEachDatabase('registration routes', (driver) => {
       firstDayDebitAmount: 15000,
       currencyCode: 'IDR',
       period: 28,
-      provider: 'v5pay',
+      provider: 'sandbox',
       sandbox: true,
       cancelledAt: null,
     });

@@ -6,7 +6,7 @@ import { checkCard, cardProblemMessage, sayCardProblem, type CardInput, type Car
 import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
 
 /**
- * The built-in sandbox processor ("v5pay"): no money moves. It answers like a card processor in test mode, with
+ * The built-in sandbox processor: no money moves. It answers like a card processor in test mode, with
  * Stripe's public test card numbers, so the whole sign-up works on a fresh machine. Real card numbers are
  * refused: this is a sandbox and says so.
  */
@@ -43,7 +43,7 @@ export interface SandboxAuthorization {
 }
 
 function sandboxRef(idempotencyKey: string): string {
-  return `v5pay_ch_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+  return `sandbox_ch_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
 }
 
 /** A card-format problem (400 before anything is stored), with its message in the visitor's language. */
@@ -76,7 +76,7 @@ export function authorizeSandboxPayment(input: {
   if (input.method !== 'card') {
     return {
       outcome: { outcome: 'succeeded', providerRef, cardBrand: null, cardLast4: null },
-      paymentMethodRef: `v5pay:${input.method}:succeeds`,
+      paymentMethodRef: `sandbox:${input.method}:succeeds`,
     };
   }
   if (!input.card) throw new CardFormatError('number', input.locale);
@@ -109,13 +109,13 @@ export function authorizeSandboxPayment(input: {
   }
   return {
     outcome: { outcome: 'succeeded', providerRef, cardBrand: brand, cardLast4: last4 },
-    paymentMethodRef: `v5pay:card:${behaviour}:${brand}:${last4}`,
+    paymentMethodRef: `sandbox:card:${behaviour}:${brand}:${last4}`,
   };
 }
 
 /** Renewals in the sandbox: the saved method's test behaviour decides. */
 export const sandboxRenewals: RenewalCharger = {
-  provider: 'v5pay',
+  provider: 'sandbox',
   async chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome> {
     const [, method, behaviour, brand, last4] = request.paymentMethodRef.split(':');
     const providerRef = sandboxRef(request.idempotencyKey);

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import { Client } from 'pg';
+import { MIGRATIONS_FOLDER } from '../../src/db/migrate';
+import { createTestDatabase, tempDir, type DriverName, type TestDatabase } from './databases';
+
+/** The migrations folder as it was before migration `idx`: it and every later one left out. */
+function migrationsBefore(idx: number): string {
+  const folder = tempDir('kabari-migrations-');
+  fs.mkdirSync(path.join(folder, 'meta'));
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+    entries: { idx: number; tag: string }[];
+  };
+  journal.entries = journal.entries.filter((entry) => entry.idx < idx);
+  fs.writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
+  for (const entry of journal.entries) {
+    fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
+  }
+  return folder;
+}
+
+/**
+ * A database at the schema before migration `idx`, with `seed` run on it as the old version would have. The app
+ * started on it runs the rest of the migrations.
+ */
+export async function databaseBeforeMigration(
+  driver: DriverName,
+  idx: number,
+  seed: (run: (query: string) => Promise<void>) => Promise<void>,
+): Promise<TestDatabase> {
+  const migrationsFolder = migrationsBefore(idx);
+  try {
+    if (driver === 'pglite') {
+      const dataDir = tempDir('kabari-test-data-');
+      const client = new PGlite(path.join(dataDir, 'pglite'));
+      try {
+        await migratePglite(drizzlePglite(client), { migrationsFolder });
+        await seed(async (query) => {
+          await client.exec(query);
+        });
+      } finally {
+        await client.close();
+      }
+      return {
+        env: { DATA_DIR: dataDir },
+        dataDir,
+        cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+      };
+    }
+    const database = await createTestDatabase('postgres');
+    const client = new Client({ connectionString: database.databaseUrl });
+    await client.connect();
+    try {
+      await migrateNodePostgres(drizzleNodePostgres(client), { migrationsFolder });
+      await seed(async (query) => {
+        await client.query(query);
+      });
+    } finally {
+      await client.end();
+    }
+    return database;
+  } finally {
+    fs.rmSync(migrationsFolder, { recursive: true, force: true });
+  }
+}
