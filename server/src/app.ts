@@ -20,7 +20,7 @@ import billingPlugin from './billing/billing-plugin';
 import authPlugin from './plugins/auth';
 import crossSitePlugin from './plugins/cross-site';
 import databasePlugin from './plugins/database';
-import mailerPlugin, { type DeliveryTiming } from './plugins/mailer';
+import messageOutboxPlugin, { type DeliveryTiming } from './plugins/message-outbox';
 import helmetPlugin from './plugins/helmet';
 import invalidTextPlugin, { isInvalidTextError, sayInvalidText } from './plugins/invalid-text';
 import liveEventsPlugin from './plugins/live-events';
@@ -52,7 +52,7 @@ export interface BuildAppOptions {
   /** Replaces the Twilio SDK's HTTP client (tests see the exact requests, with no network). */
   twilioHttpClient?: TwilioHttpClient;
   /** Shorter delivery timeouts and claim renewals (tests). */
-  mailerTiming?: Partial<DeliveryTiming>;
+  outboxTiming?: Partial<DeliveryTiming>;
 }
 
 // Secrets never reach the logs, wherever a serializer or a handler puts them.
@@ -179,10 +179,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   await app.register(swaggerPlugin);
   await app.register(databasePlugin, { config });
-  await app.register(mailerPlugin, {
+  await app.register(messageOutboxPlugin, {
     config,
     twilioHttpClient: options.twilioHttpClient,
-    timing: options.mailerTiming,
+    timing: options.outboxTiming,
   });
   await app.register(authPlugin, { config });
   await app.register(billingPlugin, { config });

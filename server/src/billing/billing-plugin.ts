@@ -100,7 +100,7 @@ export default fp(
     // Read at call time: tests swap in processors with fake HTTP clients.
     const reconciliationDeps = (): ReconciliationDeps => ({
       db: app.db,
-      mailer: app.mailer,
+      outbox: app.outbox,
       config,
       stripe: app.billing.stripe,
       paypal: app.billing.paypal,
@@ -115,7 +115,7 @@ export default fp(
       paypal,
       runRenewals(at, userId) {
         return runRenewals(
-          { db: app.db, mailer: app.mailer, config, chargers, log: app.log },
+          { db: app.db, outbox: app.outbox, config, chargers, log: app.log },
           at ?? clock.now(),
           userId,
         );
@@ -191,5 +191,5 @@ export default fp(
       });
     }
   },
-  { name: 'billing', dependencies: ['database', 'mailer'] },
+  { name: 'billing', dependencies: ['database', 'outbox'] },
 );

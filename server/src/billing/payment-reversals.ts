@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, subscriptions } from '../db/schema';
-import type { Mailer } from '../plugins/mailer';
+import type { MessageOutbox } from '../plugins/message-outbox';
 import { reversalEndedEmail } from './emails';
 import { lockSubscriptionWithUser } from './subscriptions';
 
@@ -21,7 +21,7 @@ export type ReversalResult = { recorded: false } | { recorded: true; state: stri
  */
 async function endSubscriptionFor(
   tx: DatabaseExecutor,
-  mailer: Mailer,
+  outbox: MessageOutbox,
   payment: Payment,
   reason: 'refunded' | 'disputed',
   now: Date,
@@ -44,7 +44,7 @@ async function endSubscriptionFor(
     })
     .where(eq(subscriptions.id, subscription.id));
   const locale = user.locale === 'id' ? 'id' : 'en';
-  await mailer.queue(tx, {
+  await outbox.queue(tx, {
     idempotencyKey: `reversal-ended:${subscription.id}:${payment.id}`,
     to: user.email,
     locale,
@@ -82,7 +82,7 @@ async function lockPayment(tx: DatabaseExecutor, find: { providerRef?: string | 
  */
 export async function recordRefund(
   tx: DatabaseExecutor,
-  mailer: Mailer,
+  outbox: MessageOutbox,
   find: { providerRef?: string | null; paymentKey?: string | null },
   refund: { total: number } | { amount: number },
   now: Date,
@@ -95,14 +95,14 @@ export async function recordRefund(
   const state =
     payment.state === 'disputed' ? 'disputed' : full ? 'refunded' : refunded > 0 ? 'partly_refunded' : payment.state;
   await tx.update(payments).set({ state, refundedAmount: refunded }).where(eq(payments.id, payment.id));
-  const endedSubscription = full && (await endSubscriptionFor(tx, mailer, payment, 'refunded', now));
+  const endedSubscription = full && (await endSubscriptionFor(tx, outbox, payment, 'refunded', now));
   return { recorded: true, state, endedSubscription };
 }
 
 /** The payer disputed a charge (a chargeback, or PayPal reversing the capture). Idempotent. */
 export async function recordDispute(
   tx: DatabaseExecutor,
-  mailer: Mailer,
+  outbox: MessageOutbox,
   find: { providerRef?: string | null; paymentKey?: string | null },
   now: Date,
 ): Promise<ReversalResult> {
@@ -112,6 +112,6 @@ export async function recordDispute(
     .update(payments)
     .set({ state: 'disputed', disputedAt: payment.disputedAt ?? now })
     .where(eq(payments.id, payment.id));
-  const endedSubscription = await endSubscriptionFor(tx, mailer, payment, 'disputed', now);
+  const endedSubscription = await endSubscriptionFor(tx, outbox, payment, 'disputed', now);
   return { recorded: true, state: 'disputed', endedSubscription };
 }

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/open-database';
 import type { PaypalProcessor } from '../payments/paypal';
 import type { StripeProcessor } from '../payments/stripe';
-import type { Mailer } from '../plugins/mailer';
+import type { MessageOutbox } from '../plugins/message-outbox';
 import type { BillingConfig } from './billing-config';
 
 const MINUTE_MS = 60 * 1000;
@@ -30,7 +30,7 @@ const BATCH_LIMIT = 100;
 /** What every reconciliation job (sign-ups, renewals, refunds owed) works with. */
 export interface ReconciliationDeps {
   db: Database;
-  mailer: Mailer;
+  outbox: MessageOutbox;
   config: BillingConfig;
   stripe: StripeProcessor | undefined;
   paypal: PaypalProcessor | undefined;

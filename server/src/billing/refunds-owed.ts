@@ -15,7 +15,7 @@ type Payment = typeof payments.$inferSelect;
  */
 export type RefundReason = 'email_in_use' | 'late_renewal' | 'duplicate_payment';
 
-export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'mailer' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'>;
+export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'outbox' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'>;
 
 /**
  * Marks a succeeded payment as owed back, in the transaction that found out (so a crash or a provider error
@@ -85,7 +85,7 @@ async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<bool
       const [user] = await tx.select().from(users).where(eq(users.id, payment.userId));
       if (user) {
         const locale = user.locale === 'id' ? 'id' : 'en';
-        await deps.mailer.queue(tx, {
+        await deps.outbox.queue(tx, {
           idempotencyKey: `${email.key}:${payment.id}`,
           to: user.email,
           locale,
@@ -116,7 +116,7 @@ async function recordRefused(deps: RefundDeps, payment: Payment, code: string, a
       .where(and(eq(payments.id, payment.id), isNotNull(payments.refundOwedAt)))
       .returning({ id: payments.id });
     if (!changed) return false;
-    await deps.mailer.queue(tx, {
+    await deps.outbox.queue(tx, {
       idempotencyKey: `refund-refused:${payment.id}`,
       to: deps.operatorEmail,
       locale: 'en',
@@ -137,7 +137,7 @@ async function recordRefused(deps: RefundDeps, payment: Payment, code: string, a
       { paymentId: payment.id, provider: payment.provider, code },
       'The provider refused a refund we owe: it is not tried again, and the operator was emailed to refund it by hand',
     );
-    deps.mailer.kick();
+    deps.outbox.kick();
   }
   return recorded;
 }
@@ -170,7 +170,7 @@ async function refundClaimed(deps: RefundDeps, payment: Payment, at: Date): Prom
     return 'failed';
   }
   await recordRefunded(deps, payment.id);
-  deps.mailer.kick();
+  deps.outbox.kick();
   return 'refunded';
 }
 

@@ -154,7 +154,7 @@ async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at:
       .set({ status: 'expired', updatedAt: at })
       .where(eq(subscriptions.id, subscription.id));
     const locale = user.locale === 'id' ? 'id' : 'en';
-    await deps.mailer.queue(tx, {
+    await deps.outbox.queue(tx, {
       // The key settleRenewal uses for this period's failure: a late decline sends no second notice.
       idempotencyKey: `renewal-failed:${subscription.id}:${payment.periodIndex}`,
       to: user.email,
@@ -195,7 +195,7 @@ async function reconcileOne(deps: ReconciliationDeps, payment: Payment, at: Date
         payment.idempotencyKey,
         answer.outcome,
         { method: payment.provider === 'paypal' ? 'paypal' : 'card', customerRef: null, paymentMethodRef: null },
-        { billing: deps.config, mailer: deps.mailer, now: at },
+        { billing: deps.config, outbox: deps.outbox, now: at },
       ),
     );
     if (!result.settled) return 'waiting';

@@ -2,7 +2,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { payments, subscriptions, users } from '../db/schema';
-import type { Mailer } from '../plugins/mailer';
+import type { MessageOutbox } from '../plugins/message-outbox';
 import type { ChargeOutcome, Provider, RenewalCharger } from '../payments/processor';
 import type { BillingConfig, Locale } from './billing-config';
 import { failureText } from './billing-messages';
@@ -15,7 +15,7 @@ type Payment = typeof payments.$inferSelect;
 
 export interface RenewalDeps {
   db: Database;
-  mailer: Mailer;
+  outbox: MessageOutbox;
   config: BillingConfig;
   chargers: Partial<Record<Provider, RenewalCharger>>;
   log: FastifyBaseLogger;
@@ -82,7 +82,7 @@ async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Prom
       if (!row) return true;
       const { subscription, user } = row;
       const locale = localeOf(user.locale);
-      await deps.mailer.queue(tx, {
+      await deps.outbox.queue(tx, {
         idempotencyKey: `renewal-reminder:${subscription.id}:${subscription.periodIndex}`,
         to: user.email,
         locale,
@@ -155,7 +155,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
         .update(subscriptions)
         .set({ status: 'expired', updatedAt: at })
         .where(eq(subscriptions.id, subscription.id));
-      await deps.mailer.queue(tx, {
+      await deps.outbox.queue(tx, {
         idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
         to: user.email,
         locale,
@@ -224,7 +224,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
     if (outcome.outcome === 'pending') {
       return 'waiting';
     }
-    return settleRenewal(tx, deps.mailer, { subscription, user, payment }, outcome, at);
+    return settleRenewal(tx, deps.outbox, { subscription, user, payment }, outcome, at);
   });
 }
 
@@ -234,7 +234,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
  */
 export async function settleRenewal(
   tx: DatabaseExecutor,
-  mailer: Mailer,
+  outbox: MessageOutbox,
   facts: { subscription: Subscription; user: User; payment: Payment },
   outcome: Exclude<ChargeOutcome, { outcome: 'pending' }>,
   at: Date,
@@ -247,7 +247,7 @@ export async function settleRenewal(
       .update(subscriptions)
       .set({ status: 'expired', updatedAt: at })
       .where(eq(subscriptions.id, subscription.id));
-    await mailer.queue(tx, {
+    await outbox.queue(tx, {
       idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
       to: user.email,
       locale,
@@ -272,7 +272,7 @@ export async function settleRenewal(
       updatedAt: at,
     })
     .where(eq(subscriptions.id, subscription.id));
-  await mailer.queue(tx, {
+  await outbox.queue(tx, {
     idempotencyKey: `receipt:${payment.id}`,
     to: user.email,
     locale,

@@ -150,6 +150,6 @@ export async function settlePendingPayment(
     settledAt: deps.now,
   };
   const [updated] = await tx.update(payments).set(values).where(eq(payments.id, payment.id)).returning();
-  await settleRenewal(tx, deps.mailer, { subscription, user, payment: updated! }, outcome, deps.now);
+  await settleRenewal(tx, deps.outbox, { subscription, user, payment: updated! }, outcome, deps.now);
   return { settled: true, kind: 'renewal' };
 }

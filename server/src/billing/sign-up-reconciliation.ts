@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { registrations, subscriptions } from '../db/schema';
-import type { Mailer } from '../plugins/mailer';
+import type { MessageOutbox } from '../plugins/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal';
 import { intentOutcome, refOf, type StripeProcessor } from '../payments/stripe';
@@ -152,7 +152,7 @@ const signUpPaymentKey = (registration: Registration) =>
 export async function settleSignUpAnswer(
   tx: DatabaseExecutor,
   input: { registration: Registration; outcome: SettledOutcome; saved: ProviderAnswerSaved; at: Date },
-  deps: { config: BillingConfig; mailer: Mailer },
+  deps: { config: BillingConfig; outbox: MessageOutbox },
 ): Promise<SettleResult | null> {
   const { registration, outcome, at } = input;
   const provider = registration.provider as 'stripe' | 'paypal';
@@ -197,7 +197,7 @@ export async function settleSignUpAnswer(
     paymentKey,
     outcome,
     { method, ...input.saved },
-    { billing: deps.config, mailer: deps.mailer, now: at },
+    { billing: deps.config, outbox: deps.outbox, now: at },
   );
 }
 

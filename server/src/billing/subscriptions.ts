@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, registrations, subscriptions, users } from '../db/schema';
-import type { Mailer } from '../plugins/mailer';
+import type { MessageOutbox } from '../plugins/message-outbox';
 import type { ChargeOutcome, Provider } from '../payments/processor';
 import type { BillingConfig, Locale } from './billing-config';
 import { addDays, DAY_MS } from './clock';
@@ -92,7 +92,7 @@ export interface SucceededFirstCharge {
 
 export interface RegistrationDeps {
   billing: BillingConfig;
-  mailer: Mailer;
+  outbox: MessageOutbox;
   now: Date;
 }
 
@@ -255,7 +255,7 @@ export async function completeRegistration(
     sandbox: provider === 'sandbox',
     needsPassword: registration.passwordHash === null,
   });
-  await deps.mailer.queue(tx, { idempotencyKey: `receipt:${payment.id}`, to: user.email, locale, ...receipt });
+  await deps.outbox.queue(tx, { idempotencyKey: `receipt:${payment.id}`, to: user.email, locale, ...receipt });
   return { completed: true, userId: user.id, subscriptionId: subscription.id };
 }
 
@@ -655,7 +655,7 @@ export async function restartSubscription(
     nextAmount: subscription.amount,
     sandbox: input.provider === 'sandbox',
   });
-  await deps.mailer.queue(tx, { idempotencyKey: `receipt:${payment!.id}`, to: user.email, locale, ...receipt });
+  await deps.outbox.queue(tx, { idempotencyKey: `receipt:${payment!.id}`, to: user.email, locale, ...receipt });
   return { restarted: true, subscription: updated! };
 }
 

@@ -128,7 +128,7 @@ export const verificationCodes = pgTable(
 /**
  * Messages to deliver: written with the change that causes them, delivered with retries by the dispatcher. A
  * location request's message carries its consent link only until a provider has taken it (or refused it for
- * good): the token in the stored body then becomes `[token]` (plugins/mailer.ts). In the local outbox it stays
+ * good): the token in the stored body then becomes `[token]` (plugins/message-outbox.ts). In the local outbox it stays
  * whole, since reading it there is how a local trial opens the link.
  */
 export const outboxMessages = pgTable(

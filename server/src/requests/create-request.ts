@@ -73,7 +73,7 @@ export async function createMessageRequest(
   const day = sendDay();
   const perAccount = input.channel === 'sms' ? limits.smsPerAccountPerDay : limits.emailPerAccountPerDay;
   const alert = (db: Parameters<typeof queueSmsBudgetAlert>[0]) =>
-    queueSmsBudgetAlert(db, app.mailer, input.operatorEmail, day, limits.smsDailyBudget);
+    queueSmsBudgetAlert(db, app.outbox, input.operatorEmail, day, limits.smsDailyBudget);
   const outcome = await app.db
     .transaction(async (tx): Promise<CreateOutcome> => {
       if (await isOptedOut(tx, hmacSecret, input.target)) return { kind: 'opted-out' };
@@ -101,13 +101,13 @@ export async function createMessageRequest(
       const idempotencyKey = `location-request:${requestId}`;
       const messageId =
         input.channel === 'sms'
-          ? await app.mailer.queueSms(tx, {
+          ? await app.outbox.queueSms(tx, {
               idempotencyKey,
               to: input.target,
               locale: input.locale,
               text: message.text,
             })
-          : await app.mailer.queue(tx, {
+          : await app.outbox.queue(tx, {
               idempotencyKey,
               to: input.target,
               locale: input.locale,
@@ -137,7 +137,7 @@ export async function createMessageRequest(
       throw error;
     });
   if (outcome.kind === 'limited' && outcome.rule === 'sms-budget') await alert(app.db);
-  if (outcome.kind === 'created' || (outcome.kind === 'limited' && outcome.rule === 'sms-budget')) app.mailer.kick();
+  if (outcome.kind === 'created' || (outcome.kind === 'limited' && outcome.rule === 'sms-budget')) app.outbox.kick();
   return outcome;
 }
 

@@ -1,5 +1,5 @@
 import type { DatabaseExecutor } from '../db/open-database';
-import type { Mailer } from '../plugins/mailer';
+import type { MessageOutbox } from '../plugins/message-outbox';
 import type { RenderedEmail } from '../mail/templates';
 
 /** The operator's email when the day's SMS budget is used up, in English (the operator's language). */
@@ -32,12 +32,12 @@ ${lines
  */
 export async function queueSmsBudgetAlert(
   db: DatabaseExecutor,
-  mailer: Mailer,
+  outbox: MessageOutbox,
   operatorEmail: string,
   day: string,
   budget: number,
 ): Promise<boolean> {
-  const id = await mailer.queue(db, {
+  const id = await outbox.queue(db, {
     idempotencyKey: `sms-budget-used-up:${day}`,
     to: operatorEmail,
     locale: 'en',

@@ -248,7 +248,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         await eraseAccount(tx, user, app.geo.reverseGeocoder, app.auth.secrets.hmacSecret);
         // The one message left about the account: the notice, deleted once a provider has taken it. Its key names
         // nothing (the deletion happens once, in this transaction).
-        await app.mailer.queue(tx, {
+        await app.outbox.queue(tx, {
           idempotencyKey: `account-deleted:${randomUUID()}`,
           to: user.email,
           locale,
@@ -258,7 +258,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         return { subscription: subscription ?? null };
       });
       if (!deleted) throw new HttpError(400, sayCommon('invalidCode'));
-      app.mailer.kick();
+      app.outbox.kick();
       // After the commit and not awaited: the account is gone here whatever the provider answers, or how slowly.
       if (deleted.subscription) void forgetAtProvider(deleted.subscription);
       app.auth.clearSessionCookie(reply);
@@ -318,14 +318,14 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const locale = user.locale === 'id' ? 'id' : 'en';
       await app.db.transaction(async (tx) => {
         const { code, codeId } = await issueEmailChangeCode(tx, app.auth.secrets.hmacSecret, user.email, newEmail);
-        await app.mailer.queue(tx, {
+        await app.outbox.queue(tx, {
           idempotencyKey: `email-change-code:${codeId}`,
           to: newEmail,
           locale,
           ...emailChangeCodeEmail(locale, user.displayName, code),
         });
       });
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({ success: true as const });
     },
   );
@@ -371,7 +371,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             .update(verificationCodes)
             .set({ consumedAt: sql`now()` })
             .where(and(eq(verificationCodes.email, current.email), isNull(verificationCodes.consumedAt)));
-          await app.mailer.queue(tx, {
+          await app.outbox.queue(tx, {
             idempotencyKey: `email-changed:${codeId}`,
             to: current.email,
             locale,
@@ -385,7 +385,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           throw error;
         });
       if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({ user: { userCacheInfo: userCacheInfo(changed) } });
     },
   );
@@ -417,14 +417,14 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(eq(users.id, session.user.id))
           .returning({ at: users.passwordChangedAt });
         await revokeUserSessions(tx, session.user.id, session.id);
-        await app.mailer.queue(tx, {
+        await app.outbox.queue(tx, {
           idempotencyKey: `password-changed:${session.user.id}:${changed?.at?.toISOString() ?? Date.now()}`,
           to: session.user.email,
           locale,
           ...passwordChangedEmail(locale, session.user.displayName, 'account'),
         });
       });
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({ success: true as const });
     },
   );

@@ -195,7 +195,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
             const purpose = SEND_CODE_PURPOSES[request.body.type];
             const { code, codeId } = await issueBillingCode(tx, secrets.hmacSecret, email, purpose);
             const billingMail = billingCodeEmail(locale, purpose, code);
-            await app.mailer.queue(tx, {
+            await app.outbox.queue(tx, {
               idempotencyKey: `${purpose}-code:${codeId}`,
               to: user.email,
               locale,
@@ -205,9 +205,9 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
           }
           const { code, codeId } = await issueResetCode(tx, secrets.hmacSecret, email);
           const rendered = resetCodeEmail(locale, user.displayName, code, options.config.publicUrl);
-          await app.mailer.queue(tx, { idempotencyKey: `reset-code:${codeId}`, to: user.email, locale, ...rendered });
+          await app.outbox.queue(tx, { idempotencyKey: `reset-code:${codeId}`, to: user.email, locale, ...rendered });
         });
-        app.mailer.kick();
+        app.outbox.kick();
       } else {
         request.log.info('Reset code requested for an email without an account; nothing sent');
       }
@@ -256,7 +256,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
           .where(eq(users.id, user.id));
         await revokeUserSessions(tx, user.id, keepSessionId);
         // The owner hears of it, in the account's language, whoever held the code.
-        await app.mailer.queue(tx, {
+        await app.outbox.queue(tx, {
           idempotencyKey: `password-changed:${check.codeId}`,
           to: user.email,
           locale: accountLocale,
@@ -265,7 +265,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         return true;
       });
       if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
-      app.mailer.kick();
+      app.outbox.kick();
       // The revoked sessions stop here at once; other instances hear the database's notice.
       app.auth.cache.forgetUser(user.id);
       // Whoever holds the code may sign in with the new password at once.

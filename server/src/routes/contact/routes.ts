@@ -44,7 +44,7 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
         if (!row) throw new Error('the contact message was not stored');
         const rendered = contactMessageEmail({ ...request.body, id: row.id, receivedAt: row.createdAt });
-        await app.mailer.queue(tx, {
+        await app.outbox.queue(tx, {
           idempotencyKey: `contact-message:${row.id}`,
           to: operatorEmail,
           locale: 'en',
@@ -52,7 +52,7 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           ...rendered,
         });
       });
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({ received: true as const });
     },
   );

@@ -63,7 +63,7 @@ const devBillingRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, o
         userId = user.id;
       }
       const report = await app.billing.runRenewals(at ? new Date(at) : undefined, userId);
-      app.mailer.kick();
+      app.outbox.kick();
       return ok(report);
     },
   );

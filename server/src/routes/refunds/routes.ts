@@ -55,13 +55,13 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
           .returning({ id: refundRequests.id });
         const id = row!.id;
         const validUntil = cancelled?.subscription.validUntil ?? null;
-        await app.mailer.queue(tx, {
+        await app.outbox.queue(tx, {
           idempotencyKey: `refund-request:${id}`,
           to: email,
           locale,
           ...refundRequestEmail(locale, { requestId: id, cancelled: cancelled !== null, validUntil }),
         });
-        await app.mailer.queue(tx, {
+        await app.outbox.queue(tx, {
           idempotencyKey: `refund-request-operator:${id}`,
           to: operatorEmail,
           locale: 'en',
@@ -73,7 +73,7 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
         return id;
       });
       if (!result) throw new HttpError(400, sayCommon('invalidCode'));
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({ id: result });
     },
   );

@@ -168,11 +168,11 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
               paymentMethodRef: authorization.paymentMethodRef,
             },
           },
-          { billing: app.billing.config, mailer: app.mailer, now },
+          { billing: app.billing.config, outbox: app.outbox, now },
         );
       });
       if (result && !result.completed && result.reason === 'email_in_use') await refuseTakenEmail(registrationId);
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({ registerId: registrationId });
     },
   );
@@ -223,11 +223,11 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
               paymentMethodRef: charge.paymentMethodRef,
             },
           },
-          { billing: app.billing.config, mailer: app.mailer, now },
+          { billing: app.billing.config, outbox: app.outbox, now },
         ),
       );
       if (result && !result.completed && result.reason === 'email_in_use') await refuseTakenEmail(registrationId);
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({
         registerId: registrationId,
         requiresAction: charge.requiresAction,
@@ -315,11 +315,11 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
               paymentMethodRef: capture.paymentMethodRef,
             },
           },
-          { billing: app.billing.config, mailer: app.mailer, now },
+          { billing: app.billing.config, outbox: app.outbox, now },
         ),
       );
       if (result && !result.completed && result.reason === 'email_in_use') await refuseTakenEmail(registrationId);
-      app.mailer.kick();
+      app.outbox.kick();
       return ok({ registerId: registrationId, orderId });
     },
   );

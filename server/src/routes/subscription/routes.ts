@@ -31,7 +31,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
    * reconciliation passes. registerQuery tells the subscriber (duplicate_payment), and the email follows.
    */
   async function refundIfPaidTwice(booked: RestartResult | null, registrationId: string) {
-    app.mailer.kick();
+    app.outbox.kick();
     if (!booked || booked.restarted) return;
     await app.billing.refundOwedNow(restartKey(registrationId));
   }
@@ -80,7 +80,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         const cancelled = await cancelSubscription(tx, user.id, now);
         if (cancelled?.changed) {
           const locale = user.locale === 'id' ? 'id' : 'en';
-          await app.mailer.queue(tx, {
+          await app.outbox.queue(tx, {
             idempotencyKey: `cancelled:${cancelled.subscription.id}:${cancelled.subscription.periodIndex}`,
             to: user.email,
             locale,
@@ -90,7 +90,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         return cancelled;
       });
       if (!result) throw new HttpError(404, say('noSubscription'));
-      app.mailer.kick();
+      app.outbox.kick();
       return ok(subscriptionInfo(result.subscription, now));
     },
   );
@@ -160,7 +160,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
                   paymentMethodRef: capture.paymentMethodRef,
                 },
               },
-              { billing: app.billing.config, mailer: app.mailer, now },
+              { billing: app.billing.config, outbox: app.outbox, now },
             ),
           );
           await refundIfPaidTwice(booked, attempt.id);
@@ -226,7 +226,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
                 paymentMethodRef: charge.paymentMethodRef,
               },
             },
-            { billing: app.billing.config, mailer: app.mailer, now },
+            { billing: app.billing.config, outbox: app.outbox, now },
           );
         });
         await refundIfPaidTwice(booked, registrationId);
@@ -284,7 +284,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
               paymentMethodRef: authorization.paymentMethodRef,
             },
           },
-          { billing: app.billing.config, mailer: app.mailer, now },
+          { billing: app.billing.config, outbox: app.outbox, now },
         );
       });
       await refundIfPaidTwice(booked, registrationId);

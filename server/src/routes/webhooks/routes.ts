@@ -78,7 +78,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           customerRef: refOf(intent.customer),
           paymentMethodRef: refOf(intent.payment_method),
         },
-        { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
+        { billing: app.billing.config, outbox: app.outbox, now: app.billing.clock.now() },
       );
       if (!result.settled && result.missing) throw notRecordedYet();
       return;
@@ -98,7 +98,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         saved: { customerRef: refOf(intent.customer), paymentMethodRef: refOf(intent.payment_method) },
         at: app.billing.clock.now(),
       },
-      { config: app.billing.config, mailer: app.mailer },
+      { config: app.billing.config, outbox: app.outbox },
     );
   }
 
@@ -158,7 +158,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           const currency = charge.currency.toUpperCase();
           await recordRefund(
             tx,
-            app.mailer,
+            app.outbox,
             { providerRef: refOf(charge.payment_intent) },
             // Stripe's units back to ours (Stripe counts rupiah in hundredths, for example).
             { total: Math.round(charge.amount_refunded / stripeAmount(1, currency)) },
@@ -166,11 +166,11 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           );
         } else if (event.type === 'charge.dispute.created') {
           const dispute = event.data.object;
-          await recordDispute(tx, app.mailer, { providerRef: refOf(dispute.payment_intent) }, app.billing.clock.now());
+          await recordDispute(tx, app.outbox, { providerRef: refOf(dispute.payment_intent) }, app.billing.clock.now());
         }
         return true;
       }));
-      app.mailer.kick();
+      app.outbox.kick();
       if (event.type === 'payment_intent.succeeded') await refundOwedAfterCommit(stripePaymentKey(event.data.object));
       return ok({ received: true as const, duplicate });
     },
@@ -207,14 +207,14 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     const now = app.billing.clock.now();
     if (event.event_type === 'PAYMENT.CAPTURE.REVERSED') {
       // PayPal took the money back for the payer (a dispute or chargeback they won).
-      await recordDispute(tx, app.mailer, find, now);
+      await recordDispute(tx, app.outbox, find, now);
       return;
     }
     const currency = resource?.amount?.currency_code;
     const total = paypalMinor(resource?.seller_payable_breakdown?.total_refunded_amount?.value, currency);
     const amount = paypalMinor(resource?.amount?.value, currency);
     if (total === null && amount === null) return;
-    await recordRefund(tx, app.mailer, find, total !== null ? { total } : { amount: amount! }, now);
+    await recordRefund(tx, app.outbox, find, total !== null ? { total } : { amount: amount! }, now);
   }
 
   const PAYPAL_SETTLING = new Set(['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.DECLINED']);
@@ -295,12 +295,12 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           paymentKey!,
           outcome,
           { method: 'paypal', ...saved },
-          { billing: app.billing.config, mailer: app.mailer, now: app.billing.clock.now() },
+          { billing: app.billing.config, outbox: app.outbox, now: app.billing.clock.now() },
         );
         if (!result.settled && result.missing) throw notRecordedYet();
         return true;
       }));
-      app.mailer.kick();
+      app.outbox.kick();
       if (settling && event.event_type === 'PAYMENT.CAPTURE.COMPLETED') await refundOwedAfterCommit(paymentKey);
       return ok({ received: true as const, duplicate });
     },

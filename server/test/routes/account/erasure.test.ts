@@ -140,7 +140,7 @@ describeEachDatabase('deleting an account', (driver) => {
     // The sign-in counter of the address is kept under a keyed hash of it: looked for by that key.
     const emailCounter = throttleKey(app().auth.secrets.hmacSecret, 'login:account', email);
     expect(await tablesHolding(emailCounter)).toEqual(['auth_throttles']);
-    await app().mailer.dispatchDue();
+    await app().outbox.dispatchDue();
     expect(await tablesHolding(userId)).not.toEqual([]);
 
     const deleted = await call('POST', '/api/v1/personnal/account/delete', token, {
@@ -148,7 +148,7 @@ describeEachDatabase('deleting an account', (driver) => {
     });
     expect(deleted.statusCode).toBe(200);
     // The one message the deletion writes, telling the person it is done, goes out and is then forgotten.
-    await app().mailer.dispatchDue();
+    await app().outbox.dispatchDue();
     expect(smtp.received).toContain(email);
 
     expect(await tablesHolding(userId)).toEqual([]);

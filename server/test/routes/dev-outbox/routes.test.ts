@@ -12,7 +12,7 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
   beforeAll(async () => {
     testApp = await buildTestApp('pglite');
     for (const [index, to] of ['a@example.com', 'b@example.com'].entries()) {
-      await testApp.app.mailer.queue(testApp.app.db, {
+      await testApp.app.outbox.queue(testApp.app.db, {
         idempotencyKey: `outbox-${index}`,
         to,
         locale: 'en',
@@ -28,7 +28,7 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
   });
 
   it('lists the messages as JSON, newest first, optionally for one recipient', async () => {
-    expect(testApp.app.mailer.transport).toBe('local');
+    expect(testApp.app.outbox.transport).toBe('local');
     const all = await testApp.app.inject({ method: 'GET', url: withToken('/dev/outbox') });
     expect(all.statusCode).toBe(200);
     expect(all.headers['cache-control']).toBe('no-store');
@@ -45,8 +45,8 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
   });
 
   it('shows an SMS without a provider as sent locally, on the page too', async () => {
-    expect(testApp.app.mailer.smsTransport).toBe('local');
-    await testApp.app.mailer.queueSms(testApp.app.db, {
+    expect(testApp.app.outbox.smsTransport).toBe('local');
+    await testApp.app.outbox.queueSms(testApp.app.db, {
       idempotencyKey: 'outbox-sms',
       to: '+6281234567890',
       locale: 'id',

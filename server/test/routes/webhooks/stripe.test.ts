@@ -262,7 +262,7 @@ describeEachDatabase('Stripe', (driver) => {
       const later = new Date(Date.now() + 6 * 60 * 1000);
       const deps = {
         db: app().db,
-        mailer: app().mailer,
+        outbox: app().outbox,
         stripe,
         paypal: app().billing.paypal,
         log: app().log,

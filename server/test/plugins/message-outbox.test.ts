@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../../src/app';
 import { createUser } from '../../src/auth/users';
 import { locationRequests, outboxMessages, requestEvents } from '../../src/db/schema';
-import { CLAIM_LEASE_SECONDS, DELIVERY_TIMING, retryDelaySeconds } from '../../src/plugins/mailer';
+import { CLAIM_LEASE_SECONDS, DELIVERY_TIMING, retryDelaySeconds } from '../../src/plugins/message-outbox';
 import type { TwilioHttpClient } from '../../src/mail/twilio-sms';
 import { describeEachDatabase } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
@@ -94,7 +94,7 @@ describe('delivery timing', () => {
   });
 });
 
-describeEachDatabase('the mailer against an SMTP server that never answers', (driver) => {
+describeEachDatabase('the outbox against an SMTP server that never answers', (driver) => {
   it('times the attempt out and keeps the message queued for a retry', async () => {
     // Accepts the connection, then says nothing: nodemailer's own default would wait 10 minutes.
     const sockets = new Set<Socket>();
@@ -104,10 +104,10 @@ describeEachDatabase('the mailer against an SMTP server that never answers', (dr
     const testApp = await buildTestApp(
       driver,
       { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Kabari <no-reply@kabari.test>' },
-      { build: { mailerTiming: { smtpGreetingMs: 200, smtpSocketMs: 400 } } },
+      { build: { outboxTiming: { smtpGreetingMs: 200, smtpSocketMs: 400 } } },
     );
     try {
-      await testApp.app.mailer.queue(testApp.app.db, {
+      await testApp.app.outbox.queue(testApp.app.db, {
         idempotencyKey: 'silent-server',
         to: 'someone@example.com',
         locale: 'en',
@@ -115,7 +115,7 @@ describeEachDatabase('the mailer against an SMTP server that never answers', (dr
         text: 'Hello',
         html: '<p>Hello</p>',
       });
-      await testApp.app.mailer.dispatchDue();
+      await testApp.app.outbox.dispatchDue();
       const [row] = await testApp.app.db
         .select()
         .from(outboxMessages)
@@ -131,7 +131,7 @@ describeEachDatabase('the mailer against an SMTP server that never answers', (dr
   });
 });
 
-describeEachDatabase('the mailer with SMTP_URL', (driver) => {
+describeEachDatabase('the outbox with SMTP_URL', (driver) => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let testApp: TestApp;
 
@@ -168,7 +168,7 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
     expect(message.raw).toContain('From: Kabari <no-reply@kabari.test>');
     expect(message.raw).toMatch(/Your verification code is: \d{6}/);
 
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     const [row] = await testApp.app.db
       .select()
       .from(outboxMessages)
@@ -190,13 +190,13 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
     expect(message.raw).toContain('Reply-To: budi@example.com');
     expect(message.raw).toContain('Subject: Contact form: A question about Kabari (Budi)');
     // Let the dispatch that delivered it finish before the next test counts deliveries.
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
   });
 
   it('keeps a refused message and retries it later, sending it once', async () => {
     smtp.refuse(1);
     const before = smtp.received.length;
-    await testApp.app.mailer.queue(testApp.app.db, {
+    await testApp.app.outbox.queue(testApp.app.db, {
       idempotencyKey: 'retry-test',
       to: 'retry@example.com',
       locale: 'en',
@@ -204,20 +204,20 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
       text: 'Hello again',
       html: '<p>Hello again</p>',
     });
-    expect(await testApp.app.mailer.dispatchDue()).toBe(1);
+    expect(await testApp.app.outbox.dispatchDue()).toBe(1);
     const failed = await rowFor('retry-test');
     expect(failed).toMatchObject({ state: 'queued', attempts: 1 });
     expect(failed?.lastError).toMatch(/Mailbox busy/);
     expect(failed!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
 
     // Not due yet: nothing is sent.
-    expect(await testApp.app.mailer.dispatchDue()).toBe(0);
+    expect(await testApp.app.outbox.dispatchDue()).toBe(0);
 
     await testApp.app.db.execute(
       sql`update outbox_messages set next_attempt_at = now() where idempotency_key = 'retry-test'`,
     );
     const arrival = smtp.nextMessage();
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     expect((await arrival).to).toBe('retry@example.com');
     expect(await rowFor('retry-test')).toMatchObject({ state: 'sent', attempts: 2 });
     expect(smtp.received.length).toBe(before + 1);
@@ -234,14 +234,14 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
       eraseWhenSent: true,
     });
     const arrival = smtp.nextMessage();
-    await testApp.app.mailer.queue(testApp.app.db, farewell('erase-when-sent', 'leaving@example.com'));
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.queue(testApp.app.db, farewell('erase-when-sent', 'leaving@example.com'));
+    await testApp.app.outbox.dispatchDue();
     expect((await arrival).to).toBe('leaving@example.com');
     expect(await rowFor('erase-when-sent')).toBeUndefined();
 
     smtp.refuse(1, 550);
-    await testApp.app.mailer.queue(testApp.app.db, farewell('erase-when-refused', 'gone@example.com'));
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.queue(testApp.app.db, farewell('erase-when-refused', 'gone@example.com'));
+    await testApp.app.outbox.dispatchDue();
     expect(await rowFor('erase-when-refused')).toBeUndefined();
   });
 
@@ -259,7 +259,7 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
     const token = /enter-link\?token=([\w-]+)/.exec(delivered)?.[1];
     // The recipient has the link, whole.
     expect(token).toMatch(/^[\w-]{32}$/);
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     const [message] = await testApp.app.db
       .select({ message: outboxMessages })
       .from(locationRequests)
@@ -286,8 +286,8 @@ describeEachDatabase('the mailer with SMTP_URL', (driver) => {
       text: 'Once',
       html: '<p>Once</p>',
     };
-    await testApp.app.mailer.queue(testApp.app.db, email);
-    await testApp.app.mailer.queue(testApp.app.db, email);
+    await testApp.app.outbox.queue(testApp.app.db, email);
+    await testApp.app.outbox.queue(testApp.app.db, email);
     const rows = await testApp.app.db
       .select()
       .from(outboxMessages)
@@ -312,7 +312,7 @@ describeEachDatabase('the dispatcher against SMTP: a burst over pooled connectio
 
   it('delivers 12 messages once each through at most 3 connections; a 5xx refusal fails at once', async () => {
     for (let index = 0; index < 12; index += 1) {
-      await testApp.app.mailer.queue(testApp.app.db, {
+      await testApp.app.outbox.queue(testApp.app.db, {
         idempotencyKey: `burst-${index}`,
         to: `burst-${index}@example.com`,
         locale: 'en',
@@ -322,7 +322,7 @@ describeEachDatabase('the dispatcher against SMTP: a burst over pooled connectio
       });
     }
     const arrived = smtp.waitForCount(12);
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     await arrived;
     expect(smtp.received.map((message) => message.to).sort()).toEqual(
       Array.from({ length: 12 }, (_, index) => `burst-${index}@example.com`).sort(),
@@ -332,7 +332,7 @@ describeEachDatabase('the dispatcher against SMTP: a burst over pooled connectio
     expect(rows.every((row) => row.state === 'sent' && row.transport === 'smtp' && row.attempts === 1)).toBe(true);
 
     smtp.refuse(1, 550);
-    await testApp.app.mailer.queue(testApp.app.db, {
+    await testApp.app.outbox.queue(testApp.app.db, {
       idempotencyKey: 'no-such-mailbox',
       to: 'nobody@example.com',
       locale: 'en',
@@ -340,7 +340,7 @@ describeEachDatabase('the dispatcher against SMTP: a burst over pooled connectio
       text: 'Hello',
       html: '<p>Hello</p>',
     });
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     const [refused] = await testApp.app.db
       .select()
       .from(outboxMessages)
@@ -423,16 +423,16 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     const { request } = await sendSms(testApp.app, '+6281234567890');
     expect(request.delivery).toBe('queued');
 
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     let message = await messageOf(testApp.app, request.id);
     expect(message).toMatchObject({ state: 'queued', attempts: 1, transport: null });
     expect(message.lastError).toMatch(/Service unavailable/);
     // Backoff: 30 s after the first failure.
     expect(message.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(25_000);
-    expect(await testApp.app.mailer.dispatchDue()).toBe(0);
+    expect(await testApp.app.outbox.dispatchDue()).toBe(0);
 
     await makeDue(testApp.app, message.id);
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     message = await messageOf(testApp.app, request.id);
     expect(message).toMatchObject({ state: 'queued', attempts: 2, lastError: 'socket hang up' });
     expect(message.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(55_000);
@@ -444,7 +444,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     restarted = await buildApp(testApp.config, { logger: false, twilioHttpClient: healthy.client });
     await restarted.ready();
     await makeDue(restarted, message.id);
-    await restarted.mailer.dispatchDue();
+    await restarted.outbox.dispatchDue();
     message = await messageOf(restarted, request.id);
     expect(message).toMatchObject({ state: 'sent', transport: 'twilio', attempts: 3, lastError: null });
     expect(healthy.requests).toHaveLength(1);
@@ -453,7 +453,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
 
     // Nothing more goes out, however often the dispatcher runs.
     await makeDue(restarted, message.id);
-    expect(await restarted.mailer.dispatchDue()).toBe(0);
+    expect(await restarted.outbox.dispatchDue()).toBe(0);
     expect(healthy.requests).toHaveLength(1);
     // The requester saw it created (queued), then sent; retries that stayed queued published nothing.
     expect(await deliveryEvents(restarted, request.id)).toEqual(['queued', 'sent']);
@@ -470,10 +470,10 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
       }) as TwilioHttpClient['request'],
     };
     testApp = await buildTestApp(driver, TWILIO, {
-      build: { twilioHttpClient: slow, mailerTiming: { leaseRenewalMs: 20 } },
+      build: { twilioHttpClient: slow, outboxTiming: { leaseRenewalMs: 20 } },
     });
     const { request } = await sendSms(testApp.app, '+6281234567893');
-    const dispatching = testApp.app.mailer.dispatchDue();
+    const dispatching = testApp.app.outbox.dispatchDue();
     const until = async (condition: () => Promise<boolean> | boolean) => {
       while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
     };
@@ -505,7 +505,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
       }) as TwilioHttpClient['request'],
     };
     testApp = await buildTestApp(driver, TWILIO, {
-      build: { twilioHttpClient: client, mailerTiming: { leaseRenewalMs: renewalMs } },
+      build: { twilioHttpClient: client, outboxTiming: { leaseRenewalMs: renewalMs } },
     });
     const { db } = testApp.app;
     // The batch's renewal is fired by hand, at the worst moment: inside the transaction that writes the failure,
@@ -528,7 +528,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     fakeIntervalsOnly();
     try {
       const { request } = await sendSms(testApp.app, '+6281234567894');
-      await testApp.app.mailer.dispatchDue();
+      await testApp.app.outbox.dispatchDue();
       expect(failing.requests).toHaveLength(1);
       // The renewal timer was running when the failure was written, so it did fire then.
       expect(renewalsDue).toBe(1);
@@ -549,7 +549,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: twilio.client } });
     const tokenIn = (text: string) => /enter-link\?token=([\w-]+)/.exec(text)?.[1] ?? '';
     const { request } = await sendSms(testApp.app, '+6281234567893');
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     // The recipient has the link, whole.
     const delivered = (twilio.requests[0]!.data as { Body: string }).Body;
     const token = tokenIn(delivered);
@@ -562,7 +562,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     // Refused for good: nobody will send it again, and the token goes too.
     twilio.answer(400);
     const refused = await sendSms(testApp.app, '+6281234567894');
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     const refusedToken = tokenIn((twilio.requests[1]!.data as { Body: string }).Body);
     expect(refusedToken).toMatch(/^[\w-]{32}$/);
     const failed = await messageOf(testApp.app, refused.request.id);
@@ -575,23 +575,23 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     const twilio = recordingTwilioClient(['network']);
     testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: twilio.client } });
     const sent = await sendSms(testApp.app, '+6281234567891');
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     const { id } = await messageOf(testApp.app, sent.request.id);
     // Another process claimed it (attempts + 1, leased for 2 minutes) and died before recording an outcome.
     await testApp.app.db.execute(
       sql`update outbox_messages set attempts = attempts + 1, next_attempt_at = now() + interval '120 seconds'
           where id = ${id}`,
     );
-    expect(await testApp.app.mailer.dispatchDue()).toBe(0);
+    expect(await testApp.app.outbox.dispatchDue()).toBe(0);
     await makeDue(testApp.app, id);
-    expect(await testApp.app.mailer.dispatchDue()).toBe(1);
+    expect(await testApp.app.outbox.dispatchDue()).toBe(1);
     expect(await messageOf(testApp.app, sent.request.id)).toMatchObject({ state: 'sent', attempts: 3 });
     expect(twilio.requests).toHaveLength(2);
 
     // An invalid number: Twilio's 400 is final, the message fails at once and the owner sees it failed.
     twilio.answer(400);
     const refused = await sendSms(testApp.app, '+6281234567892');
-    await testApp.app.mailer.dispatchDue();
+    await testApp.app.outbox.dispatchDue();
     const message = await messageOf(testApp.app, refused.request.id);
     expect(message).toMatchObject({ state: 'failed', attempts: 1 });
     expect(message.lastError).toMatch(/Twilio refused the message \(400, code 21211\)/);

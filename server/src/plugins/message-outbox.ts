@@ -35,7 +35,7 @@ export interface OutgoingSms {
   text: string;
 }
 
-export interface Mailer {
+export interface MessageOutbox {
   /** 'smtp' with SMTP_URL; otherwise 'local': messages stay in the outbox, readable at /dev/outbox. */
   readonly transport: 'smtp' | 'local';
   /** 'twilio' with the TWILIO_* variables; otherwise 'local', like email without SMTP. */
@@ -87,7 +87,7 @@ export const DELIVERY_TIMING: DeliveryTiming = {
   leaseRenewalMs: 30_000,
 };
 
-export interface MailerOptions {
+export interface MessageOutboxOptions {
   config: Config;
   /** Replaces the Twilio SDK's HTTP client (tests record the exact requests instead of using the network). */
   twilioHttpClient?: TwilioHttpClient;
@@ -97,7 +97,7 @@ export interface MailerOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    mailer: Mailer;
+    outbox: MessageOutbox;
   }
 }
 
@@ -139,7 +139,7 @@ type DeliveryOutcome =
  * process dying (or timing out) before the row is marked sent; SMTP gets the row's id as its Message-ID.
  */
 export default fp(
-  async (app, options: MailerOptions) => {
+  async (app, options: MessageOutboxOptions) => {
     const { config } = options;
     const timing: DeliveryTiming = { ...DELIVERY_TIMING, ...options.timing };
     const db: Database = app.db;
@@ -340,7 +340,7 @@ export default fp(
       return row?.id ?? null;
     }
 
-    const mailer: Mailer = {
+    const outbox: MessageOutbox = {
       transport: transporter ? 'smtp' : 'local',
       smsTransport: smsSender ? 'twilio' : 'local',
       queue: (executor, email) =>
@@ -370,7 +370,7 @@ export default fp(
       },
       dispatchDue,
     };
-    app.decorate('mailer', mailer);
+    app.decorate('outbox', outbox);
 
     // Messages left queued by an earlier run (a restart, or a provider since removed) are picked up on start.
     app.addHook('onReady', async () => {
@@ -386,7 +386,7 @@ export default fp(
       transporter?.close();
     });
   },
-  { name: 'mailer', dependencies: ['database'] },
+  { name: 'outbox', dependencies: ['database'] },
 );
 
 /** An SMTP 5xx reply (no such mailbox, rejected) is final; 4xx (busy, greylisted) is worth another try. */
