@@ -27,6 +27,17 @@ function read(file: string): unknown {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
+/** Every text by its key path. */
+function texts(value: unknown, prefix = ''): Array<[string, string]> {
+  if (typeof value !== 'object' || value === null) return [[prefix, String(value)]];
+  return Object.entries(value).flatMap(([key, child]) => texts(child, prefix ? `${prefix}.${key}` : key));
+}
+
+/** The i18next placeholders a text fills in (`{{name}}`, `{{count}}`), each once, sorted. */
+function placeholders(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((match) => match[1] as string))].sort();
+}
+
 describe('translations', () => {
   const pairs = findPairs();
 
@@ -39,6 +50,17 @@ describe('translations', () => {
     (_name, pair) => {
       expect(fs.existsSync(pair.id)).toBe(true);
       expect(keys(read(pair.id)).sort()).toEqual(keys(read(pair.en)).sort());
+    },
+  );
+
+  it.each(pairs.map((pair) => [path.relative(repoRoot, pair.en), pair] as const))(
+    '%s fills in the same placeholders in Indonesian, text by text',
+    (_name, pair) => {
+      const indonesian = new Map(texts(read(pair.id)));
+      const differing = texts(read(pair.en))
+        .filter(([key, english]) => placeholders(english).join() !== placeholders(indonesian.get(key) ?? '').join())
+        .map(([key, english]) => `${key}: ${placeholders(english)} ≠ ${placeholders(indonesian.get(key) ?? '')}`);
+      expect(differing).toEqual([]);
     },
   );
 
