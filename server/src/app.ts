@@ -108,7 +108,8 @@ function validationMessage(
   // A schema's own message (e.g. "Enter valid email address") is the one to show, in the caller's language.
   const known = first?.message ? knownText(first.message) : undefined;
   if (known) return locale === 'en' ? `${field}: ${known.en}` : known.id;
-  return sayCommon('invalidField', { field, problem: first?.message ?? 'invalid value' })[locale];
+  // The validator's own words are English only: English shows them, Indonesian says which field.
+  return locale === 'en' ? `${field}: ${first?.message ?? 'invalid value'}` : sayCommon('invalidField', { field }).id;
 }
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<FastifyInstance> {

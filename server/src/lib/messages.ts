@@ -33,11 +33,22 @@ function render(locale: Locale, template: string, params: MessageParams): string
 /** English texts without parameters → both languages: schema messages are written in English and found here. */
 const byEnglish = new Map<string, LocalizedText>();
 
+/** The `{name}` parameters a text fills in, each once, sorted. */
+function parametersOf(template: string): string {
+  return [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]))].sort().join(', ');
+}
+
 export function defineMessages<K extends string>(
   en: Record<K, string>,
   id: NoInfer<Record<K, string>>,
 ): (key: K, params?: MessageParams) => LocalizedText {
   for (const key of Object.keys(en) as K[]) {
+    // A parameter missing from one language would reach a person as "{name}": refused when the module loads,
+    // so every test (and the server's start) fails on it.
+    if (parametersOf(en[key]) !== parametersOf(id[key]))
+      throw new Error(
+        `message ${key}: English fills in {${parametersOf(en[key])}}, Indonesian {${parametersOf(id[key])}}`,
+      );
     if (!/\{\w+\}/.test(en[key])) byEnglish.set(en[key], { en: en[key], id: id[key] });
   }
   return (key, params = {}) => ({ en: render('en', en[key], params), id: render('id', id[key], params) });
@@ -65,7 +76,7 @@ export const sayCommon = defineMessages(
     tooManyAttempts: 'Too many attempts. Please try again in {wait}.',
     tooManyFromNetwork: 'Too many requests from this network. Please try again in {wait}.',
     loginExpired: 'Login expired, please log in again.',
-    invalidField: '{field}: {problem}',
+    invalidField: 'The field "{field}" is not valid.',
     invalidRequest: 'The request {where} is missing or is not a JSON object',
     invalidCode: 'The verification code is incorrect or has expired.',
     enterCode: 'Please enter the verification code we emailed you.',

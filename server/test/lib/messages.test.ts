@@ -18,6 +18,13 @@ describe('API messages in both languages', () => {
     expect(waitText(90, 'id')).toBe('2 menit');
   });
 
+  it('refuses a catalogue whose languages fill in different parameters for one text', () => {
+    expect(() =>
+      defineMessages({ greeting: 'Hello {name}, wait {wait}.' }, { greeting: 'Halo {nama}, tunggu {wait}.' }),
+    ).toThrow('message greeting: English fills in {name, wait}, Indonesian {nama, wait}');
+    expect(() => defineMessages({ note: 'Wait {wait}.' }, { note: 'Tunggu sebentar.' })).toThrow('message note');
+  });
+
   it('finds both languages of a parameterless English text (a schema message)', () => {
     expect(knownText('A plain sentence for the lookup test.')).toEqual({
       en: 'A plain sentence for the lookup test.',
