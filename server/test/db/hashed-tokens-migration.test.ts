@@ -1,28 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app';
 import { createSession } from '../../src/auth/sessions';
-import { loadConfig } from '../../src/config';
 import { openDatabase, queryRows, type OpenedDatabase } from '../../src/db/open-database';
 import { linkTombstones, locationRequests, outboxMessages, requestEvents } from '../../src/db/schema';
 import { linkTokenKey, openLinkToken, sealLegacyLinkTokens } from '../../src/requests/request-tokens';
-import { databaseBeforeMigration } from '../support/database-before-migration';
+import { appOn, databaseBeforeMigration } from '../support/database-before-migration';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 import { tablesHolding } from '../support/stored-text';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-const appOn = (database: TestDatabase) =>
-  buildApp(
-    loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
-      ...database.env,
-    }),
-    { logger: false },
-  );
 
 // Tokens as the old version made them (32 base64url characters), one per kind of request.
 const LINK_TOKEN = 'LinkTokenLinkTokenLinkTokenLink0';

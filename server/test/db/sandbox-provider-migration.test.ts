@@ -1,28 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app';
 import { createSession } from '../../src/auth/sessions';
 import { renewalKey } from '../../src/billing/renewals';
-import { loadConfig } from '../../src/config';
 import { queryRows } from '../../src/db/open-database';
 import { payments, registrations, subscriptions } from '../../src/db/schema';
-import { databaseBeforeMigration } from '../support/database-before-migration';
+import { appOn, databaseBeforeMigration } from '../support/database-before-migration';
 import { describeEachDatabase, type TestDatabase } from '../support/databases';
 import { tablesHolding } from '../support/stored-text';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-const appOn = (database: TestDatabase) =>
-  buildApp(
-    loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
-      ...database.env,
-    }),
-    { logger: false },
-  );
 
 describeEachDatabase('migration 0019: the sandbox processor stored as v5pay', (driver) => {
   let database: TestDatabase | undefined;

@@ -6,6 +6,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { Client } from 'pg';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrate';
 import { createTestDatabase, tempDir, type DriverName, type TestDatabase } from './databases';
 
@@ -68,3 +70,15 @@ export async function databaseBeforeMigration(
     fs.rmSync(migrationsFolder, { recursive: true, force: true });
   }
 }
+
+/** The whole app started on `database` (which runs the migrations it lacks), not yet ready. */
+export const appOn = (database: TestDatabase) =>
+  buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
+      ...database.env,
+    }),
+    { logger: false },
+  );
