@@ -24,10 +24,17 @@ async function resetCodeFor(baseURL: string, email: string): Promise<string> {
 
 async function openLogin(page: Page, path = '/', name = 'Log in') {
   await page.goto(path);
+  return openLoginFromHeader(page, name);
+}
+
+/**
+ * The header's Log in, on the page already open. Returns once the dialog has finished opening (the cursor waits in
+ * the email field): a click aimed at a dialog still growing can land beside its button.
+ */
+async function openLoginFromHeader(page: Page, name = 'Log in') {
   await page.locator('header').getByRole('button', { name }).click();
   const dialog = page.getByRole('dialog', { name });
   await expect(dialog).toBeVisible();
-  // Opened: the cursor waits in the email field.
   await expect(dialog.getByRole('textbox').first()).toBeFocused();
   return dialog;
 }
@@ -195,8 +202,8 @@ test.describe('the reset-password dialog', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
 
-    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('dialog', { name: 'Log in' }).getByRole('button', { name: 'Forgot your password?' }).click();
+    const login = await openLoginFromHeader(page);
+    await login.getByRole('button', { name: 'Forgot your password?' }).click();
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel('Email')).toHaveValue('');
     await expect(dialog.getByLabel('New password')).toHaveCount(0);
@@ -225,8 +232,7 @@ test.describe('the reset-password dialog', () => {
     await expect(dialog).toBeHidden();
 
     // Reopened: back at step one, empty.
-    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
-    const login = page.getByRole('dialog', { name: 'Log in' });
+    const login = await openLoginFromHeader(page);
     await login.getByRole('button', { name: 'Forgot your password?' }).click();
     await expect(dialog.getByLabel('Email')).toHaveValue('');
     await expect(dialog.getByLabel('New password')).toHaveCount(0);
@@ -240,7 +246,7 @@ test.describe('the reset-password dialog', () => {
     expect(before.status).toBe(401);
 
     // The new password signs in.
-    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    await openLoginFromHeader(page);
     await login.getByLabel('Email').fill(subscriber.email);
     await login.getByLabel('Password', { exact: true }).fill(newPassword);
     await login.getByRole('button', { name: 'Log in' }).click();
