@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Provider, RenewalCharger } from '../payments/processor';
-import { PaypalProcessor } from '../payments/paypal';
-import { StripeProcessor } from '../payments/stripe';
+import type * as PaypalModule from '../payments/paypal';
+import type { PaypalProcessor } from '../payments/paypal';
+import type * as StripeModule from '../payments/stripe';
+import type { StripeProcessor } from '../payments/stripe';
 import { sandboxRenewals } from '../payments/sandbox-processor';
 import { runRenewals, type RenewalReport } from './renewals';
 import { reconcileRenewals, type RenewalReconciliationReport } from './renewal-reconciliation';
@@ -89,8 +91,16 @@ export default fp(
     const sandbox = config.sandbox;
     const configured = sandbox || !!config.stripe || !!config.paypal;
 
-    const stripe = config.stripe ? new StripeProcessor(config.stripe) : undefined;
-    const paypal = config.paypal ? new PaypalProcessor(config.paypal) : undefined;
+    // A provider's SDK loads only when it is configured: each takes a few hundred milliseconds to load, and a
+    // server with the sandbox (or with only one of them) never calls the other.
+    /* eslint-disable @typescript-eslint/no-require-imports -- loaded lazily, see above */
+    const stripe = config.stripe
+      ? new (require('../payments/stripe') as typeof StripeModule).StripeProcessor(config.stripe)
+      : undefined;
+    const paypal = config.paypal
+      ? new (require('../payments/paypal') as typeof PaypalModule).PaypalProcessor(config.paypal)
+      : undefined;
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const chargers: Partial<Record<Provider, RenewalCharger>> = {
       sandbox: sandboxRenewals,
       ...(stripe ? { stripe } : {}),

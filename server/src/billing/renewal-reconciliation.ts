@@ -2,8 +2,10 @@ import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
 import { payments, subscriptions } from '../db/schema';
 import type { ChargeOutcome } from '../payments/processor';
-import { orderOutcome, type PaypalProcessor } from '../payments/paypal';
-import { intentOutcome, type StripeProcessor } from '../payments/stripe';
+import type { PaypalProcessor } from '../payments/paypal';
+import { orderOutcome } from '../payments/paypal-outcomes';
+import type { StripeProcessor } from '../payments/stripe';
+import { intentOutcome } from '../payments/stripe-outcomes';
 import { failureText } from './billing-messages';
 import { renewalFailedEmail } from './emails';
 import {

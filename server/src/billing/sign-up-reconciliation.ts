@@ -3,8 +3,10 @@ import type { Database, DatabaseExecutor } from '../db/open-database';
 import { registrations, subscriptions } from '../db/schema';
 import type { MessageOutbox } from '../plugins/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
-import { orderOutcome, vaultOf, type PaypalProcessor } from '../payments/paypal';
-import { intentOutcome, refOf, type StripeProcessor } from '../payments/stripe';
+import type { PaypalProcessor } from '../payments/paypal';
+import { orderOutcome, vaultOf } from '../payments/paypal-outcomes';
+import type { StripeProcessor } from '../payments/stripe';
+import { intentOutcome, refOf } from '../payments/stripe-outcomes';
 import type { BillingConfig, Locale } from './billing-config';
 import {
   askProvider,

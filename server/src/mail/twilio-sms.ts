@@ -1,25 +1,9 @@
 import twilio from 'twilio';
 import type { TwilioSettings } from '../requests/requests-config';
+import { PermanentDeliveryError, type SmsSender } from './sms-sender';
 
 /** The SDK's HTTP client (its `request` is all it calls): the real one by default, a recording one in tests. */
 export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;
-
-export interface SmsSendResult {
-  /** Twilio's message SID. */
-  providerRef: string;
-}
-
-/** A delivery error that another attempt cannot fix (an invalid number, a blocked recipient). */
-export class PermanentDeliveryError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PermanentDeliveryError';
-  }
-}
-
-export interface SmsSender {
-  send(message: { to: string; body: string }): Promise<SmsSendResult>;
-}
 
 /**
  * SMS through Twilio's Messages API. The SDK's own retries are off: the outbox dispatcher retries with its own

@@ -1,11 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Locale } from '../auth/users';
 import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests, outboxMessages } from '../db/schema';
-import { createTwilioSender, PermanentDeliveryError, type SmsSender, type TwilioHttpClient } from '../mail/twilio-sms';
+import { PermanentDeliveryError, type SmsSender } from '../mail/sms-sender';
+import type * as TwilioSms from '../mail/twilio-sms';
+import type { TwilioHttpClient } from '../mail/twilio-sms';
 import { publishRequestChange } from '../requests/location-request-view';
 
 export interface OutgoingEmail {
@@ -144,9 +147,11 @@ export default fp(
     const timing: DeliveryTiming = { ...DELIVERY_TIMING, ...options.timing };
     const db: Database = app.db;
     // Pooled: a burst of messages reuses a few connections instead of opening one per message. The timeouts
-    // replace nodemailer's (a 10-minute socket timeout, far past the claim lease).
+    // replace nodemailer's (a 10-minute socket timeout, far past the claim lease). Each provider's SDK loads only
+    // when it is configured: Twilio's alone takes a few hundred milliseconds.
     const transporter: Transporter | undefined = config.smtpUrl
-      ? nodemailer.createTransport({
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+        (require('nodemailer') as typeof Nodemailer).createTransport({
           url: config.smtpUrl,
           pool: true,
           maxConnections: 3,
@@ -157,7 +162,12 @@ export default fp(
       : undefined;
     const twilioSettings = config.requests.twilio;
     const smsSender: SmsSender | undefined = twilioSettings
-      ? createTwilioSender(twilioSettings, options.twilioHttpClient, timing.twilioRequestMs)
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+        (require('../mail/twilio-sms') as typeof TwilioSms).createTwilioSender(
+          twilioSettings,
+          options.twilioHttpClient,
+          timing.twilioRequestMs,
+        )
       : undefined;
     const anyProvider = Boolean(transporter || smsSender);
 

@@ -1,4 +1,5 @@
-import { createTwilioSender, PermanentDeliveryError } from '../../src/mail/twilio-sms';
+import { PermanentDeliveryError } from '../../src/mail/sms-sender';
+import { createTwilioSender } from '../../src/mail/twilio-sms';
 import { recordingTwilioClient } from '../support/twilio-recorder';
 
 const settings = {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { paypalApiBase } from '../../src/payments/paypal';
+import { paypalApiBase } from '../../src/payments/paypal-outcomes';
 
 export interface RecordedPaypalCall {
   method: string;

@@ -8,7 +8,7 @@ import type { DatabaseExecutor } from '../../db/open-database';
 import { registrations, webhookEvents } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages } from '../../lib/messages';
-import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe';
+import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe-outcomes';
 import { minorDigits } from '../../billing/money';
 import { recordDispute, recordRefund } from '../../billing/payment-reversals';
 import { settlePendingPayment } from '../../billing/settle';

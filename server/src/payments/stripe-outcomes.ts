@@ -1,0 +1,73 @@
+import type Stripe from 'stripe';
+import { minorDigits } from '../billing/money';
+import type { ChargeOutcome } from './processor';
+
+// What Stripe's answers mean for us, apart from the SDK itself: the webhooks and the reconciliation jobs read
+// these, and only a configured Stripe loads the SDK (see billing-plugin.ts).
+
+// https://docs.stripe.com/currencies#zero-decimal
+const STRIPE_ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
+
+/** Our minor units → Stripe's (Stripe counts rupiah in hundredths, for example). */
+export function stripeAmount(amount: number, currency: string): number {
+  const stripeDigits = STRIPE_ZERO_DECIMAL.has(currency)
+    ? 0
+    : (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
+  return amount * 10 ** Math.max(0, stripeDigits - minorDigits(currency));
+}
+
+export interface StripeFirstCharge {
+  outcome: ChargeOutcome;
+  paymentIntentId: string | null;
+  clientSecret: string | null;
+  requiresAction: boolean;
+  customerRef: string | null;
+  paymentMethodRef: string | null;
+}
+
+function cardOf(intent: Stripe.PaymentIntent): { brand: string | null; last4: string | null } {
+  const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  const card = charge?.payment_method_details?.card;
+  return { brand: card?.brand ?? null, last4: card?.last4 ?? null };
+}
+
+/** The id of an expandable Stripe field (a string, or the expanded object). */
+export function refOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+/** What a PaymentIntent's state means for us. */
+export function intentOutcome(intent: Stripe.PaymentIntent): ChargeOutcome {
+  if (intent.status === 'succeeded') {
+    const card = cardOf(intent);
+    return { outcome: 'succeeded', providerRef: intent.id, cardBrand: card.brand, cardLast4: card.last4 };
+  }
+  if (intent.status === 'canceled' || intent.status === 'requires_payment_method') {
+    const error = intent.last_payment_error;
+    return {
+      outcome: 'failed',
+      providerRef: intent.id,
+      failureCode: error?.decline_code ?? error?.code ?? 'payment_failed',
+      failureMessage: error?.message ?? 'The payment did not go through. Please use another payment method.',
+    };
+  }
+  return { outcome: 'pending', providerRef: intent.id };
+}
