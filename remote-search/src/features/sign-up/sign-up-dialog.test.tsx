@@ -50,6 +50,8 @@ async function openAt(url: string, terms: PaymentTerms = sandboxTerms) {
       </MemoryRouter>,
     );
   });
+  // Opened once the cursor is in the email field: typing elsewhere before that would lose the focus to it.
+  await waitFor(() => expect(field('Email')).toHaveFocus());
   return screen.getByRole('dialog');
 }
 
