@@ -78,8 +78,11 @@ test.describe('the web layer of the production build', () => {
       }
     });
 
-    // A link that does not exist still shows the recipient's page (its invalid-link state).
-    await page.goto('/id/enter-link?token=not-a-real-link');
+    // A link that does not exist still shows the recipient's page (its invalid-link state). It opens in the
+    // browsing-context group it was opened from (no opener policy: a second process start on a phone); every other
+    // page keeps the site's same-origin opener policy.
+    const recipient = await page.goto('/id/enter-link?token=not-a-real-link');
+    expect(recipient!.headers()['cross-origin-opener-policy']).toBeUndefined();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(await allowed(page, FEATURES)).toEqual({
       geolocation: true,
@@ -90,7 +93,8 @@ test.describe('the web layer of the production build', () => {
       'clipboard-write': false,
     });
 
-    await page.goto('/about-us');
+    const other = await page.goto('/about-us');
+    expect(other!.headers()['cross-origin-opener-policy']).toBe('same-origin');
     expect(await allowed(page, FEATURES)).toEqual({
       geolocation: false,
       // No Stripe keys here: no wallet button, so no payment either.

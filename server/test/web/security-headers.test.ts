@@ -135,6 +135,11 @@ describe('security headers', () => {
       expect(csp).toContain("object-src 'none'");
       expect(csp).toContain("script-src 'self'");
     }
+    // The site's pages open in a browsing-context group of their own (a recipient's page rendered for its link does
+    // not: e2e/tests/web-layer.spec.ts, on the real build).
+    for (const url of OTHER_PAGES) {
+      expect([url, (await get(testApp, url)).headers['cross-origin-opener-policy']]).toEqual([url, 'same-origin']);
+    }
   });
 
   it('sends HSTS only when the public address is https', async () => {
