@@ -1,8 +1,8 @@
 import { StrictMode, startTransition, type ComponentType } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import commonEn from '@kabari/shared/i18n/common.en.json';
 import commonId from '@kabari/shared/i18n/common.id.json';
+import { yieldToBrowser } from './app/yield-to-browser';
 import { recipientPageOf } from './lib/recipient-routes';
 
 /** What a recipient's page is given: its address and, when the server rendered it for its link, that link. */
@@ -108,7 +108,13 @@ async function start() {
   const exposed = recipientPageOf(window.location.pathname);
   if (!container || !exposed) return;
   try {
+    // React DOM and the page load side by side; each starts up in a task of its own, and hydration in a third: on a
+    // slow phone no one of them holds the main thread for long (Total Blocking Time).
+    const reactDom = import('react-dom/client');
     const Page = await loadSharePage(exposed);
+    await yieldToBrowser();
+    const { hydrateRoot } = await reactDom;
+    await yieldToBrowser();
     const { pathname, search } = window.location;
     const props = serverData() ?? { location: { pathname, search } };
     // As a transition, hydration is time-sliced: the phone stays responsive while the server's HTML is on screen.
