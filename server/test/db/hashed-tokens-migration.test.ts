@@ -1,11 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { createSession } from '../../src/auth/sessions';
 import { openDatabase, queryRows, type OpenedDatabase } from '../../src/db/open-database';
 import { linkTombstones, locationRequests, outboxMessages, requestEvents } from '../../src/db/schema';
 import { linkTokenKey, openLinkToken, sealLegacyLinkTokens } from '../../src/requests/request-tokens';
-import { appOn, databaseBeforeMigration } from '../support/database-before-migration';
+import { appAfterMigration } from '../support/database-before-migration';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 import { tablesHolding } from '../support/stored-text';
 
@@ -17,15 +16,7 @@ const SMS_TOKEN = 'SmsTokenSmsTokenSmsTokenSmsToke1';
 const EMAIL_TOKEN = 'MailTokenMailTokenMailTokenMail2';
 
 describeEachDatabase('migration 0018: tokens stored before they were hashed', (driver) => {
-  let database: TestDatabase | undefined;
-  let app: FastifyInstance | undefined;
-
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    await database?.cleanup();
-    database = undefined;
-  });
+  const appAfter = appAfterMigration(driver, 18);
 
   it('keeps every link working and the requester’s URL, and leaves no token readable in any row', async () => {
     const userId = randomUUID();
@@ -37,7 +28,7 @@ describeEachDatabase('migration 0018: tokens stored before they were hashed', (d
       randomUUID(),
     ];
     const expires = `now() + interval '7 days'`;
-    database = await databaseBeforeMigration(driver, 18, async (run) => {
+    const app = await appAfter(async (run) => {
       await run(`insert into users (id, email, display_name, password_hash)
                  values ('${userId}', 'rina@example.com', 'Rina', 'not-a-real-hash')`);
       // An SMS that Twilio took, and an email that stayed in the local outbox (a local trial).
@@ -61,8 +52,6 @@ describeEachDatabase('migration 0018: tokens stored before they were hashed', (d
                         ('${userId}', '${linkId}', 'withdrawn', '{"requestId": "${linkId}"}')`);
     });
 
-    app = await appOn(database);
-    await app.ready();
     const { db } = app;
     const rows = await db.select().from(locationRequests);
     expect(rows).toHaveLength(3);

@@ -1,26 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { createSession } from '../../src/auth/sessions';
 import { renewalKey } from '../../src/billing/renewals';
 import { queryRows } from '../../src/db/open-database';
 import { payments, registrations, subscriptions } from '../../src/db/schema';
-import { appOn, databaseBeforeMigration } from '../support/database-before-migration';
-import { describeEachDatabase, type TestDatabase } from '../support/databases';
+import { appAfterMigration } from '../support/database-before-migration';
+import { describeEachDatabase } from '../support/databases';
 import { tablesHolding } from '../support/stored-text';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 describeEachDatabase('migration 0019: the sandbox processor stored as v5pay', (driver) => {
-  let database: TestDatabase | undefined;
-  let app: FastifyInstance | undefined;
-
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    await database?.cleanup();
-    database = undefined;
-  });
+  const appAfter = appAfterMigration(driver, 19);
 
   it('renames the provider, its charge ids and saved methods, and the old rows still renew and refund', async () => {
     const [userId, registrationId, subscriptionId, firstDayId, owedId] = [
@@ -32,7 +23,7 @@ describeEachDatabase('migration 0019: the sandbox processor stored as v5pay', (d
     ];
     const validUntil = new Date(Date.now() - 60 * 1000);
     const periodStart = new Date(validUntil.getTime() - DAY);
-    database = await databaseBeforeMigration(driver, 19, async (run) => {
+    const app = await appAfter(async (run) => {
       await run(`insert into users (id, email, display_name, password_hash)
                  values ('${userId}', 'rina@example.com', 'Rina', 'not-a-real-hash')`);
       await run(`insert into registrations (id, email, display_name, locale, provider, state, user_id, subscription_id)
@@ -56,8 +47,6 @@ describeEachDatabase('migration 0019: the sandbox processor stored as v5pay', (d
                          'v5pay_ch_76543210fedcba9876543210', 'USD', 99, 'succeeded', now(), 'email_in_use', now())`);
     });
 
-    app = await appOn(database);
-    await app.ready();
     const { db } = app;
     const [registration] = await db.select().from(registrations).where(eq(registrations.id, registrationId));
     expect(registration?.provider).toBe('sandbox');

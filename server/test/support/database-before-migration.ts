@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { FastifyInstance } from 'fastify';
 import { Client } from 'pg';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
@@ -30,7 +31,7 @@ function migrationsBefore(idx: number): string {
  * A database at the schema before migration `idx`, with `seed` run on it as the old version would have. The app
  * started on it runs the rest of the migrations.
  */
-export async function databaseBeforeMigration(
+async function databaseBeforeMigration(
   driver: DriverName,
   idx: number,
   seed: (run: (query: string) => Promise<void>) => Promise<void>,
@@ -72,7 +73,7 @@ export async function databaseBeforeMigration(
 }
 
 /** The whole app started on `database` (which runs the migrations it lacks), not yet ready. */
-export const appOn = (database: TestDatabase) =>
+const appOn = (database: TestDatabase) =>
   buildApp(
     loadConfig({
       NODE_ENV: 'test',
@@ -82,3 +83,27 @@ export const appOn = (database: TestDatabase) =>
     }),
     { logger: false },
   );
+
+/**
+ * For the tests of migration `idx`: the function returned seeds a database as the version before it left it, starts
+ * the app on it (which runs the migration) and answers it ready. The app and the database go after each test.
+ */
+export function appAfterMigration(
+  driver: DriverName,
+  idx: number,
+): (seed: Parameters<typeof databaseBeforeMigration>[2]) => Promise<FastifyInstance> {
+  let database: TestDatabase | undefined;
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    await database?.cleanup();
+    database = undefined;
+  });
+  return async (seed) => {
+    database = await databaseBeforeMigration(driver, idx, seed);
+    app = await appOn(database);
+    await app.ready();
+    return app;
+  };
+}
