@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema';
+import type { Locale } from '../lib/messages';
 import { hashPassword } from './passwords';
 
 export type User = typeof users.$inferSelect;
-export type Locale = 'en' | 'id';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Locale } from '../lib/messages';
 import { isKnownCurrency, parseMajorAmount } from './money';
 
 /**
@@ -67,8 +68,6 @@ export const billingEnvironment = {
 };
 
 type BillingEnvironment = z.output<z.ZodObject<typeof billingEnvironment>>;
-
-export type Locale = 'en' | 'id';
 
 export interface Price {
   currency: string;

@@ -1,6 +1,7 @@
+import type { PaymentProvider } from '../db/column-values';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import type { Provider, RenewalCharger } from '../payments/processor';
+import type { RenewalCharger } from '../payments/processor';
 import type * as PaypalModule from '../payments/paypal';
 import type { PaypalProcessor } from '../payments/paypal';
 import type * as StripeModule from '../payments/stripe';
@@ -10,7 +11,8 @@ import { runRenewals, type RenewalReport } from './renewals';
 import { reconcileRenewals, type RenewalReconciliationReport } from './renewal-reconciliation';
 import type { ReconciliationDeps } from './reconciliation';
 import { reconcileSignUps, type ReconciliationReport } from './sign-up-reconciliation';
-import type { BillingConfig, Locale } from './billing-config';
+import type { BillingConfig } from './billing-config';
+import type { Locale } from '../lib/messages';
 import { BillingClock, addDays } from './clock';
 import { toMajor } from './money';
 import { refundOwedFor, type RefundAttempt } from './refunds-owed';
@@ -45,7 +47,7 @@ export interface Billing {
   methods: PaymentMethods;
   terms(locale: Locale): PaymentTerms;
   /** Charges saved payment methods for renewals, per provider (the sandbox always, the others when configured). */
-  chargers: Partial<Record<Provider, RenewalCharger>>;
+  chargers: Partial<Record<PaymentProvider, RenewalCharger>>;
   /** Stripe when configured (tests may swap in one with a fake HTTP client). */
   stripe: StripeProcessor | undefined;
   /** PayPal when configured (tests may swap in one pointed at a fake PayPal API). */
@@ -101,7 +103,7 @@ export default fp(
       ? new (require('../payments/paypal') as typeof PaypalModule).PaypalProcessor(config.paypal)
       : undefined;
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const chargers: Partial<Record<Provider, RenewalCharger>> = {
+    const chargers: Partial<Record<PaymentProvider, RenewalCharger>> = {
       sandbox: sandboxRenewals,
       ...(stripe ? { stripe } : {}),
       ...(paypal ? { paypal } : {}),

@@ -1,5 +1,5 @@
 import type { RenderedEmail } from '../mail/templates';
-import type { Locale } from './billing-config';
+import type { Locale } from '../lib/messages';
 import { formatMoney } from './money';
 
 function escapeHtml(value: string): string {

@@ -1,3 +1,4 @@
+import type { PaymentState } from '../db/column-values';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, subscriptions } from '../db/schema';
@@ -8,7 +9,7 @@ import { lockSubscriptionWithUser } from './subscriptions';
 type Payment = typeof payments.$inferSelect;
 
 /** Payments money can come back from: a refund or a dispute on anything else changes nothing. */
-const REVERSIBLE_STATES = new Set(['succeeded', 'partly_refunded', 'refunded', 'disputed']);
+const REVERSIBLE_STATES = new Set<PaymentState>(['succeeded', 'partly_refunded', 'refunded', 'disputed']);
 
 export type ReversalResult = { recorded: false } | { recorded: true; state: string; endedSubscription: boolean };
 

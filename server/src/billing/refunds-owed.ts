@@ -1,3 +1,4 @@
+import type { PaymentProvider, RefundReason } from '../db/column-values';
 import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, users } from '../db/schema';
@@ -13,7 +14,6 @@ type Payment = typeof payments.$inferSelect;
  * again by hand), or a renewal by hand booked after the subscription had been renewed meanwhile (a late renewal
  * charge or another attempt paid the period first). All are money taken that we did not earn.
  */
-export type RefundReason = 'email_in_use' | 'late_renewal' | 'duplicate_payment';
 
 export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'outbox' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'>;
 
@@ -216,7 +216,11 @@ export async function payRefundsOwed(
 ): Promise<RefundsOwedReport> {
   const reasons = Array.isArray(reason) ? reason : [reason];
   const report: RefundsOwedReport = { refunded: 0, refundsFailed: 0 };
-  const providers = ['sandbox', ...(deps.stripe ? ['stripe'] : []), ...(deps.paypal ? ['paypal'] : [])];
+  const providers: PaymentProvider[] = [
+    'sandbox',
+    ...(deps.stripe ? (['stripe'] as const) : []),
+    ...(deps.paypal ? (['paypal'] as const) : []),
+  ];
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
     const claimed = await deps.db.transaction(async (tx) => {
       // Another instance with the provider's keys makes the ones this one cannot.

@@ -1,10 +1,12 @@
+import type { PaymentProvider } from '../db/column-values';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { payments, subscriptions, users } from '../db/schema';
 import type { MessageOutbox } from '../plugins/message-outbox';
-import type { ChargeOutcome, Provider, RenewalCharger } from '../payments/processor';
-import type { BillingConfig, Locale } from './billing-config';
+import type { ChargeOutcome, RenewalCharger } from '../payments/processor';
+import type { BillingConfig } from './billing-config';
+import type { Locale } from '../lib/messages';
 import { failureText } from './billing-messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail, renewByHandEmail } from './emails';
@@ -17,7 +19,7 @@ export interface RenewalDeps {
   db: Database;
   outbox: MessageOutbox;
   config: BillingConfig;
-  chargers: Partial<Record<Provider, RenewalCharger>>;
+  chargers: Partial<Record<PaymentProvider, RenewalCharger>>;
   log: FastifyBaseLogger;
 }
 
@@ -167,7 +169,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
       });
       return 'failed';
     }
-    const charger = deps.chargers[subscription.provider as Provider];
+    const charger = deps.chargers[subscription.provider];
     if (!charger || !subscription.providerPaymentMethodRef) {
       deps.log.warn(
         { subscriptionId: subscription.id, provider: subscription.provider },

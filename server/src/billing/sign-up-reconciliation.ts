@@ -7,7 +7,8 @@ import type { PaypalProcessor } from '../payments/paypal';
 import { orderOutcome, vaultOf } from '../payments/paypal-outcomes';
 import type { StripeProcessor } from '../payments/stripe';
 import { intentOutcome, refOf } from '../payments/stripe-outcomes';
-import type { BillingConfig, Locale } from './billing-config';
+import type { BillingConfig } from './billing-config';
+import type { Locale } from '../lib/messages';
 import {
   askProvider,
   dueForCheck,

@@ -1,18 +1,19 @@
+import type { PaymentProvider, RegistrationState, SubscriptionStatus } from '../db/column-values';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, registrations, subscriptions, users } from '../db/schema';
 import type { MessageOutbox } from '../plugins/message-outbox';
-import type { ChargeOutcome, Provider } from '../payments/processor';
-import type { BillingConfig, Locale } from './billing-config';
+import type { ChargeOutcome } from '../payments/processor';
+import type { BillingConfig } from './billing-config';
+import type { Locale } from '../lib/messages';
 import { addDays, DAY_MS } from './clock';
 import { methodLabel, receiptEmail } from './emails';
 import { toMajor } from './money';
 import { markRefundOwed } from './refunds-owed';
 
 export type Subscription = typeof subscriptions.$inferSelect;
-export type SubscriptionStatus = 'trial' | 'active' | 'cancelled' | 'expired' | 'unsubscribed';
 export type PaymentMethodKind = 'card' | 'wallet' | 'paypal';
 
 // A trial or active subscription whose renewal is due counts as paid for this long after valid_until, so a
@@ -21,7 +22,7 @@ const RENEWAL_GRACE_MS = DAY_MS;
 
 /** The status a reader sees now: a cancelled subscription past its paid period has expired. */
 export function effectiveStatus(subscription: Subscription, now: Date): SubscriptionStatus {
-  const status = subscription.status as SubscriptionStatus;
+  const { status } = subscription;
   const ended = subscription.validUntil.getTime() <= now.getTime();
   if (status === 'cancelled' && ended) return 'expired';
   if (
@@ -42,7 +43,7 @@ export interface SubscriptionInfo {
   firstDayDebitAmount: number;
   currencyCode: string;
   period: number;
-  provider: Provider;
+  provider: PaymentProvider;
   sandbox: boolean;
   cancelledAt: string | null;
   createdAt: string;
@@ -60,7 +61,7 @@ export function subscriptionInfo(subscription: Subscription, now: Date): Subscri
     firstDayDebitAmount: toMajor(subscription.firstDayAmount, subscription.currency),
     currencyCode: subscription.currency,
     period: subscription.periodDays,
-    provider: subscription.provider as Provider,
+    provider: subscription.provider,
     sandbox: subscription.provider === 'sandbox',
     cancelledAt: subscription.cancelledAt?.toISOString() ?? null,
     createdAt: subscription.createdAt.toISOString(),
@@ -104,7 +105,7 @@ export type CompletionResult =
  * A sign-up still open to the provider's answer: being queried, or marked unknown by the reconciliation job (a
  * late definite answer from the provider still settles it).
  */
-const OPEN_REGISTRATION_STATES = ['querying', 'unknown'];
+const OPEN_REGISTRATION_STATES: RegistrationState[] = ['querying', 'unknown'];
 
 /**
  * The first-day charge succeeded: the user, the trial subscription, the payment and the receipt, in the caller's
@@ -127,7 +128,7 @@ export async function completeRegistration(
   }
   const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
   const price = deps.billing.prices[locale];
-  const provider = registration.provider as Provider;
+  const provider = registration.provider;
   const idempotencyKey = firstDayKey(registrationId);
 
   const [user] = await tx
@@ -348,7 +349,7 @@ export async function recordPendingFirstDay(
   tx: DatabaseExecutor,
   input: {
     registrationId: string;
-    provider: Provider;
+    provider: PaymentProvider;
     providerRef: string;
     price: { currency: string; firstDayAmount: number };
     now: Date;
@@ -425,7 +426,7 @@ export interface FirstChargeAnswer {
  */
 export async function bookFirstDay(
   tx: DatabaseExecutor,
-  input: { registrationId: string; provider: Provider; answer: FirstChargeAnswer },
+  input: { registrationId: string; provider: PaymentProvider; answer: FirstChargeAnswer },
   deps: RegistrationDeps,
 ): Promise<CompletionResult | null> {
   const { registrationId, provider, answer } = input;
@@ -456,7 +457,7 @@ export async function bookRestart(
     registrationId: string;
     user: { id: string; email: string; displayName: string; locale: string };
     subscription: Subscription;
-    provider: Provider;
+    provider: PaymentProvider;
     answer: FirstChargeAnswer;
   },
   deps: RegistrationDeps,
@@ -563,7 +564,7 @@ export async function restartSubscription(
     registrationId: string;
     charge: SucceededFirstCharge;
     user: { id: string; email: string; displayName: string; locale: string };
-    provider: Provider;
+    provider: PaymentProvider;
   },
   deps: RegistrationDeps,
 ): Promise<RestartResult> {

@@ -15,6 +15,26 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import {
+  CONSENT_STATES,
+  CONTACT_TOPICS,
+  DEVICE_TYPES,
+  oneOf,
+  OUTBOX_CHANNELS,
+  OUTBOX_STATES,
+  PAYMENT_KINDS,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATES,
+  REFUND_REASONS,
+  REFUND_REQUEST_STATES,
+  REGISTRATION_STATES,
+  REQUEST_CHANNELS,
+  POSITION_SOURCES,
+  REQUEST_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  VERIFICATION_PURPOSES,
+} from './column-values';
+import { LOCALES } from '../lib/messages';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -40,7 +60,7 @@ export const visitorReports = pgTable(
     osVersion: text('os_version'),
     browserName: text('browser_name'),
     browserVersion: text('browser_version'),
-    deviceType: text('device_type').notNull(),
+    deviceType: text('device_type', { enum: DEVICE_TYPES }).notNull(),
     deviceBrand: text('device_brand'),
     deviceModel: text('device_model'),
     pageUrl: text('page_url'),
@@ -52,7 +72,7 @@ export const visitorReports = pgTable(
   (table) => [
     index('visitor_reports_visitor_id_idx').on(table.visitorId),
     index('visitor_reports_created_at_idx').on(table.createdAt),
-    check('visitor_reports_device_type_check', sql`${table.deviceType} in ('mobile', 'tablet', 'desktop')`),
+    check('visitor_reports_device_type_check', oneOf(table.deviceType, DEVICE_TYPES)),
   ],
 );
 
@@ -65,7 +85,7 @@ export const users = pgTable(
     displayName: text('display_name').notNull(),
     phone: text('phone'),
     passwordHash: text('password_hash').notNull(),
-    locale: text('locale').notNull().default('en'),
+    locale: text('locale', { enum: LOCALES }).notNull().default('en'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -77,7 +97,7 @@ export const users = pgTable(
   (table) => [
     uniqueIndex('users_email_unique').on(table.email),
     check('users_email_lower_case', sql`${table.email} = lower(${table.email})`),
-    check('users_locale_check', sql`${table.locale} in ('en', 'id')`),
+    check('users_locale_check', oneOf(table.locale, LOCALES)),
   ],
 );
 
@@ -108,7 +128,7 @@ export const verificationCodes = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
-    purpose: text('purpose').notNull(),
+    purpose: text('purpose', { enum: VERIFICATION_PURPOSES }).notNull(),
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -118,10 +138,7 @@ export const verificationCodes = pgTable(
   (table) => [
     index('verification_codes_email_purpose_idx').on(table.email, table.purpose),
     index('verification_codes_code_hash_idx').on(table.codeHash),
-    check(
-      'verification_codes_purpose_check',
-      sql`${table.purpose} in ('reset_password', 'auth_code', 'refund_request', 'delete_account', 'change_email')`,
-    ),
+    check('verification_codes_purpose_check', oneOf(table.purpose, VERIFICATION_PURPOSES)),
   ],
 );
 
@@ -136,7 +153,7 @@ export const outboxMessages = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     idempotencyKey: text('idempotency_key').notNull(),
-    channel: text('channel').notNull(),
+    channel: text('channel', { enum: OUTBOX_CHANNELS }).notNull(),
     recipient: text('recipient').notNull(),
     subject: text('subject'),
     bodyText: text('body_text').notNull(),
@@ -146,7 +163,7 @@ export const outboxMessages = pgTable(
     // Deleted once a provider has taken it (or refused it for good): it goes to an address we no longer keep.
     eraseWhenSent: boolean('erase_when_sent').notNull().default(false),
     locale: text('locale').notNull().default('en'),
-    state: text('state').notNull().default('queued'),
+    state: text('state', { enum: OUTBOX_STATES }).notNull().default('queued'),
     // 'smtp' when a real provider took it, 'local' when it stays in the local outbox only.
     transport: text('transport'),
     attempts: integer('attempts').notNull().default(0),
@@ -158,8 +175,8 @@ export const outboxMessages = pgTable(
   (table) => [
     uniqueIndex('outbox_messages_idempotency_key_unique').on(table.idempotencyKey),
     index('outbox_messages_due_idx').on(table.state, table.nextAttemptAt),
-    check('outbox_messages_channel_check', sql`${table.channel} in ('email', 'sms')`),
-    check('outbox_messages_state_check', sql`${table.state} in ('queued', 'sent', 'failed')`),
+    check('outbox_messages_channel_check', oneOf(table.channel, OUTBOX_CHANNELS)),
+    check('outbox_messages_state_check', oneOf(table.state, OUTBOX_STATES)),
   ],
 );
 
@@ -173,15 +190,15 @@ export const contactMessages = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
     email: text('email').notNull(),
-    topic: text('topic').notNull(),
+    topic: text('topic', { enum: CONTACT_TOPICS }).notNull(),
     message: text('message').notNull(),
-    locale: text('locale').notNull(),
+    locale: text('locale', { enum: LOCALES }).notNull(),
     createdAt: createdAt(),
   },
   (table) => [
     index('contact_messages_created_at_idx').on(table.createdAt),
-    check('contact_messages_topic_check', sql`${table.topic} in ('question', 'billing', 'privacy', 'misuse', 'other')`),
-    check('contact_messages_locale_check', sql`${table.locale} in ('en', 'id')`),
+    check('contact_messages_topic_check', oneOf(table.topic, CONTACT_TOPICS)),
+    check('contact_messages_locale_check', oneOf(table.locale, LOCALES)),
   ],
 );
 
@@ -218,10 +235,9 @@ export const registrations = pgTable(
     email: text('email').notNull(),
     displayName: text('display_name').notNull(),
     phone: text('phone'),
-    locale: text('locale').notNull(),
-    provider: text('provider').notNull(),
-    // querying → created | sign_failed | unsubscribed | unknown (the register result screen's states).
-    state: text('state').notNull().default('querying'),
+    locale: text('locale', { enum: LOCALES }).notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    state: text('state', { enum: REGISTRATION_STATES }).notNull().default('querying'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -247,12 +263,9 @@ export const registrations = pgTable(
     index('registrations_querying_idx')
       .on(table.createdAt)
       .where(sql`${table.state} = 'querying'`),
-    check('registrations_provider_check', sql`${table.provider} in ('sandbox', 'stripe', 'paypal')`),
-    check(
-      'registrations_state_check',
-      sql`${table.state} in ('querying', 'created', 'sign_failed', 'unsubscribed', 'unknown')`,
-    ),
-    check('registrations_locale_check', sql`${table.locale} in ('en', 'id')`),
+    check('registrations_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
+    check('registrations_state_check', oneOf(table.state, REGISTRATION_STATES)),
+    check('registrations_locale_check', oneOf(table.locale, LOCALES)),
   ],
 );
 
@@ -264,8 +277,8 @@ export const subscriptions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    status: text('status').notNull(),
-    provider: text('provider').notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
     // The provider's customer and saved payment method (never card data), to charge renewals.
     providerCustomerRef: text('provider_customer_ref'),
     providerPaymentMethodRef: text('provider_payment_method_ref'),
@@ -285,11 +298,8 @@ export const subscriptions = pgTable(
   (table) => [
     uniqueIndex('subscriptions_user_id_unique').on(table.userId),
     index('subscriptions_due_idx').on(table.status, table.validUntil),
-    check(
-      'subscriptions_status_check',
-      sql`${table.status} in ('trial', 'active', 'cancelled', 'expired', 'unsubscribed')`,
-    ),
-    check('subscriptions_provider_check', sql`${table.provider} in ('sandbox', 'stripe', 'paypal')`),
+    check('subscriptions_status_check', oneOf(table.status, SUBSCRIPTION_STATUSES)),
+    check('subscriptions_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
   ],
 );
 
@@ -304,15 +314,15 @@ export const payments = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
     registrationId: uuid('registration_id').references(() => registrations.id, { onDelete: 'set null' }),
-    kind: text('kind').notNull(),
+    kind: text('kind', { enum: PAYMENT_KINDS }).notNull(),
     periodIndex: integer('period_index').notNull(),
     // Sent to the provider as its idempotency key, and unique here: a period is charged exactly once.
     idempotencyKey: text('idempotency_key').notNull(),
-    provider: text('provider').notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
     providerRef: text('provider_ref'),
     currency: text('currency').notNull(),
     amount: integer('amount').notNull(),
-    state: text('state').notNull().default('pending'),
+    state: text('state', { enum: PAYMENT_STATES }).notNull().default('pending'),
     failureCode: text('failure_code'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
@@ -324,7 +334,7 @@ export const payments = pgTable(
     // A renewal left pending: when the reconciliation job last asked its provider (its webhook did not come).
     checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
     // Money taken that we did not earn, given back by refunds-owed.ts: why (kept), and since when until refunded.
-    refundReason: text('refund_reason'),
+    refundReason: text('refund_reason', { enum: REFUND_REASONS }),
     refundOwedAt: timestamp('refund_owed_at', { withTimezone: true, mode: 'date' }),
     // A refund owed that the provider refused for good: when, and the provider's error code (left to the operator).
     refundFailedAt: timestamp('refund_failed_at', { withTimezone: true, mode: 'date' }),
@@ -340,16 +350,10 @@ export const payments = pgTable(
       .where(sql`${table.state} = 'pending'`),
     index('payments_user_id_idx').on(table.userId),
     index('payments_provider_ref_idx').on(table.providerRef),
-    check('payments_kind_check', sql`${table.kind} in ('first_day', 'renewal')`),
-    check(
-      'payments_state_check',
-      sql`${table.state} in ('pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed')`,
-    ),
-    check('payments_provider_check', sql`${table.provider} in ('sandbox', 'stripe', 'paypal')`),
-    check(
-      'payments_refund_reason_check',
-      sql`${table.refundReason} in ('email_in_use', 'late_renewal', 'duplicate_payment')`,
-    ),
+    check('payments_kind_check', oneOf(table.kind, PAYMENT_KINDS)),
+    check('payments_state_check', oneOf(table.state, PAYMENT_STATES)),
+    check('payments_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
+    check('payments_refund_reason_check', oneOf(table.refundReason, REFUND_REASONS)),
   ],
 );
 
@@ -374,10 +378,10 @@ export const refundRequests = pgTable(
     email: text('email').notNull(),
     reason: text('reason').notNull(),
     locale: text('locale').notNull(),
-    state: text('state').notNull().default('open'),
+    state: text('state', { enum: REFUND_REQUEST_STATES }).notNull().default('open'),
     createdAt: createdAt(),
   },
-  (table) => [check('refund_requests_state_check', sql`${table.state} in ('open', 'refunded', 'rejected')`)],
+  (table) => [check('refund_requests_state_check', oneOf(table.state, REFUND_REQUEST_STATES))],
 );
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -395,7 +399,7 @@ export const locationRequests = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    channel: text('channel').notNull(),
+    channel: text('channel', { enum: REQUEST_CHANNELS }).notNull(),
     // E.164 number for sms, lower-cased address for email, null for a link.
     target: text('target'),
     // The target's opt-out key (requests/opt-outs.ts), copied into the tombstone when the request is deleted.
@@ -409,14 +413,13 @@ export const locationRequests = pgTable(
     // A link's token as a version before hashed tokens stored it, sealed into token_cipher and cleared at the
     // next start (sealLegacyLinkTokens); null on every other row.
     legacyToken: text('legacy_token'),
-    locale: text('locale').notNull(),
+    locale: text('locale', { enum: LOCALES }).notNull(),
     templateId: text('template_id'),
     note: text('note'),
     // The message that carries the consent link (sms/email): its state is the delivery state shown.
     messageId: uuid('message_id').references(() => outboxMessages.id, { onDelete: 'set null' }),
-    status: text('status').notNull().default('pending'),
-    // none → declined | sharing → stopped | withdrawn; cancelled by the requester.
-    consent: text('consent').notNull().default('none'),
+    status: text('status', { enum: REQUEST_STATUSES }).notNull().default('pending'),
+    consent: text('consent', { enum: CONSENT_STATES }).notNull().default('none'),
     openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }),
     consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
@@ -435,13 +438,10 @@ export const locationRequests = pgTable(
     index('location_requests_unkeyed_target_idx')
       .on(table.id)
       .where(sql`${table.target} is not null and ${table.targetHash} is null`),
-    check('location_requests_channel_check', sql`${table.channel} in ('sms', 'email', 'link')`),
-    check('location_requests_status_check', sql`${table.status} in ('pending', 'ip_located', 'gps_tracked')`),
-    check(
-      'location_requests_consent_check',
-      sql`${table.consent} in ('none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled')`,
-    ),
-    check('location_requests_locale_check', sql`${table.locale} in ('en', 'id')`),
+    check('location_requests_channel_check', oneOf(table.channel, REQUEST_CHANNELS)),
+    check('location_requests_status_check', oneOf(table.status, REQUEST_STATUSES)),
+    check('location_requests_consent_check', oneOf(table.consent, CONSENT_STATES)),
+    check('location_requests_locale_check', oneOf(table.locale, LOCALES)),
   ],
 );
 
@@ -503,7 +503,8 @@ export const linkTombstones = pgTable(
     // No foreign key: it outlives the request, so the operator still knows whom a report is about; null once the
     // account itself is deleted.
     requesterId: uuid('requester_id'),
-    channel: text('channel').notNull(),
+    // Copied from the request by the trigger, so one of its channels.
+    channel: text('channel', { enum: REQUEST_CHANNELS }).notNull(),
     targetHash: text('target_hash'),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -531,7 +532,7 @@ export const positions = pgTable(
     requestId: uuid('request_id')
       .notNull()
       .references(() => locationRequests.id, { onDelete: 'cascade' }),
-    source: text('source').notNull(),
+    source: text('source', { enum: POSITION_SOURCES }).notNull(),
     latitude: doublePrecision('latitude').notNull(),
     longitude: doublePrecision('longitude').notNull(),
     accuracyMeters: doublePrecision('accuracy_meters'),
@@ -545,7 +546,7 @@ export const positions = pgTable(
   (table) => [
     index('positions_request_id_idx').on(table.requestId, table.id),
     index('positions_created_at_idx').on(table.createdAt),
-    check('positions_source_check', sql`${table.source} in ('ip', 'gps')`),
+    check('positions_source_check', oneOf(table.source, POSITION_SOURCES)),
   ],
 );
 

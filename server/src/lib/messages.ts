@@ -9,7 +9,9 @@ import type { FastifyRequest } from 'fastify';
  *
  * `{wait}` is a number of seconds, written out as "5 minutes" / "5 menit"; any other `{name}` is put in as it is.
  */
-export type Locale = 'en' | 'id';
+/** The languages Kabari speaks; also the values of every `locale` column (db/column-values.ts). */
+export const LOCALES = ['en', 'id'] as const;
+export type Locale = (typeof LOCALES)[number];
 export type MessageParams = Record<string, string | number>;
 /** A text in both languages, ready to send. */
 export type LocalizedText = Readonly<Record<Locale, string>>;

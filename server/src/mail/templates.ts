@@ -1,4 +1,4 @@
-import type { Locale } from '../auth/users';
+import type { Locale } from '../lib/messages';
 
 export interface RenderedEmail {
   subject: string;

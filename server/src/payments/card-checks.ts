@@ -1,4 +1,4 @@
-import type { Locale } from '../billing/billing-config';
+import type { Locale } from '../lib/messages';
 import { defineMessages } from '../lib/messages';
 
 /** Card details as the sandbox form sends them. They are checked, used and dropped: never stored or logged. */

@@ -1,4 +1,4 @@
-export type Provider = 'sandbox' | 'stripe' | 'paypal';
+import type { PaymentProvider } from '../db/column-values';
 
 /** What a provider said about one charge. Never card data beyond brand and last four. */
 export type ChargeOutcome =
@@ -20,6 +20,6 @@ export interface SavedChargeRequest {
 
 /** Charges a saved payment method without the customer present (renewals). */
 export interface RenewalCharger {
-  provider: Provider;
+  provider: PaymentProvider;
   chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome>;
 }

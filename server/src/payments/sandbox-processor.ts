@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Locale } from '../billing/billing-config';
+import type { Locale } from '../lib/messages';
 import { failureText } from '../billing/billing-messages';
 import type { LocalizedText } from '../lib/messages';
 import { checkCard, cardProblemMessage, sayCardProblem, type CardInput, type CardProblem } from './card-checks';

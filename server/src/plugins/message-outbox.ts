@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import type { Locale } from '../auth/users';
+import type { Locale } from '../lib/messages';
 import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests, outboxMessages } from '../db/schema';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Locale } from '../auth/users';
+import type { Locale } from '../lib/messages';
 import { locationRequests } from '../db/schema';
 import {
   findOwnedRequest,

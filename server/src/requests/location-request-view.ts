@@ -1,5 +1,5 @@
+import type { ConsentState, RequestChannel, RequestStatus } from '../db/column-values';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Locale } from '../auth/users';
 import type { DatabaseExecutor } from '../db/open-database';
 import { locationRequests, outboxMessages, positions } from '../db/schema';
 import type { Place } from '../geo/place';
@@ -23,12 +23,12 @@ export interface PositionView {
 /** A request as its owner sees it (docs/api-v1.md `LocationRequest`). */
 export interface LocationRequestView {
   id: string;
-  channel: 'sms' | 'email' | 'link';
+  channel: RequestChannel;
   target: string | null;
   title: string | null;
   url: string | null;
-  status: 'pending' | 'ip_located' | 'gps_tracked';
-  consent: 'none' | 'declined' | 'sharing' | 'stopped' | 'withdrawn' | 'cancelled';
+  status: RequestStatus;
+  consent: ConsentState;
   delivery: DeliveryState | null;
   requestTime: string;
   openedTime: string | null;
@@ -72,7 +72,7 @@ export interface LinkUrlSource {
 function linkUrl(row: RequestRow, source: LinkUrlSource | null): string | null {
   if (row.channel !== 'link' || !source) return null;
   const token = (row.tokenCipher && openLinkToken(source.tokenKey, row.id, row.tokenCipher)) ?? row.legacyToken;
-  return token ? messageLinks(source.baseUrl, row.locale as Locale, token).consentUrl : null;
+  return token ? messageLinks(source.baseUrl, row.locale, token).consentUrl : null;
 }
 
 export function toPositionView(row: PositionRow): PositionView {

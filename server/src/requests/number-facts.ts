@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 import { carrier, geocoder, timezones } from 'libphonenumber-geo-carrier';
-import type { Locale } from '../auth/users';
+import type { Locale } from '../lib/messages';
 
 export type LineType =
   | 'mobile'

@@ -1,4 +1,4 @@
-import type { Locale } from '../auth/users';
+import type { Locale } from '../lib/messages';
 import { findLink } from '../lib/link-detector';
 import { defineMessages, type LocalizedText } from '../lib/messages';
 

@@ -41,9 +41,9 @@ describeEachDatabase('the retention job', (driver) => {
     const { db } = testApp.app;
     const userId = await insertRequester(db);
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-    const message = (key: string, state: string, at: Date) => ({
+    const message = (key: string, state: 'queued' | 'sent' | 'failed', at: Date) => ({
       idempotencyKey: `retention-test:${key}`,
-      channel: 'email',
+      channel: 'email' as const,
       recipient: `${key}@kabari.test`,
       subject: 'Your code',
       bodyText: 'Your Kabari code is 123456',
@@ -65,7 +65,7 @@ describeEachDatabase('the retention job', (driver) => {
     const request = await insertRequest(db, userId, { messageId: requestMessageId });
     const position = (createdAt: Date) => ({
       requestId: request.id,
-      source: 'gps',
+      source: 'gps' as const,
       latitude: -6.2,
       longitude: 106.8,
       recordedAt: createdAt,
@@ -138,7 +138,7 @@ describeEachDatabase('the retention job', (driver) => {
     const report = (visitorId: string, createdAt: Date) => ({
       visitorId,
       userAgent: 'Mozilla/5.0 (retention test)',
-      deviceType: 'mobile',
+      deviceType: 'mobile' as const,
       pageUrl: 'https://kabari.example/',
       visitTime: createdAt,
       createdAt,
@@ -155,16 +155,21 @@ describeEachDatabase('the retention job', (driver) => {
       { key: 'retention-test:spent', lastSentAt: hoursAgo(25) },
       { key: 'retention-test:running', lastSentAt: hoursAgo(2) },
     ]);
-    const code = (email: string, expiresAt: Date) => ({ email, purpose: 'reset_password', codeHash: email, expiresAt });
+    const code = (email: string, expiresAt: Date) => ({
+      email,
+      purpose: 'reset_password' as const,
+      codeHash: email,
+      expiresAt,
+    });
     await db
       .insert(verificationCodes)
       .values([code('expired@kabari.test', hoursAgo(1)), code('valid@kabari.test', new Date(Date.now() + 600_000))]);
     const signUp = (email: string, updatedAt: Date) => ({
       email,
       displayName: 'Sign Up',
-      locale: 'en',
-      provider: 'sandbox',
-      state: 'sign_failed',
+      locale: 'en' as const,
+      provider: 'sandbox' as const,
+      state: 'sign_failed' as const,
       createdAt: updatedAt,
       updatedAt,
     });
@@ -178,9 +183,9 @@ describeEachDatabase('the retention job', (driver) => {
     const contact = (email: string, createdAt: Date) => ({
       name: 'Visitor',
       email,
-      topic: 'question',
+      topic: 'question' as const,
       message: 'A question for the retention test',
-      locale: 'en',
+      locale: 'en' as const,
       createdAt,
     });
     await db
@@ -209,13 +214,13 @@ describeEachDatabase('the retention job', (driver) => {
         session('in use', { expiresAt: new Date(Date.now() + DAY) }),
       ]);
     const payment = (key: string, createdAt: Date) => ({
-      kind: 'renewal',
+      kind: 'renewal' as const,
       periodIndex: 1,
       idempotencyKey: `retention-test:${key}`,
-      provider: 'sandbox',
+      provider: 'sandbox' as const,
       currency: 'USD',
       amount: 2999,
-      state: 'succeeded',
+      state: 'succeeded' as const,
       createdAt,
     });
     await db

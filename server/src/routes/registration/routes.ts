@@ -1,3 +1,4 @@
+import type { PaymentProvider } from '../../db/column-values';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -5,7 +6,7 @@ import { hashPassword, passwordProblem } from '../../auth/passwords';
 import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
-import type { Locale } from '../../billing/billing-config';
+import type { Locale } from '../../lib/messages';
 import { openPaypalOrder } from '../../billing/paypal-orders';
 import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
 import { bookFirstDay, claimAuthCodeHandout, firstDayKey, findSubscription } from '../../billing/subscriptions';
@@ -14,7 +15,6 @@ import { registrations } from '../../db/schema';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { requestLocale, sayCommon } from '../../lib/messages';
 import { failureText, sayBilling as say } from '../../billing/billing-messages';
-import type { Provider } from '../../payments/processor';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/sandbox-processor';
 import {
   CURRENT_TERMS_VERSION,
@@ -78,7 +78,7 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   function registrationRow(
     id: string,
     body: { email: string; displayName: string; phone?: string | undefined; locale: Locale; termsVersion?: string },
-    provider: Provider,
+    provider: PaymentProvider,
     passwordHash: string | null,
     now: Date,
   ) {

@@ -144,7 +144,7 @@ export async function openLink(db: Database, token: string): Promise<LinkView> {
     // Deleted by the requester: who asked is gone with it; the message's opt-out and report links still work.
     return {
       requesterName: '',
-      channel: found.tombstone.channel as 'sms' | 'email' | 'link',
+      channel: found.tombstone.channel,
       state: 'deleted' as const,
       expiresAt: found.tombstone.deletedAt.toISOString(),
       liveUntil: null,
@@ -172,7 +172,7 @@ export async function openLink(db: Database, token: string): Promise<LinkView> {
   const { row } = result;
   return {
     requesterName: result.requesterName,
-    channel: row.channel as 'sms' | 'email' | 'link',
+    channel: row.channel,
     state: linkState(row),
     expiresAt: row.expiresAt.toISOString(),
     liveUntil: row.liveUntil?.toISOString() ?? null,

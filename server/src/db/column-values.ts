@@ -1,0 +1,48 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+
+// The values each state column may hold, written once: the list types the column in the code (Drizzle's text enum)
+// and makes its check constraint in the database, so neither can take a value the other does not know.
+
+export const DEVICE_TYPES = ['mobile', 'tablet', 'desktop'] as const;
+export const VERIFICATION_PURPOSES = [
+  'reset_password',
+  'auth_code',
+  'refund_request',
+  'delete_account',
+  'change_email',
+] as const;
+export const CONTACT_TOPICS = ['question', 'billing', 'privacy', 'misuse', 'other'] as const;
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'paypal'] as const;
+
+export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
+export const OUTBOX_STATES = ['queued', 'sent', 'failed'] as const;
+
+/** The register result screen's states: querying → created | sign_failed | unsubscribed | unknown. */
+export const REGISTRATION_STATES = ['querying', 'created', 'sign_failed', 'unsubscribed', 'unknown'] as const;
+export const SUBSCRIPTION_STATUSES = ['trial', 'active', 'cancelled', 'expired', 'unsubscribed'] as const;
+export const PAYMENT_KINDS = ['first_day', 'renewal'] as const;
+export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed'] as const;
+/** Why money we did not earn is owed back (refunds-owed.ts). */
+export const REFUND_REASONS = ['email_in_use', 'late_renewal', 'duplicate_payment'] as const;
+export const REFUND_REQUEST_STATES = ['open', 'refunded', 'rejected'] as const;
+
+export const REQUEST_CHANNELS = ['sms', 'email', 'link'] as const;
+/** What a location request has shared so far. */
+export const REQUEST_STATUSES = ['pending', 'ip_located', 'gps_tracked'] as const;
+export const POSITION_SOURCES = ['ip', 'gps'] as const;
+/** What the recipient decided: none → declined | sharing → stopped | withdrawn; cancelled by the requester. */
+export const CONSENT_STATES = ['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled'] as const;
+
+export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
+export type RegistrationState = (typeof REGISTRATION_STATES)[number];
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+export type RefundReason = (typeof REFUND_REASONS)[number];
+export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export type ConsentState = (typeof CONSENT_STATES)[number];
+
+/** `column in ('a', 'b', …)`, for a check constraint (the values are this module's constants, never input). */
+export function oneOf(column: AnyColumn, values: readonly string[]): SQL {
+  return sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;
+}
