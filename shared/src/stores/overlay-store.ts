@@ -2,12 +2,17 @@ import { create } from 'zustand';
 
 export type OverlayName = 'login' | 'resetPwd' | 'searching' | 'payment';
 
+/** What the number search hands to the sign-up dialog: the number the visitor searched, in E.164. */
+export interface ProductInfo {
+  searchedNumber: string;
+}
+
 interface OverlayState {
   open: Record<OverlayName, boolean>;
-  productInfo: Record<string, unknown> | null;
+  productInfo: ProductInfo | null;
   toggle: (name: OverlayName) => void;
   set: (name: OverlayName, open: boolean) => void;
-  setProductInfo: (info: Record<string, unknown> | null) => void;
+  setProductInfo: (info: ProductInfo | null) => void;
 }
 
 /** The interface overlay flags: every modal is off until toggled or set. */

@@ -75,7 +75,7 @@ export default function SignUpDialog() {
   const [termsFailed, setTermsFailed] = useState(false);
   const [continuing, setContinuing] = useState(false);
   const [accountFailure, setAccountFailure] = useState<string | null>(null);
-  const searchedNumber = typeof productInfo?.searchedNumber === 'string' ? productInfo.searchedNumber : null;
+  const searchedNumber = productInfo?.searchedNumber ?? null;
 
   const loadTerms = useCallback(() => {
     fetchPaymentTerms(locale).then(setTerms, () => setTermsFailed(true));
