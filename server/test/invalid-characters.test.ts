@@ -1,5 +1,5 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { contactMessages, sessions, visitorReports } from '../src/db/schema';
+import { contactMessages, sessions, visitorReports } from '../src/db/schema/accounts';
 import { describeEachDatabase } from './support/databases';
 import { insertRequest, insertRequester } from './support/share-fixtures';
 import { buildTestApp, type TestApp } from './support/test-app';

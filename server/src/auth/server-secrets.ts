@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } f
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Database } from '../db/open-database';
-import { serverSettings } from '../db/schema';
+import { serverSettings } from '../db/schema/server';
 
 export interface ServerSecrets {
   /** PKCS#1 PEM of the key the browser's password ciphertexts are decrypted with. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { sessions, users } from '../db/schema';
+import { sessions, users } from '../db/schema/accounts';
 import type { User } from './users';
 
 export const SESSION_DAYS = 30;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
-import { authThrottles } from '../db/schema';
+import { authThrottles } from '../db/schema/accounts';
 import { keyedHash } from '../lib/keyed-hash';
 
 /**

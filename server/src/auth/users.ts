@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { users } from '../db/schema';
+import { users } from '../db/schema/accounts';
 import type { Locale } from '../lib/messages';
 import { hashPassword } from './passwords';
 

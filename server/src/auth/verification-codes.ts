@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { verificationCodes } from '../db/schema';
+import { verificationCodes } from '../db/schema/accounts';
 import { normalizeEmail } from './users';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/open-database';
-import { registrations } from '../db/schema';
+import { registrations } from '../db/schema/billing';
 import { HttpError } from '../lib/envelope';
 import type { PaypalProcessor } from '../payments/paypal';
 import { sayBilling } from './billing-messages';

@@ -1,7 +1,8 @@
 import type { PaymentProvider, RefundReason } from '../db/column-values';
 import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { payments } from '../db/schema/billing';
 import { RefundRefused } from '../payments/refund-refused';
 import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail, refundRefusedOperatorEmail } from './emails';
 import { RECONCILIATION_LIMITS, type ReconciliationDeps } from './reconciliation';

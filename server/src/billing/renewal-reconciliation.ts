@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { payments, subscriptions } from '../db/schema';
+import { payments, subscriptions } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaypalProcessor } from '../payments/paypal';
 import { orderOutcome } from '../payments/paypal-outcomes';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, registrations } from '../db/schema';
+import { payments, registrations } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
 import { markRefundOwed } from './refunds-owed';
 import { settleRenewal } from './renewals';

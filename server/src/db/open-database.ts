@@ -8,7 +8,20 @@ import { Pool } from 'pg';
 import { listenPostgres, type NotificationHandlers } from '../live/postgres-listener';
 import { lockDataDir } from './data-dir-lock';
 import { migratePglite, migratePostgres } from './migrate';
-import * as schema from './schema';
+import * as accountTables from './schema/accounts';
+import * as billingTables from './schema/billing';
+import * as locationRequestTables from './schema/location-requests';
+import * as outboxTables from './schema/outbox';
+import * as serverTables from './schema/server';
+
+/** Every table, one file per resource under schema/: Drizzle's query API and its types take them together. */
+export const schema = {
+  ...serverTables,
+  ...accountTables,
+  ...outboxTables,
+  ...billingTables,
+  ...locationRequestTables,
+};
 
 /** One Drizzle type for both drivers: write queries with the query builder so they run on either. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;

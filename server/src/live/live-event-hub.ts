@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { requestEvents, sessions } from '../db/schema';
+import { sessions } from '../db/schema/accounts';
+import { requestEvents } from '../db/schema/location-requests';
 
 /** A browser's open event stream. */
 export interface LiveWatcher {

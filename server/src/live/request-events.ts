@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { queryRows } from '../db/open-database';
-import { requestEvents } from '../db/schema';
+import { requestEvents } from '../db/schema/location-requests';
 
 /** The PostgreSQL channel every instance LISTENs on; a notification carries only the event id. */
 export const REQUEST_EVENTS_CHANNEL = 'kabari_request_events';

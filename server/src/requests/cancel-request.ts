@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { locationRequests } from '../db/schema';
+import { locationRequests } from '../db/schema/location-requests';
 import {
   findOwnedRequest,
   publishRequestChange,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../lib/messages';
-import { locationRequests } from '../db/schema';
+import { locationRequests } from '../db/schema/location-requests';
 import {
   findOwnedRequest,
   publishRequestView,

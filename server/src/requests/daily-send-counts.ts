@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
-import { dailySendCounts } from '../db/schema';
+import { dailySendCounts } from '../db/schema/location-requests';
 import type { MessageChannel } from './templates';
 
 /** An account's own count of a channel, and everyone's SMS together (the operator's budget). */

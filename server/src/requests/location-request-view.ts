@@ -1,7 +1,8 @@
 import type { ConsentState, RequestChannel, RequestStatus } from '../db/column-values';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { locationRequests, outboxMessages, positions } from '../db/schema';
+import { locationRequests, positions } from '../db/schema/location-requests';
+import { outboxMessages } from '../db/schema/outbox';
 import type { Place } from '../geo/place';
 import { publishRequestEvent } from '../live/request-events';
 import { openLinkToken } from './request-tokens';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Database, DatabaseExecutor } from '../db/open-database';
-import { locationRequests, optOuts } from '../db/schema';
+import { locationRequests, optOuts } from '../db/schema/location-requests';
 import { keyedHash } from '../lib/keyed-hash';
 
 const normalised = (target: string) => target.trim().toLowerCase();

@@ -1,6 +1,6 @@
 import { and, eq, like, or, sql } from 'drizzle-orm';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
-import { sendLimits } from '../db/schema';
+import { sendLimits } from '../db/schema/location-requests';
 import { keyedHash } from '../lib/keyed-hash';
 
 /** One SMS or email to a number or address every 3 hours (whoever sends it), one new link every 3 hours. */

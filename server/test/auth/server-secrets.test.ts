@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { loadServerSecrets } from '../../src/auth/server-secrets';
 import { loadConfig } from '../../src/config';
 import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
-import { serverSettings } from '../../src/db/schema';
+import { serverSettings } from '../../src/db/schema/server';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 
 describeEachDatabase('server secrets', (driver) => {

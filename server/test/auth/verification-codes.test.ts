@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { checkResetCode, CODE_MAX_ATTEMPTS, issueResetCode } from '../../src/auth/verification-codes';
 import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
-import { verificationCodes } from '../../src/db/schema';
+import { verificationCodes } from '../../src/db/schema/accounts';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 
 describeEachDatabase('reset codes', (driver) => {

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
-import { outboxMessages, payments, subscriptions, users } from '../../src/db/schema';
+import { users } from '../../src/db/schema/accounts';
+import { payments, subscriptions } from '../../src/db/schema/billing';
+import { outboxMessages } from '../../src/db/schema/outbox';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
 import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';

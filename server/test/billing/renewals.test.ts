@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { outboxMessages, payments, subscriptions, users } from '../../src/db/schema';
+import { users } from '../../src/db/schema/accounts';
+import { payments, subscriptions } from '../../src/db/schema/billing';
+import { outboxMessages } from '../../src/db/schema/outbox';
 import type { RenewalCharger, SavedChargeRequest } from '../../src/payments/processor';
 import { describeEachDatabase } from '../support/databases';
 import { signUpSubscriber } from '../support/sign-up';

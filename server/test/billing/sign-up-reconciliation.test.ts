@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
-import { outboxMessages, payments, registrations, subscriptions, users } from '../../src/db/schema';
+import { users } from '../../src/db/schema/accounts';
+import { payments, registrations, subscriptions } from '../../src/db/schema/billing';
+import { outboxMessages } from '../../src/db/schema/outbox';
 import { restartKey } from '../../src/billing/subscriptions';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';

@@ -5,9 +5,8 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import { Pool } from 'pg';
 import { DataDirLockedError } from '../../src/db/data-dir-lock';
 import { migratePostgres, MIGRATIONS_FOLDER } from '../../src/db/migrate';
-import { openDatabase, queryRows, type OpenedDatabase } from '../../src/db/open-database';
-import * as schema from '../../src/db/schema';
-import { serverSettings } from '../../src/db/schema';
+import { openDatabase, queryRows, type OpenedDatabase, schema } from '../../src/db/open-database';
+import { serverSettings } from '../../src/db/schema/server';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
 
 const quietLog = { info: () => undefined, error: () => undefined };

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { renewalKey } from '../../src/billing/renewals';
 import { queryRows } from '../../src/db/open-database';
-import { payments, registrations, subscriptions } from '../../src/db/schema';
+import { payments, registrations, subscriptions } from '../../src/db/schema/billing';
 import { appAfterMigration } from '../support/database-before-migration';
 import { describeEachDatabase } from '../support/databases';
 import { tablesHolding } from '../support/stored-text';

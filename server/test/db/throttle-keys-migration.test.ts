@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { throttleKey } from '../../src/auth/throttle';
 import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
-import { authThrottles } from '../../src/db/schema';
+import { authThrottles } from '../../src/db/schema/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/databases';
 
 // Migration 0016 drops the counters whose keys held an email or an IP address in the clear. Run here again on rows

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { geocodeCache } from '../../src/db/schema';
+import { geocodeCache } from '../../src/db/schema/location-requests';
 import { englishAddress } from '../../src/geo/place';
 import { createReverseGeocoder, nearestPlace } from '../../src/geo/reverse-geocode';
 import { describeEachDatabase } from '../support/databases';

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_ACCOUNT_CACHE_OPTIONS } from '../../src/auth/account-cache';
-import { sessions, subscriptions } from '../../src/db/schema';
+import { sessions } from '../../src/db/schema/accounts';
+import { subscriptions } from '../../src/db/schema/billing';
 import { describeEachDatabase, type DriverName } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
 import { buildSecondInstance, buildTestApp, type TestApp } from '../support/test-app';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { createUser } from '../../src/auth/users';
-import { contactMessages, sessions } from '../../src/db/schema';
+import { contactMessages, sessions } from '../../src/db/schema/accounts';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
 const OWN_ORIGIN = 'http://localhost:8080';

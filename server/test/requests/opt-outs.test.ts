@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { linkTombstones, locationRequests, optOuts } from '../../src/db/schema';
+import { linkTombstones, locationRequests, optOuts } from '../../src/db/schema/location-requests';
 import { keyedHash } from '../../src/lib/keyed-hash';
 import { rekeyOptOuts } from '../../src/requests/opt-outs';
 import { describeEachDatabase } from '../support/databases';

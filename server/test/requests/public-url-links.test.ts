@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { outboxMessages, users } from '../../src/db/schema';
+import { users } from '../../src/db/schema/accounts';
+import { outboxMessages } from '../../src/db/schema/outbox';
 import { tokenFromMessage } from '../support/request-token';
 import { createRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';

@@ -1,23 +1,22 @@
 import { sql } from 'drizzle-orm';
 import {
-  abuseReports,
   authThrottles,
   contactMessages,
-  dailySendCounts,
-  geocodeCache,
-  linkTombstones,
-  outboxMessages,
-  payments,
-  positions,
-  refundRequests,
-  registrations,
-  requestEvents,
-  sendLimits,
   sessions,
   verificationCodes,
   visitorReports,
-  webhookEvents,
-} from '../../src/db/schema';
+} from '../../src/db/schema/accounts';
+import { payments, refundRequests, registrations, webhookEvents } from '../../src/db/schema/billing';
+import {
+  abuseReports,
+  dailySendCounts,
+  geocodeCache,
+  linkTombstones,
+  positions,
+  requestEvents,
+  sendLimits,
+} from '../../src/db/schema/location-requests';
+import { outboxMessages } from '../../src/db/schema/outbox';
 import { sendDay } from '../../src/requests/daily-send-counts';
 import { pruneExpiredData } from '../../src/retention/retention-job';
 import { describeEachDatabase } from '../support/databases';

@@ -1,7 +1,7 @@
 import { createSession } from '../../src/auth/sessions';
 import { createUser } from '../../src/auth/users';
 import type { Database } from '../../src/db/open-database';
-import { locationRequests } from '../../src/db/schema';
+import { locationRequests } from '../../src/db/schema/location-requests';
 import { newRequestToken, requestTokenHash } from '../../src/requests/request-tokens';
 
 /** A requester with a session token (as login would hand out). */

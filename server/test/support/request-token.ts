@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/open-database';
-import { locationRequests, outboxMessages } from '../../src/db/schema';
+import { locationRequests } from '../../src/db/schema/location-requests';
+import { outboxMessages } from '../../src/db/schema/outbox';
 import { requestTokenHash } from '../../src/requests/request-tokens';
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/db/open-database';
-import { locationRequests, users } from '../../src/db/schema';
+import { users } from '../../src/db/schema/accounts';
+import { locationRequests } from '../../src/db/schema/location-requests';
 import { newRequestToken, requestTokenHash } from '../../src/requests/request-tokens';
 
 export type RequestValues = Partial<typeof locationRequests.$inferInsert>;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createSession } from '../../src/auth/sessions';
-import { users, subscriptions } from '../../src/db/schema';
+import { users } from '../../src/db/schema/accounts';
+import { subscriptions } from '../../src/db/schema/billing';
 
 export interface TestRequester {
   userId: string;

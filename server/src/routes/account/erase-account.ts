@@ -1,23 +1,17 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/open-database';
+import { authThrottles, contactMessages, users, verificationCodes } from '../../db/schema/accounts';
+import { payments, refundRequests, registrations, subscriptions } from '../../db/schema/billing';
 import {
   abuseReports,
-  authThrottles,
-  contactMessages,
   dailySendCounts,
   geocodeCache,
   linkTombstones,
   locationRequests,
-  outboxMessages,
-  payments,
   positions,
-  refundRequests,
-  registrations,
-  subscriptions,
-  users,
-  verificationCodes,
   sendLimits,
-} from '../../db/schema';
+} from '../../db/schema/location-requests';
+import { outboxMessages } from '../../db/schema/outbox';
 import type { ReverseGeocoder } from '../../geo/reverse-geocode';
 import { throttleKey } from '../../auth/throttle';
 import { accountDayKey } from '../../requests/daily-send-counts';

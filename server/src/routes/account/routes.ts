@@ -15,15 +15,9 @@ import { redeemBillingCode } from '../../billing/billing-codes';
 import { accountDeletedEmail } from '../../billing/emails';
 import { toMajor } from '../../billing/money';
 import { findSubscription, subscriptionInfo, type Subscription } from '../../billing/subscriptions';
-import {
-  locationRequests,
-  payments,
-  positions,
-  refundRequests,
-  sessions,
-  users,
-  verificationCodes,
-} from '../../db/schema';
+import { sessions, users, verificationCodes } from '../../db/schema/accounts';
+import { payments, refundRequests } from '../../db/schema/billing';
+import { locationRequests, positions } from '../../db/schema/location-requests';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { eraseAccount } from './erase-account';
 import {

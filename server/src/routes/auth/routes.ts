@@ -23,7 +23,7 @@ import {
 import { issueBillingCode, SEND_CODE_PURPOSES } from '../../billing/billing-codes';
 import { billingCodeEmail } from '../../billing/emails';
 import type { Config } from '../../config';
-import { users } from '../../db/schema';
+import { users } from '../../db/schema/accounts';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages, requestLocale, sayCommon } from '../../lib/messages';
 import { passwordChangedEmail, resetCodeEmail } from '../../mail/templates';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
-import { contactMessages } from '../../db/schema';
+import { contactMessages } from '../../db/schema/accounts';
 import { errorResponses, ok } from '../../lib/envelope';
 import { contactMessageEmail } from '../../mail/contact-message';
 import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { findUserByEmail } from '../../auth/users';
 import { subscriptionInfo } from '../../billing/subscriptions';
-import { subscriptions } from '../../db/schema';
+import { subscriptions } from '../../db/schema/billing';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { sayBilling } from '../../billing/billing-messages';
 import { defineMessages } from '../../lib/messages';

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { outboxMessages } from '../../db/schema';
+import { outboxMessages } from '../../db/schema/outbox';
 import { envelope, ok } from '../../lib/envelope';
 
 const outboxMessage = z.object({

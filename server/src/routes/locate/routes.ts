@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { visitorReports } from '../../db/schema';
+import { visitorReports } from '../../db/schema/accounts';
 import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
 import { envelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages } from '../../lib/messages';

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { locationRequests, positions } from '../../db/schema';
+import { locationRequests, positions } from '../../db/schema/location-requests';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { toPositionView } from '../../requests/location-request-view';
 import { sayCommon } from '../../lib/messages';

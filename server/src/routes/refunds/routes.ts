@@ -6,7 +6,7 @@ import { redeemBillingCode } from '../../billing/billing-codes';
 import { refundRequestEmail } from '../../billing/emails';
 import { cancelSubscription } from '../../billing/subscriptions';
 import type { Config } from '../../config';
-import { refundRequests } from '../../db/schema';
+import { refundRequests } from '../../db/schema/billing';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { refundBody, refundResponse } from './schemas';
 import { throwWhenLimited } from '../../lib/throttle-answer';

@@ -11,7 +11,7 @@ import { openPaypalOrder } from '../../billing/paypal-orders';
 import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
 import { bookFirstDay, claimAuthCodeHandout, firstDayKey, findSubscription } from '../../billing/subscriptions';
 import type { Config } from '../../config';
-import { registrations } from '../../db/schema';
+import { registrations } from '../../db/schema/billing';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { requestLocale, sayCommon } from '../../lib/messages';
 import { failureText, sayBilling as say } from '../../billing/billing-messages';

@@ -7,7 +7,7 @@ import { knownText, requestLocale, sayCommon, type Locale, type LocalizedText } 
 import { hoursText, sayRequests, sayRequestsIn } from '../../requests/request-messages';
 import type { Config } from '../../config';
 import type { Database, DatabaseExecutor } from '../../db/open-database';
-import { locationRequests } from '../../db/schema';
+import { locationRequests } from '../../db/schema/location-requests';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { cancelOwnedRequest } from '../../requests/cancel-request';
 import { createMessageRequest, type CreateOutcome, type LimitRule } from '../../requests/create-request';

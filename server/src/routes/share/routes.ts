@@ -6,6 +6,7 @@ import { countAttempt, type ThrottleRule } from '../../auth/throttle';
 import { defineMessages, sayCommon } from '../../lib/messages';
 import type { Config } from '../../config';
 import type { Database, DatabaseExecutor } from '../../db/open-database';
+import { users } from '../../db/schema/accounts';
 import {
   abuseReports,
   geocodeCache,
@@ -13,8 +14,7 @@ import {
   locationRequests,
   positions,
   requestEvents,
-  users,
-} from '../../db/schema';
+} from '../../db/schema/location-requests';
 import { DBIP_ATTRIBUTION, ipPlaceParts } from '../../geo/ip-location';
 import { englishAddress } from '../../geo/place';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';

@@ -14,7 +14,7 @@ import {
   subscriptionInfo,
   type RestartResult,
 } from '../../billing/subscriptions';
-import { payments, registrations } from '../../db/schema';
+import { payments, registrations } from '../../db/schema/billing';
 import { sayBilling as say } from '../../billing/billing-messages';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { authorizeSandboxPayment, CardFormatError } from '../../payments/sandbox-processor';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { firstDayKey } from '../../billing/subscriptions';
 import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
 import type { DatabaseExecutor } from '../../db/open-database';
-import { registrations, webhookEvents } from '../../db/schema';
+import { registrations, webhookEvents } from '../../db/schema/billing';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages } from '../../lib/messages';
 import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe-outcomes';

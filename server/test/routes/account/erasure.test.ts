@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { queryRows } from '../../../src/db/open-database';
-import { outboxMessages } from '../../../src/db/schema';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { describeEachDatabase } from '../../support/databases';
 import { tokenFromMessage } from '../../support/request-token';
 import { throttleKey } from '../../../src/auth/throttle';

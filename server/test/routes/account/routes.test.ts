@@ -1,5 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
-import { outboxMessages, payments, registrations, subscriptions, users } from '../../../src/db/schema';
+import { users } from '../../../src/db/schema/accounts';
+import { payments, registrations, subscriptions } from '../../../src/db/schema/billing';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { describeEachDatabase } from '../../support/databases';
 import { encryptPassword } from '../../support/jsencrypt';
 import { freshEmail, freshIp, signUpSubscriber } from '../../support/sign-up';

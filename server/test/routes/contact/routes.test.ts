@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { contactMessages, outboxMessages } from '../../../src/db/schema';
+import { contactMessages } from '../../../src/db/schema/accounts';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { CONTACT_PER_IP } from '../../../src/routes/contact/routes';
 import { describeEachDatabase } from '../../support/databases';
 import { buildTestApp, type TestApp } from '../../support/test-app';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { locationRequests, requestEvents } from '../../../src/db/schema';
+import { locationRequests, requestEvents } from '../../../src/db/schema/location-requests';
 import { requestTokenHash } from '../../../src/requests/request-tokens';
 import { describeEachDatabase } from '../../support/databases';
 import { tokenFromUrl } from '../../support/request-token';

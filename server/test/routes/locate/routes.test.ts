@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { visitorReports } from '../../../src/db/schema';
+import { visitorReports } from '../../../src/db/schema/accounts';
 import { describeEachDatabase } from '../../support/databases';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 

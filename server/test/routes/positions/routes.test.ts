@@ -1,4 +1,4 @@
-import { positions } from '../../../src/db/schema';
+import { positions } from '../../../src/db/schema/location-requests';
 import { describeEachDatabase } from '../../support/databases';
 import { linkRequest, signedInRequester } from '../../support/live-fixtures';
 import { buildTestApp, type TestApp } from '../../support/test-app';

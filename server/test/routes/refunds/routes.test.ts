@@ -1,5 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
-import { outboxMessages, refundRequests, subscriptions, users } from '../../../src/db/schema';
+import { users } from '../../../src/db/schema/accounts';
+import { refundRequests, subscriptions } from '../../../src/db/schema/billing';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { describeEachDatabase } from '../../support/databases';
 import { freshIp, signUpSubscriber } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';

@@ -1,4 +1,5 @@
-import { registrations, subscriptions, users } from '../../../src/db/schema';
+import { users } from '../../../src/db/schema/accounts';
+import { registrations, subscriptions } from '../../../src/db/schema/billing';
 import { FAKE_PROVIDERS_ENV } from '../../support/fake-providers';
 import { freshEmail, freshIp, signUpSubscriber, TEST_CARD } from '../../support/sign-up';
 import { createRequester } from '../../support/subscriber-fixture';

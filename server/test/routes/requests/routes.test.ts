@@ -2,11 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import {
   locationRequests,
   optOuts,
-  outboxMessages,
   positions,
   requestEvents,
   sendLimits,
-} from '../../../src/db/schema';
+} from '../../../src/db/schema/location-requests';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { TARGET_LIMIT_CHECKS } from '../../../src/routes/requests/routes';
 import { keyedHash } from '../../../src/lib/keyed-hash';
 import { optOutKey } from '../../../src/requests/opt-outs';

@@ -1,7 +1,8 @@
 import { and, eq, like, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app';
-import { dailySendCounts, locationRequests, outboxMessages, sendLimits } from '../../../src/db/schema';
+import { dailySendCounts, locationRequests, sendLimits } from '../../../src/db/schema/location-requests';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { keyedHash } from '../../../src/lib/keyed-hash';
 import { describeEachDatabase } from '../../support/databases';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';

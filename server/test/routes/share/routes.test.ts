@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../src/db/open-database';
 import { keyedHash } from '../../../src/lib/keyed-hash';
+import { users } from '../../../src/db/schema/accounts';
 import {
   abuseReports,
   linkTombstones,
@@ -9,8 +10,7 @@ import {
   optOuts,
   positions,
   requestEvents,
-  users,
-} from '../../../src/db/schema';
+} from '../../../src/db/schema/location-requests';
 import { describeEachDatabase } from '../../support/databases';
 import { insertRequest, insertRequester } from '../../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../../support/test-app';

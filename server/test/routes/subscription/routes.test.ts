@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { outboxMessages } from '../../../src/db/schema';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { describeEachDatabase } from '../../support/databases';
 import { signUpSubscriber, TEST_CARD } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { outboxMessages, payments, registrations, subscriptions, users, webhookEvents } from '../../../src/db/schema';
+import { users } from '../../../src/db/schema/accounts';
+import { payments, registrations, subscriptions, webhookEvents } from '../../../src/db/schema/billing';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { PaypalProcessor } from '../../../src/payments/paypal';
 import { FakePaypal } from '../../support/fake-paypal';
 import { describeEachDatabase } from '../../support/databases';

@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  oneOf,
+  PAYMENT_KINDS,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATES,
+  REFUND_REASONS,
+  REFUND_REQUEST_STATES,
+  REGISTRATION_STATES,
+  SUBSCRIPTION_STATUSES,
+} from '../column-values';
+import { LOCALES } from '../../lib/messages';
+import { createdAt } from './columns';
+import { users } from './accounts';
+
+// Sign-ups, subscriptions and payments. Amounts are integers in the currency's minor unit (cents; rupiah has none).
+
+/**
+ * One sign-up attempt (registerAndSign/*, registerQuery/{id}): the visitor's details, the provider and the
+ * state the register result screen polls. `id` is the {id} of registerQuery: random, known only to the browser
+ * that signed up. The auth code that logs the new user in is kept hashed in verification_codes.
+ */
+export const registrations = pgTable(
+  'registrations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    phone: text('phone'),
+    locale: text('locale', { enum: LOCALES }).notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    state: text('state', { enum: REGISTRATION_STATES }).notNull().default('querying'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    subscriptionId: uuid('subscription_id'),
+    // The provider's own reference (a Stripe PaymentIntent, a PayPal order), to match webhooks to the attempt.
+    providerRef: text('provider_ref'),
+    // Argon2id hash of the password chosen at sign-up, held only until the user exists (a provider may confirm
+    // the payment later, by webhook); null once the user is created.
+    passwordHash: text('password_hash'),
+    // When registerQuery handed out the one-time auth code: it is handed out once.
+    authCodeIssuedAt: timestamp('auth_code_issued_at', { withTimezone: true, mode: 'date' }),
+    // The consent given in the sign-up form, copied to the user when the account is created.
+    ageConfirmedAt: timestamp('age_confirmed_at', { withTimezone: true, mode: 'date' }),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true, mode: 'date' }),
+    termsVersion: text('terms_version'),
+    // When the reconciliation job last asked the provider about this attempt (its webhook is late).
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('registrations_provider_ref_idx').on(table.providerRef),
+    index('registrations_querying_idx')
+      .on(table.createdAt)
+      .where(sql`${table.state} = 'querying'`),
+    check('registrations_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
+    check('registrations_state_check', oneOf(table.state, REGISTRATION_STATES)),
+    check('registrations_locale_check', oneOf(table.locale, LOCALES)),
+  ],
+);
+
+/** One subscription per user: trial, active, cancelled, expired or unsubscribed; access lasts until valid_until. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    // The provider's customer and saved payment method (never card data), to charge renewals.
+    providerCustomerRef: text('provider_customer_ref'),
+    providerPaymentMethodRef: text('provider_payment_method_ref'),
+    currency: text('currency').notNull(),
+    firstDayAmount: integer('first_day_amount').notNull(),
+    amount: integer('amount').notNull(),
+    periodDays: integer('period_days').notNull(),
+    // How many periods have been charged: 0 = the first-day trial; renewal n charges period n exactly once.
+    periodIndex: integer('period_index').notNull().default(0),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }).notNull(),
+    validUntil: timestamp('valid_until', { withTimezone: true, mode: 'date' }).notNull(),
+    reminderSentForPeriod: integer('reminder_sent_for_period'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('subscriptions_user_id_unique').on(table.userId),
+    index('subscriptions_due_idx').on(table.status, table.validUntil),
+    check('subscriptions_status_check', oneOf(table.status, SUBSCRIPTION_STATUSES)),
+    check('subscriptions_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
+  ],
+);
+
+/**
+ * Every charge attempt. Kept when an account is deleted (the law asks for payment records), detached from the
+ * person: user_id and subscription_id become null. Never a card number or CVV: at most brand and last four.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    registrationId: uuid('registration_id').references(() => registrations.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: PAYMENT_KINDS }).notNull(),
+    periodIndex: integer('period_index').notNull(),
+    // Sent to the provider as its idempotency key, and unique here: a period is charged exactly once.
+    idempotencyKey: text('idempotency_key').notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    providerRef: text('provider_ref'),
+    currency: text('currency').notNull(),
+    amount: integer('amount').notNull(),
+    state: text('state', { enum: PAYMENT_STATES }).notNull().default('pending'),
+    failureCode: text('failure_code'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+    // What the provider reports afterwards: money given back (minor units) and a dispute (chargeback) opened.
+    refundedAmount: integer('refunded_amount').notNull().default(0),
+    disputedAt: timestamp('disputed_at', { withTimezone: true, mode: 'date' }),
+    // A renewal left pending: when the reconciliation job last asked its provider (its webhook did not come).
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
+    // Money taken that we did not earn, given back by refunds-owed.ts: why (kept), and since when until refunded.
+    refundReason: text('refund_reason', { enum: REFUND_REASONS }),
+    refundOwedAt: timestamp('refund_owed_at', { withTimezone: true, mode: 'date' }),
+    // A refund owed that the provider refused for good: when, and the provider's error code (left to the operator).
+    refundFailedAt: timestamp('refund_failed_at', { withTimezone: true, mode: 'date' }),
+    refundFailure: text('refund_failure'),
+  },
+  (table) => [
+    uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKey),
+    index('payments_refund_owed_idx')
+      .on(table.refundOwedAt)
+      .where(sql`${table.refundOwedAt} is not null`),
+    index('payments_pending_idx')
+      .on(table.createdAt)
+      .where(sql`${table.state} = 'pending'`),
+    index('payments_user_id_idx').on(table.userId),
+    index('payments_provider_ref_idx').on(table.providerRef),
+    check('payments_kind_check', oneOf(table.kind, PAYMENT_KINDS)),
+    check('payments_state_check', oneOf(table.state, PAYMENT_STATES)),
+    check('payments_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
+    check('payments_refund_reason_check', oneOf(table.refundReason, REFUND_REASONS)),
+  ],
+);
+
+/** Webhook events already handled: a replayed event finds its row and has no second effect. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('webhook_events_provider_event_unique').on(table.provider, table.eventId)],
+);
+
+/** Cancel-and-refund requests from /unsubscribe-and-refund, kept for the operator. */
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    reason: text('reason').notNull(),
+    locale: text('locale').notNull(),
+    state: text('state', { enum: REFUND_REQUEST_STATES }).notNull().default('open'),
+    createdAt: createdAt(),
+  },
+  (table) => [check('refund_requests_state_check', oneOf(table.state, REFUND_REQUEST_STATES))],
+);
