@@ -4,14 +4,9 @@ import { payments, registrations } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
 import { markRefundOwed } from './refunds-owed';
 import { settleRenewal } from './renewals';
-import {
-  completeRegistration,
-  failRegistration,
-  lockSubscriptionWithUser,
-  restartSubscription,
-  type PaymentMethodKind,
-  type RegistrationDeps,
-} from './subscriptions';
+import { restartSubscription } from './restarts';
+import { completeRegistration, failRegistration, type PaymentMethodKind, type RegistrationDeps } from './sign-ups';
+import { lockSubscriptionWithUser } from './subscriptions';
 
 export type SettleResult =
   /** missing: no payment has this key (yet: the webhook may have overtaken the call that records it). */

@@ -18,15 +18,15 @@ import {
 } from './reconciliation';
 import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment, type SettleResult } from './settle';
+import { recordPendingRestart } from './restarts';
 import {
   abandonRegistration,
   firstDayKey,
   markRegistrationUnknown,
   recordPendingFirstDay,
-  recordPendingRestart,
   restartKey,
   type PaymentMethodKind,
-} from './subscriptions';
+} from './sign-ups';
 
 export interface ReconciliationReport extends RefundsOwedReport {
   checked: number;

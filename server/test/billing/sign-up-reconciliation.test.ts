@@ -3,7 +3,7 @@ import { createSession } from '../../src/auth/sessions';
 import { users } from '../../src/db/schema/accounts';
 import { payments, registrations, subscriptions } from '../../src/db/schema/billing';
 import { outboxMessages } from '../../src/db/schema/outbox';
-import { restartKey } from '../../src/billing/subscriptions';
+import { restartKey } from '../../src/billing/sign-ups';
 import { describeEachDatabase } from '../support/databases';
 import { FakePaypal } from '../support/fake-paypal';
 import { connectFakeProviders, FAKE_PROVIDERS_ENV } from '../support/fake-providers';

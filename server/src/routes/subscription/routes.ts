@@ -5,15 +5,9 @@ import { cancelledEmail } from '../../billing/emails';
 import { openPaypalOrder } from '../../billing/paypal-orders';
 import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
 import { toMajor } from '../../billing/money';
-import {
-  bookRestart,
-  cancelSubscription,
-  effectiveStatus,
-  findSubscription,
-  restartKey,
-  subscriptionInfo,
-  type RestartResult,
-} from '../../billing/subscriptions';
+import { bookRestart, type RestartResult } from '../../billing/restarts';
+import { restartKey } from '../../billing/sign-ups';
+import { cancelSubscription, effectiveStatus, findSubscription, subscriptionInfo } from '../../billing/subscriptions';
 import { payments, registrations } from '../../db/schema/billing';
 import { sayBilling as say } from '../../billing/billing-messages';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';

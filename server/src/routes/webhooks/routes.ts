@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { firstDayKey } from '../../billing/subscriptions';
+import { firstDayKey } from '../../billing/sign-ups';
 import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { registrations, webhookEvents } from '../../db/schema/billing';
