@@ -12,6 +12,7 @@ import {
   type SucceededFirstCharge,
   failRegistration,
   restartKey,
+  takenPayment,
 } from './sign-ups';
 import { type Subscription, effectiveStatus } from './subscriptions';
 
@@ -155,13 +156,9 @@ export async function restartSubscription(
     periodIndex,
     idempotencyKey: restartKey(input.registrationId),
     provider: input.provider,
-    providerRef: charge.outcome.providerRef,
     currency: subscription.currency,
     amount: subscription.amount,
-    state: 'succeeded',
-    cardBrand: charge.outcome.cardBrand,
-    cardLast4: charge.outcome.cardLast4,
-    settledAt: deps.now,
+    ...takenPayment(charge, deps.now),
   } as const;
   const [payment] = await tx
     .insert(payments)

@@ -25,6 +25,17 @@ export interface SucceededFirstCharge {
   paymentMethodRef: string | null;
 }
 
+/** A payment row's columns for a charge the provider took: its reference, card brand and last four, settled now. */
+export function takenPayment(charge: SucceededFirstCharge, now: Date) {
+  return {
+    providerRef: charge.outcome.providerRef,
+    state: 'succeeded',
+    cardBrand: charge.outcome.cardBrand,
+    cardLast4: charge.outcome.cardLast4,
+    settledAt: now,
+  } as const;
+}
+
 export interface RegistrationDeps {
   billing: BillingConfig;
   outbox: MessageOutbox;
@@ -93,13 +104,7 @@ export async function completeRegistration(
       .where(eq(registrations.id, registrationId));
     // The money moved for nothing: recorded as taken and owed back, in this transaction, so the refund is made
     // (and retried) even when the caller's own attempt after the commit fails. The attempt's recorded amount stays.
-    const taken = {
-      providerRef: charge.outcome.providerRef,
-      state: 'succeeded',
-      cardBrand: charge.outcome.cardBrand,
-      cardLast4: charge.outcome.cardLast4,
-      settledAt: deps.now,
-    } as const;
+    const taken = takenPayment(charge, deps.now);
     const [payment] = await tx
       .insert(payments)
       .values({
@@ -149,13 +154,9 @@ export async function completeRegistration(
     periodIndex: 0,
     idempotencyKey,
     provider,
-    providerRef: charge.outcome.providerRef,
     currency: price.currency,
     amount: price.firstDayAmount,
-    state: 'succeeded',
-    cardBrand: charge.outcome.cardBrand,
-    cardLast4: charge.outcome.cardLast4,
-    settledAt: deps.now,
+    ...takenPayment(charge, deps.now),
   } as const;
   const [payment] = await tx
     .insert(payments)
