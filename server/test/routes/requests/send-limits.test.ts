@@ -6,6 +6,7 @@ import { outboxMessages } from '../../../src/db/schema/outbox';
 import { keyedHash } from '../../../src/lib/keyed-hash';
 import { describeEachDatabase } from '../../support/databases';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
+import { runClockFromMiddayUtc } from '../../support/midday-clock';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
 let addressCounter = 0;
@@ -25,6 +26,7 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
   let first: FastifyInstance;
 
   beforeAll(async () => {
+    runClockFromMiddayUtc();
     testApp = await buildTestApp(driver, {
       PUBLIC_URL: 'https://kabari.example',
       OPERATOR_EMAIL: OPERATOR,
@@ -39,6 +41,7 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
     // The tests that restart the server leave a newer one in testApp.app; close() closes the first.
     if (testApp && testApp.app !== first) await testApp.app.close();
     await testApp?.close();
+    jest.useRealTimers();
   });
 
   const app = () => testApp.app;
