@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Route } from '@playwright/test';
+import { expect, type BrowserContext, type Page, type Route } from '@playwright/test';
 
 /**
  * Signs the browser in the way a sign-in leaves it: the server's HttpOnly `token` cookie and, optionally, the
@@ -51,3 +51,31 @@ export async function answer(
 export const toasts = (page: Page) => page.locator('.ant-message-notice');
 
 export const subscriptionInfoUrl = '**/api/v1/personnal/subscribe/info';
+
+/** The header's Log in: a link to `#log-in` until the app has started (the home page starts it on first use), then a button. */
+export const headerLogIn = (page: Page, name = 'Log in') =>
+  page
+    .locator('header')
+    .getByRole('button', { name, exact: true })
+    .or(page.locator('header').getByRole('link', { name, exact: true }));
+
+/**
+ * Opens the login dialog from the header of the page already open. Returns once the dialog has finished opening (the
+ * cursor waits in the email field): a click aimed at a dialog still growing can land beside its button.
+ */
+export async function openLoginFromHeader(page: Page, name = 'Log in') {
+  await headerLogIn(page, name).click();
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('textbox').first()).toBeFocused();
+  return dialog;
+}
+
+/**
+ * Starts the app on the home page the way a visitor's first use does (a mouse move: it changes nothing on the page)
+ * and returns once it has hydrated (the header's Log in is a live button then).
+ */
+export async function startHomePageApp(page: Page, logIn: string | RegExp = /^(Log in|Masuk)$/) {
+  await page.mouse.move(1, 1);
+  await expect(page.locator('header').getByRole('button', { name: logIn })).toBeVisible();
+}

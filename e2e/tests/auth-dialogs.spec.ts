@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
-import { answer, envelope, signInAsSubscriber, toasts } from '../support/app-helpers';
+import {
+  answer,
+  envelope,
+  headerLogIn,
+  openLoginFromHeader,
+  signInAsSubscriber,
+  startHomePageApp,
+  toasts,
+} from '../support/app-helpers';
 import { startKabari } from '../support/kabari-server';
 import { outboxMessages } from '../support/outbox';
 import { encryptPassword, signUpSubscriber } from '../support/subscriber';
@@ -25,18 +33,6 @@ async function resetCodeFor(baseURL: string, email: string): Promise<string> {
 async function openLogin(page: Page, path = '/', name = 'Log in') {
   await page.goto(path);
   return openLoginFromHeader(page, name);
-}
-
-/**
- * The header's Log in, on the page already open. Returns once the dialog has finished opening (the cursor waits in
- * the email field): a click aimed at a dialog still growing can land beside its button.
- */
-async function openLoginFromHeader(page: Page, name = 'Log in') {
-  await page.locator('header').getByRole('button', { name }).click();
-  const dialog = page.getByRole('dialog', { name });
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('textbox').first()).toBeFocused();
-  return dialog;
 }
 
 test.describe('the login dialog', () => {
@@ -106,7 +102,7 @@ test.describe('the login dialog', () => {
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
-    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    await headerLogIn(page).click();
     await expect(dialog.getByLabel('Email')).toHaveValue('');
     await expect(dialog.getByLabel('Password', { exact: true })).toHaveValue('');
   });
@@ -332,13 +328,17 @@ test.describe('at phone width (360 px)', () => {
       const resetBox = await resetDialog.boundingBox();
       expect(resetBox!.x + resetBox!.width).toBeLessThanOrEqual(360);
 
+      // A visitor's header stays one line: Log in sits level with the brand, as the plain page's link and as the
+      // app's button alike.
       await page.goto(`${prefix}/`);
-      await expect(page.locator('header').getByRole('button', { name: logIn })).toBeVisible();
-      await expectNoSidewaysScroll(page, 'home page');
-      // A visitor's header stays one line: the Log in button sits level with the brand.
-      const brand = await page.locator('.site-header__brand').boundingBox();
-      const button = await page.locator('header').getByRole('button', { name: logIn }).boundingBox();
-      expect(Math.abs(brand!.y + brand!.height / 2 - (button!.y + button!.height / 2))).toBeLessThan(8);
+      for (const state of ['before the app', 'with the app']) {
+        if (state === 'with the app') await startHomePageApp(page, logIn);
+        await expect(headerLogIn(page, logIn)).toBeVisible();
+        await expectNoSidewaysScroll(page, `home page ${state}`);
+        const brand = await page.locator('.site-header__brand').boundingBox();
+        const button = await headerLogIn(page, logIn).boundingBox();
+        expect(Math.abs(brand!.y + brand!.height / 2 - (button!.y + button!.height / 2)), state).toBeLessThan(8);
+      }
     });
   }
 

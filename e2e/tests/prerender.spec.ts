@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
+import { startHomePageApp } from '../support/app-helpers';
 
 const pages = [
   { path: '/', text: 'Ask a relative where they are, with their consent' },
@@ -36,10 +37,18 @@ test.describe('prerendered pages', () => {
       });
       page.on('pageerror', (error) => problems.push(String(error)));
       await page.goto(path);
-      // Interactive once hydrated: the language switch navigates on the client, keeping the page.
       await expect(page.locator('main h1')).toHaveText(text);
+      // Hydrated (the home page's app starts on first use), and interactive then: the language switch navigates on
+      // the client, keeping the page.
+      if (!path.includes('enter-link')) {
+        await startHomePageApp(page);
+        await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+      }
       await page.locator('.language-switch').click();
       await expect(page.locator('main h1')).not.toHaveText(text);
+      if (!path.includes('enter-link')) {
+        expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+      }
       expect(problems).toEqual([]);
     });
   }
@@ -66,6 +75,33 @@ test.describe('prerendered pages', () => {
     }));
     expect(firstPaint).toBeGreaterThan(0);
     expect(entryAddedAt).toBeGreaterThanOrEqual(firstPaint!);
+  });
+
+  test("the home page starts the app on the visitor's first use, not on load; the page works meanwhile", async ({
+    page,
+  }) => {
+    await page.goto('/id/');
+    await page.waitForLoadState('networkidle');
+    // Loaded, painted and quiet, and no app: its entry was preloaded, never started.
+    expect(await page.locator('script[src*="/main."]').count()).toBe(0);
+    await expect(page.getByRole('button', { name: 'Cari' })).toBeDisabled();
+    await expect(page.locator('header').getByRole('link', { name: 'Masuk' })).toHaveAttribute('href', '/id/#log-in');
+    await page.getByLabel('Nomor ponsel').fill('812 3456 7890');
+    // Filling the field focused it: that was a use. The app starts and takes what was typed.
+    await expect(page.locator('header').getByRole('button', { name: 'Masuk' })).toBeVisible();
+    await page.getByRole('button', { name: 'Cari' }).click();
+    await expect(page.getByRole('dialog', { name: 'Tentang nomor ini' })).toBeVisible();
+  });
+
+  test("the home page's Log in link works before the app has started: the app starts and opens the dialog", async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('script[src*="/main."]').count()).toBe(0);
+    await page.locator('header').getByRole('link', { name: 'Log in' }).click();
+    await expect(page.getByRole('dialog', { name: 'Log in' })).toBeVisible();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
   });
 
   test('a signed-in user is sent from a visitor-only page to the dashboard by the server, before any page shows', async ({

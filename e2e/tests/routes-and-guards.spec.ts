@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/own-server';
-import { signInAsSubscriber } from '../support/app-helpers';
+import { signInAsSubscriber, startHomePageApp } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
 // The server allows 600 requests a minute per address, static files included, so these tests run on
@@ -201,8 +201,7 @@ test.describe('routes and guards', () => {
   test('a new page opens at the top', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 500 });
     await page.goto('/');
-    // Hydrated: the Log in button works only then.
-    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+    await startHomePageApp(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await page.getByRole('link', { name: 'Bahasa Indonesia' }).click();

@@ -1,5 +1,5 @@
 import { test, expect } from '../support/fixtures';
-import { toasts } from '../support/app-helpers';
+import { openLoginFromHeader, toasts } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
 // The session cookie is the server's: set at sign-in (HttpOnly, SameSite=Lax), never seen by the page's scripts,
@@ -13,8 +13,7 @@ test.describe('the session cookie in a real browser', () => {
   }) => {
     const subscriber = await signUpSubscriber(baseURL!, { displayName: 'Ana' });
     await page.goto('/');
-    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Log in' });
+    const dialog = await openLoginFromHeader(page);
     await dialog.getByLabel('Email').fill(subscriber.email);
     await dialog.getByLabel('Password', { exact: true }).fill(subscriber.password);
     const [login] = await Promise.all([
@@ -90,8 +89,7 @@ test.describe('the session cookie in a real browser', () => {
 
   test('Kabari’s own pages post as before (same origin)', async ({ page }) => {
     await page.goto('/id/');
-    await page.locator('header').getByRole('button', { name: 'Masuk' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Masuk' });
+    const dialog = await openLoginFromHeader(page, 'Masuk');
     await dialog.getByLabel('Email').fill('tidak-ada@example.com');
     await dialog.getByLabel('Kata sandi', { exact: true }).fill('bukan-kata-sandinya');
     const [answer] = await Promise.all([

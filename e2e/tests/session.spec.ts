@@ -1,6 +1,13 @@
 import { test, expect } from '../support/fixtures';
 import type { BrowserContext } from '@playwright/test';
-import { answer, envelope, signInAsSubscriber, subscriptionInfoUrl, toasts } from '../support/app-helpers';
+import {
+  answer,
+  envelope,
+  openLoginFromHeader,
+  signInAsSubscriber,
+  subscriptionInfoUrl,
+  toasts,
+} from '../support/app-helpers';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 
 // One real subscriber for the file: the dashboard's own calls need a session the server knows; the answers
@@ -87,8 +94,7 @@ test.describe('the session and the API client', () => {
     await context.clearCookies();
     const login = await answer(page, '**/api/v1/auth/login', () => envelope(503, null, 'Internal Server Error'));
     await page.goto('/');
-    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Log in' });
+    const dialog = await openLoginFromHeader(page);
     await dialog.getByLabel('Email').fill('ana@example.com');
     await dialog.getByLabel('Password', { exact: true }).fill('secret1');
     await dialog.getByRole('button', { name: 'Log in' }).click();
@@ -107,8 +113,8 @@ test.describe('the session and the API client', () => {
   test('a call with its own message gets no second toast', async ({ page }) => {
     await page.route('**/api/v1/auth/sendCode', (route) => route.abort('connectionrefused'));
     await page.goto('/id/');
-    await page.locator('header').getByRole('button', { name: 'Masuk' }).click();
-    await page.getByRole('dialog', { name: 'Masuk' }).getByRole('button', { name: 'Lupa kata sandi?' }).click();
+    const login = await openLoginFromHeader(page, 'Masuk');
+    await login.getByRole('button', { name: 'Lupa kata sandi?' }).click();
     const reset = page.getByRole('dialog', { name: 'Atur ulang kata sandi' });
     await reset.getByLabel('Email').fill('ana@example.com');
     await reset.getByRole('button', { name: 'Atur ulang' }).click();

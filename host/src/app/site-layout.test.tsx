@@ -1,4 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter } from '@kabari/shared/routing/router';
+import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import userEvent from '@testing-library/user-event';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
@@ -29,12 +32,52 @@ describe('SiteLayout header', () => {
     expect(screen.queryByRole('button', { name: 'Masuk' })).not.toBeInTheDocument();
   });
 
+  // The HTML the server prerenders (hydration is not done yet there).
+  const prerendered = async (url: string) => {
+    await initI18n(url.startsWith('/id') ? 'id' : 'en');
+    const holder = document.createElement('div');
+    holder.innerHTML = renderToString(
+      <MemoryRouter initialEntries={[url]}>
+        <SiteLayout>page</SiteLayout>
+      </MemoryRouter>,
+    );
+    return holder;
+  };
+
+  it('prerenders Log in on the home page as a working link to its #log-in (the app starts there on first use)', async () => {
+    for (const [url, name, href] of [
+      ['/', 'Log in', '/#log-in'],
+      ['/id/', 'Masuk', '/id/#log-in'],
+      ['/id', 'Masuk', '/id/#log-in'],
+    ] as const) {
+      const login = (await prerendered(url)).querySelector('.site-header__nav a.button--primary');
+      expect(login).toHaveTextContent(name);
+      expect(login).toHaveAttribute('href', href);
+    }
+  });
+
+  it('prerenders an invisible stand-in for Log in on other pages (a signed-in user’s links may take its place)', async () => {
+    const header = await prerendered('/faqs');
+    expect(header.querySelector('.site-header__nav a.button--primary')).toBeNull();
+    expect(header.querySelector('.button--placeholder')).toHaveAttribute('aria-hidden', 'true');
+  });
+
   it('opens the login dialog when the address ends in #log-in, and leaves the address clean', async () => {
     window.history.replaceState(null, '', '/id/#log-in');
     await renderAt('/id/', <AuthDialogs />);
     expect(useOverlayStore.getState().open.login).toBe(true);
     expect(window.location.hash).toBe('');
     expect(window.location.pathname).toBe('/id/');
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('opens the login dialog when a #log-in link is followed on the page after the app started', async () => {
+    window.history.replaceState(null, '', '/id/');
+    await renderAt('/id/', <AuthDialogs />);
+    expect(useOverlayStore.getState().open.login).toBe(false);
+    window.location.hash = '#log-in';
+    await waitFor(() => expect(useOverlayStore.getState().open.login).toBe(true));
+    expect(window.location.hash).toBe('');
     window.history.replaceState(null, '', '/');
   });
 

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
-import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
+import { localeFromPath, localizePath, stripLocale, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useSignedIn } from '@kabari/shared/stores/session-store';
@@ -64,13 +64,27 @@ function signOut(): void {
   import('../features/auth/auth-api').then(({ logOut }) => logOut()).catch(() => undefined);
 }
 
+/** The header's Log in as plain HTML: a link to the home page, whose `#log-in` opens the dialog there. */
+function LogInLink({ locale }: { locale: Locale }) {
+  const { t } = useTranslation(hostNamespace);
+  return (
+    <a className="button button--primary" href={`${localizePath(routePaths.home, locale)}${logInHash}`}>
+      {t('nav.logIn')}
+    </a>
+  );
+}
+
 /**
- * Opens the login dialog. It works only once hydrated, so until then (and for a signed-in user) an
- * invisible stand-in holds its place: the header does not move when it appears.
+ * Opens the login dialog. It works only once hydrated. Until then, on the home page (which a signed-in user is
+ * sent away from, and whose app starts only on the visitor's first touch) the link stands in, looking the same;
+ * on other pages an invisible stand-in holds its place for the moment until hydration, when a signed-in user's
+ * links may take it: the header does not move.
  */
-function LogInButton({ usable }: { usable: boolean }) {
+function LogInButton({ usable, locale }: { usable: boolean; locale: Locale }) {
   const { t } = useTranslation(hostNamespace);
   const openLogin = useOverlayStore((state) => state.set);
+  const onHomePage = stripLocale(useLocation().pathname) === routePaths.home;
+  if (!usable && onHomePage) return <LogInLink locale={locale} />;
   if (!usable) {
     return (
       <span className="button button--placeholder" aria-hidden="true">
@@ -128,13 +142,7 @@ export function SiteLayout({ children, staticHeader = false }: { children: React
             </button>
           )}
           {!signedIn &&
-            (staticHeader ? (
-              <a className="button button--primary" href={`${localizePath(routePaths.home, locale)}${logInHash}`}>
-                {t('nav.logIn')}
-              </a>
-            ) : (
-              <LogInButton usable={hydrated} />
-            ))}
+            (staticHeader ? <LogInLink locale={locale} /> : <LogInButton usable={hydrated} locale={locale} />)}
         </nav>
         {/* Outside the nav: on a phone it stays beside the brand while a signed-in user's links take a row. */}
         <LanguageSwitch locale={locale} />

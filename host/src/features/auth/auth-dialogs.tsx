@@ -14,13 +14,21 @@ export function preloadLoginDialog(): void {
 /** On any page, this fragment opens the login dialog: the Log in link of a header that is plain HTML. */
 export const logInHash = '#log-in';
 
-/** The address's `#log-in` opens the login dialog (and leaves the address). */
+/**
+ * The address's `#log-in` opens the login dialog (and leaves the address): on arrival, or when a Log in link is
+ * followed on the page (one tapped just as the app was starting).
+ */
 function useLogInFromAddress(): void {
   const open = useOverlayStore((state) => state.set);
   useEffect(() => {
-    if (window.location.hash !== logInHash) return;
-    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
-    open('login', true);
+    const openFromAddress = () => {
+      if (window.location.hash !== logInHash) return;
+      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+      open('login', true);
+    };
+    openFromAddress();
+    window.addEventListener('hashchange', openFromAddress);
+    return () => window.removeEventListener('hashchange', openFromAddress);
   }, [open]);
 }
 
