@@ -11,6 +11,7 @@ import { repoRoot } from './lib/run.mjs';
 const require = createRequire(import.meta.url);
 const webpack = require('webpack');
 const { createPrerenderConfig } = require('../webpack/create-config.js');
+const { startOnFirstUse } = require('../webpack/start-after-first-paint-plugin.js');
 
 export const PAGE_MARKER = '<!--kabari-page-->';
 const PAGE_SLOT_TEXT = 'KABARI_PAGE_SLOT';
@@ -53,8 +54,14 @@ export async function prerenderApp(app) {
     // The recipient's pages have an entry of their own (host/src/recipient-index.ts) and shells of their own.
     const recipientIndex = fs.readFileSync(path.join(dir, 'dist/recipient.html'), 'utf8');
     fs.mkdirSync(path.join(outDir, 'shells'), { recursive: true });
+    // A route that starts the app on the visitor's first use (route-table.ts) gets a shell whose loader says so.
+    const firstUseIndex = startOnFirstUse(index);
     const shells = [
-      ...prerender.paths.map((pagePath) => ({ pagePath, layouts: prerender, document: index })),
+      ...prerender.paths.map((pagePath) => ({
+        pagePath,
+        layouts: prerender,
+        document: entry.startsOnFirstUse?.(pagePath) ? firstUseIndex : index,
+      })),
       ...(entry.recipientShells?.paths ?? []).map((pagePath) => ({
         pagePath,
         layouts: entry.recipientShells,

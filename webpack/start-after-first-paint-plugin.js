@@ -60,4 +60,21 @@ class StartAfterFirstPaintPlugin {
   }
 }
 
-module.exports = { StartAfterFirstPaintPlugin };
+/**
+ * The built page (HTML with this plugin's two tags) made to start the app on the visitor's first use: the loader is
+ * told so, and the entry is not preloaded (it would take the slow network's bandwidth from the page's stylesheet and
+ * delay the first paint; the loader fetches it at low priority once the page has loaded).
+ * @param {string} html
+ * @returns {string}
+ */
+function startOnFirstUse(html) {
+  const preload = /<link rel="preload" as="script" href="([^"]+)">/;
+  const entry = html.match(preload)?.[1];
+  const loader = entry && new RegExp(`<script defer="defer" src="([^"]+)" data-entry="${entry}">`);
+  if (!entry || !loader?.test(html)) throw new Error(`${name}: no entry preload and loader to change`);
+  return html
+    .replace(preload, '')
+    .replace(loader, (tag) => tag.replace(' data-entry=', ' data-start="on-first-use" data-entry='));
+}
+
+module.exports = { StartAfterFirstPaintPlugin, startOnFirstUse };

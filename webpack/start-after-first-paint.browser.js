@@ -14,25 +14,33 @@
     document.head.appendChild(script);
   }
   var root = document.getElementById('root');
-  // Nothing prerendered to paint first (an app-only route), or a hidden tab (it paints nothing until shown).
+  // Nothing prerendered to paint first (an app-only route).
   if (!root || !root.firstElementChild) return start();
-  // A page that works as plain HTML until it is used (the home page: its text, links, FAQ and form fields) asks
-  // for the app only on the visitor's first sign of use. A phone on a slow network then shows the page and
-  // scrolls it without the app's seconds of script work; the first touch, key, focus or mouse move starts it.
-  // An address with a fragment (#log-in) asks the app for something at once, and a page already in use when this
-  // script arrives (a field focused and typed into on a slow connection) needs it now.
+  // A page that works as plain HTML until it is used (the home page: its text, links, questions and form fields)
+  // asks for the app only on the visitor's first sign of use. A phone on a slow network then shows and scrolls the
+  // page without the app's seconds of script work; the first touch, key, focus, mouse move or wheel starts it. An
+  // address with a fragment (#log-in) asks the app for something at once, and so does a page already in use when
+  // this script arrives (a field focused and typed into on a slow connection).
   var inUse = document.activeElement && document.activeElement !== document.body;
-  if (root.querySelector('[data-start="on-intent"]') && !window.location.hash && !inUse) {
-    var intents = ['pointerdown', 'touchstart', 'keydown', 'focusin', 'mousemove', 'wheel', 'hashchange'];
-    var onIntent = function () {
-      for (var i = 0; i < intents.length; i++) window.removeEventListener(intents[i], onIntent, true);
+  if (document.currentScript.getAttribute('data-start') === 'on-first-use' && !window.location.hash && !inUse) {
+    var uses = ['pointerdown', 'touchstart', 'keydown', 'focusin', 'mousemove', 'wheel', 'hashchange'];
+    var onUse = function () {
+      for (var i = 0; i < uses.length; i++) window.removeEventListener(uses[i], onUse, true);
       start();
     };
-    for (var j = 0; j < intents.length; j++) {
-      window.addEventListener(intents[j], onIntent, { capture: true, passive: true });
-    }
+    for (var j = 0; j < uses.length; j++) window.addEventListener(uses[j], onUse, { capture: true, passive: true });
+    // The entry in the cache by the time it is wanted, fetched when the page has nothing more urgent to load.
+    var prefetch = function () {
+      var link = document.createElement('link');
+      link.rel = 'prefetch';
+      link.href = entry;
+      document.head.appendChild(link);
+    };
+    if (document.readyState === 'complete') prefetch();
+    else window.addEventListener('load', prefetch);
     return;
   }
+  // A hidden tab paints nothing until shown.
   if (document.visibilityState === 'hidden') return start();
   var types = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes;
   if (types && types.indexOf('paint') !== -1) {

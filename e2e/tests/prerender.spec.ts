@@ -82,8 +82,10 @@ test.describe('prerendered pages', () => {
   }) => {
     await page.goto('/id/');
     await page.waitForLoadState('networkidle');
-    // Loaded, painted and quiet, and no app: its entry was preloaded, never started.
+    // Loaded, painted and quiet, and no app: its entry was fetched once the page had loaded, never started.
     expect(await page.locator('script[src*="/main."]').count()).toBe(0);
+    expect(await page.locator('link[rel="prefetch"][href*="/main."]').count()).toBe(1);
+    expect(await page.locator('link[rel="preload"][as="script"]').count()).toBe(0);
     await expect(page.getByRole('button', { name: 'Cari' })).toBeDisabled();
     await expect(page.locator('header').getByRole('link', { name: 'Masuk' })).toHaveAttribute('href', '/id/#log-in');
     await page.getByLabel('Nomor ponsel').fill('812 3456 7890');

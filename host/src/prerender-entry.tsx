@@ -5,7 +5,7 @@ import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import './i18n/host-namespace';
 import { SiteLayout } from './app/site-layout';
 import { guardRedirect } from './lib/route-guard';
-import { appRoutes, twinPaths } from './lib/route-table';
+import { appRoutes, findAppRoute, twinPaths } from './lib/route-table';
 import { recipientPageOf } from './lib/recipient-routes';
 
 /** Replaced by the <!--kabari-page--> marker: React cannot print a comment itself. */
@@ -53,3 +53,8 @@ export const signedInRedirects: Record<string, string> = Object.fromEntries(
       return target ? [[path, target]] : [];
     }),
 );
+
+/** Whether the shell of this page path starts the app on the visitor's first use rather than on load. */
+export function startsOnFirstUse(pagePath: string): boolean {
+  return findAppRoute(pagePath)?.startsOnFirstUse === true;
+}

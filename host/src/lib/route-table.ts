@@ -25,6 +25,11 @@ export interface RouteSpec {
   isValid?: (location: RouteLocation) => boolean;
   /** Keep the scroll position when arriving here (instead of scrolling to the top). */
   keepScroll?: boolean;
+  /**
+   * A page that works as its prerendered HTML until used: arriving on it, the app starts on the visitor's first
+   * touch, key, focus, mouse move or wheel, not on load (webpack/start-after-first-paint.browser.js).
+   */
+  startsOnFirstUse?: boolean;
 }
 
 export interface AppRoute extends RouteSpec {
@@ -48,7 +53,8 @@ const dashboardDialog = (dialog: RouteDialogName): RouteSpec => ({
  * The host never imports a remote's source: only these names.
  */
 const routeTable: Record<RouteName, RouteSpec> = {
-  home: { access: 'public', page: { remote: 'search', exposed: 'home-page' } },
+  // A visitor from a search result reads first; on a slow phone the app's start-up would hold the page for seconds.
+  home: { access: 'public', page: { remote: 'search', exposed: 'home-page' }, startsOnFirstUse: true },
   ok: { access: 'public', page: { remote: 'search', exposed: 'ok-page' } },
   notFound: { access: 'public', page: { remote: 'search', exposed: 'not-found-page' } },
   aboutUs: { access: 'public', page: { remote: 'search', exposed: 'about-us-page' } },

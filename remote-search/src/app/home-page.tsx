@@ -20,9 +20,7 @@ export default function HomePage() {
   const locale = localeFromPath(useLocation().pathname);
   usePageHead({ title: t('meta.home.title'), description: t('meta.home.description') });
   return (
-    // data-start: the host's loader starts the app on the visitor's first touch, key or focus, not on load (its
-    // text, links, FAQ and form fields work as plain HTML until then).
-    <article className="home-page" data-remote="search" data-start="on-intent">
+    <article className="home-page" data-remote="search">
       <section className="home-page__hero">
         <h1>{t('home.title')}</h1>
         <p className="home-page__lead">{t('home.lead')}</p>
