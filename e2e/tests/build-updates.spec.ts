@@ -8,7 +8,7 @@ test.describe('the latest-build check', () => {
     const latest = await request.get('/latest-build.json');
     expect(latest.headers()['cache-control']).toBe('no-cache');
     expect((await latest.json()).buildId).toMatch(/^[0-9a-f]{16,}$/);
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/latest-build.json')), page.goto('/')]);
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/latest-build.json')), page.goto('/about-us')]);
     await page.waitForLoadState('networkidle');
     await expect(toasts(page)).toHaveCount(0);
   });
@@ -19,7 +19,7 @@ test.describe('the latest-build check', () => {
     await page.route('**/latest-build.json', (route) =>
       deployed ? route.fulfill({ json: { buildId: deployed } }) : route.continue(),
     );
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/latest-build.json')), page.goto('/id/')]);
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/latest-build.json')), page.goto('/id/about-us')]);
     deployed = 'a-newer-build';
     await page.clock.fastForward('05:00');
     await expect(toasts(page).filter({ hasText: 'Versi baru Kabari sudah tersedia.' })).toBeVisible();
@@ -28,7 +28,7 @@ test.describe('the latest-build check', () => {
 
   test('Reload reloads; another reload within 10 s is refused, so a stale page cannot loop', async ({ page }) => {
     await page.route('**/latest-build.json', (route) => route.fulfill({ json: { buildId: 'a-newer-build' } }));
-    await page.goto('/');
+    await page.goto('/about-us');
     const notice = toasts(page).filter({ hasText: newVersion });
     await Promise.all([page.waitForEvent('load'), notice.getByRole('button', { name: 'Reload' }).click()]);
     const reloadedAt = Number(await page.evaluate(() => sessionStorage.getItem('kabari-reloaded-at')));

@@ -84,7 +84,7 @@ test.describe('prerendered pages', () => {
     await page.waitForLoadState('networkidle');
     // Loaded, painted and quiet, and no app: its entry was fetched once the page had loaded, never started.
     expect(await page.locator('script[src*="/main."]').count()).toBe(0);
-    expect(await page.locator('link[rel="prefetch"][href*="/main."]').count()).toBe(1);
+    await expect(page.locator('link[rel="prefetch"][href*="/main."]')).toHaveCount(1);
     expect(await page.locator('link[rel="preload"][as="script"]').count()).toBe(0);
     await expect(page.getByRole('button', { name: 'Cari' })).toBeDisabled();
     await expect(page.locator('header').getByRole('link', { name: 'Masuk' })).toHaveAttribute('href', '/id/#log-in');

@@ -1,5 +1,6 @@
 import type { Request } from '@playwright/test';
 import { test, expect } from '../support/own-server';
+import { startHomePageApp } from '../support/app-helpers';
 
 const reportUrl = '/api/v1/locate/userAgent';
 
@@ -47,7 +48,7 @@ test.describe('the visitor report', () => {
 
     // Once per visitor and host: neither a reload nor another page sends it again.
     await page.reload();
-    await page.goto('/');
+    await page.goto('/about-us');
     await page.waitForLoadState('networkidle');
     expect(reports).toHaveLength(1);
   });
@@ -60,7 +61,7 @@ test.describe('the visitor report', () => {
       else await route.continue();
     });
     const warned = page.waitForEvent('console', (message) => message.text().includes('visitor report not sent'));
-    await page.goto('/');
+    await page.goto('/about-us');
     await warned;
     expect(await page.evaluate(() => localStorage.getItem('kabari-visitor-reported'))).toBeNull();
     await Promise.all([page.waitForResponse((r) => r.url().endsWith(reportUrl)), page.reload()]);
@@ -68,9 +69,22 @@ test.describe('the visitor report', () => {
     expect(calls).toBe(2);
   });
 
+  test('a visitor who only reads the home page is not reported; their first use of it is', async ({ page }) => {
+    const reports: Request[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(reportUrl)) reports.push(request);
+    });
+    await page.goto('/id/');
+    await page.waitForLoadState('networkidle');
+    expect(reports).toHaveLength(0);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('Visitor_Id');
+    await Promise.all([page.waitForRequest((r) => r.url().endsWith(reportUrl)), startHomePageApp(page)]);
+    expect(reports[0]!.postDataJSON().pageUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/id\/$/);
+  });
+
   test('a stored visitor id is kept: the part before ___', async ({ page, context, baseURL }) => {
     await context.addCookies([{ name: 'G_P_L_Visitor_Id', value: 'known-visitor___1700000000', url: baseURL! }]);
-    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith(reportUrl)), page.goto('/')]);
+    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith(reportUrl)), page.goto('/faqs')]);
     expect(request.postDataJSON().visitorId).toBe('known-visitor');
     const cookies = await context.cookies();
     expect(cookies.find((cookie) => cookie.name === 'FB_G_P_L_Visitor_Id')?.value).toBe('known-visitor');
