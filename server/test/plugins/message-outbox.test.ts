@@ -10,6 +10,7 @@ import { CLAIM_LEASE_SECONDS, DELIVERY_TIMING, retryDelaySeconds } from '../../s
 import type { TwilioHttpClient } from '../../src/mail/twilio-sms';
 import { describeEachDatabase } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
+import { fakeOnly } from '../support/fake-clock';
 import { buildTestApp, type TestApp } from '../support/test-app';
 import { tablesHolding } from '../support/stored-text';
 import { recordingTwilioClient } from '../support/twilio-recorder';
@@ -352,24 +353,7 @@ describeEachDatabase('the dispatcher against SMTP: a burst over pooled connectio
 });
 
 // Fake timers for the dispatcher's lease renewal only: the database and the test's own waits keep real time.
-const fakeIntervalsOnly = () =>
-  jest.useFakeTimers({
-    doNotFake: [
-      'Date',
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'requestAnimationFrame',
-      'cancelAnimationFrame',
-      'requestIdleCallback',
-      'cancelIdleCallback',
-      'setImmediate',
-      'clearImmediate',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
+const fakeIntervalsOnly = () => fakeOnly(['setInterval', 'clearInterval']);
 
 describeEachDatabase('the dispatcher with Twilio', (driver) => {
   const TWILIO = {

@@ -6,7 +6,7 @@ import { outboxMessages } from '../../../src/db/schema/outbox';
 import { keyedHash } from '../../../src/lib/keyed-hash';
 import { describeEachDatabase } from '../../support/databases';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
-import { runClockFromMiddayUtc } from '../../support/midday-clock';
+import { runClockFromMiddayUtc } from '../../support/fake-clock';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
 let addressCounter = 0;
