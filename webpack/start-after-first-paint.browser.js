@@ -47,7 +47,9 @@
   /** Starts the app on the visitor's first touch, key, focus, mouse move or wheel, or a followed #fragment link. */
   function startOnFirstUse() {
     var uses = ['pointerdown', 'touchstart', 'keydown', 'focusin', 'mousemove', 'wheel', 'hashchange'];
-    function onUse() {
+    function onUse(event) {
+      // A mouse move that moved nothing is the browser's own, sent after a layout under a resting pointer.
+      if (event.type === 'mousemove' && !event.movementX && !event.movementY) return;
       for (var i = 0; i < uses.length; i++) window.removeEventListener(uses[i], onUse, true);
       start();
     }
