@@ -20,6 +20,13 @@ async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
+/** Opens a home page and leaves it untouched until it is quiet: loaded and painted, and its app not started. */
+async function openHomePageUnused(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  expect(await page.locator('script[src*="/main."]').count()).toBe(0);
+}
+
 test.describe('prerendered pages', () => {
   for (const { path, text } of pages) {
     test(`${path} reads before any script runs, and hydrates cleanly`, async ({ request, page }) => {
@@ -80,10 +87,7 @@ test.describe('prerendered pages', () => {
   test("the home page starts the app on the visitor's first use, not on load; the page works meanwhile", async ({
     page,
   }) => {
-    await page.goto('/id/');
-    await page.waitForLoadState('networkidle');
-    // Loaded, painted and quiet, and no app: its entry was fetched once the page had loaded, never started.
-    expect(await page.locator('script[src*="/main."]').count()).toBe(0);
+    await openHomePageUnused(page, '/id/');
     await expect(page.locator('link[rel="prefetch"][href*="/main."]')).toHaveCount(1);
     expect(await page.locator('link[rel="preload"][as="script"]').count()).toBe(0);
     await expect(page.getByRole('button', { name: 'Cari' })).toBeDisabled();
@@ -98,9 +102,7 @@ test.describe('prerendered pages', () => {
   test("the home page's Log in link works before the app has started: the app starts and opens the dialog", async ({
     page,
   }) => {
-    await page.goto('/');
-    await page.waitForLoadState('networkidle');
-    expect(await page.locator('script[src*="/main."]').count()).toBe(0);
+    await openHomePageUnused(page, '/');
     await page.locator('header').getByRole('link', { name: 'Log in' }).click();
     await expect(page.getByRole('dialog', { name: 'Log in' })).toBeVisible();
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
