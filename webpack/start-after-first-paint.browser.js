@@ -47,9 +47,18 @@
   /** Starts the app on the visitor's first touch, key, focus, mouse move or wheel, or a followed #fragment link. */
   function startOnFirstUse() {
     var uses = ['pointerdown', 'touchstart', 'keydown', 'focusin', 'mousemove', 'wheel', 'hashchange'];
+    var lastX = null;
+    var lastY = null;
     function onUse(event) {
-      // A mouse move that moved nothing is the browser's own, sent after a layout under a resting pointer.
-      if (event.type === 'mousemove' && !event.movementX && !event.movementY) return;
+      if (event.type === 'mousemove') {
+        // A mouse move that moved nothing is the browser's own, sent after a layout under a resting pointer. The
+        // first real move in a new document can report no movement too, so a change of place also counts.
+        var moved =
+          event.movementX || event.movementY || (lastX !== null && (event.clientX !== lastX || event.clientY !== lastY));
+        lastX = event.clientX;
+        lastY = event.clientY;
+        if (!moved) return;
+      }
       for (var i = 0; i < uses.length; i++) window.removeEventListener(uses[i], onUse, true);
       start();
     }
