@@ -54,7 +54,9 @@
         // A mouse move that moved nothing is the browser's own, sent after a layout under a resting pointer. The
         // first real move in a new document can report no movement too, so a change of place also counts.
         var moved =
-          event.movementX || event.movementY || (lastX !== null && (event.clientX !== lastX || event.clientY !== lastY));
+          event.movementX ||
+          event.movementY ||
+          (lastX !== null && (event.clientX !== lastX || event.clientY !== lastY));
         lastX = event.clientX;
         lastY = event.clientY;
         if (!moved) return;
