@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { LinkView } from '../routes/share/routes';
+import type { LinkView } from '../routes/share/service';
 
 /** What the recipient's page is told about its link, as remote-share's pages take it (their `link` prop). */
 export type RecipientLink = { kind: 'invalid' } | { kind: 'error' } | { kind: 'ready'; link: LinkView };

@@ -11,7 +11,7 @@ import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { HttpError } from '../lib/envelope';
 import { isRecipientPage } from '../lib/recipient-pages';
-import { openLink, shareThrottle } from '../routes/share/routes';
+import { openLink, shareThrottle } from '../routes/share/service';
 import { tokenParams } from '../routes/share/schemas';
 import {
   RecipientRenderer,

@@ -1,0 +1,112 @@
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../../db/open-database';
+import { users } from '../../db/schema/accounts';
+import {
+  abuseReports,
+  geocodeCache,
+  linkTombstones,
+  locationRequests,
+  positions,
+  requestEvents,
+} from '../../db/schema/location-requests';
+
+// The recipient's side of a location request, as rows: every query the consent rules (service.ts) make.
+
+export type LocationRequestRow = typeof locationRequests.$inferSelect;
+export type LinkTombstoneRow = typeof linkTombstones.$inferSelect;
+export type PositionRow = typeof positions.$inferSelect;
+type NewPosition = typeof positions.$inferInsert;
+
+/** The request a token's hash names; `lock` holds its row until the transaction ends. */
+export async function requestByTokenHash(
+  db: DatabaseExecutor,
+  tokenHash: string,
+  lock = false,
+): Promise<LocationRequestRow | undefined> {
+  const query = db.select().from(locationRequests).where(eq(locationRequests.tokenHash, tokenHash));
+  const [request] = lock ? await query.for('update') : await query;
+  return request;
+}
+
+/** What is left of a deleted request, by its token's hash. */
+export async function tombstoneByTokenHash(
+  db: DatabaseExecutor,
+  tokenHash: string,
+): Promise<LinkTombstoneRow | undefined> {
+  const [tombstone] = await db.select().from(linkTombstones).where(eq(linkTombstones.tokenHash, tokenHash));
+  return tombstone;
+}
+
+export async function updateRequest(
+  db: DatabaseExecutor,
+  id: string,
+  values: Partial<LocationRequestRow>,
+): Promise<LocationRequestRow> {
+  const [row] = await db.update(locationRequests).set(values).where(eq(locationRequests.id, id)).returning();
+  if (!row) throw new Error('the location request vanished');
+  return row;
+}
+
+/** The requester's display name ('' once the account is gone). */
+export async function requesterName(db: DatabaseExecutor, userId: string): Promise<string> {
+  const [requester] = await db.select({ displayName: users.displayName }).from(users).where(eq(users.id, userId));
+  return requester?.displayName ?? '';
+}
+
+/** How many positions of each source a request holds. */
+export async function positionCounts(db: DatabaseExecutor, requestId: string): Promise<{ ip: number; gps: number }> {
+  const groups = await db
+    .select({ source: positions.source, n: count() })
+    .from(positions)
+    .where(eq(positions.requestId, requestId))
+    .groupBy(positions.source);
+  const of = (source: PositionRow['source']) => Number(groups.find((group) => group.source === source)?.n ?? 0);
+  return { ip: of('ip'), gps: of('gps') };
+}
+
+/** The approximate place recorded at consent, if any. */
+export async function ipPositionOf(db: DatabaseExecutor, requestId: string): Promise<PositionRow | undefined> {
+  const [position] = await db
+    .select()
+    .from(positions)
+    .where(and(eq(positions.requestId, requestId), eq(positions.source, 'ip')))
+    .limit(1);
+  return position;
+}
+
+export async function insertPosition(db: DatabaseExecutor, values: NewPosition): Promise<PositionRow> {
+  const [position] = await db.insert(positions).values(values).returning();
+  if (!position) throw new Error('the position was not stored');
+  return position;
+}
+
+/** Where a request's positions are, for the geocoding cache entries they made. */
+export function positionCoordinatesOf(db: DatabaseExecutor, requestId: string) {
+  return db
+    .select({ latitude: positions.latitude, longitude: positions.longitude })
+    .from(positions)
+    .where(eq(positions.requestId, requestId));
+}
+
+/**
+ * Erases what a request shared: its positions, the live events that carried them (and its last one), and the
+ * cached street addresses of those positions (`geocodeKeys`).
+ */
+export async function eraseSharedPositions(
+  db: DatabaseExecutor,
+  requestId: string,
+  geocodeKeys: string[],
+): Promise<void> {
+  if (geocodeKeys.length > 0) await db.delete(geocodeCache).where(inArray(geocodeCache.key, geocodeKeys));
+  await db.delete(positions).where(eq(positions.requestId, requestId));
+  await db.delete(requestEvents).where(eq(requestEvents.requestId, requestId));
+}
+
+export async function insertAbuseReport(
+  db: DatabaseExecutor,
+  values: typeof abuseReports.$inferInsert,
+): Promise<string> {
+  const [report] = await db.insert(abuseReports).values(values).returning({ id: abuseReports.id });
+  if (!report) throw new Error('the report was not stored');
+  return report.id;
+}

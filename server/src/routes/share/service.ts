@@ -1,0 +1,404 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { countAttempt, type ThrottleRule } from '../../auth/throttle';
+import type { Config } from '../../config';
+import type { Database, DatabaseExecutor } from '../../db/open-database';
+import { ipPlaceParts, type IpPlace } from '../../geo/ip-location';
+import { englishAddress } from '../../geo/place';
+import type { ReverseGeocoder } from '../../geo/reverse-geocode';
+import { HttpError } from '../../lib/envelope';
+import { keyedHash } from '../../lib/keyed-hash';
+import { defineMessages, sayCommon } from '../../lib/messages';
+import { throwWhenLimited } from '../../lib/throttle-answer';
+import { publishRequestEvent } from '../../live/request-events';
+import {
+  publishRequestChange as publishView,
+  toPositionView as positionView,
+  type PositionView,
+} from '../../requests/location-request-view';
+import { optOutKey, recordOptOut } from '../../requests/opt-outs';
+import { requestTokenHash } from '../../requests/request-tokens';
+import {
+  eraseSharedPositions,
+  insertAbuseReport,
+  insertPosition,
+  ipPositionOf,
+  positionCoordinatesOf,
+  positionCounts,
+  requestByTokenHash,
+  requesterName,
+  tombstoneByTokenHash,
+  updateRequest,
+  type LinkTombstoneRow,
+  type LocationRequestRow,
+} from './data';
+import type { linkView, LinkState, reportBody } from './schemas';
+
+// The recipient's consent rules: what a link's token may do in each state. The token is the only key (no account);
+// nothing about the recipient is stored before Share, and every change the requester sees is published live in the
+// transaction that makes it.
+
+// Counted in the database, so they hold across instances. A live share posts a position every few seconds at
+// most; a page load makes a handful of calls. People behind one carrier NAT share an address: the IP rule is wide.
+const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
+const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
+const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
+
+const say = defineMessages(
+  {
+    invalidLink: 'Invalid link!',
+    open: 'You have not agreed to share your location through this link.',
+    sharing: 'Sharing is on.',
+    declined: 'You declined this request.',
+    stopped: 'You stopped sharing through this link.',
+    withdrawn: 'You withdrew your consent and your shared positions were erased.',
+    cancelled: 'The person who asked cancelled this request.',
+    expired: 'This link has expired.',
+    deleted: 'The person who asked deleted this request.',
+    nothingToOptOut:
+      'This link was not sent to a phone number or an email address, so there is nothing to opt out. ' +
+      'You can decline it or simply ignore it.',
+  },
+  {
+    invalidLink: 'Tautan tidak valid!',
+    open: 'Anda belum setuju membagikan lokasi Anda melalui tautan ini.',
+    sharing: 'Berbagi lokasi sedang aktif.',
+    declined: 'Anda telah menolak permintaan ini.',
+    stopped: 'Anda telah berhenti berbagi lokasi melalui tautan ini.',
+    withdrawn: 'Anda telah menarik persetujuan dan posisi yang Anda bagikan sudah dihapus.',
+    cancelled: 'Orang yang meminta telah membatalkan permintaan ini.',
+    expired: 'Tautan ini sudah kedaluwarsa.',
+    deleted: 'Orang yang meminta telah menghapus permintaan ini.',
+    nothingToOptOut:
+      'Tautan ini tidak dikirim ke nomor telepon atau alamat email, jadi tidak ada yang perlu diberhentikan. ' +
+      'Anda bisa menolaknya atau mengabaikannya saja.',
+  },
+);
+
+/** What the recipient sees of a request: its consent, or that it expired unanswered. */
+function linkState(request: LocationRequestRow, now = new Date()): LinkState {
+  if (request.consent === 'none') return request.expiresAt <= now ? 'expired' : 'open';
+  return request.consent as LinkState;
+}
+
+const notSharing = (state: LinkState) => new HttpError(409, say(state));
+
+// The per-token throttle's key: part of the token's hash, never the token.
+const tokenKey = (token: string) => requestTokenHash(token).slice(0, 32);
+
+/** The request behind a token, found by the token's hash (the only form in which it is stored); else 404. */
+async function findRequest(db: DatabaseExecutor, token: string, lock = false): Promise<LocationRequestRow> {
+  const request = await requestByTokenHash(db, requestTokenHash(token), lock);
+  if (!request) throw new HttpError(404, say('invalidLink'));
+  return request;
+}
+
+/** The request behind a token, or what is left of it once deleted (opt-out and report still work); else 404. */
+async function findRequestOrTombstone(
+  db: DatabaseExecutor,
+  token: string,
+  lock = false,
+): Promise<
+  { request: LocationRequestRow; tombstone?: undefined } | { request?: undefined; tombstone: LinkTombstoneRow }
+> {
+  const tokenHash = requestTokenHash(token);
+  const request = await requestByTokenHash(db, tokenHash, lock);
+  if (request) return { request };
+  const tombstone = await tombstoneByTokenHash(db, tokenHash);
+  if (!tombstone) throw new HttpError(404, say('invalidLink'));
+  return { tombstone };
+}
+
+/** What the recipient's page shows of a link (GET …/links/:token, and the server-rendered page). */
+export type LinkView = z.infer<typeof linkView>;
+
+/**
+ * The link behind a token, for its recipient: who asks, its state, what was shared. Records the first opening only
+ * (no address, no device, nothing about who opened it); 404 for a token nobody issued.
+ */
+export async function openLink(db: Database, token: string): Promise<LinkView> {
+  const found = await findRequestOrTombstone(db, token);
+  if (found.tombstone) {
+    // Deleted by the requester: who asked is gone with it; the message's opt-out and report links still work.
+    return {
+      requesterName: '',
+      channel: found.tombstone.channel,
+      state: 'deleted' as const,
+      expiresAt: found.tombstone.deletedAt.toISOString(),
+      liveUntil: null,
+      canOptOut: found.tombstone.targetHash !== null,
+      shared: { approximate: false, precise: false },
+    };
+  }
+  const result = await db.transaction(async (tx) => {
+    let row = await findRequest(tx, token, true);
+    // After Stop and erase the link says only that it ended: not who asked, not what or until when.
+    if (linkState(row) === 'withdrawn') return { row, requesterName: '', shared: { ip: 0, gps: 0 } };
+    if (!row.openedAt) {
+      // Only that it was opened: no address, no device, nothing about who opened it.
+      row = await updateRequest(tx, row.id, { openedAt: new Date() });
+      await publishView(tx, row.userId, row.id);
+    }
+    return { row, requesterName: await requesterName(tx, row.userId), shared: await positionCounts(tx, row.id) };
+  });
+  const { row } = result;
+  return {
+    requesterName: result.requesterName,
+    channel: row.channel,
+    state: linkState(row),
+    expiresAt: row.expiresAt.toISOString(),
+    liveUntil: row.liveUntil?.toISOString() ?? null,
+    canOptOut: row.target !== null,
+    shared: { approximate: result.shared.ip > 0, precise: result.shared.gps > 0 },
+  };
+}
+
+/**
+ * The throttle of everything done through a link, by address (kept as an HMAC of it: nothing about the recipient
+ * is stored before consent, not even the address in a throttle key) and by token. Throws 429 when over.
+ */
+export function shareThrottle(app: FastifyInstance, config: Pick<Config, 'authThrottleScale'>) {
+  const addressKey = (ip: string) => keyedHash(app.auth.secrets.hmacSecret, 'share-ip', ip);
+  const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * config.authThrottleScale });
+  const throttle = async (key: string, rule: ThrottleRule) =>
+    throwWhenLimited(await countAttempt(app.db, key, scaled(rule)), sayCommon, 'tooManyRequests');
+  return {
+    /** One use of a link (a page or a call). */
+    link: async (ip: string, token: string) => {
+      await throttle(`share:ip:${addressKey(ip)}`, SHARE_PER_IP);
+      await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
+    },
+    /** One abuse report. */
+    report: (ip: string) => throttle(`share:report:ip:${addressKey(ip)}`, REPORTS_PER_IP),
+  };
+}
+
+/** Publishes a new position of a request to its requester. */
+const publishPosition = (db: DatabaseExecutor, row: LocationRequestRow, position: PositionView) =>
+  publishRequestEvent(db, {
+    userId: row.userId,
+    requestId: row.id,
+    type: 'position',
+    payload: { requestId: row.id, position },
+  });
+
+/**
+ * Share: records the approximate place of the recipient's address (`place`, null when the IP database does not
+ * know it) and turns sharing on. Allowed while the link is open; asked again while sharing it records nothing new
+ * and answers the place recorded the first time.
+ */
+export function consentToShare(db: Database, token: string, place: IpPlace | null): Promise<PositionView | null> {
+  return db.transaction(async (tx) => {
+    let row = await findRequest(tx, token, true);
+    const state = linkState(row);
+    if (state !== 'open' && state !== 'sharing') throw notSharing(state);
+    if (state === 'sharing') {
+      const existing = await ipPositionOf(tx, row.id);
+      return existing ? positionView(existing) : null;
+    }
+
+    const now = new Date();
+    const position = place
+      ? await insertPosition(tx, {
+          requestId: row.id,
+          source: 'ip',
+          latitude: place.latitude,
+          longitude: place.longitude,
+          // The database gives a place, not a radius: the accuracy is honestly unknown.
+          accuracyMeters: null,
+          address: englishAddress(ipPlaceParts(place)),
+          place: ipPlaceParts(place),
+          recordedAt: now,
+        })
+      : null;
+    row = await updateRequest(tx, row.id, {
+      consent: 'sharing',
+      consentedAt: now,
+      decidedAt: now,
+      ...(position ? { status: 'ip_located', locatedAt: now } : {}),
+    });
+    if (position) await publishPosition(tx, row, positionView(position));
+    await publishView(tx, row.userId, row.id);
+    return position ? positionView(position) : null;
+  });
+}
+
+/** A position from the recipient's browser. */
+export interface BrowserPosition {
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  recordedAt: string;
+}
+
+/**
+ * A position from the recipient's browser: accepted while sharing, the first at any time, later ones while live
+ * sharing is on (else `accepted: false`); 409 when the recipient is not sharing.
+ */
+export async function addBrowserPosition(
+  db: Database,
+  geocoder: ReverseGeocoder,
+  token: string,
+  { latitude, longitude, accuracy, recordedAt }: BrowserPosition,
+): Promise<{ accepted: boolean; liveUntil: string | null }> {
+  const beforeState = linkState(await findRequest(db, token));
+  if (beforeState !== 'sharing') throw notSharing(beforeState);
+  // Geocoded before the transaction: a geocoding service may take seconds, and no row should wait on it.
+  const place = await geocoder.placeOf(latitude, longitude);
+
+  return db.transaction(async (tx) => {
+    let row = await findRequest(tx, token, true);
+    const state = linkState(row);
+    if (state !== 'sharing') throw notSharing(state);
+    const now = new Date();
+    const first = (await positionCounts(tx, row.id)).gps === 0;
+    const live = row.liveUntil !== null && row.liveUntil > now;
+    if (!first && !live) return { accepted: false, liveUntil: row.liveUntil?.toISOString() ?? null };
+
+    const given = new Date(recordedAt);
+    const position = await insertPosition(tx, {
+      requestId: row.id,
+      source: 'gps',
+      latitude,
+      longitude,
+      accuracyMeters: accuracy,
+      address: englishAddress(place),
+      place,
+      // A device clock ahead of ours must not date a position in the future.
+      recordedAt: given > now ? now : given,
+    });
+    await publishPosition(tx, row, positionView(position));
+    if (row.status !== 'gps_tracked') {
+      row = await updateRequest(tx, row.id, { status: 'gps_tracked', locatedAt: row.locatedAt ?? now });
+      await publishView(tx, row.userId, row.id);
+    }
+    return { accepted: true, liveUntil: row.liveUntil?.toISOString() ?? null };
+  });
+}
+
+/** Live sharing for `minutes` from now, while sharing; answers its end. */
+export function startLiveSharing(db: Database, token: string, minutes: number): Promise<string> {
+  return db.transaction(async (tx) => {
+    const row = await findRequest(tx, token, true);
+    const state = linkState(row);
+    if (state !== 'sharing') throw notSharing(state);
+    const liveUntil = new Date(Date.now() + minutes * 60_000);
+    await updateRequest(tx, row.id, { liveUntil });
+    await publishView(tx, row.userId, row.id);
+    return liveUntil.toISOString();
+  });
+}
+
+/**
+ * Ends the live window the page watched (`watched`, its end) before its time, keeping consent; a newer window is
+ * kept. Answers the live window left (null: none).
+ */
+export function endLiveSharing(db: Database, token: string, watched: string): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const row = await findRequest(tx, token, true);
+    const state = linkState(row);
+    if (state === 'stopped' || state === 'withdrawn') return null;
+    if (state !== 'sharing') throw notSharing(state);
+    if (row.liveUntil === null || row.liveUntil <= new Date()) return null;
+    // The page names the window it watched: a late call must not end the one the recipient just started.
+    if (row.liveUntil.getTime() !== new Date(watched).getTime()) return row.liveUntil.toISOString();
+    await updateRequest(tx, row.id, { liveUntil: null });
+    await publishView(tx, row.userId, row.id);
+    return null;
+  });
+}
+
+/**
+ * Stop or Decline: from the one state it fits, to a final one, published to the requester. Asked again once done,
+ * it answers the same; any other state: 409 saying why.
+ */
+function decide(
+  db: Database,
+  token: string,
+  from: LinkState,
+  change: { consent: 'stopped' | 'declined'; liveUntil?: null },
+): Promise<LinkState> {
+  return db.transaction(async (tx) => {
+    let row = await findRequest(tx, token, true);
+    const state = linkState(row);
+    if (state === change.consent) return state;
+    if (state !== from) throw notSharing(state);
+    row = await updateRequest(tx, row.id, { ...change, decidedAt: new Date() });
+    await publishView(tx, row.userId, row.id);
+    return linkState(row);
+  });
+}
+
+/** Stop sharing at once; what was shared stays visible to the requester. */
+export const stopSharing = (db: Database, token: string) =>
+  decide(db, token, 'sharing', { consent: 'stopped', liveUntil: null });
+
+/** Decline the request: nothing is shared. */
+export const declineRequest = (db: Database, token: string) => decide(db, token, 'open', { consent: 'declined' });
+
+/**
+ * Stop and erase: withdraws consent and erases every position shared through the link, the live events that
+ * carried them and their cached street addresses; the requester sees only that consent was withdrawn.
+ */
+export function withdrawConsent(db: Database, geocoder: ReverseGeocoder, token: string): Promise<LinkState> {
+  return db.transaction(async (tx) => {
+    let row = await findRequest(tx, token, true);
+    const state = linkState(row);
+    if (state === 'withdrawn') return state;
+    if (state !== 'sharing' && state !== 'stopped') throw notSharing(state);
+    // A street address cached for one of these positions would outlive them: it goes too.
+    const geocodeKeys = (await positionCoordinatesOf(tx, row.id))
+      .map((position) => geocoder.cacheKeyOf(position.latitude, position.longitude))
+      .filter((key): key is string => key !== null);
+    await eraseSharedPositions(tx, row.id, geocodeKeys);
+    row = await updateRequest(tx, row.id, {
+      consent: 'withdrawn',
+      status: 'pending',
+      locatedAt: null,
+      liveUntil: null,
+      decidedAt: new Date(),
+    });
+    await publishRequestEvent(tx, {
+      userId: row.userId,
+      requestId: row.id,
+      type: 'withdrawn',
+      payload: { requestId: row.id },
+    });
+    await publishView(tx, row.userId, row.id);
+    return linkState(row);
+  });
+}
+
+/**
+ * Opts the number or address the request went to out of every future request (only its keyed hash is stored),
+ * declining the request too while unanswered. Also through a deleted request's link; a trackable link: 409.
+ */
+export function optOutOfRequests(db: Database, hmacSecret: Buffer, token: string): Promise<void> {
+  return db.transaction(async (tx) => {
+    const found = await findRequestOrTombstone(tx, token, true);
+    // A deleted request's tombstone kept the key its request had: the keyed one, or the old plain hash for a
+    // request stored before keys (still honoured by every opt-out lookup).
+    const targetHash = found.request
+      ? found.request.target && optOutKey(hmacSecret, found.request.target)
+      : found.tombstone.targetHash;
+    const channel = found.request?.channel ?? found.tombstone!.channel;
+    if (!targetHash) throw new HttpError(409, say('nothingToOptOut'));
+    await recordOptOut(tx, targetHash, channel);
+    const row = found.request;
+    if (row && linkState(row) === 'open') {
+      await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
+      await publishView(tx, row.userId, row.id);
+    }
+  });
+}
+
+/** Stores an abuse report for the operator with the request and its requester (kept once the request is deleted). */
+export async function reportAbuse(db: Database, token: string, report: z.infer<typeof reportBody>): Promise<string> {
+  const found = await findRequestOrTombstone(db, token);
+  return insertAbuseReport(db, {
+    requestId: found.request?.id ?? null,
+    requesterId: found.request?.userId ?? found.tombstone!.requesterId,
+    reason: report.reason,
+    details: report.details,
+  });
+}
