@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { unsendableNameProblem } from '../../auth/display-name';
+import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords';
+import { revokeSession, revokeUserSessions, type Session } from '../../auth/sessions';
+import { countAttempt } from '../../auth/throttle';
+import { findUserByEmail, userCacheInfo, type User, type UserCacheInfo } from '../../auth/users';
+import { issueEmailChangeCode, redeemEmailChangeCode } from '../../auth/verification-codes';
+import { redeemBillingCode } from '../../billing/billing-codes';
+import { sayBilling } from '../../billing/billing-messages';
+import { accountDeletedEmail } from '../../billing/emails';
+import { toMajor } from '../../billing/money';
+import { findSubscription, subscriptionInfo, type Subscription } from '../../billing/subscriptions';
+import { HttpError } from '../../lib/envelope';
+import { defineMessages, sayCommon } from '../../lib/messages';
+import { throwWhenLimited } from '../../lib/throttle-answer';
+import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../mail/templates';
+import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail, setPasswordHash } from './data';
+import { eraseAccount } from './erase-account';
+
+// The subscriber's rules about their own account: export, delete, name, email, password, sessions. Every rule acts
+// on the signed-in account it is given, nothing else.
+
+/** What the account rules use of the server: the database, the outbox, the secrets, the providers, the log. */
+export type AccountDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'geo' | 'billing' | 'log'>;
+
+const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
+// Each code is an email to an address we do not know yet to be theirs: few of them.
+const EMAIL_CHANGE_CODES = { limit: 5, windowSeconds: 60 * 60 };
+
+const sayAccount = defineMessages(
+  {
+    sameEmail: 'This is already your email address.',
+    tooManyCodes: 'Too many codes requested for this account. Please try again in {wait}.',
+  },
+  {
+    sameEmail: 'Ini sudah alamat email Anda.',
+    tooManyCodes: 'Terlalu banyak permintaan kode untuk akun ini. Silakan coba lagi dalam {wait}.',
+  },
+);
+
+const localeOf = (user: User) => (user.locale === 'id' ? 'id' : 'en');
+
+/** Password checks on a signed-in account are throttled per account, so a stolen session cannot guess it. */
+async function checkPassword(deps: AccountDeps, user: User, encrypted: string): Promise<void> {
+  const limit = await countAttempt(deps.db, `account-password:${user.id}`, ACCOUNT_CHECKS);
+  throwWhenLimited(limit, sayCommon, 'tooManyAttempts');
+  if (!(await verifyPassword(user.passwordHash, deps.auth.passwordCipher.decrypt(encrypted)))) {
+    throw new HttpError(400, sayCommon('wrongPassword'));
+  }
+}
+
+/**
+ * A deleted account's customer at the payment provider goes too (Stripe: the customer and its saved cards;
+ * PayPal: the vaulted account). Best effort: a provider that is down or refuses is logged, without the person.
+ */
+async function forgetAtProvider(deps: AccountDeps, subscription: Subscription): Promise<void> {
+  const { provider, providerCustomerRef, providerPaymentMethodRef } = subscription;
+  const { stripe, paypal } = deps.billing;
+  try {
+    if (provider === 'stripe' && providerCustomerRef && stripe) {
+      await stripe.forgetCustomer(providerCustomerRef);
+    } else if (provider === 'paypal' && providerPaymentMethodRef && paypal) {
+      await paypal.forgetPaymentToken(providerPaymentMethodRef);
+    } else if (provider !== 'sandbox' && (providerCustomerRef || providerPaymentMethodRef)) {
+      deps.log.warn(
+        { provider },
+        'deleted account: its payment provider is no longer configured, nothing forgotten there',
+      );
+    }
+  } catch (error) {
+    const status = (error as { statusCode?: unknown }).statusCode;
+    deps.log.warn(
+      { provider, status: typeof status === 'number' ? status : undefined },
+      'deleted account: the payment provider could not forget the customer',
+    );
+  }
+}
+
+/**
+ * My data as one document: account, consent at sign-up, sessions, refund requests, subscription, payments, and the
+ * requests with their positions. Never a link's token, in any form: the export is a file that travels.
+ */
+export async function exportAccount(deps: AccountDeps, session: Session) {
+  const { user } = session;
+  const subscription = await findSubscription(deps.db, user.id);
+  const { paid, requests, shared, devices, refunds } = await accountRows(deps.db, user);
+  return {
+    exportedAt: new Date().toISOString(),
+    account: userCacheInfo(user),
+    // What was consented to at sign-up (null for accounts made before it was recorded).
+    consent: {
+      ageConfirmedAt: user.ageConfirmedAt?.toISOString() ?? null,
+      termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
+      termsVersion: user.termsVersion,
+    },
+    sessions: devices.map((row) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+      expiresAt: row.expiresAt.toISOString(),
+      endedAt: row.endedAt?.toISOString() ?? null,
+      current: row.id === session.id,
+    })),
+    refundRequests: refunds.map((row) => ({
+      id: row.id,
+      email: row.email,
+      reason: row.reason,
+      state: row.state,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    subscription: subscription ? subscriptionInfo(subscription, deps.billing.clock.now()) : null,
+    payments: paid.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      amount: toMajor(row.amount, row.currency),
+      currencyCode: row.currency,
+      state: row.state,
+      refundedAmount: toMajor(row.refundedAmount, row.currency),
+      disputedAt: row.disputedAt?.toISOString() ?? null,
+      provider: row.provider,
+      cardBrand: row.cardBrand,
+      cardLast4: row.cardLast4,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    requests: requests.map(
+      ({ tokenHash: _hash, tokenCipher: _cipher, legacyToken: _legacy, userId: _userId, ...row }) => ({
+        ...row,
+        positions: shared
+          .filter((position) => position.requestId === row.id)
+          .map(({ requestId: _requestId, ...position }) => position),
+      }),
+    ),
+  };
+}
+
+/**
+ * Deletes the account, confirmed by its password or by the emailed code: erases everything tied to it, leaves one
+ * notice in the outbox, and forgets the customer at the payment provider. 400 for a wrong password or code.
+ */
+export async function deleteAccount(
+  deps: AccountDeps,
+  user: User,
+  proof: { password?: string; verificationCode?: string },
+): Promise<void> {
+  if (proof.password !== undefined) await checkPassword(deps, user, proof.password);
+  const locale = localeOf(user);
+  const deleted = await deps.db.transaction(async (tx) => {
+    if (proof.password === undefined) {
+      const { hmacSecret } = deps.auth.secrets;
+      if (!(await redeemBillingCode(tx, hmacSecret, user.email, 'delete_account', proof.verificationCode!))) {
+        return null;
+      }
+    }
+    const subscription = await findSubscription(tx, user.id);
+    await eraseAccount(tx, user, deps.geo.reverseGeocoder, deps.auth.secrets.hmacSecret);
+    // The one message left about the account: the notice, deleted once a provider has taken it. Its key names
+    // nothing (the deletion happens once, in this transaction).
+    await deps.outbox.queue(tx, {
+      idempotencyKey: `account-deleted:${randomUUID()}`,
+      to: user.email,
+      locale,
+      eraseWhenSent: true,
+      ...accountDeletedEmail(locale, user.displayName),
+    });
+    return { subscription: subscription ?? null };
+  });
+  if (!deleted) throw new HttpError(400, sayCommon('invalidCode'));
+  deps.outbox.kick();
+  // After the commit and not awaited: the account is gone here whatever the provider answers, or how slowly.
+  if (deleted.subscription) void forgetAtProvider(deps, deleted.subscription);
+}
+
+export async function changeDisplayName(deps: AccountDeps, user: User, displayName: string): Promise<UserCacheInfo> {
+  return userCacheInfo(await setDisplayName(deps.db, user.id, displayName));
+}
+
+/**
+ * Email change, step one: the password, then a code emailed to the new address. Nothing changes yet. 400 for the
+ * same address or a name that may not be sent, 409 for an address in use, 429 past 5 codes an hour.
+ */
+export async function requestEmailChange(
+  deps: AccountDeps,
+  user: User,
+  password: string,
+  newEmail: string,
+): Promise<void> {
+  await checkPassword(deps, user, password);
+  if (newEmail === user.email) throw new HttpError(400, sayAccount('sameEmail'));
+  // The code's email greets the account by name at an address not yet proven to be theirs: a name saved
+  // before the name rule (a link, a phone number) must be changed first.
+  const nameProblem = unsendableNameProblem(user.displayName);
+  if (nameProblem) throw new HttpError(400, nameProblem);
+  if (await findUserByEmail(deps.db, newEmail)) throw new HttpError(409, sayCommon('emailInUse'));
+  const limit = await countAttempt(deps.db, `email-change-code:${user.id}`, EMAIL_CHANGE_CODES);
+  throwWhenLimited(limit, sayAccount, 'tooManyCodes');
+  const locale = localeOf(user);
+  await deps.db.transaction(async (tx) => {
+    const { code, codeId } = await issueEmailChangeCode(tx, deps.auth.secrets.hmacSecret, user.email, newEmail);
+    await deps.outbox.queue(tx, {
+      idempotencyKey: `email-change-code:${codeId}`,
+      to: newEmail,
+      locale,
+      ...emailChangeCodeEmail(locale, user.displayName, code),
+    });
+  });
+  deps.outbox.kick();
+}
+
+/** Email change, step two: the code that reached the new address makes the change; the old address is told. */
+export async function confirmEmailChange(
+  deps: AccountDeps,
+  current: User,
+  newEmail: string,
+  verificationCode: string,
+): Promise<UserCacheInfo> {
+  const limit = await countAttempt(deps.db, `email-change-confirm:${current.id}`, ACCOUNT_CHECKS);
+  throwWhenLimited(limit, sayCommon, 'tooManyAttempts');
+  const locale = localeOf(current);
+  const changed = await deps.db
+    .transaction(async (tx) => {
+      const { hmacSecret } = deps.auth.secrets;
+      const codeId = await redeemEmailChangeCode(tx, hmacSecret, current.email, newEmail, verificationCode);
+      // Returned, not thrown: the attempt a wrong code spent must be kept.
+      if (!codeId) return null;
+      if (await findUserByEmail(tx, newEmail)) throw new HttpError(409, sayCommon('emailInUse'));
+      const user = await setEmail(tx, current, newEmail);
+      await deps.outbox.queue(tx, {
+        idempotencyKey: `email-changed:${codeId}`,
+        to: current.email,
+        locale,
+        ...emailChangedEmail(locale, current.displayName, newEmail),
+      });
+      return user;
+    })
+    .catch((error: unknown) => {
+      // Taken between the check and the update: the unique index answers.
+      if (String((error as { code?: string }).code) === '23505') throw new HttpError(409, sayCommon('emailInUse'));
+      throw error;
+    });
+  if (!changed) throw new HttpError(400, sayCommon('invalidCode'));
+  deps.outbox.kick();
+  return userCacheInfo(changed);
+}
+
+/** A new password (both sent encrypted); every other session ends and the account is told by email. */
+export async function changePassword(
+  deps: AccountDeps,
+  session: Session,
+  password: string,
+  encryptedNewPassword: string,
+): Promise<void> {
+  const { user } = session;
+  await checkPassword(deps, user, password);
+  const newPassword = deps.auth.passwordCipher.decrypt(encryptedNewPassword);
+  const problem = passwordProblem(newPassword);
+  if (problem) throw new HttpError(400, problem);
+  const passwordHash = await hashPassword(newPassword);
+  const locale = localeOf(user);
+  await deps.db.transaction(async (tx) => {
+    const changedAt = await setPasswordHash(tx, user.id, passwordHash);
+    await revokeUserSessions(tx, user.id, session.id);
+    await deps.outbox.queue(tx, {
+      idempotencyKey: `password-changed:${user.id}:${changedAt?.toISOString() ?? Date.now()}`,
+      to: user.email,
+      locale,
+      ...passwordChangedEmail(locale, user.displayName, 'account'),
+    });
+  });
+  deps.outbox.kick();
+}
+
+/** The account's sessions in use, last used first, the caller's own marked. */
+export async function listSessions(deps: AccountDeps, session: Session) {
+  const rows = await activeSessionsOf(deps.db, session.user.id);
+  return rows.map((row) => ({
+    id: row.id,
+    userAgent: row.userAgent,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    current: row.id === session.id,
+  }));
+}
+
+/** Ends one of the account's own sessions; 404 for anyone else's, or one already ended. */
+export async function endSession(deps: AccountDeps, user: User, sessionId: string): Promise<void> {
+  if (!(await isOwnOpenSession(deps.db, user.id, sessionId))) throw new HttpError(404, sayBilling('sessionNotFound'));
+  await revokeSession(deps.db, sessionId);
+}
