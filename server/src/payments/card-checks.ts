@@ -1,4 +1,3 @@
-import type { Locale } from '../lib/messages';
 import { defineMessages } from '../lib/messages';
 
 /** Card details as the sandbox form sends them. They are checked, used and dropped: never stored or logged. */
@@ -34,10 +33,6 @@ export const sayCardProblem = defineMessages<CardProblem>(
     cvv: 'Kode keamanan (CVV) tidak valid: 3 digit di bagian belakang kartu (4 digit di bagian depan untuk American Express).',
   },
 );
-
-export function cardProblemMessage(problem: CardProblem, locale: Locale): string {
-  return sayCardProblem(problem)[locale];
-}
 
 export function digitsOnly(number: string): string {
   return number.replace(/[\s-]/g, '');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Locale } from '../lib/messages';
 import { failureText } from '../billing/billing-messages';
-import type { LocalizedText } from '../lib/messages';
-import { checkCard, cardProblemMessage, sayCardProblem, type CardInput, type CardProblem } from './card-checks';
+import { HttpError } from '../lib/envelope';
+import { checkCard, sayCardProblem, type CardInput, type CardProblem } from './card-checks';
 import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
 
 /**
@@ -46,18 +46,11 @@ function sandboxRef(idempotencyKey: string): string {
   return `sandbox_ch_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
 }
 
-/** A card-format problem (400 before anything is stored), with its message in the visitor's language. */
-export class CardFormatError extends Error {
-  /** Both languages: the error handler answers in the caller's. */
-  readonly texts: LocalizedText;
-
-  constructor(
-    readonly problem: CardProblem,
-    locale: Locale,
-  ) {
-    super(cardProblemMessage(problem, locale));
+/** A card-format problem: 400 before anything is stored, answered in the visitor's language. */
+export class CardFormatError extends HttpError {
+  constructor(readonly problem: CardProblem) {
+    super(400, sayCardProblem(problem));
     this.name = 'CardFormatError';
-    this.texts = sayCardProblem(problem);
   }
 }
 
@@ -79,9 +72,9 @@ export function authorizeSandboxPayment(input: {
       paymentMethodRef: `sandbox:${input.method}:succeeds`,
     };
   }
-  if (!input.card) throw new CardFormatError('number', input.locale);
+  if (!input.card) throw new CardFormatError('number');
   const checked = checkCard(input.card, input.now);
-  if (!checked.ok) throw new CardFormatError(checked.problem, input.locale);
+  if (!checked.ok) throw new CardFormatError(checked.problem);
   const { brand, last4, digits } = checked.card;
   const behaviour = TEST_CARDS[digits];
   if (!behaviour) {

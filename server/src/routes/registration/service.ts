@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { hashPassword, passwordProblem } from '../../auth/passwords';
+import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
+import { findUserByEmail } from '../../auth/users';
+import { issueAuthCode } from '../../auth/verification-codes';
+import { failureText, sayBilling as say } from '../../billing/billing-messages';
+import { openPaypalOrder } from '../../billing/paypal-orders';
+import { findRegistration, insertRegistration } from '../../billing/registration-rows';
+import { bookFirstDay, claimAuthCodeHandout, firstDayKey, type FirstChargeAnswer } from '../../billing/sign-ups';
+import { findSubscription } from '../../billing/subscriptions';
+import type { PaymentProvider } from '../../db/column-values';
+import { HttpError } from '../../lib/envelope';
+import { sayCommon, type Locale } from '../../lib/messages';
+import { throwWhenLimited } from '../../lib/throttle-answer';
+import { authorizeSandboxPayment } from '../../payments/sandbox-processor';
+import {
+  CURRENT_TERMS_VERSION,
+  type paypalBody,
+  type registerQueryResponse,
+  type sandboxRegistrationBody,
+  type stripeBody,
+} from './schemas';
+
+// Sign-up with payment: the account is made only once the first day is paid (sign-ups.ts books it). Each way to pay
+// checks the account first, stores the attempt, asks its processor, and books the answer.
+
+/** What the sign-up rules use of the server: the database, the outbox, the secrets, billing, the log. */
+export type SignUpDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'billing' | 'log'> & {
+  /** Multiplies every throttle limit (raised for test runs that sign up many accounts from one address). */
+  throttleScale: number;
+};
+
+const SIGN_UPS_PER_IP: ThrottleRule = { limit: 60, windowSeconds: 60 * 60 };
+
+type SignUpForm = { email: string; displayName: string; phone?: string | undefined; locale: Locale } & {
+  password?: string | undefined;
+  termsVersion?: string;
+};
+
+/** Every sign-up first: throttled per address, the email free, the password checked and hashed. */
+async function prepareAccount(deps: SignUpDeps, ip: string, form: SignUpForm): Promise<string | null> {
+  const rule = { ...SIGN_UPS_PER_IP, limit: SIGN_UPS_PER_IP.limit * deps.throttleScale };
+  const limit = await countAttempt(deps.db, throttleKey(deps.auth.secrets.hmacSecret, 'register:ip', ip), rule);
+  throwWhenLimited(limit, say, 'signUpsFromNetwork');
+  if (await findUserByEmail(deps.db, form.email)) throw new HttpError(409, sayCommon('emailInUse'));
+  if (!form.password) return null;
+  const password = deps.auth.passwordCipher.decrypt(form.password);
+  const problem = passwordProblem(password);
+  if (problem) throw new HttpError(400, problem);
+  return hashPassword(password);
+}
+
+/** The sign-up attempt's row: the account fields and the consent given in the form, when it was given. */
+function registrationRow(
+  id: string,
+  form: SignUpForm,
+  provider: PaymentProvider,
+  passwordHash: string | null,
+  now: Date,
+) {
+  return {
+    id,
+    email: form.email,
+    displayName: form.displayName,
+    phone: form.phone ?? null,
+    locale: form.locale,
+    provider,
+    passwordHash,
+    // The schema refuses a body without both confirmations, so they were given with this request.
+    ageConfirmedAt: now,
+    termsAcceptedAt: now,
+    termsVersion: form.termsVersion ?? CURRENT_TERMS_VERSION,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Books a processor's answer to the first charge. The email taken while the sign-up paid: bookFirstDay recorded
+ * the charge as owed back in its own transaction; it is given back now if the provider answers (else the sign-up
+ * reconciliation retries it), and the visitor is told the email is in use either way (409); a provider's error
+ * never reaches them.
+ */
+async function bookAnswer(
+  deps: SignUpDeps,
+  registrationId: string,
+  provider: PaymentProvider,
+  answer: FirstChargeAnswer,
+  now: Date,
+  storeFirst?: ReturnType<typeof registrationRow>,
+): Promise<void> {
+  const result = await deps.db.transaction(async (tx) => {
+    if (storeFirst) await insertRegistration(tx, storeFirst);
+    return bookFirstDay(
+      tx,
+      { registrationId, provider, answer },
+      { billing: deps.billing.config, outbox: deps.outbox, now },
+    );
+  });
+  if (result && !result.completed && result.reason === 'email_in_use') {
+    await deps.billing
+      .refundOwedNow(firstDayKey(registrationId))
+      .catch((error: unknown) =>
+        deps.log.error(
+          { message: (error as Error).message },
+          'A refund owed was not tried now; the reconciliation will',
+        ),
+      );
+    throw new HttpError(409, sayCommon('emailInUse'));
+  }
+  deps.outbox.kick();
+}
+
+/** Sign-up paid with the sandbox processor: a card with a bad format is refused (400) before anything is stored. */
+export async function signUpWithSandbox(
+  deps: SignUpDeps,
+  ip: string,
+  form: z.infer<typeof sandboxRegistrationBody>,
+): Promise<string> {
+  if (deps.billing.methods[form.method] !== 'sandbox') throw new HttpError(400, say('methodUnavailable'));
+  const passwordHash = await prepareAccount(deps, ip, form);
+  const now = deps.billing.clock.now();
+  const registrationId = randomUUID();
+  const authorization = authorizeSandboxPayment({
+    method: form.method,
+    card: form.card,
+    idempotencyKey: firstDayKey(registrationId),
+    locale: form.locale,
+    now,
+  });
+  const answer = {
+    outcome: authorization.outcome,
+    method: form.method,
+    customerRef: null,
+    paymentMethodRef: authorization.paymentMethodRef,
+  };
+  await bookAnswer(
+    deps,
+    registrationId,
+    'sandbox',
+    answer,
+    now,
+    registrationRow(registrationId, form, 'sandbox', passwordHash, now),
+  );
+  return registrationId;
+}
+
+/** Sign-up paid with Stripe (a PaymentMethod from Elements or the payment request); 3-D Secure may follow. */
+export async function signUpWithStripe(deps: SignUpDeps, ip: string, form: z.infer<typeof stripeBody>) {
+  const { stripe } = deps.billing;
+  if (!stripe || deps.billing.methods[form.method] !== 'stripe') throw new HttpError(400, say('methodUnavailable'));
+  const passwordHash = await prepareAccount(deps, ip, form);
+  const now = deps.billing.clock.now();
+  const registrationId = randomUUID();
+  const price = deps.billing.config.prices[form.locale];
+  await insertRegistration(deps.db, registrationRow(registrationId, form, 'stripe', passwordHash, now));
+  const charge = await stripe.chargeFirst({
+    idempotencyKey: firstDayKey(registrationId),
+    registrationId,
+    email: form.email,
+    name: form.displayName,
+    amount: price.firstDayAmount,
+    currency: price.currency,
+    paymentMethodId: form.paymentMethodId,
+  });
+  const { outcome, customerRef, paymentMethodRef } = charge;
+  await bookAnswer(
+    deps,
+    registrationId,
+    'stripe',
+    { outcome, method: form.method, customerRef, paymentMethodRef },
+    now,
+  );
+  return {
+    registerId: registrationId,
+    requiresAction: charge.requiresAction,
+    ...(charge.clientSecret ? { clientSecret: charge.clientSecret } : {}),
+  };
+}
+
+/**
+ * Sign-up paid with PayPal. Without `capture`: checks the account, stores the attempt and opens a PayPal order for
+ * the first-day amount. With it: captures the order the visitor approved (once: a retried approval answers the
+ * same, and registerQuery tells how it ended).
+ */
+export async function signUpWithPaypal(
+  deps: SignUpDeps,
+  ip: string,
+  form: z.infer<typeof paypalBody>,
+): Promise<{ registerId: string; orderId: string }> {
+  const { paypal } = deps.billing;
+  if (!paypal || deps.billing.methods.paypal !== 'paypal') throw new HttpError(400, say('methodUnavailable'));
+  const now = deps.billing.clock.now();
+
+  if (!form.capture) {
+    const passwordHash = await prepareAccount(deps, ip, form);
+    const registrationId = randomUUID();
+    const price = deps.billing.config.prices[form.locale];
+    await insertRegistration(deps.db, registrationRow(registrationId, form, 'paypal', passwordHash, now));
+    const orderId = await openPaypalOrder(
+      { db: deps.db, paypal, log: deps.log },
+      {
+        registrationId,
+        paymentKey: firstDayKey(registrationId),
+        amount: price.firstDayAmount,
+        currency: price.currency,
+        locale: form.locale,
+        description: 'Kabari subscription, first day',
+        now,
+      },
+    );
+    return { registerId: registrationId, orderId };
+  }
+
+  if (!form.registerId || !form.orderId) throw new HttpError(400, say('paypalOrderMissing'));
+  const { registerId, orderId } = form;
+  const registration = await findRegistration(deps.db, registerId);
+  // The order must be the one made for this sign-up, by the same visitor (their email).
+  if (
+    !registration ||
+    registration.provider !== 'paypal' ||
+    registration.providerRef !== orderId ||
+    registration.email !== form.email
+  ) {
+    throw new HttpError(404, say('signUpNotFound'));
+  }
+  if (registration.state !== 'querying') return { registerId, orderId };
+  const capture = await paypal.captureOrder(orderId, `capture:${registerId}`);
+  const { outcome, customerRef, paymentMethodRef } = capture;
+  await bookAnswer(deps, registerId, 'paypal', { outcome, method: 'paypal', customerRef, paymentMethodRef }, now);
+  return { registerId, orderId };
+}
+
+/**
+ * The state of a sign-up, as the register result screen polls it, with a failure in the reader's language
+ * (`readerLocale`, given the sign-up's own). The auth code comes with the first answer that says created (within 30
+ * minutes of the sign-up) and never again.
+ */
+export async function signUpResult(
+  deps: Pick<SignUpDeps, 'db' | 'auth' | 'billing'>,
+  registrationId: string,
+  readerLocale: (own: Locale) => Locale,
+): Promise<z.infer<typeof registerQueryResponse>['data']> {
+  const registration = await findRegistration(deps.db, registrationId);
+  if (!registration) throw new HttpError(404, say('signUpNotFound'));
+  const { state } = registration;
+  if (state === 'sign_failed' || state === 'unknown' || state === 'unsubscribed') {
+    return {
+      state,
+      ...(registration.failureCode ? { failureCode: registration.failureCode } : {}),
+      // Ours in the reader's language for a known code; the provider's own text only as a fallback.
+      ...(registration.failureCode || registration.failureMessage
+        ? {
+            failureMessage: failureText(
+              registration.failureCode,
+              readerLocale(registration.locale === 'id' ? 'id' : 'en'),
+              registration.failureMessage,
+            ),
+          }
+        : {}),
+    };
+  }
+  if (state !== 'created') return { state };
+  if (registration.userId) {
+    const subscription = await findSubscription(deps.db, registration.userId);
+    if (subscription?.status === 'unsubscribed') return { state: 'unsubscribed' as const };
+  }
+  const now = deps.billing.clock.now();
+  const authCode = await deps.db.transaction(async (tx) => {
+    const email = await claimAuthCodeHandout(tx, registration.id, now);
+    return email ? issueAuthCode(tx, deps.auth.secrets.hmacSecret, email) : null;
+  });
+  return { state, ...(authCode ? { authCode } : {}) };
+}

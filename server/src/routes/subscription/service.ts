@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { User } from '../../auth/users';
+import { sayBilling as say } from '../../billing/billing-messages';
+import { cancelledEmail } from '../../billing/emails';
+import { toMajor } from '../../billing/money';
+import { openPaypalOrder } from '../../billing/paypal-orders';
+import { findRegistration, insertRegistration, setRegistrationProviderRef } from '../../billing/registration-rows';
+import { bookRestart, type RestartResult } from '../../billing/restarts';
+import { restartKey, type FirstChargeAnswer } from '../../billing/sign-ups';
+import {
+  cancelSubscription,
+  effectiveStatus,
+  findSubscription,
+  subscriptionInfo,
+  type Subscription,
+} from '../../billing/subscriptions';
+import type { PaymentProvider } from '../../db/column-values';
+import type { DatabaseExecutor } from '../../db/open-database';
+import { HttpError } from '../../lib/envelope';
+import { authorizeSandboxPayment } from '../../payments/sandbox-processor';
+import { paymentsOf } from './data';
+import type { renewBody, renewResponse } from './schemas';
+
+// The signed-in subscriber's subscription: what it is, cancelling it, paying again once it has ended, the payments.
+
+/** What the subscription rules use of the server: the database, the outbox, the session cache, billing. */
+export type SubscriptionDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'billing' | 'log'>;
+
+const localeOf = (user: User) => (user.locale === 'id' ? 'id' : 'en');
+
+/**
+ * The subscription as the app checks it on every protected navigation; 404 without one. The row may come from the
+ * session cache: the expiry is worked out from the clock at each call, so a cached row is as good as a fresh one.
+ */
+export async function subscriptionNow(deps: SubscriptionDeps, userId: string) {
+  const subscription = await deps.auth.cache.get(
+    `subscription:${userId}`,
+    () => findSubscription(deps.db, userId),
+    () => userId,
+  );
+  if (!subscription) throw new HttpError(404, say('noSubscription'));
+  return subscriptionInfo(subscription, deps.billing.clock.now());
+}
+
+/** Cancels renewals (access is kept until validUntil; cancelling twice changes nothing), told by email once. */
+export async function cancelRenewals(deps: SubscriptionDeps, user: User) {
+  const now = deps.billing.clock.now();
+  const result = await deps.db.transaction(async (tx) => {
+    const cancelled = await cancelSubscription(tx, user.id, now);
+    if (cancelled?.changed) {
+      const locale = localeOf(user);
+      await deps.outbox.queue(tx, {
+        idempotencyKey: `cancelled:${cancelled.subscription.id}:${cancelled.subscription.periodIndex}`,
+        to: user.email,
+        locale,
+        ...cancelledEmail(locale, { displayName: user.displayName, validUntil: cancelled.subscription.validUntil }),
+      });
+    }
+    return cancelled;
+  });
+  if (!result) throw new HttpError(404, say('noSubscription'));
+  deps.outbox.kick();
+  return subscriptionInfo(result.subscription, now);
+}
+
+type RenewAnswer = z.infer<typeof renewResponse>['data'];
+
+/**
+ * An expired subscriber pays again (sandbox, Stripe or PayPal, as configured) for a new full period from now; 400
+ * while access lasts. PayPal takes two calls: the first opens an order, the second (`capture`) captures it.
+ */
+export async function renewSubscription(
+  deps: SubscriptionDeps,
+  user: User,
+  body: z.infer<typeof renewBody>,
+): Promise<RenewAnswer> {
+  const now = deps.billing.clock.now();
+  const subscription = await findSubscription(deps.db, user.id);
+  if (!subscription) throw new HttpError(404, say('noSubscription'));
+  const provider = deps.billing.methods[body.method];
+  if (!provider) throw new HttpError(400, say('methodUnavailable'));
+  const restart = new Restart(deps, user, subscription, now);
+
+  // PayPal's second step: capture the order the subscriber approved for this attempt.
+  if (provider === 'paypal' && body.capture) {
+    if (!body.registerId || !body.orderId) throw new HttpError(400, say('paypalOrderMissing'));
+    return restart.capturePaypal(body.registerId, body.orderId);
+  }
+
+  const status = effectiveStatus(subscription, now);
+  if (status !== 'expired' && status !== 'unsubscribed') throw new HttpError(400, say('stillRunning'));
+  const locale = body.locale ?? localeOf(user);
+  const attempt = restart.attemptRow(provider, locale);
+  const registrationId = attempt.id;
+
+  if (provider === 'stripe') {
+    const stripe = deps.billing.stripe!;
+    if (body.method === 'paypal' || !body.paymentMethodId || !/^pm_\w+$/.test(body.paymentMethodId)) {
+      throw new HttpError(400, say('stripeMethodMissing'));
+    }
+    await insertRegistration(deps.db, attempt);
+    const charge = await stripe.chargeFirst({
+      idempotencyKey: restartKey(registrationId),
+      registrationId,
+      email: user.email,
+      name: user.displayName,
+      amount: subscription.amount,
+      currency: subscription.currency,
+      paymentMethodId: body.paymentMethodId,
+      kind: 'restart',
+      customerRef: subscription.provider === 'stripe' ? subscription.providerCustomerRef : null,
+    });
+    const { outcome, customerRef, paymentMethodRef } = charge;
+    await restart.book(
+      registrationId,
+      'stripe',
+      { outcome, method: body.method, customerRef, paymentMethodRef },
+      (tx) =>
+        outcome.outcome === 'pending' ? setRegistrationProviderRef(tx, registrationId, outcome.providerRef, now) : null,
+    );
+    return {
+      registerId: registrationId,
+      requiresAction: charge.requiresAction,
+      ...(charge.clientSecret ? { clientSecret: charge.clientSecret } : {}),
+    };
+  }
+
+  if (provider === 'paypal') {
+    await insertRegistration(deps.db, attempt);
+    const orderId = await openPaypalOrder(
+      { db: deps.db, paypal: deps.billing.paypal!, log: deps.log },
+      {
+        registrationId,
+        paymentKey: restartKey(registrationId),
+        amount: subscription.amount,
+        currency: subscription.currency,
+        locale,
+        description: 'Kabari subscription, renewed after expiry',
+        now,
+      },
+    );
+    return { registerId: registrationId, orderId };
+  }
+
+  // The sandbox: a card with a bad format is refused (400) before anything is stored.
+  const authorization = authorizeSandboxPayment({
+    method: body.method,
+    card: body.card,
+    idempotencyKey: restartKey(registrationId),
+    locale,
+    now,
+  });
+  const answer = {
+    outcome: authorization.outcome,
+    method: body.method,
+    customerRef: null,
+    paymentMethodRef: authorization.paymentMethodRef,
+  };
+  await restart.book(registrationId, 'sandbox', answer, (tx) => insertRegistration(tx, attempt));
+  return { registerId: registrationId };
+}
+
+/** One renewal by hand of one subscriber's ended subscription. */
+class Restart {
+  constructor(
+    private readonly deps: SubscriptionDeps,
+    private readonly user: User,
+    private readonly subscription: Subscription,
+    private readonly now: Date,
+  ) {}
+
+  /** The attempt's row, kept like a sign-up's so registerQuery reports it. */
+  attemptRow(provider: PaymentProvider, locale: 'en' | 'id') {
+    const { user, subscription, now } = this;
+    return {
+      id: randomUUID(),
+      email: user.email,
+      displayName: user.displayName,
+      phone: user.phone,
+      locale,
+      provider,
+      userId: user.id,
+      subscriptionId: subscription.id,
+      // Already signed in: no auth code is handed out for a renewal.
+      authCodeIssuedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /**
+   * Books the processor's answer (after `before`, in the same transaction). A renewal that found the subscription
+   * renewed meanwhile is owed back (marked in the booking transaction), so it is refunded once committed; a
+   * provider failure is retried by the renewal reconciliation passes. registerQuery tells the subscriber
+   * (duplicate_payment), and the email follows.
+   */
+  async book(
+    registrationId: string,
+    provider: PaymentProvider,
+    answer: FirstChargeAnswer,
+    before?: (tx: DatabaseExecutor) => Promise<unknown> | null,
+  ): Promise<void> {
+    const { deps, user, subscription, now } = this;
+    const booked: RestartResult | null = await deps.db.transaction(async (tx) => {
+      await before?.(tx);
+      return bookRestart(
+        tx,
+        { registrationId, user, subscription, provider, answer },
+        { billing: deps.billing.config, outbox: deps.outbox, now },
+      );
+    });
+    deps.outbox.kick();
+    if (booked && !booked.restarted) await deps.billing.refundOwedNow(restartKey(registrationId));
+  }
+
+  /** Captures the PayPal order the subscriber approved for this attempt (once: a retried approval answers the same). */
+  async capturePaypal(registerId: string, orderId: string): Promise<RenewAnswer> {
+    const attempt = await findRegistration(this.deps.db, registerId);
+    if (
+      !attempt ||
+      attempt.userId !== this.user.id ||
+      attempt.provider !== 'paypal' ||
+      attempt.providerRef !== orderId
+    ) {
+      throw new HttpError(404, say('renewalNotFound'));
+    }
+    if (attempt.state === 'querying') {
+      const capture = await this.deps.billing.paypal!.captureOrder(orderId, `capture:${attempt.id}`);
+      const { outcome, customerRef, paymentMethodRef } = capture;
+      await this.book(attempt.id, 'paypal', { outcome, method: 'paypal', customerRef, paymentMethodRef });
+    }
+    return { registerId: attempt.id, orderId };
+  }
+}
+
+/** The subscriber's payments, newest first (brand and last four at most; never card data). */
+export async function paymentHistory(deps: Pick<SubscriptionDeps, 'db'>, userId: string) {
+  const rows = await paymentsOf(deps.db, userId);
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    amount: toMajor(row.amount, row.currency),
+    currencyCode: row.currency,
+    state: row.state,
+    refundedAmount: toMajor(row.refundedAmount, row.currency),
+    cardBrand: row.cardBrand,
+    cardLast4: row.cardLast4,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
