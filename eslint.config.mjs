@@ -50,6 +50,11 @@ const zone = (files, names, layerPatterns = [], ignores = []) => ({
   },
 });
 
+const routeFileLayer = [
+  { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'No SQL in a route file: query in data.ts, rule in service.ts.' },
+  { regex: '/db/schema(?:/|$)', message: 'No SQL in a route file: query in data.ts, rule in service.ts.' },
+];
+
 // Inside an app (each remote and the host), bulletproof-react layers: src/app (the pages that compose features) → src/features/<feature> →
 // the app's shared folders (src/components, src/lib, src/stores, src/i18n). A feature never imports another feature
 // or src/app: what two features need moves down to a shared folder (or to @kabari/shared when two apps need it).
@@ -141,4 +146,7 @@ export default tseslint.config(
   zone(['shared/**'], [...apps, 'server']),
   ...apps.flatMap(remoteZones),
   zone(['server/**'], [...apps, 'shared']),
+  // A resource's route file is HTTP only (schema, session, call the service, answer): its queries live in the
+  // resource's data.ts (or its domain folder), so the rules and the SQL are found by folder name.
+  zone(['server/src/routes/*/routes.ts'], [...apps, 'shared'], routeFileLayer),
 );

@@ -80,6 +80,36 @@ const cases = [
     refused: false,
   },
   { name: 'the server imports its own code', filePath: 'server/src/lib/x.ts', from: '../config', refused: false },
+  {
+    name: 'a route file queries the database itself',
+    filePath: 'server/src/routes/share/routes.ts',
+    from: 'drizzle-orm',
+    refused: true,
+  },
+  {
+    name: 'a route file imports a table',
+    filePath: 'server/src/routes/share/routes.ts',
+    from: '../../db/schema/location-requests',
+    refused: true,
+  },
+  {
+    name: 'a route file still may not import browser code',
+    filePath: 'server/src/routes/share/routes.ts',
+    from: '@kabari/shared/api/api-types',
+    refused: true,
+  },
+  {
+    name: 'a route file calls its service',
+    filePath: 'server/src/routes/share/routes.ts',
+    from: './service',
+    refused: false,
+  },
+  {
+    name: "a resource's data module queries",
+    filePath: 'server/src/routes/share/data.ts',
+    from: 'drizzle-orm',
+    refused: false,
+  },
 ];
 
 describe('the lint zones', () => {

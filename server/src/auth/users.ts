@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import type { Locale } from '../lib/messages';
@@ -34,6 +34,20 @@ export async function createUser(
     .returning();
   if (!user) throw new Error('the user was not created');
   return user;
+}
+
+/** A new password's hash for the account; answers when it changed. */
+export async function setPasswordHash(
+  db: DatabaseExecutor,
+  userId: string,
+  passwordHash: string,
+): Promise<Date | null> {
+  const [changed] = await db
+    .update(users)
+    .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(users.id, userId))
+    .returning({ at: users.passwordChangedAt });
+  return changed?.at ?? null;
 }
 
 /** What the browser keeps as the current user (the login answer's user.userCacheInfo). Never the password hash. */

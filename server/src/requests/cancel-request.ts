@@ -44,3 +44,15 @@ export async function cancelOwnedRequest(
     return request ? { request, cancelled: changed.length > 0 } : undefined;
   });
 }
+
+/**
+ * Deletes one of the owner's requests with its positions and events (its tombstone stays, written by the database):
+ * false when it does not exist or belongs to someone else (the caller answers both alike).
+ */
+export async function deleteOwnedRequest(db: Database, userId: string, requestId: string): Promise<boolean> {
+  const deleted = await db
+    .delete(locationRequests)
+    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId)))
+    .returning({ id: locationRequests.id });
+  return deleted.length > 0;
+}

@@ -205,3 +205,27 @@ export async function publishRequestChange(db: DatabaseExecutor, userId: string,
   const view = await findOwnedRequest(db, userId, requestId, null);
   if (view) await publishRequestView(db, userId, view);
 }
+
+/**
+ * The latest `limit` positions of one of the owner's requests, oldest first; undefined when the request does not
+ * exist or belongs to someone else.
+ */
+export async function ownedRequestPositions(
+  db: DatabaseExecutor,
+  userId: string,
+  requestId: string,
+  limit: number,
+): Promise<PositionView[] | undefined> {
+  const [owned] = await db
+    .select({ id: locationRequests.id })
+    .from(locationRequests)
+    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId)));
+  if (!owned) return undefined;
+  const rows = await db
+    .select()
+    .from(positions)
+    .where(eq(positions.requestId, owned.id))
+    .orderBy(desc(positions.recordedAt), desc(positions.id))
+    .limit(limit);
+  return rows.reverse().map(toPositionView);
+}

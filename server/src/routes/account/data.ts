@@ -80,20 +80,6 @@ export async function setEmail(
   return user;
 }
 
-/** The new password's hash; answers when it changed. */
-export async function setPasswordHash(
-  db: DatabaseExecutor,
-  userId: string,
-  passwordHash: string,
-): Promise<Date | null> {
-  const [changed] = await db
-    .update(users)
-    .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(eq(users.id, userId))
-    .returning({ at: users.passwordChangedAt });
-  return changed?.at ?? null;
-}
-
 /** The account's sessions still in use, last used first (at most 100). */
 export function activeSessionsOf(db: DatabaseExecutor, userId: string) {
   return db

@@ -4,7 +4,7 @@ import { unsendableNameProblem } from '../../auth/display-name';
 import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords';
 import { revokeSession, revokeUserSessions, type Session } from '../../auth/sessions';
 import { countAttempt } from '../../auth/throttle';
-import { findUserByEmail, userCacheInfo, type User, type UserCacheInfo } from '../../auth/users';
+import { findUserByEmail, setPasswordHash, userCacheInfo, type User, type UserCacheInfo } from '../../auth/users';
 import { issueEmailChangeCode, redeemEmailChangeCode } from '../../auth/verification-codes';
 import { redeemBillingCode } from '../../billing/billing-codes';
 import { sayBilling } from '../../billing/billing-messages';
@@ -15,7 +15,7 @@ import { HttpError } from '../../lib/envelope';
 import { defineMessages, sayCommon } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../mail/templates';
-import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail, setPasswordHash } from './data';
+import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
 import { eraseAccount } from './erase-account';
 
 // The subscriber's rules about their own account: export, delete, name, email, password, sessions. Every rule acts

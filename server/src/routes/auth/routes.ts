@@ -12,7 +12,7 @@ import {
   type BackoffRule,
   type ThrottleRule,
 } from '../../auth/throttle';
-import { findUserByEmail, userCacheInfo, type User } from '../../auth/users';
+import { findUserByEmail, setPasswordHash, userCacheInfo, type User } from '../../auth/users';
 import {
   checkResetCode,
   consumeCode,
@@ -23,11 +23,9 @@ import {
 import { issueBillingCode, SEND_CODE_PURPOSES } from '../../billing/billing-codes';
 import { billingCodeEmail } from '../../billing/emails';
 import type { Config } from '../../config';
-import { users } from '../../db/schema/accounts';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages, requestLocale, sayCommon } from '../../lib/messages';
 import { passwordChangedEmail, resetCodeEmail } from '../../mail/templates';
-import { eq, sql } from 'drizzle-orm';
 import {
   loginBody,
   loginByAuthCodeBody,
@@ -250,10 +248,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       const accountLocale = user.locale === 'id' ? 'id' : 'en';
       const changed = await app.db.transaction(async (tx) => {
         if (!(await consumeCode(tx, check.codeId))) return false;
-        await tx
-          .update(users)
-          .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
-          .where(eq(users.id, user.id));
+        await setPasswordHash(tx, user.id, passwordHash);
         await revokeUserSessions(tx, user.id, keepSessionId);
         // The owner hears of it, in the account's language, whoever held the code.
         await app.outbox.queue(tx, {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
-import { contactMessages } from '../../db/schema/accounts';
 import { errorResponses, ok } from '../../lib/envelope';
 import { contactMessageEmail } from '../../mail/contact-message';
+import { insertContactMessage } from './data';
 import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 
@@ -38,11 +38,7 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       throwWhenLimited(limit, sayContact, 'tooManyMessages');
       const { name, email, topic, message, locale } = request.body;
       await app.db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(contactMessages)
-          .values({ name, email, topic, message, locale })
-          .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
-        if (!row) throw new Error('the contact message was not stored');
+        const row = await insertContactMessage(tx, { name, email, topic, message, locale });
         const rendered = contactMessageEmail({ ...request.body, id: row.id, receivedAt: row.createdAt });
         await app.outbox.queue(tx, {
           idempotencyKey: `contact-message:${row.id}`,

@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { findUserByEmail } from '../../auth/users';
 import { subscriptionInfo } from '../../billing/subscriptions';
-import { subscriptions } from '../../db/schema/billing';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { sayBilling } from '../../billing/billing-messages';
 import { defineMessages } from '../../lib/messages';
+import { expireSubscriptionAt } from './data';
 import { expireBody, expireResponse, runRenewalsBody, runRenewalsResponse } from './schemas';
 
 const say = defineMessages(
@@ -33,11 +32,7 @@ const devBillingRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, o
       const user = await findUserByEmail(app.db, request.body.email);
       if (!user) throw new HttpError(404, say('noAccount'));
       const now = app.billing.clock.now();
-      const [updated] = await app.db
-        .update(subscriptions)
-        .set({ status: 'expired', validUntil: now, updatedAt: now })
-        .where(eq(subscriptions.userId, user.id))
-        .returning();
+      const updated = await expireSubscriptionAt(app.db, user.id, now);
       if (!updated) throw new HttpError(404, sayBilling('noSubscription'));
       return ok(subscriptionInfo(updated, now));
     },

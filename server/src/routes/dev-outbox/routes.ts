@@ -1,9 +1,8 @@
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { outboxMessages } from '../../db/schema/outbox';
 import { envelope, ok } from '../../lib/envelope';
+import { latestOutboxMessages } from './data';
 
 const outboxMessage = z.object({
   id: z.string(),
@@ -54,12 +53,7 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, op
     },
     async (request, reply) => {
       const { recipient, format, limit } = request.query;
-      const rows = await app.db
-        .select()
-        .from(outboxMessages)
-        .where(recipient ? eq(outboxMessages.recipient, recipient) : undefined)
-        .orderBy(desc(outboxMessages.createdAt))
-        .limit(limit);
+      const rows = await latestOutboxMessages(app.db, recipient, limit);
       const messages = rows.map((row) => ({
         id: row.id,
         channel: row.channel === 'sms' ? ('sms' as const) : ('email' as const),

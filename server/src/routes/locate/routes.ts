@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { visitorReports } from '../../db/schema/accounts';
 import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
 import { envelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages } from '../../lib/messages';
 import { isRecipientPage } from '../../lib/recipient-pages';
+import { insertVisitorReport } from './data';
 
 const say = defineMessages(
   {
@@ -77,7 +77,7 @@ const locateRoutes: FastifyPluginAsyncZod = async (app) => {
       if (page && isRecipientPage(page.pathname)) throw new HttpError(400, say('recipientPage'));
       // Another site's path or query may say who the visitor is (a search, a profile): its site is enough.
       const referrer = report.referrerUrl === null ? null : webAddress(report.referrerUrl);
-      await app.db.insert(visitorReports).values({
+      await insertVisitorReport(app.db, {
         ...report,
         pageUrl: page ? `${page.origin}${page.pathname}` : null,
         referrerUrl: referrer ? `${referrer.origin}/` : null,

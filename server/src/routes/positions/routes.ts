@@ -1,8 +1,6 @@
-import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { locationRequests, positions } from '../../db/schema/location-requests';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { toPositionView } from '../../requests/location-request-view';
+import { ownedRequestPositions } from '../../requests/location-request-view';
 import { sayCommon } from '../../lib/messages';
 import { requestPositionsParams, requestPositionsResponse } from './schemas';
 
@@ -26,19 +24,10 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = request.session?.user.id;
       if (!userId) throw new HttpError(401, sayCommon('loginExpired'));
-      const [owned] = await app.db
-        .select({ id: locationRequests.id })
-        .from(locationRequests)
-        .where(and(eq(locationRequests.id, request.params.id), eq(locationRequests.userId, userId)));
+      const items = await ownedRequestPositions(app.db, userId, request.params.id, POSITIONS_LIMIT);
       // Someone else's request looks exactly like one that does not exist.
-      if (!owned) throw new HttpError(404, sayCommon('requestNotFound'));
-      const rows = await app.db
-        .select()
-        .from(positions)
-        .where(eq(positions.requestId, owned.id))
-        .orderBy(desc(positions.recordedAt), desc(positions.id))
-        .limit(POSITIONS_LIMIT);
-      return ok({ items: rows.reverse().map(toPositionView) });
+      if (!items) throw new HttpError(404, sayCommon('requestNotFound'));
+      return ok({ items });
     },
   );
 };

@@ -6,8 +6,8 @@ import { redeemBillingCode } from '../../billing/billing-codes';
 import { refundRequestEmail } from '../../billing/emails';
 import { cancelSubscription } from '../../billing/subscriptions';
 import type { Config } from '../../config';
-import { refundRequests } from '../../db/schema/billing';
 import { errorResponses, HttpError, ok } from '../../lib/envelope';
+import { insertRefundRequest } from './data';
 import { refundBody, refundResponse } from './schemas';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 
@@ -49,11 +49,7 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
         }
         const user = await findUserByEmail(tx, email);
         const cancelled = user ? await cancelSubscription(tx, user.id, now) : null;
-        const [row] = await tx
-          .insert(refundRequests)
-          .values({ userId: user?.id ?? null, email, reason, locale, createdAt: now })
-          .returning({ id: refundRequests.id });
-        const id = row!.id;
+        const id = await insertRefundRequest(tx, { userId: user?.id ?? null, email, reason, locale, createdAt: now });
         const validUntil = cancelled?.subscription.validUntil ?? null;
         await app.outbox.queue(tx, {
           idempotencyKey: `refund-request:${id}`,

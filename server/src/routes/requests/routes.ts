@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
@@ -7,9 +6,8 @@ import { knownText, requestLocale, sayCommon, type Locale, type LocalizedText } 
 import { hoursText, sayRequests, sayRequestsIn } from '../../requests/request-messages';
 import type { Config } from '../../config';
 import type { Database, DatabaseExecutor } from '../../db/open-database';
-import { locationRequests } from '../../db/schema/location-requests';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { cancelOwnedRequest } from '../../requests/cancel-request';
+import { cancelOwnedRequest, deleteOwnedRequest } from '../../requests/cancel-request';
 import { createMessageRequest, type CreateOutcome, type LimitRule } from '../../requests/create-request';
 import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from '../../requests/daily-send-counts';
 import { listOwnedRequests, type LinkUrlSource } from '../../requests/location-request-view';
@@ -434,11 +432,9 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     },
     async (request) => {
       // Another user's request answers exactly like one that does not exist.
-      const deleted = await app.db
-        .delete(locationRequests)
-        .where(and(eq(locationRequests.id, request.params.id), eq(locationRequests.userId, request.session!.user.id)))
-        .returning({ id: locationRequests.id });
-      if (deleted.length === 0) throw new HttpError(404, sayCommon('requestNotFound'));
+      if (!(await deleteOwnedRequest(app.db, request.session!.user.id, request.params.id))) {
+        throw new HttpError(404, sayCommon('requestNotFound'));
+      }
       return ok({ success: true as const });
     },
   );

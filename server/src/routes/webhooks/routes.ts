@@ -1,11 +1,11 @@
 import type Stripe from 'stripe';
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { firstDayKey } from '../../billing/sign-ups';
 import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
 import type { DatabaseExecutor } from '../../db/open-database';
-import { registrations, webhookEvents } from '../../db/schema/billing';
+import { findRegistration } from '../../billing/registration-rows';
+import { firstDelivery } from '../../billing/webhook-events';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { defineMessages } from '../../lib/messages';
 import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe-outcomes';
@@ -52,16 +52,6 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
    */
   const notRecordedYet = () => new HttpError(503, say('notRecordedYet'));
 
-  /** True the first time an event id is seen (inside the caller's transaction). */
-  async function firstDelivery(tx: DatabaseExecutor, provider: string, eventId: string, type: string) {
-    const inserted = await tx
-      .insert(webhookEvents)
-      .values({ provider, eventId, type })
-      .onConflictDoNothing()
-      .returning({ eventId: webhookEvents.eventId });
-    return inserted.length === 1;
-  }
-
   async function settleStripeIntent(tx: DatabaseExecutor, intent: Stripe.PaymentIntent) {
     const kind = intent.metadata?.kind;
     if (kind === 'renewal' || kind === 'restart') {
@@ -85,7 +75,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     const registrationId = intent.metadata?.registrationId;
     if (!registrationId || kind !== 'first_day') return;
-    const [registration] = await tx.select().from(registrations).where(eq(registrations.id, registrationId));
+    const registration = await findRegistration(tx, registrationId);
     if (!registration || registration.provider !== 'stripe') return;
     const outcome = intentOutcome(intent);
     if (outcome.outcome === 'pending') return;
