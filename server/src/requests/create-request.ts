@@ -39,6 +39,9 @@ interface Requester {
   displayName: string;
 }
 
+/** What sending uses of the server: the database, the outbox, the secrets. */
+type RequestSender = Pick<FastifyInstance, 'db' | 'outbox' | 'auth'>;
+
 interface Common {
   requester: Requester;
   locale: Locale;
@@ -58,7 +61,7 @@ function expiresAt(days: number): Date {
  * budget queues the operator's alert with it; a send refused by the spent budget queues it too (once a day).
  */
 export async function createMessageRequest(
-  app: FastifyInstance,
+  app: RequestSender,
   input: Common & {
     channel: MessageChannel;
     target: string;
@@ -142,10 +145,7 @@ export async function createMessageRequest(
 }
 
 /** A trackable link the requester shares themselves: one new link per requester every 3 hours. */
-export async function createLinkRequest(
-  app: FastifyInstance,
-  input: Common & { title: string },
-): Promise<CreateOutcome> {
+export async function createLinkRequest(app: RequestSender, input: Common & { title: string }): Promise<CreateOutcome> {
   return app.db.transaction(async (tx): Promise<CreateOutcome> => {
     const claim = await claimSendSlot(tx, linkLimitKey(input.requester.userId));
     if (!claim.allowed) return { kind: 'limited', rule: 'link', nextAllowedAt: claim.nextAllowedAt };

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
-import { errorEnvelope, errorResponses } from '../../lib/envelope';
+import { errorEnvelope, ok } from '../../lib/envelope';
 import { createLinkRequest } from '../../requests/create-request';
 import { linkTokenKey } from '../../requests/request-tokens';
-import { answerCancel, cancelSchema, requireSubscriber, sendAnswer } from '../requests/routes';
+import { cancelSchema, sendAnswer, signedInResponses } from '../requests/answers';
+import { cancelRequest, requireSubscriber } from '../requests/service';
 import { limitedResponse, requestResponse } from '../requests/schemas';
 import { createLinkBody } from './schemas';
-
-const signedInResponses = { ...errorResponses, 401: errorEnvelope };
 
 /** Trackable links: a long random token the requester shares; cancellable; one new link every 3 hours. */
 const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -30,8 +29,8 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       },
     },
     async (request, reply) => {
-      await requireSubscriber(app.db, request);
       const user = request.session!.user;
+      await requireSubscriber(app.db, user.id);
       const outcome = await createLinkRequest(app, {
         title: request.body.title,
         locale: request.body.locale,
@@ -55,7 +54,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
           'so and is answered with cancelled: false.',
       },
     },
-    async (request) => answerCancel(app.db, links, request),
+    async (request) => ok(await cancelRequest(app.db, links, request.session!.user.id, request.params.id)),
   );
 };
 
