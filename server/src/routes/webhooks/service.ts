@@ -1,0 +1,237 @@
+import type Stripe from 'stripe';
+import type { FastifyInstance } from 'fastify';
+import { findRegistration } from '../../billing/registration-rows';
+import { firstDayKey } from '../../billing/sign-ups';
+import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
+import { minorDigits } from '../../billing/money';
+import { recordDispute, recordRefund } from '../../billing/payment-reversals';
+import { settlePendingPayment } from '../../billing/settle';
+import { firstDelivery } from '../../billing/webhook-events';
+import type { DatabaseExecutor } from '../../db/open-database';
+import { HttpError } from '../../lib/envelope';
+import { defineMessages } from '../../lib/messages';
+import type { PaypalProcessor } from '../../payments/paypal';
+import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe-outcomes';
+
+// What a provider's verified event changes: a pending payment settled, a sign-up completed or failed, a refund or a
+// dispute recorded. Each event id is recorded in the same transaction as its effect, so a replay changes nothing.
+
+/** What the webhook rules use of the server: the database, the outbox, billing. */
+export type WebhookDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'billing'>;
+
+/** What the webhooks answer (read by the providers and in their dashboards; both languages as everywhere). */
+export const say = defineMessages(
+  {
+    notRecordedYet: 'This payment is not recorded yet; please deliver the event again.',
+    refundNotYet: 'A refund owed on this payment could not be made now; please deliver the event again.',
+    stripeNotConfigured: 'Stripe is not configured on this server.',
+    paypalNotConfigured: 'PayPal is not configured on this server.',
+    rawEventExpected: 'Expected the raw JSON event',
+    signatureMismatch: 'The webhook signature does not match.',
+    paypalCheckUnavailable: 'The webhook could not be verified now; PayPal will deliver it again.',
+  },
+  {
+    notRecordedYet: 'Pembayaran ini belum tercatat; kirim ulang event ini.',
+    refundNotYet: 'Pengembalian dana yang terutang untuk pembayaran ini belum dapat dilakukan; kirim ulang event ini.',
+    stripeNotConfigured: 'Stripe tidak dikonfigurasi di server ini.',
+    paypalNotConfigured: 'PayPal tidak dikonfigurasi di server ini.',
+    rawEventExpected: 'Event JSON mentah diperlukan',
+    signatureMismatch: 'Tanda tangan webhook tidak cocok.',
+    paypalCheckUnavailable: 'Webhook belum dapat diverifikasi; PayPal akan mengirimkannya lagi.',
+  },
+);
+
+/** The parts of a PayPal capture (or refund) event we read. */
+export interface PaypalCaptureEvent {
+  id: string;
+  event_type: string;
+  resource?: {
+    id?: string;
+    status?: string;
+    custom_id?: string;
+    status_details?: { reason?: string };
+    supplementary_data?: { related_ids?: { order_id?: string } };
+    /** Refunds and reversals: this refund's amount, the capture's total refunded, the capture ("up"). */
+    amount?: { value?: string; currency_code?: string };
+    seller_payable_breakdown?: { total_refunded_amount?: { value?: string } };
+    links?: { rel?: string; href?: string }[];
+  };
+}
+
+/** Builds the rules of one app's webhooks. */
+export function webhookRules(deps: WebhookDeps) {
+  /**
+   * The event names a payment not recorded yet (it overtook the call that records it): refused without being
+   * recorded, so the provider delivers it again.
+   */
+  const notRecordedYet = () => new HttpError(503, say('notRecordedYet'));
+
+  async function settleStripeIntent(tx: DatabaseExecutor, intent: Stripe.PaymentIntent) {
+    const kind = intent.metadata?.kind;
+    if (kind === 'renewal' || kind === 'restart') {
+      // A renewal by the job, or a renew after expiry: the payment recorded as pending, found by its key.
+      const paymentKey = intent.metadata?.idempotencyKey;
+      const outcome = intentOutcome(intent);
+      if (!paymentKey || outcome.outcome === 'pending') return;
+      const result = await settlePendingPayment(
+        tx,
+        paymentKey,
+        outcome,
+        {
+          method: 'card',
+          customerRef: refOf(intent.customer),
+          paymentMethodRef: refOf(intent.payment_method),
+        },
+        { billing: deps.billing.config, outbox: deps.outbox, now: deps.billing.clock.now() },
+      );
+      if (!result.settled && result.missing) throw notRecordedYet();
+      return;
+    }
+    const registrationId = intent.metadata?.registrationId;
+    if (!registrationId || kind !== 'first_day') return;
+    const registration = await findRegistration(tx, registrationId);
+    if (!registration || registration.provider !== 'stripe') return;
+    const outcome = intentOutcome(intent);
+    if (outcome.outcome === 'pending') return;
+    // A sign-up: settled exactly as the reconciliation job settles it (the amount recorded for the attempt).
+    await settleSignUpAnswer(
+      tx,
+      {
+        registration,
+        outcome,
+        saved: { customerRef: refOf(intent.customer), paymentMethodRef: refOf(intent.payment_method) },
+        at: deps.billing.clock.now(),
+      },
+      { config: deps.billing.config, outbox: deps.outbox },
+    );
+  }
+
+  /** The key of the payment a Stripe intent event is about (the renewal's, the restart's or the sign-up's). */
+  function stripePaymentKey(intent: Stripe.PaymentIntent): string | undefined {
+    const kind = intent.metadata?.kind;
+    if (kind === 'renewal' || kind === 'restart') return intent.metadata?.idempotencyKey;
+    const registrationId = intent.metadata?.registrationId;
+    return kind === 'first_day' && registrationId ? firstDayKey(registrationId) : undefined;
+  }
+
+  /**
+   * After the settling transaction committed (or on a redelivery of an event handled already): a refund owed on
+   * the payment (a charge for a taken email, a late renewal) is made now. If the provider fails, the event is
+   * refused so it is delivered again; the reconciliation jobs retry too.
+   */
+  async function refundOwedAfterCommit(paymentKey: string | undefined) {
+    if (!paymentKey) return;
+    const attempt = await deps.billing.refundOwedNow(paymentKey);
+    if (attempt === 'failed') throw new HttpError(502, say('refundNotYet'));
+  }
+
+  /** A PayPal decimal amount in our minor units, or null when it is not one. */
+  function paypalMinor(value: string | undefined, currency: string | undefined): number | null {
+    if (!value || !currency || !/^\d+(\.\d+)?$/.test(value)) return null;
+    return Math.round(Number(value) * 10 ** minorDigits(currency));
+  }
+
+  /** A PayPal refund or reversal: recorded on the capture's payment (the capture is its "up" link). */
+  async function recordPaypalReversal(tx: DatabaseExecutor, event: PaypalCaptureEvent) {
+    const resource = event.resource;
+    const up = resource?.links?.find((link) => link.rel === 'up')?.href;
+    const captureId = up ? /\/captures\/([\w-]+)$/.exec(up)?.[1] : undefined;
+    const find = { providerRef: captureId ?? null, paymentKey: resource?.custom_id ?? null };
+    const now = deps.billing.clock.now();
+    if (event.event_type === 'PAYMENT.CAPTURE.REVERSED') {
+      // PayPal took the money back for the payer (a dispute or chargeback they won).
+      await recordDispute(tx, deps.outbox, find, now);
+      return;
+    }
+    const currency = resource?.amount?.currency_code;
+    const total = paypalMinor(resource?.seller_payable_breakdown?.total_refunded_amount?.value, currency);
+    const amount = paypalMinor(resource?.amount?.value, currency);
+    if (total === null && amount === null) return;
+    await recordRefund(tx, deps.outbox, find, total !== null ? { total } : { amount: amount! }, now);
+  }
+
+  const PAYPAL_SETTLING = new Set(['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.DECLINED']);
+  const PAYPAL_REVERSING = new Set(['PAYMENT.CAPTURE.REFUNDED', 'PAYMENT.CAPTURE.REVERSED']);
+
+  return {
+    /** A verified Stripe event, applied once; `duplicate` when its id was seen before. */
+    async applyStripeEvent(event: Stripe.Event): Promise<{ duplicate: boolean }> {
+      const duplicate = !(await deps.db.transaction(async (tx) => {
+        if (!(await firstDelivery(tx, 'stripe', event.id, event.type))) return false;
+        if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
+          await settleStripeIntent(tx, event.data.object);
+        } else if (event.type === 'charge.refunded') {
+          const charge = event.data.object;
+          const currency = charge.currency.toUpperCase();
+          await recordRefund(
+            tx,
+            deps.outbox,
+            { providerRef: refOf(charge.payment_intent) },
+            // Stripe's units back to ours (Stripe counts rupiah in hundredths, for example).
+            { total: Math.round(charge.amount_refunded / stripeAmount(1, currency)) },
+            deps.billing.clock.now(),
+          );
+        } else if (event.type === 'charge.dispute.created') {
+          const dispute = event.data.object;
+          await recordDispute(
+            tx,
+            deps.outbox,
+            { providerRef: refOf(dispute.payment_intent) },
+            deps.billing.clock.now(),
+          );
+        }
+        return true;
+      }));
+      deps.outbox.kick();
+      if (event.type === 'payment_intent.succeeded') await refundOwedAfterCommit(stripePaymentKey(event.data.object));
+      return { duplicate };
+    },
+
+    /**
+     * A verified PayPal event, applied once; `duplicate` when its id was seen before. A completed capture asks
+     * PayPal for its order's vault first (the event does not carry it), outside the transaction.
+     */
+    async applyPaypalEvent(paypal: PaypalProcessor, event: PaypalCaptureEvent): Promise<{ duplicate: boolean }> {
+      const resource = event.resource;
+      const paymentKey = resource?.custom_id;
+      const settling = PAYPAL_SETTLING.has(event.event_type) && typeof paymentKey === 'string' && !!resource?.id;
+      // A completed capture: ask PayPal for its order's vault (the event does not carry it), before the transaction.
+      const orderId = resource?.supplementary_data?.related_ids?.order_id;
+      const saved =
+        settling && event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId
+          ? await paypal.orderVault(orderId)
+          : { customerRef: null, paymentMethodRef: null };
+
+      const duplicate = !(await deps.db.transaction(async (tx) => {
+        if (!(await firstDelivery(tx, 'paypal', event.id, event.event_type))) return false;
+        if (PAYPAL_REVERSING.has(event.event_type)) {
+          await recordPaypalReversal(tx, event);
+          return true;
+        }
+        if (!settling) return true;
+        const captureId = resource!.id!;
+        const outcome =
+          event.event_type === 'PAYMENT.CAPTURE.COMPLETED'
+            ? { outcome: 'succeeded' as const, providerRef: captureId, cardBrand: null, cardLast4: null }
+            : {
+                outcome: 'failed' as const,
+                providerRef: captureId,
+                failureCode: resource?.status_details?.reason ?? resource?.status ?? 'DECLINED',
+                failureMessage: 'PayPal declined the payment.',
+              };
+        const result = await settlePendingPayment(
+          tx,
+          paymentKey!,
+          outcome,
+          { method: 'paypal', ...saved },
+          { billing: deps.billing.config, outbox: deps.outbox, now: deps.billing.clock.now() },
+        );
+        if (!result.settled && result.missing) throw notRecordedYet();
+        return true;
+      }));
+      deps.outbox.kick();
+      if (settling && event.event_type === 'PAYMENT.CAPTURE.COMPLETED') await refundOwedAfterCommit(paymentKey);
+      return { duplicate };
+    },
+  };
+}
