@@ -5,13 +5,12 @@ import { payments, refundRequests, registrations, subscriptions } from '../../db
 import {
   abuseReports,
   dailySendCounts,
-  geocodeCache,
   linkTombstones,
   locationRequests,
-  positions,
   sendLimits,
 } from '../../db/schema/location-requests';
 import { outboxMessages } from '../../db/schema/outbox';
+import { forgetCachedAddresses } from '../../geo/cached-addresses';
 import type { ReverseGeocoder } from '../../geo/reverse-geocode';
 import { throttleKey } from '../../auth/throttle';
 import { accountDayKey } from '../../requests/daily-send-counts';
@@ -44,17 +43,7 @@ export async function eraseAccount(
   const requestIds = requests.map((request) => request.id);
   const messageIds = requests.flatMap((request) => (request.messageId ? [request.messageId] : []));
 
-  // A street address cached for one of its positions would outlive them.
-  if (requestIds.length > 0) {
-    const shared = await tx
-      .select({ latitude: positions.latitude, longitude: positions.longitude })
-      .from(positions)
-      .where(inArray(positions.requestId, requestIds));
-    const cacheKeys = shared
-      .map((position) => reverseGeocoder.cacheKeyOf(position.latitude, position.longitude))
-      .filter((key): key is string => key !== null);
-    if (cacheKeys.length > 0) await tx.delete(geocodeCache).where(inArray(geocodeCache.key, cacheKeys));
-  }
+  await forgetCachedAddresses(tx, reverseGeocoder, requestIds);
 
   // Payments keep their amounts but lose the person (user_id and subscription_id set null by the FKs). Detached
   // explicitly first: the two set-null FKs of one row firing inside one cascade trip over each other.

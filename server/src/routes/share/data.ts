@@ -1,9 +1,8 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { users } from '../../db/schema/accounts';
 import {
   abuseReports,
-  geocodeCache,
   linkTombstones,
   locationRequests,
   positions,
@@ -80,24 +79,8 @@ export async function insertPosition(db: DatabaseExecutor, values: NewPosition):
   return position;
 }
 
-/** Where a request's positions are, for the geocoding cache entries they made. */
-export function positionCoordinatesOf(db: DatabaseExecutor, requestId: string) {
-  return db
-    .select({ latitude: positions.latitude, longitude: positions.longitude })
-    .from(positions)
-    .where(eq(positions.requestId, requestId));
-}
-
-/**
- * Erases what a request shared: its positions, the live events that carried them (and its last one), and the
- * cached street addresses of those positions (`geocodeKeys`).
- */
-export async function eraseSharedPositions(
-  db: DatabaseExecutor,
-  requestId: string,
-  geocodeKeys: string[],
-): Promise<void> {
-  if (geocodeKeys.length > 0) await db.delete(geocodeCache).where(inArray(geocodeCache.key, geocodeKeys));
+/** Erases what a request shared: its positions, and the live events that carried them (and its last one). */
+export async function eraseSharedPositions(db: DatabaseExecutor, requestId: string): Promise<void> {
   await db.delete(positions).where(eq(positions.requestId, requestId));
   await db.delete(requestEvents).where(eq(requestEvents.requestId, requestId));
 }

@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Database, DatabaseExecutor } from '../../db/open-database';
 import { ipPlaceParts, type IpPlace } from '../../geo/ip-location';
 import { englishAddress } from '../../geo/place';
+import { forgetCachedAddresses } from '../../geo/cached-addresses';
 import type { ReverseGeocoder } from '../../geo/reverse-geocode';
 import { HttpError } from '../../lib/envelope';
 import { keyedHash } from '../../lib/keyed-hash';
@@ -23,7 +24,6 @@ import {
   insertAbuseReport,
   insertPosition,
   ipPositionOf,
-  positionCoordinatesOf,
   positionCounts,
   requestByTokenHash,
   requesterName,
@@ -346,11 +346,8 @@ export function withdrawConsent(db: Database, geocoder: ReverseGeocoder, token: 
     const state = linkState(row);
     if (state === 'withdrawn') return state;
     if (state !== 'sharing' && state !== 'stopped') throw notSharing(state);
-    // A street address cached for one of these positions would outlive them: it goes too.
-    const geocodeKeys = (await positionCoordinatesOf(tx, row.id))
-      .map((position) => geocoder.cacheKeyOf(position.latitude, position.longitude))
-      .filter((key): key is string => key !== null);
-    await eraseSharedPositions(tx, row.id, geocodeKeys);
+    await forgetCachedAddresses(tx, geocoder, [row.id]);
+    await eraseSharedPositions(tx, row.id);
     row = await updateRequest(tx, row.id, {
       consent: 'withdrawn',
       status: 'pending',

@@ -1,0 +1,24 @@
+import { inArray } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { geocodeCache, positions } from '../db/schema/location-requests';
+import type { ReverseGeocoder } from './reverse-geocode';
+
+/**
+ * Forgets the street addresses cached for the positions of these requests, before the positions themselves go: an
+ * address kept in the cache would outlive what it was looked up for.
+ */
+export async function forgetCachedAddresses(
+  db: DatabaseExecutor,
+  geocoder: Pick<ReverseGeocoder, 'cacheKeyOf'>,
+  requestIds: string[],
+): Promise<void> {
+  if (requestIds.length === 0) return;
+  const shared = await db
+    .select({ latitude: positions.latitude, longitude: positions.longitude })
+    .from(positions)
+    .where(inArray(positions.requestId, requestIds));
+  const keys = shared
+    .map((position) => geocoder.cacheKeyOf(position.latitude, position.longitude))
+    .filter((key): key is string => key !== null);
+  if (keys.length > 0) await db.delete(geocodeCache).where(inArray(geocodeCache.key, keys));
+}
