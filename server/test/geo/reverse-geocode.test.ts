@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema/accounts';
 import { geocodeCache } from '../../src/db/schema/location-requests';
 import { englishAddress } from '../../src/geo/place';
 import { createReverseGeocoder, nearestPlace } from '../../src/geo/reverse-geocode';
+import { eraseAccount } from '../../src/routes/account/erase-account';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -135,7 +137,7 @@ describeEachDatabase('createReverseGeocoder with NOMINATIM_URL', (driver) => {
   });
 });
 
-describeEachDatabase('Stop and erase with NOMINATIM_URL', (driver) => {
+describeEachDatabase('Stop and erase, and deleting the account, with NOMINATIM_URL', (driver) => {
   let testApp: TestApp;
   let fetchSpy: jest.SpyInstance;
 
@@ -152,22 +154,36 @@ describeEachDatabase('Stop and erase with NOMINATIM_URL', (driver) => {
     await testApp?.close();
   });
 
-  it('erases the cached street address of every position it erases', async () => {
+  /** A request whose recipient shared a position (its street address cached); `cached` reads that cache entry. */
+  async function sharedPosition(latitude: number, longitude: number) {
     const { app } = testApp;
-    const request = await insertRequest(app.db, await insertRequester(app.db));
+    const userId = await insertRequester(app.db);
+    const request = await insertRequest(app.db, userId);
     const link = (action: string) => `/api/v1/share/links/${request.token}${action}`;
     await app.inject({ method: 'POST', url: link('/consent') });
     const posted = await app.inject({
       method: 'POST',
       url: link('/positions'),
-      payload: { latitude: -6.1862, longitude: 106.8263, accuracy: 9, recordedAt: new Date().toISOString() },
+      payload: { latitude, longitude, accuracy: 9, recordedAt: new Date().toISOString() },
     });
     expect(posted.json().data.accepted).toBe(true);
-    const key = app.geo.reverseGeocoder.cacheKeyOf(-6.1862, 106.8263)!;
+    const key = app.geo.reverseGeocoder.cacheKeyOf(latitude, longitude)!;
     const cached = () => app.db.select().from(geocodeCache).where(eq(geocodeCache.key, key));
     expect(await cached()).toHaveLength(1);
+    return { userId, link, cached };
+  }
 
-    expect((await app.inject({ method: 'POST', url: link('/withdraw') })).json().data.state).toBe('withdrawn');
+  it('erases the cached street address of every position it erases', async () => {
+    const { link, cached } = await sharedPosition(-6.1862, 106.8263);
+    expect((await testApp.app.inject({ method: 'POST', url: link('/withdraw') })).json().data.state).toBe('withdrawn');
+    expect(await cached()).toHaveLength(0);
+  });
+
+  it("a deleted account takes the cached street addresses of its requests' positions with it", async () => {
+    const { app } = testApp;
+    const { userId, cached } = await sharedPosition(-6.2001, 106.8166);
+    const [user] = await app.db.select().from(users).where(eq(users.id, userId));
+    await app.db.transaction((tx) => eraseAccount(tx, user!, app.geo.reverseGeocoder, app.auth.secrets.hmacSecret));
     expect(await cached()).toHaveLength(0);
   });
 });
