@@ -20,6 +20,7 @@ import billingPlugin from './billing/billing-plugin';
 import authPlugin from './plugins/auth';
 import crossSitePlugin from './plugins/cross-site';
 import databasePlugin from './plugins/database';
+import schedulerPlugin from './plugins/scheduler';
 import messageOutboxPlugin, { type DeliveryTiming } from './plugins/message-outbox';
 import helmetPlugin from './plugins/helmet';
 import invalidTextPlugin, { isInvalidTextError, sayInvalidText } from './plugins/invalid-text';
@@ -180,6 +181,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   await app.register(swaggerPlugin);
   await app.register(databasePlugin, { config });
+  await app.register(schedulerPlugin);
   await app.register(messageOutboxPlugin, {
     config,
     twilioHttpClient: options.twilioHttpClient,

@@ -166,42 +166,27 @@ export default fp(
     // The renewal job, then the sign-up and renewal reconciliation jobs: every RENEWAL_INTERVAL_SECONDS on every instance; row
     // locks keep them from colliding.
     if (config.renewalIntervalSeconds > 0) {
-      let running: Promise<unknown> | undefined;
-      let closing = false;
-      const tick = () => {
-        if (running || closing) return;
-        running = app.billing
+      const everyMs = config.renewalIntervalSeconds * 1000;
+      app.scheduler.add('renewals', { everyMs, firstAfterMs: everyMs }, async ({ closing }) => {
+        // Each pass on its own: one failing leaves the next to run.
+        const renewed = await app.billing
           .runRenewals()
-          .then((report) => {
-            if (report.renewed + report.failed + report.expired > 0) app.log.info({ report }, 'Renewal job pass');
-          })
-          .catch((error: unknown) => app.log.error({ err: error }, 'Renewal job failed'))
-          .then(() => (closing ? undefined : app.billing.reconcileSignUps()))
-          .then((report) => {
-            if (report && report.checked + report.refunded + report.refundsFailed > 0) {
-              app.log.info({ report }, 'Sign-up reconciliation pass');
-            }
-          })
-          .catch((error: unknown) => app.log.error({ err: error }, 'Sign-up reconciliation failed'))
-          .then(() => (closing ? undefined : app.billing.reconcileRenewals()))
-          .then((report) => {
-            if (report && report.checked + report.refunded + report.refundsFailed > 0) {
-              app.log.info({ report }, 'Renewal reconciliation pass');
-            }
-          })
-          .catch((error: unknown) => app.log.error({ err: error }, 'Renewal reconciliation failed'))
-          .finally(() => {
-            running = undefined;
-          });
-      };
-      const timer = setInterval(tick, config.renewalIntervalSeconds * 1000);
-      timer.unref();
-      app.addHook('onClose', async () => {
-        closing = true;
-        clearInterval(timer);
-        await running;
+          .catch((error: unknown) => app.log.error({ err: error }, 'Renewal job failed'));
+        if (renewed && renewed.renewed + renewed.failed + renewed.expired > 0) {
+          app.log.info({ report: renewed }, 'Renewal job pass');
+        }
+        for (const [pass, reconcile] of [
+          ['Sign-up reconciliation', app.billing.reconcileSignUps],
+          ['Renewal reconciliation', app.billing.reconcileRenewals],
+        ] as const) {
+          if (closing()) return;
+          const report = await reconcile().catch((error: unknown) => app.log.error({ err: error }, `${pass} failed`));
+          if (report && report.checked + report.refunded + report.refundsFailed > 0) {
+            app.log.info({ report }, `${pass} pass`);
+          }
+        }
       });
     }
   },
-  { name: 'billing', dependencies: ['database', 'outbox'] },
+  { name: 'billing', dependencies: ['database', 'outbox', 'scheduler'] },
 );

@@ -330,11 +330,6 @@ export default fp(
       return running;
     }
 
-    function dispatchInBackground(): void {
-      if (closing) return;
-      dispatchDue().catch((error) => app.log.error({ err: error }, 'Message dispatcher failed'));
-    }
-
     // Without a provider a message is finished the moment it is written: it stays in the outbox, sent to no one.
     // Transport 'local' marks it so; the requester's view reports it as 'outbox' (deliveryStateOf).
     const localDelivery = () => ({ state: 'sent', transport: 'local', sentAt: new Date() }) as const;
@@ -377,27 +372,23 @@ export default fp(
           ...(smsSender ? {} : localDelivery()),
         }),
       kick: () => {
-        if (anyProvider) setImmediate(dispatchInBackground);
+        if (anyProvider) app.scheduler.runSoon('outbox');
       },
       dispatchDue,
     };
     app.decorate('outbox', outbox);
 
-    // Messages left queued by an earlier run (a restart, or a provider since removed) are picked up on start.
-    app.addHook('onReady', async () => {
-      dispatchInBackground();
-    });
-    const timer = anyProvider ? setInterval(dispatchInBackground, POLL_INTERVAL_MS) : undefined;
-    timer?.unref();
+    // Messages left queued by an earlier run (a restart, or a provider since removed) are picked up on start; with a
+    // provider, then every few seconds and whenever a message is queued (kick).
+    app.scheduler.add('outbox', { everyMs: anyProvider ? POLL_INTERVAL_MS : Infinity }, dispatchDue);
     // Runs before the database plugin's onClose (hooks close in reverse order of registration).
     app.addHook('onClose', async () => {
       closing = true;
-      if (timer) clearInterval(timer);
       await running?.catch(() => undefined);
       transporter?.close();
     });
   },
-  { name: 'outbox', dependencies: ['database'] },
+  { name: 'outbox', dependencies: ['database', 'scheduler'] },
 );
 
 /** An SMTP 5xx reply (no such mailbox, rejected) is final; 4xx (busy, greylisted) is worth another try. */

@@ -153,34 +153,14 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
 export default fp(
   async (app, options: { config: Config }) => {
     const { retentionDays } = options.config;
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> = Promise.resolve();
-    let closing = false;
-    const run = () => {
-      running = pruneExpiredData(app.db, retentionDays)
-        .then(async (result) => {
-          if (Object.values(result).some((count) => typeof count === 'number' && count > 0)) {
-            app.log.info(result, 'Retention: deleted personal data past its retention period');
-          }
-          const rekeyed = await rekeyOptOuts(app.db, app.auth.secrets.hmacSecret);
-          if (rekeyed.requests > 0) app.log.info(rekeyed, 'Retention: keyed the opt-out hashes of older requests');
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'Retention job failed'))
-        .finally(() => {
-          if (closing) return;
-          timer = setTimeout(run, INTERVAL_MS);
-          timer.unref();
-        });
-    };
-    app.addHook('onReady', async () => {
-      timer = setTimeout(run, FIRST_RUN_DELAY_MS);
-      timer.unref();
-    });
-    app.addHook('preClose', async () => {
-      closing = true;
-      clearTimeout(timer);
-      await running;
+    app.scheduler.add('retention', { everyMs: INTERVAL_MS, firstAfterMs: FIRST_RUN_DELAY_MS }, async () => {
+      const result = await pruneExpiredData(app.db, retentionDays);
+      if (Object.values(result).some((count) => typeof count === 'number' && count > 0)) {
+        app.log.info(result, 'Retention: deleted personal data past its retention period');
+      }
+      const rekeyed = await rekeyOptOuts(app.db, app.auth.secrets.hmacSecret);
+      if (rekeyed.requests > 0) app.log.info(rekeyed, 'Retention: keyed the opt-out hashes of older requests');
     });
   },
-  { name: 'retention', dependencies: ['database', 'auth'] },
+  { name: 'retention', dependencies: ['database', 'auth', 'scheduler'] },
 );
