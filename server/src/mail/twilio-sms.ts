@@ -1,6 +1,6 @@
 import twilio from 'twilio';
 import type { TwilioSettings } from '../requests/requests-config';
-import { PermanentDeliveryError, type SmsSender } from './sms-sender';
+import { PermanentDeliveryError, type MessageSender } from './message-sender';
 
 /** The SDK's HTTP client (its `request` is all it calls): the real one by default, a recording one in tests. */
 export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;
@@ -14,7 +14,7 @@ export function createTwilioSender(
   httpClient?: TwilioHttpClient,
   /** One request's limit: below the outbox's claim lease, so a hung request never outlives its claim. */
   timeoutMs = 30_000,
-): SmsSender {
+): MessageSender {
   const client = twilio(settings.accountSid, settings.authToken, {
     ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
     autoRetry: false,
@@ -22,9 +22,10 @@ export function createTwilioSender(
   });
   const sender = settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from };
   return {
-    async send({ to, body }) {
+    transport: 'twilio',
+    async send({ to, text }) {
       try {
-        const message = await client.messages.create({ to, body, ...sender });
+        const message = await client.messages.create({ to, body: text, ...sender });
         return { providerRef: message.sid };
       } catch (error) {
         const status = (error as { status?: number }).status;
@@ -39,5 +40,7 @@ export function createTwilioSender(
         throw error;
       }
     },
+    // Plain HTTPS requests: nothing held open.
+    close() {},
   };
 }

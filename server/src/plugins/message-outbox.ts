@@ -1,13 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import type * as Nodemailer from 'nodemailer';
-import type { Transporter } from 'nodemailer';
 import type { Locale } from '../lib/messages';
 import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests } from '../db/schema/location-requests';
 import { outboxMessages } from '../db/schema/outbox';
-import { PermanentDeliveryError, type SmsSender } from '../mail/sms-sender';
+import { PermanentDeliveryError, type MessageSender } from '../mail/message-sender';
+import { createSmtpSender } from '../mail/smtp-email';
 import type * as TwilioSms from '../mail/twilio-sms';
 import type { TwilioHttpClient } from '../mail/twilio-sms';
 import { publishRequestChange } from '../requests/location-request-view';
@@ -147,56 +146,48 @@ export default fp(
     const { config } = options;
     const timing: DeliveryTiming = { ...DELIVERY_TIMING, ...options.timing };
     const db: Database = app.db;
-    // Pooled: a burst of messages reuses a few connections instead of opening one per message. The timeouts
-    // replace nodemailer's (a 10-minute socket timeout, far past the claim lease). Each provider's SDK loads only
-    // when it is configured: Twilio's alone takes a few hundred milliseconds.
-    const transporter: Transporter | undefined = config.smtpUrl
-      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
-        (require('nodemailer') as typeof Nodemailer).createTransport({
-          url: config.smtpUrl,
-          pool: true,
-          maxConnections: 3,
-          connectionTimeout: timing.smtpConnectionMs,
-          greetingTimeout: timing.smtpGreetingMs,
-          socketTimeout: timing.smtpSocketMs,
-        })
-      : undefined;
+    // Each channel's provider, or none (the outbox keeps the message). A provider's SDK loads only when it is
+    // configured: Twilio's alone takes a few hundred milliseconds.
     const twilioSettings = config.requests.twilio;
-    const smsSender: SmsSender | undefined = twilioSettings
-      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
-        (require('../mail/twilio-sms') as typeof TwilioSms).createTwilioSender(
-          twilioSettings,
-          options.twilioHttpClient,
-          timing.twilioRequestMs,
-        )
-      : undefined;
-    const anyProvider = Boolean(transporter || smsSender);
+    const senders: Record<'email' | 'sms', MessageSender | undefined> = {
+      email: config.smtpUrl
+        ? createSmtpSender(config.smtpUrl, config.mailFrom, {
+            connectionMs: timing.smtpConnectionMs,
+            greetingMs: timing.smtpGreetingMs,
+            socketMs: timing.smtpSocketMs,
+          })
+        : undefined,
+      sms: twilioSettings
+        ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+          (require('../mail/twilio-sms') as typeof TwilioSms).createTwilioSender(
+            twilioSettings,
+            options.twilioHttpClient,
+            timing.twilioRequestMs,
+          )
+        : undefined,
+    };
+    const anyProvider = Boolean(senders.email || senders.sms);
 
     let running: Promise<number> | undefined;
     let kicked = false;
     let closing = false;
 
     async function attempt(message: ClaimedMessage): Promise<DeliveryOutcome> {
+      const sender = senders[message.channel];
+      if (!sender) return { state: 'sent', transport: 'local' };
       try {
-        if (message.channel === 'sms') {
-          if (!smsSender) return { state: 'sent', transport: 'local' };
-          await smsSender.send({ to: message.recipient, body: message.body_text });
-          return { state: 'sent', transport: 'twilio' };
-        }
-        if (!transporter) return { state: 'sent', transport: 'local' };
-        await transporter.sendMail({
-          from: config.mailFrom,
+        await sender.send({
+          id: message.id,
           to: message.recipient,
-          subject: message.subject ?? '',
           text: message.body_text,
+          subject: message.subject ?? undefined,
           html: message.body_html ?? undefined,
           replyTo: message.reply_to ?? undefined,
-          messageId: `<${message.id}@kabari>`,
         });
-        return { state: 'sent', transport: 'smtp' };
+        return { state: 'sent', transport: sender.transport };
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
-        const permanent = error instanceof PermanentDeliveryError || isPermanentSmtpError(error);
+        const permanent = error instanceof PermanentDeliveryError;
         app.log.warn(
           { messageId: message.id, channel: message.channel, attempts: message.attempts, permanent, err: error },
           'Message delivery failed',
@@ -347,8 +338,8 @@ export default fp(
     }
 
     const outbox: MessageOutbox = {
-      transport: transporter ? 'smtp' : 'local',
-      smsTransport: smsSender ? 'twilio' : 'local',
+      transport: senders.email ? 'smtp' : 'local',
+      smsTransport: senders.sms ? 'twilio' : 'local',
       queue: (executor, email) =>
         insertMessage(executor, {
           idempotencyKey: email.idempotencyKey,
@@ -360,7 +351,7 @@ export default fp(
           replyTo: email.replyTo ?? null,
           eraseWhenSent: email.eraseWhenSent ?? false,
           locale: email.locale,
-          ...(transporter ? {} : localDelivery()),
+          ...(senders.email ? {} : localDelivery()),
         }),
       queueSms: (executor, sms) =>
         insertMessage(executor, {
@@ -369,7 +360,7 @@ export default fp(
           recipient: sms.to,
           bodyText: sms.text,
           locale: sms.locale,
-          ...(smsSender ? {} : localDelivery()),
+          ...(senders.sms ? {} : localDelivery()),
         }),
       kick: () => {
         if (anyProvider) app.scheduler.runSoon('outbox');
@@ -385,14 +376,9 @@ export default fp(
     app.addHook('onClose', async () => {
       closing = true;
       await running?.catch(() => undefined);
-      transporter?.close();
+      senders.email?.close();
+      senders.sms?.close();
     });
   },
   { name: 'outbox', dependencies: ['database', 'scheduler'] },
 );
-
-/** An SMTP 5xx reply (no such mailbox, rejected) is final; 4xx (busy, greylisted) is worth another try. */
-function isPermanentSmtpError(error: unknown): boolean {
-  const code = (error as { responseCode?: number }).responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
-}

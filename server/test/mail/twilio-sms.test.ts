@@ -1,4 +1,4 @@
-import { PermanentDeliveryError } from '../../src/mail/sms-sender';
+import { PermanentDeliveryError } from '../../src/mail/message-sender';
 import { createTwilioSender } from '../../src/mail/twilio-sms';
 import { recordingTwilioClient } from '../support/twilio-recorder';
 
@@ -12,7 +12,11 @@ describe('createTwilioSender', () => {
   it("sends the request Twilio's Messages API expects", async () => {
     const twilio = recordingTwilioClient();
     const sender = createTwilioSender(settings, twilio.client);
-    const result = await sender.send({ to: '+6281234567890', body: 'Kabari: Sari asks to see your location.' });
+    const result = await sender.send({
+      id: 'm1',
+      to: '+6281234567890',
+      text: 'Kabari: Sari asks to see your location.',
+    });
     expect(result.providerRef).toMatch(/^SM\d{32}$/);
     expect(twilio.requests).toHaveLength(1);
     const [request] = twilio.requests;
@@ -33,8 +37,9 @@ describe('createTwilioSender', () => {
     const twilio = recordingTwilioClient();
     const messagingServiceSid = `MG${'fedcba9876543210'.repeat(2)}`;
     await createTwilioSender({ ...settings, from: messagingServiceSid }, twilio.client).send({
+      id: 'm2',
       to: '+1415',
-      body: 'x',
+      text: 'x',
     });
     expect(twilio.requests[0]!.data).toEqual({ To: '+1415', Body: 'x', MessagingServiceSid: messagingServiceSid });
   });
@@ -42,7 +47,7 @@ describe('createTwilioSender', () => {
   it('tells a final refusal (4xx) from a failure worth retrying (5xx, 429, network)', async () => {
     const twilio = recordingTwilioClient([400, 503, 429, 'network']);
     const sender = createTwilioSender(settings, twilio.client);
-    const message = { to: '+620', body: 'x' };
+    const message = { id: 'm3', to: '+620', text: 'x' };
     await expect(sender.send(message)).rejects.toBeInstanceOf(PermanentDeliveryError);
     for (let index = 0; index < 3; index += 1) {
       const error = await sender.send(message).catch((caught: unknown) => caught);

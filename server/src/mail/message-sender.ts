@@ -1,0 +1,35 @@
+// What the outbox needs of a provider (SMTP for email, Twilio for SMS), without loading any provider's SDK: each
+// channel's provider is one MessageSender, and a channel without one keeps its messages in the outbox itself.
+
+/** A message as a provider is given it. */
+export interface ProviderMessage {
+  /** The outbox row's id: SMTP sends it as the Message-ID. */
+  id: string;
+  /** An email address, or an E.164 number. */
+  to: string;
+  text: string;
+  /** Email only. */
+  subject?: string;
+  html?: string;
+  replyTo?: string;
+}
+
+export interface MessageSender {
+  /** The provider's name, stored as the message's transport once it has taken it. */
+  readonly transport: 'smtp' | 'twilio';
+  /**
+   * Resolves once the provider has taken the message, with its reference for it (Twilio's message SID, the SMTP
+   * Message-ID); rejects with PermanentDeliveryError when no retry can help.
+   */
+  send(message: ProviderMessage): Promise<{ providerRef: string }>;
+  /** Releases its connections on shutdown. */
+  close(): void;
+}
+
+/** A delivery error that another attempt cannot fix (an invalid number, a blocked recipient, a mailbox refused). */
+export class PermanentDeliveryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentDeliveryError';
+  }
+}
