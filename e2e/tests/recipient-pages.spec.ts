@@ -173,6 +173,21 @@ test.describe('the recipient’s pages', () => {
       await expect(page).toHaveURL(new RegExp(`/share\\?token=${request.token}&locate=1$`));
       await expect(page.getByRole('heading', { name: 'You shared your location with Rina Wijaya.' })).toBeVisible();
       expect(await requestOf(baseURL!, request.id)).toMatchObject({ consent: 'sharing' });
+      // The server names what was found of the approximate place (this machine's address is in no IP database) to
+      // this browser, as the page's script would have: told by a cookie only the server reads.
+      const unknownPlace = page.getByText('Your approximate place could not be found from your network address.');
+      await expect(unknownPlace).toBeVisible();
+      const [cookie] = (await context.cookies()).filter((item) => item.name === 'kabari-shared-here');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+      // Another browser holding the same link is not told.
+      const other = await phone(browser, baseURL!, { javaScriptEnabled: false });
+      await other.page.goto(`/share?token=${request.token}`);
+      await expect(
+        other.page.getByRole('heading', { name: 'You shared your location with Rina Wijaya.' }),
+      ).toBeVisible();
+      await expect(other.page.getByText('Nothing has been shared yet.')).toBeVisible();
+      await expect(other.page.getByText(/approximate place/)).toHaveCount(0);
+      await other.context.close();
       await context.close();
     });
 

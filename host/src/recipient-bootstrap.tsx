@@ -10,6 +10,7 @@ interface RecipientPageProps {
   location: { pathname: string; search: string };
   link?: unknown;
   failure?: unknown;
+  shared?: unknown;
 }
 
 /** What the server rendered the page with (server/src/web/recipient-pages.ts): hydration must start from it. */
@@ -22,9 +23,11 @@ function serverData(): RecipientPageProps | null {
       search?: unknown;
       link?: unknown;
       failure?: unknown;
+      shared?: unknown;
     };
     if (typeof data.pathname !== 'string' || typeof data.search !== 'string') return null;
-    return { location: { pathname: data.pathname, search: data.search }, link: data.link, failure: data.failure };
+    const { link, failure, shared } = data;
+    return { location: { pathname: data.pathname, search: data.search }, link, failure, shared };
   } catch {
     return null;
   }

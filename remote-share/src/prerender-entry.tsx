@@ -6,6 +6,7 @@ import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import EnterLinkPage from './features/consent/enter-link-page';
 import LocationFailedPage from './features/location-failed/location-failed-page';
 import SharePage from './features/share/share-page';
+import type { ShareSummary } from './lib/share-flow';
 import type { LinkLoad, RecipientFailure, RecipientPageProps } from './lib/use-link';
 
 const pages: Record<string, ComponentType<RecipientPageProps>> = {
@@ -31,8 +32,9 @@ export function renderRecipientPage(
   search: string,
   link: LinkLoad,
   failure?: RecipientFailure,
+  shared?: ShareSummary,
 ): string | null {
   const Page = pages[pathname.replace(/^\/id\//, '/').replace(/(.)\/+$/, '$1')];
   if (!Page) return null;
-  return renderToString(<Page location={{ pathname, search }} link={link} failure={failure} />);
+  return renderToString(<Page location={{ pathname, search }} link={link} failure={failure} shared={shared} />);
 }

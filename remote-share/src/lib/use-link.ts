@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { localeFromPath, type Locale } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { shareApi, ShareApiError, type LinkInfo } from './share-api';
+import type { ShareSummary } from './share-flow';
 
 export type LinkLoad =
   { kind: 'checking' } | { kind: 'invalid' } | { kind: 'error' } | { kind: 'ready'; link: LinkInfo };
@@ -22,6 +23,11 @@ export interface RecipientPageProps {
   link?: LinkLoad;
   /** A form sent without the page's script that the server refused: which, and the server's words. */
   failure?: RecipientFailure;
+  /**
+   * What this browser shared through the plain form (its Share sent before, or without, the page's script), as the
+   * server found it: the thank-you page names the approximate place from the first render.
+   */
+  shared?: ShareSummary;
 }
 
 /** The recipient's actions that are plain forms too, so that they work before (or without) the page's script. */

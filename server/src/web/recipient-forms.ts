@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineMessages } from '../lib/messages';
 import { REPORT_REASONS } from '../routes/share/schemas';
 import type { RecipientFailure } from './recipient-pages';
+import { markSharedHere } from './shared-here';
 
 const say = defineMessages(
   { invalidForm: 'This form was not filled in as expected. Please try again.' },
@@ -33,6 +34,8 @@ interface Options {
     status: number,
     refused: RecipientFailure,
   ) => Promise<FastifyReply>;
+  /** Whether the site is served over HTTPS (its cookies are Secure). */
+  secure: boolean;
 }
 
 /**
@@ -81,8 +84,12 @@ export async function recipientForms(app: FastifyInstance, options: Options): Pr
       }
       const next = new URLSearchParams({ token });
       if (action === 'opt-out' || action === 'report') next.set('done', action);
-      // Where the thank-you page's script runs, it goes on to ask the browser for the position.
-      if (action === 'share') next.set('locate', '1');
+      if (action === 'share') {
+        // Where the thank-you page's script runs, it goes on to ask the browser for the position.
+        next.set('locate', '1');
+        // Where it does not, the server names the approximate place to this browser.
+        markSharedHere(reply, app.auth.secrets.hmacSecret, token, options.secure);
+      }
       const page = action === 'share' ? pagePath.replace('enter-link', 'share') : pagePath;
       return reply.header('cache-control', 'no-store').redirect(`${page}?${next}`, 303);
     });

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Place } from '../geo/place';
 import type { LinkView } from '../routes/share/service';
 
 /** What the recipient's page is told about its link, as remote-share's pages take it (their `link` prop). */
@@ -12,7 +13,30 @@ export interface RecipientFailure {
   message: string;
 }
 
-type RenderPage = (pathname: string, search: string, link: RecipientLink, failure?: RecipientFailure) => string | null;
+/**
+ * What this browser shared through the plain form, for the thank-you page to name (remote-share's `shared`, its
+ * ShareSummary): the approximate place, or that none was found.
+ */
+export interface SharedSummary {
+  approximateAddress: string | null;
+  approximatePlace: Place | null;
+  approximateKnown: boolean;
+  preciseAccuracy: null;
+}
+
+/** What a recipient's page is rendered with besides its address and link. */
+export interface RecipientExtras {
+  failure?: RecipientFailure;
+  shared?: SharedSummary;
+}
+
+type RenderPage = (
+  pathname: string,
+  search: string,
+  link: RecipientLink,
+  failure?: RecipientFailure,
+  shared?: SharedSummary,
+) => string | null;
 
 /**
  * remote-share's render of its pages (`dist/prerender/server-render.cjs`, written by its build), run per request so
@@ -32,7 +56,7 @@ export class RecipientRenderer {
     pathname: string,
     search: string,
     link: RecipientLink,
-    failure?: RecipientFailure,
+    { failure, shared }: RecipientExtras = {},
   ): Promise<string | null> {
     let version: string;
     try {
@@ -49,7 +73,7 @@ export class RecipientRenderer {
         typeof module.renderRecipientPage === 'function' ? (module.renderRecipientPage as RenderPage) : null;
       this.loaded = { version, render };
     }
-    return this.loaded.render?.(pathname, search, link, failure) ?? null;
+    return this.loaded.render?.(pathname, search, link, failure, shared) ?? null;
   }
 }
 
@@ -61,9 +85,9 @@ export function recipientDataBlock(
   pathname: string,
   search: string,
   link: RecipientLink,
-  failure?: RecipientFailure,
+  { failure, shared }: RecipientExtras = {},
 ): string {
-  const json = JSON.stringify({ pathname, search, link, failure })
+  const json = JSON.stringify({ pathname, search, link, failure, shared })
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');

@@ -11,7 +11,7 @@ import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { HttpError } from '../lib/envelope';
 import { isRecipientPage } from '../lib/recipient-pages';
-import { openLink, shareThrottle } from '../routes/share/service';
+import { approximatePlaceShared, openLink, shareThrottle } from '../routes/share/service';
 import { tokenParams } from '../routes/share/schemas';
 import {
   RecipientRenderer,
@@ -19,7 +19,9 @@ import {
   withLanguageSwitchQuery,
   type RecipientFailure,
   type RecipientLink,
+  type SharedSummary,
 } from './recipient-pages';
+import { sharedHere } from './shared-here';
 import { recipientForms } from './recipient-forms';
 import { publicFilePath } from './public-files';
 import { robotsTxt, sitemapXml } from './seo-files';
@@ -143,6 +145,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     const url = new URL(request.url, 'http://kabari.invalid');
     const given = url.searchParams.get('token') ?? url.searchParams.get('t');
     let link: RecipientLink;
+    let shared: SharedSummary | undefined;
     const token = tokenParams.safeParse({ token: given });
     if (given === null || !token.success) {
       link = { kind: 'invalid' };
@@ -150,15 +153,26 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
       try {
         await throttle.link(request.ip, token.data.token);
         link = { kind: 'ready', link: await openLink(app.db, token.data.token) };
+        // The thank-you page after the plain form's Share names the approximate place, to that browser only.
+        if (/\/share\/?$/.test(pathname) && sharedHere(request, app.auth.secrets.hmacSecret, token.data.token)) {
+          const place = await approximatePlaceShared(app.db, token.data.token);
+          shared = {
+            approximateAddress: place?.address ?? null,
+            approximatePlace: place?.place ?? null,
+            approximateKnown: place !== null,
+            preciseAccuracy: null,
+          };
+        }
       } catch (error) {
         if (error instanceof HttpError && error.statusCode === 404) link = { kind: 'invalid' };
         else if (error instanceof HttpError && error.statusCode === 429) return null;
         else throw error;
       }
     }
-    const html = await recipientRenderer.render(pathname, url.search, link, failure);
+    const html = await recipientRenderer.render(pathname, url.search, link, { failure, shared });
     if (html === null) return null;
-    const page = await stitcher.renderWith(request.url, html, recipientDataBlock(pathname, url.search, link, failure));
+    const data = recipientDataBlock(pathname, url.search, link, { failure, shared });
+    const page = await stitcher.renderWith(request.url, html, data);
     return page && withLanguageSwitchQuery(page.html, url.search);
   }
 
@@ -175,7 +189,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     if (page === null) return reply.code(status).send(failure(status, refused.message));
     return reply.code(status).type('text/html; charset=utf-8').send(page);
   }
-  await app.register(recipientForms, { sendRecipientPage });
+  await app.register(recipientForms, { sendRecipientPage, secure: new URL(publicUrl).protocol === 'https:' });
 
   // One file server for the host and every remote: each request names its build folder, and only after
   // publicFilePath (public-files.ts) has accepted the path as spelled.

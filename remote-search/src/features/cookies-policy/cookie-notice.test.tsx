@@ -16,6 +16,7 @@ describe('CookieNotice', () => {
       'kabari-reloaded-at',
       'kabari-password-pending',
       'kabari-share:<token>',
+      'kabari-shared-here',
     ]);
     const locale = screen.getAllByRole('listitem')[1] as HTMLElement;
     expect(within(locale).getByText('365 days')).toBeInTheDocument();

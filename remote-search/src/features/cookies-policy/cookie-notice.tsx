@@ -20,7 +20,8 @@ interface StoredItem {
     | 'visitorReported'
     | 'reloadedAt'
     | 'passwordPending'
-    | 'shareSummary';
+    | 'shareSummary'
+    | 'sharedHere';
 }
 
 /**
@@ -28,7 +29,8 @@ interface StoredItem {
  * (shared/src/stores/session-store.ts), the locale (shared/src/i18n/locale.ts), the visitor id and its
  * twin and the report flag (host/src/features/visitor), the persisted user, the reload guard
  * (host/src/features/build-updates), the sign-up's pending-password note (shared/src/account/password-pending.ts)
- * and a recipient's share summary (remote-share share-flow.ts; `<token>` stands for the link's code). Adding one
+ * a recipient's share summary (remote-share share-flow.ts; `<token>` stands for the link's code) and the note that
+ * this browser shared through a link's plain form (server/src/web/shared-here.ts). Adding one
  * there means adding it here: stored-items-coverage.test.ts finds them in the code. Stripe's and PayPal's own
  * cookies are not Kabari's: the page's text says when they appear.
  */
@@ -42,6 +44,7 @@ export const storedItems: readonly StoredItem[] = [
   { name: 'kabari-reloaded-at', kind: 'sessionStorage', category: 'essential', key: 'reloadedAt' },
   { name: 'kabari-password-pending', kind: 'sessionStorage', category: 'essential', key: 'passwordPending' },
   { name: 'kabari-share:<token>', kind: 'sessionStorage', category: 'essential', key: 'shareSummary' },
+  { name: 'kabari-shared-here', kind: 'cookie', category: 'essential', key: 'sharedHere' },
 ];
 
 /** Which cookies and storage items exist, and why: one card per item (readable on a phone, unlike a wide table). */

@@ -92,6 +92,7 @@ describe('the cookie notice lists everything the code keeps in the browser', () 
       'kabari-reloaded-at',
       'kabari-password-pending',
       'kabari-share:<token>',
+      'kabari-shared-here',
     ]) {
       expect(inCode.has(known)).toBe(true);
     }

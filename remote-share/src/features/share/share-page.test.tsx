@@ -1,4 +1,5 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
 import SharePage from './share-page';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
@@ -195,6 +196,35 @@ describe('SharePage', () => {
     ];
     expect(JSON.parse(String(posted[1].body))).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 12 });
     sessionStorage.clear();
+  });
+
+  it("after the plain form's Share, names the approximate place the server found, from its first HTML", () => {
+    const link = { kind: 'ready' as const, link: { ...sharing, shared: { approximate: true, precise: false } } };
+    const shared = {
+      approximateAddress: 'Bogor, West Java, Indonesia',
+      approximatePlace: { name: 'Bogor', region: 'West Java', countryCode: 'ID', distanceKm: null },
+      approximateKnown: true,
+      preciseAccuracy: null,
+    };
+    const html = (search: string, pathname = '/id/share') =>
+      renderToString(<SharePage location={{ pathname, search }} link={link} shared={shared} />);
+    expect(html('?token=tok')).toContain(
+      'Perkiraan lokasi Anda: Bogor, West Java, Indonesia (dari alamat jaringan Anda).',
+    );
+    // Without the server's account (another browser holding the link), the place is not named.
+    expect(renderToString(<SharePage location={{ pathname: '/share', search: '?token=tok' }} link={link} />)).toContain(
+      'Your approximate place, from your network address.',
+    );
+    // Found nothing: it says so.
+    expect(
+      renderToString(
+        <SharePage
+          location={{ pathname: '/share', search: '?token=tok' }}
+          link={{ kind: 'ready', link: { ...sharing, shared: { approximate: false, precise: false } } }}
+          shared={{ ...shared, approximateAddress: null, approximatePlace: null, approximateKnown: false }}
+        />,
+      ),
+    ).toContain('Your approximate place could not be found from your network address.');
   });
 
   it('goes to /location-failed when the browser then refuses (in Indonesian)', async () => {

@@ -64,12 +64,13 @@ export default function SharePage(props: RecipientPageProps) {
   const locate = hydrated && params.get('locate') === '1' && token !== null && link?.state === 'sharing';
   useEffect(() => {
     if (!locate || !token) return;
-    const summary: ShareSummary = readSummary(token) ?? {
-      approximateAddress: null,
-      approximatePlace: null,
-      approximateKnown: true,
-      preciseAccuracy: null,
-    };
+    const summary: ShareSummary = readSummary(token) ??
+      props.shared ?? {
+        approximateAddress: null,
+        approximatePlace: null,
+        approximateKnown: true,
+        preciseAccuracy: null,
+      };
     sharePrecisePosition(token, locale, summary)
       .then((failedPath) => navigate(failedPath ?? recipientPath('share', locale, { token }), { replace: true }))
       .catch(() => setFailed(true));
@@ -113,8 +114,8 @@ export default function SharePage(props: RecipientPageProps) {
     );
   } else {
     const name = link.requesterName;
-    // Kept in this tab only: read once the page's script runs (the server's HTML cannot know it).
-    const summary = hydrated ? readSummary(token) : null;
+    // Kept in this tab once the page's script runs; after the plain form's Share, the server's own account of it.
+    const summary = (hydrated ? readSummary(token) : null) ?? props.shared ?? null;
     const approximateAddress = summary
       ? positionAddress({ address: summary.approximateAddress, place: summary.approximatePlace }, locale)
       : null;

@@ -154,6 +154,17 @@ export async function openLink(db: Database, token: string): Promise<LinkView> {
 }
 
 /**
+ * The approximate place recorded when the recipient shared through the link (null when the IP database knew none,
+ * or nothing is shared now); 404 for a token nobody issued. Only for the browser that shared (web/shared-here.ts).
+ */
+export async function approximatePlaceShared(db: Database, token: string): Promise<PositionView | null> {
+  const request = await findRequest(db, token);
+  if (linkState(request) !== 'sharing') return null;
+  const position = await ipPositionOf(db, request.id);
+  return position ? positionView(position) : null;
+}
+
+/**
  * The throttle of everything done through a link, by address (kept as an HMAC of it: nothing about the recipient
  * is stored before consent, not even the address in a throttle key) and by token. Throws 429 when over.
  */
