@@ -16,11 +16,6 @@ import { LiveMapPanel } from '../features/live-map/live-map-panel';
 import { useLiveUpdates } from '../features/live-updates/use-live-updates';
 import './dashboard-page.css';
 
-function displayName(info: Record<string, unknown> | undefined): string {
-  const name = info?.['displayName'] ?? info?.['email'];
-  return typeof name === 'string' ? name : '';
-}
-
 export default function DashboardPage() {
   const { t } = useTranslation(dashboardNamespace);
   const { t: tr } = useTranslation(dashboardRequestsNamespace);
@@ -49,7 +44,9 @@ export default function DashboardPage() {
         </div>
         {user ? (
           <>
-            <p data-testid="dashboard-user">{t('overview.signedInAs', { name: displayName(user.userCacheInfo) })}</p>
+            <p data-testid="dashboard-user">
+              {t('overview.signedInAs', { name: user.userCacheInfo.displayName || user.userCacheInfo.email })}
+            </p>
             <NewSearch locale={locale} onRequestCreated={upsertRequest} onSeeHistory={seeHistory} />
             <LiveMapPanel locale={locale} />
             <RequestHistory ref={historyHeading} locale={locale} />

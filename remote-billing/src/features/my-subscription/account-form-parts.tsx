@@ -82,8 +82,3 @@ export function useAction() {
   };
   return { busy, outcome, run };
 }
-
-export function userField(info: Record<string, unknown> | undefined, field: string): string {
-  const value = info?.[field];
-  return typeof value === 'string' ? value : '';
-}

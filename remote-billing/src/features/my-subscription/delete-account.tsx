@@ -9,23 +9,12 @@ import { useNavigate } from '@kabari/shared/routing/router';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { deleteAccount, sendDeletionCode } from './account-api';
-import {
-  CodeField,
-  CurrentPasswordField,
-  OutcomeText,
-  Part,
-  trimmed,
-  useAction,
-  userField,
-} from './account-form-parts';
+import { CodeField, CurrentPasswordField, OutcomeText, Part, trimmed, useAction } from './account-form-parts';
 
 export function DeleteAccount({ locale }: { locale: Locale }) {
   const { t } = useTranslation(billingNamespace);
   const navigate = useNavigate();
-  const email = userField(
-    useUserStore((state) => state.user?.userCacheInfo),
-    'email',
-  );
+  const email = useUserStore((state) => state.user?.userCacheInfo.email) ?? '';
   const [by, setBy] = useState<'password' | 'code'>('password');
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const [deleted, setDeleted] = useState(false);

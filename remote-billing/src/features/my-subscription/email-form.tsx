@@ -7,23 +7,12 @@ import { useUserStore } from '@kabari/shared/stores/session-store';
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { confirmEmailChange, requestEmailChange } from './account-api';
-import {
-  CodeField,
-  CurrentPasswordField,
-  OutcomeText,
-  Part,
-  trimmed,
-  useAction,
-  userField,
-} from './account-form-parts';
+import { CodeField, CurrentPasswordField, OutcomeText, Part, trimmed, useAction } from './account-form-parts';
 
 /** Two steps: the new address and the password send a code there; the code makes the change. */
 export function EmailForm() {
   const { t } = useTranslation(billingNamespace);
-  const email = userField(
-    useUserStore((state) => state.user?.userCacheInfo),
-    'email',
-  );
+  const email = useUserStore((state) => state.user?.userCacheInfo.email) ?? '';
   const [form] = Form.useForm<{ newEmail: string; password: string }>();
   const [pending, setPending] = useState<string | null>(null);
   // After a change the address form comes back empty; it can only be cleared once it is there again.

@@ -7,7 +7,7 @@ import { billingNamespace } from '../../i18n/billing-namespace';
 import { updateDisplayName } from './account-api';
 import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/shared/validation/display-name';
 import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
-import { OutcomeText, Part, trimmed, useAction, userField } from './account-form-parts';
+import { OutcomeText, Part, trimmed, useAction } from './account-form-parts';
 
 export function ProfileForm() {
   const { t } = useTranslation(billingNamespace);
@@ -28,7 +28,7 @@ export function ProfileForm() {
         form={form}
         layout="vertical"
         requiredMark={false}
-        initialValues={{ displayName: userField(info, 'displayName') }}
+        initialValues={{ displayName: info?.displayName ?? '' }}
         onFinish={submit}
       >
         <Form.Item
