@@ -15,8 +15,8 @@ import { failure, HttpError } from './lib/envelope';
 import { knownText, requestLocale, sayCommon, type Locale } from './lib/messages';
 import { clientNetwork, loggableUrl } from './lib/request-log';
 import type { TwilioHttpClient } from './mail/twilio-sms';
-import geoPlugin from './geo/geo-plugin';
-import billingPlugin from './billing/billing-plugin';
+import geoPlugin from './plugins/geo';
+import billingPlugin from './plugins/billing';
 import authPlugin from './plugins/auth';
 import crossSitePlugin from './plugins/cross-site';
 import databasePlugin from './plugins/database';
@@ -44,7 +44,7 @@ import numberRoutes from './routes/numbers/routes';
 import requestRoutes from './routes/requests/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import shareRoutes from './routes/share/routes';
-import retentionJob from './retention/retention-job';
+import retentionJob from './plugins/retention';
 import serveWeb from './web/serve-web';
 
 export interface BuildAppOptions {

@@ -4,7 +4,7 @@ import { minorDigits } from '../billing/money';
 import type { ChargeOutcome } from './processor';
 
 // What PayPal's answers mean for us, apart from the SDK itself: the reconciliation jobs read these, and only a
-// configured PayPal loads the SDK (see billing-plugin.ts).
+// configured PayPal loads the SDK (see plugins/billing.ts).
 
 /** Where the SDK sends its calls (it has no setting for another host; tests pass a fetch that redirects). */
 export function paypalApiBase(environment: PaypalSettings['environment']): string {

@@ -3,7 +3,7 @@ import { minorDigits } from '../billing/money';
 import type { ChargeOutcome } from './processor';
 
 // What Stripe's answers mean for us, apart from the SDK itself: the webhooks and the reconciliation jobs read
-// these, and only a configured Stripe loads the SDK (see billing-plugin.ts).
+// these, and only a configured Stripe loads the SDK (see plugins/billing.ts).
 
 // https://docs.stripe.com/currencies#zero-decimal
 const STRIPE_ZERO_DECIMAL = new Set([

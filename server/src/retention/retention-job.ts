@@ -1,15 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import fp from 'fastify-plugin';
 import { LONGEST_WINDOW_SECONDS } from '../auth/throttle';
-import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
-import { rekeyOptOuts } from '../requests/opt-outs';
 import { pruneDailySendCounts } from '../requests/daily-send-counts';
 
 // Any fixed number: every instance takes the same lock, so one of them prunes at a time.
 const RETENTION_LOCK_KEY = 727_001;
-const FIRST_RUN_DELAY_MS = 60_000;
-const INTERVAL_MS = 60 * 60 * 1000;
 
 // How long each kind of personal data is kept, and why (docs/privacy.md lists every table). Positions, live events,
 // cached addresses, sent messages, visitor reports, ended sessions and sign-up attempts: RETENTION_DAYS.
@@ -148,19 +143,3 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
     };
   });
 }
-
-/** Runs the retention job a minute after start, then every hour. */
-export default fp(
-  async (app, options: { config: Config }) => {
-    const { retentionDays } = options.config;
-    app.scheduler.add('retention', { everyMs: INTERVAL_MS, firstAfterMs: FIRST_RUN_DELAY_MS }, async () => {
-      const result = await pruneExpiredData(app.db, retentionDays);
-      if (Object.values(result).some((count) => typeof count === 'number' && count > 0)) {
-        app.log.info(result, 'Retention: deleted personal data past its retention period');
-      }
-      const rekeyed = await rekeyOptOuts(app.db, app.auth.secrets.hmacSecret);
-      if (rekeyed.requests > 0) app.log.info(rekeyed, 'Retention: keyed the opt-out hashes of older requests');
-    });
-  },
-  { name: 'retention', dependencies: ['database', 'auth', 'scheduler'] },
-);

@@ -199,7 +199,16 @@ describe('SharePage', () => {
   });
 
   it("after the plain form's Share, names the approximate place the server found, from its first HTML", () => {
-    const link = { kind: 'ready' as const, link: { ...sharing, shared: { approximate: true, precise: false } } };
+    const ready = (approximate: boolean) => ({
+      kind: 'ready' as const,
+      link: {
+        ...sharing,
+        channel: 'link' as const,
+        state: 'sharing' as const,
+        shared: { approximate, precise: false },
+      },
+    });
+    const link = ready(true);
     const shared = {
       approximateAddress: 'Bogor, West Java, Indonesia',
       approximatePlace: { name: 'Bogor', region: 'West Java', countryCode: 'ID', distanceKm: null },
@@ -220,7 +229,7 @@ describe('SharePage', () => {
       renderToString(
         <SharePage
           location={{ pathname: '/share', search: '?token=tok' }}
-          link={{ kind: 'ready', link: { ...sharing, shared: { approximate: false, precise: false } } }}
+          link={ready(false)}
           shared={{ ...shared, approximateAddress: null, approximatePlace: null, approximateKnown: false }}
         />,
       ),

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import { lookupIp, type IpPlace } from './ip-location';
-import { createReverseGeocoder, type ReverseGeocoder } from './reverse-geocode';
+import { lookupIp, type IpPlace } from '../geo/ip-location';
+import { createReverseGeocoder, type ReverseGeocoder } from '../geo/reverse-geocode';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -7,15 +7,15 @@ import type { PaypalProcessor } from '../payments/paypal';
 import type * as StripeModule from '../payments/stripe';
 import type { StripeProcessor } from '../payments/stripe';
 import { sandboxRenewals } from '../payments/sandbox-processor';
-import { runRenewals, type RenewalReport } from './renewals';
-import { reconcileRenewals, type RenewalReconciliationReport } from './renewal-reconciliation';
-import type { ReconciliationDeps } from './reconciliation';
-import { reconcileSignUps, type ReconciliationReport } from './sign-up-reconciliation';
-import type { BillingConfig } from './billing-config';
+import { runRenewals, type RenewalReport } from '../billing/renewals';
+import { reconcileRenewals, type RenewalReconciliationReport } from '../billing/renewal-reconciliation';
+import type { ReconciliationDeps } from '../billing/reconciliation';
+import { reconcileSignUps, type ReconciliationReport } from '../billing/sign-up-reconciliation';
+import type { BillingConfig } from '../billing/billing-config';
 import type { Locale } from '../lib/messages';
-import { BillingClock, addDays } from './clock';
-import { toMajor } from './money';
-import { refundOwedFor, type RefundAttempt } from './refunds-owed';
+import { BillingClock, addDays } from '../billing/clock';
+import { toMajor } from '../billing/money';
+import { refundOwedFor, type RefundAttempt } from '../billing/refunds-owed';
 
 export interface PaymentMethods {
   card: 'stripe' | 'sandbox' | null;
