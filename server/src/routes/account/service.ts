@@ -9,7 +9,7 @@ import { issueEmailChangeCode, redeemEmailChangeCode } from '../../auth/verifica
 import { redeemBillingCode } from '../../billing/billing-codes';
 import { sayBilling } from '../../billing/billing-messages';
 import { accountDeletedEmail } from '../../billing/emails';
-import { toMajor } from '../../billing/money';
+import { paymentView } from '../../billing/payment-view';
 import { findSubscription, subscriptionInfo, type Subscription } from '../../billing/subscriptions';
 import { HttpError } from '../../lib/envelope';
 import { defineMessages, sayCommon } from '../../lib/messages';
@@ -110,18 +110,11 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
       createdAt: row.createdAt.toISOString(),
     })),
     subscription: subscription ? subscriptionInfo(subscription, deps.billing.clock.now()) : null,
+    // The export says a little more than the list: the provider, and when a payment was disputed.
     payments: paid.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      amount: toMajor(row.amount, row.currency),
-      currencyCode: row.currency,
-      state: row.state,
-      refundedAmount: toMajor(row.refundedAmount, row.currency),
+      ...paymentView(row),
       disputedAt: row.disputedAt?.toISOString() ?? null,
       provider: row.provider,
-      cardBrand: row.cardBrand,
-      cardLast4: row.cardLast4,
-      createdAt: row.createdAt.toISOString(),
     })),
     requests: requests.map(
       ({ tokenHash: _hash, tokenCipher: _cipher, legacyToken: _legacy, userId: _userId, ...row }) => ({

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { User } from '../../auth/users';
 import { sayBilling as say } from '../../billing/billing-messages';
 import { cancelledEmail } from '../../billing/emails';
-import { toMajor } from '../../billing/money';
+import { paymentView } from '../../billing/payment-view';
 import { openPaypalOrder } from '../../billing/paypal-orders';
 import { findRegistration, insertRegistration, setRegistrationProviderRef } from '../../billing/registration-rows';
 import { bookRestart, type RestartResult } from '../../billing/restarts';
@@ -238,15 +238,5 @@ class Restart {
 /** The subscriber's payments, newest first (brand and last four at most; never card data). */
 export async function paymentHistory(deps: Pick<SubscriptionDeps, 'db'>, userId: string) {
   const rows = await paymentsOf(deps.db, userId);
-  return rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    amount: toMajor(row.amount, row.currency),
-    currencyCode: row.currency,
-    state: row.state,
-    refundedAmount: toMajor(row.refundedAmount, row.currency),
-    cardBrand: row.cardBrand,
-    cardLast4: row.cardLast4,
-    createdAt: row.createdAt.toISOString(),
-  }));
+  return rows.map(paymentView);
 }

@@ -1,0 +1,20 @@
+import type { payments } from '../db/schema/billing';
+import { toMajor } from './money';
+
+/**
+ * A payment as its subscriber sees it (the payments list, the data export): amounts in the currency's major unit,
+ * the card's brand and last four at most, never card data.
+ */
+export function paymentView(row: typeof payments.$inferSelect) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    amount: toMajor(row.amount, row.currency),
+    currencyCode: row.currency,
+    state: row.state,
+    refundedAmount: toMajor(row.refundedAmount, row.currency),
+    cardBrand: row.cardBrand,
+    cardLast4: row.cardLast4,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
