@@ -66,7 +66,7 @@ export function userCacheInfo(user: User): UserCacheInfo {
     email: user.email,
     displayName: user.displayName,
     phone: user.phone,
-    locale: user.locale === 'id' ? 'id' : 'en',
+    locale: user.locale,
     createdAt: user.createdAt.toISOString(),
   };
 }

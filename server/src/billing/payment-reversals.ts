@@ -44,7 +44,7 @@ async function endSubscriptionFor(
       updatedAt: now,
     })
     .where(eq(subscriptions.id, subscription.id));
-  const locale = user.locale === 'id' ? 'id' : 'en';
+  const locale = user.locale;
   await outbox.queue(tx, {
     idempotencyKey: `reversal-ended:${subscription.id}:${payment.id}`,
     to: user.email,

@@ -85,7 +85,7 @@ async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<bool
     if (email && payment.userId) {
       const [user] = await tx.select().from(users).where(eq(users.id, payment.userId));
       if (user) {
-        const locale = user.locale === 'id' ? 'id' : 'en';
+        const locale = user.locale;
         await deps.outbox.queue(tx, {
           idempotencyKey: `${email.key}:${payment.id}`,
           to: user.email,

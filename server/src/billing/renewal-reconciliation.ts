@@ -155,7 +155,7 @@ async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at:
       .update(subscriptions)
       .set({ status: 'expired', updatedAt: at })
       .where(eq(subscriptions.id, subscription.id));
-    const locale = user.locale === 'id' ? 'id' : 'en';
+    const locale = user.locale;
     await deps.outbox.queue(tx, {
       // The key settleRenewal uses for this period's failure: a late decline sends no second notice.
       idempotencyKey: `renewal-failed:${subscription.id}:${payment.periodIndex}`,

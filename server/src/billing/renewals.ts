@@ -7,7 +7,6 @@ import { payments, subscriptions } from '../db/schema/billing';
 import type { MessageOutbox } from '../plugins/message-outbox';
 import type { ChargeOutcome, RenewalCharger } from '../payments/processor';
 import type { BillingConfig } from './billing-config';
-import type { Locale } from '../lib/messages';
 import { failureText } from './billing-messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail, renewByHandEmail } from './emails';
@@ -38,10 +37,6 @@ const BATCH_LIMIT = 200;
 /** The idempotency key of a period's renewal: the payments row's unique key and the provider's key. */
 export function renewalKey(subscriptionId: string, periodIndex: number): string {
   return `renewal:${subscriptionId}:${periodIndex}`;
-}
-
-function localeOf(value: string): Locale {
-  return value === 'id' ? 'id' : 'en';
 }
 
 /** Cancelled subscriptions whose paid period is over become expired. */
@@ -84,7 +79,7 @@ async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Prom
         .for('update', { of: subscriptions, skipLocked: true });
       if (!row) return true;
       const { subscription, user } = row;
-      const locale = localeOf(user.locale);
+      const locale = user.locale;
       await deps.outbox.queue(tx, {
         idempotencyKey: `renewal-reminder:${subscription.id}:${subscription.periodIndex}`,
         to: user.email,
@@ -142,7 +137,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
     const { subscription, user } = row;
     // At most one period per subscription per pass, even when the pass runs long after several were due.
     skip.add(subscription.id);
-    const locale = localeOf(user.locale);
+    const locale = user.locale;
     const periodIndex = subscription.periodIndex + 1;
     const idempotencyKey = renewalKey(subscription.id, periodIndex);
 
@@ -243,7 +238,7 @@ export async function settleRenewal(
   at: Date,
 ): Promise<'renewed' | 'failed'> {
   const { subscription, user, payment } = facts;
-  const locale = localeOf(user.locale);
+  const locale = user.locale;
   const periodIndex = payment.periodIndex;
   if (outcome.outcome === 'failed') {
     await tx

@@ -58,7 +58,7 @@ export async function bookRestart(
   tx: DatabaseExecutor,
   input: {
     registrationId: string;
-    user: { id: string; email: string; displayName: string; locale: string };
+    user: { id: string; email: string; displayName: string; locale: Locale };
     subscription: Subscription;
     provider: PaymentProvider;
     answer: FirstChargeAnswer;
@@ -127,7 +127,7 @@ export async function restartSubscription(
     periodIndex: number;
     registrationId: string;
     charge: SucceededFirstCharge;
-    user: { id: string; email: string; displayName: string; locale: string };
+    user: { id: string; email: string; displayName: string; locale: Locale };
     provider: PaymentProvider;
   },
   deps: RegistrationDeps,
@@ -183,7 +183,7 @@ export async function restartSubscription(
     return { restarted: false, duplicate: true };
   }
 
-  const locale: Locale = user.locale === 'id' ? 'id' : 'en';
+  const locale: Locale = user.locale;
   const validUntil = addDays(deps.now, subscription.periodDays);
   const [updated] = await tx
     .update(subscriptions)

@@ -185,7 +185,7 @@ export async function settleSignUpAnswer(
         now: at,
       });
     } else {
-      const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
+      const locale: Locale = registration.locale;
       await recordPendingFirstDay(tx, {
         registrationId: registration.id,
         provider,

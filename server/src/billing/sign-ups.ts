@@ -71,7 +71,7 @@ export async function completeRegistration(
   if (!registration || !OPEN_REGISTRATION_STATES.includes(registration.state)) {
     return { completed: false, reason: 'already_handled' };
   }
-  const locale: Locale = registration.locale === 'id' ? 'id' : 'en';
+  const locale: Locale = registration.locale;
   const price = deps.billing.prices[locale];
   const provider = registration.provider;
   const idempotencyKey = firstDayKey(registrationId);
@@ -344,7 +344,7 @@ export async function bookFirstDay(
     .select({ locale: registrations.locale })
     .from(registrations)
     .where(eq(registrations.id, registrationId));
-  const price = deps.billing.prices[registration?.locale === 'id' ? 'id' : 'en'];
+  const price = deps.billing.prices[registration?.locale ?? 'en'];
   if (outcome.outcome === 'succeeded') {
     return completeRegistration(tx, registrationId, { ...answer, outcome }, deps);
   }

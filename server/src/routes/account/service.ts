@@ -39,8 +39,6 @@ const sayAccount = defineMessages(
   },
 );
 
-const localeOf = (user: User) => (user.locale === 'id' ? 'id' : 'en');
-
 /** Password checks on a signed-in account are throttled per account, so a stolen session cannot guess it. */
 async function checkPassword(deps: AccountDeps, user: User, encrypted: string): Promise<void> {
   const limit = await countAttempt(deps.db, `account-password:${user.id}`, ACCOUNT_CHECKS);
@@ -137,7 +135,7 @@ export async function deleteAccount(
   proof: { password?: string; verificationCode?: string },
 ): Promise<void> {
   if (proof.password !== undefined) await checkPassword(deps, user, proof.password);
-  const locale = localeOf(user);
+  const locale = user.locale;
   const deleted = await deps.db.transaction(async (tx) => {
     if (proof.password === undefined) {
       const { hmacSecret } = deps.auth.secrets;
@@ -187,7 +185,7 @@ export async function requestEmailChange(
   if (await findUserByEmail(deps.db, newEmail)) throw new HttpError(409, sayCommon('emailInUse'));
   const limit = await countAttempt(deps.db, `email-change-code:${user.id}`, EMAIL_CHANGE_CODES);
   throwWhenLimited(limit, sayAccount, 'tooManyCodes');
-  const locale = localeOf(user);
+  const locale = user.locale;
   await deps.db.transaction(async (tx) => {
     const { code, codeId } = await issueEmailChangeCode(tx, deps.auth.secrets.hmacSecret, user.email, newEmail);
     await deps.outbox.queue(tx, {
@@ -209,7 +207,7 @@ export async function confirmEmailChange(
 ): Promise<UserCacheInfo> {
   const limit = await countAttempt(deps.db, `email-change-confirm:${current.id}`, ACCOUNT_CHECKS);
   throwWhenLimited(limit, sayCommon, 'tooManyAttempts');
-  const locale = localeOf(current);
+  const locale = current.locale;
   const changed = await deps.db
     .transaction(async (tx) => {
       const { hmacSecret } = deps.auth.secrets;
@@ -249,7 +247,7 @@ export async function changePassword(
   const problem = passwordProblem(newPassword);
   if (problem) throw new HttpError(400, problem);
   const passwordHash = await hashPassword(newPassword);
-  const locale = localeOf(user);
+  const locale = user.locale;
   await deps.db.transaction(async (tx) => {
     const changedAt = await setPasswordHash(tx, user.id, passwordHash);
     await revokeUserSessions(tx, user.id, session.id);

@@ -137,7 +137,7 @@ export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) 
 
       const user = await findUserByEmail(deps.db, email);
       if (user) {
-        const locale = body.locale ?? readerLocale(user.locale === 'id' ? 'id' : 'en');
+        const locale = body.locale ?? readerLocale(user.locale);
         await deps.db.transaction(async (tx) => {
           if (body.type !== 1) {
             // Billing's codes: confirming a refund request (2) or an account deletion (3).
@@ -186,7 +186,7 @@ export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) 
       const passwordHash = await hashPassword(newPassword);
       const keepSessionId = current?.user.id === user.id ? current.id : undefined;
 
-      const accountLocale = user.locale === 'id' ? 'id' : 'en';
+      const accountLocale = user.locale;
       const changed = await deps.db.transaction(async (tx) => {
         if (!(await consumeCode(tx, check.codeId))) return false;
         await setPasswordHash(tx, user.id, passwordHash);

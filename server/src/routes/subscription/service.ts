@@ -28,8 +28,6 @@ import type { renewBody, renewResponse } from './schemas';
 /** What the subscription rules use of the server: the database, the outbox, the session cache, billing. */
 export type SubscriptionDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'billing' | 'log'>;
 
-const localeOf = (user: User) => (user.locale === 'id' ? 'id' : 'en');
-
 /**
  * The subscription as the app checks it on every protected navigation; 404 without one. The row may come from the
  * session cache: the expiry is worked out from the clock at each call, so a cached row is as good as a fresh one.
@@ -50,7 +48,7 @@ export async function cancelRenewals(deps: SubscriptionDeps, user: User) {
   const result = await deps.db.transaction(async (tx) => {
     const cancelled = await cancelSubscription(tx, user.id, now);
     if (cancelled?.changed) {
-      const locale = localeOf(user);
+      const locale = user.locale;
       await deps.outbox.queue(tx, {
         idempotencyKey: `cancelled:${cancelled.subscription.id}:${cancelled.subscription.periodIndex}`,
         to: user.email,
@@ -91,7 +89,7 @@ export async function renewSubscription(
 
   const status = effectiveStatus(subscription, now);
   if (status !== 'expired' && status !== 'unsubscribed') throw new HttpError(400, say('stillRunning'));
-  const locale = body.locale ?? localeOf(user);
+  const locale = body.locale ?? user.locale;
   const attempt = restart.attemptRow(provider, locale);
   const registrationId = attempt.id;
 
