@@ -1,9 +1,16 @@
 /** The pages a location request's recipient opens from the link: nothing about them is recorded there. */
 export const RECIPIENT_PAGES = ['/enter-link', '/location-failed', '/share'] as const;
 
-/** Whether a path is a recipient's page, in either language, with or without a trailing slash. */
-export function isRecipientPage(pathname: string): boolean {
+type RecipientPage = (typeof RECIPIENT_PAGES)[number];
+
+/** Which recipient's page a path is, in either language, with or without a trailing slash; null for any other. */
+export function recipientPageOf(pathname: string): RecipientPage | null {
   const english = pathname === '/id' || pathname.startsWith('/id/') ? pathname.slice(3) : pathname;
   const bare = english.replace(/\/+$/, '');
-  return (RECIPIENT_PAGES as readonly string[]).includes(bare);
+  return RECIPIENT_PAGES.find((page) => page === bare) ?? null;
+}
+
+/** Whether a path is a recipient's page, in either language, with or without a trailing slash. */
+export function isRecipientPage(pathname: string): boolean {
+  return recipientPageOf(pathname) !== null;
 }

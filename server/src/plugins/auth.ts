@@ -63,10 +63,11 @@ function tokenFromCookie(request: FastifyRequest): boolean {
 }
 
 /**
- * The cookie's attributes. Secure follows the public address: a deployment behind https gets it, while a local
- * trial on http://localhost (or a test on plain http) would otherwise never keep the cookie in some browsers.
+ * The attributes of the cookies the server sets (the session's, and the note that a browser shared through a link):
+ * no script reads them. Secure follows the public address: a deployment behind https gets it, while a local trial on
+ * http://localhost (or a test on plain http) would otherwise never keep the cookie in some browsers.
  */
-export function sessionCookieOptions(publicUrl: string) {
+export function serverCookieOptions(publicUrl: string) {
   return {
     httpOnly: true,
     sameSite: 'lax' as const,
@@ -80,7 +81,7 @@ export default fp(
     const secrets = await loadServerSecrets(app.db, options.config);
     const passwordCipher = new PasswordCipher(secrets.rsaPrivateKeyPem, secrets.hmacSecret);
 
-    const cookieOptions = sessionCookieOptions(options.config.publicUrl);
+    const cookieOptions = serverCookieOptions(options.config.publicUrl);
     app.decorateRequest('session', undefined);
     app.decorateRequest('sessionRenewed', false);
 

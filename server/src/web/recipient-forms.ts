@@ -34,8 +34,8 @@ interface Options {
     status: number,
     refused: RecipientFailure,
   ) => Promise<FastifyReply>;
-  /** Whether the site is served over HTTPS (its cookies are Secure). */
-  secure: boolean;
+  /** The site's public address (its cookies are Secure over https). */
+  publicUrl: string;
 }
 
 /**
@@ -88,7 +88,7 @@ export async function recipientForms(app: FastifyInstance, options: Options): Pr
         // Where the thank-you page's script runs, it goes on to ask the browser for the position.
         next.set('locate', '1');
         // Where it does not, the server names the approximate place to this browser.
-        markSharedHere(reply, app.auth.secrets.hmacSecret, token, options.secure);
+        markSharedHere(reply, app.auth.secrets.hmacSecret, token, options.publicUrl);
       }
       const page = action === 'share' ? pagePath.replace('enter-link', 'share') : pagePath;
       return reply.header('cache-control', 'no-store').redirect(`${page}?${next}`, 303);

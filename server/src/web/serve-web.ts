@@ -10,7 +10,7 @@ import { pagePermissionsPolicy } from '../plugins/helmet';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { HttpError } from '../lib/envelope';
-import { isRecipientPage } from '../lib/recipient-pages';
+import { isRecipientPage, recipientPageOf } from '../lib/recipient-pages';
 import { approximatePlaceShared, openLink, shareThrottle } from '../routes/share/service';
 import { tokenParams } from '../routes/share/schemas';
 import {
@@ -154,7 +154,10 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         await throttle.link(request.ip, token.data.token);
         link = { kind: 'ready', link: await openLink(app.db, token.data.token) };
         // The thank-you page after the plain form's Share names the approximate place, to that browser only.
-        if (/\/share\/?$/.test(pathname) && sharedHere(request, app.auth.secrets.hmacSecret, token.data.token)) {
+        if (
+          recipientPageOf(pathname) === '/share' &&
+          sharedHere(request, app.auth.secrets.hmacSecret, token.data.token)
+        ) {
           const place = await approximatePlaceShared(app.db, token.data.token);
           shared = {
             approximateAddress: place?.address ?? null,
@@ -189,7 +192,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     if (page === null) return reply.code(status).send(failure(status, refused.message));
     return reply.code(status).type('text/html; charset=utf-8').send(page);
   }
-  await app.register(recipientForms, { sendRecipientPage, secure: new URL(publicUrl).protocol === 'https:' });
+  await app.register(recipientForms, { sendRecipientPage, publicUrl });
 
   // One file server for the host and every remote: each request names its build folder, and only after
   // publicFilePath (public-files.ts) has accepted the path as spelled.

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { keyedHash } from '../lib/keyed-hash';
+import { serverCookieOptions } from '../plugins/auth';
 
 // Share sent as a plain form (before, or without, the page's script) lands on the thank-you page, whose script would
 // have named the approximate place from what it kept in the tab. This cookie lets the server name it instead, to the
@@ -13,14 +14,8 @@ const MAX_AGE_SECONDS = 10 * 60;
 const proofOf = (secret: Buffer, token: string) => keyedHash(secret, 'shared-here', token);
 
 /** Marks the browser that has just shared through the link (the form's answer carries it). */
-export function markSharedHere(reply: FastifyReply, secret: Buffer, token: string, secure: boolean): void {
-  reply.setCookie(COOKIE, proofOf(secret, token), {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    maxAge: MAX_AGE_SECONDS,
-  });
+export function markSharedHere(reply: FastifyReply, secret: Buffer, token: string, publicUrl: string): void {
+  reply.setCookie(COOKIE, proofOf(secret, token), { ...serverCookieOptions(publicUrl), maxAge: MAX_AGE_SECONDS });
 }
 
 /** Whether this request comes from the browser that shared through the link, within the last few minutes. */

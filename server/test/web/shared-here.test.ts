@@ -5,11 +5,11 @@ import { markSharedHere, sharedHere } from '../../src/web/shared-here';
 const secret = Buffer.alloc(32, 7);
 
 /** An app that marks a browser for a token, and says whether a request comes from the browser so marked. */
-async function app(secure: boolean) {
+async function app(publicUrl: string) {
   const server = Fastify();
   await server.register(cookie);
   server.post<{ Params: { token: string } }>('/shared/:token', async (request, reply) => {
-    markSharedHere(reply, secret, request.params.token, secure);
+    markSharedHere(reply, secret, request.params.token, publicUrl);
     return 'ok';
   });
   server.get<{ Params: { token: string } }>('/here/:token', async (request) =>
@@ -20,11 +20,11 @@ async function app(secure: boolean) {
 
 describe('the note that this browser shared through a link', () => {
   it('is an HttpOnly cookie that names nothing, for ten minutes, Secure over HTTPS', async () => {
-    const plain = await app(false);
+    const plain = await app('http://localhost:3000');
     const [overHttp] = (await plain.inject({ method: 'POST', url: '/shared/t' })).cookies;
     expect(overHttp!.secure).toBeUndefined();
     await plain.close();
-    const server = await app(true);
+    const server = await app('https://kabari.example');
     const answer = await server.inject({ method: 'POST', url: '/shared/the-links-token' });
     const [set] = answer.cookies;
     expect(set).toMatchObject({ name: 'kabari-shared-here', path: '/', httpOnly: true, secure: true, maxAge: 600 });
@@ -34,7 +34,7 @@ describe('the note that this browser shared through a link', () => {
   });
 
   it('is recognised for its own token only', async () => {
-    const server = await app(false);
+    const server = await app('http://localhost:3000');
     const [set] = (await server.inject({ method: 'POST', url: '/shared/token-a' })).cookies;
     const here = async (token: string, value: string | undefined) =>
       (
