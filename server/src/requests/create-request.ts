@@ -40,7 +40,7 @@ interface Requester {
 }
 
 /** What sending uses of the server: the database, the outbox, the secrets. */
-type RequestSender = Pick<FastifyInstance, 'db' | 'outbox' | 'auth'>;
+export type RequestSender = Pick<FastifyInstance, 'db' | 'outbox' | 'auth'>;
 
 interface Common {
   requester: Requester;

@@ -34,10 +34,15 @@ export type SignUpDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'billi
 
 const SIGN_UPS_PER_IP: ThrottleRule = { limit: 60, windowSeconds: 60 * 60 };
 
-type SignUpForm = { email: string; displayName: string; phone?: string | undefined; locale: Locale } & {
+/** The account fields every way to pay sends alike. */
+interface SignUpForm {
+  email: string;
+  displayName: string;
+  phone?: string | undefined;
+  locale: Locale;
   password?: string | undefined;
   termsVersion?: string;
-};
+}
 
 /** Every sign-up first: throttled per address, the email free, the password checked and hashed. */
 async function prepareAccount(deps: SignUpDeps, ip: string, form: SignUpForm): Promise<string | null> {
@@ -255,7 +260,7 @@ export async function signUpResult(
         ? {
             failureMessage: failureText(
               registration.failureCode,
-              readerLocale(registration.locale === 'id' ? 'id' : 'en'),
+              readerLocale(registration.locale),
               registration.failureMessage,
             ),
           }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { unsendableNameProblem } from '../../auth/display-name';
 import { countAttempt, type ThrottleRule } from '../../auth/throttle';
@@ -9,7 +8,12 @@ import { HttpError } from '../../lib/envelope';
 import { knownText, sayCommon, type Locale, type LocalizedText } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { cancelOwnedRequest, type CancelOutcome } from '../../requests/cancel-request';
-import { createMessageRequest, type CreateOutcome, type LimitRule } from '../../requests/create-request';
+import {
+  createMessageRequest,
+  type CreateOutcome,
+  type LimitRule,
+  type RequestSender,
+} from '../../requests/create-request';
 import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from '../../requests/daily-send-counts';
 import type { LinkUrlSource } from '../../requests/location-request-view';
 import { canReceiveSms, numberFacts, parseNumber } from '../../requests/number-facts';
@@ -25,9 +29,6 @@ import type { emailBody, limitQuery, previewBody, smsBody } from './schemas';
 
 // The subscriber's rules for asking: who may send, to which number or address, how often, with which note; what a
 // send or a limit check answers. The sending itself (opt-out, slots, counts, the message) is requests/create-request.
-
-/** What the request rules use of the server: the database, the outbox, the secrets. */
-export type RequestDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth'>;
 
 /**
  * Asking the limit of a number or address says whether it opted out and whether someone messaged it lately:
@@ -149,7 +150,7 @@ async function dailyRefusal(
  * would refuse it today (its texts in both languages). A number or address only for subscribers, a few an hour.
  */
 export async function targetLimit(
-  deps: RequestDeps,
+  deps: RequestSender,
   config: Config,
   userId: string,
   query: z.infer<typeof limitQuery>,
@@ -192,7 +193,7 @@ export async function targetLimit(
  * reach a phone in one of the SMS countries, the note must hold no link. The outcome: created, limited, opted out.
  */
 export async function sendMessageRequest(
-  deps: RequestDeps,
+  deps: RequestSender,
   config: Config,
   user: User,
   message: ({ channel: 'sms' } & z.infer<typeof smsBody>) | ({ channel: 'email' } & z.infer<typeof emailBody>),
