@@ -12,7 +12,7 @@ import Fastify, {
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
-import { knownText, requestLocale, sayCommon, type Locale } from './lib/messages';
+import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/messages';
 import { clientNetwork, loggableUrl } from './lib/request-log';
 import type { TwilioHttpClient } from './mail/twilio-sms';
 import geoPlugin from './plugins/geo';
@@ -106,8 +106,8 @@ function validationMessage(
   const where = error.validationContext ?? 'request';
   const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
   if (!field) return sayCommon('invalidRequest', { where })[locale];
-  // A schema's own message (e.g. "Enter valid email address") is the one to show, in the caller's language.
-  const known = first?.message ? knownText(first.message) : undefined;
+  // A schema's own message (a text's key, see inputMessage) is the one to show, in the caller's language.
+  const known = first?.message ? inputMessageText(first.message) : undefined;
   if (known) return locale === 'en' ? `${field}: ${known.en}` : known.id;
   // The validator's own words are English only: English shows them, Indonesian says which field.
   return locale === 'en' ? `${field}: ${first?.message ?? 'invalid value'}` : sayCommon('invalidField', { field }).id;

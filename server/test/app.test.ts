@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { loggerOptions, requestIdFor } from '../src/app';
 import { loadConfig } from '../src/config';
 import { HttpError } from '../src/lib/envelope';
+import { inputMessage } from '../src/lib/messages';
 import { buildTestApp, type TestApp } from './support/test-app';
 
 describe('the app', () => {
@@ -25,7 +26,11 @@ describe('the app', () => {
         beforeReady: (app) => {
           app.post(
             '/api/test/echo',
-            { schema: { body: z.object({ email: z.string().regex(/^\S+@\S+\.\S+$/, 'Enter valid email address') }) } },
+            {
+              schema: {
+                body: z.object({ email: z.string().regex(/^\S+@\S+\.\S+$/, inputMessage('common.enterValidEmail')) }),
+              },
+            },
             async (request) => ({ status: 200, message: 'ok', data: request.body }),
           );
           app.get('/api/test/boom', async () => {

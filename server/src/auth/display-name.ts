@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findLink } from '../lib/link-detector';
-import { defineMessages, sayCommon, type Locale, type LocalizedText } from '../lib/messages';
+import { inputMessage, messagesOf, textOf, type Locale, type LocalizedText } from '../lib/messages';
 
 /**
  * The display name is the one piece of a request's message the requester writes about themselves: "Kabari: <name>
@@ -17,44 +17,30 @@ const NAME_CHARACTERS = /^[\p{L}\p{M}\p{Nd} .,'\u2019-]*$/u;
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/gu;
 
-export const sayDisplayName = defineMessages(
-  {
-    tooLong: `The name can be at most ${DISPLAY_NAME_MAX_LENGTH} characters`,
-    withLink: 'A name cannot contain a web address or an email address',
-    characters: "A name can contain only letters, spaces and the marks . , ' -",
-    digits: `A name can contain at most ${DISPLAY_NAME_MAX_DIGITS} digits`,
-    noLetter: 'A name must contain at least one letter',
-    notSendable:
-      'Your display name cannot appear in a message to someone else: {problem}. Change it in My subscription, ' +
-      'under Account, then send again.',
-  },
-  {
-    tooLong: `Nama paling banyak ${DISPLAY_NAME_MAX_LENGTH} karakter`,
-    withLink: 'Nama tidak boleh berisi alamat web atau alamat email',
-    characters: "Nama hanya boleh berisi huruf, spasi, dan tanda . , ' -",
-    digits: `Nama paling banyak berisi ${DISPLAY_NAME_MAX_DIGITS} angka`,
-    noLetter: 'Nama harus berisi setidaknya satu huruf',
-    notSendable:
-      'Nama tampilan Anda tidak bisa dipakai dalam pesan kepada orang lain: {problem}. Ubah di Langganan Saya, ' +
-      'bagian Akun, lalu kirim lagi.',
-  },
-);
+export const sayDisplayName = messagesOf('displayName');
 
 /** The name as stored: composed characters (NFC), no spaces at the ends, single spaces inside. */
 export function normaliseDisplayName(value: string): string {
   return value.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 
+/** What is wrong with a (normalised) display name: the key of its text and the text's parameters; null for a name. */
+function displayNameIssue(name: string): Parameters<typeof inputMessage> | null {
+  if (name === '') return ['common.fillInName'];
+  // A link first: "verify: https://…" is refused for what it is, not for its colon.
+  if (findLink(name)) return ['displayName.withLink'];
+  if (!NAME_CHARACTERS.test(name)) return ['displayName.characters'];
+  if ((name.match(DIGIT)?.length ?? 0) > DISPLAY_NAME_MAX_DIGITS)
+    return ['displayName.digits', { maxDigits: DISPLAY_NAME_MAX_DIGITS }];
+  if ([...name].length > DISPLAY_NAME_MAX_LENGTH) return ['displayName.tooLong', { max: DISPLAY_NAME_MAX_LENGTH }];
+  if (!LETTER.test(name)) return ['displayName.noLetter'];
+  return null;
+}
+
 /** What is wrong with a (normalised) display name, in both languages; null when it is a name. */
 export function displayNameProblem(name: string): LocalizedText | null {
-  if (name === '') return sayCommon('fillInName');
-  // A link first: "verify: https://…" is refused for what it is, not for its colon.
-  if (findLink(name)) return sayDisplayName('withLink');
-  if (!NAME_CHARACTERS.test(name)) return sayDisplayName('characters');
-  if ((name.match(DIGIT)?.length ?? 0) > DISPLAY_NAME_MAX_DIGITS) return sayDisplayName('digits');
-  if ([...name].length > DISPLAY_NAME_MAX_LENGTH) return sayDisplayName('tooLong');
-  if (!LETTER.test(name)) return sayDisplayName('noLetter');
-  return null;
+  const issue = displayNameIssue(name);
+  return issue && textOf(...issue);
 }
 
 /**
@@ -74,11 +60,11 @@ function lowerFirst(text: string): string {
 
 /** The display name in a sign-up or a change of name: normalised, then checked. */
 export const displayNameField = z
-  .string({ message: sayCommon('fillInName').en })
+  .string({ message: inputMessage('common.fillInName') })
   // Bounds the work before the checks; anything this long is refused for its length anyway.
-  .max(DISPLAY_NAME_MAX_LENGTH * 8, sayDisplayName('tooLong').en)
+  .max(DISPLAY_NAME_MAX_LENGTH * 8, inputMessage('displayName.tooLong', { max: DISPLAY_NAME_MAX_LENGTH }))
   .transform(normaliseDisplayName)
   .superRefine((name, context) => {
-    const problem = displayNameProblem(name);
-    if (problem) context.addIssue({ code: 'custom', message: problem.en });
+    const issue = displayNameIssue(name);
+    if (issue) context.addIssue({ code: 'custom', message: inputMessage(...issue) });
   });

@@ -37,7 +37,7 @@ export const errorResponses = {
 
 /**
  * An error whose message is safe to show to the client (4xx only). Given a text in both languages (from a
- * `defineMessages` catalogue), the client reads it in its own language; `message` is the English one.
+ * `messagesOf` section), the client reads it in its own language; `message` is the English one.
  */
 export class HttpError extends Error {
   readonly statusCode: number;

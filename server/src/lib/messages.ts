@@ -1,13 +1,17 @@
 import type { FastifyRequest } from 'fastify';
+import i18next from 'i18next';
+import en from '../i18n/api.en.json';
+import id from '../i18n/api.id.json';
 
 /**
- * What the API says to people, in both languages. Each part of the server defines its texts with
- * `defineMessages(en, id)` (the `id` catalogue is typed from the English one, so a missing key fails the
- * type-check) and throws `new HttpError(status, say('key', params))`; the error handler answers in the caller's
- * language (the app sends `Accept-Language` with every call). The English text is also the error's own message,
- * so logs stay in one language.
+ * What the API says to people, in both languages: i18next resources in `src/i18n/api.<language>.json`, one
+ * section per part of the server. A part takes its section's texts with `messagesOf('section')` (keys typed from
+ * the English file, so a wrong key fails the type-check) and throws `new HttpError(status, say('key', params))`;
+ * the error handler answers in the caller's language (the app sends `Accept-Language` with every call). The
+ * English text is also the error's own message, so logs stay in one language.
  *
- * `{wait}` is a number of seconds, written out as "5 minutes" / "5 menit"; any other `{name}` is put in as it is.
+ * `{{wait, wait}}` is a number of seconds, written out as "5 minutes" / "5 menit"; any other `{{name}}` is put in
+ * as it is. Both files have the same keys and the same placeholders text by text (the translations test).
  */
 /** The languages Kabari speaks; also the values of every `locale` column (db/column-values.ts). */
 export const LOCALES = ['en', 'id'] as const;
@@ -15,6 +19,13 @@ export type Locale = (typeof LOCALES)[number];
 export type MessageParams = Record<string, string | number>;
 /** A text in both languages, ready to send. */
 export type LocalizedText = Readonly<Record<Locale, string>>;
+
+type Catalogue = typeof en;
+export type MessageSection = keyof Catalogue;
+/** A text's key in its section. */
+export type MessageKey<S extends MessageSection> = keyof Catalogue[S] & string;
+/** A text's full key, `section.key`: what a schema gives zod as its message. */
+export type InputMessageKey = { [S in MessageSection]: `${S}.${MessageKey<S>}` }[MessageSection];
 
 /** A wait in seconds, in words: minutes from 90 seconds up. */
 export function waitText(seconds: number, locale: Locale = 'en'): string {
@@ -24,41 +35,60 @@ export function waitText(seconds: number, locale: Locale = 'en'): string {
   return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }
 
-function render(locale: Locale, template: string, params: MessageParams): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = params[name];
-    if (value === undefined) return whole;
-    return name === 'wait' ? waitText(Number(value), locale) : String(value);
-  });
+const i18n = i18next.createInstance();
+void i18n.init({
+  resources: { en: { api: en }, id: { api: id } },
+  ns: ['api'],
+  defaultNS: 'api',
+  fallbackLng: 'en',
+  // Loaded from the imports above: ready when this module is.
+  initAsync: false,
+  // The texts go into JSON answers, emails, SMS and pages that escape them where they are put in.
+  interpolation: { escapeValue: false },
+});
+i18n.services.formatter?.add('wait', (value: unknown, lng: string | undefined) =>
+  waitText(Number(value), lng === 'id' ? 'id' : 'en'),
+);
+
+function render(key: string, params: MessageParams): LocalizedText {
+  return { en: i18n.t(key, { ...params, lng: 'en' }), id: i18n.t(key, { ...params, lng: 'id' }) };
 }
 
-/** English texts without parameters → both languages: schema messages are written in English and found here. */
-const byEnglish = new Map<string, LocalizedText>();
-
-/** The `{name}` parameters a text fills in, each once, sorted. */
-function parametersOf(template: string): string {
-  return [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]))].sort().join(', ');
+/** The texts of one section, in both languages. */
+export function messagesOf<S extends MessageSection>(
+  section: S,
+): (key: MessageKey<S>, params?: MessageParams) => LocalizedText {
+  return (key, params = {}) => render(`${section}.${key}`, params);
 }
 
-export function defineMessages<K extends string>(
-  en: Record<K, string>,
-  id: NoInfer<Record<K, string>>,
-): (key: K, params?: MessageParams) => LocalizedText {
-  for (const key of Object.keys(en) as K[]) {
-    // A parameter missing from one language would reach a person as "{name}": refused when the module loads,
-    // so every test (and the server's start) fails on it.
-    if (parametersOf(en[key]) !== parametersOf(id[key]))
-      throw new Error(
-        `message ${key}: English fills in {${parametersOf(en[key])}}, Indonesian {${parametersOf(id[key])}}`,
-      );
-    if (!/\{\w+\}/.test(en[key])) byEnglish.set(en[key], { en: en[key], id: id[key] });
-  }
-  return (key, params = {}) => ({ en: render('en', en[key], params), id: render('id', id[key], params) });
+/** The text of a full key (`section.key`) in both languages. */
+export function textOf(key: InputMessageKey, params: MessageParams = {}): LocalizedText {
+  return render(key, params);
 }
 
-/** Both languages of an English text some catalogue defines (a schema's message), if any does. */
-export function knownText(english: string): LocalizedText | undefined {
-  return byEnglish.get(english);
+/** Whether `key` names a text of `section` (a provider's code, say, that may have a text of ours). */
+export function isMessageKey<S extends MessageSection>(section: S, key: string): key is MessageKey<S> {
+  return Object.hasOwn(en[section], key);
+}
+
+/** Schema messages by key, with the parameters their schema gave them. */
+const inputMessages = new Map<string, LocalizedText>();
+
+/**
+ * A schema's message for zod: the text's key (`contact.nameTooLong`). The error handler answers with the text in
+ * the caller's language; the parameters are the schema's own limits, the same for every request.
+ */
+export function inputMessage(key: InputMessageKey, params: MessageParams = {}): string {
+  const text = textOf(key, params);
+  const known = inputMessages.get(key);
+  if (known && known.en !== text.en) throw new Error(`input message ${key} is used with two sets of parameters`);
+  inputMessages.set(key, text);
+  return key;
+}
+
+/** The text of a schema's message (see inputMessage), or undefined for a validator's own words. */
+export function inputMessageText(message: string): LocalizedText | undefined {
+  return inputMessages.get(message);
 }
 
 /** The caller's language from its Accept-Language header (the app sends its page's language). */
@@ -72,50 +102,4 @@ export function requestLocale(request: Pick<FastifyRequest, 'headers'>, fallback
 }
 
 /** Texts every part of the API uses. */
-export const sayCommon = defineMessages(
-  {
-    tooManyRequests: 'Too many requests. Please try again in {wait}.',
-    tooManyAttempts: 'Too many attempts. Please try again in {wait}.',
-    tooManyFromNetwork: 'Too many requests from this network. Please try again in {wait}.',
-    loginExpired: 'Login expired, please log in again.',
-    invalidField: 'The field "{field}" is not valid.',
-    invalidRequest: 'The request {where} is missing or is not a JSON object',
-    invalidCode: 'The verification code is incorrect or has expired.',
-    enterCode: 'Please enter the verification code we emailed you.',
-    wrongPassword: 'The password is incorrect.',
-    emailInUse: 'This email address is already in use',
-    enterEmail: 'Please enter your email address',
-    enterValidEmail: 'Enter valid email address',
-    enterNumber: 'Please enter a number',
-    enterValidMobile: 'Please enter a valid mobile number',
-    fillInName: 'Please fill in your name',
-    passwordLength: 'The password must be {min} to {max} characters long.',
-    commonPassword: 'This password is one of the most common ones, so it is easy to guess. Please choose another.',
-    requestNotFound: 'Request not found.',
-    notFound: 'Not found: {method} {path}',
-    serverError: 'Internal Server Error',
-  },
-  {
-    tooManyRequests: 'Terlalu banyak permintaan. Silakan coba lagi dalam {wait}.',
-    tooManyAttempts: 'Terlalu banyak percobaan. Silakan coba lagi dalam {wait}.',
-    tooManyFromNetwork: 'Terlalu banyak permintaan dari jaringan ini. Silakan coba lagi dalam {wait}.',
-    loginExpired: 'Sesi login Anda sudah berakhir. Silakan login kembali.',
-    invalidField: 'Isian "{field}" tidak valid.',
-    invalidRequest: 'Isi permintaan ({where}) kosong atau bukan objek JSON.',
-    invalidCode: 'Kode verifikasi salah atau sudah kedaluwarsa.',
-    enterCode: 'Silakan masukkan kode verifikasi yang kami kirim lewat email.',
-    wrongPassword: 'Kata sandi salah.',
-    emailInUse: 'Alamat email ini sudah digunakan',
-    enterEmail: 'Silakan masukkan alamat email Anda',
-    enterValidEmail: 'Masukkan alamat email yang valid',
-    enterNumber: 'Silakan masukkan nomor',
-    enterValidMobile: 'Silakan masukkan nomor ponsel yang valid',
-    fillInName: 'Silakan isi nama Anda',
-    passwordLength: 'Kata sandi harus terdiri dari {min} sampai {max} karakter.',
-    commonPassword:
-      'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
-    requestNotFound: 'Permintaan tidak ditemukan.',
-    notFound: 'Tidak ditemukan: {method} {path}',
-    serverError: 'Terjadi kesalahan pada server',
-  },
-);
+export const sayCommon = messagesOf('common');

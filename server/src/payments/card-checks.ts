@@ -1,4 +1,4 @@
-import { defineMessages } from '../lib/messages';
+import { messagesOf } from '../lib/messages';
 
 /** Card details as the sandbox form sends them. They are checked, used and dropped: never stored or logged. */
 export interface CardInput {
@@ -15,24 +15,7 @@ export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'u
 export type CardProblem = 'name' | 'surname' | 'number' | 'expiry' | 'expired' | 'cvv';
 
 /** What is wrong with a sandbox card, in both languages (the catalogue mechanism of lib/messages). */
-export const sayCardProblem = defineMessages<CardProblem>(
-  {
-    name: 'Please enter the first name shown on the card.',
-    surname: 'Please enter the surname shown on the card.',
-    number: 'The card number is not valid. Please check it.',
-    expiry: 'The expiry date is not valid. Use the month and year shown on the card.',
-    expired: 'This card has expired. Please use another card.',
-    cvv: 'The security code (CVV) is not valid: it is the 3 digits on the back of the card (4 on the front for American Express).',
-  },
-  {
-    name: 'Masukkan nama depan seperti yang tertera di kartu.',
-    surname: 'Masukkan nama belakang seperti yang tertera di kartu.',
-    number: 'Nomor kartu tidak valid. Periksa kembali.',
-    expiry: 'Tanggal kedaluwarsa tidak valid. Gunakan bulan dan tahun yang tertera di kartu.',
-    expired: 'Kartu ini sudah kedaluwarsa. Gunakan kartu lain.',
-    cvv: 'Kode keamanan (CVV) tidak valid: 3 digit di bagian belakang kartu (4 digit di bagian depan untuk American Express).',
-  },
-);
+export const sayCardProblem = messagesOf('cardProblem');
 
 export function digitsOnly(number: string): string {
   return number.replace(/[\s-]/g, '');

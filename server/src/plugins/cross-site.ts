@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { HttpError } from '../lib/envelope';
-import { defineMessages } from '../lib/messages';
+import { messagesOf } from '../lib/messages';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -11,10 +11,7 @@ declare module 'fastify' {
   }
 }
 
-const say = defineMessages(
-  { crossSite: 'This request came from another website and was refused. Please use Kabari itself.' },
-  { crossSite: 'Permintaan ini datang dari situs web lain sehingga ditolak. Silakan gunakan Kabari secara langsung.' },
-);
+const say = messagesOf('crossSite');
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../lib/envelope';
-import { defineMessages } from '../lib/messages';
+import { messagesOf } from '../lib/messages';
 
 /**
  * Text the database cannot store is refused at the door, for every route at once: a NUL character (PostgreSQL
@@ -11,16 +11,7 @@ import { defineMessages } from '../lib/messages';
  * inside the server) is caught when the database refuses it: the error handler answers the same 400.
  */
 
-export const sayInvalidText = defineMessages(
-  {
-    invalidCharacters:
-      'The request contains a character that cannot be accepted (a null character or broken text). Remove it and try again.',
-  },
-  {
-    invalidCharacters:
-      'Permintaan ini berisi karakter yang tidak dapat diterima (karakter null atau teks yang rusak). Hapus karakter itu, lalu coba lagi.',
-  },
-);
+export const sayInvalidText = messagesOf('invalidText');
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

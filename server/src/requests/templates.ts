@@ -1,6 +1,6 @@
 import type { Locale } from '../lib/messages';
 import { findLink } from '../lib/link-detector';
-import { defineMessages, type LocalizedText } from '../lib/messages';
+import { messagesOf, type LocalizedText } from '../lib/messages';
 
 /**
  * The messages that carry a location request. The fixed part names the requester by
@@ -179,29 +179,13 @@ export const PREVIEW_TOKEN = '…';
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /** Why a personal note cannot be sent, or null when it can. */
-const sayNote = defineMessages(
-  {
-    smsTooLong: `The note can be at most ${NOTE_MAX_LENGTH.sms} characters in an SMS`,
-    emailTooLong: `The note can be at most ${NOTE_MAX_LENGTH.email} characters in an email`,
-    smsOneLine: 'The note of an SMS must be on one line',
-    unsendable: 'The note contains characters that cannot be sent',
-    withLink: 'The note cannot contain links or email addresses ({link}): the message carries its own consent link',
-  },
-  {
-    smsTooLong: `Catatan dalam SMS paling banyak ${NOTE_MAX_LENGTH.sms} karakter`,
-    emailTooLong: `Catatan dalam email paling banyak ${NOTE_MAX_LENGTH.email} karakter`,
-    smsOneLine: 'Catatan dalam SMS harus satu baris',
-    unsendable: 'Catatan berisi karakter yang tidak bisa dikirim',
-    withLink:
-      'Catatan tidak boleh berisi tautan atau alamat email ({link}): pesannya sudah membawa tautan persetujuannya ' +
-      'sendiri',
-  },
-);
+const sayNote = messagesOf('requestNote');
 
 /** What is wrong with a note for this channel, in both languages; null when it can be sent. */
 export function noteProblem(channel: MessageChannel, note: string): LocalizedText | null {
   const text = note.trim();
-  if (text.length > NOTE_MAX_LENGTH[channel]) return sayNote(channel === 'sms' ? 'smsTooLong' : 'emailTooLong');
+  if (text.length > NOTE_MAX_LENGTH[channel])
+    return sayNote(channel === 'sms' ? 'smsTooLong' : 'emailTooLong', { max: NOTE_MAX_LENGTH[channel] });
   if (CONTROL_CHARACTERS.test(text) || (channel === 'sms' && /[\r\n]/.test(text))) {
     return sayNote(channel === 'sms' ? 'smsOneLine' : 'unsendable');
   }

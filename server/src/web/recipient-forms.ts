@@ -1,15 +1,12 @@
 import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { defineMessages } from '../lib/messages';
+import { messagesOf } from '../lib/messages';
 import { REPORT_REASONS } from '../routes/share/schemas';
 import type { RecipientFailure } from './recipient-pages';
 import { markSharedHere } from './shared-here';
 
-const say = defineMessages(
-  { invalidForm: 'This form was not filled in as expected. Please try again.' },
-  { invalidForm: 'Formulir ini tidak terisi sebagaimana mestinya. Silakan coba lagi.' },
-);
+const say = messagesOf('recipientForms');
 
 /** What the consent page's plain forms send (remote-share's enter-link page): one action and, to report, why. */
 const recipientForm = z.object({

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REMOTE_NAMES, type Config } from '../config';
 import { failure } from '../lib/envelope';
 import { isFresh, strongEtag } from '../lib/etag';
-import { defineMessages, requestLocale } from '../lib/messages';
+import { messagesOf, requestLocale } from '../lib/messages';
 import { tokenOf } from '../plugins/auth';
 import { pagePermissionsPolicy } from '../plugins/helmet';
 import { cacheControlFor, REVALIDATE } from './cache-policy';
@@ -62,10 +62,7 @@ function acceptsHtml(request: FastifyRequest): boolean {
   return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
 }
 
-const say = defineMessages(
-  { notBuilt: 'The web app is not built yet: run `npm run build` and restart the server.' },
-  { notBuilt: 'Aplikasi web belum dibangun: jalankan `npm run build`, lalu mulai ulang server.' },
-);
+const say = messagesOf('webPages');
 
 // Written by the language switch (shared/src/i18n/locale.ts); read here for the bare address only.
 const LOCALE_COOKIE = 'locale';

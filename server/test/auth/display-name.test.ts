@@ -1,9 +1,12 @@
+import { inputMessageText } from '../../src/lib/messages';
 import { displayNameField, displayNameProblem, unsendableNameProblem } from '../../src/auth/display-name';
 
 const parse = (value: unknown) => displayNameField.safeParse(value);
+/** The English text of the first problem: the schema gives zod the key of its text. */
 const problemOf = (value: string) => {
   const result = parse(value);
-  return result.success ? null : result.error.issues[0]?.message;
+  const key = result.success ? undefined : result.error.issues[0]?.message;
+  return key === undefined ? null : (inputMessageText(key)?.en ?? key);
 };
 
 describe('the display name rule', () => {

@@ -1,38 +1,44 @@
-import { defineMessages, knownText, requestLocale, sayCommon, waitText } from '../../src/lib/messages';
+import en from '../../src/i18n/api.en.json';
 import { HttpError } from '../../src/lib/envelope';
+import { inputMessage, inputMessageText, messagesOf, requestLocale, sayCommon, waitText } from '../../src/lib/messages';
 
 describe('API messages in both languages', () => {
-  const say = defineMessages(
-    { hello: 'Hello {name}, wait {wait}.', plain: 'A plain sentence for the lookup test.' },
-    { hello: 'Halo {name}, tunggu {wait}.', plain: 'Kalimat biasa untuk uji pencarian.' },
-  );
-
-  it('fills the parameters in each language, {wait} as a duration in words', () => {
-    expect(say('hello', { name: 'Ana', wait: 300 })).toEqual({
-      en: 'Hello Ana, wait 5 minutes.',
-      id: 'Halo Ana, tunggu 5 menit.',
+  it('fills the parameters in each language, {{wait, wait}} as a duration in words', () => {
+    expect(sayCommon('tooManyRequests', { wait: 300 })).toEqual({
+      en: 'Too many requests. Please try again in 5 minutes.',
+      id: 'Terlalu banyak permintaan. Silakan coba lagi dalam 5 menit.',
     });
+    expect(sayCommon('passwordLength', { min: 8, max: 64 }).id).toBe(
+      'Kata sandi harus terdiri dari 8 sampai 64 karakter.',
+    );
     expect(waitText(1)).toBe('1 second');
     expect(waitText(45, 'id')).toBe('45 detik');
     expect(waitText(89)).toBe('89 seconds');
     expect(waitText(90, 'id')).toBe('2 menit');
   });
 
-  it('refuses a catalogue whose languages fill in different parameters for one text', () => {
-    expect(() =>
-      defineMessages({ greeting: 'Hello {name}, wait {wait}.' }, { greeting: 'Halo {nama}, tunggu {wait}.' }),
-    ).toThrow('message greeting: English fills in {name, wait}, Indonesian {nama, wait}');
-    expect(() => defineMessages({ note: 'Wait {wait}.' }, { note: 'Tunggu sebentar.' })).toThrow('message note');
+  it('puts text in as it is: the places it goes to escape it themselves', () => {
+    expect(messagesOf('common')('notFound', { method: 'GET', path: '/a?b=<c>&d' }).en).toBe(
+      'Not found: GET /a?b=<c>&d',
+    );
   });
 
-  it('finds both languages of a parameterless English text (a schema message)', () => {
-    expect(knownText('A plain sentence for the lookup test.')).toEqual({
-      en: 'A plain sentence for the lookup test.',
-      id: 'Kalimat biasa untuk uji pencarian.',
+  it('gives a schema the key of its message, and the error handler both languages of it', () => {
+    expect(inputMessage('common.enterValidEmail')).toBe('common.enterValidEmail');
+    expect(inputMessageText('common.enterValidEmail')).toEqual({
+      en: 'Enter valid email address',
+      id: 'Masukkan alamat email yang valid',
     });
-    expect(knownText('Enter valid email address')?.id).toBe('Masukkan alamat email yang valid');
-    expect(knownText('Hello {name}, wait {wait}.')).toBeUndefined();
-    expect(knownText('not a catalogue text')).toBeUndefined();
+    expect(inputMessage('contact.nameTooLong', { max: 100 })).toBe('contact.nameTooLong');
+    expect(inputMessageText('contact.nameTooLong')?.en).toBe('The name is longer than 100 characters');
+    // The English text is not a key: a validator's own words are not looked up.
+    expect(inputMessageText(en.common.enterValidEmail)).toBeUndefined();
+    expect(inputMessageText('common.notAKey')).toBeUndefined();
+  });
+
+  it('refuses one schema message with two sets of parameters', () => {
+    inputMessage('contact.messageTooShort', { min: 10 });
+    expect(() => inputMessage('contact.messageTooShort', { min: 11 })).toThrow('contact.messageTooShort');
   });
 
   it('reads the language from Accept-Language, English otherwise', () => {

@@ -2511,7 +2511,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Encrypted like login (jsencrypt under GET /api/v1/auth/publicKey) */
+                        /** @description The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64 */
                         password?: string;
                         /** @description The code from POST /api/v1/auth/sendCode type 3 */
                         verificationCode?: string;
@@ -2730,7 +2730,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         newEmail: string;
-                        /** @description Encrypted like login (jsencrypt under GET /api/v1/auth/publicKey) */
+                        /** @description The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64 */
                         password: string;
                     };
                 };
@@ -2974,9 +2974,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Encrypted like login (jsencrypt under GET /api/v1/auth/publicKey) */
+                        /** @description The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64 */
                         password: string;
-                        /** @description Encrypted like login (jsencrypt under GET /api/v1/auth/publicKey) */
+                        /** @description The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64 */
                         newPassword: string;
                     };
                 };

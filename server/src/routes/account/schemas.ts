@@ -1,34 +1,30 @@
 import { z } from 'zod';
+import { inputMessage } from '../../lib/messages';
 import { displayNameField } from '../../auth/display-name';
 import { envelope } from '../../lib/envelope';
-import { emailField, userCacheInfoSchema } from '../auth/schemas';
-
-const encrypted = (missing: string) =>
-  z
-    .string({ message: missing })
-    .trim()
-    .min(1, missing)
-    .max(2048, 'The encrypted password is too long')
-    .describe('Encrypted like login (jsencrypt under GET /api/v1/auth/publicKey)');
+import { emailField, encryptedPassword, userCacheInfoSchema } from '../auth/schemas';
 
 const verificationCode = z
-  .string({ message: 'Please enter the verification code' })
+  .string({ message: inputMessage('billing.enterTheCode') })
   .trim()
-  .regex(/^\d{6}$/, 'Please enter the verification code');
+  .regex(/^\d{6}$/, inputMessage('billing.enterTheCode'));
 
 export const deleteAccountBody = z
   .object({
-    password: encrypted('Please input a your password').optional(),
+    password: encryptedPassword(inputMessage('billing.enterPassword')).optional(),
     verificationCode: verificationCode.optional().describe('The code from POST /api/v1/auth/sendCode type 3'),
   })
   .refine((body) => body.password !== undefined || body.verificationCode !== undefined, {
-    message: 'Confirm with your password or the emailed code',
+    message: inputMessage('billing.confirmDeletion'),
   });
 
 export const profileBody = z.object({ displayName: displayNameField });
 
 /** Step one of a change of email: the password, and the new address the code goes to. */
-export const emailBody = z.object({ newEmail: emailField, password: encrypted('Please input a your password') });
+export const emailBody = z.object({
+  newEmail: emailField,
+  password: encryptedPassword(inputMessage('billing.enterPassword')),
+});
 
 /** Step two: the same new address and the code that reached it. */
 export const emailConfirmBody = z.object({
@@ -37,8 +33,8 @@ export const emailConfirmBody = z.object({
 });
 
 export const passwordBody = z.object({
-  password: encrypted('Please input a your password'),
-  newPassword: encrypted('Please input a your new password'),
+  password: encryptedPassword(inputMessage('billing.enterPassword')),
+  newPassword: encryptedPassword(inputMessage('billing.enterNewPassword')),
 });
 
 export const userResponse = envelope(z.object({ user: z.object({ userCacheInfo: userCacheInfoSchema }) }));

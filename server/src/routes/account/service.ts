@@ -12,7 +12,7 @@ import { accountDeletedEmail } from '../../billing/emails';
 import { paymentView } from '../../billing/payment-view';
 import { findSubscription, subscriptionInfo, type Subscription } from '../../billing/subscriptions';
 import { HttpError } from '../../lib/envelope';
-import { defineMessages, sayCommon } from '../../lib/messages';
+import { messagesOf, sayCommon } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../mail/templates';
 import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
@@ -28,16 +28,7 @@ const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 // Each code is an email to an address we do not know yet to be theirs: few of them.
 const EMAIL_CHANGE_CODES = { limit: 5, windowSeconds: 60 * 60 };
 
-const sayAccount = defineMessages(
-  {
-    sameEmail: 'This is already your email address.',
-    tooManyCodes: 'Too many codes requested for this account. Please try again in {wait}.',
-  },
-  {
-    sameEmail: 'Ini sudah alamat email Anda.',
-    tooManyCodes: 'Terlalu banyak permintaan kode untuk akun ini. Silakan coba lagi dalam {wait}.',
-  },
-);
+const sayAccount = messagesOf('account');
 
 /** Password checks on a signed-in account are throttled per account, so a stolen session cannot guess it. */
 async function checkPassword(deps: AccountDeps, user: User, encrypted: string): Promise<void> {

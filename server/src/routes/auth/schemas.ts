@@ -1,22 +1,23 @@
 import { z } from 'zod';
+import { inputMessage } from '../../lib/messages';
 import { envelope } from '../../lib/envelope';
 
 // An email: non-space text, an at sign, more text, a dot and more text, no spaces.
 export const emailField = z
-  .string({ message: 'Please enter your email address' })
+  .string({ message: inputMessage('common.enterEmail') })
   .trim()
   .toLowerCase()
-  .min(1, 'Please enter your email address')
-  .max(254, 'Enter valid email address')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter valid email address');
+  .min(1, inputMessage('common.enterEmail'))
+  .max(254, inputMessage('common.enterValidEmail'))
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, inputMessage('common.enterValidEmail'));
 
 /** The password as jsencrypt sends it: RSA PKCS#1 v1.5 under GET /api/v1/auth/publicKey, base64. */
-const encryptedPassword = (missing: string) =>
+export const encryptedPassword = (missing: string) =>
   z
     .string({ message: missing })
     .trim()
     .min(1, missing)
-    .max(2048, 'The encrypted password is too long')
+    .max(2048, inputMessage('common.passwordTooLong'))
     .describe('The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64');
 
 export const localeField = z
@@ -25,7 +26,7 @@ export const localeField = z
 
 export const loginBody = z.object({
   email: emailField,
-  password: encryptedPassword('Please input a your password'),
+  password: encryptedPassword(inputMessage('billing.enterPassword')),
 });
 
 export const sendCodeBody = z.object({
@@ -40,12 +41,12 @@ export const sendCodeBody = z.object({
 
 export const resetPasswordBody = z.object({
   email: emailField,
-  password: encryptedPassword('Please input a your new password'),
+  password: encryptedPassword(inputMessage('billing.enterNewPassword')),
   verificationCode: z
-    .string({ message: 'Please input a your verification code' })
+    .string({ message: inputMessage('common.enterYourCode') })
     .trim()
-    .min(1, 'Please input a your verification code')
-    .regex(/^\d{6}$/, 'Please enter the verification code'),
+    .min(1, inputMessage('common.enterYourCode'))
+    .regex(/^\d{6}$/, inputMessage('billing.enterTheCode')),
 });
 
 export const loginByAuthCodeBody = z.object({

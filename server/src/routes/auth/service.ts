@@ -23,7 +23,7 @@ import {
 import { issueBillingCode, SEND_CODE_PURPOSES } from '../../billing/billing-codes';
 import { billingCodeEmail } from '../../billing/emails';
 import { HttpError } from '../../lib/envelope';
-import { defineMessages, sayCommon, type Locale } from '../../lib/messages';
+import { messagesOf, sayCommon, type Locale } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { passwordChangedEmail, resetCodeEmail } from '../../mail/templates';
 import type { resetPasswordBody, sendCodeBody } from './schemas';
@@ -61,28 +61,7 @@ function rules(scale: number) {
   };
 }
 
-const say = defineMessages(
-  {
-    incorrectLogin: 'Incorrect email or password.',
-    loginsFromNetwork: 'Too many login attempts from this network. Please try again in {wait}.',
-    loginsForAccount: 'Too many failed login attempts for this account. Please try again in {wait}.',
-    codesFromNetwork: 'Too many codes requested from this network. Please try again in {wait}.',
-    codesForEmail: 'Too many codes requested for this email. Please try again in {wait}.',
-    resetsFromNetwork: 'Too many reset attempts from this network. Please try again in {wait}.',
-    signInsFromNetwork: 'Too many sign-in attempts from this network. Please try again in {wait}.',
-    invalidAuthCode: 'This sign-in code is invalid or has expired. Please log in.',
-  },
-  {
-    incorrectLogin: 'Email atau kata sandi salah.',
-    loginsFromNetwork: 'Terlalu banyak percobaan login dari jaringan ini. Silakan coba lagi dalam {wait}.',
-    loginsForAccount: 'Terlalu banyak login gagal untuk akun ini. Silakan coba lagi dalam {wait}.',
-    codesFromNetwork: 'Terlalu banyak permintaan kode dari jaringan ini. Silakan coba lagi dalam {wait}.',
-    codesForEmail: 'Terlalu banyak permintaan kode untuk email ini. Silakan coba lagi dalam {wait}.',
-    resetsFromNetwork: 'Terlalu banyak percobaan reset dari jaringan ini. Silakan coba lagi dalam {wait}.',
-    signInsFromNetwork: 'Terlalu banyak percobaan masuk dari jaringan ini. Silakan coba lagi dalam {wait}.',
-    invalidAuthCode: 'Kode masuk ini tidak valid atau sudah kedaluwarsa. Silakan login.',
-  },
-);
+const say = messagesOf('auth');
 
 /** The sign-in rules, with their limits scaled by `scale` (raised for test runs that sign in many times). */
 export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) {

@@ -3,14 +3,11 @@ import { findUserByEmail } from '../../auth/users';
 import { subscriptionInfo } from '../../billing/subscriptions';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { sayBilling } from '../../billing/billing-messages';
-import { defineMessages } from '../../lib/messages';
+import { messagesOf } from '../../lib/messages';
 import { expireSubscriptionAt } from './data';
 import { expireBody, expireResponse, runRenewalsBody, runRenewalsResponse } from './schemas';
 
-const say = defineMessages(
-  { noAccount: 'No account has this email address.' },
-  { noAccount: 'Tidak ada akun dengan alamat email ini.' },
-);
+const say = messagesOf('devBilling');
 
 /**
  * Development and end-to-end tools for subscriptions, registered only when DEV_BILLING_TOOLS=true, behind the dev

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { sayRequests } from '../../requests/request-messages';
+import { inputMessage } from '../../lib/messages';
 import { localeField } from '../numbers/schemas';
 
 export const createLinkBody = z.object({
   title: z
-    .string({ message: sayRequests('enterTitle').en })
+    .string({ message: inputMessage('requests.enterTitle') })
     .trim()
-    .min(1, sayRequests('enterTitle').en)
-    .max(80, sayRequests('titleTooLong').en)
+    .min(1, inputMessage('requests.enterTitle'))
+    .max(80, inputMessage('requests.titleTooLong'))
     // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]*$/, sayRequests('titleOneLine').en),
+    .regex(/^[^\u0000-\u001f\u007f]*$/, inputMessage('requests.titleOneLine')),
   locale: localeField.describe("The consent page's language (/enter-link or /id/enter-link)"),
 });

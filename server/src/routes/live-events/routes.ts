@@ -1,12 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, HttpError } from '../../lib/envelope';
-import { defineMessages, sayCommon } from '../../lib/messages';
+import { messagesOf, sayCommon } from '../../lib/messages';
 import { liveEventsHeaders, liveEventsQuery, liveEventsStream } from './schemas';
 
-const say = defineMessages(
-  { tooManyStreams: 'Too many live connections are open for this account. Close another tab first.' },
-  { tooManyStreams: 'Terlalu banyak koneksi langsung terbuka untuk akun ini. Tutup dulu salah satu tab lain.' },
-);
+const say = messagesOf('liveEvents');
 
 const STREAM_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

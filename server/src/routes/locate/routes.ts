@@ -2,20 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
 import { envelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { defineMessages } from '../../lib/messages';
+import { inputMessage, messagesOf } from '../../lib/messages';
 import { isRecipientPage } from '../../lib/recipient-pages';
 import { insertVisitorReport } from './data';
 
-const say = defineMessages(
-  {
-    pageUrl: 'pageUrl must be an http or https address',
-    recipientPage: 'A visitor report is never sent from the pages of a location request.',
-  },
-  {
-    pageUrl: 'pageUrl harus berupa alamat http atau https',
-    recipientPage: 'Laporan pengunjung tidak pernah dikirim dari halaman permintaan lokasi.',
-  },
-);
+const say = messagesOf('locate');
 
 const text = (max: number) =>
   z
@@ -49,7 +40,7 @@ const visitorReportBody = z.object({
   deviceType: z.enum(['mobile', 'tablet', 'desktop'], { message: 'deviceType must be mobile, tablet or desktop' }),
   deviceBrand: text(128),
   deviceModel: text(128),
-  pageUrl: text(2048).refine((value) => value === null || webAddress(value) !== null, say('pageUrl').en),
+  pageUrl: text(2048).refine((value) => value === null || webAddress(value) !== null, inputMessage('locate.pageUrl')),
   referrerUrl: text(2048),
   source: text(256).describe('The source query parameter of the landing page: a short marker, else not kept'),
   visitTime: z.iso.datetime({ offset: true, message: 'visitTime must be an ISO timestamp' }),

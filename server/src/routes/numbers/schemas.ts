@@ -1,20 +1,23 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
-import { sayCommon } from '../../lib/messages';
-import { sayRequests } from '../../requests/request-messages';
+import { inputMessage } from '../../lib/messages';
 
-export const localeField = z.enum(['en', 'id'], { message: sayRequests('chooseLocale').en });
+export const localeField = z.enum(['en', 'id'], { message: inputMessage('requests.chooseLocale') });
 
 export const countryField = z
   .string()
   .trim()
   .toUpperCase()
-  .regex(/^[A-Z]{2}$/, sayRequests('chooseCountry').en)
+  .regex(/^[A-Z]{2}$/, inputMessage('requests.chooseCountry'))
   .describe('ISO 3166 alpha-2: the country of a national number');
 
 export const numberLookupQuery = z.object({
   // Optional in the schema so that an empty or missing number gets the form's own message, not a schema error.
-  number: z.string().max(64, sayCommon('enterValidMobile').en).optional().describe('E.164, or national with country'),
+  number: z
+    .string()
+    .max(64, inputMessage('common.enterValidMobile'))
+    .optional()
+    .describe('E.164, or national with country'),
   country: countryField.optional(),
   locale: localeField.default('en').describe('Language of the country and region names'),
 });

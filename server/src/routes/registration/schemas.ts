@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputMessage } from '../../lib/messages';
 import { displayNameField } from '../../auth/display-name';
 import { envelope } from '../../lib/envelope';
 import { emailField } from '../auth/schemas';
@@ -44,22 +45,22 @@ export const accountFields = {
   phone: z
     .string()
     .trim()
-    .max(32, 'The phone number is too long')
-    .regex(/^\+?[\d\s().-]*$/, 'Enter a valid phone number')
+    .max(32, inputMessage('billing.phoneTooLong'))
+    .regex(/^\+?[\d\s().-]*$/, inputMessage('billing.enterValidPhone'))
     .transform((value) => (value === '' ? undefined : value))
     .optional(),
   locale: z.enum(['en', 'id']).default('en'),
-  ageConfirmed: z.literal(true, { message: 'Please confirm that you are 18 or older' }),
-  termsAccepted: z.literal(true, { message: 'Please accept the terms of use' }),
+  ageConfirmed: z.literal(true, { message: inputMessage('billing.confirmAge') }),
+  termsAccepted: z.literal(true, { message: inputMessage('billing.acceptTerms') }),
   termsVersion: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'The terms you accepted could not be read. Please reload the page and try again.')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, inputMessage('billing.termsVersionInvalid'))
     .optional()
     .describe('The terms the person accepted: their "last updated" date as shown. Default: the current terms'),
   password: z
     .string()
     .trim()
-    .max(2048, 'The encrypted password is too long')
+    .max(2048, inputMessage('common.passwordTooLong'))
     .optional()
     .describe(
       'Optional: the password encrypted like login (jsencrypt under GET /api/v1/auth/publicKey). Without it the ' +
@@ -87,7 +88,7 @@ export const sandboxRegistrationBody = z.object({ ...accountFields, ...paymentFi
 
 export const registerResponse = envelope(z.object({ registerId: z.string().uuid() }));
 
-export const registerQueryParams = z.object({ id: z.string().uuid('This sign-up was not found.') });
+export const registerQueryParams = z.object({ id: z.string().uuid(inputMessage('billing.signUpNotFound')) });
 
 export const registerQueryResponse = envelope(
   z.object({
@@ -120,14 +121,14 @@ export const stripeRegisterResponse = envelope(
 export const paypalOrderId = z
   .string()
   .trim()
-  .regex(/^[A-Z0-9]{5,64}$/, 'This PayPal order is not valid. Please start the payment again.');
+  .regex(/^[A-Z0-9]{5,64}$/, inputMessage('billing.paypalOrderInvalid'));
 
 export const paypalBody = z.object({
   ...accountFields,
   method: z.literal('paypal'),
   registerId: z
     .string()
-    .uuid('This sign-up was not found.')
+    .uuid(inputMessage('billing.signUpNotFound'))
     .optional()
     .describe('With capture: the sign-up the order was made for'),
   orderId: paypalOrderId.optional().describe('With capture: the order the buyer approved in the PayPal button'),

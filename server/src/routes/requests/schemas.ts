@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
-import { sayCommon } from '../../lib/messages';
-import { sayRequests } from '../../requests/request-messages';
+import { inputMessage } from '../../lib/messages';
 import { TEMPLATE_IDS } from '../../requests/templates';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
 import { positionSchema } from '../share/schemas';
 
-export const channelField = z.enum(['sms', 'email'], { message: sayRequests('chooseChannel').en });
+export const channelField = z.enum(['sms', 'email'], { message: inputMessage('requests.chooseChannel') });
 export const templateIdField = z
-  .enum(TEMPLATE_IDS, { message: sayRequests('chooseTemplate').en })
+  .enum(TEMPLATE_IDS, { message: inputMessage('requests.chooseTemplate') })
   .describe(`One of ${TEMPLATE_IDS.join(', ')}`);
 // The length and content rules depend on the channel: checked by checkNote in the handler.
 export const noteField = z
-  .string({ message: sayRequests('noteNotText').en })
+  .string({ message: inputMessage('requests.noteNotText') })
   .max(2000)
   .default('');
 
@@ -104,7 +103,7 @@ export const previewResponse = envelope(
 );
 
 export const limitQuery = z.object({
-  channel: z.enum(['sms', 'email', 'link'], { message: sayRequests('chooseAnyChannel').en }),
+  channel: z.enum(['sms', 'email', 'link'], { message: inputMessage('requests.chooseAnyChannel') }),
   number: z.string().max(64).optional(),
   country: countryField.optional(),
   email: z.string().max(254).optional(),
@@ -134,7 +133,7 @@ export const limitResponse = envelope(
 );
 
 export const smsBody = z.object({
-  number: z.string({ message: sayCommon('enterNumber').en }).max(64, sayCommon('enterValidMobile').en),
+  number: z.string({ message: inputMessage('common.enterNumber') }).max(64, inputMessage('common.enterValidMobile')),
   country: countryField.optional(),
   templateId: templateIdField,
   note: noteField,
@@ -162,6 +161,6 @@ export const listResponse = envelope(
   }),
 );
 
-export const requestIdParams = z.object({ id: z.uuid({ message: sayCommon('requestNotFound').en }) });
+export const requestIdParams = z.object({ id: z.uuid({ message: inputMessage('common.requestNotFound') }) });
 
 export const successResponse = envelope(z.object({ success: z.literal(true) }));

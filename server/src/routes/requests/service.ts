@@ -5,7 +5,7 @@ import type { User } from '../../auth/users';
 import type { Config } from '../../config';
 import type { Database, DatabaseExecutor } from '../../db/open-database';
 import { HttpError } from '../../lib/envelope';
-import { knownText, sayCommon, type Locale, type LocalizedText } from '../../lib/messages';
+import { inputMessageText, sayCommon, type Locale, type LocalizedText } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { cancelOwnedRequest, type CancelOutcome } from '../../requests/cancel-request';
 import {
@@ -176,7 +176,7 @@ export async function targetLimit(
     const parsed = emailField.safeParse(email ?? '');
     if (!parsed.success) {
       const problem = parsed.error.issues[0]?.message;
-      throw new HttpError(400, (problem && knownText(problem)) || sayCommon('enterValidEmail'));
+      throw new HttpError(400, (problem && inputMessageText(problem)) || sayCommon('enterValidEmail'));
     }
     target = parsed.data;
   }

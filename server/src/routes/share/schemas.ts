@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
-import { defineMessages } from '../../lib/messages';
+import { inputMessage } from '../../lib/messages';
 
 // `deleted`: the requester deleted the request (or their account); only opt-out and report still work.
 export const LINK_STATES = [
@@ -16,30 +16,6 @@ export const LINK_STATES = [
 export type LinkState = (typeof LINK_STATES)[number];
 
 export const REPORT_REASONS = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'] as const;
-
-// The schemas' messages in both languages: the error handler finds them by their English text.
-const say = defineMessages(
-  {
-    latitude: 'latitude must be a number',
-    longitude: 'longitude must be a number',
-    accuracy: 'accuracy must be a number of metres',
-    recordedAt: 'recordedAt must be an ISO timestamp',
-    minutes: 'Choose 15 minutes, 1 hour or 8 hours.',
-    liveUntil: 'liveUntil must be the ISO time of the live window to end',
-    reason: `reason must be one of ${REPORT_REASONS.join(', ')}`,
-    detailsTooLong: 'The details are longer than 2000 characters.',
-  },
-  {
-    latitude: 'latitude harus berupa angka',
-    longitude: 'longitude harus berupa angka',
-    accuracy: 'accuracy harus berupa angka dalam meter',
-    recordedAt: 'recordedAt harus berupa waktu ISO',
-    minutes: 'Pilih 15 menit, 1 jam, atau 8 jam.',
-    liveUntil: 'liveUntil harus berupa waktu ISO dari jendela berbagi langsung yang diakhiri',
-    reason: `Pilih alasan laporan: salah satu dari ${REPORT_REASONS.join(', ')}`,
-    detailsTooLong: 'Rinciannya lebih dari 2000 karakter.',
-  },
-);
 
 export const tokenParams = z.object({
   // Tokens are long random strings; anything else is simply not found (404), like an unknown token.
@@ -99,32 +75,32 @@ export const consentResponse = envelope(
 
 export const positionBody = z.object({
   latitude: z
-    .number({ message: say('latitude').en })
+    .number({ message: inputMessage('shareInput.latitude') })
     .min(-90)
     .max(90),
   longitude: z
-    .number({ message: say('longitude').en })
+    .number({ message: inputMessage('shareInput.longitude') })
     .min(-180)
     .max(180),
   accuracy: z
-    .number({ message: say('accuracy').en })
+    .number({ message: inputMessage('shareInput.accuracy') })
     .min(0)
     .max(1_000_000)
     .describe('metres, as the browser reports it'),
-  recordedAt: z.iso.datetime({ offset: true, message: say('recordedAt').en }),
+  recordedAt: z.iso.datetime({ offset: true, message: inputMessage('shareInput.recordedAt') }),
 });
 
 export const positionResponse = envelope(z.object({ accepted: z.boolean(), liveUntil: isoTime.nullable() }));
 
 export const liveBody = z.object({
-  minutes: z.union([z.literal(15), z.literal(60), z.literal(480)], { message: say('minutes').en }),
+  minutes: z.union([z.literal(15), z.literal(60), z.literal(480)], { message: inputMessage('shareInput.minutes') }),
 });
 
 export const liveResponse = envelope(z.object({ liveUntil: isoTime }));
 
 export const liveEndBody = z.object({
   liveUntil: z.iso
-    .datetime({ offset: true, message: say('liveUntil').en })
+    .datetime({ offset: true, message: inputMessage('shareInput.liveUntil') })
     .describe('The end time of the window the page is ending, as the server gave it: a newer window is kept'),
 });
 
@@ -139,11 +115,13 @@ export const stateResponse = envelope(z.object({ state: z.enum(LINK_STATES) }));
 export const optOutResponse = envelope(z.object({ optedOut: z.literal(true) }));
 
 export const reportBody = z.object({
-  reason: z.enum(REPORT_REASONS, { message: say('reason').en }),
+  reason: z.enum(REPORT_REASONS, {
+    message: inputMessage('shareInput.reason', { reasons: REPORT_REASONS.join(', ') }),
+  }),
   details: z
     .string()
     .trim()
-    .max(2000, say('detailsTooLong').en)
+    .max(2000, inputMessage('shareInput.detailsTooLong'))
     .nullish()
     .transform((value) => (value ? value : null)),
 });

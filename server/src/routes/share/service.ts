@@ -9,7 +9,7 @@ import { forgetCachedAddresses } from '../../geo/cached-addresses';
 import type { ReverseGeocoder } from '../../geo/reverse-geocode';
 import { HttpError } from '../../lib/envelope';
 import { keyedHash } from '../../lib/keyed-hash';
-import { defineMessages, sayCommon } from '../../lib/messages';
+import { messagesOf, sayCommon } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { publishRequestEvent } from '../../live/request-events';
 import {
@@ -44,36 +44,7 @@ const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
 const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
 const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
 
-const say = defineMessages(
-  {
-    invalidLink: 'Invalid link!',
-    open: 'You have not agreed to share your location through this link.',
-    sharing: 'Sharing is on.',
-    declined: 'You declined this request.',
-    stopped: 'You stopped sharing through this link.',
-    withdrawn: 'You withdrew your consent and your shared positions were erased.',
-    cancelled: 'The person who asked cancelled this request.',
-    expired: 'This link has expired.',
-    deleted: 'The person who asked deleted this request.',
-    nothingToOptOut:
-      'This link was not sent to a phone number or an email address, so there is nothing to opt out. ' +
-      'You can decline it or simply ignore it.',
-  },
-  {
-    invalidLink: 'Tautan tidak valid!',
-    open: 'Anda belum setuju membagikan lokasi Anda melalui tautan ini.',
-    sharing: 'Berbagi lokasi sedang aktif.',
-    declined: 'Anda telah menolak permintaan ini.',
-    stopped: 'Anda telah berhenti berbagi lokasi melalui tautan ini.',
-    withdrawn: 'Anda telah menarik persetujuan dan posisi yang Anda bagikan sudah dihapus.',
-    cancelled: 'Orang yang meminta telah membatalkan permintaan ini.',
-    expired: 'Tautan ini sudah kedaluwarsa.',
-    deleted: 'Orang yang meminta telah menghapus permintaan ini.',
-    nothingToOptOut:
-      'Tautan ini tidak dikirim ke nomor telepon atau alamat email, jadi tidak ada yang perlu diberhentikan. ' +
-      'Anda bisa menolaknya atau mengabaikannya saja.',
-  },
-);
+const say = messagesOf('share');
 
 /** What the recipient sees of a request: its consent, or that it expired unanswered. */
 function linkState(request: LocationRequestRow, now = new Date()): LinkState {

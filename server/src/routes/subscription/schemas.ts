@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputMessage } from '../../lib/messages';
 import { envelope } from '../../lib/envelope';
 import { paypalOrderId, sandboxCard } from '../registration/schemas';
 
@@ -42,7 +43,7 @@ export const renewBody = z.object({
   locale: z.enum(['en', 'id']).optional(),
   registerId: z
     .string()
-    .uuid('This renewal was not found.')
+    .uuid(inputMessage('billing.renewalNotFound'))
     .optional()
     .describe('PayPal capture: the attempt the order was made for'),
   orderId: paypalOrderId.optional().describe('PayPal capture: the order the subscriber approved'),

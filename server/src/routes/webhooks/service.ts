@@ -9,7 +9,7 @@ import { settlePendingPayment } from '../../billing/settle';
 import { firstDelivery } from '../../billing/webhook-events';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { HttpError } from '../../lib/envelope';
-import { defineMessages } from '../../lib/messages';
+import { messagesOf } from '../../lib/messages';
 import type { PaypalProcessor } from '../../payments/paypal';
 import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe-outcomes';
 
@@ -20,26 +20,7 @@ import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe-outcom
 export type WebhookDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'billing'>;
 
 /** What the webhooks answer (read by the providers and in their dashboards; both languages as everywhere). */
-export const say = defineMessages(
-  {
-    notRecordedYet: 'This payment is not recorded yet; please deliver the event again.',
-    refundNotYet: 'A refund owed on this payment could not be made now; please deliver the event again.',
-    stripeNotConfigured: 'Stripe is not configured on this server.',
-    paypalNotConfigured: 'PayPal is not configured on this server.',
-    rawEventExpected: 'Expected the raw JSON event',
-    signatureMismatch: 'The webhook signature does not match.',
-    paypalCheckUnavailable: 'The webhook could not be verified now; PayPal will deliver it again.',
-  },
-  {
-    notRecordedYet: 'Pembayaran ini belum tercatat; kirim ulang event ini.',
-    refundNotYet: 'Pengembalian dana yang terutang untuk pembayaran ini belum dapat dilakukan; kirim ulang event ini.',
-    stripeNotConfigured: 'Stripe tidak dikonfigurasi di server ini.',
-    paypalNotConfigured: 'PayPal tidak dikonfigurasi di server ini.',
-    rawEventExpected: 'Event JSON mentah diperlukan',
-    signatureMismatch: 'Tanda tangan webhook tidak cocok.',
-    paypalCheckUnavailable: 'Webhook belum dapat diverifikasi; PayPal akan mengirimkannya lagi.',
-  },
-);
+export const say = messagesOf('webhooks');
 
 /** The parts of a PayPal capture (or refund) event we read. */
 export interface PaypalCaptureEvent {

@@ -1,12 +1,13 @@
-// Every user-visible string exists in English and Indonesian, in every app's namespace.
+// Every user-visible string exists in English and Indonesian, in every app's namespace and in the API's texts.
 import fs from 'node:fs';
 import path from 'node:path';
+import { webApps } from '../../apps';
 
-const repoRoot = path.resolve(__dirname, '../../..');
+const repoRoot = path.resolve(__dirname, '../..');
 
 function findPairs(): Array<{ en: string; id: string }> {
   const pairs: Array<{ en: string; id: string }> = [];
-  for (const app of ['shared', 'host', 'remote-search', 'remote-dashboard', 'remote-billing', 'remote-share']) {
+  for (const app of ['shared', ...webApps, 'server']) {
     const dir = path.join(repoRoot, app, 'src');
     for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && entry.name.endsWith('.en.json')) {
@@ -41,8 +42,8 @@ function placeholders(text: string): string[] {
 describe('translations', () => {
   const pairs = findPairs();
 
-  it('finds a namespace in every app', () => {
-    expect(pairs.length).toBeGreaterThanOrEqual(6);
+  it('finds a namespace in every app and the server', () => {
+    expect(pairs.length).toBeGreaterThanOrEqual(7);
   });
 
   it.each(pairs.map((pair) => [path.relative(repoRoot, pair.en), pair] as const))(
