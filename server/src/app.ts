@@ -13,7 +13,7 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompi
 import type { Config } from './config';
 import { failure, HttpError } from './lib/envelope';
 import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/messages';
-import { clientNetwork, loggableUrl } from './lib/request-log';
+import { clientNetwork, loggableUrl, RequestLog } from './lib/request-log';
 import type { TwilioHttpClient } from './mail/twilio-sms';
 import geoPlugin from './plugins/geo';
 import billingPlugin from './plugins/billing';
@@ -123,6 +123,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     bodyLimit: 256 * 1024,
     // Let in-flight requests finish on shutdown, but stop keep-alive connections from holding it open.
     forceCloseConnections: 'idle',
+    logController: new RequestLog(),
     // The router's own refusals: a path whose percent-encoding is not UTF-8 (FST_ERR_BAD_URL) is broken text.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const locale = requestLocale(request);
@@ -138,8 +139,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -193,8 +193,32 @@ describe('the app', () => {
     }
   });
 
+  it('logs one line per answered request, with its status and time; the health probes only at debug', async () => {
+    logLines.length = 0;
+    await testApp.app.inject({ method: 'GET', url: '/api/v1/not-a-route', remoteAddress: '203.0.113.9' });
+    await testApp.app.inject({ method: 'GET', url: '/healthz' });
+    await testApp.app.inject({ method: 'GET', url: '/readyz' });
+    const lines = logLines
+      .join('')
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { level: number; msg: string; req?: { url?: string }; [key: string]: unknown },
+      );
+    expect(lines.filter((line) => line.req?.url === '/api/v1/not-a-route')).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: { method: 'GET', url: '/api/v1/not-a-route', host: 'localhost:80', remoteAddress: '203.0.113.0' },
+        res: { statusCode: 404 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(lines.filter((line) => line.req?.url === '/healthz' || line.req?.url === '/readyz')).toEqual([]);
+  });
+
   it('sets security headers, with the configured remote origins in the CSP', async () => {
-    const response = await testApp.app.inject({ method: 'GET', url: '/healthz' });
+    const response = await testApp.app.inject({ method: 'GET', url: '/runtime-config.json' });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self' https://cdn.example.com");

@@ -20,13 +20,8 @@ const OTHER_PAGES = [
   '/id/dashboard/modules/subscription-expired',
   '/no/such/page',
 ];
-const API_AND_FILES = [
-  '/healthz',
-  '/api/v1/auth/publicKey',
-  '/api/v1/no-such-route',
-  '/runtime-config.json',
-  '/site.css',
-];
+const API_ANSWERS = ['/healthz', '/readyz', '/api/v1/auth/publicKey', '/api/v1/no-such-route'];
+const FILES = ['/runtime-config.json', '/site.css'];
 // Off everywhere today; the microphone goes on only where a voice message is recorded, which no page does yet.
 const ALWAYS_OFF = ['camera', 'microphone', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
 
@@ -88,8 +83,8 @@ describe('security headers', () => {
     }
   });
 
-  it("turns every feature off for the API and the files, which are no page's document", async () => {
-    for (const url of API_AND_FILES) {
+  it("turns every feature off for the files, which are no page's document", async () => {
+    for (const url of FILES) {
       const policy = permissions((await get(testApp, url, { accept: '*/*' })).headers);
       for (const [feature, allowlist] of policy) expect([url, feature, allowlist]).toEqual([url, feature, '()']);
       expect(policy.get('geolocation')).toBe('()');
@@ -107,7 +102,30 @@ describe('security headers', () => {
     for (const url of RECIPIENT_PAGES) {
       expect([url, permissions((await get(withProviders, url)).headers).get('payment')]).toEqual([url, '()']);
     }
-    expect(permissions((await get(withProviders, '/healthz', {})).headers).get('payment')).toBe('()');
+    // An API answer lets nothing run at all (below), so it names no feature.
+    expect((await get(withProviders, '/healthz', {})).headers['permissions-policy']).toBeUndefined();
+  });
+
+  it('answers the API with the headers of an API: nothing may run, load or frame it; no page-only headers', async () => {
+    for (const url of API_ANSWERS) {
+      const { headers } = await get(testApp, url, {});
+      expect([url, headers['content-security-policy']]).toEqual([url, "default-src 'none';frame-ancestors 'none'"]);
+      expect([url, headers['x-content-type-options']]).toEqual([url, 'nosniff']);
+      expect([url, headers['referrer-policy']]).toEqual([url, 'no-referrer']);
+      expect([url, headers['x-frame-options']]).toEqual([url, 'DENY']);
+      expect([url, headers['cross-origin-resource-policy']]).toEqual([url, 'same-origin']);
+      for (const pageOnly of [
+        'permissions-policy',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-xss-protection',
+      ]) {
+        expect([url, pageOnly, headers[pageOnly]]).toEqual([url, pageOnly, undefined]);
+      }
+    }
+    // The API's documentation is a page: it keeps the page headers.
+    const docs = await get(testApp, '/api/docs/static/index.html');
+    expect(String(docs.headers['content-security-policy'])).toContain("default-src 'self'");
   });
 
   it('lets the configured payment providers load their scripts and frames (CSP), and nothing else', async () => {
@@ -124,9 +142,9 @@ describe('security headers', () => {
     expect(without).toContain("frame-src 'self'");
   });
 
-  it('keeps CSP, nosniff, no-referrer and frame refusal on every page, file and API answer', async () => {
-    for (const url of [...RECIPIENT_PAGES, ...OTHER_PAGES, ...API_AND_FILES]) {
-      const { headers } = await get(testApp, url, url.startsWith('/api') ? {} : HTML);
+  it('keeps CSP, nosniff, no-referrer and frame refusal on every page and file', async () => {
+    for (const url of [...RECIPIENT_PAGES, ...OTHER_PAGES, ...FILES]) {
+      const { headers } = await get(testApp, url);
       expect([url, headers['x-content-type-options']]).toEqual([url, 'nosniff']);
       expect([url, headers['referrer-policy']]).toEqual([url, 'no-referrer']);
       const csp = String(headers['content-security-policy']);
