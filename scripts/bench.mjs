@@ -26,7 +26,7 @@ const reportsDir = path.join(benchDir, 'reports');
 const resultsFile = path.join(benchDir, 'results.json');
 
 /** Every bench module, in the order they run. Add new ones here (scripts/bench/<name>.mjs). */
-const moduleNames = ['bundle', 'lighthouse', 'live-events', 'subscribe-info'];
+const moduleNames = ['bundle', 'lighthouse', 'live-events', 'http-throughput'];
 
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
 

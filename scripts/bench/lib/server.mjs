@@ -67,7 +67,7 @@ export function freePort() {
 
 /**
  * Starts the production server the README way (`scripts/start.mjs`, build skipped) on a free
- * port with a fresh DATA_DIR, and waits for GET /healthz to answer 200.
+ * port with a fresh DATA_DIR (and `env` on top), and waits for GET /healthz to answer 200.
  * Its stop is registered with `onCleanup` as soon as it is spawned.
  * `onUnexpectedExit` is called if it exits once ready without having been told to stop.
  * @param {{
@@ -77,6 +77,7 @@ export function freePort() {
  *   onUnexpectedExit?: (message: string) => void,
  *   log?: (message: string) => void,
  *   readyTimeoutMs?: number,
+ *   env?: Record<string, string>,
  * }} options
  * @returns {Promise<RunningServer>}
  */
@@ -87,6 +88,7 @@ export async function startServer({
   onUnexpectedExit = () => {},
   log = () => {},
   readyTimeoutMs = 90_000,
+  env = {},
 }) {
   const serverEntry = path.join(repoRoot, 'server/dist/server.js');
   if (!fs.existsSync(serverEntry)) {
@@ -102,7 +104,14 @@ export async function startServer({
     cwd: repoRoot,
     stdio: ['ignore', out, out],
     detached: true,
-    env: { ...process.env, NODE_ENV: 'production', KABARI_SKIP_BUILD: '1', PORT: String(port), DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      KABARI_SKIP_BUILD: '1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ...env,
+    },
   });
   fs.closeSync(out);
   /** @type {{ code: number | null, signal: NodeJS.Signals | null } | null} */

@@ -1,0 +1,154 @@
+// Throughput as users see it: autocannon in a process of its own loads the production server (started the README
+// way, in its own process), and a bare Fastify server (its own process too) on the same machine in the same run.
+// Measured for GET /healthz (no database) and GET subscribe/info (every protected navigation, a signed-in
+// subscriber), on embedded PGlite and on PostgreSQL (a throwaway cluster), each as a ratio to the bare server.
+// Rounds alternate bare, /healthz and subscribe/info, so a busier moment of the machine falls on all three.
+import { execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fixed, median, table } from './lib/format.mjs';
+import { startCluster } from './lib/postgres-cluster.mjs';
+import { freePort, startServer } from './lib/server.mjs';
+import { loadSubscriberHelper } from './lib/subscriber.mjs';
+
+export const name = 'http-throughput';
+export const key = 'httpThroughput';
+export const description =
+  'GET /healthz and GET subscribe/info throughput (autocannon, own process) as ratios to a bare Fastify server, on PGlite and PostgreSQL';
+export const needsServer = false;
+
+const ROUNDS = 5;
+const ROUND_SECONDS = 4;
+const CONNECTIONS = 16;
+const paths = {
+  healthz: '/healthz',
+  subscribeInfo: '/api/v1/personnal/subscribe/info',
+};
+
+/**
+ * One autocannon round in its own process.
+ * @param {string} url @param {Record<string, string>} [headers]
+ * @returns {Promise<{ requestsPerSecond: number, p99Ms: number }>}
+ */
+function loadRound(url, headers = {}) {
+  const generator = path.join(import.meta.dirname, 'lib/load-generator.mjs');
+  const options = JSON.stringify({ url, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers });
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [generator, options], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`load generator: ${stderr || error.message}`));
+      const result = JSON.parse(stdout);
+      const refused = result.non2xx + result.errors + result.timeouts;
+      if (refused > 0) return reject(new Error(`${url}: ${refused} of ${result.requests.sent} requests failed`));
+      resolve({ requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 });
+    });
+  });
+}
+
+/** @param {import('./lib/context.mjs').BenchContext} context */
+async function startBareFastify(context) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'lib/bare-fastify.mjs'), String(port)], {
+    stdio: 'ignore',
+  });
+  const unregister = context.onCleanup(() => void child.kill('SIGKILL'));
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries += 1) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      if (tries > 100) throw new Error('the bare Fastify server did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    stop: () => {
+      unregister();
+      child.kill('SIGTERM');
+    },
+  };
+}
+
+/**
+ * @param {import('./lib/context.mjs').BenchContext} context
+ * @param {string} database
+ * @param {Record<string, string>} env
+ * @param {{ url: string }} bare
+ */
+async function measureOn(context, database, env, bare, helper) {
+  const server = await startServer({
+    repoRoot: context.repoRoot,
+    logFile: path.join(context.reportsDir, `http-throughput-${database}.log`),
+    onCleanup: context.onCleanup,
+    log: context.log,
+    // Each request from its own address (see lib/load-generator.mjs); no renewals running meanwhile.
+    env: { TRUST_PROXY: '127.0.0.1', RENEWAL_INTERVAL_SECONDS: '0', ...env },
+  });
+  try {
+    const subscriber = await helper.signUpSubscriber(server.url);
+    const signedIn = { authorization: subscriber.token };
+    // Warm-up: the JIT, the connection pool and the session cache.
+    await loadRound(`${server.url}${paths.subscribeInfo}`, signedIn);
+    /** @type {Record<'bare' | keyof typeof paths, { requestsPerSecond: number, p99Ms: number }[]>} */
+    const rounds = { bare: [], healthz: [], subscribeInfo: [] };
+    for (let round = 0; round < ROUNDS && !context.signal.aborted; round += 1) {
+      rounds.bare.push(await loadRound(`${bare.url}/healthz`));
+      rounds.healthz.push(await loadRound(`${server.url}${paths.healthz}`));
+      rounds.subscribeInfo.push(await loadRound(`${server.url}${paths.subscribeInfo}`, signedIn));
+    }
+    const medianOf = (/** @type {keyof typeof rounds} */ which) =>
+      /** @type {number} */ (median(rounds[which].map((r) => r.requestsPerSecond)));
+    const bareMedian = medianOf('bare');
+    return {
+      rounds,
+      bareMedian,
+      healthzMedian: medianOf('healthz'),
+      subscribeInfoMedian: medianOf('subscribeInfo'),
+      ratio: { healthz: medianOf('healthz') / bareMedian, subscribeInfo: medianOf('subscribeInfo') / bareMedian },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** @param {import('./lib/context.mjs').BenchContext} context */
+export async function run(context) {
+  const helper = await loadSubscriberHelper(context.repoRoot, path.join(context.reportsDir, 'http-throughput'));
+  const bare = await startBareFastify(context);
+  try {
+    context.log('http-throughput: PGlite');
+    const pglite = await measureOn(context, 'pglite', {}, bare, helper);
+    context.log('http-throughput: PostgreSQL (throwaway cluster)');
+    const cluster = await startCluster(context);
+    try {
+      const postgres = await measureOn(context, 'postgres', { DATABASE_URL: cluster.url }, bare, helper);
+      return { pglite, postgres };
+    } finally {
+      cluster.stop();
+    }
+  } finally {
+    bare.stop();
+  }
+}
+
+/** @param {any} results */
+export function format(results) {
+  const rows = Object.entries(results).map(([database, r]) => [
+    database,
+    fixed(r.bareMedian, 0),
+    fixed(r.healthzMedian, 0),
+    fixed(r.ratio.healthz, 2),
+    fixed(r.subscribeInfoMedian, 0),
+    fixed(r.ratio.subscribeInfo, 2),
+    r.rounds.subscribeInfo.map((/** @type {{ p99Ms: number }} */ x) => fixed(x.p99Ms, 0)).join(' '),
+  ]);
+  return [
+    `Requests/s, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s, ${CONNECTIONS} connections, autocannon in its own process`,
+    table(['database', 'bare Fastify', '/healthz', 'ratio', 'subscribe/info', 'ratio', 'subscribe/info p99 ms'], rows),
+  ].join('\n');
+}
+
+/** @param {any} results @param {import('./budgets.mjs').Budget} budget */
+export function measure(results, budget) {
+  const [which, database] = budget.metric.split('@');
+  return results?.[database ?? '']?.ratio?.[which ?? ''] ?? null;
+}
