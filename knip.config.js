@@ -30,7 +30,14 @@ module.exports = {
   ignoreBinaries: ['openssl'],
   workspaces: {
     '.': {
-      entry: ['scripts/*.mjs', 'scripts/bench/*.mjs', 'scripts/test/*.{ts,mjs}', 'webpack/*.browser.js'],
+      // The bench's load generator and its bare reference server run as processes of their own, started by path.
+      entry: [
+        'scripts/*.mjs',
+        'scripts/bench/*.mjs',
+        'scripts/bench/lib/{load-generator,bare-fastify}.mjs',
+        'scripts/test/*.{ts,mjs}',
+        'webpack/*.browser.js',
+      ],
       // lightningcss: loaded by name by the CSS minimizer (webpack/create-config.js). chrome-launcher (lighthouse's)
       // and pg (the server's): the bench starts Chromium and listens to the database with them. i18next: its
       // resources are typed in types/i18next.d.ts; the apps depend on it through shared.
