@@ -1,0 +1,156 @@
+import { eq } from 'drizzle-orm';
+import { locationRequests, positions } from '../../src/db/schema/location-requests';
+import { createSession } from '../../src/auth/sessions';
+import { insertRequest } from '../support/share-fixtures';
+import { createRequester, type TestRequester } from '../support/subscriber-fixture';
+import { buildTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * Who may reach which object, for every route whose path names one (an id or a token), generated from the routes
+ * the app publishes in its OpenAPI document: a new route with a path parameter and no entry here fails the test.
+ *
+ * The callers tried against a subscriber's object: nobody signed in, another subscriber, and the owner once their
+ * subscription has expired. Against a recipient's link: a token nobody was given, the token of a link its requester
+ * cancelled, and the token of a link that was erased (Stop and erase, account deletion).
+ */
+type Kind = 'owned-request' | 'own-session' | 'sign-up' | 'recipient-link';
+
+const MATRIX: Record<string, Kind> = {
+  'DELETE /api/v1/requests/{id}': 'owned-request',
+  'POST /api/v1/requests/{id}/cancel': 'owned-request',
+  'POST /api/v1/links/{id}/cancel': 'owned-request',
+  'GET /api/v1/requests/{id}/positions': 'owned-request',
+  'POST /api/v1/personnal/sessions/{id}/revoke': 'own-session',
+  'GET /api/v1/personnal/registerQuery/{id}': 'sign-up',
+  'GET /api/v1/share/links/{token}': 'recipient-link',
+  'POST /api/v1/share/links/{token}/consent': 'recipient-link',
+  'POST /api/v1/share/links/{token}/positions': 'recipient-link',
+  'POST /api/v1/share/links/{token}/live': 'recipient-link',
+  'POST /api/v1/share/links/{token}/live/end': 'recipient-link',
+  'POST /api/v1/share/links/{token}/stop': 'recipient-link',
+  'POST /api/v1/share/links/{token}/decline': 'recipient-link',
+  'POST /api/v1/share/links/{token}/withdraw': 'recipient-link',
+  'POST /api/v1/share/links/{token}/opt-out': 'recipient-link',
+  'POST /api/v1/share/links/{token}/report': 'recipient-link',
+};
+
+/** A body each recipient route accepts, so that a refusal is about the link and not about the input. */
+const RECIPIENT_BODIES: Record<string, object> = {
+  positions: { latitude: -6.2, longitude: 106.8, accuracy: 20, recordedAt: new Date().toISOString() },
+  live: { minutes: 15 },
+  end: { liveUntil: new Date(Date.now() + 15 * 60_000).toISOString() },
+  report: { reason: 'spam' },
+};
+
+/**
+ * What a recipient's link answers once it is not open, route by route. An erased link's page says so (a tombstone
+ * keeps the token's hash and nothing about the recipient), and its recipient can still opt out and report abuse;
+ * a cancelled link says who cancelled it, and shares nothing.
+ */
+const CLOSED_LINK: Record<string, { erased: number; cancelled: number }> = {
+  'GET /api/v1/share/links/{token}': { erased: 200, cancelled: 200 },
+  'POST /api/v1/share/links/{token}/opt-out': { erased: 200, cancelled: 200 },
+  'POST /api/v1/share/links/{token}/report': { erased: 200, cancelled: 200 },
+};
+const CLOSED_LINK_REFUSED = { erased: 404, cancelled: 409 };
+
+describe('the access matrix', () => {
+  let testApp: TestApp;
+  let owner: TestRequester;
+  let stranger: TestRequester;
+  let documented: string[];
+  let address = 0;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp('pglite', { RENEWAL_INTERVAL_SECONDS: '0' });
+    owner = await createRequester(testApp.app, { displayName: 'Sari' });
+    stranger = await createRequester(testApp.app, { displayName: 'Budi' });
+    const paths = (testApp.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    documented = Object.entries(paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const call = (route: string, values: Record<string, string>, headers: Record<string, string> = {}) => {
+    const [method, template] = route.split(' ') as [string, string];
+    const url = template.replace(/\{(\w+)\}/g, (_whole, name: string) => values[name] ?? '');
+    const body = RECIPIENT_BODIES[url.split('/').at(-1) ?? ''];
+    address += 1;
+    return testApp.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      remoteAddress: `198.51.100.${address % 250}`,
+      ...(method === 'GET' || method === 'DELETE' ? {} : { payload: body ?? {} }),
+    });
+  };
+
+  it('has an entry for every route whose path names an object, and none for a route that is gone', () => {
+    const withObject = documented.filter((route) => /\{\w+\}/.test(route)).sort();
+    expect(withObject).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  const routesOf = (kind: Kind) => Object.keys(MATRIX).filter((route) => MATRIX[route] === kind);
+
+  it("refuses a subscriber's request to nobody signed in (401) and to another subscriber (404, as if it did not exist)", async () => {
+    for (const route of routesOf('owned-request')) {
+      const request = await insertRequest(testApp.app.db, owner.userId);
+      expect([route, (await call(route, { id: request.id })).statusCode]).toEqual([route, 401]);
+      expect([route, (await call(route, { id: request.id }, stranger.headers)).statusCode]).toEqual([route, 404]);
+      // Still there, unchanged: a refusal changes nothing.
+      const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, request.id));
+      const { token: _token, ...stored } = request;
+      expect([route, row]).toEqual([route, stored]);
+    }
+  });
+
+  it('lets the owner whose subscription has expired see and end their own requests, and nobody else', async () => {
+    const lapsed = await createRequester(testApp.app, {
+      subscription: { status: 'expired', validUntil: new Date(Date.now() - 24 * 60 * 60 * 1000) },
+    });
+    for (const route of routesOf('owned-request')) {
+      const request = await insertRequest(testApp.app.db, lapsed.userId);
+      expect([route, (await call(route, { id: request.id }, lapsed.headers)).statusCode]).toEqual([route, 200]);
+      expect([route, (await call(route, { id: request.id }, stranger.headers)).statusCode]).toEqual([route, 404]);
+    }
+  });
+
+  it("refuses another account's session to be ended by anyone but its owner", async () => {
+    const [route] = routesOf('own-session') as [string];
+    const { sessionId } = await createSession(testApp.app.db, owner.userId, 'jest');
+    expect((await call(route, { id: sessionId })).statusCode).toBe(401);
+    expect((await call(route, { id: sessionId }, stranger.headers)).statusCode).toBe(404);
+  });
+
+  it('knows a sign-up only by its own random id', async () => {
+    const [route] = routesOf('sign-up') as [string];
+    expect((await call(route, { id: '3f1c7a52-8c1e-4d4b-9a51-2f0d2b8e6a11' })).statusCode).toBe(404);
+    const malformed = await call(route, { id: 'not-an-id' });
+    expect(malformed.json()).toMatchObject({ status: 400, message: 'id: This sign-up was not found.' });
+  });
+
+  it("refuses a recipient's link nobody was given (404), and answers an erased or cancelled one as its state says", async () => {
+    for (const route of routesOf('recipient-link')) {
+      const unknown = await call(route, { token: 'never-given-to-anyone-0000000000' });
+      expect([route, unknown.statusCode]).toEqual([route, 404]);
+      const expected = CLOSED_LINK[route] ?? CLOSED_LINK_REFUSED;
+      const erased = await insertRequest(testApp.app.db, owner.userId);
+      await testApp.app.db.delete(locationRequests).where(eq(locationRequests.id, erased.id));
+      expect([route, (await call(route, { token: erased.token })).statusCode]).toEqual([route, expected.erased]);
+      const cancelled = await insertRequest(testApp.app.db, owner.userId, {
+        consent: 'cancelled',
+        cancelledAt: new Date(),
+      });
+      const answer = await call(route, { token: cancelled.token });
+      expect([route, answer.statusCode]).toEqual([route, expected.cancelled]);
+      if (route.startsWith('GET ')) expect(answer.json().data.state).toBe('cancelled');
+      const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, cancelled.id));
+      const shared = await testApp.app.db.select().from(positions).where(eq(positions.requestId, cancelled.id));
+      expect([route, row?.consent, shared]).toEqual([route, 'cancelled', []]);
+    }
+  });
+});
