@@ -17,14 +17,18 @@ import { encryptPassword, signUpSubscriber } from '../support/subscriber';
 // which the production server started by `npm start` serves to this machine while no SMTP/Twilio is configured).
 // Only the SendCodeFailed answer is played back.
 
-/** The newest reset code emailed to this address, from the local outbox. */
+/**
+ * The newest reset code emailed to this address, from the local outbox: found by its subject, since the address
+ * also has the sign-up's receipt. Until it comes, the poll shows the subjects that are there.
+ */
 async function resetCodeFor(baseURL: string, email: string): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
       const messages = await outboxMessages(baseURL, email);
-      code = messages[0]?.bodyText.match(/\b(\d{6})\b/)?.[1];
-      return code;
+      const reset = messages.find((message) => message.subject === 'Your Kabari password reset code');
+      code = reset?.bodyText.match(/\b(\d{6})\b/)?.[1];
+      return code ?? `no code yet; subjects: ${messages.map((message) => message.subject).join(' | ')}`;
     })
     .toMatch(/^\d{6}$/);
   return code!;
