@@ -104,29 +104,30 @@ export const budgets = [
     unit: 'ms',
     why: "a recipient's position reaches the requester's map at once",
   },
-  ...['pglite', 'postgres'].flatMap((database) => {
-    const on = database === 'pglite' ? 'PGlite' : 'PostgreSQL';
-    return [
+  ...['pglite', 'postgres'].flatMap((database) =>
+    [
       {
-        id: `healthz.throughput-ratio-${database}`,
-        suite: 'http-throughput',
+        slug: 'healthz',
+        metric: 'healthz',
         route: 'GET /healthz',
-        metric: `healthz@${database}`,
-        label: `requests/s ÷ bare Fastify, ${on} (median, autocannon in its own process)`,
-        min: 0.5,
         why: 'the cost of the request pipeline itself (logging, headers, limiter), seen from outside',
       },
       {
-        id: `subscribe-info.throughput-ratio-${database}`,
-        suite: 'http-throughput',
+        slug: 'subscribe-info',
+        metric: 'subscribeInfo',
         route: 'GET /api/v1/personnal/subscribe/info',
-        metric: `subscribeInfo@${database}`,
-        label: `requests/s ÷ bare Fastify, ${on} (median, autocannon in its own process)`,
-        min: 0.5,
         why: 'called on every protected navigation',
       },
-    ];
-  }),
+    ].map(({ slug, metric, route, why }) => ({
+      id: `${slug}.throughput-ratio-${database}`,
+      suite: 'http-throughput',
+      route,
+      metric: `${metric}@${database}`,
+      label: `requests/s ÷ bare Fastify, ${database === 'pglite' ? 'PGlite' : 'PostgreSQL'} (median, autocannon in its own process)`,
+      min: 0.5,
+      why,
+    })),
+  ),
   ...coreLighthouseBudgets(),
   // Every public page, in each language, as fast on a phone as the home page.
   ...publicRoutes.map(

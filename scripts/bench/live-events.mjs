@@ -4,18 +4,15 @@
 // event read from the requester's Server-Sent Events stream, with 1,000 and then 10,000 streams open on one server
 // instance.
 //
-// It needs PostgreSQL binaries (initdb, pg_ctl; POSTGRES_BIN_DIR overrides /usr/lib/postgresql/15/bin): a
-// throwaway cluster is created in a temporary folder, on a free port, and removed afterwards. It starts its own
-// server (server/dist/server.js) on that cluster, beside the one bench.mjs started on PGlite.
-import { execFile, spawn, spawnSync } from 'node:child_process';
+// It needs PostgreSQL's binaries (lib/postgres-cluster.mjs: a throwaway cluster on a free port, removed afterwards)
+// and starts its own production server on that cluster, beside the one bench.mjs started on PGlite.
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fixed, median, table } from './lib/format.mjs';
-import { freePort, tail } from './lib/server.mjs';
+import { startCluster } from './lib/postgres-cluster.mjs';
+import { startServer } from './lib/server.mjs';
 
 export const name = 'live-events';
 export const key = 'liveEvents';
@@ -26,134 +23,21 @@ export const needsServer = false;
 const WATCHER_COUNTS = [1000, 10_000];
 const SAMPLES = 300;
 const WARM_UP = 30;
-const POSTGRES_BIN_DIR = process.env.POSTGRES_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
 
-/** @param {string[]} argv @param {string} what */
-function runCommand(argv, what) {
-  const [command, ...args] = argv;
-  return new Promise((resolve, reject) => {
-    execFile(/** @type {string} */ (command), args, { encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${what} failed: ${stderr || stdout || error.message}`));
-      else resolve(undefined);
-    });
+/**
+ * The production server on the throwaway cluster, without the web app (the streams are the API's), logging warnings
+ * only. Every stream comes from this one address: each gets an X-Forwarded-For of its own, as behind a proxy, so the
+ * per-address rate limit sees 10,000 clients rather than one (the proxy trusted is this machine).
+ * @param {import('./lib/context.mjs').BenchContext} context @param {string} databaseUrl
+ */
+function startKabari(context, databaseUrl) {
+  return startServer({
+    repoRoot: context.repoRoot,
+    logFile: path.join(context.reportsDir, 'live-events-server.log'),
+    onCleanup: context.onCleanup,
+    log: context.log,
+    env: { DATABASE_URL: databaseUrl, SERVE_WEB: 'false', LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1' },
   });
-}
-
-/** initdb refuses root: as root the cluster belongs to the postgres user. */
-function asOwner() {
-  if (process.getuid?.() !== 0) return { wrap: (/** @type {string[]} */ argv) => argv, owner: null };
-  const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-  const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-  if (uid.status !== 0) throw new Error('running as root and there is no postgres user to own a cluster');
-  return {
-    wrap: (/** @type {string[]} */ argv) => ['runuser', '-u', 'postgres', '--', ...argv],
-    owner: { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) },
-  };
-}
-
-/** @param {import('./lib/context.mjs').BenchContext} context */
-async function startCluster(context) {
-  const initdb = path.join(POSTGRES_BIN_DIR, 'initdb');
-  const pgCtl = path.join(POSTGRES_BIN_DIR, 'pg_ctl');
-  if (!fs.existsSync(initdb)) throw new Error(`${initdb} not found: install PostgreSQL or set POSTGRES_BIN_DIR`);
-  const { wrap, owner } = asOwner();
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-bench-pg-'));
-  if (owner) fs.chownSync(folder, owner.uid, owner.gid);
-  const dataDir = path.join(folder, 'data');
-  const stopArgv = wrap([pgCtl, '-D', dataDir, '-m', 'immediate', '-w', 'stop']);
-  let started = false;
-  const stop = () => {
-    if (started) spawnSync(/** @type {string} */ (stopArgv[0]), stopArgv.slice(1), { stdio: 'ignore' });
-    started = false;
-    fs.rmSync(folder, { recursive: true, force: true });
-  };
-  const unregister = context.onCleanup(stop);
-  const port = await freePort();
-  await runCommand(wrap([initdb, '-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']), 'initdb');
-  const options = [
-    '-c listen_addresses=127.0.0.1',
-    `-p ${port}`,
-    `-k ${folder}`,
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c max_connections=100',
-  ].join(' ');
-  await runCommand(
-    wrap([pgCtl, '-D', dataDir, '-l', path.join(folder, 'server.log'), '-w', '-o', options, 'start']),
-    'pg_ctl',
-  );
-  started = true;
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: () => {
-      unregister();
-      stop();
-    },
-  };
-}
-
-/** @param {import('./lib/context.mjs').BenchContext} context @param {string} databaseUrl */
-async function startKabari(context, databaseUrl) {
-  const entry = path.join(context.repoRoot, 'server/dist/server.js');
-  if (!fs.existsSync(entry)) throw new Error('server/dist/server.js does not exist: build first (drop --skip-build)');
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-bench-live-'));
-  const logFile = path.join(context.reportsDir, 'live-events-server.log');
-  const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [entry], {
-    cwd: context.repoRoot,
-    stdio: ['ignore', out, out],
-    detached: true,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      SERVE_WEB: 'false',
-      LOG_LEVEL: 'warn',
-      // Every stream comes from this one address: each gets an X-Forwarded-For of its own, as behind a proxy,
-      // so the per-address rate limit sees 10,000 clients rather than one (the proxy trusted is this machine).
-      TRUST_PROXY: '127.0.0.1',
-    },
-  });
-  fs.closeSync(out);
-  let exited = false;
-  child.on('exit', () => {
-    exited = true;
-  });
-  const stop = async () => {
-    if (!exited && child.pid) {
-      child.kill('SIGTERM');
-      const deadline = Date.now() + 15_000;
-      while (!exited && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-      if (!exited) process.kill(-child.pid, 'SIGKILL');
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const unregister = context.onCleanup(stop);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (exited) throw new Error(`the server exited before it was ready:\n${tail(logFile, 20)}`);
-    try {
-      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (response.ok) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not start:\n${tail(logFile, 20)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    url,
-    pid: child.pid,
-    stop: async () => {
-      unregister();
-      await stop();
-    },
-  };
 }
 
 /**
