@@ -155,12 +155,14 @@ export async function run(context) {
         tokens.map((token) => createHash('sha256').update(token).digest('hex')),
       ],
     );
-    // Each requester's request, answered and live-shared: its recipient posts positions through the link.
+    // Each requester's request, answered and live-shared: its recipient posts positions through the link. The
+    // server keeps only a token's sha256 (requests/request-tokens.ts); the bench knows the tokens it made.
     await client.query(
-      `insert into location_requests (user_id, channel, token, locale, status, consent, consented_at, decided_at,
-                                      live_until, located_at, expires_at)
-       select u.id, 'link', 'bench-link-' || substring(u.email from 'bench-(\\d+)@'), 'en', 'gps_tracked', 'sharing',
-              now(), now(), now() + interval '1 day', now(), now() + interval '1 day'
+      `insert into location_requests (user_id, channel, token_hash, locale, status, consent, consented_at,
+                                      decided_at, live_until, located_at, expires_at)
+       select u.id, 'link',
+              encode(sha256(convert_to('bench-link-' || substring(u.email from 'bench-(\\d+)@'), 'UTF8')), 'hex'),
+              'en', 'gps_tracked', 'sharing', now(), now(), now() + interval '1 day', now(), now() + interval '1 day'
        from users u where u.email like 'bench-%'`,
     );
 
