@@ -12,7 +12,7 @@ const rootPackage = (name) => {
 };
 
 // antd is shared per entry point: sharing the whole library costs ~670 KB gzip on every page.
-// Each key listed here is provided by every app (so the host's copy wins with 'loaded-first'),
+// Each key listed here is provided by every app (so the host's copy wins with 'loaded-first', see below),
 // but loaded only by the pages that import it. A component a remote imports must be listed
 // here, or it brings its own copy of antd's config context (lint enforces the list).
 const antdEntryPoints = [
@@ -68,7 +68,13 @@ function sharedDependencies() {
     // (shared/src/routing/router.ts) must be one instance.
     '@kabari/shared/': { singleton: true, requiredVersion: false, version: rootPackage('@kabari/shared') },
   };
-  for (const entry of antdEntryPoints) shared[`antd/es/${entry}`] = singleton('antd', antd);
+  // `import` as a file path: every app then provides every entry point, whether its own code imports it or not
+  // (a package name is provided only by the apps that import it). With 'loaded-first' the host's copies must win
+  // for all of them: a component only a remote imports (tabs) came from that remote's build, with that build's own
+  // copy of antd's config context, and missed the theme (antd's default blue, too pale to read on our background).
+  for (const entry of antdEntryPoints) {
+    shared[`antd/es/${entry}`] = { ...singleton('antd', antd), import: require.resolve(`antd/es/${entry}`) };
+  }
   return shared;
 }
 

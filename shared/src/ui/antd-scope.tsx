@@ -9,6 +9,8 @@ export const kabariTheme = {
     colorPrimary: '#0b6e4f',
     // Links (e.g. the login dialog's forgot-password link) in the brand colour too, not antd's blue.
     colorLink: '#0b6e4f',
+    // antd's red (#ff4d4f) is 3.3:1 on white, too pale for the text of a danger button (WCAG AA asks 4.5:1).
+    colorError: '#c5221f',
     borderRadius: 8,
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   },
