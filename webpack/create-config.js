@@ -88,7 +88,7 @@ function createConfig(app) {
               exposes: app.exposes,
               // The host declares no remotes here: it registers them at run time from /runtime-config.json.
               remotes: {},
-              shared: app.shared ?? sharedDependencies({ host: !isRemote }),
+              shared: app.shared ?? sharedDependencies(),
               shareStrategy: 'loaded-first',
               manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
               dts: false,

@@ -12,8 +12,8 @@ const rootPackage = (name) => {
 };
 
 // antd is shared per entry point: sharing the whole library costs ~670 KB gzip on every page.
-// Each key listed here is provided by the host (so its copy wins with 'loaded-first', see below) and by the
-// remotes that import it, but loaded only by the pages that import it. A component a remote imports must be listed
+// Each key listed here is provided by every app (so the host's copy wins with 'loaded-first'),
+// but loaded only by the pages that import it. A component a remote imports must be listed
 // here, or it brings its own copy of antd's config context (lint enforces the list).
 const antdEntryPoints = [
   'alert',
@@ -50,10 +50,7 @@ const singleton = (name, version) => ({
   version,
 });
 
-/**
- * @param {{ host?: boolean }} [options]  host: the app loaded first, which provides every antd entry point (below)
- */
-function sharedDependencies({ host = false } = {}) {
+function sharedDependencies() {
   const react = rootPackage('react');
   const reactDom = rootPackage('react-dom');
   const antd = rootPackage('antd');
@@ -71,16 +68,7 @@ function sharedDependencies({ host = false } = {}) {
     // (shared/src/routing/router.ts) must be one instance.
     '@kabari/shared/': { singleton: true, requiredVersion: false, version: rootPackage('@kabari/shared') },
   };
-  // The host provides every entry point, whether its own code imports it or not: `import` as a file path does that
-  // (a package name is provided only by the apps that import it). With 'loaded-first' the host's copies must win
-  // for all of them: a component only a remote imports (tabs) came from that remote's build, with that build's own
-  // copy of antd's config context, and missed the theme (antd's default blue, too pale to read on our background).
-  // The remotes provide what they import, as before: providing everything from every app tripled the build's time.
-  for (const entry of antdEntryPoints) {
-    shared[`antd/es/${entry}`] = host
-      ? { ...singleton('antd', antd), import: require.resolve(`antd/es/${entry}`) }
-      : singleton('antd', antd);
-  }
+  for (const entry of antdEntryPoints) shared[`antd/es/${entry}`] = singleton('antd', antd);
   return shared;
 }
 
