@@ -15,6 +15,10 @@ const rootPackage = (name) => {
 // Each key listed here is provided by every app (so the host's copy wins with 'loaded-first'),
 // but loaded only by the pages that import it. A component a remote imports must be listed
 // here, or it brings its own copy of antd's config context (lint enforces the list).
+// A component only a remote imports (the dashboard's tabs) is still that remote's own copy, so
+// the contexts that carry the theme are shared as modules of their own, matched wherever antd
+// imports them by a relative path: the remote's copy then reads the host's ConfigProvider.
+const antdContexts = ['config-provider/context', 'theme/context'];
 const antdEntryPoints = [
   'alert',
   'app',
@@ -69,6 +73,9 @@ function sharedDependencies() {
     '@kabari/shared/': { singleton: true, requiredVersion: false, version: rootPackage('@kabari/shared') },
   };
   for (const entry of antdEntryPoints) shared[`antd/es/${entry}`] = singleton('antd', antd);
+  for (const context of antdContexts) {
+    shared[`antd/es/${context}`] = { ...singleton('antd', antd), allowNodeModulesSuffixMatch: true };
+  }
   return shared;
 }
 

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
+import { axeViolations } from '../support/accessibility';
 import { signInAsSubscriber } from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 import { signUpSubscriber } from '../support/subscriber';
@@ -39,6 +40,7 @@ test.describe('my account', () => {
       // Stacked: each value carries its column's name, and nothing runs past the screen's edge.
       await expect(history.getByRole('cell').nth(2)).toHaveAttribute('data-label', label);
       expect(await overflowOf(page)).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
       await history.scrollIntoViewIfNeeded();
       await page.screenshot({ path: testInfo.outputPath(`payment-history-360-${locale}.png`) });
     });
@@ -57,6 +59,8 @@ test.describe('my account', () => {
     const mine = page.getByRole('dialog', { name: 'My subscription' });
     await mine.getByRole('tab', { name: 'Account' }).click();
     const part = mine.getByRole('region', { name: 'Email address' });
+    await expect(part).toBeVisible();
+    expect(await axeViolations(page), 'the account tab').toEqual([]);
     await part.getByLabel('New email address').fill(newEmail);
     await part.getByLabel('Current password').fill('first-pass-1');
     await part.getByRole('button', { name: 'Send a code to the new address' }).click();

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
+import { axeViolations } from '../support/accessibility';
 import { signInAsSubscriber, startHomePageApp } from '../support/app-helpers';
 import { devToolUrl, startKabari, type KabariServer } from '../support/kabari-server';
 import { signUpSubscriber } from '../support/subscriber';
@@ -60,6 +61,8 @@ test.describe('accounts, subscriptions and payments', () => {
     await expect(summary.getByText(/^Today you pay .+ for your first day\.$/)).toBeVisible();
     await expect(summary.getByText(/is charged every \d+ days until you cancel/)).toBeVisible();
     await expect(summary.getByText(/You can cancel at any time/)).toBeVisible();
+    await expect(dialog.getByRole('heading', { name: /Sandbox card form/ })).toBeVisible();
+    expect(await axeViolations(page), 'the payment step').toEqual([]);
     await payWithSandboxCard(page, dialog, '4242 4242 4242 4242');
 
     // The register result screen polled, signed the new user in and opened the welcome dialog.

@@ -1,5 +1,6 @@
 import type { BrowserContext } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
+import { axeViolations } from '../support/accessibility';
 import { signInAsSubscriber } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
@@ -63,6 +64,7 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
     await expect(map.getByTestId('live-map-source')).toContainText('GPS');
     await expect(map.locator('.live-map__marker')).toBeVisible();
     await expect(map.getByTestId('live-map-address')).not.toHaveText('Address unknown');
+    expect(await axeViolations(page), 'the live map').toEqual([]);
     await expect(recipient).toHaveURL(/\/share/);
 
     // Live sharing: the requester's badge comes on, with its end time as the latest it can last.

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '../support/fixtures';
+import { axeViolations } from '../support/accessibility';
 import { withOwnKabari } from '../support/own-server';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 import { signInAsSubscriber, startHomePageApp, toasts } from '../support/app-helpers';
@@ -145,6 +146,7 @@ for (const { locale, number, typed, name } of journeys) {
     await expect(row).toContainText(say.notAnswered);
     // No SMS provider here: the history says the message stayed in the local outbox, never "sent".
     await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxSms);
+    expect(await axeViolations(page), 'the history with a request').toEqual([]);
     const sent = await outboxMessages(baseURL!, number);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
@@ -157,6 +159,7 @@ for (const { locale, number, typed, name } of journeys) {
     await expect(message.getByRole('alert')).toContainText(say.messageLimited);
     await expect(message.getByRole('alert')).toContainText(number);
     await expect(message.getByRole('button', { name: say.send })).toBeDisabled();
+    expect(await axeViolations(page), 'the message dialog at its limit').toEqual([]);
     // The request carries the session's token cookie, and the page's language.
     const templates = await (await page.request.get(`/api/v1/requests/templates?channel=sms&locale=${locale}`)).json();
     const refused = await page.request.post('/api/v1/requests/sms', {
@@ -178,6 +181,7 @@ for (const { locale, number, typed, name } of journeys) {
     await search.getByRole('tab', { name: say.byEmail }).click();
     await search.getByRole('button', { name: say.chooseMessage }).click();
     await expect(search.getByText(say.enterEmail)).toBeVisible();
+    expect(await axeViolations(page), 'the email tab with its error').toEqual([]);
     await search.getByLabel(say.emailLabel).fill(email);
     await search.getByRole('button', { name: say.chooseMessage }).click();
 
@@ -230,6 +234,7 @@ for (const { locale, number, typed, name } of journeys) {
     await search.getByRole('button', { name: say.newLink }).click();
     await expect(search.getByRole('alert')).toContainText(say.linkLimited);
     await expect(search.getByRole('button', { name: say.generate })).toBeDisabled();
+    expect(await axeViolations(page), 'the link tab at its limit').toEqual([]);
   });
 }
 

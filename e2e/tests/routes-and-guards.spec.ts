@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/own-server';
+import { axeViolations } from '../support/accessibility';
 import { signInAsSubscriber, startHomePageApp } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
@@ -164,6 +165,8 @@ test.describe('routes and guards', () => {
       // Only its own dialog.
       await expect(page.getByRole('dialog')).toHaveCount(1);
       await expect(page.locator('main [data-remote="dashboard"] h1')).toHaveText(id ? 'Dasbor' : 'Dashboard');
+      // axe, dialog and dashboard behind it (the dashboard's tabs once took antd's default blue, 3.8:1).
+      expect(await axeViolations(page), url).toEqual([]);
     }
 
     for (const { start, name } of [
@@ -195,6 +198,7 @@ test.describe('routes and guards', () => {
     await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
     await page.goto('/id/tidak-ada/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Halaman Tidak Ditemukan');
+    expect(await axeViolations(page), 'the error page, signed in').toEqual([]);
     expect(pathOf(page.url())).toBe('/id/tidak-ada/');
   });
 

@@ -11,6 +11,8 @@ export const kabariTheme = {
     colorLink: '#0b6e4f',
     // antd's red (#ff4d4f) is 3.3:1 on white, too pale for the text of a danger button (WCAG AA asks 4.5:1).
     colorError: '#c5221f',
+    // A field's help line: antd's 45% black is 3.4:1; Kabari's muted text colour instead.
+    colorTextDescription: '#4a5568',
     borderRadius: 8,
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   },

@@ -122,7 +122,9 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
             <div className="request-history__head">
               <Tag>{t(`history.channels.${request.channel}`)}</Tag>
               <span className="request-history__target">{targetOf(request)}</span>
-              <Tag color={statusColours[request.status]}>{t(`history.statuses.${request.status}`)}</Tag>
+              <Tag className="request-history__status" color={statusColours[request.status]}>
+                {t(`history.statuses.${request.status}`)}
+              </Tag>
             </div>
             <dl className="request-history__facts">
               <div>
