@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
+import { axeViolations } from '../support/accessibility';
 import {
   answer,
   envelope,
@@ -52,6 +53,7 @@ test.describe('the login dialog', () => {
     await dialog.getByLabel('Email').fill('ana@example');
     await dialog.getByLabel('Password', { exact: true }).fill('secret1');
     await expect(dialog.getByText('Enter valid email address')).toBeVisible();
+    expect(await axeViolations(page), 'the login dialog with its errors').toEqual([]);
     await dialog.getByRole('button', { name: 'Log in' }).click();
     await dialog.getByLabel('Email').fill('ana@example.com');
     await expect(dialog.getByText('Enter valid email address')).toBeHidden();
@@ -159,6 +161,7 @@ test.describe('the reset-password dialog', () => {
     await expect(toasts(page).filter({ hasText: 'Please enter the verification code' })).toBeVisible();
     await expect(dialog.getByText('Please input a your new password')).toBeVisible();
     await expect(dialog.getByText('Please input a your verification code')).toBeVisible();
+    expect(await axeViolations(page), 'the reset dialog, step two, with its errors').toEqual([]);
 
     await dialog.getByLabel('New password').fill('new-secret');
     await dialog.getByLabel('Verification code').fill('123456');
@@ -322,6 +325,7 @@ test.describe('at phone width (360 px)', () => {
     test(`header, home page and both dialogs fit (${prefix || '/en'})`, async ({ page }) => {
       const login = await openLogin(page, `${prefix}/`, logIn);
       await expectNoSidewaysScroll(page, 'login dialog');
+      expect(await axeViolations(page), 'login dialog').toEqual([]);
       const box = await login.boundingBox();
       expect(box!.x).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width).toBeLessThanOrEqual(360);
@@ -329,6 +333,7 @@ test.describe('at phone width (360 px)', () => {
       const resetDialog = page.getByRole('dialog', { name: reset });
       await expect(resetDialog).toBeVisible();
       await expectNoSidewaysScroll(page, 'reset dialog');
+      expect(await axeViolations(page), 'reset dialog').toEqual([]);
       const resetBox = await resetDialog.boundingBox();
       expect(resetBox!.x + resetBox!.width).toBeLessThanOrEqual(360);
 
