@@ -75,6 +75,11 @@ test.describe('accounts, subscriptions and payments', () => {
     expect(cookies.find((cookie) => cookie.name === 'token')?.value).toBeTruthy();
     await welcome.getByRole('button', { name: 'Go to my dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard\/$/);
+    // The number searched before the account is the one the dashboard offers to ask.
+    const search = page.getByRole('region', { name: 'New search' });
+    await expect(search.getByText(/^You searched for \+62 812 3456 7890 before creating your account\./)).toBeVisible();
+    await expect(search.getByLabel('Mobile number')).toHaveValue('0812-3456-7890');
+    await expect(search.getByLabel('Country code')).toHaveValue('ID');
   });
 
   test('a declined card: the result screen says so, with the decline message', async ({ page }) => {

@@ -15,3 +15,13 @@ export async function checkMobileNumber(country: string, input: string): Promise
   if (!phone?.isValid()) return { ok: false, error: 'invalid' };
   return { ok: true, e164: phone.number };
 }
+
+/** A number in E.164 as the search form shows it: its country, the national number, and the whole number. */
+export async function describeNumber(
+  e164: string,
+): Promise<{ country: string; national: string; international: string } | null> {
+  const { parsePhoneNumberFromString } = await import('libphonenumber-js/mobile');
+  const phone = parsePhoneNumberFromString(e164);
+  if (!phone?.country) return null;
+  return { country: phone.country, national: phone.formatNational(), international: phone.formatInternational() };
+}

@@ -1,11 +1,12 @@
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Tabs from 'antd/es/tabs';
 import Button from 'antd/es/button';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { PhoneInput, usePhoneCountry } from '@kabari/shared/requests/phone-input';
-import { checkMobileNumber, type PhoneError } from '@kabari/shared/requests/phone-validation';
+import { checkMobileNumber, describeNumber, type PhoneError } from '@kabari/shared/requests/phone-validation';
+import { rememberSearchedNumber, searchedNumber } from '@kabari/shared/requests/searched-number';
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
 import { ChooseMessageModal } from '../message-request/choose-message-modal';
@@ -33,6 +34,24 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
   const [checking, setChecking] = useState(false);
   const [searching, setSearching] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const [searchedBefore, setSearchedBefore] = useState<string | null>(null);
+
+  // The number the visitor searched before creating their account, filled in once, then forgotten.
+  useEffect(() => {
+    const e164 = searchedNumber();
+    if (!e164) return;
+    let cancelled = false;
+    void describeNumber(e164).then((phone) => {
+      if (cancelled || !phone) return;
+      pickCountry(phone.country);
+      setNumber(phone.national);
+      setSearchedBefore(phone.international);
+      rememberSearchedNumber(null);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [pickCountry]);
 
   async function find(event: FormEvent) {
     event.preventDefault();
@@ -52,6 +71,11 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
   return (
     <form className="new-search__form" noValidate onSubmit={(event) => void find(event)}>
       <p className="new-search__intro">{t('number.intro')}</p>
+      {searchedBefore && (
+        <p className="new-search__searched" role="status">
+          {t('number.searched', { number: searchedBefore })}
+        </p>
+      )}
       <PhoneInput
         idPrefix="dashboard-search"
         locale={locale}

@@ -15,6 +15,7 @@ describe('CookieNotice', () => {
       'kabari-visitor-reported',
       'kabari-reloaded-at',
       'kabari-password-pending',
+      'kabari-searched-number',
       'kabari-share:<token>',
       'kabari-shared-here',
     ]);

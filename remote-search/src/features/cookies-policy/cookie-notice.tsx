@@ -29,6 +29,7 @@ interface StoredItem {
  * (shared/src/stores/session-store.ts), the locale (shared/src/i18n/locale.ts), the visitor id and its
  * twin and the report flag (host/src/features/visitor), the persisted user, the reload guard
  * (host/src/features/build-updates), the sign-up's pending-password note (shared/src/account/password-pending.ts)
+ * and the number searched before it (shared/src/requests/searched-number.ts),
  * a recipient's share summary (remote-share share-flow.ts; `<token>` stands for the link's code) and the note that
  * this browser shared through a link's plain form (server/src/web/shared-here.ts). Adding one
  * there means adding it here: stored-items-coverage.test.ts finds them in the code. Stripe's and PayPal's own
@@ -43,6 +44,7 @@ export const storedItems: readonly StoredItem[] = [
   { name: 'kabari-visitor-reported', kind: 'localStorage', category: 'statistics', key: 'visitorReported' },
   { name: 'kabari-reloaded-at', kind: 'sessionStorage', category: 'essential', key: 'reloadedAt' },
   { name: 'kabari-password-pending', kind: 'sessionStorage', category: 'essential', key: 'passwordPending' },
+  { name: 'kabari-searched-number', kind: 'sessionStorage', category: 'essential', key: 'searchedNumber' },
   { name: 'kabari-share:<token>', kind: 'sessionStorage', category: 'essential', key: 'shareSummary' },
   { name: 'kabari-shared-here', kind: 'cookie', category: 'essential', key: 'sharedHere' },
 ];

@@ -40,6 +40,7 @@ async function openAt(url: string, terms: PaymentTerms = sandboxTerms) {
     throw new Error(`unexpected ${path}`);
   });
   await initI18n(localeFromPath(url));
+  sessionStorage.clear();
   useOverlayStore.getState().setProductInfo({ searchedNumber: '+6281234567890' });
   useOverlayStore.getState().set('payment', true);
   await act(async () => {
@@ -92,6 +93,8 @@ describe('SignUpDialog', () => {
     await userEvent.type(field('Email'), 'ana@example');
     await userEvent.tab();
     expect(await screen.findByText('Enter valid email address')).toBeInTheDocument();
+    // Refused: the number is not kept for the dashboard either.
+    expect(sessionStorage.getItem('kabari-searched-number')).toBeNull();
   });
 
   it.each([
@@ -135,6 +138,8 @@ describe('SignUpDialog', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: /Ketentuan Penggunaan/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Lanjut ke pembayaran' }));
     const summary = await screen.findByRole('region', { name: 'Yang Anda bayar' });
+    // The searched number is kept in this tab for the dashboard, which offers it once paid.
+    expect(sessionStorage.getItem('kabari-searched-number')).toBe('+6281234567890');
     expect(within(summary).getByText(/Hari ini Anda membayar US\$0,99 untuk hari pertama/)).toBeInTheDocument();
     expect(within(summary).getByText(/setiap 30 hari/)).toBeInTheDocument();
     expect(screen.getByText(/Formulir kartu sandbox/)).toBeInTheDocument();

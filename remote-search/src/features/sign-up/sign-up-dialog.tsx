@@ -11,6 +11,7 @@ import Spin from 'antd/es/spin';
 import { isApiError } from '@kabari/shared/api/api-error';
 import { encryptPassword, PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { markPasswordPending } from '@kabari/shared/account/password-pending';
+import { rememberSearchedNumber } from '@kabari/shared/requests/searched-number';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { PaymentForm } from '@kabari/shared/payments/payment-form';
 import {
@@ -129,6 +130,8 @@ export default function SignUpDialog() {
         termsVersion,
         ...(password ? { password: await encryptPassword(password) } : {}),
       });
+      // The number searched before the account: the dashboard offers it once paid (even after a payment redirect).
+      rememberSearchedNumber(searchedNumber);
       setStep('payment');
     } catch (error) {
       setAccountFailure(
