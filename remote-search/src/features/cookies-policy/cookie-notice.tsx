@@ -20,6 +20,7 @@ interface StoredItem {
     | 'visitorReported'
     | 'reloadedAt'
     | 'passwordPending'
+    | 'searchedNumber'
     | 'shareSummary'
     | 'sharedHere';
 }
