@@ -46,6 +46,20 @@ test.describe('my account', () => {
     });
   }
 
+  test('turns the email about a decline off in the account tab; it stays off', async ({ page, context, baseURL }) => {
+    await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!, { locale: 'id' }));
+    await page.goto('/id/dashboard/modules/MySubscription');
+    const mine = page.getByRole('dialog', { name: 'Langganan Saya' });
+    await mine.getByRole('tab', { name: 'Akun' }).click();
+    const notices = mine.getByRole('region', { name: 'Email tentang permintaan Anda' });
+    await notices.getByRole('checkbox', { name: 'Saat ia menolak' }).click();
+    await expect(notices.getByRole('status')).toHaveText('Tersimpan.');
+    await page.reload();
+    await mine.getByRole('tab', { name: 'Akun' }).click();
+    await expect(notices.getByRole('checkbox', { name: 'Saat ia menolak' })).not.toBeChecked();
+    await expect(notices.getByRole('checkbox', { name: 'Saat ia membagikan lokasinya' })).toBeChecked();
+  });
+
   test('changes the email with the code sent to the new address; the old one is told (on a phone)', async ({
     page,
     context,

@@ -168,6 +168,9 @@ test.describe('the recipient’s consent', () => {
     await page.getByRole('button', { name: 'Decline' }).click();
     await expect(page.getByRole('heading', { name: 'You declined' })).toBeVisible();
     expect(await requestOf(declined.id)).toMatchObject({ consent: 'declined', status: 'pending', lastPosition: null });
+    // The requester is told by email, in the same change: no need to watch the dashboard.
+    const told = await outboxMessages(kabari.url, subscriber.email);
+    expect(told.map((message) => message.subject)).toContain(`${declined.email} declined your location request`);
 
     const optOut = await emailRequest();
     await page.goto(`${kabari.url}/enter-link?token=${optOut.token}&action=opt-out`);

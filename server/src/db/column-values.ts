@@ -32,6 +32,9 @@ export const REQUEST_STATUSES = ['pending', 'ip_located', 'gps_tracked'] as cons
 export const POSITION_SOURCES = ['ip', 'gps'] as const;
 /** What the recipient decided: none → declined | sharing → stopped | withdrawn; cancelled by the requester. */
 export const CONSENT_STATES = ['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled'] as const;
+/** What a requester is told of a recipient's answer without opening the dashboard, and how. */
+export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn'] as const;
+export const NOTICE_CHANNELS = ['email'] as const;
 
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 export type RegistrationState = (typeof REGISTRATION_STATES)[number];
@@ -41,6 +44,8 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export type ConsentState = (typeof CONSENT_STATES)[number];
+export type RequesterNotice = (typeof REQUESTER_NOTICES)[number];
+export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
 
 /** `column in ('a', 'b', …)`, for a check constraint (the values are this module's constants, never input). */
 export function oneOf(column: AnyColumn, values: readonly string[]): SQL {

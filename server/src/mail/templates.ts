@@ -10,6 +10,28 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+/** A short letter: the greeting, its paragraphs, a link where given, the signature; as text and as HTML. */
+function letter(
+  locale: Locale,
+  parts: { subject: string; greeting: string; paragraphs: string[]; link?: { text: string; url: string } },
+): RenderedEmail {
+  const { subject, greeting, paragraphs, link } = parts;
+  const text = [
+    greeting,
+    '',
+    ...paragraphs.flatMap((line) => [line, '']),
+    ...(link ? [link.text, link.url, ''] : []),
+    '— Kabari',
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
+<p>${escapeHtml(greeting)}</p>
+${paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+${link ? `<p>${escapeHtml(link.text)} <a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a></p>\n` : ''}<p>— Kabari</p>
+</body></html>`;
+  return { subject, text, html };
+}
+
 const RESET_CODE = {
   en: {
     subject: 'Your Kabari password reset code',
@@ -123,7 +145,6 @@ const EMAIL_CHANGED = {
       `The email address of your Kabari account was changed to ${masked}. From now on we write to that address, and you sign in with it.`,
     notYou:
       'If you did not make this change, someone may know your password: write to us at once through the Contact us page on Kabari.',
-    signature: 'Kabari',
   },
   id: {
     subject: 'Alamat email Kabari Anda telah diubah',
@@ -132,23 +153,17 @@ const EMAIL_CHANGED = {
       `Alamat email akun Kabari Anda telah diubah menjadi ${masked}. Mulai sekarang kami mengirim email ke alamat itu, dan Anda masuk dengan alamat itu.`,
     notYou:
       'Jika Anda tidak melakukan perubahan ini, mungkin ada orang lain yang mengetahui kata sandi Anda: segera hubungi kami melalui halaman Hubungi kami di Kabari.',
-    signature: 'Kabari',
   },
 } as const;
 
 /** Sent to the OLD address once the change is made, so a takeover does not go unnoticed. */
 export function emailChangedEmail(locale: Locale, displayName: string, newEmail: string): RenderedEmail {
   const t = EMAIL_CHANGED[locale];
-  const changed = t.changed(maskedEmail(newEmail));
-  const text = [t.greeting(displayName), '', changed, '', t.notYou, '', `— ${t.signature}`].join('\n');
-  const html = `<!doctype html>
-<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
-<p>${escapeHtml(t.greeting(displayName))}</p>
-<p>${escapeHtml(changed)}</p>
-<p>${escapeHtml(t.notYou)}</p>
-<p>— ${escapeHtml(t.signature)}</p>
-</body></html>`;
-  return { subject: t.subject, text, html };
+  return letter(locale, {
+    subject: t.subject,
+    greeting: t.greeting(displayName),
+    paragraphs: [t.changed(maskedEmail(newEmail)), t.notYou],
+  });
 }
 
 const PASSWORD_CHANGED = {
@@ -162,7 +177,6 @@ const PASSWORD_CHANGED = {
     signedOut: 'Every other device signed in to your account was signed out.',
     notYou:
       'If you did not make this change, set a new password at once with “Forgot password?” in the login dialog, and write to us through the Contact us page on Kabari.',
-    signature: 'Kabari',
   },
   id: {
     subject: 'Kata sandi Kabari Anda telah diganti',
@@ -174,7 +188,6 @@ const PASSWORD_CHANGED = {
     signedOut: 'Semua perangkat lain yang masuk ke akun Anda sudah dikeluarkan.',
     notYou:
       'Jika Anda tidak melakukan perubahan ini, segera buat kata sandi baru lewat “Lupa kata sandi?” di jendela masuk, lalu hubungi kami melalui halaman Hubungi kami di Kabari.',
-    signature: 'Kabari',
   },
 } as const;
 
@@ -184,15 +197,85 @@ const PASSWORD_CHANGED = {
  */
 export function passwordChangedEmail(locale: Locale, displayName: string, how: 'reset' | 'account'): RenderedEmail {
   const t = PASSWORD_CHANGED[locale];
-  const paragraphs = [t.how[how], t.signedOut, t.notYou];
-  const text = [t.greeting(displayName), '', ...paragraphs.flatMap((line) => [line, '']), `— ${t.signature}`].join(
-    '\n',
-  );
-  const html = `<!doctype html>
-<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
-<p>${escapeHtml(t.greeting(displayName))}</p>
-${paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
-<p>— ${escapeHtml(t.signature)}</p>
-</body></html>`;
-  return { subject: t.subject, text, html };
+  return letter(locale, {
+    subject: t.subject,
+    greeting: t.greeting(displayName),
+    paragraphs: [t.how[how], t.signedOut, t.notYou],
+  });
+}
+
+const REQUESTER_NOTICE = {
+  en: {
+    subject: {
+      shared: (who: string) => `${who} is sharing their location with you`,
+      declined: (who: string) => `${who} declined your location request`,
+      stopped: (who: string) => `${who} stopped sharing their location`,
+      withdrawn: (who: string) => `${who} withdrew their consent`,
+    },
+    body: {
+      shared: (who: string) => `${who} agreed to your Kabari request and shared their location.`,
+      declined: (who: string) =>
+        `${who} chose not to share their location. Kabari will not ask them again through this request.`,
+      stopped: (who: string) =>
+        `${who} stopped sharing their location. What they shared before stays on your dashboard.`,
+      withdrawn: (who: string) =>
+        `${who} stopped sharing and erased what they had shared through this request: it is no longer on your dashboard.`,
+    },
+    greeting: (name: string) => `Hello ${name},`,
+    dashboard: 'Your dashboard:',
+    settings: 'You can turn these emails off in My subscription, under Account.',
+    link: (title: string) => `“${title}” (your link)`,
+    untitledLink: 'The person you sent your link to',
+  },
+  id: {
+    subject: {
+      shared: (who: string) => `${who} membagikan lokasinya kepada Anda`,
+      declined: (who: string) => `${who} menolak permintaan lokasi Anda`,
+      stopped: (who: string) => `${who} berhenti membagikan lokasinya`,
+      withdrawn: (who: string) => `${who} menarik persetujuannya`,
+    },
+    body: {
+      shared: (who: string) => `${who} menyetujui permintaan Kabari Anda dan membagikan lokasinya.`,
+      declined: (who: string) =>
+        `${who} memilih untuk tidak membagikan lokasinya. Kabari tidak akan memintanya lagi lewat permintaan ini.`,
+      stopped: (who: string) =>
+        `${who} berhenti membagikan lokasinya. Lokasi yang sudah dibagikan tetap ada di dasbor Anda.`,
+      withdrawn: (who: string) =>
+        `${who} berhenti berbagi dan menghapus semua yang sudah dibagikan lewat permintaan ini: semuanya tidak lagi ada di dasbor Anda.`,
+    },
+    greeting: (name: string) => `Halo ${name},`,
+    dashboard: 'Dasbor Anda:',
+    settings: 'Anda bisa mematikan email seperti ini di Langganan Saya, bagian Akun.',
+    link: (title: string) => `“${title}” (tautan Anda)`,
+    untitledLink: 'Orang yang menerima tautan Anda',
+  },
+} as const;
+
+/** Who answered, as the requester knows them: the number or address they asked, or their link's title. */
+export interface AskedTarget {
+  channel: 'sms' | 'email' | 'link';
+  target: string | null;
+  title: string | null;
+}
+
+/**
+ * Tells the requester, in their account's language, what a recipient did with their request: shared, declined,
+ * stopped, or withdrew consent. `siteUrl` is the configured public address (the dashboard's link).
+ */
+export function requesterNoticeEmail(
+  locale: Locale,
+  displayName: string,
+  notice: 'shared' | 'declined' | 'stopped' | 'withdrawn',
+  asked: AskedTarget,
+  siteUrl: string,
+): RenderedEmail {
+  const t = REQUESTER_NOTICE[locale];
+  const who =
+    asked.channel === 'link' ? (asked.title ? t.link(asked.title) : t.untitledLink) : (asked.target ?? t.untitledLink);
+  return letter(locale, {
+    subject: t.subject[notice](who),
+    greeting: t.greeting(displayName),
+    paragraphs: [t.body[notice](who), t.settings],
+    link: { text: t.dashboard, url: `${siteUrl}${locale === 'id' ? '/id' : ''}/dashboard/` },
+  });
 }

@@ -3058,6 +3058,199 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/personnal/account/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which emails tell me what a recipient did (shared, declined, stopped, withdrew consent) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                email: {
+                                    shared: boolean;
+                                    declined: boolean;
+                                    stopped: boolean;
+                                    withdrawn: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Turn those emails on or off, one by one; answers all of them */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: {
+                            shared?: boolean;
+                            declined?: boolean;
+                            stopped?: boolean;
+                            withdrawn?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                email: {
+                                    shared: boolean;
+                                    declined: boolean;
+                                    stopped: boolean;
+                                    withdrawn: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personnal/sessions": {
         parameters: {
             query?: never;

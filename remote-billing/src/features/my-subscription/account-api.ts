@@ -85,3 +85,15 @@ export async function downloadMyData(): Promise<void> {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** Which emails tell the subscriber what a recipient did (shared, declined, stopped, withdrew). */
+export type NoticeSettings = ApiData<'/api/v1/personnal/account/notices', 'get'>;
+export type RequesterNotice = keyof NoticeSettings['email'];
+
+export function fetchNoticeSettings(): Promise<NoticeSettings> {
+  return apiGet<NoticeSettings>('/api/v1/personnal/account/notices', quiet);
+}
+
+export function setEmailNotice(notice: RequesterNotice, on: boolean): Promise<NoticeSettings> {
+  return apiPost<NoticeSettings>('/api/v1/personnal/account/notices', { email: { [notice]: on } }, quiet);
+}

@@ -36,6 +36,7 @@ const phone = {
 };
 
 let sessions = [thisDevice, phone];
+const allNotices = { shared: true, declined: true, stopped: true, withdrawn: true };
 
 async function openAt(url: string) {
   await act(async () => {
@@ -52,6 +53,7 @@ describe('the account section', () => {
     useUserStore.getState().setUser(userInfo('rina@example.com'));
     getMock.mockImplementation(async (path: string) => {
       if (path === '/api/v1/personnal/sessions') return { items: sessions };
+      if (path === '/api/v1/personnal/account/notices') return { email: { ...allNotices } };
       throw new Error(`unexpected GET ${path}`);
     });
   });
@@ -231,6 +233,31 @@ describe('the account section', () => {
     const list = part('Perangkat tempat Anda masuk');
     expect(await within(list).findByText('Perangkat ini')).toBeInTheDocument();
     expect(within(list).getByRole('button', { name: 'Akhiri sesi' })).toBeInTheDocument();
+  });
+
+  it('turns an email about requests off, saved as it is switched', async () => {
+    postMock.mockImplementation(async (_path: string, body: unknown) => ({
+      email: { ...allNotices, ...(body as { email: object }).email },
+    }));
+    await openAt('/dashboard/modules/MySubscription');
+    const notices = part('Emails about your requests');
+    const declined = await within(notices).findByRole('checkbox', { name: 'When they decline' });
+    expect(declined).toBeChecked();
+    await userEvent.click(declined);
+    expect(await within(notices).findByRole('status')).toHaveTextContent('Saved.');
+    expect(within(notices).getByRole('checkbox', { name: 'When they decline' })).not.toBeChecked();
+    expect(within(notices).getByRole('checkbox', { name: 'When they share their location' })).toBeChecked();
+    expect(posted('/api/v1/personnal/account/notices')).toEqual([{ email: { declined: false } }]);
+  });
+
+  it('names the emails about requests in Indonesian, and says when they could not be saved', async () => {
+    postMock.mockRejectedValue(new Error('Server tidak menjawab'));
+    await openAt('/id/dashboard/modules/MySubscription');
+    const notices = part('Email tentang permintaan Anda');
+    const stopped = await within(notices).findByRole('checkbox', { name: 'Saat ia berhenti berbagi' });
+    await userEvent.click(stopped);
+    expect(await within(notices).findByRole('alert')).toHaveTextContent('Server tidak menjawab');
+    expect(within(notices).getByRole('checkbox', { name: 'Saat ia berhenti berbagi' })).toBeChecked();
   });
 
   it('downloads my data under the server’s file name', async () => {

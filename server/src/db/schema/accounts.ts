@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { CONTACT_TOPICS, DEVICE_TYPES, oneOf, VERIFICATION_PURPOSES } from '../column-values';
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  CONTACT_TOPICS,
+  DEVICE_TYPES,
+  NOTICE_CHANNELS,
+  oneOf,
+  REQUESTER_NOTICES,
+  VERIFICATION_PURPOSES,
+} from '../column-values';
 import { LOCALES } from '../../lib/messages';
 import { createdAt } from './columns';
 
@@ -28,6 +35,27 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(table.email),
     check('users_email_lower_case', sql`${table.email} = lower(${table.email})`),
     check('users_locale_check', oneOf(table.locale, LOCALES)),
+  ],
+);
+
+/**
+ * The notices a subscriber turned off, per channel: a notice without a row here is sent (every one is on until the
+ * subscriber turns it off on the account page). Erased with the account.
+ */
+export const noticeOptOuts = pgTable(
+  'notice_opt_outs',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: NOTICE_CHANNELS }).notNull(),
+    notice: text('notice', { enum: REQUESTER_NOTICES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.channel, table.notice] }),
+    check('notice_opt_outs_channel_check', oneOf(table.channel, NOTICE_CHANNELS)),
+    check('notice_opt_outs_notice_check', oneOf(table.notice, REQUESTER_NOTICES)),
   ],
 );
 

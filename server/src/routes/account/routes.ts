@@ -5,6 +5,8 @@ import {
   deleteAccountBody,
   emailBody,
   emailConfirmBody,
+  noticesBody,
+  noticesResponse,
   passwordBody,
   profileBody,
   sessionParams,
@@ -14,12 +16,14 @@ import {
 } from './schemas';
 import {
   changeDisplayName,
+  changeNoticeSettings,
   changePassword,
   confirmEmailChange,
   deleteAccount,
   endSession,
   exportAccount,
   listSessions,
+  noticeSettings,
   requestEmailChange,
 } from './service';
 
@@ -155,6 +159,40 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await changePassword(app, request.session!, request.body.password, request.body.newPassword);
       return ok({ success: true as const });
+    },
+  );
+
+  app.get(
+    '/api/v1/personnal/account/notices',
+    {
+      ...authed,
+      schema: {
+        tags: ['account'],
+        summary: 'Which emails tell me what a recipient did (shared, declined, stopped, withdrew consent)',
+        security,
+        response: { 200: noticesResponse, ...responses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await noticeSettings(app, request.session!.user));
+    },
+  );
+
+  app.post(
+    '/api/v1/personnal/account/notices',
+    {
+      ...authed,
+      schema: {
+        tags: ['account'],
+        summary: 'Turn those emails on or off, one by one; answers all of them',
+        security,
+        body: noticesBody,
+        response: { 200: noticesResponse, ...responses },
+      },
+    },
+    async (request) => {
+      return ok(await changeNoticeSettings(app, request.session!.user, request.body));
     },
   );
 

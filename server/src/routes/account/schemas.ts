@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { inputMessage } from '../../lib/messages';
 import { displayNameField } from '../../auth/display-name';
 import { envelope } from '../../lib/envelope';
+import { REQUESTER_NOTICES, type RequesterNotice } from '../../db/column-values';
 import { emailField, encryptedPassword, userCacheInfoSchema } from '../auth/schemas';
 
 const verificationCode = z
@@ -56,3 +57,13 @@ export const sessionsResponse = envelope(
 );
 
 export const sessionParams = z.object({ id: z.string().uuid('Unknown session') });
+
+/** One switch per notice a requester can get (true: sent). */
+const noticeSwitches = z.object(
+  Object.fromEntries(REQUESTER_NOTICES.map((notice) => [notice, z.boolean()])) as Record<RequesterNotice, z.ZodBoolean>,
+);
+
+/** The notices to turn on or off; those not named stay as they are. */
+export const noticesBody = z.object({ email: noticeSwitches.partial().strict() }).strict();
+
+export const noticesResponse = envelope(z.object({ email: noticeSwitches }));

@@ -15,6 +15,7 @@ import { HttpError } from '../../lib/envelope';
 import { messagesOf, sayCommon } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../mail/templates';
+import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../../requests/requester-notices';
 import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
 import { eraseAccount } from './erase-account';
 
@@ -83,6 +84,8 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
       termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
       termsVersion: user.termsVersion,
     },
+    // Which emails tell the subscriber what a recipient did.
+    notices: await noticeSettingsOf(deps.db, user.id),
     sessions: devices.map((row) => ({
       ...row,
       createdAt: row.createdAt.toISOString(),
@@ -268,4 +271,19 @@ export async function listSessions(deps: AccountDeps, session: Session) {
 export async function endSession(deps: AccountDeps, user: User, sessionId: string): Promise<void> {
   if (!(await isOwnOpenSession(deps.db, user.id, sessionId))) throw new HttpError(404, sayBilling('sessionNotFound'));
   await revokeSession(deps.db, sessionId);
+}
+
+/** Which emails tell the subscriber what a recipient did. */
+export function noticeSettings(deps: AccountDeps, user: User): Promise<NoticeSettings> {
+  return noticeSettingsOf(deps.db, user.id);
+}
+
+/** Turns those emails on or off (the ones named); answers all of them. */
+export async function changeNoticeSettings(
+  deps: AccountDeps,
+  user: User,
+  change: Parameters<typeof setNoticeSettings>[2],
+): Promise<NoticeSettings> {
+  await deps.db.transaction((tx) => setNoticeSettings(tx, user.id, change));
+  return noticeSettingsOf(deps.db, user.id);
 }

@@ -37,6 +37,8 @@ import {
  */
 const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const throttle = shareThrottle(app, options.config);
+  // The requester is told by email what the recipient did (requests/requester-notices.ts).
+  const notices = { outbox: app.outbox, publicUrl: options.config.publicUrl };
 
   app.addHook('preHandler', async (request) => {
     const { token } = request.params as { token: string };
@@ -76,7 +78,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
     async (request) => {
       // Looked up outside the transaction: reading the database file the first time takes a moment.
       const place = app.geo.lookupIp(request.ip);
-      const approximate = await consentToShare(app.db, request.params.token, place);
+      const approximate = await consentToShare(app.db, notices, request.params.token, place);
       return ok({ state: 'sharing' as const, approximate, attribution: DBIP_ATTRIBUTION });
     },
   );
@@ -142,7 +144,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         response: { 200: stateResponse, ...responses },
       },
     },
-    async (request) => ok({ state: await stopSharing(app.db, request.params.token) }),
+    async (request) => ok({ state: await stopSharing(app.db, notices, request.params.token) }),
   );
 
   app.post(
@@ -155,7 +157,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         response: { 200: stateResponse, ...responses },
       },
     },
-    async (request) => ok({ state: await declineRequest(app.db, request.params.token) }),
+    async (request) => ok({ state: await declineRequest(app.db, notices, request.params.token) }),
   );
 
   app.post(
@@ -171,7 +173,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         response: { 200: stateResponse, ...responses },
       },
     },
-    async (request) => ok({ state: await withdrawConsent(app.db, app.geo.reverseGeocoder, request.params.token) }),
+    async (request) =>
+      ok({ state: await withdrawConsent(app.db, notices, app.geo.reverseGeocoder, request.params.token) }),
   );
 
   app.post(

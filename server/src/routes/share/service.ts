@@ -18,6 +18,7 @@ import {
   type PositionView,
 } from '../../requests/location-request-view';
 import { optOutKey, recordOptOut } from '../../requests/opt-outs';
+import { noticeToRequester, type RequesterNoticeDeps } from '../../requests/requester-notices';
 import { requestTokenHash } from '../../requests/request-tokens';
 import {
   eraseSharedPositions,
@@ -169,8 +170,13 @@ const publishPosition = (db: DatabaseExecutor, row: LocationRequestRow, position
  * know it) and turns sharing on. Allowed while the link is open; asked again while sharing it records nothing new
  * and answers the place recorded the first time.
  */
-export function consentToShare(db: Database, token: string, place: IpPlace | null): Promise<PositionView | null> {
-  return db.transaction(async (tx) => {
+export async function consentToShare(
+  db: Database,
+  notices: RequesterNoticeDeps,
+  token: string,
+  place: IpPlace | null,
+): Promise<PositionView | null> {
+  const shared = await db.transaction(async (tx) => {
     let row = await findRequest(tx, token, true);
     const state = linkState(row);
     if (state !== 'open' && state !== 'sharing') throw notSharing(state);
@@ -201,8 +207,11 @@ export function consentToShare(db: Database, token: string, place: IpPlace | nul
     });
     if (position) await publishPosition(tx, row, positionView(position));
     await publishView(tx, row.userId, row.id);
+    await noticeToRequester(tx, notices, row, 'shared');
     return position ? positionView(position) : null;
   });
+  notices.outbox.kick();
+  return shared;
 }
 
 /** A position from the recipient's browser. */
@@ -294,36 +303,46 @@ export function endLiveSharing(db: Database, token: string, watched: string): Pr
  * Stop or Decline: from the one state it fits, to a final one, published to the requester. Asked again once done,
  * it answers the same; any other state: 409 saying why.
  */
-function decide(
+async function decide(
   db: Database,
+  notices: RequesterNoticeDeps,
   token: string,
   from: LinkState,
   change: { consent: 'stopped' | 'declined'; liveUntil?: null },
 ): Promise<LinkState> {
-  return db.transaction(async (tx) => {
+  const decided = await db.transaction(async (tx) => {
     let row = await findRequest(tx, token, true);
     const state = linkState(row);
     if (state === change.consent) return state;
     if (state !== from) throw notSharing(state);
     row = await updateRequest(tx, row.id, { ...change, decidedAt: new Date() });
     await publishView(tx, row.userId, row.id);
+    await noticeToRequester(tx, notices, row, change.consent);
     return linkState(row);
   });
+  notices.outbox.kick();
+  return decided;
 }
 
 /** Stop sharing at once; what was shared stays visible to the requester. */
-export const stopSharing = (db: Database, token: string) =>
-  decide(db, token, 'sharing', { consent: 'stopped', liveUntil: null });
+export const stopSharing = (db: Database, notices: RequesterNoticeDeps, token: string) =>
+  decide(db, notices, token, 'sharing', { consent: 'stopped', liveUntil: null });
 
 /** Decline the request: nothing is shared. */
-export const declineRequest = (db: Database, token: string) => decide(db, token, 'open', { consent: 'declined' });
+export const declineRequest = (db: Database, notices: RequesterNoticeDeps, token: string) =>
+  decide(db, notices, token, 'open', { consent: 'declined' });
 
 /**
  * Stop and erase: withdraws consent and erases every position shared through the link, the live events that
  * carried them and their cached street addresses; the requester sees only that consent was withdrawn.
  */
-export function withdrawConsent(db: Database, geocoder: ReverseGeocoder, token: string): Promise<LinkState> {
-  return db.transaction(async (tx) => {
+export async function withdrawConsent(
+  db: Database,
+  notices: RequesterNoticeDeps,
+  geocoder: ReverseGeocoder,
+  token: string,
+): Promise<LinkState> {
+  const withdrawn = await db.transaction(async (tx) => {
     let row = await findRequest(tx, token, true);
     const state = linkState(row);
     if (state === 'withdrawn') return state;
@@ -344,8 +363,11 @@ export function withdrawConsent(db: Database, geocoder: ReverseGeocoder, token: 
       payload: { requestId: row.id },
     });
     await publishView(tx, row.userId, row.id);
+    await noticeToRequester(tx, notices, row, 'withdrawn');
     return linkState(row);
   });
+  notices.outbox.kick();
+  return withdrawn;
 }
 
 /**
