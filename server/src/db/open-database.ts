@@ -60,16 +60,27 @@ export interface DatabaseLog {
   error(object: unknown, message: string): void;
 }
 
+/**
+ * `lockWaitMs`: how long an embedded database waits for the lock a stopped server left on DATA_DIR to expire
+ * (default about as long as such a lock lives).
+ */
 export async function openDatabase(
-  options: { dataDir: string; databaseUrl: string | undefined },
+  options: { dataDir: string; databaseUrl: string | undefined; lockWaitMs?: number },
   log: DatabaseLog,
 ): Promise<OpenedDatabase> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, log) : openPglite(options.dataDir, log);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, log)
+    : openPglite(options.dataDir, log, options.lockWaitMs);
 }
 
-async function openPglite(dataDir: string, log: DatabaseLog): Promise<OpenedDatabase> {
-  const release = await lockDataDir(dataDir, (error) =>
-    log.error({ err: error }, `The lock on DATA_DIR ${dataDir} was compromised`),
+async function openPglite(dataDir: string, log: DatabaseLog, lockWaitMs?: number): Promise<OpenedDatabase> {
+  const release = await lockDataDir(
+    dataDir,
+    {
+      onCompromised: (error) => log.error({ err: error }, `The lock on DATA_DIR ${dataDir} was compromised`),
+      onWait: (message) => log.info(message),
+    },
+    { waitMs: lockWaitMs },
   );
   let pglite: PGlite | undefined;
   try {

@@ -82,13 +82,36 @@ describe('the embedded database folder (DATA_DIR)', () => {
     try {
       const options = { dataDir: database.dataDir, databaseUrl: undefined };
       const first = await openDatabase(options, quietLog);
-      const second = openDatabase(options, quietLog);
+      // Held and refreshed by a live server all the while it waits: refused.
+      const second = openDatabase({ ...options, lockWaitMs: 2_000 }, quietLog);
       await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
       await expect(second).rejects.toThrow(`DATA_DIR ${database.dataDir} is in use by another Kabari server process`);
       await first.client.close();
 
       const again = await openDatabase(options, quietLog);
       await again.client.close();
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('waits for the lock of a server killed a moment ago to expire, and says so, instead of failing', async () => {
+    const database = await createTestDatabase('pglite');
+    try {
+      // A server killed 8 s ago: its lock goes stale 2 s from now.
+      const lock = path.join(database.dataDir, 'server.lock');
+      mkdirSync(lock);
+      const killedAt = new Date(Date.now() - 8_000);
+      utimesSync(lock, killedAt, killedAt);
+      const said: string[] = [];
+      const opened = await openDatabase(
+        { dataDir: database.dataDir, databaseUrl: undefined },
+        { ...quietLog, info: (message: string) => said.push(message) },
+      );
+      await opened.client.close();
+      expect(said[0]).toBe(
+        `DATA_DIR ${database.dataDir} is locked: waiting up to 12 s for the lock of a server that stopped to expire`,
+      );
     } finally {
       await database.cleanup();
     }

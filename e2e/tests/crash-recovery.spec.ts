@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect } from '../support/fixtures';
+import { startNode, waitForApp, type Process } from '../support/deployment';
+import { devToolsToken, freePort } from '../support/kabari-server';
+import { outboxMessages } from '../support/outbox';
+import { signUpSubscriber } from '../support/subscriber';
+import { startThrowawayCluster } from '../../server/test/support/postgres-cluster';
+
+// The server killed with SIGKILL (no shutdown of any kind) while recipients post positions, then started again on
+// the same database: every position it had acknowledged (200, accepted) is there. On embedded PGlite and on
+// PostgreSQL.
+
+interface Acknowledged {
+  requestId: string;
+  latitude: number;
+  longitude: number;
+}
+
+const RECIPIENTS = 4;
+
+async function json<T>(response: Response): Promise<T> {
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** An email request of the subscriber's, shared and live: a recipient ready to post positions. */
+async function liveRecipient(url: string, session: string, email: string) {
+  const { request } = await json<{ request: { id: string } }>(
+    await fetch(`${url}/api/v1/requests/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: session },
+      body: JSON.stringify({ email, templateId: 'check-in', note: '', locale: 'en' }),
+    }),
+  );
+  const [message] = await outboxMessages(url, email);
+  const token = /enter-link\?token=([\w-]+)/.exec(message?.bodyText ?? '')?.[1];
+  if (!token) throw new Error('the message carries no consent link');
+  const share = (action: string, body: object) =>
+    fetch(`${url}/api/v1/share/links/${token}${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await json(await share('/consent', {}));
+  await json(await share('/live', { minutes: 15 }));
+  return { id: request.id, share };
+}
+
+for (const driver of ['pglite', 'postgres'] as const) {
+  test(`[${driver}] kill -9 while recipients send positions: every acknowledged position is there after a restart`, async () => {
+    test.setTimeout(120_000);
+    const cluster = driver === 'postgres' ? await startThrowawayCluster() : undefined;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-crash-'));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DEV_TOOLS_TOKEN: devToolsToken,
+      ...(cluster ? { DATABASE_URL: cluster.url } : {}),
+    };
+    let app: Process = startNode(['server/dist/server.js'], env);
+    try {
+      await waitForApp(app, port);
+      const subscriber = await signUpSubscriber(url);
+      const links = [];
+      for (let index = 0; index < RECIPIENTS; index += 1) {
+        links.push(await liveRecipient(url, subscriber.token, `recipient-${index + 1}@example.com`));
+      }
+
+      // Each recipient posts one position after another, as fast as the server answers, until the server dies.
+      const acknowledged: Acknowledged[] = [];
+      let killed = false;
+      const senders = links.map(async (link, index) => {
+        for (let sent = 1; !killed; sent += 1) {
+          const position = { latitude: -6.2 + index * 0.01 + sent * 0.0001, longitude: 106.8 + sent * 0.0001 };
+          try {
+            const response = await link.share('/positions', {
+              ...position,
+              accuracy: 10,
+              recordedAt: new Date().toISOString(),
+            });
+            const body = (await response.json()) as { data?: { accepted?: boolean } };
+            if (response.status === 200 && body.data?.accepted) acknowledged.push({ requestId: link.id, ...position });
+          } catch {
+            // The server died with this request in flight: it was never acknowledged.
+          }
+        }
+      });
+      await expect.poll(() => acknowledged.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(40);
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        app.child.once('exit', (_code, signal) => resolve(signal)),
+      );
+      app.child.kill('SIGKILL');
+      killed = true;
+      expect(await exited).toBe('SIGKILL');
+      await senders;
+
+      app = startNode(['server/dist/server.js'], env);
+      await waitForApp(app, port);
+      for (const link of links) {
+        const { items } = await json<{ items: { latitude: number; longitude: number }[] }>(
+          await fetch(`${url}/api/v1/requests/${link.id}/positions`, { headers: { authorization: subscriber.token } }),
+        );
+        const stored = new Set(items.map((item) => `${item.latitude},${item.longitude}`));
+        const lost = acknowledged
+          .filter((position) => position.requestId === link.id)
+          .filter((position) => !stored.has(`${position.latitude},${position.longitude}`));
+        expect(lost, `acknowledged positions of request ${link.id} missing after the restart`).toEqual([]);
+      }
+    } finally {
+      await app.stop();
+      cluster?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}
