@@ -117,3 +117,61 @@ for (const driver of ['pglite', 'postgres'] as const) {
     }
   });
 }
+
+test('PostgreSQL stops under load and comes back: readiness says so meanwhile, and the app recovers by itself', async () => {
+  test.setTimeout(120_000);
+  const cluster = await startThrowawayCluster();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-outage-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const app = startNode(['server/dist/server.js'], {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DEV_TOOLS_TOKEN: devToolsToken,
+    DATABASE_URL: cluster.url,
+  });
+  try {
+    await waitForApp(app, port);
+    const subscriber = await signUpSubscriber(url);
+    const history = () =>
+      fetch(`${url}/api/v1/requests`, { headers: { authorization: subscriber.token } }).then((r) => r.status);
+    const ready = () => fetch(`${url}/readyz`).then((r) => r.status);
+    expect(await ready()).toBe(200);
+
+    // Load throughout: the requester's history, read back to back by four clients.
+    let loading = true;
+    const answers: number[] = [];
+    const load = Array.from({ length: 4 }, async () => {
+      while (loading) answers.push(await history().catch(() => 0));
+    });
+    await expect.poll(() => answers.length).toBeGreaterThan(20);
+
+    cluster.stopServer();
+    await expect.poll(ready, { timeout: 20_000 }).toBe(503);
+    // The process stays up (liveness), and says the database is gone without leaking why.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const during = await fetch(`${url}/api/v1/requests`, { headers: { authorization: subscriber.token } });
+    expect(during.status).toBeGreaterThanOrEqual(500);
+    expect(await during.text()).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres/i);
+
+    cluster.startServer();
+    await expect.poll(ready, { timeout: 30_000 }).toBe(200);
+    await expect.poll(history, { timeout: 30_000 }).toBe(200);
+    loading = false;
+    await Promise.all(load);
+    // It recovered without a restart of its own, and the load went on being answered once it had.
+    expect(app.child.exitCode).toBeNull();
+    expect(answers.at(-1)).toBe(200);
+    // A write too: a trackable link.
+    const link = await fetch(`${url}/api/v1/links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: subscriber.token },
+      body: JSON.stringify({ title: 'After the outage', locale: 'en' }),
+    });
+    expect(link.status).toBe(200);
+  } finally {
+    await app.stop();
+    cluster.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -10,6 +10,9 @@ export interface ThrowawayCluster {
   url: string;
   folder: string;
   stop(): void;
+  /** An outage: the server stops at once (as on a crash), keeping its data, until `startServer`. */
+  stopServer(): void;
+  startServer(): void;
 }
 
 function freePort(): Promise<number> {
@@ -93,22 +96,20 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
         '-c full_page_writes=off',
         '-c max_connections=200',
       ].join(' ');
+      const startArgv = run(pgCtl, [
+        '-D',
+        dataDir,
+        '-l',
+        path.join(folder, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        serverOptions,
+        'start',
+      ]);
       try {
-        await runChecked(
-          run(pgCtl, [
-            '-D',
-            dataDir,
-            '-l',
-            path.join(folder, 'server.log'),
-            '-w',
-            '-t',
-            '60',
-            '-o',
-            serverOptions,
-            'start',
-          ]),
-          'pg_ctl start',
-        );
+        await runChecked(startArgv, 'pg_ctl start');
       } catch (error) {
         lastError = error;
         continue;
@@ -118,6 +119,13 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         folder,
+        stopServer: () => {
+          spawnSync(stopArgv[0] as string, stopArgv.slice(1), { stdio: 'ignore' });
+        },
+        startServer: () => {
+          const started = spawnSync(startArgv[0] as string, startArgv.slice(1), { stdio: 'ignore' });
+          if (started.status !== 0) throw new Error(`pg_ctl start exited with ${started.status}`);
+        },
         stop: () => {
           spawnSync(stopArgv[0] as string, stopArgv.slice(1), { stdio: 'ignore' });
           remove();
