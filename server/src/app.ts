@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { isDatabaseUnavailable } from './lib/database-unavailable';
 import { failure, HttpError } from './lib/envelope';
 import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/messages';
 import { clientNetwork, loggableUrl, RequestLog } from './lib/request-log';
@@ -152,6 +153,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     // A string the database would not store got past the invalid-text hook: the caller's input, not our fault.
     if (isInvalidTextError(error)) {
       return reply.code(400).send(failure(400, sayInvalidText('invalidCharacters')[locale]));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'The database is out of reach: answered 503');
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send(failure(503, sayCommon('unavailable')[locale]));
     }
     const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (statusCode >= 500) {
