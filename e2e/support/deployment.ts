@@ -277,6 +277,8 @@ export function httpsRequest(
 }
 
 export interface StreamEvent {
+  /** The `id:` line (what a reconnect sends back as Last-Event-ID), '' when none. */
+  id: string;
   event: string;
   data: string;
   receivedAt: number;
@@ -287,6 +289,8 @@ export interface EventStream {
   headers: Record<string, string | string[] | undefined>;
   /** Resolves with the first event that matches, as soon as it arrives; rejects after `ms`. */
   next: (match: (event: StreamEvent) => boolean, ms: number) => Promise<StreamEvent>;
+  /** Every event received so far, in order. */
+  received: () => StreamEvent[];
   close: () => void;
 }
 
@@ -328,7 +332,12 @@ export function openEventStream(
                 .map((line) => line.slice(name.length + 1).trimStart())
                 .join('\n');
             if (frame.split('\n').some((line) => line.startsWith('data:'))) {
-              events.push({ event: field('event') || 'message', data: field('data'), receivedAt: Date.now() });
+              events.push({
+                id: field('id'),
+                event: field('event') || 'message',
+                data: field('data'),
+                receivedAt: Date.now(),
+              });
             }
           }
           for (const wake of waiting) wake();
@@ -352,6 +361,7 @@ export function openEventStream(
               waiting.add(check);
               check();
             }),
+          received: () => [...events],
           close: () => request.destroy(),
         });
       },
