@@ -46,6 +46,7 @@ import requestRoutes from './routes/requests/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import shareRoutes from './routes/share/routes';
 import retentionJob from './plugins/retention';
+import liveEndingsJob from './plugins/live-endings';
 import serveWeb from './web/serve-web';
 
 export interface BuildAppOptions {
@@ -201,6 +202,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(billingPlugin, { config });
   await app.register(geoPlugin, { config });
   await app.register(retentionJob, { config });
+  await app.register(liveEndingsJob, { config });
   await app.register(liveEventsPlugin);
 
   await app.register(healthRoutes);

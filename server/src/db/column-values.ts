@@ -33,7 +33,7 @@ export const POSITION_SOURCES = ['ip', 'gps'] as const;
 /** What the recipient decided: none → declined | sharing → stopped | withdrawn; cancelled by the requester. */
 export const CONSENT_STATES = ['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled'] as const;
 /** What a requester is told of a recipient's answer without opening the dashboard, and how. */
-export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn'] as const;
+export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn', 'live_ended'] as const;
 export const NOTICE_CHANNELS = ['email'] as const;
 
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];

@@ -211,6 +211,7 @@ const REQUESTER_NOTICE = {
       declined: (who: string) => `${who} declined your location request`,
       stopped: (who: string) => `${who} stopped sharing their location`,
       withdrawn: (who: string) => `${who} withdrew their consent`,
+      live_ended: (who: string) => `${who}’s live location sharing has ended`,
     },
     body: {
       shared: (who: string) => `${who} agreed to your Kabari request and shared their location.`,
@@ -220,6 +221,8 @@ const REQUESTER_NOTICE = {
         `${who} stopped sharing their location. What they shared before stays on your dashboard.`,
       withdrawn: (who: string) =>
         `${who} stopped sharing and erased what they had shared through this request: it is no longer on your dashboard.`,
+      live_ended: (who: string) =>
+        `The live sharing ${who} turned on has ended, at the time they chose. Their last position stays on your dashboard.`,
     },
     greeting: (name: string) => `Hello ${name},`,
     dashboard: 'Your dashboard:',
@@ -233,6 +236,7 @@ const REQUESTER_NOTICE = {
       declined: (who: string) => `${who} menolak permintaan lokasi Anda`,
       stopped: (who: string) => `${who} berhenti membagikan lokasinya`,
       withdrawn: (who: string) => `${who} menarik persetujuannya`,
+      live_ended: (who: string) => `Berbagi lokasi langsung dari ${who} telah berakhir`,
     },
     body: {
       shared: (who: string) => `${who} menyetujui permintaan Kabari Anda dan membagikan lokasinya.`,
@@ -242,6 +246,8 @@ const REQUESTER_NOTICE = {
         `${who} berhenti membagikan lokasinya. Lokasi yang sudah dibagikan tetap ada di dasbor Anda.`,
       withdrawn: (who: string) =>
         `${who} berhenti berbagi dan menghapus semua yang sudah dibagikan lewat permintaan ini: semuanya tidak lagi ada di dasbor Anda.`,
+      live_ended: (who: string) =>
+        `Berbagi lokasi langsung yang dinyalakan ${who} telah berakhir, pada waktu yang ia pilih. Posisi terakhirnya tetap ada di dasbor Anda.`,
     },
     greeting: (name: string) => `Halo ${name},`,
     dashboard: 'Dasbor Anda:',
@@ -260,12 +266,13 @@ export interface AskedTarget {
 
 /**
  * Tells the requester, in their account's language, what a recipient did with their request: shared, declined,
- * stopped, or withdrew consent. `siteUrl` is the configured public address (the dashboard's link).
+ * stopped, or withdrew consent; or that the live sharing they turned on has ended at its time. `siteUrl` is the
+ * configured public address (the dashboard's link).
  */
 export function requesterNoticeEmail(
   locale: Locale,
   displayName: string,
-  notice: 'shared' | 'declined' | 'stopped' | 'withdrawn',
+  notice: 'shared' | 'declined' | 'stopped' | 'withdrawn' | 'live_ended',
   asked: AskedTarget,
   siteUrl: string,
 ): RenderedEmail {

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../db/open-database';
+import { and, eq, gt, lte } from 'drizzle-orm';
+import type { Database, DatabaseExecutor } from '../db/open-database';
 import { NOTICE_CHANNELS, REQUESTER_NOTICES, type NoticeChannel, type RequesterNotice } from '../db/column-values';
 import { noticeOptOuts, users } from '../db/schema/accounts';
-import type { locationRequests } from '../db/schema/location-requests';
+import { locationRequests } from '../db/schema/location-requests';
 import { requesterNoticeEmail } from '../mail/templates';
 import type { MessageOutbox } from '../plugins/message-outbox';
 
@@ -53,23 +53,53 @@ export interface RequesterNoticeDeps {
 
 /**
  * Tells the requester by email what the recipient did (unless they turned that notice off), in the same transaction
- * as the change: it is sent if and only if the change is kept, once (the key names the request and the notice; each
- * happens at most once to a request). The caller kicks the outbox once the transaction commits.
+ * as the change: it is sent if and only if the change is kept, once (the key names the request and the notice, and
+ * for a notice that can happen again, `occurrence`). The caller kicks the outbox once the transaction commits.
+ * Answers whether an email was queued (false: turned off, or already queued).
  */
 export async function noticeToRequester(
   tx: DatabaseExecutor,
   deps: RequesterNoticeDeps,
   request: RequestRow,
   notice: RequesterNotice,
-): Promise<void> {
+  occurrence?: string,
+): Promise<boolean> {
   const [requester] = await tx.select().from(users).where(eq(users.id, request.userId));
-  if (!requester) return;
+  if (!requester) return false;
   const settings = await noticeSettingsOf(tx, requester.id);
-  if (!settings.email[notice]) return;
-  await deps.outbox.queue(tx, {
-    idempotencyKey: `requester-notice:${request.id}:${notice}`,
+  if (!settings.email[notice]) return false;
+  const queued = await deps.outbox.queue(tx, {
+    idempotencyKey: `requester-notice:${request.id}:${notice}${occurrence ? `:${occurrence}` : ''}`,
     to: requester.email,
     locale: requester.locale,
     ...requesterNoticeEmail(requester.locale, requester.displayName, notice, request, deps.publicUrl),
   });
+  return queued !== null;
+}
+
+// A live window that ended while the server was down is still told once it is back, within this long.
+const LIVE_ENDINGS_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Tells each requester whose recipient's live sharing reached its end time (still sharing, the window not ended
+ * early) that it ended. Run every minute by the scheduler; a window is told once, however often it runs or on how
+ * many instances (the key names the window's end). Answers how many emails it queued.
+ */
+export async function noticeLiveEndings(db: Database, deps: RequesterNoticeDeps, now = new Date()): Promise<number> {
+  const ended = await db
+    .select()
+    .from(locationRequests)
+    .where(
+      and(
+        eq(locationRequests.consent, 'sharing'),
+        lte(locationRequests.liveUntil, now),
+        gt(locationRequests.liveUntil, new Date(now.getTime() - LIVE_ENDINGS_LOOKBACK_MS)),
+      ),
+    );
+  let queued = 0;
+  for (const request of ended) {
+    if (await noticeToRequester(db, deps, request, 'live_ended', request.liveUntil!.toISOString())) queued += 1;
+  }
+  if (queued > 0) deps.outbox.kick();
+  return queued;
 }

@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { users } from '../../src/db/schema/accounts';
+import { locationRequests } from '../../src/db/schema/location-requests';
 import { outboxMessages } from '../../src/db/schema/outbox';
+import { noticeLiveEndings } from '../../src/requests/requester-notices';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -77,7 +79,9 @@ describeEachDatabase('emails that tell the requester what the recipient did', (d
     const budi = await requester();
     const headers = { authorization: budi.session };
     const read = await testApp.app.inject({ method: 'GET', url: '/api/v1/personnal/account/notices', headers });
-    expect(read.json().data).toEqual({ email: { shared: true, declined: true, stopped: true, withdrawn: true } });
+    expect(read.json().data).toEqual({
+      email: { shared: true, declined: true, stopped: true, withdrawn: true, live_ended: true },
+    });
 
     const set = await testApp.app.inject({
       method: 'POST',
@@ -86,7 +90,9 @@ describeEachDatabase('emails that tell the requester what the recipient did', (d
       payload: { email: { shared: false, declined: false } },
     });
     expect(set.statusCode).toBe(200);
-    expect(set.json().data).toEqual({ email: { shared: false, declined: false, stopped: true, withdrawn: true } });
+    expect(set.json().data).toEqual({
+      email: { shared: false, declined: false, stopped: true, withdrawn: true, live_ended: true },
+    });
 
     const request = await insertRequest(db(), budi.id);
     await act(request.token, '/consent');
@@ -126,6 +132,49 @@ describeEachDatabase('emails that tell the requester what the recipient did', (d
     });
     expect(anonymous.statusCode).toBe(401);
     const read = await testApp.app.inject({ method: 'GET', url: '/api/v1/personnal/account/notices', headers });
-    expect(read.json().data.email).toEqual({ shared: true, declined: true, stopped: true, withdrawn: true });
+    expect(read.json().data.email).toEqual({
+      shared: true,
+      declined: true,
+      stopped: true,
+      withdrawn: true,
+      live_ended: true,
+    });
+  });
+
+  it('tells once that a live sharing ended at its time; a new window is told again; an early end is not', async () => {
+    const budi = await requester();
+    const request = await insertRequest(db(), budi.id, { target: '+6281234567002' });
+    await act(request.token, '/consent');
+    expect((await act(request.token, '/live', { minutes: 15 })).statusCode).toBe(200);
+    const deps = { outbox: testApp.app.outbox, publicUrl: 'https://kabari.example' };
+    const liveEnded = async () =>
+      (await emailsTo(budi.email)).filter((email) => email.subject?.includes('live location sharing has ended'));
+
+    // Not yet at its end.
+    await noticeLiveEndings(db(), deps);
+    expect(await liveEnded()).toHaveLength(0);
+    // Its end passes (as if 15 minutes went by): told once, however often the job runs.
+    const end = new Date(Date.now() - 1_000);
+    await db().update(locationRequests).set({ liveUntil: end }).where(eq(locationRequests.id, request.id));
+    await noticeLiveEndings(db(), deps);
+    await noticeLiveEndings(db(), deps);
+    const told = await liveEnded();
+    expect(told.map((email) => email.subject)).toEqual(['+6281234567002’s live location sharing has ended']);
+    expect(told[0]?.bodyText).toContain('Their last position stays on your dashboard.');
+
+    // A second window, ended by the recipient's page before its time (liveUntil cleared): nothing more.
+    await act(request.token, '/live', { minutes: 15 });
+    const [row] = await db().select().from(locationRequests).where(eq(locationRequests.id, request.id));
+    await act(request.token, '/live/end', { liveUntil: row!.liveUntil!.toISOString() });
+    await noticeLiveEndings(db(), deps);
+    expect(await liveEnded()).toHaveLength(1);
+    // A third, reaching its time: told again.
+    await act(request.token, '/live', { minutes: 15 });
+    await db()
+      .update(locationRequests)
+      .set({ liveUntil: new Date(Date.now() - 500) })
+      .where(eq(locationRequests.id, request.id));
+    expect(await noticeLiveEndings(db(), deps)).toBeGreaterThanOrEqual(1);
+    expect(await liveEnded()).toHaveLength(2);
   });
 });

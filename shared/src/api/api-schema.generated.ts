@@ -3090,6 +3090,7 @@ export interface paths {
                                     declined: boolean;
                                     stopped: boolean;
                                     withdrawn: boolean;
+                                    live_ended: boolean;
                                 };
                             };
                         };
@@ -3166,6 +3167,7 @@ export interface paths {
                             declined?: boolean;
                             stopped?: boolean;
                             withdrawn?: boolean;
+                            live_ended?: boolean;
                         };
                     };
                 };
@@ -3186,6 +3188,7 @@ export interface paths {
                                     declined: boolean;
                                     stopped: boolean;
                                     withdrawn: boolean;
+                                    live_ended: boolean;
                                 };
                             };
                         };

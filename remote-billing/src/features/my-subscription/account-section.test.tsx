@@ -36,7 +36,7 @@ const phone = {
 };
 
 let sessions = [thisDevice, phone];
-const allNotices = { shared: true, declined: true, stopped: true, withdrawn: true };
+const allNotices = { shared: true, declined: true, stopped: true, withdrawn: true, live_ended: true };
 
 async function openAt(url: string) {
   await act(async () => {

@@ -5,7 +5,7 @@ import { billingNamespace } from '../../i18n/billing-namespace';
 import { fetchNoticeSettings, setEmailNotice, type NoticeSettings, type RequesterNotice } from './account-api';
 import { OutcomeText, Part, useAction } from './account-form-parts';
 
-const notices: RequesterNotice[] = ['shared', 'declined', 'stopped', 'withdrawn'];
+const notices: RequesterNotice[] = ['shared', 'declined', 'stopped', 'withdrawn', 'live_ended'];
 
 /** The emails that tell the subscriber what a recipient did: each on or off, saved as it is switched. */
 export function NoticeSettingsPart() {
