@@ -11,3 +11,6 @@ CREATE TABLE "notice_opt_outs" (
 );
 --> statement-breakpoint
 ALTER TABLE "notice_opt_outs" ADD CONSTRAINT "notice_opt_outs_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+-- The live windows the live-endings job looks at every half minute: few requests have one at a time.
+CREATE INDEX "location_requests_live_until_idx" ON "location_requests" USING btree ("live_until") WHERE "location_requests"."live_until" is not null;

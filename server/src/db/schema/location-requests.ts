@@ -73,6 +73,10 @@ export const locationRequests = pgTable(
     index('location_requests_unkeyed_target_idx')
       .on(table.id)
       .where(sql`${table.target} is not null and ${table.targetHash} is null`),
+    // The live windows a job looks at every half minute (requests/requester-notices.ts): few rows have one.
+    index('location_requests_live_until_idx')
+      .on(table.liveUntil)
+      .where(sql`${table.liveUntil} is not null`),
     check('location_requests_channel_check', oneOf(table.channel, REQUEST_CHANNELS)),
     check('location_requests_status_check', oneOf(table.status, REQUEST_STATUSES)),
     check('location_requests_consent_check', oneOf(table.consent, CONSENT_STATES)),
