@@ -1,3 +1,4 @@
+import type { RequestChannel, RequesterNotice } from '../db/column-values';
 import type { Locale } from '../lib/messages';
 
 export interface RenderedEmail {
@@ -259,7 +260,7 @@ const REQUESTER_NOTICE = {
 
 /** Who answered, as the requester knows them: the number or address they asked, or their link's title. */
 export interface AskedTarget {
-  channel: 'sms' | 'email' | 'link';
+  channel: RequestChannel;
   target: string | null;
   title: string | null;
 }
@@ -272,7 +273,7 @@ export interface AskedTarget {
 export function requesterNoticeEmail(
   locale: Locale,
   displayName: string,
-  notice: 'shared' | 'declined' | 'stopped' | 'withdrawn' | 'live_ended',
+  notice: RequesterNotice,
   asked: AskedTarget,
   siteUrl: string,
 ): RenderedEmail {

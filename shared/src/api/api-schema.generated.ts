@@ -3065,7 +3065,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which emails tell me what a recipient did (shared, declined, stopped, withdrew consent) */
+        /** Which emails tell me what a recipient did (shared, declined, stopped, withdrew consent) and that their live sharing ended at its time */
         get: {
             parameters: {
                 query?: never;

@@ -5,8 +5,6 @@ import { billingNamespace } from '../../i18n/billing-namespace';
 import { fetchNoticeSettings, setEmailNotice, type NoticeSettings, type RequesterNotice } from './account-api';
 import { OutcomeText, Part, useAction } from './account-form-parts';
 
-const notices: RequesterNotice[] = ['shared', 'declined', 'stopped', 'withdrawn', 'live_ended'];
-
 /** The emails that tell the subscriber what a recipient did: each on or off, saved as it is switched. */
 export function NoticeSettingsPart() {
   const { t } = useTranslation(billingNamespace);
@@ -30,7 +28,8 @@ export function NoticeSettingsPart() {
       <p id="account-notices-text">{t('account.noticesText')}</p>
       {settings && (
         <ul className="account-section__notices" aria-describedby="account-notices-text">
-          {notices.map((notice) => (
+          {/* The server's list, in its order: a notice it adds needs only its text here. */}
+          {(Object.keys(settings.email) as RequesterNotice[]).map((notice) => (
             <li key={notice}>
               <Checkbox
                 checked={settings.email[notice]}

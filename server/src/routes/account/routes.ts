@@ -168,7 +168,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       ...authed,
       schema: {
         tags: ['account'],
-        summary: 'Which emails tell me what a recipient did (shared, declined, stopped, withdrew consent)',
+        summary:
+          'Which emails tell me what a recipient did (shared, declined, stopped, withdrew consent) and that their ' +
+          'live sharing ended at its time',
         security,
         response: { 200: noticesResponse, ...responses },
       },
