@@ -1,7 +1,7 @@
 // The recipient's side of a request: consent, IP Located then GPS Tracked as the requester's API sees
 // it, live sharing and Stop, a refused permission and its retry, Stop and erase, Decline, and opt-out.
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { axeViolations } from '../support/accessibility';
 import { test, expect } from '../support/fixtures';
 import { startKabari, type KabariServer } from '../support/kabari-server';
 import { outboxMessages } from '../support/outbox';
@@ -71,8 +71,7 @@ async function scriptRuns(page: Page): Promise<void> {
 }
 
 async function expectNoAxeViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 test.describe('the recipient’s consent', () => {
