@@ -25,6 +25,13 @@ await inPool(web, Number(process.env.BUILD_CONCURRENCY ?? 2), async (app) => {
   console.log(`  ${app}: ${pages} pages prerendered, ${count} files precompressed`);
 });
 if (apps.includes('server')) {
-  await runOrExit('build server', nodeBin, [bin('typescript', 'bin/tsc'), '-p', 'server/tsconfig.build.json']);
+  // Emitted without checking the types again: `npm run typecheck` (part of `npm test`) checks them, and the emit
+  // alone takes about half the time (7 s against 15 s here).
+  await runOrExit('build server', nodeBin, [
+    bin('typescript', 'bin/tsc'),
+    '-p',
+    'server/tsconfig.build.json',
+    '--noCheck',
+  ]);
 }
 console.log(`Built ${apps.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
