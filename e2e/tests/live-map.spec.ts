@@ -64,8 +64,18 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
     await expect(map.getByTestId('live-map-source')).toContainText('GPS');
     await expect(map.locator('.live-map__marker')).toBeVisible();
     await expect(map.getByTestId('live-map-address')).not.toHaveText('Address unknown');
+    await expect(map.getByText('The person sharing sees when you look at this map, and how often.')).toBeVisible();
     expect(await axeViolations(page), 'the live map').toEqual([]);
     await expect(recipient).toHaveURL(/\/share/);
+
+    // Who looked: the recipient's page, asking again as it does every half minute (here by loading anew), says the
+    // requester has the map open now.
+    await expect(recipient.getByTestId('who-looked')).toBeVisible();
+    await recipient.reload();
+    await expect(recipient.getByTestId('who-looked')).toHaveText(
+      'Rina E2E is looking at your position now (1 time today).',
+    );
+    expect(await axeViolations(recipient), 'the thank-you page with who looked').toEqual([]);
 
     // Live sharing: the requester's badge comes on, with its end time as the latest it can last.
     await recipient.getByRole('button', { name: '15 minutes' }).click();
@@ -95,7 +105,7 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
   expect(items.filter((position) => position.source !== 'gps')).toEqual([]);
 });
 
-test('the history writes the shared place in the reader’s language (/id)', async ({
+test('the history writes the shared place in the reader’s language, and the recipient sees who looked (/id)', async ({
   browser,
   page,
   context,
@@ -113,15 +123,31 @@ test('the history writes the shared place in the reader’s language (/id)', asy
     const recipient = await openLink(recipientContext, baseURL!, request.url);
     await recipient.getByRole('button', { name: 'Bagikan lokasi saya' }).click();
     await expect(recipient).toHaveURL(/\/id\/share/);
+    await expect(recipient.getByTestId('who-looked')).toHaveText('Rina E2E belum melihat posisi Anda.');
+
+    await signInAsSubscriber(context, baseURL!, subscriber);
+    await page.goto('/id/dashboard/');
+    const row = page.getByTestId('request-row').filter({ hasText: 'Ibu' });
+    await expect(row).toContainText('Lokasi GPS');
+    await expect(row.getByTestId('request-address')).toHaveText('Amsterdam, Belanda');
+    await row.getByRole('button', { name: 'Lihat di peta' }).click();
+    const map = page.getByTestId('live-map');
+    await expect(map.getByTestId('live-map-address')).toHaveText('Amsterdam, Belanda');
+    await expect(
+      map.getByText('Orang yang membagikan lokasinya dapat melihat kapan dan seberapa sering Anda membuka peta ini.'),
+    ).toBeVisible();
+
+    // Closed and opened again: a second opening today.
+    await map.getByRole('button', { name: 'Tutup peta' }).click();
+    await row.getByRole('button', { name: 'Lihat di peta' }).click();
+    await expect(map.getByTestId('live-map-address')).toHaveText('Amsterdam, Belanda');
+    await expect
+      .poll(async () => {
+        await recipient.reload();
+        return recipient.getByTestId('who-looked').textContent();
+      })
+      .toBe('Rina E2E sedang melihat posisi Anda (2 kali hari ini).');
   } finally {
     await recipientContext.close();
   }
-
-  await signInAsSubscriber(context, baseURL!, subscriber);
-  await page.goto('/id/dashboard/');
-  const row = page.getByTestId('request-row').filter({ hasText: 'Ibu' });
-  await expect(row).toContainText('Lokasi GPS');
-  await expect(row.getByTestId('request-address')).toHaveText('Amsterdam, Belanda');
-  await row.getByRole('button', { name: 'Lihat di peta' }).click();
-  await expect(page.getByTestId('live-map').getByTestId('live-map-address')).toHaveText('Amsterdam, Belanda');
 });

@@ -40,6 +40,7 @@ import accountRoutes from './routes/account/routes';
 import refundRoutes from './routes/refunds/routes';
 import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';
+import mapViewRoutes from './routes/map-views/routes';
 import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
 import requestRoutes from './routes/requests/routes';
@@ -218,6 +219,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(shareRoutes, { config });
   await app.register(liveEventsRoutes);
   await app.register(positionsRoutes);
+  await app.register(mapViewRoutes);
   await app.register(numberRoutes, { config });
   await app.register(requestRoutes, { config });
   await app.register(linkRoutes, { config });

@@ -5,6 +5,7 @@ import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
 
 export type LinkInfo = ApiData<'/api/v1/share/links/{token}', 'get'>;
 export type LinkState = LinkInfo['state'];
+export type MapViewsSeen = ApiData<'/api/v1/share/links/{token}/views', 'get'>;
 type Consent = ApiData<'/api/v1/share/links/{token}/consent', 'post'>;
 export type SharedPosition = NonNullable<Consent['approximate']>;
 export type ReportReason = ApiBody<'/api/v1/share/links/{token}/report', 'post'>['reason'];
@@ -21,7 +22,7 @@ export class ShareApiError extends Error {
 
 async function call<T>(token: string, action: string, body?: unknown): Promise<T> {
   const response = await fetch(`/api/v1/share/links/${encodeURIComponent(token)}${action}`, {
-    method: action ? 'POST' : 'GET',
+    method: body === undefined ? 'GET' : 'POST',
     headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -32,6 +33,8 @@ async function call<T>(token: string, action: string, body?: unknown): Promise<T
 
 export const shareApi = {
   link: (token: string) => call<LinkInfo>(token, ''),
+  /** When the requester last looked at the shared position, and each time they opened the map in the last day. */
+  views: (token: string) => call<MapViewsSeen>(token, '/views'),
   consent: (token: string) => call<Consent>(token, '/consent', {}),
   position: (token: string, position: { latitude: number; longitude: number; accuracy: number; recordedAt: string }) =>
     call<ApiData<'/api/v1/share/links/{token}/positions', 'post'>>(token, '/positions', position),

@@ -30,6 +30,8 @@ export interface RetentionResult {
   ran: boolean;
   positions: number;
   requestEvents: number;
+  /** The requester's openings of a request's map (what the recipient sees of who looked). */
+  mapViews: number;
   /** Reverse-geocoding answers (street addresses when NOMINATIM_URL is set). */
   geocodeCache: number;
   linkTombstones: number;
@@ -54,6 +56,7 @@ export interface RetentionResult {
 
 const NOTHING: Omit<RetentionResult, 'ran'> = {
   positions: 0,
+  mapViews: 0,
   requestEvents: 0,
   geocodeCache: 0,
   linkTombstones: 0,
@@ -102,6 +105,7 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       ran: true,
       positions: await deleted(tx, sql`delete from positions where created_at < ${cutoff}`),
       requestEvents: await deleted(tx, sql`delete from request_events where created_at < ${cutoff}`),
+      mapViews: await deleted(tx, sql`delete from map_views where last_seen_at < ${cutoff}`),
       geocodeCache: await deleted(tx, sql`delete from geocode_cache where created_at < ${cutoff}`),
       linkTombstones: await deleted(tx, sql`delete from link_tombstones where deleted_at < ${daysAgo(TOMBSTONE_DAYS)}`),
       // A sent message (a code, a receipt, a contact form's copy) holds an address and a name: it is not kept

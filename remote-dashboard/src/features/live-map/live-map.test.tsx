@@ -8,14 +8,18 @@ import { LiveMap } from './live-map';
 import { LiveMapPanel } from './live-map-panel';
 import { fetchPositions } from '../../lib/positions-api';
 import { usePositionsStore } from '../../stores/positions-store';
+import { recordMapView } from '../../lib/map-views-api';
+import { MAP_VIEW_EVERY_MS } from './use-map-view';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
 jest.mock('../../lib/positions-api', () => ({ fetchPositions: jest.fn() }));
+jest.mock('../../lib/map-views-api', () => ({ recordMapView: jest.fn() }));
 jest.mock('./map-tiles', () => ({
   loadMapTiles: () =>
     Promise.resolve({ tileUrl: 'https://tiles.example.test/{z}/{x}/{y}.png', tileAttribution: 'Example tiles' }),
 }));
 const fetched = jest.mocked(fetchPositions);
+const viewRecorded = jest.mocked(recordMapView);
 jest.setTimeout(30_000);
 
 const ipPosition: Position = {
@@ -60,6 +64,8 @@ function request(changes: Partial<LocationRequest> = {}): LocationRequest {
 describe('the live map', () => {
   beforeEach(() => {
     fetched.mockReset();
+    viewRecorded.mockReset();
+    viewRecorded.mockResolvedValue({ viewId: 41 });
     usePositionsStore.setState({ byRequest: {} });
     useLiveConnectionStore.setState({ connected: true });
   });
@@ -165,5 +171,38 @@ describe('the live map', () => {
     useLiveConnectionStore.setState({ connected: false });
     await renderAt('/dashboard', <LiveMap request={request()} locale="en" />);
     expect(await screen.findByText('Live updates paused. Reconnecting…')).toBeInTheDocument();
+  });
+
+  it('tells the server the map is open while the recipient shares, every minute, and says the recipient sees it', async () => {
+    fetched.mockResolvedValue([ipPosition]);
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+    try {
+      const { unmount } = await renderAt('/dashboard', <LiveMap request={request()} locale="en" />);
+      expect(screen.getByText('The person sharing sees when you look at this map, and how often.')).toBeInTheDocument();
+      expect(viewRecorded).toHaveBeenCalledWith('r1', undefined);
+      // A minute later: the same opening, still open.
+      await act(async () => {
+        jest.advanceTimersByTime(MAP_VIEW_EVERY_MS);
+      });
+      expect(viewRecorded).toHaveBeenLastCalledWith('r1', 41);
+      unmount();
+      await act(async () => {
+        jest.advanceTimersByTime(3 * MAP_VIEW_EVERY_MS);
+      });
+      expect(viewRecorded).toHaveBeenCalledTimes(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('records no look at a request whose recipient does not share, and says nothing about it', async () => {
+    fetched.mockResolvedValue([]);
+    await renderAt(
+      '/dashboard',
+      <LiveMap request={request({ consent: 'stopped', status: 'pending', lastPosition: null })} locale="en" />,
+    );
+    expect(await screen.findByText(/Nothing has been shared for this request yet/)).toBeInTheDocument();
+    expect(screen.queryByText(/sees when you look/)).not.toBeInTheDocument();
+    expect(viewRecorded).not.toHaveBeenCalled();
   });
 });

@@ -11,6 +11,7 @@ import type { LocationRequest, Position } from '@kabari/shared/requests/location
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
 import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { usePositionsStore } from '../../stores/positions-store';
+import { useMapView } from './use-map-view';
 import './live-map.css';
 
 // Leaflet and its stylesheet load only when a map is shown.
@@ -59,6 +60,7 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
   const loaded = usePositionsStore((state) => state.byRequest[request.id]);
   const connected = useLiveConnectionStore((state) => state.connected);
   const live = useIsLive(request);
+  useMapView(request.id, request.consent === 'sharing');
 
   useEffect(() => {
     if (!withdrawn) void usePositionsStore.getState().load(request.id);
@@ -157,6 +159,7 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
               )}
             </>
           )}
+          {request.consent === 'sharing' && <p className="live-map__note">{t('map.viewsShown')}</p>}
         </>
       )}
     </section>

@@ -9,6 +9,7 @@ import { RecipientPageFrame } from '../../components/recipient-page-frame';
 import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
+import { WhoLooked } from './who-looked';
 import '../../components/recipient-pages.css';
 
 const LIVE_CHOICES = [15, 60, 480] as const;
@@ -141,6 +142,7 @@ export default function SharePage(props: RecipientPageProps) {
             )}
             {!link.shared.approximate && !link.shared.precise && <li>{t('share.sharedNothing')}</li>}
           </ul>
+          {hydrated && <WhoLooked token={token} name={name} locale={locale} t={t} />}
           {link.shared.approximate && (
             <p className="recipient__small">
               <DbipAttribution>{t('share.attribution')}</DbipAttribution>

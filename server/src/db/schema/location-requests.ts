@@ -190,6 +190,24 @@ export const positions = pgTable(
 );
 
 /**
+ * The requester looking at a request's map, for the recipient to see who looked and when: one row per opening of
+ * the map, its `lastSeenAt` moved on while the map stays open. Written only while the recipient shares; erased with
+ * what they shared (Stop and erase), by the retention job, and with the request.
+ */
+export const mapViews = pgTable(
+  'map_views',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => locationRequests.id, { onDelete: 'cascade' }),
+    openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('map_views_request_id_idx').on(table.requestId, table.openedAt)],
+);
+
+/**
  * Live events for a requester (status changes, positions, consent withdrawn). The id is the SSE event id: a
  * reconnecting browser sends Last-Event-ID and gets what it missed. NOTIFY carries only the id; every instance
  * reads the row. Old events are pruned by the retention job.

@@ -3,11 +3,14 @@ import type { User } from '../../auth/users';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { sessions, users, verificationCodes } from '../../db/schema/accounts';
 import { payments, refundRequests } from '../../db/schema/billing';
-import { locationRequests, positions } from '../../db/schema/location-requests';
+import { locationRequests, mapViews, positions } from '../../db/schema/location-requests';
 
 // The subscriber's own rows: every query the account rules (service.ts) make, besides erasure (erase-account.ts).
 
-/** Everything an account holds, for its export: payments, requests with their positions, sessions, refunds. */
+/**
+ * Everything an account holds, for its export: payments, requests with their positions and map views, sessions,
+ * refunds.
+ */
 export async function accountRows(db: DatabaseExecutor, user: Pick<User, 'id' | 'email'>) {
   const paid = await db.select().from(payments).where(eq(payments.userId, user.id)).orderBy(payments.createdAt);
   const requests = await db
@@ -28,6 +31,20 @@ export async function accountRows(db: DatabaseExecutor, user: Pick<User, 'id' | 
             ),
           )
           .orderBy(positions.id);
+  // When the subscriber had each request's map open (what its recipient sees of who looked).
+  const looked =
+    requests.length === 0
+      ? []
+      : await db
+          .select()
+          .from(mapViews)
+          .where(
+            inArray(
+              mapViews.requestId,
+              requests.map((row) => row.id),
+            ),
+          )
+          .orderBy(mapViews.id);
   // Every device signed in, ended ones too; never the token or its hash.
   const devices = await db
     .select({
@@ -47,7 +64,7 @@ export async function accountRows(db: DatabaseExecutor, user: Pick<User, 'id' | 
     .from(refundRequests)
     .where(or(eq(refundRequests.userId, user.id), eq(refundRequests.email, user.email)))
     .orderBy(refundRequests.createdAt);
-  return { paid, requests, shared, devices, refunds };
+  return { paid, requests, shared, looked, devices, refunds };
 }
 
 export async function setDisplayName(db: DatabaseExecutor, userId: string, displayName: string): Promise<User> {

@@ -44,7 +44,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['account'],
         summary:
-          'My data as a JSON download: account, sessions, subscription, payments, refund requests, requests with their positions',
+          'My data as a JSON download: account, sessions, subscription, payments, refund requests, requests with their ' +
+          'positions and map views',
         security,
         response: { 401: errorEnvelope },
       },

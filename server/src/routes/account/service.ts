@@ -74,7 +74,7 @@ async function forgetAtProvider(deps: AccountDeps, subscription: Subscription): 
 export async function exportAccount(deps: AccountDeps, session: Session) {
   const { user } = session;
   const subscription = await findSubscription(deps.db, user.id);
-  const { paid, requests, shared, devices, refunds } = await accountRows(deps.db, user);
+  const { paid, requests, shared, looked, devices, refunds } = await accountRows(deps.db, user);
   return {
     exportedAt: new Date().toISOString(),
     account: userCacheInfo(user),
@@ -114,6 +114,9 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
         positions: shared
           .filter((position) => position.requestId === row.id)
           .map(({ requestId: _requestId, ...position }) => position),
+        mapViews: looked
+          .filter((view) => view.requestId === row.id)
+          .map((view) => ({ openedAt: view.openedAt.toISOString(), lastSeenAt: view.lastSeenAt.toISOString() })),
       }),
     ),
   };

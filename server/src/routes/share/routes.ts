@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
+import { mapViewsSeenResponse } from '../map-views/schemas';
 import {
   consentResponse,
   linkResponse,
@@ -22,6 +23,7 @@ import {
   consentToShare,
   declineRequest,
   endLiveSharing,
+  mapViewsOfLink,
   openLink,
   optOutOfRequests,
   reportAbuse,
@@ -59,6 +61,22 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       },
     },
     async (request) => ok(await openLink(app.db, request.params.token)),
+  );
+
+  app.get(
+    '/api/v1/share/links/:token/views',
+    {
+      schema: {
+        tags,
+        summary: 'When the requester last looked at the shared position, and how often in the last day',
+        description:
+          'While the recipient shares: the last moment the requester had the map open, and each time they opened ' +
+          'it in the last 24 hours (409 in any other state). Erased with everything else by Stop and erase.',
+        params: tokenParams,
+        response: { 200: mapViewsSeenResponse, ...responses },
+      },
+    },
+    async (request) => ok(await mapViewsOfLink(app.db, request.params.token)),
   );
 
   app.post(

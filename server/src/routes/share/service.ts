@@ -19,6 +19,8 @@ import {
 } from '../../requests/location-request-view';
 import { optOutKey, recordOptOut } from '../../requests/opt-outs';
 import { noticeToRequester, type RequesterNoticeDeps } from '../../requests/requester-notices';
+import { eraseMapViews } from '../map-views/data';
+import { mapViewsSeen, type MapViewsSeen } from '../map-views/service';
 import { requestTokenHash } from '../../requests/request-tokens';
 import {
   eraseSharedPositions,
@@ -134,6 +136,17 @@ export async function approximatePlaceShared(db: Database, token: string): Promi
   if (linkState(request) !== 'sharing') return null;
   const position = await ipPositionOf(db, request.id);
   return position ? positionView(position) : null;
+}
+
+/**
+ * When the requester last looked at what the recipient shares, and how often lately: only while they share (before
+ * consent and after Stop sharing there is nothing to look at: 409, as for every action the state does not allow).
+ */
+export async function mapViewsOfLink(db: Database, token: string): Promise<MapViewsSeen> {
+  const request = await findRequest(db, token);
+  const state = linkState(request);
+  if (state !== 'sharing') throw notSharing(state);
+  return mapViewsSeen(db, request.id);
 }
 
 /**
@@ -349,6 +362,7 @@ export async function withdrawConsent(
     if (state !== 'sharing' && state !== 'stopped') throw notSharing(state);
     await forgetCachedAddresses(tx, geocoder, [row.id]);
     await eraseSharedPositions(tx, row.id);
+    await eraseMapViews(tx, row.id);
     row = await updateRequest(tx, row.id, {
       consent: 'withdrawn',
       status: 'pending',

@@ -1,0 +1,12 @@
+-- The requester looking at a request's map: one row per opening, its last_seen_at moved on while the map stays
+-- open. The recipient's page shows when they last looked and how often today.
+CREATE TABLE "map_views" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "map_views_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"request_id" uuid NOT NULL,
+	"opened_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "map_views" ADD CONSTRAINT "map_views_request_id_location_requests_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."location_requests"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "map_views_request_id_idx" ON "map_views" USING btree ("request_id","opened_at");
