@@ -88,6 +88,10 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
     await expect(recipient.getByText(/^Live sharing stopped: User denied location permission\./)).toBeVisible();
     await expect(map.getByTestId('live-badge')).toBeHidden();
     await expect(map.getByText(/^Sharing live until/)).toBeHidden();
+    // And why: the page told the server.
+    await expect(map.getByTestId('live-ended')).toHaveText(
+      /^Live sharing ended early \(.+\): the recipient turned off location access for Kabari\.$/,
+    );
     // Consent is kept: what was shared stays on the map, and the row still says sharing.
     await expect(map.getByTestId('live-map-source')).toContainText('GPS');
     await expect(row).toContainText('Sharing');

@@ -8,6 +8,7 @@ export type LinkState = LinkInfo['state'];
 export type MapViewsSeen = ApiData<'/api/v1/share/links/{token}/views', 'get'>;
 type Consent = ApiData<'/api/v1/share/links/{token}/consent', 'post'>;
 export type SharedPosition = NonNullable<Consent['approximate']>;
+type LivePageEndReason = NonNullable<ApiBody<'/api/v1/share/links/{token}/live/end', 'post'>['reason']>;
 export type ReportReason = ApiBody<'/api/v1/share/links/{token}/report', 'post'>['reason'];
 
 export class ShareApiError extends Error {
@@ -40,9 +41,12 @@ export const shareApi = {
     call<ApiData<'/api/v1/share/links/{token}/positions', 'post'>>(token, '/positions', position),
   live: (token: string, minutes: 15 | 60 | 480) =>
     call<ApiData<'/api/v1/share/links/{token}/live', 'post'>>(token, '/live', { minutes }),
-  /** Ends the live window `liveUntil` before its time (the watch ended early); consent stays. */
-  endLive: (token: string, liveUntil: string) =>
-    call<ApiData<'/api/v1/share/links/{token}/live/end', 'post'>>(token, '/live/end', { liveUntil }),
+  /** Ends the live window `liveUntil` before its time (the watch ended early, for `reason`); consent stays. */
+  endLive: (token: string, liveUntil: string, reason: LivePageEndReason) =>
+    call<ApiData<'/api/v1/share/links/{token}/live/end', 'post'>>(token, '/live/end', { liveUntil, reason }),
+  /** The live page is still open (once a minute): answers the window open now, null when none is. */
+  liveHeard: (token: string, liveUntil: string) =>
+    call<ApiData<'/api/v1/share/links/{token}/live/heard', 'post'>>(token, '/live/heard', { liveUntil }),
   stop: (token: string) => call<ApiData<'/api/v1/share/links/{token}/stop', 'post'>>(token, '/stop', {}),
   decline: (token: string) => call<ApiData<'/api/v1/share/links/{token}/decline', 'post'>>(token, '/decline', {}),
   withdraw: (token: string) => call<ApiData<'/api/v1/share/links/{token}/withdraw', 'post'>>(token, '/withdraw', {}),

@@ -33,6 +33,11 @@ export const POSITION_SOURCES = ['ip', 'gps'] as const;
 /** What the recipient decided: none → declined | sharing → stopped | withdrawn; cancelled by the requester. */
 export const CONSENT_STATES = ['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled'] as const;
 /** What a requester is told of a recipient's answer without opening the dashboard, and how. */
+/**
+ * Why a live window ended before its time: the recipient's browser refused or lost the position (unsupported,
+ * denied, failed, disabled: what the page reports), or the page fell silent (closed, or the phone asleep).
+ */
+export const LIVE_END_REASONS = ['unsupported', 'denied', 'failed', 'disabled', 'silent'] as const;
 export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn', 'live_ended'] as const;
 export const NOTICE_CHANNELS = ['email'] as const;
 
@@ -45,6 +50,7 @@ export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export type ConsentState = (typeof CONSENT_STATES)[number];
 export type RequesterNotice = (typeof REQUESTER_NOTICES)[number];
+export type LiveEndReason = (typeof LIVE_END_REASONS)[number];
 export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
 
 /** `column in ('a', 'b', …)`, for a check constraint (the values are this module's constants, never input). */

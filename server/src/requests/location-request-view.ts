@@ -1,4 +1,4 @@
-import type { ConsentState, RequestChannel, RequestStatus } from '../db/column-values';
+import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus } from '../db/column-values';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { locationRequests, positions } from '../db/schema/location-requests';
@@ -35,6 +35,8 @@ export interface LocationRequestView {
   openedTime: string | null;
   locatedTime: string | null;
   liveUntil: string | null;
+  /** The last live window's early end: when, and why (null when it ran to its time, or none ended early). */
+  liveEnd: { at: string; reason: LiveEndReason | null } | null;
   expiresAt: string;
   lastPosition: PositionView | null;
 }
@@ -112,6 +114,7 @@ export function toLocationRequestView(
     openedTime: iso(row.openedAt),
     locatedTime: iso(row.locatedAt),
     liveUntil: iso(row.liveUntil),
+    liveEnd: row.liveEndedAt ? { at: row.liveEndedAt.toISOString(), reason: row.liveEndReason ?? null } : null,
     expiresAt: row.expiresAt.toISOString(),
     lastPosition: lastPosition ? toPositionView(lastPosition) : null,
   };

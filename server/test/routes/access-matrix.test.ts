@@ -29,6 +29,7 @@ const MATRIX: Record<string, Kind> = {
   'POST /api/v1/share/links/{token}/positions': 'recipient-link',
   'POST /api/v1/share/links/{token}/live': 'recipient-link',
   'POST /api/v1/share/links/{token}/live/end': 'recipient-link',
+  'POST /api/v1/share/links/{token}/live/heard': 'recipient-link',
   'POST /api/v1/share/links/{token}/stop': 'recipient-link',
   'POST /api/v1/share/links/{token}/decline': 'recipient-link',
   'POST /api/v1/share/links/{token}/withdraw': 'recipient-link',
@@ -41,6 +42,7 @@ const RECIPIENT_BODIES: Record<string, object> = {
   positions: { latitude: -6.2, longitude: 106.8, accuracy: 20, recordedAt: new Date().toISOString() },
   live: { minutes: 15 },
   end: { liveUntil: new Date(Date.now() + 15 * 60_000).toISOString() },
+  heard: { liveUntil: new Date(Date.now() + 15 * 60_000).toISOString() },
   report: { reason: 'spam' },
 };
 

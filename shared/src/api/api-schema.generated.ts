@@ -4210,7 +4210,135 @@ export interface paths {
                     "application/json": {
                         /**
                          * Format: date-time
-                         * @description The end time of the window the page is ending, as the server gave it: a newer window is kept
+                         * @description The end time of the window the page watches, as the server gave it: a newer window is kept
+                         */
+                        liveUntil: string;
+                        /**
+                         * @description Why the page ended it: the browser has no geolocation, refused, failed, or location is off
+                         * @enum {string}
+                         */
+                        reason?: "unsupported" | "denied" | "failed" | "disabled";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                /** @description null: no live window is open now; a time: a newer window, kept */
+                                liveUntil: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/share/links/{token}/live/heard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The live page is still open: its call once a minute while live sharing runs
+         * @description A window whose page is not heard from for 2 minutes (closed, or the phone asleep) ends, and the requester sees why. Answers the window open now: null when none is (the page then stops watching).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description The end time of the window the page watches, as the server gave it: a newer window is kept
                          */
                         liveUntil: string;
                     };
@@ -5741,6 +5869,11 @@ export interface paths {
                                     openedTime: string | null;
                                     locatedTime: string | null;
                                     liveUntil: string | null;
+                                    /** @description The last live window ended before its time: when, and why (the recipient’s browser: unsupported, denied, failed, disabled; silent: the page stopped answering, closed or the phone asleep). Null otherwise. */
+                                    liveEnd: {
+                                        at: string;
+                                        reason: ("unsupported" | "denied" | "failed" | "disabled" | "silent") | null;
+                                    } | null;
                                     expiresAt: string;
                                     lastPosition: {
                                         id: number;
@@ -5931,6 +6064,11 @@ export interface paths {
                                     openedTime: string | null;
                                     locatedTime: string | null;
                                     liveUntil: string | null;
+                                    /** @description The last live window ended before its time: when, and why (the recipient’s browser: unsupported, denied, failed, disabled; silent: the page stopped answering, closed or the phone asleep). Null otherwise. */
+                                    liveEnd: {
+                                        at: string;
+                                        reason: ("unsupported" | "denied" | "failed" | "disabled" | "silent") | null;
+                                    } | null;
                                     expiresAt: string;
                                     lastPosition: {
                                         id: number;
@@ -6104,6 +6242,11 @@ export interface paths {
                                     openedTime: string | null;
                                     locatedTime: string | null;
                                     liveUntil: string | null;
+                                    /** @description The last live window ended before its time: when, and why (the recipient’s browser: unsupported, denied, failed, disabled; silent: the page stopped answering, closed or the phone asleep). Null otherwise. */
+                                    liveEnd: {
+                                        at: string;
+                                        reason: ("unsupported" | "denied" | "failed" | "disabled" | "silent") | null;
+                                    } | null;
                                     expiresAt: string;
                                     lastPosition: {
                                         id: number;
@@ -6253,6 +6396,11 @@ export interface paths {
                                     openedTime: string | null;
                                     locatedTime: string | null;
                                     liveUntil: string | null;
+                                    /** @description The last live window ended before its time: when, and why (the recipient’s browser: unsupported, denied, failed, disabled; silent: the page stopped answering, closed or the phone asleep). Null otherwise. */
+                                    liveEnd: {
+                                        at: string;
+                                        reason: ("unsupported" | "denied" | "failed" | "disabled" | "silent") | null;
+                                    } | null;
                                     expiresAt: string;
                                     lastPosition: {
                                         id: number;
@@ -6531,6 +6679,11 @@ export interface paths {
                                     openedTime: string | null;
                                     locatedTime: string | null;
                                     liveUntil: string | null;
+                                    /** @description The last live window ended before its time: when, and why (the recipient’s browser: unsupported, denied, failed, disabled; silent: the page stopped answering, closed or the phone asleep). Null otherwise. */
+                                    liveEnd: {
+                                        at: string;
+                                        reason: ("unsupported" | "denied" | "failed" | "disabled" | "silent") | null;
+                                    } | null;
                                     expiresAt: string;
                                     lastPosition: {
                                         id: number;
@@ -6695,6 +6848,11 @@ export interface paths {
                                     openedTime: string | null;
                                     locatedTime: string | null;
                                     liveUntil: string | null;
+                                    /** @description The last live window ended before its time: when, and why (the recipient’s browser: unsupported, denied, failed, disabled; silent: the page stopped answering, closed or the phone asleep). Null otherwise. */
+                                    liveEnd: {
+                                        at: string;
+                                        reason: ("unsupported" | "denied" | "failed" | "disabled" | "silent") | null;
+                                    } | null;
                                     expiresAt: string;
                                     lastPosition: {
                                         id: number;

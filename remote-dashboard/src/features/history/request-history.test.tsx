@@ -36,6 +36,7 @@ function request(id: string, changes: Partial<LocationRequest> = {}): LocationRe
     openedTime: null,
     locatedTime: null,
     liveUntil: null,
+    liveEnd: null,
     expiresAt: '2026-11-29T04:00:00.000Z',
     lastPosition: null,
     ...changes,

@@ -55,6 +55,7 @@ function request(changes: Partial<LocationRequest> = {}): LocationRequest {
     openedTime: '2026-11-22T04:59:30.000Z',
     locatedTime: '2026-11-22T05:00:00.000Z',
     liveUntil: null,
+    liveEnd: null,
     expiresAt: '2026-11-23T04:59:00.000Z',
     lastPosition: ipPosition,
     ...changes,
@@ -204,5 +205,27 @@ describe('the live map', () => {
     expect(await screen.findByText(/Nothing has been shared for this request yet/)).toBeInTheDocument();
     expect(screen.queryByText(/sees when you look/)).not.toBeInTheDocument();
     expect(viewRecorded).not.toHaveBeenCalled();
+  });
+
+  it('says when and why live sharing ended early, in both languages', async () => {
+    fetched.mockResolvedValue([gpsPosition]);
+    const ended = request({
+      status: 'gps_tracked',
+      lastPosition: gpsPosition,
+      liveEnd: { at: '2026-11-22T05:10:00.000Z', reason: 'silent' },
+    });
+    const { unmount } = await renderAt('/dashboard', <LiveMap request={ended} locale="en" />);
+    expect(await screen.findByTestId('live-ended')).toHaveTextContent(
+      /^Live sharing ended early \(.+\): the recipient's page stopped answering for 2 minutes \(closed, or the phone asleep\)\.$/,
+    );
+    expect(screen.queryByTestId('live-badge')).not.toBeInTheDocument();
+    unmount();
+    await renderAt(
+      '/id/dashboard',
+      <LiveMap request={{ ...ended, liveEnd: { at: ended.liveEnd!.at, reason: 'denied' } }} locale="id" />,
+    );
+    expect(await screen.findByTestId('live-ended')).toHaveTextContent(
+      /^Berbagi langsung berakhir lebih awal \(.+\): penerima menonaktifkan akses lokasi untuk Kabari\.$/,
+    );
   });
 });

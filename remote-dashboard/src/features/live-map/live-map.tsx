@@ -99,6 +99,16 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
       ) : (
         <>
           {live && request.liveUntil && <p>{t('map.liveUntil', { time: formatTime(request.liveUntil, locale) })}</p>}
+          {!live && request.consent === 'sharing' && request.liveEnd && (
+            <p role="status" data-testid="live-ended">
+              {request.liveEnd.reason
+                ? t('map.liveEnded', {
+                    time: formatTime(request.liveEnd.at, locale),
+                    reason: t(`map.liveEndReasons.${request.liveEnd.reason}`),
+                  })
+                : t('map.liveEndedEarly', { time: formatTime(request.liveEnd.at, locale) })}
+            </p>
+          )}
           {connected === false && <p role="status">{t('live.reconnecting')}</p>}
           {!latest && loaded?.loadState === 'error' && (
             <Alert

@@ -26,6 +26,7 @@ const pending = {
   openedTime: null,
   locatedTime: null,
   liveUntil: null,
+  liveEnd: null,
   expiresAt: '2026-11-29T04:00:00.000Z',
   lastPosition: null,
 } satisfies LocationRequest;

@@ -129,7 +129,7 @@ describe('SharePage', () => {
     // The server ends the window too, so the requester's live badge goes off.
     const ends = (global.fetch as jest.Mock).mock.calls.filter(([url]) => String(url).endsWith('/live/end'));
     expect(ends).toHaveLength(1);
-    expect(JSON.parse((ends[0][1] as RequestInit).body as string)).toEqual({ liveUntil });
+    expect(JSON.parse((ends[0][1] as RequestInit).body as string)).toEqual({ liveUntil, reason: 'denied' });
   });
 
   it('says while live that positions go out only while the page is open, and when location is allowed again', async () => {

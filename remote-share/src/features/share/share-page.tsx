@@ -39,7 +39,8 @@ export default function SharePage(props: RecipientPageProps) {
   // Permission given again after it ended live sharing: the page says live sharing can start again.
   const [locationBack, setLocationBack] = useState(false);
   useEffect(() => {
-    if (typeof liveEnded !== 'string' || typeof navigator === 'undefined' || !navigator.permissions?.query) return;
+    if (typeof liveEnded !== 'string' || liveEnded === 'silent') return;
+    if (typeof navigator === 'undefined' || !navigator.permissions?.query) return;
     let current = true;
     let status: PermissionStatus | undefined;
     const changed = () => setLocationBack(status?.state !== 'denied');
@@ -158,9 +159,11 @@ export default function SharePage(props: RecipientPageProps) {
               ? t('share.liveOn', { time: clockTime(liveUntil, locale, !hydrated) })
               : liveEnded === true
                 ? t('share.liveEnded')
-                : liveEnded
-                  ? t('share.liveStopped', { name, reason: t(`locationFailed.errors.${liveEnded}`) })
-                  : ''}
+                : liveEnded === 'silent'
+                  ? t('share.liveSilent', { name })
+                  : liveEnded
+                    ? t('share.liveStopped', { name, reason: t(`locationFailed.errors.${liveEnded}`) })
+                    : ''}
           </p>
           {liveUntil && <p className="recipient__small">{t('share.liveKeepOpen')}</p>}
           {failed && <p role="alert">{t('enterLink.error')}</p>}

@@ -1,5 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
-import { MIN_INTERVAL_MS, NO_POSITION_GRACE_MS, useLiveSharing } from './use-live-sharing';
+import { LIVE_HEARD_EVERY_MS, MIN_INTERVAL_MS, NO_POSITION_GRACE_MS, useLiveSharing } from './use-live-sharing';
 
 type Success = (position: GeolocationPosition) => void;
 type Failure = (error: GeolocationPositionError) => void;
@@ -34,11 +34,18 @@ describe('useLiveSharing', () => {
     geolocation.watchPosition.mockClear();
     geolocation.clearWatch.mockClear();
     Object.defineProperty(navigator, 'geolocation', { configurable: true, value: geolocation });
-    fetchMock = jest.fn(async () => ({
+    // The server: positions accepted; the page's minute call answers the window it names (still open).
+    fetchMock = jest.fn(async (url: string, init?: RequestInit) => ({
       ok: true,
       status: 200,
       statusText: 'ok',
-      json: async () => ({ status: 200, message: 'ok', data: { accepted: true, liveUntil: null } }),
+      json: async () => ({
+        status: 200,
+        message: 'ok',
+        data: url.endsWith('/live/heard')
+          ? { liveUntil: JSON.parse(init?.body as string).liveUntil }
+          : { accepted: true, liveUntil: null },
+      }),
     }));
     global.fetch = fetchMock as unknown as typeof fetch;
   });
@@ -90,6 +97,8 @@ describe('useLiveSharing', () => {
     expect(onEnded).toHaveBeenCalledWith('denied');
     expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
     expect(endedWindows()).toEqual([['/api/v1/share/links/tok/live/end', liveUntil]]);
+    const [, init] = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/live/end'))!;
+    expect(JSON.parse((init as RequestInit).body as string).reason).toBe('denied');
     // A late error changes nothing.
     act(() => onError(failure(1)));
     expect(endedWindows()).toHaveLength(1);
@@ -152,5 +161,41 @@ describe('useLiveSharing', () => {
     renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
     expect(onEnded).toHaveBeenCalledWith('unsupported');
     expect(endedWindows()).toEqual([['/api/v1/share/links/tok/live/end', liveUntil]]);
+  });
+
+  it('tells the server once a minute that the page is still open, naming its window', async () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    const heard = () => fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/live/heard'));
+    await act(async () => {
+      jest.advanceTimersByTime(LIVE_HEARD_EVERY_MS - 1);
+    });
+    expect(heard()).toHaveLength(0);
+    await act(async () => {
+      jest.advanceTimersByTime(2 * LIVE_HEARD_EVERY_MS);
+    });
+    expect(heard()).toHaveLength(2);
+    expect(JSON.parse((heard()[0]![1] as RequestInit).body as string)).toEqual({ liveUntil });
+    expect(onEnded).not.toHaveBeenCalled();
+  });
+
+  it('stops, saying why, when the server ended the window while the page was not heard from (phone asleep)', async () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    fetchMock.mockImplementation(async () => ({
+      ok: true,
+      status: 200,
+      statusText: 'ok',
+      json: async () => ({ status: 200, message: 'ok', data: { liveUntil: null } }),
+    }));
+    await act(async () => {
+      jest.advanceTimersByTime(LIVE_HEARD_EVERY_MS);
+    });
+    expect(onEnded).toHaveBeenCalledWith('silent');
+    expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
+    // The server ended it already: the page does not end it again.
+    expect(endedWindows()).toEqual([]);
   });
 });

@@ -5,8 +5,14 @@ import { shareApi, ShareApiError } from '../../lib/share-api';
 // watchPosition may fire every second; the requester's map needs far less, and the server throttles per link.
 export const MIN_INTERVAL_MS = 10_000;
 
-/** Why live sharing ended before its time: the browser refused, has no geolocation, or found no position. */
-export type LiveEndReason = GeolocationFailure;
+/**
+ * Why live sharing ended before its time: the browser refused, has no geolocation, or found no position; or
+ * `silent`: the server ended it because this page was not heard from (the phone slept past the limit).
+ */
+export type LiveEndReason = GeolocationFailure | 'silent';
+
+/** How often the page tells the server it is still open: a window not heard from for 2 minutes ends. */
+export const LIVE_HEARD_EVERY_MS = 60_000;
 
 // A position that does not come back within this long (location turned off, say) ends live sharing: the
 // requester must not see "live" while nothing is sent. Shorter gaps (a tunnel) only say why nothing goes out.
@@ -35,9 +41,10 @@ export function useLiveSharing(
     if (!token || !liveUntil) return;
     const remaining = new Date(liveUntil).getTime() - Date.now();
     if (remaining <= 0) return;
-    // Consent stays; only this live window ends. If the call fails, the window ends at its time instead.
+    // Consent stays; only this live window ends. If the call fails, the window ends at its time instead (or when the
+    // server stops hearing from this page).
     const endEarly = (reason: LiveEndReason) => {
-      shareApi.endLive(token, liveUntil).catch(() => undefined);
+      if (reason !== 'silent') shareApi.endLive(token, liveUntil, reason).catch(() => undefined);
       ended.current(reason);
     };
     if (typeof navigator === 'undefined' || !navigator.geolocation) {
@@ -56,11 +63,22 @@ export function useLiveSharing(
       if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
       clearTimeout(timer);
       clearTimeout(grace);
+      clearInterval(heard);
       setWaiting(null);
       if (reason) endEarly(reason);
       else ended.current(reason);
     };
     const timer = setTimeout(() => stop(), remaining);
+    // Still here: said once a minute. Timers stop while the phone sleeps; a server that stopped hearing from the page
+    // meanwhile has ended the window, and the page says so when it wakes.
+    const heard = setInterval(() => {
+      shareApi.liveHeard(token, liveUntil).then(
+        (answer) => {
+          if (answer.liveUntil === null) stop('silent');
+        },
+        () => undefined,
+      );
+    }, LIVE_HEARD_EVERY_MS);
     watch.id = navigator.geolocation.watchPosition(
       (position) => {
         if (stopped) return;
@@ -101,6 +119,7 @@ export function useLiveSharing(
       if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
       clearTimeout(timer);
       clearTimeout(grace);
+      clearInterval(heard);
     };
   }, [token, liveUntil]);
 

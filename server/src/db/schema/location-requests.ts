@@ -14,7 +14,14 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { CONSENT_STATES, oneOf, POSITION_SOURCES, REQUEST_CHANNELS, REQUEST_STATUSES } from '../column-values';
+import {
+  CONSENT_STATES,
+  LIVE_END_REASONS,
+  oneOf,
+  POSITION_SOURCES,
+  REQUEST_CHANNELS,
+  REQUEST_STATUSES,
+} from '../column-values';
 import { LOCALES } from '../../lib/messages';
 import { createdAt } from './columns';
 import { users } from './accounts';
@@ -59,6 +66,12 @@ export const locationRequests = pgTable(
     consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     liveUntil: timestamp('live_until', { withTimezone: true, mode: 'date' }),
+    // The live page's last sign of life (a position, or its minute's call) while a window is open: a page silent
+    // for long (closed, the phone asleep) has its window ended.
+    liveHeardAt: timestamp('live_heard_at', { withTimezone: true, mode: 'date' }),
+    // When and why the last live window ended before its time; cleared when a new one starts.
+    liveEndedAt: timestamp('live_ended_at', { withTimezone: true, mode: 'date' }),
+    liveEndReason: text('live_end_reason', { enum: LIVE_END_REASONS }),
     locatedAt: timestamp('located_at', { withTimezone: true, mode: 'date' }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -81,6 +94,7 @@ export const locationRequests = pgTable(
     check('location_requests_status_check', oneOf(table.status, REQUEST_STATUSES)),
     check('location_requests_consent_check', oneOf(table.consent, CONSENT_STATES)),
     check('location_requests_locale_check', oneOf(table.locale, LOCALES)),
+    check('location_requests_live_end_reason_check', oneOf(table.liveEndReason, LIVE_END_REASONS)),
   ],
 );
 

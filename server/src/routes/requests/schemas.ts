@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
 import { TEMPLATE_IDS } from '../../requests/templates';
+import { LIVE_END_REASONS } from '../../db/column-values';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
 import { positionSchema } from '../share/schemas';
@@ -35,6 +36,13 @@ export const locationRequest = z.object({
   openedTime: z.string().nullable(),
   locatedTime: z.string().nullable(),
   liveUntil: z.string().nullable(),
+  liveEnd: z
+    .object({ at: z.string(), reason: z.enum(LIVE_END_REASONS).nullable() })
+    .nullable()
+    .describe(
+      'The last live window ended before its time: when, and why (the recipient’s browser: unsupported, denied, ' +
+        'failed, disabled; silent: the page stopped answering, closed or the phone asleep). Null otherwise.',
+    ),
   expiresAt: z.string(),
   lastPosition: positionSchema.nullable(),
 });

@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, gt, lt } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { users } from '../../db/schema/accounts';
 import {
@@ -92,4 +92,19 @@ export async function insertAbuseReport(
   const [report] = await db.insert(abuseReports).values(values).returning({ id: abuseReports.id });
   if (!report) throw new Error('the report was not stored');
   return report.id;
+}
+
+/** Requests sharing live now (window open past `now`) whose page was last heard before `silentSince`, locked. */
+export function silentLiveRequests(db: DatabaseExecutor, now: Date, silentSince: Date) {
+  return db
+    .select()
+    .from(locationRequests)
+    .where(
+      and(
+        eq(locationRequests.consent, 'sharing'),
+        gt(locationRequests.liveUntil, now),
+        lt(locationRequests.liveHeardAt, silentSince),
+      ),
+    )
+    .for('update', { skipLocked: true });
 }

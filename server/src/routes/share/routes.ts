@@ -9,6 +9,7 @@ import {
   liveBody,
   liveEndBody,
   liveEndResponse,
+  liveHeardBody,
   liveResponse,
   optOutResponse,
   positionBody,
@@ -23,6 +24,7 @@ import {
   consentToShare,
   declineRequest,
   endLiveSharing,
+  heardFromLivePage,
   mapViewsOfLink,
   openLink,
   optOutOfRequests,
@@ -149,7 +151,27 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         response: { 200: liveEndResponse, ...responses },
       },
     },
-    async (request) => ok({ liveUntil: await endLiveSharing(app.db, request.params.token, request.body.liveUntil) }),
+    async (request) =>
+      ok({
+        liveUntil: await endLiveSharing(app.db, request.params.token, request.body.liveUntil, request.body.reason),
+      }),
+  );
+
+  app.post(
+    '/api/v1/share/links/:token/live/heard',
+    {
+      schema: {
+        tags,
+        summary: 'The live page is still open: its call once a minute while live sharing runs',
+        description:
+          'A window whose page is not heard from for 2 minutes (closed, or the phone asleep) ends, and the requester ' +
+          'sees why. Answers the window open now: null when none is (the page then stops watching).',
+        params: tokenParams,
+        body: liveHeardBody,
+        response: { 200: liveEndResponse, ...responses },
+      },
+    },
+    async (request) => ok({ liveUntil: await heardFromLivePage(app.db, request.params.token, request.body.liveUntil) }),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
+import { LIVE_END_REASONS, type LiveEndReason } from '../../db/column-values';
 
 // `deleted`: the requester deleted the request (or their account); only opt-out and report still work.
 export const LINK_STATES = [
@@ -16,6 +17,11 @@ export const LINK_STATES = [
 export type LinkState = (typeof LINK_STATES)[number];
 
 export const REPORT_REASONS = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'] as const;
+
+/** The reasons a page gives for ending its live window (`silent` is the server's own, for a page gone quiet). */
+const PAGE_LIVE_END_REASONS = LIVE_END_REASONS.filter(
+  (reason): reason is Exclude<LiveEndReason, 'silent'> => reason !== 'silent',
+) as [Exclude<LiveEndReason, 'silent'>, ...Exclude<LiveEndReason, 'silent'>[]];
 
 export const tokenParams = z.object({
   // Tokens are long random strings; anything else is simply not found (404), like an unknown token.
@@ -98,11 +104,21 @@ export const liveBody = z.object({
 
 export const liveResponse = envelope(z.object({ liveUntil: isoTime }));
 
+const watchedWindow = z.iso
+  .datetime({ offset: true, message: inputMessage('shareInput.liveUntil') })
+  .describe('The end time of the window the page watches, as the server gave it: a newer window is kept');
+
 export const liveEndBody = z.object({
-  liveUntil: z.iso
-    .datetime({ offset: true, message: inputMessage('shareInput.liveUntil') })
-    .describe('The end time of the window the page is ending, as the server gave it: a newer window is kept'),
+  liveUntil: watchedWindow,
+  reason: z
+    .enum(PAGE_LIVE_END_REASONS, {
+      message: inputMessage('shareInput.liveEndReason', { reasons: PAGE_LIVE_END_REASONS.join(', ') }),
+    })
+    .optional()
+    .describe('Why the page ended it: the browser has no geolocation, refused, failed, or location is off'),
 });
+
+export const liveHeardBody = z.object({ liveUntil: watchedWindow });
 
 export const liveEndResponse = envelope(
   z.object({

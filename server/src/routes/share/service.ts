@@ -30,12 +30,14 @@ import {
   positionCounts,
   requestByTokenHash,
   requesterName,
+  silentLiveRequests,
   tombstoneByTokenHash,
   updateRequest,
   type LinkTombstoneRow,
   type LocationRequestRow,
 } from './data';
 import type { linkView, LinkState, reportBody } from './schemas';
+import type { LiveEndReason } from '../../db/column-values';
 
 // The recipient's consent rules: what a link's token may do in each state. The token is the only key (no account);
 // nothing about the recipient is stored before Share, and every change the requester sees is published live in the
@@ -272,6 +274,7 @@ export async function addBrowserPosition(
       recordedAt: given > now ? now : given,
     });
     await publishPosition(tx, row, positionView(position));
+    if (live) row = await updateRequest(tx, row.id, { liveHeardAt: now });
     if (row.status !== 'gps_tracked') {
       row = await updateRequest(tx, row.id, { status: 'gps_tracked', locatedAt: row.locatedAt ?? now });
       await publishView(tx, row.userId, row.id);
@@ -286,8 +289,9 @@ export function startLiveSharing(db: Database, token: string, minutes: number): 
     const row = await findRequest(tx, token, true);
     const state = linkState(row);
     if (state !== 'sharing') throw notSharing(state);
-    const liveUntil = new Date(Date.now() + minutes * 60_000);
-    await updateRequest(tx, row.id, { liveUntil });
+    const now = new Date();
+    const liveUntil = new Date(now.getTime() + minutes * 60_000);
+    await updateRequest(tx, row.id, { liveUntil, liveHeardAt: now, liveEndedAt: null, liveEndReason: null });
     await publishView(tx, row.userId, row.id);
     return liveUntil.toISOString();
   });
@@ -297,18 +301,62 @@ export function startLiveSharing(db: Database, token: string, minutes: number): 
  * Ends the live window the page watched (`watched`, its end) before its time, keeping consent; a newer window is
  * kept. Answers the live window left (null: none).
  */
-export function endLiveSharing(db: Database, token: string, watched: string): Promise<string | null> {
+export function endLiveSharing(
+  db: Database,
+  token: string,
+  watched: string,
+  reason: LiveEndReason | undefined,
+): Promise<string | null> {
   return db.transaction(async (tx) => {
     const row = await findRequest(tx, token, true);
     const state = linkState(row);
     if (state === 'stopped' || state === 'withdrawn') return null;
     if (state !== 'sharing') throw notSharing(state);
-    if (row.liveUntil === null || row.liveUntil <= new Date()) return null;
+    const now = new Date();
+    if (row.liveUntil === null || row.liveUntil <= now) return null;
     // The page names the window it watched: a late call must not end the one the recipient just started.
     if (row.liveUntil.getTime() !== new Date(watched).getTime()) return row.liveUntil.toISOString();
-    await updateRequest(tx, row.id, { liveUntil: null });
+    await updateRequest(tx, row.id, { liveUntil: null, liveEndedAt: now, liveEndReason: reason ?? null });
     await publishView(tx, row.userId, row.id);
     return null;
+  });
+}
+
+/**
+ * The live page's call once a minute while its window is open: it is still there. Answers the window open now
+ * (null: none, e.g. ended while the phone slept: the page then stops watching); a newer window is not touched.
+ */
+export function heardFromLivePage(db: Database, token: string, watched: string): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const row = await findRequest(tx, token, true);
+    const state = linkState(row);
+    // Stopped or erased from another tab: nothing is live, and the page stops.
+    if (state === 'stopped' || state === 'withdrawn') return null;
+    if (state !== 'sharing') throw notSharing(state);
+    const now = new Date();
+    if (row.liveUntil === null || row.liveUntil <= now) return null;
+    if (row.liveUntil.getTime() === new Date(watched).getTime()) await updateRequest(tx, row.id, { liveHeardAt: now });
+    return row.liveUntil.toISOString();
+  });
+}
+
+/** A live page not heard from for this long has gone (closed, or the phone asleep): its window ends. */
+export const LIVE_SILENCE_MS = 2 * 60_000;
+
+/**
+ * Ends the live windows whose page fell silent for LIVE_SILENCE_MS (reason `silent`), so the requester's live badge
+ * does not stay on for hours after the page closed. Windows started before pages reported (no `liveHeardAt`) run to
+ * their end. Answers how many ended.
+ */
+export async function endSilentLiveWindows(db: Database, now = new Date()): Promise<number> {
+  const silentSince = new Date(now.getTime() - LIVE_SILENCE_MS);
+  return db.transaction(async (tx) => {
+    const silent = await silentLiveRequests(tx, now, silentSince);
+    for (const row of silent) {
+      await updateRequest(tx, row.id, { liveUntil: null, liveEndedAt: now, liveEndReason: 'silent' });
+      await publishView(tx, row.userId, row.id);
+    }
+    return silent.length;
   });
 }
 

@@ -10,3 +10,12 @@ CREATE TABLE "map_views" (
 ALTER TABLE "map_views" ADD CONSTRAINT "map_views_request_id_location_requests_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."location_requests"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 CREATE INDEX "map_views_request_id_idx" ON "map_views" USING btree ("request_id","opened_at");
+--> statement-breakpoint
+-- A live window's last sign of life from the recipient's page, and when and why the last window ended early.
+ALTER TABLE "location_requests" ADD COLUMN "live_heard_at" timestamp with time zone;
+--> statement-breakpoint
+ALTER TABLE "location_requests" ADD COLUMN "live_ended_at" timestamp with time zone;
+--> statement-breakpoint
+ALTER TABLE "location_requests" ADD COLUMN "live_end_reason" text;
+--> statement-breakpoint
+ALTER TABLE "location_requests" ADD CONSTRAINT "location_requests_live_end_reason_check" CHECK ("location_requests"."live_end_reason" in ('unsupported', 'denied', 'failed', 'disabled', 'silent'));
