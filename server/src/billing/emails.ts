@@ -1,10 +1,7 @@
 import type { RenderedEmail } from '../mail/templates';
 import type { Locale } from '../lib/messages';
 import { formatMoney } from './money';
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../lib/escape-html';
 
 function render(locale: Locale, subject: string, paragraphs: string[]): RenderedEmail {
   const text = [...paragraphs, '', '— Kabari'].join('\n\n');

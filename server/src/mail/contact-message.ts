@@ -1,4 +1,5 @@
 import type { RenderedEmail } from './templates';
+import { escapeHtml } from '../lib/escape-html';
 
 export const CONTACT_TOPICS = ['question', 'billing', 'privacy', 'misuse', 'other'] as const;
 export type ContactTopic = (typeof CONTACT_TOPICS)[number];
@@ -19,10 +20,6 @@ export interface ContactMessage {
   message: string;
   locale: 'en' | 'id';
   receivedAt: Date;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /** The operator's copy of a contact-form message, in English (the operator's language); replies go to the visitor. */

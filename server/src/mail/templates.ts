@@ -1,14 +1,11 @@
 import type { RequestChannel, RequesterNotice } from '../db/column-values';
 import type { Locale } from '../lib/messages';
+import { escapeHtml } from '../lib/escape-html';
 
 export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /** A short letter: the greeting, its paragraphs, a link where given, the signature; as text and as HTML. */

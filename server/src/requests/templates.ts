@@ -1,6 +1,7 @@
 import type { Locale } from '../lib/messages';
 import { findLink } from '../lib/link-detector';
 import { messagesOf, type LocalizedText } from '../lib/messages';
+import { escapeHtml } from '../lib/escape-html';
 
 /**
  * The messages that carry a location request. The fixed part names the requester by
@@ -119,10 +120,6 @@ const WORDS = {
     signature: 'Kabari',
   },
 } as const;
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 function formatDate(date: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {

@@ -1,6 +1,7 @@
 // robots.txt and sitemap.xml: served by the server rather than emitted by a build, because both need the
 // site's absolute address (PUBLIC_URL), which no build knows, and the sitemap lists whatever pages the
 // remotes deployed right now have prerendered (a remote adds a page without a server or host release).
+import { escapeHtml } from '../lib/escape-html';
 
 /** Routes that are personal or need a login: crawlers are asked to stay out, in both languages. */
 export const DISALLOWED_PATHS = ['/dashboard', '/enter-link', '/share', '/location-failed', '/register'];
@@ -19,9 +20,8 @@ function indonesianPath(pagePath: string): string {
   return english === '/' ? '/id/' : `/id${english}`;
 }
 
-function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
+// The same five characters as in HTML.
+const escapeXml = escapeHtml;
 
 export function robotsTxt(publicUrl: string): string {
   const disallowed = DISALLOWED_PATHS.flatMap((pagePath) => [pagePath, `/id${pagePath}`]);

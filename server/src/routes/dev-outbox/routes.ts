@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope';
 import { latestOutboxMessages } from './data';
+import { escapeHtml } from '../../lib/escape-html';
 
 const outboxMessage = z.object({
   id: z.string(),
@@ -19,10 +20,6 @@ const outboxMessage = z.object({
   createdAt: z.string(),
   sentAt: z.string().nullable(),
 });
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 /**
  * The local outbox: every email and SMS the app sent or would send, newest first, so a reset or a consent link can

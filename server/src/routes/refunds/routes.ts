@@ -10,6 +10,7 @@ import { errorResponses, HttpError, ok } from '../../lib/envelope';
 import { insertRefundRequest } from './data';
 import { refundBody, refundResponse } from './schemas';
 import { throwWhenLimited } from '../../lib/throttle-answer';
+import { escapeHtml } from '../../lib/escape-html';
 
 /** /unsubscribe-and-refund: cancel and ask for a refund; stored for the operator, confirmed by email. */
 const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -64,7 +65,7 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
           replyTo: email,
           subject: `Refund request ${id} from ${email}`,
           text: `A refund request arrived.\n\nRequest: ${id}\nEmail: ${email}\nAccount: ${user ? user.id : 'none'}\nSubscription cancelled: ${cancelled ? 'yes' : 'no subscription'}\nLanguage: ${locale}\n\nReason:\n${reason}`,
-          html: `<pre>${`Refund request ${id}\nEmail: ${email}\nReason:\n${reason}`.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</pre>`,
+          html: `<pre>${escapeHtml(`Refund request ${id}\nEmail: ${email}\nReason:\n${reason}`)}</pre>`,
         });
         return id;
       });
