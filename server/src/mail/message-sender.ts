@@ -19,7 +19,8 @@ export interface MessageSender {
   readonly transport: 'smtp' | 'twilio';
   /**
    * Resolves once the provider has taken the message, with its reference for it (Twilio's message SID, the SMTP
-   * Message-ID); rejects with PermanentDeliveryError when no retry can help.
+   * Message-ID); rejects with PermanentDeliveryError when no retry can help, and with ProviderCredentialsError when
+   * the provider refuses Kabari's credentials.
    */
   send(message: ProviderMessage): Promise<{ providerRef: string }>;
   /** Releases its connections on shutdown. */
@@ -31,5 +32,20 @@ export class PermanentDeliveryError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PermanentDeliveryError';
+  }
+}
+
+/**
+ * The provider refuses Kabari's own credentials (a wrong or revoked token or password): no message can go through it
+ * until the operator fixes the configuration, and the messages are not at fault. They stay queued, retried slowly,
+ * and the operator is told.
+ */
+export class ProviderCredentialsError extends Error {
+  constructor(
+    readonly transport: MessageSender['transport'],
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderCredentialsError';
   }
 }

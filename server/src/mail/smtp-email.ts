@@ -1,5 +1,5 @@
 import type * as Nodemailer from 'nodemailer';
-import { PermanentDeliveryError, type MessageSender } from './message-sender';
+import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from './message-sender';
 
 /** SMTP's limits: below the outbox's claim lease, so a hung exchange never outlives its claim. */
 export interface SmtpTiming {
@@ -41,6 +41,13 @@ export function createSmtpSender(url: string, from: string, timing: SmtpTiming):
         });
         return { providerRef: String(info.messageId) };
       } catch (error) {
+        // The server refuses the login (nodemailer's EAUTH): SMTP_URL's user or password is wrong.
+        if ((error as { code?: string }).code === 'EAUTH') {
+          throw new ProviderCredentialsError(
+            'smtp',
+            `The SMTP server refused Kabari's login: ${(error as Error).message}`,
+          );
+        }
         // A 5xx reply (no such mailbox, rejected) is final; 4xx (busy, greylisted) is worth another try.
         const code = (error as { responseCode?: number }).responseCode;
         if (typeof code === 'number' && code >= 500 && code < 600) {

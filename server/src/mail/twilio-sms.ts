@@ -1,6 +1,6 @@
 import twilio from 'twilio';
 import type { TwilioSettings } from '../requests/requests-config';
-import { PermanentDeliveryError, type MessageSender } from './message-sender';
+import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from './message-sender';
 
 /** The SDK's HTTP client (its `request` is all it calls): the real one by default, a recording one in tests. */
 export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;
@@ -31,7 +31,11 @@ export function createTwilioSender(
         const status = (error as { status?: number }).status;
         const code = (error as { code?: number }).code;
         const reason = error instanceof Error ? error.message : String(error);
-        // 4xx other than 429 (too many requests) is Twilio refusing this message: trying again changes nothing.
+        // 401 and 403: Twilio refuses the account's credentials, whatever the message.
+        if (status === 401 || status === 403) {
+          throw new ProviderCredentialsError('twilio', `Twilio refused Kabari's credentials (${status}): ${reason}`);
+        }
+        // Any other 4xx but 429 (too many requests) is Twilio refusing this message: trying again changes nothing.
         if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
           throw new PermanentDeliveryError(
             `Twilio refused the message (${status}${code ? `, code ${code}` : ''}): ${reason}`,

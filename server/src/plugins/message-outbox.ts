@@ -5,7 +5,8 @@ import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests } from '../db/schema/location-requests';
 import { outboxMessages } from '../db/schema/outbox';
-import { PermanentDeliveryError, type MessageSender } from '../mail/message-sender';
+import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from '../mail/message-sender';
+import { providerCredentialsEmail } from '../mail/operator-email';
 import { createSmtpSender } from '../mail/smtp-email';
 import type * as TwilioSms from '../mail/twilio-sms';
 import type { TwilioHttpClient } from '../mail/twilio-sms';
@@ -106,6 +107,8 @@ declare module 'fastify' {
 
 const BATCH_SIZE = 10;
 const MAX_ATTEMPTS = 8;
+/** How long messages wait between tries while their provider refuses Kabari's credentials. */
+export const CREDENTIALS_RETRY_SECONDS = 15 * 60;
 const POLL_INTERVAL_MS = 5_000;
 
 /** 30 s, 1 min, 2 min … capped at 1 h. */
@@ -126,7 +129,10 @@ interface ClaimedMessage {
 }
 
 type DeliveryOutcome =
-  { state: 'sent'; transport: 'smtp' | 'twilio' | 'local' } | { state: 'queued' | 'failed'; error: string };
+  | { state: 'sent'; transport: 'smtp' | 'twilio' | 'local' }
+  | { state: 'queued' | 'failed'; error: string }
+  // Held: the provider refuses our credentials. The attempt does not count towards MAX_ATTEMPTS.
+  | { state: 'queued'; error: string; heldSeconds: number };
 
 /**
  * The outbox: a message (email or SMS) is a row written with the change that causes it; a dispatcher delivers
@@ -187,12 +193,40 @@ export default fp(
         return { state: 'sent', transport: sender.transport };
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+        if (error instanceof ProviderCredentialsError) {
+          app.log.error(
+            { messageId: message.id, channel: message.channel, transport: error.transport, err: error },
+            'The message provider refuses Kabari’s credentials: messages are held until it accepts them',
+          );
+          await alertOperator(error);
+          return { state: 'queued', error: reason, heldSeconds: CREDENTIALS_RETRY_SECONDS };
+        }
         const permanent = error instanceof PermanentDeliveryError;
         app.log.warn(
           { messageId: message.id, channel: message.channel, attempts: message.attempts, permanent, err: error },
           'Message delivery failed',
         );
         return { state: permanent || message.attempts >= MAX_ATTEMPTS ? 'failed' : 'queued', error: reason };
+      }
+    }
+
+    /**
+     * Tells the operator by email, once a day per provider (the key names the day, so every instance and every held
+     * message queue one), that the provider refuses Kabari's credentials. An email refused this way by SMTP itself
+     * waits with the others: the error in the log says it meanwhile.
+     */
+    async function alertOperator(error: ProviderCredentialsError): Promise<void> {
+      const day = new Date().toISOString().slice(0, 10);
+      try {
+        const queued = await outbox.queue(db, {
+          idempotencyKey: `provider-credentials:${error.transport}:${day}`,
+          to: config.operatorEmail,
+          locale: 'en',
+          ...providerCredentialsEmail(error.transport, error.message),
+        });
+        if (queued) outbox.kick();
+      } catch (alertError) {
+        app.log.error({ err: alertError }, 'Queueing the operator’s alert failed');
       }
     }
 
@@ -206,6 +240,14 @@ export default fp(
           await tx.execute(
             sql`update outbox_messages set state = 'sent', transport = ${outcome.transport}, sent_at = now(),
                   last_error = null
+                where id = ${message.id}`,
+          );
+        } else if ('heldSeconds' in outcome) {
+          await tx.execute(
+            sql`update outbox_messages set
+                  attempts = attempts - 1,
+                  last_error = ${outcome.error},
+                  next_attempt_at = now() + make_interval(secs => ${outcome.heldSeconds})
                 where id = ${message.id}`,
           );
         } else {

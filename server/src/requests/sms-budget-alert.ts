@@ -1,11 +1,11 @@
 import type { DatabaseExecutor } from '../db/open-database';
 import type { MessageOutbox } from '../plugins/message-outbox';
 import type { RenderedEmail } from '../mail/templates';
+import { operatorEmail } from '../mail/operator-email';
 
 /** The operator's email when the day's SMS budget is used up, in English (the operator's language). */
 export function smsBudgetAlertEmail(day: string, budget: number): RenderedEmail {
-  const subject = `Kabari: the SMS budget of ${day} is used up (${budget} SMS)`;
-  const lines = [
+  return operatorEmail(`Kabari: the SMS budget of ${day} is used up (${budget} SMS)`, [
     `Kabari has sent ${budget} SMS on ${day} (UTC), the daily budget set by SMS_DAILY_BUDGET.`,
     '',
     'Until midnight UTC every SMS request is refused, and the requester is told that SMS requests are possible ' +
@@ -15,15 +15,7 @@ export function smsBudgetAlertEmail(day: string, budget: number): RenderedEmail 
       'the location requests of the day show which accounts sent them.',
     '',
     'This email is sent once a day at most.',
-  ];
-  const html = `<!doctype html>
-<html lang="en"><body style="font-family: sans-serif; line-height: 1.5">
-${lines
-  .filter((line) => line !== '')
-  .map((line) => `<p>${line.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)}</p>`)
-  .join('\n')}
-</body></html>`;
-  return { subject, text: lines.join('\n'), html };
+  ]);
 }
 
 /**

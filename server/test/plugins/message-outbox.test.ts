@@ -298,6 +298,44 @@ describeEachDatabase('the outbox with SMTP_URL', (driver) => {
   });
 });
 
+describeEachDatabase('the outbox when the SMTP server refuses Kabari’s login', (driver) => {
+  it('holds the email instead of failing it, and queues the operator’s alert (held too, until SMTP accepts)', async () => {
+    const server = new SMTPServer({
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth: (_auth, _session, callback) => callback(new Error('Invalid username or password')),
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.server.address() as AddressInfo;
+    const testApp = await buildTestApp(driver, {
+      SMTP_URL: `smtp://kabari:wrong-password@127.0.0.1:${port}`,
+      OPERATOR_EMAIL: 'operator@kabari.test',
+    });
+    try {
+      await testApp.app.outbox.queue(testApp.app.db, {
+        idempotencyKey: 'smtp-credentials-test',
+        to: 'ana@example.com',
+        locale: 'en',
+        subject: 'Hello',
+        text: 'Hello',
+        html: '<p>Hello</p>',
+      });
+      await testApp.app.outbox.dispatchDue();
+      const rows = await testApp.app.db.select().from(outboxMessages);
+      const message = rows.find((row) => row.idempotencyKey === 'smtp-credentials-test');
+      expect(message).toMatchObject({ state: 'queued', attempts: 0 });
+      expect(message!.lastError).toMatch(/^The SMTP server refused Kabari's login/);
+      const alert = rows.find((row) => row.recipient === 'operator@kabari.test');
+      expect(alert).toMatchObject({ state: 'queued', subject: "Kabari: the SMTP server refuses Kabari's credentials" });
+      expect(alert!.bodyText).toContain('Check the user and password in SMTP_URL, then restart the server.');
+    } finally {
+      await testApp.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describeEachDatabase('the dispatcher against SMTP: a burst over pooled connections', (driver) => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let testApp: TestApp;
@@ -442,6 +480,49 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     expect(healthy.requests).toHaveLength(1);
     // The requester saw it created (queued), then sent; retries that stayed queued published nothing.
     expect(await deliveryEvents(restarted, request.id)).toEqual(['queued', 'sent']);
+  });
+
+  it('holds every SMS while Twilio refuses Kabari’s credentials, tells the operator once, and sends them once it accepts', async () => {
+    const refusing = recordingTwilioClient([401, 401]);
+    testApp = await buildTestApp(
+      driver,
+      { ...TWILIO, OPERATOR_EMAIL: 'operator@kabari.test' },
+      { build: { twilioHttpClient: refusing.client } },
+    );
+    const sent = [await sendSms(testApp.app, '+6281234567801'), await sendSms(testApp.app, '+6281234567802')];
+    await testApp.app.outbox.dispatchDue();
+    const alerts = () =>
+      testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, 'operator@kabari.test'));
+    const held = async () => {
+      for (const { request } of sent) {
+        const message = await messageOf(testApp.app, request.id);
+        // Held, not failed, and the tries do not count towards giving up.
+        expect(message).toMatchObject({ state: 'queued', attempts: 0 });
+        expect(message.lastError).toMatch(/^Twilio refused Kabari's credentials \(401\)/);
+        expect(message.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+      }
+    };
+    await held();
+    // Far more tries than a failing message gets: still held, and still one email to the operator.
+    for (let round = 0; round < 10; round += 1) {
+      refusing.answer(401, 401);
+      for (const { request } of sent) await makeDue(testApp.app, (await messageOf(testApp.app, request.id)).id);
+      await testApp.app.outbox.dispatchDue();
+    }
+    await held();
+    const [alert, ...more] = await alerts();
+    expect(more).toEqual([]);
+    expect(alert).toMatchObject({ channel: 'email', subject: "Kabari: Twilio refuses Kabari's credentials" });
+    expect(alert!.bodyText).toContain('Check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN, then restart the server.');
+    expect(refusing.requests).toHaveLength(22);
+
+    // The credentials accepted again: each goes out, once.
+    for (const { request } of sent) await makeDue(testApp.app, (await messageOf(testApp.app, request.id)).id);
+    await testApp.app.outbox.dispatchDue();
+    for (const { request } of sent) {
+      expect(await messageOf(testApp.app, request.id)).toMatchObject({ state: 'sent', transport: 'twilio' });
+    }
+    expect(refusing.requests).toHaveLength(24);
   });
 
   it('renews the claim of a message while a slow provider takes it, so no one else sends it meanwhile', async () => {

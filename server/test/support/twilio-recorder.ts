@@ -26,8 +26,13 @@ export function recordingTwilioClient(script: TwilioAnswer[] = []) {
               to: (options.data as { To?: string })?.To,
             }
           : {
-              code: answer === 400 ? 21211 : 20500,
-              message: answer === 400 ? "The 'To' number is not a valid phone number." : 'Service unavailable',
+              code: answer === 400 ? 21211 : answer === 401 ? 20003 : 20500,
+              message:
+                answer === 400
+                  ? "The 'To' number is not a valid phone number."
+                  : answer === 401
+                    ? 'Authenticate'
+                    : 'Service unavailable',
               status: answer,
             };
       return { statusCode: answer, body: JSON.stringify(body), headers: {} };
