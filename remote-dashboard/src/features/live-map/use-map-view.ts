@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { repeatWhileInView } from '@kabari/shared/ui/repeat-while-in-view';
 import { recordMapView } from '../../lib/map-views-api';
 
 /** How often an open map says it is still open (the server takes an opening unheard of for 3 minutes as closed). */
@@ -13,8 +14,7 @@ export function useMapView(requestId: string, sharing: boolean): void {
     if (!sharing) return;
     let viewId: number | undefined;
     let ended = false;
-    const report = () => {
-      if (document.visibilityState !== 'visible') return;
+    const stop = repeatWhileInView(() => {
       recordMapView(requestId, viewId).then(
         (answer) => {
           if (!ended) viewId = answer.viewId ?? undefined;
@@ -22,14 +22,10 @@ export function useMapView(requestId: string, sharing: boolean): void {
         // Not recorded this time: the next minute tries again.
         () => undefined,
       );
-    };
-    report();
-    const timer = setInterval(report, MAP_VIEW_EVERY_MS);
-    document.addEventListener('visibilitychange', report);
+    }, MAP_VIEW_EVERY_MS);
     return () => {
       ended = true;
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', report);
+      stop();
     };
   }, [requestId, sharing]);
 }

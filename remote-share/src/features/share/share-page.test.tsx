@@ -1,22 +1,12 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
+import { okReply, sharingLink } from '../../testing/share-fixtures';
 import SharePage from './share-page';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
-const sharing = {
-  requesterName: 'Budi Santoso',
-  channel: 'link',
-  state: 'sharing',
-  expiresAt: '2030-01-01T10:00:00.000Z',
-  liveUntil: null,
-  canOptOut: false,
-  shared: { approximate: true, precise: true },
-};
-
-function reply(data: unknown) {
-  return { ok: true, status: 200, statusText: 'ok', json: async () => ({ status: 200, message: 'ok', data }) };
-}
+const sharing = sharingLink;
+const reply = okReply;
 
 /** A browser whose live watch the test can fail as when location permission is withdrawn. */
 function watchThatFails(): () => void {

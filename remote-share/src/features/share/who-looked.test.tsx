@@ -1,5 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
+import { okReply, sharingLink } from '../../testing/share-fixtures';
 import { shareText } from '../../lib/share-text';
 import SharePage from './share-page';
 import { whoLookedText, WHO_LOOKED_EVERY_MS } from './who-looked';
@@ -49,21 +50,8 @@ describe('who looked: the sentence', () => {
 });
 
 describe('who looked on the thank-you page', () => {
-  const link = {
-    requesterName: 'Budi Santoso',
-    channel: 'link',
-    state: 'sharing',
-    expiresAt: '2030-01-01T10:00:00.000Z',
-    liveUntil: null,
-    canOptOut: false,
-    shared: { approximate: true, precise: false },
-  };
-  const reply = (data: unknown) => ({
-    ok: true,
-    status: 200,
-    statusText: 'ok',
-    json: async () => ({ status: 200, message: 'ok', data }),
-  });
+  const link = { ...sharingLink, shared: { approximate: true, precise: false } };
+  const reply = okReply;
 
   afterEach(() => jest.useRealTimers());
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Locale } from '@kabari/shared/i18n/locale';
+import { repeatWhileInView } from '@kabari/shared/ui/repeat-while-in-view';
 import { shareApi, type MapViewsSeen } from '../../lib/share-api';
 import type { ShareText } from '../../lib/share-text';
 
@@ -47,8 +48,7 @@ export function WhoLooked({ token, name, locale, t }: { token: string; name: str
   const [seen, setSeen] = useState<{ views: MapViewsSeen; at: number } | null>(null);
   useEffect(() => {
     let current = true;
-    const ask = () => {
-      if (document.visibilityState !== 'visible') return;
+    const stop = repeatWhileInView(() => {
       shareApi.views(token).then(
         (views) => {
           if (current) setSeen({ views, at: Date.now() });
@@ -56,14 +56,10 @@ export function WhoLooked({ token, name, locale, t }: { token: string; name: str
         // Said again at the next ask; until then the sentence stays as it was.
         () => undefined,
       );
-    };
-    ask();
-    const timer = setInterval(ask, WHO_LOOKED_EVERY_MS);
-    document.addEventListener('visibilitychange', ask);
+    }, WHO_LOOKED_EVERY_MS);
     return () => {
       current = false;
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', ask);
+      stop();
     };
   }, [token]);
   if (!seen) return null;

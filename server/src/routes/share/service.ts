@@ -298,8 +298,22 @@ export function startLiveSharing(db: Database, token: string, minutes: number): 
 }
 
 /**
- * Ends the live window the page watched (`watched`, its end) before its time, keeping consent; a newer window is
- * kept. Answers the live window left (null: none).
+ * What the live page's calls act on: the request's row while a live window is open, with `watches` saying whether it
+ * is the window the page watched (a late call must not touch one the recipient just started). Null when nothing is
+ * live, after Stop sharing or Stop and erase too (the page then stops); 409 in any other state.
+ */
+async function openLiveWindow(tx: DatabaseExecutor, token: string, watched: string, now: Date) {
+  const row = await findRequest(tx, token, true);
+  const state = linkState(row);
+  if (state === 'stopped' || state === 'withdrawn') return null;
+  if (state !== 'sharing') throw notSharing(state);
+  if (row.liveUntil === null || row.liveUntil <= now) return null;
+  return { row, liveUntil: row.liveUntil, watches: row.liveUntil.getTime() === new Date(watched).getTime() };
+}
+
+/**
+ * Ends the live window the page watched (`watched`, its end) before its time for `reason`, keeping consent; a newer
+ * window is kept. Answers the live window left (null: none).
  */
 export function endLiveSharing(
   db: Database,
@@ -308,16 +322,12 @@ export function endLiveSharing(
   reason: LiveEndReason | undefined,
 ): Promise<string | null> {
   return db.transaction(async (tx) => {
-    const row = await findRequest(tx, token, true);
-    const state = linkState(row);
-    if (state === 'stopped' || state === 'withdrawn') return null;
-    if (state !== 'sharing') throw notSharing(state);
     const now = new Date();
-    if (row.liveUntil === null || row.liveUntil <= now) return null;
-    // The page names the window it watched: a late call must not end the one the recipient just started.
-    if (row.liveUntil.getTime() !== new Date(watched).getTime()) return row.liveUntil.toISOString();
-    await updateRequest(tx, row.id, { liveUntil: null, liveEndedAt: now, liveEndReason: reason ?? null });
-    await publishView(tx, row.userId, row.id);
+    const live = await openLiveWindow(tx, token, watched, now);
+    if (!live) return null;
+    if (!live.watches) return live.liveUntil.toISOString();
+    await updateRequest(tx, live.row.id, { liveUntil: null, liveEndedAt: now, liveEndReason: reason ?? null });
+    await publishView(tx, live.row.userId, live.row.id);
     return null;
   });
 }
@@ -328,15 +338,11 @@ export function endLiveSharing(
  */
 export function heardFromLivePage(db: Database, token: string, watched: string): Promise<string | null> {
   return db.transaction(async (tx) => {
-    const row = await findRequest(tx, token, true);
-    const state = linkState(row);
-    // Stopped or erased from another tab: nothing is live, and the page stops.
-    if (state === 'stopped' || state === 'withdrawn') return null;
-    if (state !== 'sharing') throw notSharing(state);
     const now = new Date();
-    if (row.liveUntil === null || row.liveUntil <= now) return null;
-    if (row.liveUntil.getTime() === new Date(watched).getTime()) await updateRequest(tx, row.id, { liveHeardAt: now });
-    return row.liveUntil.toISOString();
+    const live = await openLiveWindow(tx, token, watched, now);
+    if (!live) return null;
+    if (live.watches) await updateRequest(tx, live.row.id, { liveHeardAt: now });
+    return live.liveUntil.toISOString();
   });
 }
 
