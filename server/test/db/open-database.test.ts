@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, utimesSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
@@ -112,6 +114,55 @@ describe('the embedded database folder (DATA_DIR)', () => {
       expect(said[0]).toBe(
         `DATA_DIR ${database.dataDir} is locked: waiting up to 12 s for the lock of a server that stopped to expire`,
       );
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('is taken over at once from a server of this machine that was killed, its lock still fresh', async () => {
+    const database = await createTestDatabase('pglite');
+    try {
+      // A process that has ended, recorded as the holder of a lock refreshed a moment ago.
+      const child = spawn(process.execPath, ['-e', '']);
+      const pid = child.pid!;
+      await new Promise((resolve) => child.on('exit', resolve));
+      mkdirSync(path.join(database.dataDir, 'server.lock'));
+      writeFileSync(path.join(database.dataDir, 'server.lock.owner'), JSON.stringify({ pid, host: hostname() }));
+      const said: string[] = [];
+      const started = Date.now();
+      const opened = await openDatabase(
+        { dataDir: database.dataDir, databaseUrl: undefined },
+        { ...quietLog, info: (message: string) => said.push(message) },
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(said[0]).toBe(
+        `DATA_DIR ${database.dataDir} was locked by process ${pid}, which has ended: taking the lock over`,
+      );
+      // The new holder is on record, and the record goes with the lock.
+      const owner = JSON.parse(readFileSync(path.join(database.dataDir, 'server.lock.owner'), 'utf8'));
+      expect(owner).toEqual({ pid: process.pid, host: hostname() });
+      await opened.client.close();
+      expect(existsSync(path.join(database.dataDir, 'server.lock.owner'))).toBe(false);
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('waits as before when the recorded holder is on another machine', async () => {
+    const database = await createTestDatabase('pglite');
+    try {
+      const lock = path.join(database.dataDir, 'server.lock');
+      mkdirSync(lock);
+      const killedAt = new Date(Date.now() - 9_000);
+      utimesSync(lock, killedAt, killedAt);
+      writeFileSync(`${lock}.owner`, JSON.stringify({ pid: 999_999, host: `not-${hostname()}` }));
+      const said: string[] = [];
+      const opened = await openDatabase(
+        { dataDir: database.dataDir, databaseUrl: undefined },
+        { ...quietLog, info: (message: string) => said.push(message) },
+      );
+      await opened.client.close();
+      expect(said[0]).toMatch(/is locked: waiting up to 12 s for the lock of a server that stopped to expire$/);
     } finally {
       await database.cleanup();
     }
