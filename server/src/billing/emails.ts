@@ -200,6 +200,31 @@ export function reversalEndedEmail(
   ]);
 }
 
+/** The operator won the dispute of a charge: the subscription the dispute ended is back as it was. */
+export function disputeWonEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string; paidAt: Date; validUntil: Date; renews: boolean },
+): RenderedEmail {
+  const amount = formatMoney(facts.amount, facts.currency, locale);
+  const until = day(facts.validUntil, locale);
+  if (locale === 'id') {
+    return render(locale, 'Langganan Kabari Anda aktif kembali', [
+      hello(locale, facts.displayName),
+      `Sengketa atas pembayaran ${amount} pada ${day(facts.paidAt, locale)} telah diputuskan oleh bank atau penyedia pembayaran: pembayaran itu tetap sah. Langganan Kabari yang berakhir karena sengketa tersebut kami aktifkan kembali seperti sebelumnya.`,
+      facts.renews
+        ? `Langganan Anda berlaku hingga ${until} dan diperpanjang otomatis seperti biasa. Anda dapat membatalkannya kapan saja di Langganan saya.`
+        : `Langganan Anda berlaku hingga ${until} dan tidak diperpanjang, karena Anda sudah membatalkannya sebelumnya.`,
+    ]);
+  }
+  return render(locale, 'Your Kabari subscription is active again', [
+    hello(locale, facts.displayName),
+    `The dispute of the payment of ${amount} made on ${day(facts.paidAt, locale)} has been decided by your bank or payment provider: the payment stands. The Kabari subscription the dispute ended is back as it was.`,
+    facts.renews
+      ? `It runs until ${until} and renews as before. You can cancel it at any time in My subscription.`
+      : `It runs until ${until} and does not renew, as you had cancelled it before.`,
+  ]);
+}
+
 /**
  * A renewal charge the provider confirmed only after its period had moved on (the subscription had expired
  * unconfirmed and was paid again by hand): nothing was given for it, so it was refunded in full.

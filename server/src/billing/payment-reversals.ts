@@ -3,7 +3,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, subscriptions } from '../db/schema/billing';
 import type { MessageOutbox } from '../plugins/message-outbox';
-import { reversalEndedEmail } from './emails';
+import { disputeWonEmail, reversalEndedEmail } from './emails';
 import { lockSubscriptionWithUser } from './subscriptions';
 
 type Payment = typeof payments.$inferSelect;
@@ -41,6 +41,12 @@ async function endSubscriptionFor(
       status: 'unsubscribed',
       validUntil: subscription.validUntil < now ? subscription.validUntil : now,
       cancelledAt: subscription.cancelledAt ?? now,
+      // What a won dispute gives back (recordDisputeWon).
+      ...(reason === 'disputed' && {
+        disputedPaymentId: payment.id,
+        statusBeforeDispute: subscription.status,
+        validUntilBeforeDispute: subscription.validUntil,
+      }),
       updatedAt: now,
     })
     .where(eq(subscriptions.id, subscription.id));
@@ -115,4 +121,67 @@ export async function recordDispute(
     .where(eq(payments.id, payment.id));
   const endedSubscription = await endSubscriptionFor(tx, outbox, payment, 'disputed', now);
   return { recorded: true, state: 'disputed', endedSubscription };
+}
+
+/**
+ * The operator won the dispute of a charge (the bank kept the money with us): the payment counts again, and the
+ * subscription the dispute ended gets back the status and period end it had, with an email; one ended since for
+ * another reason, or renewed by a new payment, is left alone. Idempotent.
+ */
+export async function recordDisputeWon(
+  tx: DatabaseExecutor,
+  outbox: MessageOutbox,
+  find: { providerRef?: string | null; paymentKey?: string | null },
+  now: Date,
+): Promise<{ recorded: boolean; restoredSubscription: boolean }> {
+  const payment = await lockPayment(tx, find);
+  if (!payment || payment.state !== 'disputed') return { recorded: false, restoredSubscription: false };
+  const state =
+    payment.refundedAmount >= payment.amount
+      ? 'refunded'
+      : payment.refundedAmount > 0
+        ? 'partly_refunded'
+        : 'succeeded';
+  await tx.update(payments).set({ state }).where(eq(payments.id, payment.id));
+  if (!payment.subscriptionId) return { recorded: true, restoredSubscription: false };
+  const row = await lockSubscriptionWithUser(tx, payment.subscriptionId);
+  const subscription = row?.subscription;
+  if (
+    !row ||
+    !subscription ||
+    subscription.status !== 'unsubscribed' ||
+    subscription.disputedPaymentId !== payment.id ||
+    !subscription.statusBeforeDispute ||
+    !subscription.validUntilBeforeDispute
+  ) {
+    return { recorded: true, restoredSubscription: false };
+  }
+  const status = subscription.statusBeforeDispute;
+  await tx
+    .update(subscriptions)
+    .set({
+      status,
+      validUntil: subscription.validUntilBeforeDispute,
+      cancelledAt: status === 'cancelled' ? subscription.cancelledAt : null,
+      disputedPaymentId: null,
+      statusBeforeDispute: null,
+      validUntilBeforeDispute: null,
+      updatedAt: now,
+    })
+    .where(eq(subscriptions.id, subscription.id));
+  const { user } = row;
+  await outbox.queue(tx, {
+    idempotencyKey: `dispute-won:${subscription.id}:${payment.id}`,
+    to: user.email,
+    locale: user.locale,
+    ...disputeWonEmail(user.locale, {
+      displayName: user.displayName,
+      amount: payment.amount,
+      currency: payment.currency,
+      paidAt: payment.settledAt ?? payment.createdAt,
+      validUntil: subscription.validUntilBeforeDispute,
+      renews: status !== 'cancelled',
+    }),
+  });
+  return { recorded: true, restoredSubscription: true };
 }

@@ -2243,7 +2243,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe's events, verified by their signature (STRIPE_WEBHOOK_SECRET)
-         * @description payment_intent.succeeded and .payment_failed settle a pending payment; charge.refunded and charge.dispute.created are recorded on the payment (refunded, partly refunded, disputed); a full refund of the current period’s charge or a dispute ends the subscription.
+         * @description payment_intent.succeeded and .payment_failed settle a pending payment; charge.refunded and charge.dispute.created are recorded on the payment (refunded, partly refunded, disputed); a full refund of the current period’s charge or a dispute ends the subscription. charge.dispute.closed with status won gives the payment back its state and the subscription the dispute ended its status and period end.
          */
         post: {
             parameters: {

@@ -85,6 +85,11 @@ export const subscriptions = pgTable(
     validUntil: timestamp('valid_until', { withTimezone: true, mode: 'date' }).notNull(),
     reminderSentForPeriod: integer('reminder_sent_for_period'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+    // Set while a dispute of one of its charges has ended the subscription: that payment, and the status and end of
+    // period it had, so that a dispute the operator wins gives them back.
+    disputedPaymentId: uuid('disputed_payment_id'),
+    statusBeforeDispute: text('status_before_dispute', { enum: SUBSCRIPTION_STATUSES }),
+    validUntilBeforeDispute: timestamp('valid_until_before_dispute', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -93,6 +98,7 @@ export const subscriptions = pgTable(
     index('subscriptions_due_idx').on(table.status, table.validUntil),
     check('subscriptions_status_check', oneOf(table.status, SUBSCRIPTION_STATUSES)),
     check('subscriptions_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
+    check('subscriptions_status_before_dispute_check', oneOf(table.statusBeforeDispute, SUBSCRIPTION_STATUSES)),
   ],
 );
 

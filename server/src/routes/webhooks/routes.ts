@@ -29,7 +29,9 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'payment_intent.succeeded and .payment_failed settle a pending payment; charge.refunded and ' +
           'charge.dispute.created are recorded on the payment (refunded, partly refunded, disputed); a full ' +
-          'refund of the current period’s charge or a dispute ends the subscription.',
+          'refund of the current period’s charge or a dispute ends the subscription. charge.dispute.closed with ' +
+          'status won gives the payment back its state and the subscription the dispute ended its status and ' +
+          'period end.',
         headers: stripeHeaders,
         body: z.unknown(),
         response: { 200: webhookResponse, 404: errorEnvelope, ...errorResponses },

@@ -4,7 +4,7 @@ import { findRegistration } from '../../billing/registration-rows';
 import { firstDayKey } from '../../billing/sign-ups';
 import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
 import { minorDigits } from '../../billing/money';
-import { recordDispute, recordRefund } from '../../billing/payment-reversals';
+import { recordDispute, recordDisputeWon, recordRefund } from '../../billing/payment-reversals';
 import { settlePendingPayment } from '../../billing/settle';
 import { firstDelivery } from '../../billing/webhook-events';
 import type { DatabaseExecutor } from '../../db/open-database';
@@ -155,6 +155,15 @@ export function webhookRules(deps: WebhookDeps) {
         } else if (event.type === 'charge.dispute.created') {
           const dispute = event.data.object;
           await recordDispute(
+            tx,
+            deps.outbox,
+            { providerRef: refOf(dispute.payment_intent) },
+            deps.billing.clock.now(),
+          );
+        } else if (event.type === 'charge.dispute.closed' && event.data.object.status === 'won') {
+          // Lost: the money went back to the payer, and the subscription stays ended.
+          const dispute = event.data.object;
+          await recordDisputeWon(
             tx,
             deps.outbox,
             { providerRef: refOf(dispute.payment_intent) },

@@ -519,25 +519,30 @@ describeEachDatabase('Stripe', (driver) => {
     expect((await mailTo(email)).map((mail) => mail.subject)).not.toContain('Your Kabari subscription has ended');
   });
 
-  it('a dispute marks the payment disputed and ends the subscription with a notice', async () => {
-    const { email, userId } = await trialSubscriber('pi_disputed');
-    const payload = JSON.stringify({
-      id: 'evt_dispute',
+  /** A Stripe dispute event on the charge of `intentId`. */
+  function disputeEvent(eventId: string, type: string, intentId: string, status: string) {
+    return JSON.stringify({
+      id: eventId,
       object: 'event',
-      type: 'charge.dispute.created',
+      type,
       data: {
         object: {
-          id: 'dp_1',
+          id: `dp_${intentId}`,
           object: 'dispute',
-          charge: 'ch_pi_disputed',
-          payment_intent: 'pi_disputed',
+          charge: `ch_${intentId}`,
+          payment_intent: intentId,
           amount: 99,
           currency: 'usd',
           reason: 'fraudulent',
-          status: 'needs_response',
+          status,
         },
       },
     });
+  }
+
+  it('a dispute marks the payment disputed and ends the subscription with a notice', async () => {
+    const { email, userId } = await trialSubscriber('pi_disputed');
+    const payload = disputeEvent('evt_dispute', 'charge.dispute.created', 'pi_disputed', 'needs_response');
     expect((await postWebhook(payload, signed(payload))).json().data).toEqual({ received: true, duplicate: false });
     const [payment] = await app().db.select().from(payments).where(eq(payments.providerRef, 'pi_disputed'));
     expect(payment!.state).toBe('disputed');
@@ -546,6 +551,43 @@ describeEachDatabase('Stripe', (driver) => {
     const notices = (await mailTo(email)).filter((mail) => mail.subject === 'Your Kabari subscription has ended');
     expect(notices).toHaveLength(1);
     expect(notices[0]!.bodyText).toContain('is being disputed');
+  });
+
+  it('a dispute the operator wins gives the subscription back as it was, once, with an email; a lost one does not', async () => {
+    const { email, userId } = await trialSubscriber('pi_dispute_won');
+    const before = await subscriptionOf(userId);
+    const opened = disputeEvent('evt_dispute_won_1', 'charge.dispute.created', 'pi_dispute_won', 'needs_response');
+    expect((await postWebhook(opened, signed(opened))).statusCode).toBe(200);
+    expect((await subscriptionOf(userId)).status).toBe('unsubscribed');
+
+    const won = disputeEvent('evt_dispute_won_2', 'charge.dispute.closed', 'pi_dispute_won', 'won');
+    expect((await postWebhook(won, signed(won))).json().data).toEqual({ received: true, duplicate: false });
+    const [payment] = await app().db.select().from(payments).where(eq(payments.providerRef, 'pi_dispute_won'));
+    expect(payment!.state).toBe('succeeded');
+    expect(await subscriptionOf(userId)).toMatchObject({
+      status: before.status,
+      validUntil: before.validUntil,
+      cancelledAt: null,
+      disputedPaymentId: null,
+    });
+    const back = (await mailTo(email)).filter((mail) => mail.subject === 'Your Kabari subscription is active again');
+    expect(back).toHaveLength(1);
+    expect(back[0]!.bodyText).toContain('the payment stands');
+    // Delivered again: nothing more.
+    expect((await postWebhook(won, signed(won))).json().data).toEqual({ received: true, duplicate: true });
+    expect(
+      (await mailTo(email)).filter((mail) => mail.subject === 'Your Kabari subscription is active again'),
+    ).toHaveLength(1);
+
+    // Lost: the subscription stays ended.
+    const other = await trialSubscriber('pi_dispute_lost');
+    const openedToo = disputeEvent('evt_dispute_lost_1', 'charge.dispute.created', 'pi_dispute_lost', 'needs_response');
+    await postWebhook(openedToo, signed(openedToo));
+    const lost = disputeEvent('evt_dispute_lost_2', 'charge.dispute.closed', 'pi_dispute_lost', 'lost');
+    expect((await postWebhook(lost, signed(lost))).statusCode).toBe(200);
+    expect((await subscriptionOf(other.userId)).status).toBe('unsubscribed');
+    const [lostPayment] = await app().db.select().from(payments).where(eq(payments.providerRef, 'pi_dispute_lost'));
+    expect(lostPayment!.state).toBe('disputed');
   });
 
   it('a refund of an earlier period’s charge is recorded only: the renewed period is paid for', async () => {

@@ -19,3 +19,12 @@ ALTER TABLE "location_requests" ADD COLUMN "live_ended_at" timestamp with time z
 ALTER TABLE "location_requests" ADD COLUMN "live_end_reason" text;
 --> statement-breakpoint
 ALTER TABLE "location_requests" ADD CONSTRAINT "location_requests_live_end_reason_check" CHECK ("location_requests"."live_end_reason" in ('unsupported', 'denied', 'failed', 'disabled', 'silent'));
+--> statement-breakpoint
+-- A subscription a dispute ended keeps the status and period end it had, for a dispute the operator wins.
+ALTER TABLE "subscriptions" ADD COLUMN "disputed_payment_id" uuid;
+--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "status_before_dispute" text;
+--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "valid_until_before_dispute" timestamp with time zone;
+--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_status_before_dispute_check" CHECK ("subscriptions"."status_before_dispute" in ('trial', 'active', 'cancelled', 'expired', 'unsubscribed'));
