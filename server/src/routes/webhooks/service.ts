@@ -152,23 +152,13 @@ export function webhookRules(deps: WebhookDeps) {
             { total: Math.round(charge.amount_refunded / stripeAmount(1, currency)) },
             deps.billing.clock.now(),
           );
-        } else if (event.type === 'charge.dispute.created') {
+        } else if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
           const dispute = event.data.object;
-          await recordDispute(
-            tx,
-            deps.outbox,
-            { providerRef: refOf(dispute.payment_intent) },
-            deps.billing.clock.now(),
-          );
-        } else if (event.type === 'charge.dispute.closed' && event.data.object.status === 'won') {
-          // Lost: the money went back to the payer, and the subscription stays ended.
-          const dispute = event.data.object;
-          await recordDisputeWon(
-            tx,
-            deps.outbox,
-            { providerRef: refOf(dispute.payment_intent) },
-            deps.billing.clock.now(),
-          );
+          const find = { providerRef: refOf(dispute.payment_intent) };
+          const now = deps.billing.clock.now();
+          if (event.type === 'charge.dispute.created') await recordDispute(tx, deps.outbox, find, now);
+          // Won: the payment counts again. Lost: the money went back to the payer, and the subscription stays ended.
+          else if (dispute.status === 'won') await recordDisputeWon(tx, deps.outbox, find, now);
         }
         return true;
       }));
