@@ -11,6 +11,16 @@ const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'
  * frames, which Kabari's pages do not have); with some 60 checks on two busy cores, that was most of a minute.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // A dialog still fading in has its text at part opacity, which axe would measure as poor contrast: the screen is
+  // checked as the user reads it, once every finite animation has ended (a spinner's never does).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const { axe } = window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } };
