@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react';
-import { apiRaw } from '@kabari/shared/api/api-client';
+import { apiRawGet } from '@kabari/shared/api/api-client';
 import type { ApiData } from '@kabari/shared/api/api-types';
 
 /** GET /api/v1/personnal/registerQuery/{id}, read raw. */
 export type RegisterQueryResult = ApiData<'/api/v1/personnal/registerQuery/{id}', 'get'>;
 
 export async function queryRegistration(id: string): Promise<RegisterQueryResult> {
-  const response = await apiRaw<RegisterQueryResult>({
-    method: 'get',
-    url: `/api/v1/personnal/registerQuery/${encodeURIComponent(id)}`,
+  const response = await apiRawGet('/api/v1/personnal/registerQuery/{id}', {
+    path: { id },
     toastErrors: false,
     handledStatuses: [400, 404],
   });

@@ -9,15 +9,15 @@ export type PaymentRecord = ApiData<'/api/v1/personnal/payments', 'get'>['items'
 const quiet = { toastErrors: false } as const;
 
 export function fetchSubscriptionInfo(): Promise<SubscriptionInfo> {
-  return apiGet<SubscriptionInfo>('/api/v1/personnal/subscribe/info', quiet);
+  return apiGet('/api/v1/personnal/subscribe/info', quiet);
 }
 
 export async function fetchPayments(): Promise<PaymentRecord[]> {
-  return (await apiGet<{ items: PaymentRecord[] }>('/api/v1/personnal/payments', quiet)).items;
+  return (await apiGet('/api/v1/personnal/payments', quiet)).items;
 }
 
 export function cancelSubscription(): Promise<SubscriptionInfo> {
-  return apiPost<SubscriptionInfo>('/api/v1/personnal/subscribe/cancel', {}, quiet);
+  return apiPost('/api/v1/personnal/subscribe/cancel', undefined, quiet);
 }
 
 /** POST subscribe/renew: an expired subscriber pays again; the answer's registerId is polled like a sign-up's. */

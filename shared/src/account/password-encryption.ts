@@ -1,6 +1,5 @@
 import JSEncrypt from 'jsencrypt';
 import { apiGet } from '@kabari/shared/api/api-client';
-import type { ApiData } from '@kabari/shared/api/api-types';
 
 /** The password could not be encrypted (no key, or too long for one RSA block). */
 export class PasswordEncryptionError extends Error {
@@ -14,7 +13,7 @@ let publicKey: Promise<string> | null = null;
 
 /** The server's RSA public key (PEM), fetched once per page; a failure is forgotten. */
 export function loadPublicKey(): Promise<string> {
-  publicKey ??= apiGet<ApiData<'/api/v1/auth/publicKey', 'get'>>('/api/v1/auth/publicKey')
+  publicKey ??= apiGet('/api/v1/auth/publicKey')
     .then((data) => data.publicKey)
     .catch((error: unknown) => {
       publicKey = null;

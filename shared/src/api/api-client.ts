@@ -1,5 +1,15 @@
 import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { apiClientCreated } from './api-setup';
+import type {
+  ApiBody,
+  ApiData,
+  ApiMethod,
+  ApiMethodName,
+  ApiPath,
+  ApiPathParams,
+  ApiPathWith,
+  ApiQuery,
+} from './api-types';
 import type { Envelope } from './envelope';
 
 declare module 'axios' {
@@ -27,22 +37,82 @@ export const apiClient = axios.create({
 });
 apiClientCreated(apiClient);
 
-export type ApiOptions = Omit<AxiosRequestConfig, 'raw' | 'url' | 'method' | 'data'>;
+/** What a call may say besides its path and body: axios's options, with the path's values and the query typed. */
+type AxiosOptions = Omit<AxiosRequestConfig, 'raw' | 'url' | 'method' | 'data' | 'params'>;
 
-// The host's interceptors resolve a call with the envelope's data, which axios's own
-// types cannot express: these helpers say so once, for every caller.
+/** The options of a call to `path`: its `{name}` values (required when it has some) and its query string. */
+export type ApiCallOptions<P extends ApiPath, M extends ApiMethod<P>> = AxiosOptions &
+  ([ApiPathParams<P, M>] extends [never] ? { path?: never } : { path: ApiPathParams<P, M> }) &
+  ([ApiQuery<P, M>] extends [never] ? { params?: never } : { params?: ApiQuery<P, M> });
+
+// A path drawn from ApiPathWith<M> answers M, which TypeScript cannot see through the generic: `M & ApiMethod<P>`
+// says so (it is M itself for every real path).
+type DataOf<P extends ApiPath, M extends ApiMethodName> = ApiData<P, M & ApiMethod<P>>;
+
+/** The options argument: optional, unless the path has values to fill in. */
+type OptionsArgument<P extends ApiPath, M extends ApiMethodName> = [ApiPathParams<P, M & ApiMethod<P>>] extends [never]
+  ? [options?: ApiCallOptions<P, M & ApiMethod<P>>]
+  : [options: ApiCallOptions<P, M & ApiMethod<P>>];
+
+/** A route without a JSON body is called with none. */
+type BodyOf<P extends ApiPath, M extends ApiMethodName> = [ApiBody<P, M & ApiMethod<P>>] extends [never]
+  ? undefined
+  : ApiBody<P, M & ApiMethod<P>>;
+
+/** The URL of `path` with its `{name}` placeholders filled in, each value encoded. */
+function urlOf(path: string, values: Record<string, string | number> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values?.[name];
+    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+function axiosConfig(
+  path: string,
+  options: { path?: Record<string, string | number> } | undefined,
+): [string, AxiosRequestConfig | undefined] {
+  if (!options) return [urlOf(path, undefined), undefined];
+  const { path: values, ...config } = options;
+  return [urlOf(path, values), config];
+}
+
+// The host's interceptors resolve a call with the envelope's data, which axios's own types cannot express: these
+// helpers say so once, for every caller, with the shapes the server's OpenAPI document gives each path.
 
 /** GET: resolves with the envelope's data; rejects with an ApiError. */
-export function apiGet<T>(url: string, options?: ApiOptions): Promise<T> {
-  return apiClient.get(url, options) as unknown as Promise<T>;
+export function apiGet<P extends ApiPathWith<'get'>>(
+  path: P,
+  ...[options]: OptionsArgument<P, 'get'>
+): Promise<DataOf<P, 'get'>> {
+  const [url, config] = axiosConfig(path, options);
+  return apiClient.get(url, config) as unknown as Promise<DataOf<P, 'get'>>;
 }
 
 /** POST: resolves with the envelope's data; rejects with an ApiError. */
-export function apiPost<T>(url: string, body?: unknown, options?: ApiOptions): Promise<T> {
-  return apiClient.post(url, body, options) as unknown as Promise<T>;
+export function apiPost<P extends ApiPathWith<'post'>>(
+  path: P,
+  body: BodyOf<P, 'post'>,
+  ...[options]: OptionsArgument<P, 'post'>
+): Promise<DataOf<P, 'post'>> {
+  const [url, config] = axiosConfig(path, options);
+  return apiClient.post(url, body, config) as unknown as Promise<DataOf<P, 'post'>>;
 }
 
-/** Any call, answered with the raw response (the envelope in `data`), e.g. to poll a status. */
-export function apiRaw<T>(config: Omit<AxiosRequestConfig, 'raw'>): Promise<AxiosResponse<Envelope<T>>> {
-  return apiClient.request<Envelope<T>>({ ...config, raw: true });
+/** DELETE: resolves with the envelope's data; rejects with an ApiError. */
+export function apiDelete<P extends ApiPathWith<'delete'>>(
+  path: P,
+  ...[options]: OptionsArgument<P, 'delete'>
+): Promise<DataOf<P, 'delete'>> {
+  const [url, config] = axiosConfig(path, options);
+  return apiClient.delete(url, config) as unknown as Promise<DataOf<P, 'delete'>>;
+}
+
+/** A GET answered with the raw response (the envelope in `data`), e.g. to poll a status or read a download. */
+export function apiRawGet<P extends ApiPathWith<'get'>>(
+  path: P,
+  ...[options]: OptionsArgument<P, 'get'>
+): Promise<AxiosResponse<Envelope<DataOf<P, 'get'>>>> {
+  const [url, config] = axiosConfig(path, options);
+  return apiClient.get<Envelope<DataOf<P, 'get'>>>(url, { ...config, raw: true });
 }

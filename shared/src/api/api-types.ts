@@ -1,12 +1,19 @@
 // The API's shapes, read from the types generated from the server's OpenAPI document (api-schema.generated.ts):
 // one contract, written once as the routes' zod schemas. Name a shape after the route that returns it, e.g.
-// `type NumberLookup = ApiData<'/api/v1/numbers/lookup', 'get'>`.
+// `type NumberLookup = ApiData<'/api/v1/numbers/lookup', 'get'>`. The API client (api-client.ts) types every call
+// by its path with these.
 import type { paths } from './api-schema.generated';
 
 export type ApiPath = keyof paths;
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type ApiMethodName = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** The paths that answer a method. */
+export type ApiPathWith<M extends ApiMethodName> = {
+  [P in ApiPath]: paths[P][M] extends undefined ? never : P;
+}[ApiPath];
 /** The methods a path answers. */
-export type ApiMethod<P extends ApiPath> = { [M in Method]: paths[P][M] extends undefined ? never : M }[Method];
+export type ApiMethod<P extends ApiPath> = {
+  [M in ApiMethodName]: paths[P][M] extends undefined ? never : M;
+}[ApiMethodName];
 
 type Operation<P extends ApiPath, M extends ApiMethod<P>> = NonNullable<paths[P][M]>;
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -27,4 +34,9 @@ export type ApiBody<P extends ApiPath, M extends ApiMethod<P>> = JsonContent<
 /** The route's query string parameters. */
 export type ApiQuery<P extends ApiPath, M extends ApiMethod<P>> = NonNullable<
   Operation<P, M> extends { parameters: { query?: infer Query } } ? Query : never
+>;
+
+/** The values of the path's `{name}` placeholders. */
+export type ApiPathParams<P extends ApiPath, M extends ApiMethod<P>> = NonNullable<
+  Operation<P, M> extends { parameters: { path?: infer Params } } ? Params : never
 >;

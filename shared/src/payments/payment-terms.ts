@@ -8,7 +8,7 @@ export type PaymentTerms = ApiData<typeof paymentTermsPath, 'post'>;
 export const paymentTermsPath = '/api/v1/personnal/getPaidAmount';
 
 export function fetchPaymentTerms(locale: Locale): Promise<PaymentTerms> {
-  return apiPost<PaymentTerms>(paymentTermsPath, { locale }, { toastErrors: false });
+  return apiPost(paymentTermsPath, { locale }, { toastErrors: false });
 }
 
 /** A lower first-day charge is the new-user offer; with none, no notice is shown. */

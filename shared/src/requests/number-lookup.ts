@@ -4,5 +4,5 @@ import type { NumberLookup } from '@kabari/shared/requests/location-request';
 
 /** GET /api/v1/numbers/lookup with an E.164 number: the numbering-plan facts the server knows, named in the locale. */
 export function lookUpNumber(e164: string, locale: Locale): Promise<NumberLookup> {
-  return apiGet<NumberLookup>('/api/v1/numbers/lookup', { params: { number: e164, locale } });
+  return apiGet('/api/v1/numbers/lookup', { params: { number: e164, locale } });
 }

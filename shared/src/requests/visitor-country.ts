@@ -1,4 +1,3 @@
-import type { ApiData } from '../api/api-types';
 import type { Locale } from '../i18n/locale';
 import { fallbackCountry, indonesianPagesCountry, isKnownCountry } from '@kabari/shared/requests/country-options';
 
@@ -11,7 +10,7 @@ let ipCountry: Promise<string | null> | null = null;
 export function fetchIpCountry(): Promise<string | null> {
   ipCountry ??= import('@kabari/shared/api/api-client')
     .then(({ apiGet }) =>
-      apiGet<ApiData<'/api/v1/locate/country', 'get'>>('/api/v1/locate/country', {
+      apiGet('/api/v1/locate/country', {
         toastErrors: false,
         handledStatuses: [429],
       }),

@@ -7,7 +7,7 @@ export type LoginResult = ApiData<'/api/v1/auth/login', 'post'>;
 
 /** POST /api/v1/auth/login. A wrong password rejects (the interceptors toast the server's message). */
 export async function logIn(email: string, password: string): Promise<LoginResult> {
-  return apiPost<LoginResult>('/api/v1/auth/login', { email, password: await encryptPassword(password) });
+  return apiPost('/api/v1/auth/login', { email, password: await encryptPassword(password) });
 }
 
 /** Send-code type 1: password reset. */
@@ -18,17 +18,13 @@ export const resetCodeType = 1;
  * (with the server's reason), so the interceptors do not toast too.
  */
 export async function sendResetCode(email: string): Promise<boolean> {
-  const data = await apiPost<ApiData<'/api/v1/auth/sendCode', 'post'> | null>(
-    '/api/v1/auth/sendCode',
-    { email, type: resetCodeType },
-    { toastErrors: false },
-  );
+  const data = await apiPost('/api/v1/auth/sendCode', { email, type: resetCodeType }, { toastErrors: false });
   return data?.success === true;
 }
 
 /** POST /api/v1/auth/resetPassword: only the success flag is read. */
 export async function resetPassword(email: string, newPassword: string, verificationCode: string): Promise<boolean> {
-  const data = await apiPost<ApiData<'/api/v1/auth/resetPassword', 'post'> | null>('/api/v1/auth/resetPassword', {
+  const data = await apiPost('/api/v1/auth/resetPassword', {
     email,
     password: await encryptPassword(newPassword),
     verificationCode,

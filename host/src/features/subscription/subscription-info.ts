@@ -13,7 +13,7 @@ export type SubscriptionInfo = Pick<ApiData<typeof subscriptionInfoPath, 'get'>,
  */
 export async function fetchSubscriptionInfo(): Promise<SubscriptionInfo | null> {
   try {
-    return await apiGet<SubscriptionInfo>(subscriptionInfoPath, { handledStatuses: [404] });
+    return await apiGet(subscriptionInfoPath, { handledStatuses: [404] });
   } catch (error) {
     if (isApiError(error) && error.status === 404) return null;
     throw error;

@@ -6,7 +6,7 @@ import { MemoryRouter } from '@kabari/shared/routing/router';
 import { activeSubscription } from '../../lib/subscription-info.fixture';
 import CancelSubscriptionDialog from './cancel-subscription-dialog';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRaw: jest.fn() }));
+jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRawGet: jest.fn() }));
 
 const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
 const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
@@ -43,6 +43,6 @@ describe('the cancel subscription dialog', () => {
     expect(await screen.findByTestId('cancelled-until')).toHaveTextContent(
       'Langganan Anda sudah dibatalkan. Akses Anda berlaku sampai 22 Desember 2026.',
     );
-    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/subscribe/cancel', {}, expect.anything());
+    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/subscribe/cancel', undefined, expect.anything());
   });
 });

@@ -1,4 +1,4 @@
-import { apiGet, apiPost, apiRaw } from '@kabari/shared/api/api-client';
+import { apiGet, apiPost, apiRawGet } from '@kabari/shared/api/api-client';
 import { encryptPassword } from '@kabari/shared/account/password-encryption';
 import type { ApiData } from '@kabari/shared/api/api-types';
 
@@ -9,70 +9,45 @@ export type AccountSession = ApiData<'/api/v1/personnal/sessions', 'get'>['items
 const quiet = { toastErrors: false } as const;
 
 export function updateDisplayName(displayName: string) {
-  return apiPost<ApiData<'/api/v1/personnal/account/profile', 'post'>>(
-    '/api/v1/personnal/account/profile',
-    { displayName },
-    quiet,
-  );
+  return apiPost('/api/v1/personnal/account/profile', { displayName }, quiet);
 }
 
 /** Step one of a change of email: the password; a code goes to the new address, nothing changes yet. */
 export async function requestEmailChange(newEmail: string, password: string) {
-  return apiPost<ApiData<'/api/v1/personnal/account/email', 'post'>>(
-    '/api/v1/personnal/account/email',
-    { newEmail, password: await encryptPassword(password) },
-    quiet,
-  );
+  return apiPost('/api/v1/personnal/account/email', { newEmail, password: await encryptPassword(password) }, quiet);
 }
 
 /** Step two: the code that reached the new address makes the change. */
 export function confirmEmailChange(newEmail: string, verificationCode: string) {
-  return apiPost<ApiData<'/api/v1/personnal/account/email/confirm', 'post'>>(
-    '/api/v1/personnal/account/email/confirm',
-    { newEmail, verificationCode },
-    quiet,
-  );
+  return apiPost('/api/v1/personnal/account/email/confirm', { newEmail, verificationCode }, quiet);
 }
 
 export async function changePassword(password: string, newPassword: string) {
   const [current, next] = await Promise.all([encryptPassword(password), encryptPassword(newPassword)]);
-  return apiPost<ApiData<'/api/v1/personnal/account/password', 'post'>>(
-    '/api/v1/personnal/account/password',
-    { password: current, newPassword: next },
-    quiet,
-  );
+  return apiPost('/api/v1/personnal/account/password', { password: current, newPassword: next }, quiet);
 }
 
 export async function fetchSessions(): Promise<AccountSession[]> {
-  return (await apiGet<{ items: AccountSession[] }>('/api/v1/personnal/sessions', quiet)).items;
+  return (await apiGet('/api/v1/personnal/sessions', quiet)).items;
 }
 
 export function revokeSession(id: string) {
-  return apiPost<ApiData<'/api/v1/personnal/sessions/{id}/revoke', 'post'>>(
-    `/api/v1/personnal/sessions/${encodeURIComponent(id)}/revoke`,
-    undefined,
-    quiet,
-  );
+  return apiPost('/api/v1/personnal/sessions/{id}/revoke', undefined, { ...quiet, path: { id } });
 }
 
 /** Send-code type 3: account deletion. */
 export function sendDeletionCode(email: string) {
-  return apiPost<ApiData<'/api/v1/auth/sendCode', 'post'>>('/api/v1/auth/sendCode', { email, type: 3 }, quiet);
+  return apiPost('/api/v1/auth/sendCode', { email, type: 3 }, quiet);
 }
 
 export async function deleteAccount(confirmation: { password: string } | { verificationCode: string }) {
   const body = 'password' in confirmation ? { password: await encryptPassword(confirmation.password) } : confirmation;
-  return apiPost<ApiData<'/api/v1/personnal/account/delete', 'post'>>('/api/v1/personnal/account/delete', body, quiet);
+  return apiPost('/api/v1/personnal/account/delete', body, quiet);
 }
 
 /** GET account/export: the server's JSON attachment, saved by the browser under the server's file name. */
 export async function downloadMyData(): Promise<void> {
-  const response = await apiRaw<unknown>({
-    method: 'get',
-    url: '/api/v1/personnal/account/export',
-    responseType: 'blob',
-    toastErrors: false,
-  });
+  const response = await apiRawGet('/api/v1/personnal/account/export', { responseType: 'blob', toastErrors: false });
   const disposition = String(response.headers['content-disposition'] ?? '');
   const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'kabari-my-data.json';
   const blob = response.data as unknown as Blob;
@@ -91,9 +66,9 @@ export type NoticeSettings = ApiData<'/api/v1/personnal/account/notices', 'get'>
 export type RequesterNotice = keyof NoticeSettings['email'];
 
 export function fetchNoticeSettings(): Promise<NoticeSettings> {
-  return apiGet<NoticeSettings>('/api/v1/personnal/account/notices', quiet);
+  return apiGet('/api/v1/personnal/account/notices', quiet);
 }
 
 export function setEmailNotice(notice: RequesterNotice, on: boolean): Promise<NoticeSettings> {
-  return apiPost<NoticeSettings>('/api/v1/personnal/account/notices', { email: { [notice]: on } }, quiet);
+  return apiPost('/api/v1/personnal/account/notices', { email: { [notice]: on } }, quiet);
 }

@@ -1,12 +1,12 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet, apiPost, apiRaw } from '@kabari/shared/api/api-client';
+import { apiGet, apiPost, apiRawGet } from '@kabari/shared/api/api-client';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { AccountSection } from './account-section';
 import { signedInUser } from '../../../../jest/signed-in-user';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRaw: jest.fn() }));
+jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRawGet: jest.fn() }));
 // The RSA step is the shared module's own business (tested there): here a password shows through as rsa(…).
 jest.mock('@kabari/shared/account/password-encryption', () => ({
   encryptPassword: jest.fn(async (password: string) => `rsa(${password})`),
@@ -14,7 +14,7 @@ jest.mock('@kabari/shared/account/password-encryption', () => ({
 
 const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
 const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
-const rawMock = apiRaw as jest.MockedFunction<typeof apiRaw>;
+const rawMock = apiRawGet as jest.MockedFunction<typeof apiRawGet>;
 
 jest.setTimeout(30_000);
 
@@ -221,8 +221,9 @@ describe('the account section', () => {
       /^Signed in 2\d Nov 2026, \d\d:\d\d · last active 2\d Nov 2026, \d\d:\d\d$/,
     );
     await userEvent.click(within(items[1]!).getByRole('button', { name: 'End session' }));
-    expect(postMock).toHaveBeenCalledWith(`/api/v1/personnal/sessions/${phone.id}/revoke`, undefined, {
+    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/sessions/{id}/revoke', undefined, {
       toastErrors: false,
+      path: { id: phone.id },
     });
     expect(await within(list).findAllByRole('listitem')).toHaveLength(1);
     expect(within(list).queryByText('Safari on iPhone')).not.toBeInTheDocument();
@@ -280,7 +281,8 @@ describe('the account section', () => {
       await userEvent.click(within(data).getByRole('button', { name: 'Ekspor data saya' }));
       expect(downloads).toEqual(['kabari-my-data-2026-11-24.json blob:kabari-export']);
       expect(rawMock).toHaveBeenCalledWith(
-        expect.objectContaining({ url: '/api/v1/personnal/account/export', responseType: 'blob' }),
+        '/api/v1/personnal/account/export',
+        expect.objectContaining({ responseType: 'blob' }),
       );
     } finally {
       click.mockRestore();

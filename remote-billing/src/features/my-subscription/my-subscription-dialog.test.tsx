@@ -5,7 +5,7 @@ import { MemoryRouter } from '@kabari/shared/routing/router';
 import { activeSubscription } from '../../lib/subscription-info.fixture';
 import MySubscriptionDialog from './my-subscription-dialog';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRaw: jest.fn() }));
+jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRawGet: jest.fn() }));
 
 const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
 

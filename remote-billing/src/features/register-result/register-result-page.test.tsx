@@ -1,5 +1,5 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { apiPost, apiRaw } from '@kabari/shared/api/api-client';
+import { apiPost, apiRawGet } from '@kabari/shared/api/api-client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter, useLocation } from '@kabari/shared/routing/router';
@@ -7,9 +7,9 @@ import { clearSession, useUserStore } from '@kabari/shared/stores/session-store'
 import { renderAt } from '../../../../jest/render-with-i18n';
 import RegisterResultPage from './register-result-page';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiRaw: jest.fn(), apiGet: jest.fn() }));
+jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiRawGet: jest.fn(), apiGet: jest.fn() }));
 
-const rawMock = apiRaw as jest.MockedFunction<typeof apiRaw>;
+const rawMock = apiRawGet as jest.MockedFunction<typeof apiRawGet>;
 const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
 const answer = (data: unknown) => ({ data: { status: 200, message: 'ok', data } }) as never;
 
@@ -60,7 +60,10 @@ describe('RegisterResultPage', () => {
         timeout: 10_000,
       },
     );
-    expect(rawMock).toHaveBeenCalledWith(expect.objectContaining({ url: '/api/v1/personnal/registerQuery/reg-1' }));
+    expect(rawMock).toHaveBeenCalledWith(
+      '/api/v1/personnal/registerQuery/{id}',
+      expect.objectContaining({ path: { id: 'reg-1' } }),
+    );
     expect(postMock).toHaveBeenCalledTimes(1);
     expect(postMock).toHaveBeenCalledWith(
       '/api/v1/auth/loginByAuthCode',

@@ -9,7 +9,7 @@ import { localeFromPath, localizePath } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { useUserStore, type SessionUser } from '@kabari/shared/stores/session-store';
+import { useUserStore } from '@kabari/shared/stores/session-store';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { useRegisterPolling } from '../../lib/register-query';
@@ -20,7 +20,7 @@ type ScreenState = 'querying' | 'created' | 'queryFailed' | 'signFailed' | 'unsu
 
 async function logInByAuthCode(authCode: string) {
   // The server sets the session cookie; the answer names the user.
-  return apiPost<{ user: SessionUser }>('/api/v1/auth/loginByAuthCode', { authCode }, { toastErrors: false });
+  return apiPost('/api/v1/auth/loginByAuthCode', { authCode }, { toastErrors: false });
 }
 
 /**

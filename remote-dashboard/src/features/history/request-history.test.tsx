@@ -1,6 +1,6 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiClient, apiGet, apiPost } from '@kabari/shared/api/api-client';
+import { apiDelete, apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { showToast } from '@kabari/shared/requests/show-toast';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
@@ -11,11 +11,11 @@ import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 jest.mock('@kabari/shared/api/api-client', () => ({
   apiGet: jest.fn(),
   apiPost: jest.fn(),
-  apiClient: { delete: jest.fn() },
+  apiDelete: jest.fn(),
 }));
 jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
 const get = jest.mocked(apiGet);
-const remove = jest.mocked(apiClient.delete);
+const remove = jest.mocked(apiDelete);
 const post = jest.mocked(apiPost);
 const toast = jest.mocked(showToast);
 jest.setTimeout(30_000);
@@ -171,7 +171,7 @@ describe('the request history', () => {
     await user.click(cancelOf(rows[0]!)!);
     await user.click(await screen.findByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith('success', 'Request cancelled'));
-    expect(post).toHaveBeenCalledWith('/api/v1/requests/1/cancel');
+    expect(post).toHaveBeenCalledWith('/api/v1/requests/{id}/cancel', undefined, { path: { id: '1' } });
     expect(screen.getAllByTestId('request-row')[0]).toHaveTextContent('Cancelled');
 
     // The recipient declined meanwhile: the server changed nothing, and the user is told so.
@@ -222,6 +222,6 @@ describe('the request history', () => {
     await user.click(within(row).getByRole('button', { name: 'Hapus' }));
     await user.click(await screen.findByRole('button', { name: 'Ya' }));
     expect(await screen.findByText(/Belum ada permintaan/)).toBeInTheDocument();
-    expect(remove).toHaveBeenCalledWith('/api/v1/requests/1');
+    expect(remove).toHaveBeenCalledWith('/api/v1/requests/{id}', { path: { id: '1' } });
   });
 });

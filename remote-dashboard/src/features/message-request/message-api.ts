@@ -19,15 +19,15 @@ export function previewMessage(body: ApiBody<'/api/v1/requests/preview', 'post'>
 
 export async function sendMessage(
   channel: MessageChannel,
-  body: { target: string; templateId: string; note: string; locale: Locale },
+  body: { target: string; templateId: MessageTemplate['id']; note: string; locale: Locale },
 ): Promise<SendOutcome> {
   const { target, ...rest } = body;
   try {
-    const data = await apiPost<ApiData<`/api/v1/requests/${typeof channel}`, 'post'>>(
-      `/api/v1/requests/${channel}`,
-      channel === 'sms' ? { number: target, ...rest } : { email: target, ...rest },
-      { toastErrors: false, handledStatuses: [409, 429] },
-    );
+    const options = { toastErrors: false, handledStatuses: [409, 429] };
+    const data =
+      channel === 'sms'
+        ? await apiPost('/api/v1/requests/sms', { number: target, ...rest }, options)
+        : await apiPost('/api/v1/requests/email', { email: target, ...rest }, options);
     return { outcome: 'sent', request: data.request };
   } catch (error) {
     return sendOutcomeOf(error);

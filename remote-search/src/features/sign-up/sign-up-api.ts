@@ -1,7 +1,7 @@
 import { apiPost } from '@kabari/shared/api/api-client';
-import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
+import type { ApiBody } from '@kabari/shared/api/api-types';
 import type { CardDetails } from '@kabari/shared/payments/card-validation';
-import type { PaymentHandlers, PaymentMethod, StripeOutcome } from '@kabari/shared/payments/payment-form';
+import type { PaymentHandlers, PaymentMethod } from '@kabari/shared/payments/payment-form';
 
 /**
  * The account part of POST /api/v1/auth/registerAndSign/*: termsVersion is the accepted terms' "last updated" date
@@ -10,34 +10,25 @@ import type { PaymentHandlers, PaymentMethod, StripeOutcome } from '@kabari/shar
  */
 export type AccountFields = Omit<ApiBody<'/api/v1/auth/registerAndSign/v5pay', 'post'>, 'method' | 'card'>;
 
-const registerPath = '/api/v1/auth/registerAndSign';
 // The dialog shows the server's sentence itself (or the email field's message for a 409).
 const quiet = { toastErrors: false, handledStatuses: [400, 402, 409, 422, 429] } as const;
 
 export function registerWithSandbox(account: AccountFields, payment: { method: PaymentMethod; card?: CardDetails }) {
-  return apiPost<ApiData<'/api/v1/auth/registerAndSign/v5pay', 'post'>>(
-    `${registerPath}/v5pay`,
-    { ...account, ...payment },
-    quiet,
-  );
+  return apiPost('/api/v1/auth/registerAndSign/v5pay', { ...account, ...payment }, quiet);
 }
 
 export function registerWithStripe(
   account: AccountFields,
   payment: { method: 'card' | 'wallet'; paymentMethodId: string },
 ) {
-  return apiPost<StripeOutcome>(`${registerPath}/stripe`, { ...account, ...payment }, quiet);
+  return apiPost('/api/v1/auth/registerAndSign/stripe', { ...account, ...payment }, quiet);
 }
 
 export function registerWithPaypal(
   account: AccountFields,
   order: { registerId?: string; orderId?: string; capture?: boolean },
 ) {
-  return apiPost<ApiData<'/api/v1/auth/registerAndSign/paypal', 'post'>>(
-    `${registerPath}/paypal`,
-    { ...account, method: 'paypal', ...order },
-    quiet,
-  );
+  return apiPost('/api/v1/auth/registerAndSign/paypal', { ...account, method: 'paypal', ...order }, quiet);
 }
 
 /** The payment form's handlers for a new account. */

@@ -1,4 +1,4 @@
-import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
+import type { ApiBody } from '@kabari/shared/api/api-types';
 
 export type RefundRequest = ApiBody<'/api/v1/refunds', 'post'>;
 
@@ -31,7 +31,7 @@ export async function sendRefundCode(email: string): Promise<CallOutcome> {
 export async function requestRefund(request: RefundRequest): Promise<CallOutcome> {
   try {
     const { apiPost } = await import('@kabari/shared/api/api-client');
-    await apiPost<ApiData<'/api/v1/refunds', 'post'>>('/api/v1/refunds', request, quiet);
+    await apiPost('/api/v1/refunds', request, quiet);
     return { ok: true };
   } catch (error) {
     return refusal(error);
