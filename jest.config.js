@@ -5,8 +5,9 @@ const { webApps } = require('./apps');
 /** @type {import('jest').Config} */
 module.exports = {
   // Jest's default (cores - 1) is a single worker on a 2-core machine, where the suites spend much of their time
-  // waiting on PGlite, PostgreSQL and jsdom: two workers took the run from about 5 to about 3 minutes there, and a
-  // third fills what the two leave idle (the whole run 276 s against 301 s with two, on an idle 2-core machine).
-  maxWorkers: Math.max(3, os.availableParallelism()),
+  // waiting on PGlite, PostgreSQL and jsdom: two workers there took the run from about 5 to about 3 minutes. A third
+  // was quicker on a warm, idle machine (276 s against 301 s) but slower in two whole runs from a fresh clone, where
+  // every file is compiled anew (jest 401 s and 354 s, against 338 s with two beside the build).
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   projects: ['shared', ...webApps, 'server', 'scripts'].map((folder) => `<rootDir>/${folder}/jest.config.js`),
 };

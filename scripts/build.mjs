@@ -15,7 +15,7 @@ if (unknown.length) {
 
 const started = Date.now();
 const web = apps.filter((app) => app !== 'server');
-// Two apps at a time: on two cores, the build then uses both once the checks beside it (npm test) are done.
+// Two apps at a time on the 2-core machines; one when something else runs beside the build (npm test).
 await inPool(web, Number(process.env.BUILD_CONCURRENCY ?? 2), async (app) => {
   await runOrExit(`build ${app}`, nodeBin, [bin('webpack-cli', 'bin/cli.js'), '--mode', 'production'], {
     cwd: path.join(repoRoot, app),
