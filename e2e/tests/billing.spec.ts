@@ -82,6 +82,36 @@ test.describe('accounts, subscriptions and payments', () => {
     await expect(search.getByLabel('Country code')).toHaveValue('ID');
   });
 
+  test('a payment whose answer was lost, paid again, is one sign-up and one charge', async ({ page }) => {
+    const dialog = await openSignUpFromSearch(page);
+    await createAccount(dialog, newEmail());
+    // The first answer is lost on its way back: the server took the payment, the page hears nothing.
+    const attemptIds: string[] = [];
+    await page.route('**/api/v1/auth/registerAndSign/v5pay', async (route) => {
+      attemptIds.push((route.request().postDataJSON() as { attemptId: string }).attemptId);
+      if (attemptIds.length > 1) return route.continue();
+      expect((await route.fetch()).status()).toBe(200);
+      await route.abort('connectionreset');
+    });
+    await expect(dialog.getByRole('heading', { name: /Sandbox card form/ })).toBeVisible();
+    await dialog.getByLabel('First name on card').fill('Rina');
+    await dialog.getByLabel('Last name on card').fill('Putri');
+    await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await dialog.getByLabel('Expiry (MM/YY)').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
+    await dialog.getByLabel('CVV').fill('123');
+    await dialog.getByRole('checkbox', { name: /subscription terms/ }).check();
+    await dialog.getByRole('button', { name: /^Pay / }).click();
+    await expect(dialog.getByRole('alert')).toBeVisible();
+
+    // Pay again: the same try, answered with the sign-up the first one made.
+    await payWithSandboxCard(page, dialog, '4242 4242 4242 4242');
+    await expect(page).toHaveURL(/\/dashboard\/modules\/SuccessModal$/);
+    expect(attemptIds).toHaveLength(2);
+    expect(attemptIds[1]).toBe(attemptIds[0]);
+    const payments = await (await page.request.get('/api/v1/personnal/payments')).json();
+    expect(payments.data.items).toHaveLength(1);
+  });
+
   test('a declined card: the result screen says so, with the decline message', async ({ page }) => {
     const dialog = await openSignUpFromSearch(page);
     await createAccount(dialog, newEmail());

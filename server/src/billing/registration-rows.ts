@@ -16,6 +16,15 @@ export async function findRegistration(db: DatabaseExecutor, id: string): Promis
   return row;
 }
 
+/** The sign-up a form's submission made, by the id the form gave it (see registrations.attemptId). */
+export async function findRegistrationByAttempt(
+  db: DatabaseExecutor,
+  attemptId: string,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db.select().from(registrations).where(eq(registrations.attemptId, attemptId));
+  return row;
+}
+
 /** The provider's reference of a payment still pending (a Stripe PaymentIntent awaiting 3-D Secure). */
 export async function setRegistrationProviderRef(
   db: DatabaseExecutor,

@@ -1200,6 +1200,11 @@ export interface paths {
                         termsAccepted: true;
                         /** @description The terms the person accepted: their "last updated" date as shown. Default: the current terms */
                         termsVersion?: string;
+                        /**
+                         * Format: uuid
+                         * @description The sign-up form’s own random id for this submission. Sent again (the first answer was lost), it answers the same sign-up instead of charging again; the same id with another email or provider: 409
+                         */
+                        attemptId?: string;
                         /** @description Optional: the password encrypted like login (jsencrypt under GET /api/v1/auth/publicKey). Without it the account gets an unguessable password and the user sets one with the reset code. */
                         password?: string;
                         /** @enum {string} */
@@ -1344,6 +1349,11 @@ export interface paths {
                         termsAccepted: true;
                         /** @description The terms the person accepted: their "last updated" date as shown. Default: the current terms */
                         termsVersion?: string;
+                        /**
+                         * Format: uuid
+                         * @description The sign-up form’s own random id for this submission. Sent again (the first answer was lost), it answers the same sign-up instead of charging again; the same id with another email or provider: 409
+                         */
+                        attemptId?: string;
                         /** @description Optional: the password encrypted like login (jsencrypt under GET /api/v1/auth/publicKey). Without it the account gets an unguessable password and the user sets one with the reset code. */
                         password?: string;
                         /** @enum {string} */
@@ -1484,6 +1494,11 @@ export interface paths {
                         termsAccepted: true;
                         /** @description The terms the person accepted: their "last updated" date as shown. Default: the current terms */
                         termsVersion?: string;
+                        /**
+                         * Format: uuid
+                         * @description The sign-up form’s own random id for this submission. Sent again (the first answer was lost), it answers the same sign-up instead of charging again; the same id with another email or provider: 409
+                         */
+                        attemptId?: string;
                         /** @description Optional: the password encrypted like login (jsencrypt under GET /api/v1/auth/publicKey). Without it the account gets an unguessable password and the user sets one with the reset code. */
                         password?: string;
                         /** @enum {string} */

@@ -166,6 +166,8 @@ describe('SignUpDialog', () => {
         termsAccepted: true,
         termsVersion: '2026-11-22',
         password: 'encrypted(rahasia123)',
+        // The try's own id: sent again only when this submission gets no answer (sign-up-attempt.test.ts).
+        attemptId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
         method: 'card',
         card: {
           name: 'Ana',

@@ -27,6 +27,7 @@ import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
 import { signUpHandlers, type AccountFields } from './sign-up-api';
+import { newSignUpAttempt } from './sign-up-attempt';
 import { termsVersion } from './terms-version';
 import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/shared/validation/display-name';
 import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
@@ -72,6 +73,7 @@ export default function SignUpDialog() {
   const emailInput = useRef<InputRef>(null);
   const [step, setStep] = useState<'account' | 'payment'>('account');
   const [account, setAccount] = useState<AccountFields | null>(null);
+  const [attempt] = useState(newSignUpAttempt);
   const [terms, setTerms] = useState<PaymentTerms | null>(null);
   const [termsFailed, setTermsFailed] = useState(false);
   const [continuing, setContinuing] = useState(false);
@@ -289,7 +291,7 @@ export default function SignUpDialog() {
                 name="sign-up-payment"
                 terms={terms}
                 locale={locale}
-                handlers={signUpHandlers(account)}
+                handlers={signUpHandlers(account, attempt)}
                 onPaid={paid}
                 onFailure={onPaymentFailure}
               />

@@ -46,6 +46,9 @@ export const registrations = pgTable(
     ageConfirmedAt: timestamp('age_confirmed_at', { withTimezone: true, mode: 'date' }),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true, mode: 'date' }),
     termsVersion: text('terms_version'),
+    // The sign-up form's own id for this submission: the page sends it again when the first answer was lost, and
+    // gets this attempt back instead of paying a second time. Null for a client that sends none.
+    attemptId: uuid('attempt_id'),
     // When the reconciliation job last asked the provider about this attempt (its webhook is late).
     checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
@@ -53,6 +56,7 @@ export const registrations = pgTable(
   },
   (table) => [
     index('registrations_provider_ref_idx').on(table.providerRef),
+    uniqueIndex('registrations_attempt_id_idx').on(table.attemptId),
     index('registrations_querying_idx')
       .on(table.createdAt)
       .where(sql`${table.state} = 'querying'`),

@@ -17,6 +17,7 @@ import { throwWhenLimited } from '../../lib/throttle-answer';
 import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../mail/templates';
 import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../../requests/requester-notices';
 import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { eraseAccount } from './erase-account';
 
 // The subscriber's rules about their own account: export, delete, name, email, password, sessions. Every rule acts
@@ -223,7 +224,7 @@ export async function confirmEmailChange(
     })
     .catch((error: unknown) => {
       // Taken between the check and the update: the unique index answers.
-      if (String((error as { code?: string }).code) === '23505') throw new HttpError(409, sayCommon('emailInUse'));
+      if (isUniqueViolation(error)) throw new HttpError(409, sayCommon('emailInUse'));
       throw error;
     });
   if (!changed) throw new HttpError(400, sayCommon('invalidCode'));

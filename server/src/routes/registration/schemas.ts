@@ -57,6 +57,14 @@ export const accountFields = {
     .regex(/^\d{4}-\d{2}-\d{2}$/, inputMessage('billing.termsVersionInvalid'))
     .optional()
     .describe('The terms the person accepted: their "last updated" date as shown. Default: the current terms'),
+  attemptId: z
+    .string()
+    .uuid(inputMessage('billing.attemptIdInvalid'))
+    .optional()
+    .describe(
+      'The sign-up form’s own random id for this submission. Sent again (the first answer was lost), it answers ' +
+        'the same sign-up instead of charging again; the same id with another email or provider: 409',
+    ),
   password: z
     .string()
     .trim()

@@ -7,10 +7,16 @@ import { findUserByEmail } from '../../auth/users';
 import { issueAuthCode } from '../../auth/verification-codes';
 import { failureText, sayBilling as say } from '../../billing/billing-messages';
 import { openPaypalOrder } from '../../billing/paypal-orders';
-import { findRegistration, insertRegistration } from '../../billing/registration-rows';
+import {
+  findRegistration,
+  findRegistrationByAttempt,
+  insertRegistration,
+  type RegistrationRow,
+} from '../../billing/registration-rows';
 import { bookFirstDay, claimAuthCodeHandout, firstDayKey, type FirstChargeAnswer } from '../../billing/sign-ups';
 import { findSubscription } from '../../billing/subscriptions';
 import type { PaymentProvider } from '../../db/column-values';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { HttpError } from '../../lib/envelope';
 import { sayCommon, type Locale } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
@@ -42,6 +48,7 @@ interface SignUpForm {
   locale: Locale;
   password?: string | undefined;
   termsVersion?: string;
+  attemptId?: string | undefined;
 }
 
 /** Every sign-up first: throttled per address, the email free, the password checked and hashed. */
@@ -77,9 +84,46 @@ function registrationRow(
     ageConfirmedAt: now,
     termsAcceptedAt: now,
     termsVersion: form.termsVersion ?? CURRENT_TERMS_VERSION,
+    attemptId: form.attemptId ?? null,
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/**
+ * The sign-up an earlier submission of the same form made (its answer was lost, or it was sent twice at once): that
+ * attempt is answered again, and nothing is charged a second time. The same attempt id with another email or
+ * provider is refused (409): the page makes a new id for every new try.
+ */
+async function earlierSubmission(
+  deps: SignUpDeps,
+  form: SignUpForm,
+  provider: PaymentProvider,
+): Promise<RegistrationRow | null> {
+  if (!form.attemptId) return null;
+  const earlier = await findRegistrationByAttempt(deps.db, form.attemptId);
+  if (!earlier) return null;
+  if (earlier.email !== form.email || earlier.provider !== provider) {
+    throw new HttpError(409, say('signUpAttemptDiffers'));
+  }
+  return earlier;
+}
+
+/** Runs `store`, which writes the attempt's row; when a submission of the same form wrote it first, its row. */
+async function storeOnce(
+  deps: SignUpDeps,
+  form: SignUpForm,
+  provider: PaymentProvider,
+  store: () => Promise<void>,
+): Promise<RegistrationRow | null> {
+  try {
+    await store();
+    return null;
+  } catch (error) {
+    const earlier = form.attemptId && isUniqueViolation(error) ? await earlierSubmission(deps, form, provider) : null;
+    if (!earlier) throw error;
+    return earlier;
+  }
 }
 
 /**
@@ -125,6 +169,8 @@ export async function signUpWithSandbox(
   form: z.infer<typeof sandboxRegistrationBody>,
 ): Promise<string> {
   if (deps.billing.methods[form.method] !== 'sandbox') throw new HttpError(400, say('methodUnavailable'));
+  const earlier = await earlierSubmission(deps, form, 'sandbox');
+  if (earlier) return earlier.id;
   const passwordHash = await prepareAccount(deps, ip, form);
   const now = deps.billing.clock.now();
   const registrationId = randomUUID();
@@ -141,26 +187,34 @@ export async function signUpWithSandbox(
     customerRef: null,
     paymentMethodRef: authorization.paymentMethodRef,
   };
-  await bookAnswer(
-    deps,
-    registrationId,
-    'sandbox',
-    answer,
-    now,
-    registrationRow(registrationId, form, 'sandbox', passwordHash, now),
+  // The row and the answer in one transaction: a submission of the same form that wrote first wins, alone.
+  const raced = await storeOnce(deps, form, 'sandbox', () =>
+    bookAnswer(
+      deps,
+      registrationId,
+      'sandbox',
+      answer,
+      now,
+      registrationRow(registrationId, form, 'sandbox', passwordHash, now),
+    ),
   );
-  return registrationId;
+  return raced?.id ?? registrationId;
 }
 
 /** Sign-up paid with Stripe (a PaymentMethod from Elements or the payment request); 3-D Secure may follow. */
 export async function signUpWithStripe(deps: SignUpDeps, ip: string, form: z.infer<typeof stripeBody>) {
   const { stripe } = deps.billing;
   if (!stripe || deps.billing.methods[form.method] !== 'stripe') throw new HttpError(400, say('methodUnavailable'));
+  const earlier = await earlierSubmission(deps, form, 'stripe');
+  if (earlier) return stripeAttemptAgain(stripe, earlier);
   const passwordHash = await prepareAccount(deps, ip, form);
   const now = deps.billing.clock.now();
   const registrationId = randomUUID();
   const price = deps.billing.config.prices[form.locale];
-  await insertRegistration(deps.db, registrationRow(registrationId, form, 'stripe', passwordHash, now));
+  const raced = await storeOnce(deps, form, 'stripe', () =>
+    insertRegistration(deps.db, registrationRow(registrationId, form, 'stripe', passwordHash, now)),
+  );
+  if (raced) return stripeAttemptAgain(stripe, raced);
   const charge = await stripe.chargeFirst({
     idempotencyKey: firstDayKey(registrationId),
     registrationId,
@@ -186,6 +240,21 @@ export async function signUpWithStripe(deps: SignUpDeps, ip: string, form: z.inf
 }
 
 /**
+ * A Stripe sign-up submitted again: its first charge is not asked for again (the page's new PaymentMethod would be
+ * a second charge). A payment still waiting for 3-D Secure gives the page its client secret again; otherwise the
+ * page polls registerQuery for how it ended.
+ */
+async function stripeAttemptAgain(stripe: NonNullable<SignUpDeps['billing']['stripe']>, earlier: RegistrationRow) {
+  if (earlier.state === 'querying' && earlier.providerRef) {
+    const intent = await stripe.retrieveIntent(earlier.providerRef);
+    if (intent.status === 'requires_action' && intent.client_secret) {
+      return { registerId: earlier.id, requiresAction: true, clientSecret: intent.client_secret };
+    }
+  }
+  return { registerId: earlier.id, requiresAction: false };
+}
+
+/**
  * Sign-up paid with PayPal. Without `capture`: checks the account, stores the attempt and opens a PayPal order for
  * the first-day amount. With it: captures the order the visitor approved (once: a retried approval answers the
  * same, and registerQuery tells how it ended).
@@ -200,23 +269,37 @@ export async function signUpWithPaypal(
   const now = deps.billing.clock.now();
 
   if (!form.capture) {
+    // PayPal makes one order per request id (`order:<registerId>`): asking again for an attempt answers its order.
+    const openOrder = async (registrationId: string) => {
+      const price = deps.billing.config.prices[form.locale];
+      const orderId = await openPaypalOrder(
+        { db: deps.db, paypal, log: deps.log },
+        {
+          registrationId,
+          paymentKey: firstDayKey(registrationId),
+          amount: price.firstDayAmount,
+          currency: price.currency,
+          locale: form.locale,
+          description: 'Kabari subscription, first day',
+          now,
+        },
+      );
+      return { registerId: registrationId, orderId };
+    };
+    const againFor = (earlier: RegistrationRow) => {
+      if (earlier.providerRef) return { registerId: earlier.id, orderId: earlier.providerRef };
+      // No order, and the attempt has ended: PayPal did not make one the first time.
+      if (earlier.state !== 'querying') throw new HttpError(502, say('paypalUnavailable'));
+      return openOrder(earlier.id);
+    };
+    const earlier = await earlierSubmission(deps, form, 'paypal');
+    if (earlier) return againFor(earlier);
     const passwordHash = await prepareAccount(deps, ip, form);
     const registrationId = randomUUID();
-    const price = deps.billing.config.prices[form.locale];
-    await insertRegistration(deps.db, registrationRow(registrationId, form, 'paypal', passwordHash, now));
-    const orderId = await openPaypalOrder(
-      { db: deps.db, paypal, log: deps.log },
-      {
-        registrationId,
-        paymentKey: firstDayKey(registrationId),
-        amount: price.firstDayAmount,
-        currency: price.currency,
-        locale: form.locale,
-        description: 'Kabari subscription, first day',
-        now,
-      },
+    const raced = await storeOnce(deps, form, 'paypal', () =>
+      insertRegistration(deps.db, registrationRow(registrationId, form, 'paypal', passwordHash, now)),
     );
-    return { registerId: registrationId, orderId };
+    return raced ? againFor(raced) : openOrder(registrationId);
   }
 
   if (!form.registerId || !form.orderId) throw new HttpError(400, say('paypalOrderMissing'));

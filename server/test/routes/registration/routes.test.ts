@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
 import { users } from '../../../src/db/schema/accounts';
 import { payments, registrations, subscriptions } from '../../../src/db/schema/billing';
 import { outboxMessages } from '../../../src/db/schema/outbox';
@@ -104,6 +105,61 @@ describeEachDatabase('registration routes', (driver) => {
       cancelledAt: null,
     });
     expect(info.json().data.nextDebitDay).toBe(info.json().data.validUntil);
+  });
+
+  it('answers a sign-up sent again under the same attempt id with that sign-up: one account, one charge', async () => {
+    // Sent again after its answer was lost, then twice at once.
+    const [lost, twice] = [freshEmail(), freshEmail()];
+    const [lostAttempt, twiceAttempt] = [randomUUID(), randomUUID()];
+    const first = await register({ email: lost, attemptId: lostAttempt });
+    const again = await register({ email: lost, attemptId: lostAttempt });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.registerId).toBe(first.json().data.registerId);
+    const atOnce = await Promise.all([1, 2].map(() => register({ email: twice, attemptId: twiceAttempt })));
+    expect(atOnce.map((response) => response.statusCode)).toEqual([200, 200]);
+    expect(atOnce[1]!.json().data.registerId).toBe(atOnce[0]!.json().data.registerId);
+
+    const rows = await app()
+      .db.select()
+      .from(registrations)
+      .where(inArray(registrations.email, [lost, twice]));
+    expect(rows.map((row) => row.attemptId).sort()).toEqual([lostAttempt, twiceAttempt].sort());
+    const accounts = await app()
+      .db.select()
+      .from(users)
+      .where(inArray(users.email, [lost, twice]));
+    expect(accounts).toHaveLength(2);
+    const charged = await app()
+      .db.select()
+      .from(payments)
+      .where(
+        inArray(
+          payments.userId,
+          accounts.map((account) => account.id),
+        ),
+      );
+    expect(charged).toHaveLength(2);
+    // The sign-up is done: its answer stays the same however often it is asked for.
+    const later = await register({ email: lost, attemptId: lostAttempt });
+    expect(later.json().data.registerId).toBe(first.json().data.registerId);
+  });
+
+  it('refuses an attempt id sent with other details, or malformed, in the caller’s language, storing nothing', async () => {
+    const attemptId = randomUUID();
+    const first = await register({ attemptId });
+    const other = freshEmail();
+    const refused = await register({ email: other, attemptId }, { 'accept-language': 'id' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'Pendaftaran ini sudah dikirim dengan data lain. Periksa kembali data Anda, lalu coba lagi.',
+    );
+    const malformed = await register({ email: other, attemptId: 'not-an-id' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toBe(
+      'attemptId: This sign-up form could not be read. Please reload the page and try again.',
+    );
+    expect(await app().db.select().from(registrations).where(eq(registrations.email, other))).toEqual([]);
+    expect(first.statusCode).toBe(200);
   });
 
   it('keeps a chosen password (encrypted like login) so the subscriber can log in with it', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { users } from '../../../src/db/schema/accounts';
 import { payments, registrations, subscriptions, webhookEvents } from '../../../src/db/schema/billing';
@@ -127,6 +128,19 @@ describeEachDatabase('PayPal', (driver) => {
     const renewal = paypal.calls.filter((call) => call.path === '/v2/checkout/orders').at(-1)!;
     expect(renewal.requestId).toMatch(/^renewal:[0-9a-f-]+:1$/);
     expect(JSON.parse(renewal.body).payment_source).toEqual({ paypal: { vault_id: 'VAULT1' } });
+  });
+
+  it('a sign-up sent again under its attempt id answers the same order: PayPal is asked for one', async () => {
+    const email = freshEmail();
+    const attemptId = randomUUID();
+    const ordersMade = () =>
+      paypal.calls.filter((call) => call.method === 'POST' && call.path === '/v2/checkout/orders');
+    const before = ordersMade().length;
+    const first = await post(email, { attemptId });
+    const again = await post(email, { attemptId });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data).toEqual(first.json().data);
+    expect(ordersMade().length - before).toBe(1);
   });
 
   it('refuses a sign-up without the 18+ confirmation or the terms consent before creating an order', async () => {

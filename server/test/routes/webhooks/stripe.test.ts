@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { users } from '../../../src/db/schema/accounts';
 import { payments, registrations, subscriptions, webhookEvents } from '../../../src/db/schema/billing';
@@ -47,7 +48,7 @@ describeEachDatabase('Stripe', (driver) => {
 
   const app = () => testApp.app;
 
-  function register(email: string) {
+  function register(email: string, extra: Record<string, unknown> = {}) {
     return app().inject({
       method: 'POST',
       url: '/api/v1/auth/registerAndSign/stripe',
@@ -60,6 +61,7 @@ describeEachDatabase('Stripe', (driver) => {
         termsAccepted: true,
         method: 'card',
         paymentMethodId: 'pm_card_visa',
+        ...extra,
       },
     });
   }
@@ -131,6 +133,23 @@ describeEachDatabase('Stripe', (driver) => {
     expect(query.json().data.state).toBe('created');
     const [payment] = await app().db.select().from(payments).where(eq(payments.registrationId, registerId));
     expect(payment).toMatchObject({ provider: 'stripe', state: 'succeeded', cardLast4: '4242', providerRef: 'pi_1' });
+  });
+
+  it('a sign-up sent again under its attempt id charges once; one waiting for 3-D Secure gets its secret again', async () => {
+    const intentsMade = () => calls.filter((call) => call.method === 'POST' && call.path === '/v1/payment_intents');
+    for (const status of ['succeeded', 'requires_action'] as const) {
+      nextStatus = status;
+      const email = freshEmail();
+      const attemptId = randomUUID();
+      const before = intentsMade().length;
+      const first = await register(email, { attemptId });
+      // The page made a new PaymentMethod for the second submission: it must not become a second charge.
+      const again = await register(email, { attemptId, paymentMethodId: 'pm_card_mastercard' });
+      expect(again.statusCode).toBe(200);
+      expect(again.json().data).toEqual(first.json().data);
+      expect(first.json().data.requiresAction).toBe(status === 'requires_action');
+      expect(intentsMade().length - before).toBe(1);
+    }
   });
 
   it('a decline answers sign_failed with the decline code’s text in the reader’s language', async () => {
