@@ -35,7 +35,7 @@ async function createAccount(dialog: Locator, email: string) {
   await expect(dialog.getByText('Step 2 of 2: payment')).toBeVisible();
 }
 
-async function payWithSandboxCard(page: Page, dialog: Locator, cardNumber: string) {
+async function fillSandboxCard(dialog: Locator, cardNumber: string) {
   await expect(dialog.getByRole('heading', { name: /Sandbox card form/ })).toBeVisible();
   await dialog.getByLabel('First name on card').fill('Rina');
   await dialog.getByLabel('Last name on card').fill('Putri');
@@ -43,6 +43,10 @@ async function payWithSandboxCard(page: Page, dialog: Locator, cardNumber: strin
   await dialog.getByLabel('Expiry (MM/YY)').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
   await dialog.getByLabel('CVV').fill('123');
   await dialog.getByRole('checkbox', { name: /subscription terms/ }).check();
+}
+
+async function payWithSandboxCard(page: Page, dialog: Locator, cardNumber: string) {
+  await fillSandboxCard(dialog, cardNumber);
   const polled = page.waitForRequest((request) => request.url().includes('/api/v1/personnal/registerQuery/'));
   await dialog.getByRole('button', { name: /^Pay / }).click();
   await polled;
@@ -93,13 +97,7 @@ test.describe('accounts, subscriptions and payments', () => {
       expect((await route.fetch()).status()).toBe(200);
       await route.abort('connectionreset');
     });
-    await expect(dialog.getByRole('heading', { name: /Sandbox card form/ })).toBeVisible();
-    await dialog.getByLabel('First name on card').fill('Rina');
-    await dialog.getByLabel('Last name on card').fill('Putri');
-    await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await dialog.getByLabel('Expiry (MM/YY)').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
-    await dialog.getByLabel('CVV').fill('123');
-    await dialog.getByRole('checkbox', { name: /subscription terms/ }).check();
+    await fillSandboxCard(dialog, '4242 4242 4242 4242');
     await dialog.getByRole('button', { name: /^Pay / }).click();
     await expect(dialog.getByRole('alert')).toBeVisible();
 

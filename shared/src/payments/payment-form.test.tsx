@@ -1,4 +1,6 @@
-import { screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ApiError } from '../api/api-error';
 import { renderAt } from '../../../jest/render-with-i18n';
 import { PaymentForm, type PaymentHandlers } from './payment-form';
 import type { PaymentTerms } from './payment-terms';
@@ -32,5 +34,56 @@ describe('the payment form where payments are not configured', () => {
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.queryByRole('radio')).toBeNull();
     expect(handlers.sandbox).not.toHaveBeenCalled();
+  });
+});
+
+describe('the payment form when a payment fails', () => {
+  const sandboxTerms: PaymentTerms = {
+    ...notConfigured,
+    methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' },
+    sandbox: true,
+    paymentsConfigured: true,
+  };
+
+  /** Pays with the sandbox wallet, the handler failing with `error`; resolves with the alert the form shows. */
+  async function failWith(
+    url: string,
+    kind: 'signUp' | 'renewal',
+    error: Error,
+    names: { wallet: RegExp; pay: RegExp },
+  ) {
+    const handlers: PaymentHandlers = { sandbox: jest.fn().mockRejectedValue(error), stripe: jest.fn() };
+    await renderAt(
+      url,
+      <PaymentForm
+        name="failing"
+        terms={sandboxTerms}
+        kind={kind}
+        locale={url.startsWith('/id') ? 'id' : 'en'}
+        handlers={handlers}
+        onPaid={jest.fn()}
+      />,
+    );
+    await userEvent.click(screen.getByRole('radio', { name: names.wallet }));
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: names.pay }));
+    return screen.findByRole('alert');
+  }
+
+  it('says in the page’s language that no answer came, and that paying again does not charge twice', async () => {
+    const id = { wallet: /Dompet digital sandbox/, pay: /^Bayar/ };
+    const alert = await failWith('/id/', 'signUp', new ApiError('Network Error'), id);
+    expect(alert).toHaveTextContent('Kabari tidak menjawab, jadi belum diketahui apakah pembayaran berhasil.');
+    expect(alert).toHaveTextContent('Anda tidak akan ditagih dua kali.');
+    expect(alert).not.toHaveTextContent('Network Error');
+  });
+
+  it('says for a renewal that a second payment is refunded, and shows the server’s own sentence as it is', async () => {
+    const en = { wallet: /Sandbox wallet/, pay: /^Pay/ };
+    const renewal = await failWith('/', 'renewal', new ApiError('timeout of 20000ms exceeded'), en);
+    expect(renewal).toHaveTextContent('if the first payment went through, the second is refunded in full.');
+    cleanup();
+    const refused = await failWith('/', 'signUp', new ApiError('This payment method is not available here.', 400), en);
+    expect(refused).toHaveTextContent('This payment method is not available here.');
   });
 });

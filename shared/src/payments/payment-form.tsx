@@ -72,7 +72,9 @@ export const sandboxTestCards = [
   { number: '4000 0000 0000 9995', outcome: 'insufficient' },
 ] as const;
 
-function failureText(error: unknown, fallback: string): string {
+function failureText(error: unknown, fallback: string, noAnswer: string): string {
+  // No answer at all (the API client's error without a status): the browser's own words would be English.
+  if (isApiError(error) && error.status === undefined) return noAnswer;
   if (isApiError(error) && error.message) return error.message;
   if (error instanceof Error && error.message) return error.message;
   return fallback;
@@ -123,7 +125,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
 
   const fail = (error: unknown) => {
     if (onFailure?.(error)) return;
-    setFailure(failureText(error, t('genericFailure')));
+    setFailure(failureText(error, t('genericFailure'), t(`noAnswer.${kind}`)));
   };
 
   /** Runs one payment attempt, never two at once. */
