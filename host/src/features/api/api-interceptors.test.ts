@@ -36,6 +36,7 @@ function setUp(replies: Array<Reply | 'network-error'>) {
     forbidden: jest.fn(),
     toastError: jest.fn(),
     toastNetworkError: jest.fn(),
+    networkErrorMessage: jest.fn(() => 'Kabari tidak dapat dihubungi.'),
     wait: jest.fn(async (_ms: number) => undefined),
   };
   installApiInterceptors(client, effects);
@@ -149,7 +150,10 @@ describe('API client interceptors', () => {
 
   it('says so when no answer comes at all, and does not retry it', async () => {
     const { client, effects, seen } = setUp(['network-error']);
-    await expect(client.get('/a')).rejects.toEqual(expect.objectContaining({ status: undefined }));
+    // Rejected with the sentence in the page's language, not the browser's English "Network Error".
+    await expect(client.get('/a')).rejects.toEqual(
+      expect.objectContaining({ status: undefined, message: 'Kabari tidak dapat dihubungi.' }),
+    );
     expect(seen).toHaveLength(1);
     expect(effects.toastNetworkError).toHaveBeenCalledTimes(1);
   });

@@ -14,6 +14,8 @@ export interface ApiEffects extends ApiHeaderSource {
   toastError(message: string | undefined): void;
   /** No answer at all (offline, timeout). */
   toastNetworkError(): void;
+  /** What a call without an answer rejects with, in the page's language (the browser's own words are English). */
+  networkErrorMessage(): string;
   wait(ms: number): Promise<void>;
 }
 
@@ -87,7 +89,7 @@ export function installApiInterceptors(client: AxiosInstance, effects: ApiEffect
       if (error?.response) return fail(error.config, statusOf(error.response), error.response);
       // No answer: offline, a timeout, or the runtime configuration could not be read.
       if (error?.config?.toastErrors !== false) effects.toastNetworkError();
-      throw new ApiError(error?.message ?? 'Network Error', undefined, undefined);
+      throw new ApiError(effects.networkErrorMessage(), undefined, undefined);
     },
   );
 }

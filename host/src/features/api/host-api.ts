@@ -24,6 +24,7 @@ export const hostApiEffects: ApiEffects = {
   },
   toastError: (message) => showToast('error', message ?? t('toasts.requestFailed')),
   toastNetworkError: () => showToast('error', t('toasts.networkError'), { key: 'network-error' }),
+  networkErrorMessage: () => t('toasts.networkError'),
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
