@@ -80,14 +80,19 @@ function axiosConfig(
 // The host's interceptors resolve a call with the envelope's data, which axios's own types cannot express: these
 // helpers say so once, for every caller, with the shapes the server's OpenAPI document gives each path.
 
-/** GET: resolves with the envelope's data; rejects with an ApiError. */
-export function apiGet<P extends ApiPathWith<'get'>>(
-  path: P,
-  ...[options]: OptionsArgument<P, 'get'>
-): Promise<DataOf<P, 'get'>> {
-  const [url, config] = axiosConfig(path, options);
-  return apiClient.get(url, config) as unknown as Promise<DataOf<P, 'get'>>;
+/** A call without a body (GET, DELETE): resolves with the envelope's data; rejects with an ApiError. */
+function callWithoutBody<M extends 'get' | 'delete'>(method: M) {
+  return <P extends ApiPathWith<M>>(path: P, ...[options]: OptionsArgument<P, M>): Promise<DataOf<P, M>> => {
+    const [url, config] = axiosConfig(path, options);
+    return apiClient.request({ ...config, method, url }) as unknown as Promise<DataOf<P, M>>;
+  };
 }
+
+/** GET: resolves with the envelope's data; rejects with an ApiError. */
+export const apiGet = callWithoutBody('get');
+
+/** DELETE: resolves with the envelope's data; rejects with an ApiError. */
+export const apiDelete = callWithoutBody('delete');
 
 /** POST: resolves with the envelope's data; rejects with an ApiError. */
 export function apiPost<P extends ApiPathWith<'post'>>(
@@ -97,15 +102,6 @@ export function apiPost<P extends ApiPathWith<'post'>>(
 ): Promise<DataOf<P, 'post'>> {
   const [url, config] = axiosConfig(path, options);
   return apiClient.post(url, body, config) as unknown as Promise<DataOf<P, 'post'>>;
-}
-
-/** DELETE: resolves with the envelope's data; rejects with an ApiError. */
-export function apiDelete<P extends ApiPathWith<'delete'>>(
-  path: P,
-  ...[options]: OptionsArgument<P, 'delete'>
-): Promise<DataOf<P, 'delete'>> {
-  const [url, config] = axiosConfig(path, options);
-  return apiClient.delete(url, config) as unknown as Promise<DataOf<P, 'delete'>>;
 }
 
 /** A GET answered with the raw response (the envelope in `data`), e.g. to poll a status or read a download. */
