@@ -73,7 +73,8 @@ export const sandboxTestCards = [
 ] as const;
 
 function failureText(error: unknown, fallback: string, noAnswer: string): string {
-  // No answer at all (the API client's error without a status): the browser's own words would be English.
+  // No answer at all (the API client's error without a status): for a payment, the general "could not be reached"
+  // is not enough; whether it went through is unknown, and the visitor needs to know that paying again is safe.
   if (isApiError(error) && error.status === undefined) return noAnswer;
   if (isApiError(error) && error.message) return error.message;
   if (error instanceof Error && error.message) return error.message;
