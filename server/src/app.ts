@@ -15,7 +15,7 @@ import { isDatabaseUnavailable } from './lib/database-unavailable';
 import { failure, HttpError } from './lib/envelope';
 import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/messages';
 import { clientNetwork, loggableUrl, RequestLog } from './lib/request-log';
-import type { TwilioHttpClient } from './mail/twilio-sms';
+import type { TwilioHttpClient } from './messages/twilio-sms';
 import geoPlugin from './plugins/geo';
 import billingPlugin from './plugins/billing';
 import authPlugin from './plugins/auth';

@@ -1,4 +1,4 @@
-import type { RenderedEmail } from '../mail/templates';
+import type { RenderedEmail } from '../messages/templates';
 import type { Locale } from '../lib/messages';
 import { formatMoney } from './money';
 import { escapeHtml } from '../lib/escape-html';

@@ -5,11 +5,11 @@ import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests } from '../db/schema/location-requests';
 import { outboxMessages } from '../db/schema/outbox';
-import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from '../mail/message-sender';
-import { providerCredentialsEmail } from '../mail/operator-email';
-import { createSmtpSender } from '../mail/smtp-email';
-import type * as TwilioSms from '../mail/twilio-sms';
-import type { TwilioHttpClient } from '../mail/twilio-sms';
+import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from '../messages/message-sender';
+import { providerCredentialsEmail } from '../messages/operator-email';
+import { createSmtpSender } from '../messages/smtp-email';
+import type * as TwilioSms from '../messages/twilio-sms';
+import type { TwilioHttpClient } from '../messages/twilio-sms';
 import { publishRequestChange } from '../requests/location-request-view';
 
 export interface OutgoingEmail {
@@ -165,7 +165,7 @@ export default fp(
         : undefined,
       sms: twilioSettings
         ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
-          (require('../mail/twilio-sms') as typeof TwilioSms).createTwilioSender(
+          (require('../messages/twilio-sms') as typeof TwilioSms).createTwilioSender(
             twilioSettings,
             options.twilioHttpClient,
             timing.twilioRequestMs,

@@ -3,7 +3,7 @@ import type { Database, DatabaseExecutor } from '../db/open-database';
 import { NOTICE_CHANNELS, REQUESTER_NOTICES, type NoticeChannel, type RequesterNotice } from '../db/column-values';
 import { noticeOptOuts, users } from '../db/schema/accounts';
 import { locationRequests } from '../db/schema/location-requests';
-import { requesterNoticeEmail } from '../mail/templates';
+import { requesterNoticeEmail } from '../messages/templates';
 import type { MessageOutbox } from '../plugins/message-outbox';
 
 type RequestRow = typeof locationRequests.$inferSelect;

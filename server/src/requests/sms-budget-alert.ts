@@ -1,7 +1,7 @@
 import type { DatabaseExecutor } from '../db/open-database';
 import type { MessageOutbox } from '../plugins/message-outbox';
-import type { RenderedEmail } from '../mail/templates';
-import { operatorEmail } from '../mail/operator-email';
+import type { RenderedEmail } from '../messages/templates';
+import { operatorEmail } from '../messages/operator-email';
 
 /** The operator's email when the day's SMS budget is used up, in English (the operator's language). */
 export function smsBudgetAlertEmail(day: string, budget: number): RenderedEmail {

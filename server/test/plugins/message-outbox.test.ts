@@ -7,7 +7,7 @@ import { createUser } from '../../src/auth/users';
 import { locationRequests, requestEvents } from '../../src/db/schema/location-requests';
 import { outboxMessages } from '../../src/db/schema/outbox';
 import { CLAIM_LEASE_SECONDS, DELIVERY_TIMING, retryDelaySeconds } from '../../src/plugins/message-outbox';
-import type { TwilioHttpClient } from '../../src/mail/twilio-sms';
+import type { TwilioHttpClient } from '../../src/messages/twilio-sms';
 import { describeEachDatabase } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
 import { fakeOnly } from '../support/fake-clock';

@@ -1,4 +1,4 @@
-import type { TwilioHttpClient } from '../../src/mail/twilio-sms';
+import type { TwilioHttpClient } from '../../src/messages/twilio-sms';
 
 type RequestOptions = Parameters<TwilioHttpClient['request']>[0];
 

@@ -14,7 +14,7 @@ import { findSubscription, subscriptionInfo, type Subscription } from '../../bil
 import { HttpError } from '../../lib/envelope';
 import { messagesOf, sayCommon } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
-import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../mail/templates';
+import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../messages/templates';
 import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../../requests/requester-notices';
 import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
 import { isUniqueViolation } from '../../db/unique-violation';

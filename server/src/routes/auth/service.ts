@@ -25,7 +25,7 @@ import { billingCodeEmail } from '../../billing/emails';
 import { HttpError } from '../../lib/envelope';
 import { messagesOf, sayCommon, type Locale } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
-import { passwordChangedEmail, resetCodeEmail } from '../../mail/templates';
+import { passwordChangedEmail, resetCodeEmail } from '../../messages/templates';
 import type { resetPasswordBody, sendCodeBody } from './schemas';
 
 // Who may sign in, and how often: the password check with its back-off, the emailed codes, the password reset, the

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
 import { errorResponses, ok } from '../../lib/envelope';
-import { contactMessageEmail } from '../../mail/contact-message';
+import { contactMessageEmail } from '../../messages/contact-message';
 import { insertContactMessage } from './data';
 import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';
 import { throwWhenLimited } from '../../lib/throttle-answer';

@@ -1,5 +1,5 @@
-import { PermanentDeliveryError } from '../../src/mail/message-sender';
-import { createTwilioSender } from '../../src/mail/twilio-sms';
+import { PermanentDeliveryError } from '../../src/messages/message-sender';
+import { createTwilioSender } from '../../src/messages/twilio-sms';
 import { recordingTwilioClient } from '../support/twilio-recorder';
 
 const settings = {
