@@ -11,6 +11,7 @@ import {
 } from './live/map-config';
 import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
 import { billingConfig, billingEnvironment, type BillingConfig } from './billing/billing-config';
+import { webAddress } from './lib/web-address';
 
 // Where host/dist and remote-*/dist live: the repository root, both from src/ and from dist/.
 const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
@@ -57,12 +58,7 @@ const remoteManifestUrl = z.preprocess(
     .trim()
     .refine((value) => {
       if (value.startsWith('/')) return !value.startsWith('//');
-      try {
-        const url = new URL(value);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
+      return webAddress(value) !== null;
     }, 'expected an http(s) URL or a path starting with /')
     .optional(),
 );

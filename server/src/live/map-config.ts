@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webAddress } from '../lib/web-address';
 
 /** OpenStreetMap's standard tiles: fine for light use under its tile usage policy; set TILE_URL for more. */
 export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -22,12 +23,7 @@ export const tileUrlSchema = z
   .trim()
   .refine((value) => {
     if (!value.includes('{z}') || !value.includes('{x}') || !value.includes('{y}')) return false;
-    try {
-      const url = new URL(sampleTileUrl(value));
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
+    return webAddress(sampleTileUrl(value)) !== null;
   }, 'expected an http(s) tile URL template with {z}, {x} and {y}');
 
 export const tileAttributionSchema = z.string().trim().min(1).max(1000);

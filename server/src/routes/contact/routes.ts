@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
 import { errorResponses, ok } from '../../lib/envelope';
-import { contactMessageEmail } from '../../messages/contact-message';
-import { insertContactMessage } from './data';
 import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';
+import { sendContactMessage } from './service';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 
 // Generous enough for people behind one carrier-grade NAT (common on Indonesian mobile networks), tight enough
@@ -36,19 +35,7 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         CONTACT_PER_IP,
       );
       throwWhenLimited(limit, sayContact, 'tooManyMessages');
-      const { name, email, topic, message, locale } = request.body;
-      await app.db.transaction(async (tx) => {
-        const row = await insertContactMessage(tx, { name, email, topic, message, locale });
-        const rendered = contactMessageEmail({ ...request.body, id: row.id, receivedAt: row.createdAt });
-        await app.outbox.queue(tx, {
-          idempotencyKey: `contact-message:${row.id}`,
-          to: operatorEmail,
-          locale: 'en',
-          replyTo: email,
-          ...rendered,
-        });
-      });
-      app.outbox.kick();
+      await sendContactMessage(app, request.body, operatorEmail);
       return ok({ received: true as const });
     },
   );
