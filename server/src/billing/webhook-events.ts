@@ -1,3 +1,4 @@
+import type { WebhookProvider } from '../db/column-values';
 import type { DatabaseExecutor } from '../db/open-database';
 import { webhookEvents } from '../db/schema/billing';
 
@@ -7,7 +8,7 @@ import { webhookEvents } from '../db/schema/billing';
  */
 export async function firstDelivery(
   tx: DatabaseExecutor,
-  provider: string,
+  provider: WebhookProvider,
   eventId: string,
   type: string,
 ): Promise<boolean> {

@@ -13,6 +13,8 @@ export const VERIFICATION_PURPOSES = [
 ] as const;
 export const CONTACT_TOPICS = ['question', 'billing', 'privacy', 'misuse', 'other'] as const;
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'paypal'] as const;
+/** The providers whose webhooks Kabari takes (the sandbox has none). */
+export const WEBHOOK_PROVIDERS = ['stripe', 'paypal'] as const;
 
 export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
 export const OUTBOX_STATES = ['queued', 'sent', 'failed'] as const;
@@ -30,6 +32,10 @@ export const REQUEST_CHANNELS = ['sms', 'email', 'link'] as const;
 /** What a location request has shared so far. */
 export const REQUEST_STATUSES = ['pending', 'ip_located', 'gps_tracked'] as const;
 export const POSITION_SOURCES = ['ip', 'gps'] as const;
+/** What a recipient may report a request for. */
+export const REPORT_REASONS = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'] as const;
+/** A requester's live events: a request's view changed, a position arrived, consent was withdrawn. */
+export const REQUEST_EVENT_TYPES = ['request', 'position', 'withdrawn'] as const;
 /** What the recipient decided: none → declined | sharing → stopped | withdrawn; cancelled by the requester. */
 export const CONSENT_STATES = ['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled'] as const;
 /** What a requester is told of a recipient's answer without opening the dashboard, and how. */
@@ -42,6 +48,8 @@ export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn', 
 export const NOTICE_CHANNELS = ['email'] as const;
 
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
+export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
+export type RequestEventType = (typeof REQUEST_EVENT_TYPES)[number];
 export type RegistrationState = (typeof REGISTRATION_STATES)[number];
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export type PaymentState = (typeof PAYMENT_STATES)[number];

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { queryRows } from '../db/open-database';
+import type { RequestEventType } from '../db/column-values';
 import { requestEvents } from '../db/schema/location-requests';
 
 /** The PostgreSQL channel every instance LISTENs on; a notification carries only the event id. */
@@ -8,8 +9,6 @@ export const REQUEST_EVENTS_CHANNEL = 'kabari_request_events';
 
 // The first half of the two-key advisory lock that orders one user's events (any number no other lock uses).
 const USER_EVENTS_LOCK = 727_002;
-
-export type RequestEventType = 'request' | 'position' | 'withdrawn';
 
 export interface RequestEventInput {
   userId: string;

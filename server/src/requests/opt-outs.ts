@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { RequestChannel } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { locationRequests, optOuts } from '../db/schema/location-requests';
 import { keyedHash } from '../lib/keyed-hash';
@@ -46,7 +47,7 @@ export async function isOptedOut(db: DatabaseExecutor, secret: Buffer, target: s
 }
 
 /** Records an opt-out under the key given (a request's keyed target hash, or what its tombstone kept). */
-export async function recordOptOut(db: DatabaseExecutor, targetHash: string, channel: string): Promise<void> {
+export async function recordOptOut(db: DatabaseExecutor, targetHash: string, channel: RequestChannel): Promise<void> {
   await db.insert(optOuts).values({ targetHash, channel }).onConflictDoNothing();
 }
 

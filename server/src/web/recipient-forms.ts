@@ -2,7 +2,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { messagesOf } from '../lib/messages';
-import { REPORT_REASONS } from '../routes/share/schemas';
+import { REPORT_REASONS } from '../db/column-values';
 import type { RecipientFailure } from './recipient-pages';
 import { markSharedHere } from './shared-here';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { getTableName, is, sql } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { Pool } from 'pg';
 import { DataDirLockedError } from '../../src/db/data-dir-lock';
 import { migratePostgres, MIGRATIONS_FOLDER } from '../../src/db/migrate';
@@ -18,6 +18,21 @@ const EXPECTED_TABLES = (Object.values(schema) as unknown[])
   .filter((value): value is PgTable => is(value, PgTable))
   .map((table) => getTableName(table))
   .sort();
+
+// Every check constraint the schema declares (the state columns' allowed values among them), by name.
+const EXPECTED_CHECKS = (Object.values(schema) as unknown[])
+  .filter((value): value is PgTable => is(value, PgTable))
+  .flatMap((table) => getTableConfig(table).checks.map((check) => check.name))
+  .sort();
+
+async function checkNames(opened: OpenedDatabase): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    opened.db,
+    sql`select conname as name from pg_constraint join pg_namespace on pg_namespace.oid = connamespace
+        where nspname = 'public' and contype = 'c' order by conname`,
+  );
+  return rows.map((row) => row.name);
+}
 
 async function tableNames(opened: OpenedDatabase): Promise<string[]> {
   const rows = await queryRows<{ table_name: string }>(
@@ -48,6 +63,7 @@ describeEachDatabase('openDatabase', (driver) => {
       // Only the embedded database is guarded by the DATA_DIR lock.
       expect(existsSync(path.join(database.dataDir, 'server.lock'))).toBe(driver === 'pglite');
       expect(await tableNames(first)).toEqual(EXPECTED_TABLES);
+      expect(await checkNames(first)).toEqual(EXPECTED_CHECKS);
       await first.db.insert(serverSettings).values({ key: 'probe', value: { kept: true } });
     } finally {
       await first.client.close();

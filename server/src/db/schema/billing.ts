@@ -9,6 +9,7 @@ import {
   REFUND_REQUEST_STATES,
   REGISTRATION_STATES,
   SUBSCRIPTION_STATUSES,
+  WEBHOOK_PROVIDERS,
 } from '../column-values';
 import { LOCALES } from '../../lib/messages';
 import { createdAt } from './columns';
@@ -164,12 +165,15 @@ export const payments = pgTable(
 export const webhookEvents = pgTable(
   'webhook_events',
   {
-    provider: text('provider').notNull(),
+    provider: text('provider', { enum: WEBHOOK_PROVIDERS }).notNull(),
     eventId: text('event_id').notNull(),
     type: text('type').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('webhook_events_provider_event_unique').on(table.provider, table.eventId)],
+  (table) => [
+    uniqueIndex('webhook_events_provider_event_unique').on(table.provider, table.eventId),
+    check('webhook_events_provider_check', oneOf(table.provider, WEBHOOK_PROVIDERS)),
+  ],
 );
 
 /** Cancel-and-refund requests from /unsubscribe-and-refund, kept for the operator. */
@@ -180,9 +184,12 @@ export const refundRequests = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     email: text('email').notNull(),
     reason: text('reason').notNull(),
-    locale: text('locale').notNull(),
+    locale: text('locale', { enum: LOCALES }).notNull(),
     state: text('state', { enum: REFUND_REQUEST_STATES }).notNull().default('open'),
     createdAt: createdAt(),
   },
-  (table) => [check('refund_requests_state_check', oneOf(table.state, REFUND_REQUEST_STATES))],
+  (table) => [
+    check('refund_requests_state_check', oneOf(table.state, REFUND_REQUEST_STATES)),
+    check('refund_requests_locale_check', oneOf(table.locale, LOCALES)),
+  ],
 );

@@ -19,7 +19,9 @@ import {
   LIVE_END_REASONS,
   oneOf,
   POSITION_SOURCES,
+  REPORT_REASONS,
   REQUEST_CHANNELS,
+  REQUEST_EVENT_TYPES,
   REQUEST_STATUSES,
 } from '../column-values';
 import { LOCALES } from '../../lib/messages';
@@ -136,11 +138,15 @@ export const dailySendCounts = pgTable(
  * secret (requests/opt-outs.ts), never the target itself. Rows from before the keyed hash hold its plain sha256
  * until met again; both are looked up, so no opt-out is ever lost.
  */
-export const optOuts = pgTable('opt_outs', {
-  targetHash: text('target_hash').primaryKey(),
-  channel: text('channel').notNull(),
-  createdAt: createdAt(),
-});
+export const optOuts = pgTable(
+  'opt_outs',
+  {
+    targetHash: text('target_hash').primaryKey(),
+    channel: text('channel', { enum: REQUEST_CHANNELS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [check('opt_outs_channel_check', oneOf(table.channel, REQUEST_CHANNELS))],
+);
 
 /**
  * What is left of a deleted location request (by its requester, or with their account), so that the opt-out and
@@ -168,14 +174,18 @@ export const linkTombstones = pgTable(
  * Abuse reports from recipients, stored for the operator with the request they concern and its requester, who
  * stays known when the request is deleted; deleting the account detaches the report from it. Kept a year.
  */
-export const abuseReports = pgTable('abuse_reports', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'set null' }),
-  requesterId: uuid('requester_id'),
-  reason: text('reason').notNull(),
-  details: text('details'),
-  createdAt: createdAt(),
-});
+export const abuseReports = pgTable(
+  'abuse_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'set null' }),
+    requesterId: uuid('requester_id'),
+    reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+    details: text('details'),
+    createdAt: createdAt(),
+  },
+  (table) => [check('abuse_reports_reason_check', oneOf(table.reason, REPORT_REASONS))],
+);
 
 /** A shared position: the approximate place from the IP, or the browser's position with its accuracy. */
 export const positions = pgTable(
@@ -234,11 +244,14 @@ export const requestEvents = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'cascade' }),
-    type: text('type').notNull(),
+    type: text('type', { enum: REQUEST_EVENT_TYPES }).notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index('request_events_user_id_idx').on(table.userId, table.id)],
+  (table) => [
+    index('request_events_user_id_idx').on(table.userId, table.id),
+    check('request_events_type_check', oneOf(table.type, REQUEST_EVENT_TYPES)),
+  ],
 );
 
 /** Reverse-geocoding answers from a Nominatim-compatible service, cached as its usage policy asks. */

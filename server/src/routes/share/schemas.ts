@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
-import { LIVE_END_REASONS, type LiveEndReason } from '../../db/column-values';
+import { LIVE_END_REASONS, REPORT_REASONS, type LiveEndReason } from '../../db/column-values';
 
 // `deleted`: the requester deleted the request (or their account); only opt-out and report still work.
 export const LINK_STATES = [
@@ -15,8 +15,6 @@ export const LINK_STATES = [
   'deleted',
 ] as const;
 export type LinkState = (typeof LINK_STATES)[number];
-
-export const REPORT_REASONS = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'] as const;
 
 /** The reasons a page gives for ending its live window (`silent` is the server's own, for a page gone quiet). */
 const PAGE_LIVE_END_REASONS = LIVE_END_REASONS.filter(
