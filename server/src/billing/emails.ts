@@ -1,5 +1,5 @@
 import type { RenderedEmail } from '../messages/templates';
-import type { Locale } from '../lib/messages';
+import { messagesOf, type Locale, type MessageKey, type MessageParams } from '../lib/messages';
 import { formatMoney } from './money';
 import { escapeHtml } from '../lib/escape-html';
 
@@ -20,7 +20,12 @@ function day(moment: Date, locale: Locale): string {
   }).format(moment);
 }
 
-const hello = (locale: Locale, name: string) => (locale === 'id' ? `Halo ${name},` : `Hello ${name},`);
+const say = messagesOf('billingEmail');
+
+/** A billing email's text in the subscriber's language (server/src/i18n, section billingEmail). */
+const text = (locale: Locale, key: MessageKey<'billingEmail'>, params?: MessageParams) => say(key, params)[locale];
+
+const hello = (locale: Locale, name: string) => text(locale, 'hello', { name });
 
 export interface ChargeFacts {
   displayName: string;
@@ -37,51 +42,24 @@ export interface ChargeFacts {
   needsPassword?: boolean;
 }
 
-const howToCancel = {
-  en: 'You can cancel at any time from My subscription in your dashboard; you keep access until the paid period ends.',
-  id: 'Anda dapat berhenti berlangganan kapan saja dari menu Langganan saya di dasbor; akses tetap berlaku sampai periode yang sudah dibayar berakhir.',
-};
-
-const sandboxNote = {
-  en: 'This payment was made in the sandbox: no real money was charged.',
-  id: 'Pembayaran ini dilakukan di sandbox: tidak ada uang sungguhan yang ditagih.',
-};
-
 /** The receipt for every successful charge. */
 export function receiptEmail(locale: Locale, facts: ChargeFacts): RenderedEmail {
   const paid = formatMoney(facts.amount, facts.currency, locale);
-  const next = formatMoney(facts.nextAmount, facts.currency, locale);
-  if (locale === 'id') {
-    return render(locale, `Tanda terima Kabari: ${paid}`, [
-      hello(locale, facts.displayName),
-      facts.kind === 'first_day'
-        ? `Terima kasih telah berlangganan Kabari. Kami telah menerima pembayaran hari pertama sebesar ${paid}.`
-        : `Langganan Kabari Anda telah diperpanjang. Kami telah menerima pembayaran sebesar ${paid}.`,
-      `Tanggal: ${day(facts.paidAt, locale)} · Metode: ${facts.method} · Nomor tanda terima: ${facts.paymentId}`,
-      `Akses Anda berlaku sampai ${day(facts.validUntil, locale)}. Setelah itu langganan diperpanjang otomatis sebesar ${next}, kecuali Anda membatalkannya.`,
-      howToCancel.id,
-      ...(facts.needsPassword
-        ? [
-            'Untuk masuk dari perangkat lain, buat kata sandi: klik "Lupa kata sandi" di Kabari, masukkan alamat email ini, lalu ikuti kode yang kami kirim.',
-          ]
-        : []),
-      ...(facts.sandbox ? [sandboxNote.id] : []),
-    ]);
-  }
-  return render(locale, `Your Kabari receipt: ${paid}`, [
+  return render(locale, text(locale, 'receiptSubject', { paid }), [
     hello(locale, facts.displayName),
-    facts.kind === 'first_day'
-      ? `Thank you for subscribing to Kabari. We received your first-day payment of ${paid}.`
-      : `Your Kabari subscription has been renewed. We received your payment of ${paid}.`,
-    `Date: ${day(facts.paidAt, locale)} · Method: ${facts.method} · Receipt number: ${facts.paymentId}`,
-    `Your access is paid until ${day(facts.validUntil, locale)}. After that the subscription renews automatically at ${next} unless you cancel.`,
-    howToCancel.en,
-    ...(facts.needsPassword
-      ? [
-          'To sign in on another device, set a password: choose "Forgot password" in Kabari, enter this email address and follow the code we send you.',
-        ]
-      : []),
-    ...(facts.sandbox ? [sandboxNote.en] : []),
+    text(locale, facts.kind === 'first_day' ? 'receiptFirstDay' : 'receiptRenewal', { paid }),
+    text(locale, 'receiptDetails', {
+      date: day(facts.paidAt, locale),
+      method: facts.method,
+      paymentId: facts.paymentId,
+    }),
+    text(locale, 'receiptPaidUntil', {
+      until: day(facts.validUntil, locale),
+      next: formatMoney(facts.nextAmount, facts.currency, locale),
+    }),
+    text(locale, 'howToCancel'),
+    ...(facts.needsPassword ? [text(locale, 'receiptSetPassword')] : []),
+    ...(facts.sandbox ? [text(locale, 'sandboxNote')] : []),
   ]);
 }
 
@@ -91,31 +69,18 @@ export function renewalReminderEmail(
   facts: { displayName: string; amount: number; currency: string; renewsAt: Date; byHand?: boolean },
 ): RenderedEmail {
   const amount = formatMoney(facts.amount, facts.currency, locale);
+  const date = day(facts.renewsAt, locale);
   if (facts.byHand) {
-    if (locale === 'id') {
-      return render(locale, `Langganan Kabari Anda berakhir pada ${day(facts.renewsAt, locale)}`, [
-        hello(locale, facts.displayName),
-        `Langganan Kabari Anda dibayar lewat PayPal dan tidak diperpanjang otomatis. Langganan berakhir pada ${day(facts.renewsAt, locale)}.`,
-        `Untuk melanjutkan, masuk ke Kabari setelah tanggal tersebut dan bayar ${amount} lagi lewat PayPal di jendela langganan berakhir.`,
-      ]);
-    }
-    return render(locale, `Your Kabari subscription ends on ${day(facts.renewsAt, locale)}`, [
+    return render(locale, text(locale, 'byHandEndsSubject', { date }), [
       hello(locale, facts.displayName),
-      `Your Kabari subscription was paid with PayPal and does not renew automatically. It ends on ${day(facts.renewsAt, locale)}.`,
-      `To continue, sign in to Kabari after that date and pay ${amount} again with PayPal in the subscription-expired window.`,
+      text(locale, 'byHandEndsPaypal', { date }),
+      text(locale, 'byHandEndsHowTo', { amount }),
     ]);
   }
-  if (locale === 'id') {
-    return render(locale, `Langganan Kabari Anda diperpanjang pada ${day(facts.renewsAt, locale)}`, [
-      hello(locale, facts.displayName),
-      `Langganan Kabari Anda akan diperpanjang otomatis pada ${day(facts.renewsAt, locale)} dan kami akan menagih ${amount}.`,
-      `Jika tidak ingin melanjutkan, batalkan sebelum tanggal tersebut. ${howToCancel.id}`,
-    ]);
-  }
-  return render(locale, `Your Kabari subscription renews on ${day(facts.renewsAt, locale)}`, [
+  return render(locale, text(locale, 'reminderSubject', { date }), [
     hello(locale, facts.displayName),
-    `Your Kabari subscription renews automatically on ${day(facts.renewsAt, locale)} and we will charge ${amount}.`,
-    `If you do not want to continue, cancel before that date. ${howToCancel.en}`,
+    text(locale, 'reminderCharge', { date, amount }),
+    text(locale, 'reminderCancel', { howToCancel: text(locale, 'howToCancel') }),
   ]);
 }
 
@@ -124,18 +89,10 @@ export function renewByHandEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string },
 ): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, locale);
-  if (locale === 'id') {
-    return render(locale, 'Langganan Kabari Anda telah berakhir: perpanjang lewat PayPal', [
-      hello(locale, facts.displayName),
-      'Langganan Kabari Anda dibayar lewat PayPal, dan PayPal tidak menyimpan akun Anda untuk perpanjangan otomatis, jadi tidak ada biaya yang ditagih.',
-      `Untuk melanjutkan, masuk ke Kabari dan bayar ${amount} di jendela langganan berakhir.`,
-    ]);
-  }
-  return render(locale, 'Your Kabari subscription has ended: renew with PayPal', [
+  return render(locale, text(locale, 'renewByHandSubject'), [
     hello(locale, facts.displayName),
-    'Your Kabari subscription was paid with PayPal, and PayPal did not save your account for automatic renewals, so nothing was charged.',
-    `To continue, sign in to Kabari and pay ${amount} in the subscription-expired window.`,
+    text(locale, 'renewByHandWhy'),
+    text(locale, 'renewByHandHowTo', { amount: formatMoney(facts.amount, facts.currency, locale) }),
   ]);
 }
 
@@ -154,22 +111,13 @@ export function renewalFailedEmail(
     unconfirmed?: boolean;
   },
 ): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, locale);
-  if (locale === 'id') {
-    return render(locale, 'Langganan Kabari Anda telah berakhir: pembayaran gagal', [
-      hello(locale, facts.displayName),
-      `Kami tidak dapat menagih ${amount} untuk memperpanjang langganan Kabari Anda. Alasan: ${facts.reason}`,
-      facts.unconfirmed
-        ? 'Langganan Anda telah berakhir. Jika pembayaran ini ternyata berhasil, langganan Anda otomatis diperpanjang untuk periode tersebut dan Anda menerima tanda terima. Jika Anda sudah memperpanjang sendiri sebelum itu, pembayaran yang terlambat tersebut kami kembalikan secara penuh.'
-        : 'Langganan Anda telah berakhir dan tidak ada biaya yang ditagih. Untuk melanjutkan, masuk ke Kabari dan perpanjang langganan dengan metode pembayaran lain.',
-    ]);
-  }
-  return render(locale, 'Your Kabari subscription has ended: the payment failed', [
+  return render(locale, text(locale, 'renewalFailedSubject'), [
     hello(locale, facts.displayName),
-    `We could not charge ${amount} to renew your Kabari subscription. Reason: ${facts.reason}`,
-    facts.unconfirmed
-      ? 'Your subscription has ended. If this payment does go through after all, your subscription is renewed for the period automatically and you get a receipt. If you have renewed by hand before then, that late charge is refunded to you in full.'
-      : 'Your subscription has ended and nothing was charged. To continue, sign in to Kabari and renew with another payment method.',
+    text(locale, 'renewalFailedWhy', {
+      amount: formatMoney(facts.amount, facts.currency, locale),
+      reason: facts.reason,
+    }),
+    text(locale, facts.unconfirmed ? 'renewalFailedUnconfirmed' : 'renewalFailedNothingCharged'),
   ]);
 }
 
@@ -181,22 +129,11 @@ export function reversalEndedEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string; paidAt: Date; reason: 'refunded' | 'disputed' },
 ): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, locale);
-  if (locale === 'id') {
-    return render(locale, 'Langganan Kabari Anda telah berakhir', [
-      hello(locale, facts.displayName),
-      facts.reason === 'refunded'
-        ? `Pembayaran ${amount} pada ${day(facts.paidAt, locale)} telah dikembalikan kepada Anda, jadi langganan Kabari Anda berakhir hari ini.`
-        : `Pembayaran ${amount} pada ${day(facts.paidAt, locale)} sedang disengketakan melalui bank atau penyedia pembayaran Anda, jadi langganan Kabari Anda berakhir hari ini.`,
-      'Tidak akan ada tagihan lagi. Untuk berlangganan kembali, masuk ke Kabari dan bayar di jendela langganan berakhir.',
-    ]);
-  }
-  return render(locale, 'Your Kabari subscription has ended', [
+  const params = { amount: formatMoney(facts.amount, facts.currency, locale), date: day(facts.paidAt, locale) };
+  return render(locale, text(locale, 'reversalSubject'), [
     hello(locale, facts.displayName),
-    facts.reason === 'refunded'
-      ? `The payment of ${amount} made on ${day(facts.paidAt, locale)} has been refunded to you, so your Kabari subscription has ended today.`
-      : `The payment of ${amount} made on ${day(facts.paidAt, locale)} is being disputed through your bank or payment provider, so your Kabari subscription has ended today.`,
-    'Nothing more will be charged. To subscribe again, sign in to Kabari and pay in the subscription-expired window.',
+    text(locale, facts.reason === 'refunded' ? 'reversalRefunded' : 'reversalDisputed', params),
+    text(locale, 'reversalNothingMore'),
   ]);
 }
 
@@ -205,23 +142,13 @@ export function disputeWonEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string; paidAt: Date; validUntil: Date; renews: boolean },
 ): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, locale);
-  const until = day(facts.validUntil, locale);
-  if (locale === 'id') {
-    return render(locale, 'Langganan Kabari Anda aktif kembali', [
-      hello(locale, facts.displayName),
-      `Sengketa atas pembayaran ${amount} pada ${day(facts.paidAt, locale)} telah diputuskan oleh bank atau penyedia pembayaran: pembayaran itu tetap sah. Langganan Kabari yang berakhir karena sengketa tersebut kami aktifkan kembali seperti sebelumnya.`,
-      facts.renews
-        ? `Langganan Anda berlaku hingga ${until} dan diperpanjang otomatis seperti biasa. Anda dapat membatalkannya kapan saja di Langganan saya.`
-        : `Langganan Anda berlaku hingga ${until} dan tidak diperpanjang, karena Anda sudah membatalkannya sebelumnya.`,
-    ]);
-  }
-  return render(locale, 'Your Kabari subscription is active again', [
+  return render(locale, text(locale, 'disputeWonSubject'), [
     hello(locale, facts.displayName),
-    `The dispute of the payment of ${amount} made on ${day(facts.paidAt, locale)} has been decided by your bank or payment provider: the payment stands. The Kabari subscription the dispute ended is back as it was.`,
-    facts.renews
-      ? `It runs until ${until} and renews as before. You can cancel it at any time in My subscription.`
-      : `It runs until ${until} and does not renew, as you had cancelled it before.`,
+    text(locale, 'disputeWonDecided', {
+      amount: formatMoney(facts.amount, facts.currency, locale),
+      date: day(facts.paidAt, locale),
+    }),
+    text(locale, facts.renews ? 'disputeWonRenews' : 'disputeWonCancelled', { until: day(facts.validUntil, locale) }),
   ]);
 }
 
@@ -234,19 +161,11 @@ export function lateChargeRefundedEmail(
   facts: { displayName: string; amount: number; currency: string; chargedAt: Date },
 ): RenderedEmail {
   const amount = formatMoney(facts.amount, facts.currency, locale);
-  if (locale === 'id') {
-    return render(locale, `Kabari mengembalikan pembayaran yang terlambat: ${amount}`, [
-      hello(locale, facts.displayName),
-      `Penagihan perpanjangan otomatis sebesar ${amount} dari ${day(facts.chargedAt, locale)} baru dikonfirmasi oleh penyedia pembayaran setelah periodenya lewat, jadi kami tidak memberikan apa pun untuk pembayaran itu.`,
-      'Kami sudah mengembalikannya secara penuh. Dana biasanya kembali ke rekening Anda dalam 5–10 hari kerja, tergantung bank atau penyedia pembayaran Anda.',
-      'Langganan Anda saat ini tidak terpengaruh.',
-    ]);
-  }
-  return render(locale, `Kabari refunded a late charge: ${amount}`, [
+  return render(locale, text(locale, 'lateChargeSubject', { amount }), [
     hello(locale, facts.displayName),
-    `The automatic renewal charge of ${amount} from ${day(facts.chargedAt, locale)} was confirmed by the payment provider only after its period had passed, so nothing was given for it.`,
-    'We have refunded it in full. The money usually reaches your account within 5–10 business days, depending on your bank or payment provider.',
-    'Your current subscription is not affected.',
+    text(locale, 'lateChargeWhy', { amount, date: day(facts.chargedAt, locale) }),
+    text(locale, 'refundedInFull'),
+    text(locale, 'lateChargeNotAffected'),
   ]);
 }
 
@@ -259,19 +178,11 @@ export function duplicatePaymentRefundedEmail(
   facts: { displayName: string; amount: number; currency: string; chargedAt: Date },
 ): RenderedEmail {
   const amount = formatMoney(facts.amount, facts.currency, locale);
-  if (locale === 'id') {
-    return render(locale, `Kabari mengembalikan pembayaran ganda: ${amount}`, [
-      hello(locale, facts.displayName),
-      `Pembayaran Anda sebesar ${amount} pada ${day(facts.chargedAt, locale)} untuk memperpanjang langganan masuk setelah langganan Anda sudah diperpanjang untuk periode yang sama, jadi pembayaran kedua ini tidak diperlukan.`,
-      'Kami sudah mengembalikannya secara penuh. Dana biasanya kembali ke rekening Anda dalam 5–10 hari kerja, tergantung bank atau penyedia pembayaran Anda.',
-      'Langganan Anda tetap aktif dan tidak terpengaruh.',
-    ]);
-  }
-  return render(locale, `Kabari refunded a second payment: ${amount}`, [
+  return render(locale, text(locale, 'duplicateSubject', { amount }), [
     hello(locale, facts.displayName),
-    `Your payment of ${amount} on ${day(facts.chargedAt, locale)} to renew your subscription came in after your subscription had already been renewed for the same period, so this second payment was not needed.`,
-    'We have refunded it in full. The money usually reaches your account within 5–10 business days, depending on your bank or payment provider.',
-    'Your subscription stays active and is not affected.',
+    text(locale, 'duplicateWhy', { amount, date: day(facts.chargedAt, locale) }),
+    text(locale, 'refundedInFull'),
+    text(locale, 'duplicateNotAffected'),
   ]);
 }
 
@@ -298,15 +209,9 @@ export function refundRefusedOperatorEmail(facts: {
 }
 
 export function cancelledEmail(locale: Locale, facts: { displayName: string; validUntil: Date }): RenderedEmail {
-  if (locale === 'id') {
-    return render(locale, 'Langganan Kabari Anda telah dibatalkan', [
-      hello(locale, facts.displayName),
-      `Langganan Anda telah dibatalkan dan tidak akan diperpanjang lagi. Anda tetap dapat memakai Kabari sampai ${day(facts.validUntil, locale)}.`,
-    ]);
-  }
-  return render(locale, 'Your Kabari subscription is cancelled', [
+  return render(locale, text(locale, 'cancelledSubject'), [
     hello(locale, facts.displayName),
-    `Your subscription is cancelled and will not renew. You can keep using Kabari until ${day(facts.validUntil, locale)}.`,
+    text(locale, 'cancelledUntil', { date: day(facts.validUntil, locale) }),
   ]);
 }
 
@@ -315,27 +220,10 @@ export function billingCodeEmail(
   purpose: 'refund_request' | 'delete_account',
   code: string,
 ): RenderedEmail {
-  const what = {
-    en: {
-      refund_request: 'confirm your cancellation and refund request',
-      delete_account: 'delete your Kabari account',
-    },
-    id: {
-      refund_request: 'mengonfirmasi permintaan pembatalan dan pengembalian dana',
-      delete_account: 'menghapus akun Kabari Anda',
-    },
-  };
-  if (locale === 'id') {
-    return render(locale, 'Kode verifikasi Kabari Anda', [
-      `Kode verifikasi Anda: ${code}`,
-      `Masukkan kode ini di Kabari untuk ${what.id[purpose]}. Kode berlaku 10 menit dan hanya dapat dipakai sekali.`,
-      'Jika Anda tidak memintanya, abaikan email ini: tidak ada yang berubah.',
-    ]);
-  }
-  return render(locale, 'Your Kabari verification code', [
-    `Your verification code is: ${code}`,
-    `Enter it in Kabari to ${what.en[purpose]}. It expires in 10 minutes and works only once.`,
-    'If you did not ask for it, ignore this email: nothing changes.',
+  return render(locale, text(locale, 'codeSubject'), [
+    text(locale, 'codeIs', { code }),
+    text(locale, purpose === 'refund_request' ? 'codeUseRefund' : 'codeUseDelete'),
+    text(locale, 'codeNotAsked'),
   ]);
 }
 
@@ -343,34 +231,19 @@ export function refundRequestEmail(
   locale: Locale,
   facts: { requestId: string; cancelled: boolean; validUntil: Date | null },
 ): RenderedEmail {
-  if (locale === 'id') {
-    return render(locale, 'Kami menerima permintaan pengembalian dana Anda', [
-      'Halo,',
-      `Kami telah menerima permintaan pembatalan dan pengembalian dana Anda (nomor ${facts.requestId}). Tim kami akan memeriksanya dan membalas email ini.`,
-      facts.cancelled && facts.validUntil
-        ? `Langganan Anda telah dibatalkan dan tidak akan diperpanjang. Akses tetap berlaku sampai ${day(facts.validUntil, locale)}.`
-        : 'Tidak ada langganan aktif untuk alamat email ini.',
-    ]);
-  }
-  return render(locale, 'We received your refund request', [
-    'Hello,',
-    `We received your cancellation and refund request (number ${facts.requestId}). Our team will review it and reply to this email.`,
+  return render(locale, text(locale, 'refundRequestSubject'), [
+    text(locale, 'helloNoName'),
+    text(locale, 'refundRequestReceived', { requestId: facts.requestId }),
     facts.cancelled && facts.validUntil
-      ? `Your subscription is cancelled and will not renew. Access remains until ${day(facts.validUntil, locale)}.`
-      : 'There is no active subscription for this email address.',
+      ? text(locale, 'refundRequestCancelled', { date: day(facts.validUntil, locale) })
+      : text(locale, 'refundRequestNoSubscription'),
   ]);
 }
 
 export function accountDeletedEmail(locale: Locale, displayName: string): RenderedEmail {
-  if (locale === 'id') {
-    return render(locale, 'Akun Kabari Anda telah dihapus', [
-      hello(locale, displayName),
-      'Akun Kabari Anda telah dihapus: langganan dibatalkan, dan data pribadi, permintaan lokasi, serta lokasi yang dibagikan telah dihapus. Catatan pembayaran disimpan hanya sejauh diwajibkan hukum, tanpa terhubung ke Anda.',
-    ]);
-  }
-  return render(locale, 'Your Kabari account has been deleted', [
+  return render(locale, text(locale, 'accountDeletedSubject'), [
     hello(locale, displayName),
-    'Your Kabari account has been deleted: the subscription is cancelled, and your personal data, location requests and shared positions are erased. Payment records are kept only as the law requires, no longer linked to you.',
+    text(locale, 'accountDeletedBody'),
   ]);
 }
 
@@ -378,9 +251,10 @@ export function methodLabel(
   locale: Locale,
   payment: { provider: string; cardBrand: string | null; cardLast4: string | null; method?: string | null },
 ): string {
-  const sandbox = payment.provider === 'sandbox' ? (locale === 'id' ? ' (sandbox)' : ' (sandbox)') : '';
-  if (payment.cardLast4) return `${payment.cardBrand ?? 'card'} •••• ${payment.cardLast4}${sandbox}`;
+  // "Sandbox" is the word the Indonesian pages use as well.
+  const sandbox = payment.provider === 'sandbox' ? ' (sandbox)' : '';
+  if (payment.cardLast4) return `${payment.cardBrand ?? text(locale, 'card')} •••• ${payment.cardLast4}${sandbox}`;
   if (payment.method === 'paypal' || payment.provider === 'paypal') return `PayPal${sandbox}`;
-  if (payment.method === 'wallet') return `${locale === 'id' ? 'Dompet digital' : 'Wallet'}${sandbox}`;
+  if (payment.method === 'wallet') return `${text(locale, 'wallet')}${sandbox}`;
   return `${payment.provider}${sandbox}`;
 }
