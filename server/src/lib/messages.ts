@@ -4,9 +4,10 @@ import en from '../i18n/api.en.json';
 import id from '../i18n/api.id.json';
 
 /**
- * What the API says to people, in both languages: i18next resources in `src/i18n/api.<language>.json`, one
- * section per part of the server. A part takes its section's texts with `messagesOf('section')` (keys typed from
- * the English file, so a wrong key fails the type-check) and throws `new HttpError(status, say('key', params))`;
+ * What the server says to people, in both languages: i18next resources in `src/i18n/api.<language>.json`, one
+ * section per part of the server, the emails and the request messages among them (`billingEmail`, `accountEmail`,
+ * `requestMessage`). A part takes its section's texts with `messagesOf('section')` (keys typed from the English
+ * file, so a wrong key fails the type-check); an error is thrown as `new HttpError(status, say('key', params))`;
  * the error handler answers in the caller's language (the app sends `Accept-Language` with every call). The
  * English text is also the error's own message, so logs stay in one language.
  *
@@ -27,14 +28,6 @@ export type MessageKey<S extends MessageSection> = keyof Catalogue[S] & string;
 /** A text's full key, `section.key`: what a schema gives zod as its message. */
 export type InputMessageKey = { [S in MessageSection]: `${S}.${MessageKey<S>}` }[MessageSection];
 
-/** A wait in seconds, in words: minutes from 90 seconds up. */
-export function waitText(seconds: number, locale: Locale = 'en'): string {
-  const minutes = Math.ceil(seconds / 60);
-  if (locale === 'id') return seconds >= 90 ? `${minutes} menit` : `${seconds} detik`;
-  if (seconds >= 90) return `${minutes} minutes`;
-  return seconds === 1 ? '1 second' : `${seconds} seconds`;
-}
-
 const i18n = i18next.createInstance();
 void i18n.init({
   resources: { en: { api: en }, id: { api: id } },
@@ -46,6 +39,13 @@ void i18n.init({
   // The texts go into JSON answers, emails, SMS and pages that escape them where they are put in.
   interpolation: { escapeValue: false },
 });
+
+/** A wait in seconds, in words: minutes from 90 seconds up. */
+export function waitText(seconds: number, locale: Locale = 'en'): string {
+  const key = seconds >= 90 ? 'common.waitMinutes' : seconds === 1 ? 'common.waitSecond' : 'common.waitSeconds';
+  return i18n.t(key, { seconds, minutes: Math.ceil(seconds / 60), lng: locale });
+}
+
 i18n.services.formatter?.add('wait', (value: unknown, lng: string | undefined) =>
   waitText(Number(value), lng === 'id' ? 'id' : 'en'),
 );

@@ -1,6 +1,5 @@
-import type { Locale } from '../lib/messages';
 import { findLink } from '../lib/link-detector';
-import { messagesOf, type LocalizedText } from '../lib/messages';
+import { messagesOf, type Locale, type LocalizedText, type MessageKey, type MessageParams } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
 
 /**
@@ -18,25 +17,19 @@ export type TemplateId = (typeof TEMPLATE_IDS)[number];
 /** An SMS stays within about two segments with the links; an email has room for a few sentences. */
 export const NOTE_MAX_LENGTH: Record<MessageChannel, number> = { sms: 80, email: 500 };
 
-interface TemplateText {
-  name: string;
-  defaultNote: string;
-}
+const sayMessage = messagesOf('requestMessage');
 
-const TEMPLATES: Record<TemplateId, Record<Locale, TemplateText>> = {
-  'check-in': {
-    en: { name: 'Check in', defaultNote: 'Just checking that you got there safely.' },
-    id: { name: 'Kabari aku', defaultNote: 'Cuma mau memastikan kamu sudah sampai dengan selamat.' },
-  },
-  'meet-up': {
-    en: { name: 'Meeting up', defaultNote: 'Share where you are so we can find each other.' },
-    id: { name: 'Ketemuan', defaultNote: 'Bagikan lokasimu supaya kita bisa saling ketemu.' },
-  },
-  'keep-in-touch': {
-    en: { name: 'Family', defaultNote: 'I would feel better knowing where you are today.' },
-    id: { name: 'Keluarga', defaultNote: 'Aku akan lebih tenang kalau tahu kamu di mana hari ini.' },
-  },
-};
+/** A request message's text in the message's language (server/src/i18n, section requestMessage). */
+const text = (locale: Locale, key: MessageKey<'requestMessage'>, params?: MessageParams) =>
+  sayMessage(key, params)[locale];
+
+/** Each template's name and default note. */
+const TEMPLATES: Record<TemplateId, { name: MessageKey<'requestMessage'>; defaultNote: MessageKey<'requestMessage'> }> =
+  {
+    'check-in': { name: 'checkInName', defaultNote: 'checkInNote' },
+    'meet-up': { name: 'meetUpName', defaultNote: 'meetUpNote' },
+    'keep-in-touch': { name: 'keepInTouchName', defaultNote: 'keepInTouchNote' },
+  };
 
 export interface TemplateSummary {
   id: TemplateId;
@@ -47,11 +40,14 @@ export interface TemplateSummary {
 }
 
 export function listTemplates(channel: MessageChannel, locale: Locale): TemplateSummary[] {
-  return TEMPLATE_IDS.map((id) => {
-    const text = TEMPLATES[id][locale];
-    // An SMS default note fits the SMS limit (checked by a test); the same note serves both channels.
-    return { id, channel, locale, name: text.name, defaultNote: text.defaultNote };
-  });
+  // An SMS default note fits the SMS limit (checked by a test); the same note serves both channels.
+  return TEMPLATE_IDS.map((id) => ({
+    id,
+    channel,
+    locale,
+    name: text(locale, TEMPLATES[id].name),
+    defaultNote: text(locale, TEMPLATES[id].defaultNote),
+  }));
 }
 
 export interface MessageLinks {
@@ -80,47 +76,6 @@ export interface MessageInput {
   expiresAt: Date;
 }
 
-const WORDS = {
-  en: {
-    smsAsk: (name: string) => `Kabari: ${name} asks to see your location.`,
-    smsNote: (note: string) => `Note: "${note}"`,
-    smsShare: 'Share or decline:',
-    smsOptOut: 'Stop all requests:',
-    subject: (name: string) => `${name} asks to see your location`,
-    greeting: 'Hello,',
-    emailAsk: (name: string) =>
-      `${name} uses Kabari and asks you to share your location with them. Kabari sends this on their behalf; ` +
-      'it does not come from their own address.',
-    emailNote: 'Their note to you:',
-    emailShare:
-      'Open this link to see who is asking and choose Share or Decline. Nothing about you is recorded unless you ' +
-      'press Share, and you can stop sharing at any time from the same link.',
-    expires: (date: string) => `The link expires on ${date}.`,
-    emailOptOut: 'Did not expect this, or do not want requests like this? Stop all future requests to this address:',
-    signature: 'Kabari',
-  },
-  id: {
-    smsAsk: (name: string) => `Kabari: ${name} ingin melihat lokasi Anda.`,
-    smsNote: (note: string) => `Pesan: "${note}"`,
-    smsShare: 'Bagikan atau tolak:',
-    smsOptOut: 'Tolak semua permintaan:',
-    subject: (name: string) => `${name} ingin melihat lokasi Anda`,
-    greeting: 'Halo,',
-    emailAsk: (name: string) =>
-      `${name} memakai Kabari dan meminta Anda membagikan lokasi kepadanya. Kabari mengirim email ini atas ` +
-      'namanya; email ini tidak dikirim dari alamatnya sendiri.',
-    emailNote: 'Pesan darinya untuk Anda:',
-    emailShare:
-      'Buka tautan ini untuk melihat siapa yang meminta, lalu pilih Bagikan atau Tolak. Tidak ada data tentang ' +
-      'Anda yang dicatat sebelum Anda menekan Bagikan, dan Anda bisa berhenti berbagi kapan saja lewat tautan yang sama.',
-    expires: (date: string) => `Tautan berlaku sampai ${date}.`,
-    emailOptOut:
-      'Tidak merasa mengenal permintaan ini, atau tidak ingin menerima permintaan seperti ini? Hentikan semua ' +
-      'permintaan berikutnya ke alamat ini:',
-    signature: 'Kabari',
-  },
-} as const;
-
 function formatDate(date: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
     dateStyle: 'long',
@@ -130,43 +85,52 @@ function formatDate(date: Date, locale: Locale): string {
 
 /** The exact message the recipient gets. */
 export function renderMessage(input: MessageInput): RenderedMessage {
-  const t = WORDS[input.locale];
+  const { locale, requesterName: name } = input;
   const note = input.note.trim();
   const { consentUrl, optOutUrl } = input.links;
   if (input.channel === 'sms') {
-    const parts = [t.smsAsk(input.requesterName), note ? t.smsNote(note) : null, `${t.smsShare} ${consentUrl}`];
-    parts.push(`${t.smsOptOut} ${optOutUrl}`);
+    const parts = [
+      text(locale, 'smsAsk', { name }),
+      note ? text(locale, 'smsNote', { note }) : null,
+      `${text(locale, 'smsShare')} ${consentUrl}`,
+      `${text(locale, 'smsOptOut')} ${optOutUrl}`,
+    ];
     return { subject: null, text: parts.filter(Boolean).join(' '), html: null };
   }
 
-  const expires = t.expires(formatDate(input.expiresAt, input.locale));
-  const text = [
-    t.greeting,
+  const greeting = text(locale, 'greeting');
+  const ask = text(locale, 'emailAsk', { name });
+  const noteIntro = text(locale, 'emailNote');
+  const share = text(locale, 'emailShare');
+  const expires = text(locale, 'expires', { date: formatDate(input.expiresAt, locale) });
+  const optOut = text(locale, 'emailOptOut');
+  const plain = [
+    greeting,
     '',
-    t.emailAsk(input.requesterName),
-    ...(note ? ['', t.emailNote, note] : []),
+    ask,
+    ...(note ? ['', noteIntro, note] : []),
     '',
-    t.emailShare,
+    share,
     consentUrl,
     expires,
     '',
-    t.emailOptOut,
+    optOut,
     optOutUrl,
     '',
-    `— ${t.signature}`,
+    '— Kabari',
   ].join('\n');
   const html = `<!doctype html>
-<html lang="${input.locale}"><body style="font-family: sans-serif; line-height: 1.5">
-<p>${escapeHtml(t.greeting)}</p>
-<p>${escapeHtml(t.emailAsk(input.requesterName))}</p>
-${note ? `<p>${escapeHtml(t.emailNote)}</p>\n<blockquote style="white-space: pre-wrap">${escapeHtml(note)}</blockquote>` : ''}
-<p>${escapeHtml(t.emailShare)}</p>
+<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
+<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(ask)}</p>
+${note ? `<p>${escapeHtml(noteIntro)}</p>\n<blockquote style="white-space: pre-wrap">${escapeHtml(note)}</blockquote>` : ''}
+<p>${escapeHtml(share)}</p>
 <p><a href="${escapeHtml(consentUrl)}">${escapeHtml(consentUrl)}</a></p>
 <p>${escapeHtml(expires)}</p>
-<p style="color: #666">${escapeHtml(t.emailOptOut)} <a href="${escapeHtml(optOutUrl)}">${escapeHtml(optOutUrl)}</a></p>
-<p>— ${escapeHtml(t.signature)}</p>
+<p style="color: #666">${escapeHtml(optOut)} <a href="${escapeHtml(optOutUrl)}">${escapeHtml(optOutUrl)}</a></p>
+<p>— Kabari</p>
 </body></html>`;
-  return { subject: t.subject(input.requesterName), text, html };
+  return { subject: text(locale, 'subject', { name }), text: plain, html };
 }
 
 /** The placeholder the preview shows where the link's token goes: the token exists only once the request is sent. */
