@@ -1,4 +1,4 @@
-import { messagesOf, waitText, type Locale, type LocalizedText, type MessageParams } from '../lib/messages';
+import { messagesOf, sayCommon, waitText, type Locale, type LocalizedText, type MessageParams } from '../lib/messages';
 
 /**
  * What the location-request routes (requests, links) say to people, in both languages. Texts without `{…}` are
@@ -11,10 +11,9 @@ export function hoursText(seconds: number, locale: Locale): string {
   if (seconds < 90 * 60) return waitText(seconds, locale);
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.ceil((seconds - hours * 3600) / 60);
-  if (locale === 'id') return minutes > 0 ? `${hours} jam ${minutes} menit` : `${hours} jam`;
-  const hourWord = hours === 1 ? 'hour' : 'hours';
-  if (minutes === 0) return `${hours} ${hourWord}`;
-  return `${hours} ${hourWord} ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  const inHours = sayCommon(hours === 1 ? 'waitHour' : 'waitHours', { hours })[locale];
+  if (minutes === 0) return inHours;
+  return `${inHours} ${sayCommon(minutes === 1 ? 'waitMinute' : 'waitMinutes', { minutes })[locale]}`;
 }
 
 /** A refusal whose parameters read differently in each language (a wait in hours, country names). */
