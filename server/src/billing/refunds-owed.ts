@@ -3,6 +3,7 @@ import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { payments } from '../db/schema/billing';
+import { processorsOf } from '../payments/processors';
 import { RefundRefused } from '../payments/refund-refused';
 import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail, refundRefusedOperatorEmail } from './emails';
 import { RECONCILIATION_LIMITS, type ReconciliationDeps } from './reconciliation';
@@ -53,10 +54,8 @@ const dueNow = (at: Date) =>
   );
 
 /** This instance can make the refund: it has the provider's keys (the sandbox needs none). */
-function canRefund(deps: RefundDeps, provider: string): boolean {
-  if (provider === 'stripe') return deps.stripe !== undefined;
-  if (provider === 'paypal') return deps.paypal !== undefined;
-  return provider === 'sandbox';
+function canRefund(deps: RefundDeps, provider: PaymentProvider): boolean {
+  return processorsOf(deps)[provider] !== undefined;
 }
 
 /**
@@ -154,11 +153,10 @@ export type RefundAttempt = 'refunded' | 'failed' | 'refused' | 'not_due';
 async function refundClaimed(deps: RefundDeps, payment: Payment, at: Date): Promise<RefundAttempt> {
   const key = refundKeyOf(payment);
   try {
-    if (payment.provider !== 'sandbox' && !payment.providerRef)
-      throw new RefundRefused('no_provider_reference', undefined);
-    if (payment.provider === 'stripe') await deps.stripe!.refund(payment.providerRef!, key);
-    // The sandbox moved no money: the refund is only recorded.
-    else if (payment.provider === 'paypal') await deps.paypal!.refund(payment.providerRef!, key);
+    const processor = processorsOf(deps)[payment.provider];
+    // Only claimed when this instance has the provider (canRefund); its keys removed meanwhile: tried later.
+    if (!processor) throw new Error(`${payment.provider} is not configured on this instance`);
+    await processor.refund(payment.providerRef, key);
   } catch (error) {
     if (error instanceof RefundRefused) {
       await recordRefused(deps, payment, error.code, at);
@@ -217,11 +215,7 @@ export async function payRefundsOwed(
 ): Promise<RefundsOwedReport> {
   const reasons = Array.isArray(reason) ? reason : [reason];
   const report: RefundsOwedReport = { refunded: 0, refundsFailed: 0 };
-  const providers: PaymentProvider[] = [
-    'sandbox',
-    ...(deps.stripe ? (['stripe'] as const) : []),
-    ...(deps.paypal ? (['paypal'] as const) : []),
-  ];
+  const providers = Object.keys(processorsOf(deps)) as PaymentProvider[];
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
     const claimed = await deps.db.transaction(async (tx) => {
       // Another instance with the provider's keys makes the ones this one cannot.

@@ -1,11 +1,11 @@
-import type { PaymentProvider } from '../db/column-values';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { payments, subscriptions } from '../db/schema/billing';
 import type { MessageOutbox } from '../plugins/message-outbox';
-import type { ChargeOutcome, RenewalCharger } from '../payments/processor';
+import type { ChargeOutcome } from '../payments/processor';
+import type { PaymentProcessors } from '../payments/processors';
 import type { BillingConfig } from './billing-config';
 import { failureText } from './billing-messages';
 import { addDays } from './clock';
@@ -19,7 +19,7 @@ export interface RenewalDeps {
   db: Database;
   outbox: MessageOutbox;
   config: BillingConfig;
-  chargers: Partial<Record<PaymentProvider, RenewalCharger>>;
+  processors: PaymentProcessors;
   log: FastifyBaseLogger;
 }
 
@@ -165,8 +165,8 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
       });
       return 'failed';
     }
-    const charger = deps.chargers[subscription.provider];
-    if (!charger || !subscription.providerPaymentMethodRef) {
+    const processor = deps.processors[subscription.provider];
+    if (!processor || !subscription.providerPaymentMethodRef) {
       deps.log.warn(
         { subscriptionId: subscription.id, provider: subscription.provider },
         'A renewal is due but its provider is not configured here (or no payment method is saved)',
@@ -182,7 +182,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
             cardBrand: existing.cardBrand,
             cardLast4: existing.cardLast4,
           }
-        : await charger.chargeSaved({
+        : await processor.chargeSaved({
             idempotencyKey,
             amount: subscription.amount,
             currency: subscription.currency,

@@ -15,7 +15,7 @@ import {
   type OrderRequest,
 } from '@paypal/paypal-server-sdk';
 import type { PaypalSettings } from '../billing/billing-config';
-import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
+import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest, SavedCustomer } from './processor';
 import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
 import {
   orderOutcome,
@@ -40,7 +40,7 @@ function failureFromError(error: unknown, providerRef: string | null): ChargeOut
  * webhooks checked by PayPal's verify-webhook-signature API. Every call carries a PayPal-Request-Id: a retry is
  * the same call.
  */
-export class PaypalProcessor implements RenewalCharger {
+export class PaypalProcessor implements PaymentProcessor {
   readonly provider = 'paypal' as const;
   readonly client: Client;
   private readonly orders: OrdersController;
@@ -203,7 +203,8 @@ export class PaypalProcessor implements RenewalCharger {
    * (422 TRANSACTION_REFUSED, a capture too old to refund, 404…) is a RefundRefused with PayPal's issue; 5xx, 429
    * and the network are thrown as they are, to be tried again.
    */
-  async refund(captureId: string, requestId: string): Promise<void> {
+  async refund(captureId: string | null, requestId: string): Promise<void> {
+    if (!captureId) throw new RefundRefused('no_provider_reference', undefined);
     try {
       await this.payments.refundCapturedPayment({ captureId, paypalRequestId: requestId });
     } catch (error) {
@@ -225,6 +226,10 @@ export class PaypalProcessor implements RenewalCharger {
    * The subscriber deleted their account: the vaulted PayPal account (DELETE /v3/vault/payment-tokens/{id})
    * goes too. A token PayPal no longer knows is already forgotten.
    */
+  async forgetSavedCustomer(saved: SavedCustomer): Promise<void> {
+    if (saved.paymentMethodRef) await this.forgetPaymentToken(saved.paymentMethodRef);
+  }
+
   async forgetPaymentToken(paymentTokenId: string): Promise<void> {
     try {
       await new VaultController(this.client).deletePaymentToken(paymentTokenId);

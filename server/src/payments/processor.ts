@@ -18,8 +18,26 @@ export interface SavedChargeRequest {
   locale: 'en' | 'id';
 }
 
-/** Charges a saved payment method without the customer present (renewals). */
-export interface RenewalCharger {
+/** What a subscription keeps of its customer at the provider. */
+export interface SavedCustomer {
+  customerRef: string | null;
+  paymentMethodRef: string | null;
+}
+
+/**
+ * What Kabari asks of a payment provider once the customer has paid, the same for every provider: charge the saved
+ * method for a renewal, give a payment back, forget a deleted account's customer. (A first payment is the one
+ * place the providers stay apart: the customer takes part differently in each.)
+ */
+export interface PaymentProcessor {
   provider: PaymentProvider;
+  /** Charges a saved payment method without the customer present (renewals). */
   chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome>;
+  /**
+   * Gives a payment back in full (`providerRef`: the payment at the provider). A retry with the same key is the
+   * same refund; RefundRefused when the provider never will (payments/refund-refused.ts).
+   */
+  refund(providerRef: string | null, idempotencyKey: string): Promise<void>;
+  /** A deleted account's customer and saved methods go at the provider too; one it no longer knows is gone. */
+  forgetSavedCustomer(saved: SavedCustomer): Promise<void>;
 }

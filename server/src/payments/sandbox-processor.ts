@@ -3,7 +3,7 @@ import type { Locale } from '../lib/messages';
 import { failureText } from '../billing/billing-messages';
 import { HttpError } from '../lib/envelope';
 import { checkCard, sayCardProblem, type CardInput, type CardProblem } from './card-checks';
-import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
+import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest } from './processor';
 
 /**
  * The built-in sandbox processor: no money moves. It answers like a card processor in test mode, with
@@ -106,9 +106,14 @@ export function authorizeSandboxPayment(input: {
   };
 }
 
-/** Renewals in the sandbox: the saved method's test behaviour decides. */
-export const sandboxRenewals: RenewalCharger = {
+/**
+ * The sandbox after a first payment: a renewal's outcome is the saved method's test behaviour; a refund and
+ * forgetting a customer have nothing to do at a provider (no money moved, nothing is kept anywhere but here).
+ */
+export const sandboxProcessor: PaymentProcessor = {
   provider: 'sandbox',
+  async refund() {},
+  async forgetSavedCustomer() {},
   async chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome> {
     const [, method, behaviour, brand, last4] = request.paymentMethodRef.split(':');
     const providerRef = sandboxRef(request.idempotencyKey);

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { StripeSettings } from '../billing/billing-config';
-import type { ChargeOutcome, RenewalCharger, SavedChargeRequest } from './processor';
+import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest, SavedCustomer } from './processor';
 import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
 import { intentOutcome, refOf, stripeAmount, type StripeFirstCharge } from './stripe-outcomes';
 
@@ -18,7 +18,7 @@ function failureFromError(error: unknown): ChargeOutcome | null {
 }
 
 /** Stripe: PaymentIntents with idempotency keys, a customer with the saved payment method for renewals. */
-export class StripeProcessor implements RenewalCharger {
+export class StripeProcessor implements PaymentProcessor {
   readonly provider = 'stripe' as const;
   readonly client: Stripe;
 
@@ -136,7 +136,8 @@ export class StripeProcessor implements RenewalCharger {
    * about the payment (charge_expired_for_refund, a disputed charge…) is a RefundRefused; rate limits, Stripe's
    * api_error, 5xx and the network are thrown as they are, to be tried again.
    */
-  async refund(paymentIntentId: string, idempotencyKey: string): Promise<void> {
+  async refund(paymentIntentId: string | null, idempotencyKey: string): Promise<void> {
+    if (!paymentIntentId) throw new RefundRefused('no_provider_reference', undefined);
     try {
       await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
     } catch (error) {
@@ -156,6 +157,10 @@ export class StripeProcessor implements RenewalCharger {
    * The subscriber deleted their account: the customer goes at Stripe too, and with it the saved payment
    * methods. A customer Stripe no longer knows is already forgotten.
    */
+  async forgetSavedCustomer(saved: SavedCustomer): Promise<void> {
+    if (saved.customerRef) await this.forgetCustomer(saved.customerRef);
+  }
+
   async forgetCustomer(customerRef: string): Promise<void> {
     try {
       await this.client.customers.del(customerRef);

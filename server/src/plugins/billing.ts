@@ -1,12 +1,10 @@
-import type { PaymentProvider } from '../db/column-values';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import type { RenewalCharger } from '../payments/processor';
 import type * as PaypalModule from '../payments/paypal';
 import type { PaypalProcessor } from '../payments/paypal';
 import type * as StripeModule from '../payments/stripe';
 import type { StripeProcessor } from '../payments/stripe';
-import { sandboxRenewals } from '../payments/sandbox-processor';
+import { processorsOf, type PaymentProcessors } from '../payments/processors';
 import { runRenewals, type RenewalReport } from '../billing/renewals';
 import { reconcileRenewals, type RenewalReconciliationReport } from '../billing/renewal-reconciliation';
 import type { ReconciliationDeps } from '../billing/reconciliation';
@@ -46,8 +44,11 @@ export interface Billing {
   configured: boolean;
   methods: PaymentMethods;
   terms(locale: Locale): PaymentTerms;
-  /** Charges saved payment methods for renewals, per provider (the sandbox always, the others when configured). */
-  chargers: Partial<Record<PaymentProvider, RenewalCharger>>;
+  /**
+   * The processors the renewal job charges through, per provider (the sandbox always, the others when configured;
+   * tests may swap one in).
+   */
+  processors: PaymentProcessors;
   /** Stripe when configured (tests may swap in one with a fake HTTP client). */
   stripe: StripeProcessor | undefined;
   /** PayPal when configured (tests may swap in one pointed at a fake PayPal API). */
@@ -103,11 +104,7 @@ export default fp(
       ? new (require('../payments/paypal') as typeof PaypalModule).PaypalProcessor(config.paypal)
       : undefined;
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const chargers: Partial<Record<PaymentProvider, RenewalCharger>> = {
-      sandbox: sandboxRenewals,
-      ...(stripe ? { stripe } : {}),
-      ...(paypal ? { paypal } : {}),
-    };
+    const processors = processorsOf({ stripe, paypal });
 
     // Read at call time: tests swap in processors with fake HTTP clients.
     const reconciliationDeps = (): ReconciliationDeps => ({
@@ -122,12 +119,12 @@ export default fp(
 
     app.decorate('billing', {
       config,
-      chargers,
+      processors,
       stripe,
       paypal,
       runRenewals(at, userId) {
         return runRenewals(
-          { db: app.db, outbox: app.outbox, config, chargers, log: app.log },
+          { db: app.db, outbox: app.outbox, config, processors, log: app.log },
           at ?? clock.now(),
           userId,
         );

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config';
 import { users } from '../../src/db/schema/accounts';
 import { payments, subscriptions } from '../../src/db/schema/billing';
 import { outboxMessages } from '../../src/db/schema/outbox';
-import type { RenewalCharger, SavedChargeRequest } from '../../src/payments/processor';
+import type { PaymentProcessor, SavedChargeRequest } from '../../src/payments/processor';
 import { describeEachDatabase } from '../support/databases';
 import { signUpSubscriber } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -14,12 +14,14 @@ const DAY = 24 * HOUR;
 
 /** Wraps the sandbox's renewals, recording every idempotency key the provider is sent. */
 function recordingCharger(
-  inner: RenewalCharger,
+  inner: PaymentProcessor,
   calls: SavedChargeRequest[],
   beforeAnswer?: () => void,
-): RenewalCharger {
+): PaymentProcessor {
   return {
     provider: inner.provider,
+    refund: (providerRef, key) => inner.refund(providerRef, key),
+    forgetSavedCustomer: (saved) => inner.forgetSavedCustomer(saved),
     async chargeSaved(request) {
       calls.push(request);
       beforeAnswer?.();
@@ -119,10 +121,10 @@ describeEachDatabase('the renewal job', (driver) => {
     app().billing.clock.set(start);
     const { email } = await signUpSubscriber(app());
     const userId = (await subscriptionOf(email)).userId;
-    const original = app().billing.chargers.sandbox!;
+    const original = app().billing.processors.sandbox!;
     const calls: SavedChargeRequest[] = [];
     let crash = true;
-    app().billing.chargers.sandbox = recordingCharger(original, calls, () => {
+    app().billing.processors.sandbox = recordingCharger(original, calls, () => {
       if (crash) throw new Error('the process died');
     });
     const due = new Date(start.getTime() + DAY + 1);
@@ -132,7 +134,7 @@ describeEachDatabase('the renewal job', (driver) => {
       crash = false;
       expect(await app().billing.runRenewals(due, userId)).toMatchObject({ renewed: 1 });
     } finally {
-      app().billing.chargers.sandbox = original;
+      app().billing.processors.sandbox = original;
       app().billing.clock.set(null);
     }
     expect(calls.map((call) => call.idempotencyKey)).toEqual([calls[0]!.idempotencyKey, calls[0]!.idempotencyKey]);
@@ -182,8 +184,8 @@ describeEachDatabase('the renewal job', (driver) => {
         app().billing.clock.set(null);
 
         const calls: SavedChargeRequest[] = [];
-        app().billing.chargers.sandbox = recordingCharger(app().billing.chargers.sandbox!, calls);
-        second.billing.chargers.sandbox = recordingCharger(second.billing.chargers.sandbox!, calls);
+        app().billing.processors.sandbox = recordingCharger(app().billing.processors.sandbox!, calls);
+        second.billing.processors.sandbox = recordingCharger(second.billing.processors.sandbox!, calls);
         const due = new Date(raceStart.getTime() + DAY + 1);
         const [first, other] = await Promise.all([app().billing.runRenewals(due), second.billing.runRenewals(due)]);
         // Earlier tests' subscribers are due at this moment too: every charge made is one renewal, once.

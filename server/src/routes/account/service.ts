@@ -15,6 +15,7 @@ import { HttpError } from '../../lib/envelope';
 import { messagesOf, sayCommon } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../messages/templates';
+import { processorsOf } from '../../payments/processors';
 import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../../requests/requester-notices';
 import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
 import { isUniqueViolation } from '../../db/unique-violation';
@@ -47,13 +48,14 @@ async function checkPassword(deps: AccountDeps, user: User, encrypted: string): 
  */
 async function forgetAtProvider(deps: AccountDeps, subscription: Subscription): Promise<void> {
   const { provider, providerCustomerRef, providerPaymentMethodRef } = subscription;
-  const { stripe, paypal } = deps.billing;
+  const processor = processorsOf(deps.billing)[provider];
   try {
-    if (provider === 'stripe' && providerCustomerRef && stripe) {
-      await stripe.forgetCustomer(providerCustomerRef);
-    } else if (provider === 'paypal' && providerPaymentMethodRef && paypal) {
-      await paypal.forgetPaymentToken(providerPaymentMethodRef);
-    } else if (provider !== 'sandbox' && (providerCustomerRef || providerPaymentMethodRef)) {
+    if (processor) {
+      await processor.forgetSavedCustomer({
+        customerRef: providerCustomerRef,
+        paymentMethodRef: providerPaymentMethodRef,
+      });
+    } else if (providerCustomerRef || providerPaymentMethodRef) {
       deps.log.warn(
         { provider },
         'deleted account: its payment provider is no longer configured, nothing forgotten there',

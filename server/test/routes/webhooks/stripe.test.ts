@@ -39,7 +39,7 @@ describeEachDatabase('Stripe', (driver) => {
       fakeStripeApi(calls, () => nextStatus, { refund: () => refund }),
     );
     testApp.app.billing.stripe = stripe;
-    testApp.app.billing.chargers.stripe = stripe;
+    testApp.app.billing.processors.stripe = stripe;
   });
 
   afterAll(async () => {
