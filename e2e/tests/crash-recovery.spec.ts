@@ -124,7 +124,8 @@ for (const driver of ['pglite', 'postgres'] as const) {
 
 test('PostgreSQL stops under load and comes back: 503 to try again and readiness down meanwhile, then the app recovers by itself', async () => {
   test.setTimeout(120_000);
-  const cluster = await startThrowawayCluster();
+  // Crashed below: it must keep what it acknowledged, as a deployment's PostgreSQL does.
+  const cluster = await startThrowawayCluster({ durable: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-outage-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -56,7 +56,12 @@ function runChecked(argv: string[], what: string): Promise<void> {
   });
 }
 
-export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+/**
+ * `durable`: PostgreSQL's own defaults (fsync, synchronous commits), for a test that crashes the server and counts
+ * on every acknowledged commit surviving it, as it does in a deployment. Without it the cluster trades that away for
+ * speed: a commit is acknowledged before its WAL is written, so an immediate stop can lose the last ones.
+ */
+export async function startThrowawayCluster(options: { durable?: boolean } = {}): Promise<ThrowawayCluster> {
   const initdb = path.join(POSTGRES_BIN_DIR, 'initdb');
   const pgCtl = path.join(POSTGRES_BIN_DIR, 'pg_ctl');
   const { run, owner } = commandRunner();
@@ -91,9 +96,7 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
         `-p ${port}`,
         `-k ${folder}`,
         // A throwaway cluster needs no durability: much faster DDL and CREATE DATABASE.
-        '-c fsync=off',
-        '-c synchronous_commit=off',
-        '-c full_page_writes=off',
+        ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
         '-c max_connections=200',
       ].join(' ');
       const startArgv = run(pgCtl, [
