@@ -131,12 +131,31 @@ describe('every route under random and malformed input', () => {
     'never answers 5xx, always in the envelope, and changes nothing when it refuses',
     async () => {
       let tried = 0;
+      let renewedSubscribers = 0;
+      // A fuzzed success may end the test subscriber's session (a logout, a deleted account, a new password): the
+      // next signed-in request then gets a subscriber of its own, so signed-in fuzzing stays signed in.
+      let sessionMayHaveEnded = false;
+      const sessionWorks = async () =>
+        (
+          await testApp.app.inject({
+            method: 'GET',
+            url: '/api/v1/auth/session',
+            headers: { authorization: subscriber.token },
+          })
+        ).statusCode === 200;
       for (const route of routes) {
         const paramCount = (route.path.match(/\{\w+\}/g) ?? []).length;
         await fc.assert(
           fc.asyncProperty(fuzzRequest(paramCount, route.queryNames, route.bodyNames), async (request) => {
             let index = 0;
             const url = route.path.replace(/\{\w+\}/g, () => encodeURIComponent(request.params[index++] ?? ''));
+            if (request.signedIn && sessionMayHaveEnded) {
+              if (!(await sessionWorks())) {
+                subscriber = await createRequester(testApp.app);
+                renewedSubscribers += 1;
+              }
+              sessionMayHaveEnded = false;
+            }
             const headers: Record<string, string> = { ...request.headers };
             if (request.signedIn && `${route.method} ${route.path}` !== STREAM)
               headers.authorization = subscriber.token;
@@ -171,12 +190,16 @@ describe('every route under random and malformed input', () => {
               ]);
             }
             if (response.statusCode >= 400) expect([where, await storedRows()]).toEqual([where, before]);
+            else if (route.method !== 'GET') sessionMayHaveEnded = true;
           }),
           { numRuns: RUNS_PER_ROUTE },
         );
       }
       expect(tried).toBe(routes.length * RUNS_PER_ROUTE);
-      console.info(`${tried} requests: ${routes.length} routes × ${RUNS_PER_ROUTE}`);
+      console.info(
+        `${tried} requests: ${routes.length} routes × ${RUNS_PER_ROUTE}; ` +
+          `a new subscriber ${renewedSubscribers} times after a success ended the session`,
+      );
     },
     60_000 + RUNS_PER_ROUTE * 5_000,
   );
