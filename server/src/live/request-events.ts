@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { queryRows } from '../db/open-database';
 import type { RequestEventType } from '../db/column-values';
+import type { LocationRequestView, PositionView } from '../requests/view-types';
 import { requestEvents } from '../db/schema/location-requests';
 
 /** The PostgreSQL channel every instance LISTENs on; a notification carries only the event id. */
@@ -10,12 +11,16 @@ export const REQUEST_EVENTS_CHANNEL = 'kabari_request_events';
 // The first half of the two-key advisory lock that orders one user's events (any number no other lock uses).
 const USER_EVENTS_LOCK = 727_002;
 
-export interface RequestEventInput {
-  userId: string;
-  requestId: string | null;
-  type: RequestEventType;
-  payload: Record<string, unknown>;
-}
+/** An event type the request_events column takes (db/column-values.ts). */
+type EventType<T extends RequestEventType> = T;
+
+/** What each type of live event carries (the browser reads the same shapes from the stream). */
+export type RequestEventPayload =
+  | { type: EventType<'request'>; payload: LocationRequestView }
+  | { type: EventType<'position'>; payload: { requestId: string; position: PositionView } }
+  | { type: EventType<'withdrawn'>; payload: { requestId: string } };
+
+export type RequestEventInput = { userId: string; requestId: string | null } & RequestEventPayload;
 
 /**
  * Records a live event for a requester and notifies every instance. Call it inside the transaction that makes

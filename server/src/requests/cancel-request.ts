@@ -1,12 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
 import { locationRequests } from '../db/schema/location-requests';
-import {
-  findOwnedRequest,
-  publishRequestChange,
-  type LinkUrlSource,
-  type LocationRequestView,
-} from './location-request-view';
+import { findOwnedRequest, publishRequestChange, type LinkUrlSource } from './location-request-view';
+import type { LocationRequestView } from './view-types';
 
 /** The consent states a cancel changes: not yet answered, sharing, or stopped for now (the link still opens). */
 export const CANCELLABLE_CONSENTS = ['none', 'sharing', 'stopped'] as const;

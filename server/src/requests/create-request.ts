@@ -2,12 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../lib/messages';
 import { locationRequests } from '../db/schema/location-requests';
-import {
-  findOwnedRequest,
-  publishRequestView,
-  type LinkUrlSource,
-  type LocationRequestView,
-} from './location-request-view';
+import { findOwnedRequest, publishRequestView, type LinkUrlSource } from './location-request-view';
+import type { LocationRequestView } from './view-types';
 import { isOptedOut, optOutKey } from './opt-outs';
 import { accountDayKey, countDailySend, nextSendDay, sendDay, SMS_BUDGET_KEY } from './daily-send-counts';
 import type { SendLimitsConfig } from './requests-config';

@@ -1,53 +1,12 @@
-import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus } from '../db/column-values';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { locationRequests, positions } from '../db/schema/location-requests';
 import { outboxMessages } from '../db/schema/outbox';
-import type { Place } from '../geo/place';
 import { publishRequestEvent } from '../live/request-events';
 import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
-
-/** A position as the requester sees it (docs/api-v1.md `Position`). */
-export interface PositionView {
-  id: number;
-  source: 'ip' | 'gps';
-  latitude: number;
-  longitude: number;
-  accuracyMeters: number | null;
-  address: string | null;
-  /** The address's parts, for the reader's language; null on positions stored before them. */
-  place: Place | null;
-  recordedAt: string;
-}
-
-/** A request as its owner sees it (docs/api-v1.md `LocationRequest`). */
-export interface LocationRequestView {
-  id: string;
-  channel: RequestChannel;
-  target: string | null;
-  title: string | null;
-  url: string | null;
-  status: RequestStatus;
-  consent: ConsentState;
-  delivery: DeliveryState | null;
-  requestTime: string;
-  openedTime: string | null;
-  locatedTime: string | null;
-  liveUntil: string | null;
-  /** The last live window's early end: when, and why (null when it ran to its time, or none ended early). */
-  liveEnd: { at: string; reason: LiveEndReason | null } | null;
-  expiresAt: string;
-  lastPosition: PositionView | null;
-}
-
-/**
- * What happened to the message: 'queued' (waiting for the provider, or retrying), 'sent' (a provider, SMTP or
- * Twilio, accepted it), 'failed' (given up), or 'outbox': no provider is configured for its channel, so it stays in
- * the local outbox (/dev/outbox) and never reaches the recipient. The outbox row says 'sent' with transport
- * 'local' (it is done with); the requester must not read that as delivered.
- */
-export type DeliveryState = 'queued' | 'sent' | 'failed' | 'outbox';
+import type { Place } from '../geo/place';
+import type { DeliveryState, LocationRequestView, PositionView } from './view-types';
 
 /** The requester's delivery state of an outbox row. */
 export function deliveryStateOf(state: string | null, transport: string | null): DeliveryState | null {

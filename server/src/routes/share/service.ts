@@ -15,8 +15,8 @@ import { publishRequestEvent } from '../../live/request-events';
 import {
   publishRequestChange as publishView,
   toPositionView as positionView,
-  type PositionView,
 } from '../../requests/location-request-view';
+import type { PositionView } from '../../requests/view-types';
 import { optOutKey, recordOptOut } from '../../requests/opt-outs';
 import { noticeToRequester, type RequesterNoticeDeps } from '../../requests/requester-notices';
 import { eraseMapViews } from '../map-views/data';

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/open-database';
 import { publishRequestEvent } from '../../../src/live/request-events';
+import type { PositionView } from '../../../src/requests/view-types';
 import { describeEachDatabase, type DriverName } from '../../support/databases';
 import { linkRequest, signedInRequester } from '../../support/live-fixtures';
 import { insertRequest } from '../../support/share-fixtures';
@@ -17,8 +18,23 @@ async function listen(app: FastifyInstance): Promise<string> {
 // A new stream starts with `ready` (its newest event id); the tests look at what follows.
 const afterReady = (events: ServerSentEvent[]) => events.filter((event) => event.event !== 'ready');
 
+/** A position event's test number: the id of the position it carries. */
 const positionOf = (events: ServerSentEvent[]) =>
-  events.filter((event) => event.event === 'position').map((event) => JSON.parse(event.data) as { n: number });
+  events
+    .filter((event) => event.event === 'position')
+    .map((event) => ({ n: (JSON.parse(event.data) as { position: PositionView }).position.id }));
+
+/** A position numbered `n`, as a position event carries it. */
+const numberedPosition = (n: number): PositionView => ({
+  id: n,
+  source: 'gps',
+  latitude: -6.2,
+  longitude: 106.8,
+  accuracyMeters: 10,
+  address: null,
+  place: null,
+  recordedAt: new Date(0).toISOString(),
+});
 
 describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
   let testApp: TestApp;
@@ -37,7 +53,12 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
 
   function publish(userId: string, requestId: string, n: number): Promise<number> {
     return testApp.app.db.transaction((tx) =>
-      publishRequestEvent(tx, { userId, requestId, type: 'position', payload: { requestId, n } }),
+      publishRequestEvent(tx, {
+        userId,
+        requestId,
+        type: 'position',
+        payload: { requestId, position: numberedPosition(n) },
+      }),
     );
   }
 
@@ -77,7 +98,7 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
     const id = await publish(alice.userId, aliceRequest, 1);
     const events = afterReady(await stream.waitFor((received) => afterReady(received).length >= 1));
     expect(events[0]).toMatchObject({ id: String(id), event: 'position' });
-    expect(JSON.parse(events[0]?.data ?? '')).toEqual({ n: 1, requestId: aliceRequest });
+    expect(JSON.parse(events[0]?.data ?? '')).toEqual({ requestId: aliceRequest, position: numberedPosition(1) });
   });
 
   it('accepts the Authorization header as well as the cookie', async () => {
@@ -95,7 +116,7 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
           userId: alice.userId,
           requestId: aliceRequest,
           type: 'position',
-          payload: { requestId: aliceRequest, n: 3 },
+          payload: { requestId: aliceRequest, position: numberedPosition(3) },
         });
         throw new Error('the change failed');
       }),

@@ -1,0 +1,46 @@
+import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus } from '../db/column-values';
+import type { Place } from '../geo/place';
+
+// What a requester sees of their requests, in the API and on the live stream: types only, so that the live events
+// can name them without importing the code that builds them.
+
+/** A position as the requester sees it (docs/api-v1.md `Position`). */
+export interface PositionView {
+  id: number;
+  source: 'ip' | 'gps';
+  latitude: number;
+  longitude: number;
+  accuracyMeters: number | null;
+  address: string | null;
+  /** The address's parts, for the reader's language; null on positions stored before them. */
+  place: Place | null;
+  recordedAt: string;
+}
+
+/** A request as its owner sees it (docs/api-v1.md `LocationRequest`). */
+export interface LocationRequestView {
+  id: string;
+  channel: RequestChannel;
+  target: string | null;
+  title: string | null;
+  url: string | null;
+  status: RequestStatus;
+  consent: ConsentState;
+  delivery: DeliveryState | null;
+  requestTime: string;
+  openedTime: string | null;
+  locatedTime: string | null;
+  liveUntil: string | null;
+  /** The last live window's early end: when, and why (null when it ran to its time, or none ended early). */
+  liveEnd: { at: string; reason: LiveEndReason | null } | null;
+  expiresAt: string;
+  lastPosition: PositionView | null;
+}
+
+/**
+ * What happened to the message: 'queued' (waiting for the provider, or retrying), 'sent' (a provider, SMTP or
+ * Twilio, accepted it), 'failed' (given up), or 'outbox': no provider is configured for its channel, so it stays in
+ * the local outbox (/dev/outbox) and never reaches the recipient. The outbox row says 'sent' with transport
+ * 'local' (it is done with); the requester must not read that as delivered.
+ */
+export type DeliveryState = 'queued' | 'sent' | 'failed' | 'outbox';
