@@ -153,7 +153,7 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
         .select()
         .from(geocodeCache)
         .where(sql`${geocodeCache.key} = ${key}`);
-      if (cached) return (cached.place as Place | null) ?? nearestPlace(latitude, longitude);
+      if (cached) return cached.place ?? nearestPlace(latitude, longitude);
       try {
         const place = await askNominatim(latitude, longitude);
         await db.insert(geocodeCache).values({ key, place }).onConflictDoNothing();

@@ -5,7 +5,6 @@ import { outboxMessages } from '../db/schema/outbox';
 import { publishRequestEvent } from '../live/request-events';
 import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
-import type { Place } from '../geo/place';
 import type { DeliveryState, LocationRequestView, PositionView } from './view-types';
 
 /** The requester's delivery state of an outbox row. */
@@ -45,7 +44,7 @@ export function toPositionView(row: PositionRow): PositionView {
     longitude: row.longitude,
     accuracyMeters: row.accuracyMeters,
     address: row.address,
-    place: (row.place as Place | null) ?? null,
+    place: row.place ?? null,
     recordedAt: row.recordedAt.toISOString(),
   };
 }

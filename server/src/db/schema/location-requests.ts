@@ -24,6 +24,7 @@ import {
   REQUEST_EVENT_TYPES,
   REQUEST_STATUSES,
 } from '../column-values';
+import type { Place } from '../../geo/place';
 import { LOCALES } from '../../lib/messages';
 import { createdAt } from './columns';
 import { users } from './accounts';
@@ -202,7 +203,7 @@ export const positions = pgTable(
     // English text, as older readers show it; `place` holds the parts each reader formats in their language
     // (null on positions stored before it existed).
     address: text('address'),
-    place: jsonb('place'),
+    place: jsonb('place').$type<Place>(),
     recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
   },
@@ -259,6 +260,6 @@ export const geocodeCache = pgTable('geocode_cache', {
   // An HMAC of the rounded position (reverse-geocode.ts): the key does not say where.
   key: text('key').primaryKey(),
   // The place's parts (geo/place.ts); null when the service knows no address there.
-  place: jsonb('place'),
+  place: jsonb('place').$type<Place>(),
   createdAt: createdAt(),
 });
