@@ -1,16 +1,11 @@
 import type { RenderedEmail } from '../messages/templates';
 import { messagesOf, type Locale, type MessageKey, type MessageParams } from '../lib/messages';
 import { formatMoney } from './money';
-import { escapeHtml } from '../lib/escape-html';
+import { emailHtml, paragraphHtml, SIGNATURE } from '../messages/email-document';
 
 function render(locale: Locale, subject: string, paragraphs: string[]): RenderedEmail {
-  const text = [...paragraphs, '', '— Kabari'].join('\n\n');
-  const html = `<!doctype html>
-<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
-${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
-<p>— Kabari</p>
-</body></html>`;
-  return { subject, text, html };
+  const text = [...paragraphs, '', SIGNATURE].join('\n\n');
+  return { subject, text, html: emailHtml(locale, paragraphs.map(paragraphHtml).join('\n')) };
 }
 
 function day(moment: Date, locale: Locale): string {

@@ -1,5 +1,6 @@
 import type { RenderedEmail } from './templates';
 import { escapeHtml } from '../lib/escape-html';
+import { emailHtml } from './email-document';
 
 export const CONTACT_TOPICS = ['question', 'billing', 'privacy', 'misuse', 'other'] as const;
 export type ContactTopic = (typeof CONTACT_TOPICS)[number];
@@ -45,12 +46,13 @@ export function contactMessageEmail(contact: ContactMessage): RenderedEmail {
     '',
     `Replying to this email answers ${contact.email}. They wrote in ${language}.`,
   ].join('\n');
-  const html = `<!doctype html>
-<html lang="en"><body style="font-family: sans-serif; line-height: 1.5">
-<p>A visitor wrote through the contact form.</p>
+  const html = emailHtml(
+    'en',
+    `<p>A visitor wrote through the contact form.</p>
 <table>${details.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>
 <p style="white-space: pre-wrap; border-left: 3px solid #ccc; padding-left: 12px">${escapeHtml(contact.message)}</p>
-<p style="color: #666">Replying to this email answers ${escapeHtml(contact.email)}. They wrote in ${escapeHtml(language)}.</p>
-</body></html>`;
+<p style="color: #666">Replying to this email answers ${escapeHtml(contact.email)}. They wrote in ${escapeHtml(language)}.</p>`,
+    { signed: false },
+  );
   return { subject, text, html };
 }

@@ -1,15 +1,16 @@
-import { escapeHtml } from '../lib/escape-html';
+import { emailHtml, paragraphHtml } from './email-document';
 import type { RenderedEmail } from './templates';
 
 /** An email to the operator, in English (the operator's language): its lines as paragraphs ('' between them). */
 export function operatorEmail(subject: string, lines: string[]): RenderedEmail {
-  const html = `<!doctype html>
-<html lang="en"><body style="font-family: sans-serif; line-height: 1.5">
-${lines
-  .filter((line) => line !== '')
-  .map((line) => `<p>${escapeHtml(line)}</p>`)
-  .join('\n')}
-</body></html>`;
+  const html = emailHtml(
+    'en',
+    lines
+      .filter((line) => line !== '')
+      .map(paragraphHtml)
+      .join('\n'),
+    { signed: false },
+  );
   return { subject, text: lines.join('\n'), html };
 }
 

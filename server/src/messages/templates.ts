@@ -1,6 +1,7 @@
 import type { RequestChannel, RequesterNotice } from '../db/column-values';
 import { messagesOf, type Locale, type MessageKey, type MessageParams } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
+import { emailHtml, emailText, linkHtml, paragraphHtml } from './email-document';
 
 export interface RenderedEmail {
   subject: string;
@@ -14,19 +15,13 @@ function letter(
   parts: { subject: string; greeting: string; paragraphs: string[]; link?: { text: string; url: string } },
 ): RenderedEmail {
   const { subject, greeting, paragraphs, link } = parts;
-  const text = [
-    greeting,
-    '',
-    ...paragraphs.flatMap((line) => [line, '']),
-    ...(link ? [link.text, link.url, ''] : []),
-    '— Kabari',
-  ].join('\n');
-  const html = `<!doctype html>
-<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
-<p>${escapeHtml(greeting)}</p>
-${paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
-${link ? `<p>${escapeHtml(link.text)} <a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a></p>\n` : ''}<p>— Kabari</p>
-</body></html>`;
+  // Blocks a blank line apart; the link's text and its address on lines of their own.
+  const blocks = [greeting, ...paragraphs, ...(link ? [`${link.text}\n${link.url}`] : [])];
+  const text = emailText(blocks.flatMap((block, index) => (index ? ['', block] : [block])));
+  const html = emailHtml(
+    locale,
+    [greeting, ...paragraphs].map(paragraphHtml).join('\n') + (link ? `\n${linkHtml(link)}` : ''),
+  );
   return { subject, text, html };
 }
 
@@ -82,7 +77,7 @@ interface CodeEmailParts {
  */
 function codeEmail(locale: Locale, parts: CodeEmailParts): RenderedEmail {
   const { greeting, intro, code, use, link, ignore } = parts;
-  const plain = [
+  const plain = emailText([
     greeting,
     '',
     `${intro} ${code}`,
@@ -91,18 +86,18 @@ function codeEmail(locale: Locale, parts: CodeEmailParts): RenderedEmail {
     '',
     ...(link ? [link.text, link.url, ''] : []),
     ignore,
-    '',
-    '— Kabari',
-  ].join('\n');
-  const html = `<!doctype html>
-<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
-<p>${escapeHtml(greeting)}</p>
-<p>${escapeHtml(intro)}</p>
-<p style="font-size: 28px; font-weight: bold; letter-spacing: 4px">${escapeHtml(code)}</p>
-<p>${escapeHtml(use)}</p>
-${link ? `<p>${escapeHtml(link.text)} <a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a></p>\n` : ''}<p style="color: #666">${escapeHtml(ignore)}</p>
-<p>— Kabari</p>
-</body></html>`;
+  ]);
+  const html = emailHtml(
+    locale,
+    [
+      paragraphHtml(greeting),
+      paragraphHtml(intro),
+      `<p style="font-size: 28px; font-weight: bold; letter-spacing: 4px">${escapeHtml(code)}</p>`,
+      paragraphHtml(use),
+      ...(link ? [linkHtml(link)] : []),
+      `<p style="color: #666">${escapeHtml(ignore)}</p>`,
+    ].join('\n'),
+  );
   return { subject: parts.subject, text: plain, html };
 }
 

@@ -1,6 +1,7 @@
 import { findLink } from '../lib/link-detector';
 import { messagesOf, type Locale, type LocalizedText, type MessageKey, type MessageParams } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
+import { emailHtml, emailText, paragraphHtml } from '../messages/email-document';
 
 /**
  * The messages that carry a location request. The fixed part names the requester by
@@ -104,7 +105,7 @@ export function renderMessage(input: MessageInput): RenderedMessage {
   const share = text(locale, 'emailShare');
   const expires = text(locale, 'expires', { date: formatDate(input.expiresAt, locale) });
   const optOut = text(locale, 'emailOptOut');
-  const plain = [
+  const plain = emailText([
     greeting,
     '',
     ask,
@@ -116,20 +117,21 @@ export function renderMessage(input: MessageInput): RenderedMessage {
     '',
     optOut,
     optOutUrl,
-    '',
-    '— Kabari',
-  ].join('\n');
-  const html = `<!doctype html>
-<html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">
-<p>${escapeHtml(greeting)}</p>
-<p>${escapeHtml(ask)}</p>
-${note ? `<p>${escapeHtml(noteIntro)}</p>\n<blockquote style="white-space: pre-wrap">${escapeHtml(note)}</blockquote>` : ''}
-<p>${escapeHtml(share)}</p>
-<p><a href="${escapeHtml(consentUrl)}">${escapeHtml(consentUrl)}</a></p>
-<p>${escapeHtml(expires)}</p>
-<p style="color: #666">${escapeHtml(optOut)} <a href="${escapeHtml(optOutUrl)}">${escapeHtml(optOutUrl)}</a></p>
-<p>— Kabari</p>
-</body></html>`;
+  ]);
+  const html = emailHtml(
+    locale,
+    [
+      paragraphHtml(greeting),
+      paragraphHtml(ask),
+      ...(note
+        ? [paragraphHtml(noteIntro), `<blockquote style="white-space: pre-wrap">${escapeHtml(note)}</blockquote>`]
+        : []),
+      paragraphHtml(share),
+      `<p><a href="${escapeHtml(consentUrl)}">${escapeHtml(consentUrl)}</a></p>`,
+      paragraphHtml(expires),
+      `<p style="color: #666">${escapeHtml(optOut)} <a href="${escapeHtml(optOutUrl)}">${escapeHtml(optOutUrl)}</a></p>`,
+    ].join('\n'),
+  );
   return { subject: text(locale, 'subject', { name }), text: plain, html };
 }
 
