@@ -226,10 +226,6 @@ export class PaypalProcessor implements PaymentProcessor {
    * The subscriber deleted their account: the vaulted PayPal account (DELETE /v3/vault/payment-tokens/{id})
    * goes too. A token PayPal no longer knows is already forgotten.
    */
-  async forgetSavedCustomer(saved: SavedCustomer): Promise<void> {
-    if (saved.paymentMethodRef) await this.forgetPaymentToken(saved.paymentMethodRef);
-  }
-
   async forgetPaymentToken(paymentTokenId: string): Promise<void> {
     try {
       await new VaultController(this.client).deletePaymentToken(paymentTokenId);
@@ -237,6 +233,11 @@ export class PaypalProcessor implements PaymentProcessor {
       if (error instanceof ApiError && error.statusCode === 404) return;
       throw error;
     }
+  }
+
+  /** A deleted account's customer at the provider, from what its subscription kept. */
+  async forgetSavedCustomer(saved: SavedCustomer): Promise<void> {
+    if (saved.paymentMethodRef) await this.forgetPaymentToken(saved.paymentMethodRef);
   }
 
   private async accessToken(): Promise<string> {

@@ -157,10 +157,6 @@ export class StripeProcessor implements PaymentProcessor {
    * The subscriber deleted their account: the customer goes at Stripe too, and with it the saved payment
    * methods. A customer Stripe no longer knows is already forgotten.
    */
-  async forgetSavedCustomer(saved: SavedCustomer): Promise<void> {
-    if (saved.customerRef) await this.forgetCustomer(saved.customerRef);
-  }
-
   async forgetCustomer(customerRef: string): Promise<void> {
     try {
       await this.client.customers.del(customerRef);
@@ -168,6 +164,11 @@ export class StripeProcessor implements PaymentProcessor {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return;
       throw error;
     }
+  }
+
+  /** A deleted account's customer at the provider, from what its subscription kept. */
+  async forgetSavedCustomer(saved: SavedCustomer): Promise<void> {
+    if (saved.customerRef) await this.forgetCustomer(saved.customerRef);
   }
 
   /** A PaymentIntent as Stripe has it now: the reconciliation job asks when the webhook is late. */

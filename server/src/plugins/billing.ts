@@ -4,7 +4,7 @@ import type * as PaypalModule from '../payments/paypal';
 import type { PaypalProcessor } from '../payments/paypal';
 import type * as StripeModule from '../payments/stripe';
 import type { StripeProcessor } from '../payments/stripe';
-import { processorsOf, type PaymentProcessors } from '../payments/processors';
+import { processorsOf } from '../payments/processors';
 import { runRenewals, type RenewalReport } from '../billing/renewals';
 import { reconcileRenewals, type RenewalReconciliationReport } from '../billing/renewal-reconciliation';
 import type { ReconciliationDeps } from '../billing/reconciliation';
@@ -44,11 +44,6 @@ export interface Billing {
   configured: boolean;
   methods: PaymentMethods;
   terms(locale: Locale): PaymentTerms;
-  /**
-   * The processors the renewal job charges through, per provider (the sandbox always, the others when configured;
-   * tests may swap one in).
-   */
-  processors: PaymentProcessors;
   /** Stripe when configured (tests may swap in one with a fake HTTP client). */
   stripe: StripeProcessor | undefined;
   /** PayPal when configured (tests may swap in one pointed at a fake PayPal API). */
@@ -104,7 +99,6 @@ export default fp(
       ? new (require('../payments/paypal') as typeof PaypalModule).PaypalProcessor(config.paypal)
       : undefined;
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const processors = processorsOf({ stripe, paypal });
 
     // Read at call time: tests swap in processors with fake HTTP clients.
     const reconciliationDeps = (): ReconciliationDeps => ({
@@ -119,12 +113,11 @@ export default fp(
 
     app.decorate('billing', {
       config,
-      processors,
       stripe,
       paypal,
       runRenewals(at, userId) {
         return runRenewals(
-          { db: app.db, outbox: app.outbox, config, processors, log: app.log },
+          { db: app.db, outbox: app.outbox, config, processors: processorsOf(app.billing), log: app.log },
           at ?? clock.now(),
           userId,
         );

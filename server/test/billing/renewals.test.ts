@@ -4,7 +4,8 @@ import { loadConfig } from '../../src/config';
 import { users } from '../../src/db/schema/accounts';
 import { payments, subscriptions } from '../../src/db/schema/billing';
 import { outboxMessages } from '../../src/db/schema/outbox';
-import type { PaymentProcessor, SavedChargeRequest } from '../../src/payments/processor';
+import type { SavedChargeRequest } from '../../src/payments/processor';
+import { sandboxProcessor } from '../../src/payments/sandbox-processor';
 import { describeEachDatabase } from '../support/databases';
 import { signUpSubscriber } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -12,22 +13,18 @@ import { buildTestApp, type TestApp } from '../support/test-app';
 const HOUR = 3600 * 1000;
 const DAY = 24 * HOUR;
 
-/** Wraps the sandbox's renewals, recording every idempotency key the provider is sent. */
-function recordingCharger(
-  inner: PaymentProcessor,
-  calls: SavedChargeRequest[],
-  beforeAnswer?: () => void,
-): PaymentProcessor {
-  return {
-    provider: inner.provider,
-    refund: (providerRef, key) => inner.refund(providerRef, key),
-    forgetSavedCustomer: (saved) => inner.forgetSavedCustomer(saved),
-    async chargeSaved(request) {
-      calls.push(request);
-      beforeAnswer?.();
-      return inner.chargeSaved(request);
-    },
-  };
+/**
+ * Records every renewal charge the sandbox is sent (both instances of a test share the sandbox processor), optionally
+ * failing before it answers; undone by the returned function.
+ */
+function recordSandboxCharges(calls: SavedChargeRequest[], beforeAnswer?: () => void): () => void {
+  const original = sandboxProcessor.chargeSaved.bind(sandboxProcessor);
+  const spy = jest.spyOn(sandboxProcessor, 'chargeSaved').mockImplementation(async (request) => {
+    calls.push(request);
+    beforeAnswer?.();
+    return original(request);
+  });
+  return () => spy.mockRestore();
 }
 
 describeEachDatabase('the renewal job', (driver) => {
@@ -121,10 +118,9 @@ describeEachDatabase('the renewal job', (driver) => {
     app().billing.clock.set(start);
     const { email } = await signUpSubscriber(app());
     const userId = (await subscriptionOf(email)).userId;
-    const original = app().billing.processors.sandbox!;
     const calls: SavedChargeRequest[] = [];
     let crash = true;
-    app().billing.processors.sandbox = recordingCharger(original, calls, () => {
+    const stopRecording = recordSandboxCharges(calls, () => {
       if (crash) throw new Error('the process died');
     });
     const due = new Date(start.getTime() + DAY + 1);
@@ -134,7 +130,7 @@ describeEachDatabase('the renewal job', (driver) => {
       crash = false;
       expect(await app().billing.runRenewals(due, userId)).toMatchObject({ renewed: 1 });
     } finally {
-      app().billing.processors.sandbox = original;
+      stopRecording();
       app().billing.clock.set(null);
     }
     expect(calls.map((call) => call.idempotencyKey)).toEqual([calls[0]!.idempotencyKey, calls[0]!.idempotencyKey]);
@@ -176,6 +172,8 @@ describeEachDatabase('the renewal job', (driver) => {
         { logger: false },
       );
       await second.ready();
+      const calls: SavedChargeRequest[] = [];
+      const stopRecording = recordSandboxCharges(calls);
       try {
         const raceStart = new Date('2032-06-01T00:00:00Z');
         app().billing.clock.set(raceStart);
@@ -183,9 +181,7 @@ describeEachDatabase('the renewal job', (driver) => {
         for (let index = 0; index < 6; index += 1) emails.push((await signUpSubscriber(app())).email);
         app().billing.clock.set(null);
 
-        const calls: SavedChargeRequest[] = [];
-        app().billing.processors.sandbox = recordingCharger(app().billing.processors.sandbox!, calls);
-        second.billing.processors.sandbox = recordingCharger(second.billing.processors.sandbox!, calls);
+        calls.length = 0;
         const due = new Date(raceStart.getTime() + DAY + 1);
         const [first, other] = await Promise.all([app().billing.runRenewals(due), second.billing.runRenewals(due)]);
         // Earlier tests' subscribers are due at this moment too: every charge made is one renewal, once.
@@ -200,6 +196,7 @@ describeEachDatabase('the renewal job', (driver) => {
           expect(renewals.filter((payment) => payment.kind === 'renewal')).toHaveLength(1);
         }
       } finally {
+        stopRecording();
         await second.close();
       }
     });

@@ -41,8 +41,6 @@ export function connectFakeProviders(
     fakeStripeApi(fakes.stripeCalls, fakes.created, { retrieved: fakes.retrieved, refund: fakes.refund }),
   );
   billing.stripe = stripe;
-  billing.processors.stripe = stripe;
   const paypal = new PaypalProcessor(testApp.config.billing.paypal!, fakes.paypal.fetch);
   billing.paypal = paypal;
-  billing.processors.paypal = paypal;
 }

@@ -27,7 +27,6 @@ describeEachDatabase('PayPal', (driver) => {
     testApp = await buildTestApp(driver, PAYPAL_ENV);
     const processor = new PaypalProcessor(testApp.config.billing.paypal!, paypal.fetch);
     testApp.app.billing.paypal = processor;
-    testApp.app.billing.processors.paypal = processor;
   });
 
   afterAll(async () => {

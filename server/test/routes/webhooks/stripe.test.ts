@@ -39,7 +39,6 @@ describeEachDatabase('Stripe', (driver) => {
       fakeStripeApi(calls, () => nextStatus, { refund: () => refund }),
     );
     testApp.app.billing.stripe = stripe;
-    testApp.app.billing.processors.stripe = stripe;
   });
 
   afterAll(async () => {
