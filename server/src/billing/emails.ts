@@ -1,5 +1,5 @@
 import type { RenderedEmail } from '../messages/templates';
-import { messagesOf, type Locale, type MessageKey, type MessageParams } from '../lib/messages';
+import { messagesIn, type Locale } from '../lib/messages';
 import { formatMoney } from './money';
 import { emailHtml, paragraphHtml, SIGNATURE } from '../messages/email-document';
 
@@ -15,10 +15,8 @@ function day(moment: Date, locale: Locale): string {
   }).format(moment);
 }
 
-const say = messagesOf('billingEmail');
-
 /** A billing email's text in the subscriber's language (server/src/i18n, section billingEmail). */
-const text = (locale: Locale, key: MessageKey<'billingEmail'>, params?: MessageParams) => say(key, params)[locale];
+const text = messagesIn('billingEmail');
 
 const hello = (locale: Locale, name: string) => text(locale, 'hello', { name });
 

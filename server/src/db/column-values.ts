@@ -47,6 +47,7 @@ export const LIVE_END_REASONS = ['unsupported', 'denied', 'failed', 'disabled', 
 export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn', 'live_ended'] as const;
 export const NOTICE_CHANNELS = ['email'] as const;
 
+export type ContactTopic = (typeof CONTACT_TOPICS)[number];
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 export type RequestEventType = (typeof REQUEST_EVENT_TYPES)[number];

@@ -61,6 +61,16 @@ export function messagesOf<S extends MessageSection>(
   return (key, params = {}) => render(`${section}.${key}`, params);
 }
 
+/**
+ * The texts of one section in one language: for what is written to one reader (an email, an SMS) in their own
+ * language.
+ */
+export function messagesIn<S extends MessageSection>(
+  section: S,
+): (locale: Locale, key: MessageKey<S>, params?: MessageParams) => string {
+  return (locale, key, params = {}) => i18n.t(`${section}.${key}`, { ...params, lng: locale });
+}
+
 /** The text of a full key (`section.key`) in both languages. */
 export function textOf(key: InputMessageKey, params: MessageParams = {}): LocalizedText {
   return render(key, params);

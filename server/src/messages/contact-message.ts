@@ -1,9 +1,7 @@
+import type { ContactTopic } from '../db/column-values';
 import type { RenderedEmail } from './templates';
 import { escapeHtml } from '../lib/escape-html';
 import { emailHtml } from './email-document';
-
-export const CONTACT_TOPICS = ['question', 'billing', 'privacy', 'misuse', 'other'] as const;
-export type ContactTopic = (typeof CONTACT_TOPICS)[number];
 
 const TOPIC_LABELS: Record<ContactTopic, string> = {
   question: 'A question about Kabari',

@@ -1,5 +1,5 @@
 import type { RequestChannel, RequesterNotice } from '../db/column-values';
-import { messagesOf, type Locale, type MessageKey, type MessageParams } from '../lib/messages';
+import { messagesIn, type Locale, type MessageKey } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
 import { emailHtml, emailText, linkHtml, paragraphHtml } from './email-document';
 
@@ -25,10 +25,8 @@ function letter(
   return { subject, text, html };
 }
 
-const say = messagesOf('accountEmail');
-
 /** An account email's text in the account's language (server/src/i18n, section accountEmail). */
-const text = (locale: Locale, key: MessageKey<'accountEmail'>, params?: MessageParams) => say(key, params)[locale];
+const text = messagesIn('accountEmail');
 
 /** The site's home in the reader's language. */
 const homeIn = (siteUrl: string, locale: Locale) => `${siteUrl}${locale === 'id' ? '/id' : ''}/`;

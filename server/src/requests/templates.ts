@@ -1,5 +1,5 @@
 import { findLink } from '../lib/link-detector';
-import { messagesOf, type Locale, type LocalizedText, type MessageKey, type MessageParams } from '../lib/messages';
+import { messagesIn, messagesOf, type Locale, type LocalizedText, type MessageKey } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
 import { emailHtml, emailText, paragraphHtml } from '../messages/email-document';
 
@@ -18,11 +18,8 @@ export type TemplateId = (typeof TEMPLATE_IDS)[number];
 /** An SMS stays within about two segments with the links; an email has room for a few sentences. */
 export const NOTE_MAX_LENGTH: Record<MessageChannel, number> = { sms: 80, email: 500 };
 
-const sayMessage = messagesOf('requestMessage');
-
 /** A request message's text in the message's language (server/src/i18n, section requestMessage). */
-const text = (locale: Locale, key: MessageKey<'requestMessage'>, params?: MessageParams) =>
-  sayMessage(key, params)[locale];
+const text = messagesIn('requestMessage');
 
 /** Each template's name and default note. */
 const TEMPLATES: Record<TemplateId, { name: MessageKey<'requestMessage'>; defaultNote: MessageKey<'requestMessage'> }> =

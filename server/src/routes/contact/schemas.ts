@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 import { inputMessage, messagesOf } from '../../lib/messages';
-import { CONTACT_TOPICS } from '../../messages/contact-message';
+import { CONTACT_TOPICS } from '../../db/column-values';
 import { emailField } from '../auth/schemas';
 
 // The same limits as the form (remote-search/src/features/contact/contact-form-validation.ts).
