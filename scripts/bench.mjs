@@ -9,6 +9,7 @@
 //   npm run bench -- --runs 5              Lighthouse runs per core route and profile (default 5)
 //   npm run bench -- --profiles 3g         Lighthouse network profiles (default: default,3g)
 //   npm run bench -- --idle-wait 0         don't wait for a busy machine to quieten before each Lighthouse run (default 20 s)
+//   npm run bench -- --soak-minutes 5      the soak run's length (default 30)
 //   npm run bench -- --url http://127.0.0.1:8080   measure a server that is already running
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -26,7 +27,7 @@ const reportsDir = path.join(benchDir, 'reports');
 const resultsFile = path.join(benchDir, 'results.json');
 
 /** Every bench module, in the order they run. Add new ones here (scripts/bench/<name>.mjs). */
-const moduleNames = ['bundle', 'lighthouse', 'live-events', 'http-throughput'];
+const moduleNames = ['bundle', 'lighthouse', 'live-events', 'http-throughput', 'soak'];
 
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -97,6 +98,7 @@ const { values: options } = parseArgs({
     pages: { type: 'string' },
     profiles: { type: 'string' },
     'idle-wait': { type: 'string' },
+    'soak-minutes': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -108,7 +110,7 @@ for (const name of moduleNames) modules[name] = await import(`./bench/${name}.mj
 
 if (options.help) {
   console.log(
-    `Usage: npm run bench -- [--only ${moduleNames.join(',')}] [--skip-build] [--runs N] [--public-runs N] [--pages all|core|public] [--profiles default,3g] [--idle-wait SECONDS] [--url BASE_URL]\n`,
+    `Usage: npm run bench -- [--only ${moduleNames.join(',')}] [--skip-build] [--runs N] [--public-runs N] [--pages all|core|public] [--profiles default,3g] [--idle-wait SECONDS] [--soak-minutes N] [--url BASE_URL]\n`,
   );
   for (const name of moduleNames) console.log(`  ${name.padEnd(12)} ${modules[name].description}`);
   console.log('\nWrites bench/results.json and bench/reports/; see bench/README.md.');
@@ -136,6 +138,10 @@ if (options['public-runs'] !== undefined && !(Number(options['public-runs']) >= 
 }
 if (options.pages !== undefined && !['all', 'core', 'public'].includes(options.pages)) {
   console.error(`--pages must be all, core or public, got ${options.pages}`);
+  process.exit(2);
+}
+if (options['soak-minutes'] !== undefined && !(Number(options['soak-minutes']) >= 3)) {
+  console.error(`--soak-minutes must be a number ≥ 3, got ${options['soak-minutes']}`);
   process.exit(2);
 }
 if (options['idle-wait'] !== undefined && !(Number(options['idle-wait']) >= 0)) {

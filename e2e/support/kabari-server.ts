@@ -41,6 +41,8 @@ export interface KabariServer {
   stop: (options?: { keepData?: boolean }) => Promise<void>;
   /** Everything the server has written to stdout and stderr so far: its log. */
   output: () => string;
+  /** The process spawned (scripts/start.mjs, whose child is the server). */
+  pid: number;
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -114,5 +116,5 @@ export async function startKabari(env: Record<string, string> = {}): Promise<Kab
     await stop();
     throw error;
   }
-  return { url, dataDir, stop, output: () => log };
+  return { url, dataDir, stop, output: () => log, pid: child.pid! };
 }

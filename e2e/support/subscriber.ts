@@ -40,6 +40,8 @@ export interface SignUpOptions {
   phone?: string;
   /** A sandbox test card (default 4242 4242 4242 4242). */
   cardNumber?: string;
+  /** Sent with every call, e.g. an X-Forwarded-For of its own for each of many sign-ups (the soak loop). */
+  headers?: Record<string, string>;
 }
 
 interface Envelope<T> {
@@ -48,10 +50,15 @@ interface Envelope<T> {
   data: T;
 }
 
-async function call<T>(baseURL: string, path: string, init: RequestInit = {}): Promise<T> {
+async function call<T>(
+  baseURL: string,
+  path: string,
+  init: RequestInit = {},
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(new URL(path, baseURL), {
     ...init,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...init.headers },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
   });
   const body = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (!response.ok || !body) {
@@ -76,35 +83,41 @@ export async function signUpSubscriber(baseURL: string, options: SignUpOptions =
   const email = options.email ?? `e2e-${Date.now()}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
   const password = options.password ?? `pw-${randomBytes(6).toString('hex')}`;
   const displayName = options.displayName ?? 'Rina E2E';
-  const { publicKey } = await call<{ publicKey: string }>(baseURL, '/api/v1/auth/publicKey');
+  const headers = options.headers ?? {};
+  const { publicKey } = await call<{ publicKey: string }>(baseURL, '/api/v1/auth/publicKey', {}, headers);
   const nextYear = String(new Date().getUTCFullYear() + 2);
-  const { registerId } = await call<{ registerId: string }>(baseURL, '/api/v1/auth/registerAndSign/v5pay', {
-    method: 'POST',
-    body: JSON.stringify({
-      email,
-      displayName,
-      ...(options.phone ? { phone: options.phone } : {}),
-      locale: options.locale ?? 'en',
-      ageConfirmed: true,
-      termsAccepted: true,
-      password: encryptPassword(publicKey, password),
-      method: 'card',
-      card: {
-        name: 'Rina',
-        surname: 'E2E',
-        number: options.cardNumber ?? '4242 4242 4242 4242',
-        expiryMonth: '12',
-        expiryYear: nextYear,
-        cvv: '123',
-      },
-    }),
-  });
+  const { registerId } = await call<{ registerId: string }>(
+    baseURL,
+    '/api/v1/auth/registerAndSign/v5pay',
+    {
+      method: 'POST',
+      body: JSON.stringify({
+        email,
+        displayName,
+        ...(options.phone ? { phone: options.phone } : {}),
+        locale: options.locale ?? 'en',
+        ageConfirmed: true,
+        termsAccepted: true,
+        password: encryptPassword(publicKey, password),
+        method: 'card',
+        card: {
+          name: 'Rina',
+          surname: 'E2E',
+          number: options.cardNumber ?? '4242 4242 4242 4242',
+          expiryMonth: '12',
+          expiryYear: nextYear,
+          cvv: '123',
+        },
+      }),
+    },
+    headers,
+  );
 
   // The sandbox settles at once; real providers may take a moment: poll like the register result screen.
   const deadline = Date.now() + 15_000;
   let state: { state: string; authCode?: string; failureMessage?: string };
   for (;;) {
-    state = await call(baseURL, `/api/v1/personnal/registerQuery/${registerId}`);
+    state = await call(baseURL, `/api/v1/personnal/registerQuery/${registerId}`, {}, headers);
     if (state.state !== 'querying' || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -113,7 +126,7 @@ export async function signUpSubscriber(baseURL: string, options: SignUpOptions =
   }
   const signedIn = await fetch(new URL('/api/v1/auth/loginByAuthCode', baseURL), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body: JSON.stringify({ authCode: state.authCode }),
   });
   const login = (await signedIn.json()) as Envelope<{ user: { userCacheInfo: UserCacheInfo } }>;

@@ -128,6 +128,36 @@ export const budgets = [
       why,
     })),
   ),
+  ...[
+    {
+      id: 'soak.failures',
+      metric: 'failures',
+      label: 'loops that failed and positions that never reached the stream',
+      max: 0,
+      why: 'nothing a family does is refused or lost however long the server runs',
+    },
+    {
+      id: 'soak.memory-growth',
+      metric: 'memoryGrowth',
+      label: "the server's resident memory, last minutes ÷ first minutes after the warm-up, less 1",
+      max: 0.1,
+      why: 'a leak would end in an out-of-memory restart in the middle of someone’s live sharing',
+    },
+    {
+      id: 'soak.p99-growth',
+      metric: 'p99Growth',
+      label: 'p99 latency of every answer, last minutes ÷ first minutes after the warm-up',
+      max: 1.5,
+      why: 'a server that slows down as it runs would fail its users by evening',
+    },
+    {
+      id: 'soak.database-connections',
+      metric: 'maxConnections',
+      label: 'database connections the server holds, most seen after the warm-up',
+      max: 12,
+      why: 'the pool (10) and the two listening connections (account changes, live events): PostgreSQL serves several instances',
+    },
+  ].map((budget) => ({ ...budget, suite: 'soak', route: 'the whole loop' })),
   ...coreLighthouseBudgets(),
   // Every public page, in each language, as fast on a phone as the home page.
   ...publicRoutes.map(

@@ -62,6 +62,7 @@ export function freePort() {
  * @property {number} port
  * @property {string} dataDir the fresh embedded-database folder
  * @property {string} logFile where the server's stdout/stderr go
+ * @property {number} pid the process spawned (scripts/start.mjs, whose child is the server)
  * @property {() => Promise<void>} stop SIGTERM, wait, SIGKILL if needed, remove the temp folder; idempotent
  */
 
@@ -180,7 +181,7 @@ export async function startServer({
         `  (stopped by someone else, or crashed; last lines of ${logFile}:)\n${tail(logFile, 5)}`,
     );
   });
-  return { url, port, dataDir, logFile, stop };
+  return { url, port, dataDir, logFile, stop, pid: /** @type {number} */ (child.pid) };
 }
 
 /** @param {string} url */

@@ -1,11 +1,35 @@
 // A signed-in visitor for routes behind the guard (/dashboard): a real subscriber signed up through
 // the API by the e2e suite's own helper (e2e/support/subscriber.ts), so the bench and the tests share
-// one sign-up. That helper is TypeScript: it is compiled here with swc (already used by every build)
-// into bench/reports/ as CommonJS, where its imports resolve from the repository's node_modules (and
-// jsencrypt loads its CommonJS build, as under Playwright).
+// one sign-up (and the soak run's loop, e2e/support/soak-loop.ts). Those helpers are TypeScript: they are
+// compiled here with swc (already used by every build) into bench/reports/ as CommonJS, where their imports
+// resolve from the repository's node_modules (and jsencrypt loads its CommonJS build, as under Playwright).
 import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
+/**
+ * Compiles e2e/support/<name>.ts for each of `names` into `outDir` (CommonJS, with a package.json saying so, so
+ * that their relative imports of each other resolve) and loads them, by name.
+ * @param {string} repoRoot
+ * @param {string} outDir a folder inside the repository
+ * @param {string[]} names
+ * @returns {Promise<Record<string, any>>}
+ */
+export async function loadE2eSupport(repoRoot, outDir, names) {
+  const { transformFile } = await import('@swc/core');
+  await fsp.mkdir(outDir, { recursive: true });
+  await fsp.writeFile(path.join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
+  for (const name of names) {
+    const { code } = await transformFile(path.join(repoRoot, 'e2e/support', `${name}.ts`), {
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+      module: { type: 'commonjs' },
+      sourceMaps: false,
+    });
+    await fsp.writeFile(path.join(outDir, `${name}.js`), code);
+  }
+  const require = createRequire(import.meta.url);
+  return Object.fromEntries(names.map((name) => [name, require(path.join(outDir, `${name}.js`))]));
+}
 
 /**
  * @param {string} repoRoot
@@ -13,17 +37,7 @@ import path from 'node:path';
  * @returns {Promise<{ signUpSubscriber: (baseURL: string) => Promise<{ token: string, user: { userCacheInfo: { displayName: string, email: string } } }> }>}
  */
 export async function loadSubscriberHelper(repoRoot, outDir) {
-  const { transformFile } = await import('@swc/core');
-  const source = path.join(repoRoot, 'e2e/support/subscriber.ts');
-  const { code } = await transformFile(source, {
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-    sourceMaps: false,
-  });
-  await fsp.mkdir(outDir, { recursive: true });
-  const compiled = path.join(outDir, 'subscriber.compiled.cjs');
-  await fsp.writeFile(compiled, code);
-  return createRequire(import.meta.url)(compiled);
+  return (await loadE2eSupport(repoRoot, outDir, ['subscriber'])).subscriber;
 }
 
 /**
