@@ -1,8 +1,15 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { verificationCodes } from '../db/schema/accounts';
 import { normalizeEmail } from './users';
+import {
+  consumeCode,
+  consumeLiveCodeByHash,
+  consumeOpenCodes,
+  giveAttemptBack,
+  insertCode,
+  newestLiveCode,
+  takeAttempt,
+} from './verification-code-rows';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
@@ -34,27 +41,14 @@ export async function issueSixDigitCode(
 ): Promise<{ code: string; codeId: string }> {
   const normalized = normalizeEmail(email);
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
-  await db
-    .update(verificationCodes)
-    .set({ consumedAt: sql`now()` })
-    .where(
-      and(
-        eq(verificationCodes.email, normalized),
-        eq(verificationCodes.purpose, purpose),
-        isNull(verificationCodes.consumedAt),
-      ),
-    );
-  const [row] = await db
-    .insert(verificationCodes)
-    .values({
-      email: normalized,
-      purpose,
-      codeHash: codeHash(secret, purpose, boundTo, code),
-      expiresAt: new Date(Date.now() + CODE_TTL_MS),
-    })
-    .returning({ id: verificationCodes.id });
-  if (!row) throw new Error('the code was not stored');
-  return { code, codeId: row.id };
+  await consumeOpenCodes(db, normalized, purpose);
+  const codeId = await insertCode(db, {
+    email: normalized,
+    purpose,
+    codeHash: codeHash(secret, purpose, boundTo, code),
+    expiresAt: new Date(Date.now() + CODE_TTL_MS),
+  });
+  return { code, codeId };
 }
 
 /** A new 6-digit code for an email; earlier reset codes for it stop working. */
@@ -81,41 +75,14 @@ export async function checkSixDigitCode(
   code: string,
   boundTo: string = normalizeEmail(email),
 ): Promise<CodeCheck> {
-  const [active] = await db
-    .select()
-    .from(verificationCodes)
-    .where(
-      and(
-        eq(verificationCodes.email, normalizeEmail(email)),
-        eq(verificationCodes.purpose, purpose),
-        isNull(verificationCodes.consumedAt),
-        gt(verificationCodes.expiresAt, new Date()),
-        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
-      ),
-    )
-    .orderBy(desc(verificationCodes.createdAt))
-    .limit(1);
+  const active = await newestLiveCode(db, normalizeEmail(email), purpose, CODE_MAX_ATTEMPTS);
   if (!active) return { ok: false };
   // The attempt is taken before the comparison, in one statement that cannot take more than the code has: guesses
   // sent all at once get no more comparisons than guesses sent one by one.
-  const [claimed] = await db
-    .update(verificationCodes)
-    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-    .where(
-      and(
-        eq(verificationCodes.id, active.id),
-        isNull(verificationCodes.consumedAt),
-        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
-      ),
-    )
-    .returning({ id: verificationCodes.id });
-  if (!claimed) return { ok: false };
+  if (!(await takeAttempt(db, active.id, CODE_MAX_ATTEMPTS))) return { ok: false };
   if (!sameHash(active.codeHash, codeHash(secret, purpose, boundTo, code))) return { ok: false };
   // The right code is not a guess: its attempt is given back.
-  await db
-    .update(verificationCodes)
-    .set({ attempts: sql`${verificationCodes.attempts} - 1` })
-    .where(eq(verificationCodes.id, active.id));
+  await giveAttemptBack(db, active.id);
   return { ok: true, codeId: active.id };
 }
 
@@ -138,30 +105,13 @@ export function checkResetCode(db: DatabaseExecutor, secret: Buffer, email: stri
   return checkSixDigitCode(db, secret, 'reset_password', email, code);
 }
 
-export async function spendAttempt(db: DatabaseExecutor, codeId: string): Promise<void> {
-  await db
-    .update(verificationCodes)
-    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-    .where(eq(verificationCodes.id, codeId));
-}
-
-/** Uses a code up. False when another request got there first: a code works once, even under concurrency. */
-export async function consumeCode(db: DatabaseExecutor, codeId: string): Promise<boolean> {
-  const rows = await db
-    .update(verificationCodes)
-    .set({ consumedAt: sql`now()` })
-    .where(and(eq(verificationCodes.id, codeId), isNull(verificationCodes.consumedAt)))
-    .returning({ id: verificationCodes.id });
-  return rows.length === 1;
-}
-
 /**
  * An opaque one-time code that signs an account in (POST /api/v1/auth/loginByAuthCode), for example right
  * after sign-up and payment. Valid for CODE_TTL_MS.
  */
 export async function issueAuthCode(db: DatabaseExecutor, secret: Buffer, email: string): Promise<string> {
   const authCode = randomBytes(32).toString('base64url');
-  await db.insert(verificationCodes).values({
+  await insertCode(db, {
     email: normalizeEmail(email),
     purpose: 'auth_code',
     codeHash: codeHash(secret, 'auth_code', '', authCode),
@@ -171,20 +121,8 @@ export async function issueAuthCode(db: DatabaseExecutor, secret: Buffer, email:
 }
 
 /** Uses up an auth code and returns the email it was issued for, or null if it is unknown, used or expired. */
-export async function redeemAuthCode(db: DatabaseExecutor, secret: Buffer, authCode: string): Promise<string | null> {
-  const rows = await db
-    .update(verificationCodes)
-    .set({ consumedAt: sql`now()` })
-    .where(
-      and(
-        eq(verificationCodes.codeHash, codeHash(secret, 'auth_code', '', authCode)),
-        eq(verificationCodes.purpose, 'auth_code'),
-        isNull(verificationCodes.consumedAt),
-        gt(verificationCodes.expiresAt, new Date()),
-      ),
-    )
-    .returning({ email: verificationCodes.email });
-  return rows[0]?.email ?? null;
+export function redeemAuthCode(db: DatabaseExecutor, secret: Buffer, authCode: string): Promise<string | null> {
+  return consumeLiveCodeByHash(db, 'auth_code', codeHash(secret, 'auth_code', '', authCode));
 }
 
 /**

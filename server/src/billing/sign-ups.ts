@@ -1,10 +1,7 @@
 import type { PaymentProvider, RegistrationState } from '../db/column-values';
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords';
 import type { DatabaseExecutor } from '../db/open-database';
-import { users } from '../db/schema/accounts';
-import { payments, registrations, subscriptions } from '../db/schema/billing';
 import type { MessageOutbox } from '../plugins/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import type { BillingConfig } from './billing-config';
@@ -12,6 +9,20 @@ import type { Locale } from '../lib/messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail } from './emails';
 import { markRefundOwed } from './refunds-owed';
+import {
+  lockRegistration,
+  markAuthCodeIssued,
+  registrationLocale,
+  updateRegistration,
+  updateRegistrationIn,
+} from './registration-rows';
+import {
+  bookPaymentByKey,
+  bookPaymentOnce,
+  insertAccountIfEmailFree,
+  insertSubscription,
+  updatePendingPayments,
+} from './sign-up-rows';
 
 // A sign-up's first-day charge, from the attempt to the account: completed, failed, abandoned or left to the
 // provider, booked once by its key, and the new user's one-time auth code.
@@ -63,11 +74,7 @@ export async function completeRegistration(
   charge: SucceededFirstCharge,
   deps: RegistrationDeps,
 ): Promise<CompletionResult> {
-  const [registration] = await tx
-    .select()
-    .from(registrations)
-    .where(eq(registrations.id, registrationId))
-    .for('update');
+  const registration = await lockRegistration(tx, registrationId);
   if (!registration || !OPEN_REGISTRATION_STATES.includes(registration.state)) {
     return { completed: false, reason: 'already_handled' };
   }
@@ -76,38 +83,31 @@ export async function completeRegistration(
   const provider = registration.provider;
   const idempotencyKey = firstDayKey(registrationId);
 
-  const [user] = await tx
-    .insert(users)
-    .values({
-      email: registration.email,
-      displayName: registration.displayName,
-      phone: registration.phone,
-      // No password chosen at sign-up: an unguessable one, which the user replaces through the reset-code flow.
-      passwordHash: registration.passwordHash ?? (await hashPassword(randomBytes(32).toString('base64url'))),
-      locale,
-      ageConfirmedAt: registration.ageConfirmedAt,
-      termsAcceptedAt: registration.termsAcceptedAt,
-      termsVersion: registration.termsVersion,
-    })
-    .onConflictDoNothing({ target: users.email })
-    .returning();
+  const user = await insertAccountIfEmailFree(tx, {
+    email: registration.email,
+    displayName: registration.displayName,
+    phone: registration.phone,
+    // No password chosen at sign-up: an unguessable one, which the user replaces through the reset-code flow.
+    passwordHash: registration.passwordHash ?? (await hashPassword(randomBytes(32).toString('base64url'))),
+    locale,
+    ageConfirmedAt: registration.ageConfirmedAt,
+    termsAcceptedAt: registration.termsAcceptedAt,
+    termsVersion: registration.termsVersion,
+  });
   if (!user) {
-    await tx
-      .update(registrations)
-      .set({
-        state: 'sign_failed',
-        failureCode: 'email_in_use',
-        failureMessage: 'This email address is already in use',
-        passwordHash: null,
-        updatedAt: deps.now,
-      })
-      .where(eq(registrations.id, registrationId));
+    await updateRegistration(tx, registrationId, {
+      state: 'sign_failed',
+      failureCode: 'email_in_use',
+      failureMessage: 'This email address is already in use',
+      passwordHash: null,
+      updatedAt: deps.now,
+    });
     // The money moved for nothing: recorded as taken and owed back, in this transaction, so the refund is made
     // (and retried) even when the caller's own attempt after the commit fails. The attempt's recorded amount stays.
     const taken = takenPayment(charge, deps.now);
-    const [payment] = await tx
-      .insert(payments)
-      .values({
+    const payment = await bookPaymentByKey(
+      tx,
+      {
         ...taken,
         registrationId,
         kind: 'first_day',
@@ -117,34 +117,30 @@ export async function completeRegistration(
         currency: price.currency,
         amount: price.firstDayAmount,
         createdAt: deps.now,
-      })
-      .onConflictDoUpdate({ target: payments.idempotencyKey, set: taken })
-      .returning({ id: payments.id });
-    await markRefundOwed(tx, payment!.id, 'email_in_use', deps.now);
+      },
+      taken,
+    );
+    await markRefundOwed(tx, payment.id, 'email_in_use', deps.now);
     return { completed: false, reason: 'email_in_use' };
   }
 
   const validUntil = addDays(deps.now, 1);
-  const [subscription] = await tx
-    .insert(subscriptions)
-    .values({
-      userId: user.id,
-      status: 'trial',
-      provider,
-      providerCustomerRef: charge.customerRef,
-      providerPaymentMethodRef: charge.paymentMethodRef,
-      currency: price.currency,
-      firstDayAmount: price.firstDayAmount,
-      amount: price.amount,
-      periodDays: deps.billing.periodDays,
-      periodIndex: 0,
-      currentPeriodStart: deps.now,
-      validUntil,
-      createdAt: deps.now,
-      updatedAt: deps.now,
-    })
-    .returning();
-  if (!subscription) throw new Error('the subscription was not created');
+  const subscription = await insertSubscription(tx, {
+    userId: user.id,
+    status: 'trial',
+    provider,
+    providerCustomerRef: charge.customerRef,
+    providerPaymentMethodRef: charge.paymentMethodRef,
+    currency: price.currency,
+    firstDayAmount: price.firstDayAmount,
+    amount: price.amount,
+    periodDays: deps.billing.periodDays,
+    periodIndex: 0,
+    currentPeriodStart: deps.now,
+    validUntil,
+    createdAt: deps.now,
+    updatedAt: deps.now,
+  });
 
   const paymentValues = {
     userId: user.id,
@@ -158,25 +154,17 @@ export async function completeRegistration(
     amount: price.firstDayAmount,
     ...takenPayment(charge, deps.now),
   } as const;
-  const [payment] = await tx
-    .insert(payments)
-    .values({ ...paymentValues, createdAt: deps.now })
-    .onConflictDoUpdate({ target: payments.idempotencyKey, set: paymentValues })
-    .returning();
-  if (!payment) throw new Error('the payment was not recorded');
+  const payment = await bookPaymentByKey(tx, { ...paymentValues, createdAt: deps.now }, paymentValues);
 
-  await tx
-    .update(registrations)
-    .set({
-      state: 'created',
-      userId: user.id,
-      subscriptionId: subscription.id,
-      // A reference the attempt already holds (PayPal's order id) stays: a retried capture is matched by it.
-      providerRef: registration.providerRef ?? charge.outcome.providerRef,
-      passwordHash: null,
-      updatedAt: deps.now,
-    })
-    .where(eq(registrations.id, registrationId));
+  await updateRegistration(tx, registrationId, {
+    state: 'created',
+    userId: user.id,
+    subscriptionId: subscription.id,
+    // A reference the attempt already holds (PayPal's order id) stays: a retried capture is matched by it.
+    providerRef: registration.providerRef ?? charge.outcome.providerRef,
+    passwordHash: null,
+    updatedAt: deps.now,
+  });
 
   const receipt = receiptEmail(locale, {
     displayName: user.displayName,
@@ -212,19 +200,14 @@ export async function failRegistration(
   deps: { now: Date; price: { currency: string; firstDayAmount: number } },
   restart?: { userId: string; subscriptionId: string; periodIndex: number; amount: number },
 ): Promise<boolean> {
-  const updated = await tx
-    .update(registrations)
-    .set({
-      state: 'sign_failed',
-      failureCode: failure.failureCode,
-      failureMessage: failure.failureMessage,
-      providerRef: failure.providerRef,
-      passwordHash: null,
-      updatedAt: deps.now,
-    })
-    .where(and(eq(registrations.id, registrationId), inArray(registrations.state, OPEN_REGISTRATION_STATES)))
-    .returning({ provider: registrations.provider });
-  const provider = updated[0]?.provider;
+  const provider = await updateRegistrationIn(tx, registrationId, OPEN_REGISTRATION_STATES, {
+    state: 'sign_failed',
+    failureCode: failure.failureCode,
+    failureMessage: failure.failureMessage,
+    providerRef: failure.providerRef,
+    passwordHash: null,
+    updatedAt: deps.now,
+  });
   if (!provider) return false;
   const values = {
     registrationId,
@@ -241,10 +224,7 @@ export async function failRegistration(
     failureCode: failure.failureCode,
     settledAt: deps.now,
   } as const;
-  await tx
-    .insert(payments)
-    .values({ ...values, createdAt: deps.now })
-    .onConflictDoUpdate({ target: payments.idempotencyKey, set: values });
+  await bookPaymentByKey(tx, { ...values, createdAt: deps.now }, values);
   return true;
 }
 
@@ -258,16 +238,15 @@ export async function abandonRegistration(
   code: 'payment_abandoned' | 'payment_canceled',
   now: Date,
 ): Promise<boolean> {
-  const updated = await tx
-    .update(registrations)
-    .set({ state: 'unsubscribed', failureCode: code, failureMessage: null, passwordHash: null, updatedAt: now })
-    .where(and(eq(registrations.id, registrationId), inArray(registrations.state, OPEN_REGISTRATION_STATES)))
-    .returning({ id: registrations.id });
-  if (updated.length === 0) return false;
-  await tx
-    .update(payments)
-    .set({ state: 'failed', failureCode: code, settledAt: now })
-    .where(and(eq(payments.registrationId, registrationId), eq(payments.state, 'pending')));
+  const abandoned = await updateRegistrationIn(tx, registrationId, OPEN_REGISTRATION_STATES, {
+    state: 'unsubscribed',
+    failureCode: code,
+    failureMessage: null,
+    passwordHash: null,
+    updatedAt: now,
+  });
+  if (!abandoned) return false;
+  await updatePendingPayments(tx, registrationId, { state: 'failed', failureCode: code, settledAt: now });
   return true;
 }
 
@@ -276,12 +255,13 @@ export async function abandonRegistration(
  * "unknown signing status"). The attempt stays open to a late answer; its password hash is kept for that.
  */
 export async function markRegistrationUnknown(tx: DatabaseExecutor, registrationId: string, now: Date) {
-  const updated = await tx
-    .update(registrations)
-    .set({ state: 'unknown', failureCode: 'status_unknown', failureMessage: null, updatedAt: now })
-    .where(and(eq(registrations.id, registrationId), eq(registrations.state, 'querying')))
-    .returning({ id: registrations.id });
-  return updated.length === 1;
+  const marked = await updateRegistrationIn(tx, registrationId, ['querying'], {
+    state: 'unknown',
+    failureCode: 'status_unknown',
+    failureMessage: null,
+    updatedAt: now,
+  });
+  return marked !== undefined;
 }
 
 /** A first-day charge the provider settles later (webhook or reconciliation): recorded pending, by its key. */
@@ -298,26 +278,24 @@ export async function recordPendingFirstDay(
   // Stripe's webhook finds the sign-up by its intent; PayPal's registration keeps its order id (the capture is
   // matched by the payment's key), so a retried approval still finds it.
   if (input.provider === 'stripe') {
-    await tx
-      .update(registrations)
-      .set({ providerRef: input.providerRef, failureCode: null, updatedAt: input.now })
-      .where(eq(registrations.id, input.registrationId));
-  }
-  await tx
-    .insert(payments)
-    .values({
-      registrationId: input.registrationId,
-      kind: 'first_day',
-      periodIndex: 0,
-      idempotencyKey: firstDayKey(input.registrationId),
-      provider: input.provider,
+    await updateRegistration(tx, input.registrationId, {
       providerRef: input.providerRef,
-      currency: input.price.currency,
-      amount: input.price.firstDayAmount,
-      state: 'pending',
-      createdAt: input.now,
-    })
-    .onConflictDoNothing({ target: payments.idempotencyKey });
+      failureCode: null,
+      updatedAt: input.now,
+    });
+  }
+  await bookPaymentOnce(tx, {
+    registrationId: input.registrationId,
+    kind: 'first_day',
+    periodIndex: 0,
+    idempotencyKey: firstDayKey(input.registrationId),
+    provider: input.provider,
+    providerRef: input.providerRef,
+    currency: input.price.currency,
+    amount: input.price.firstDayAmount,
+    state: 'pending',
+    createdAt: input.now,
+  });
 }
 
 /** A provider's answer to a first charge, with what it saved for renewals. */
@@ -340,11 +318,8 @@ export async function bookFirstDay(
 ): Promise<CompletionResult | null> {
   const { registrationId, provider, answer } = input;
   const { outcome } = answer;
-  const [registration] = await tx
-    .select({ locale: registrations.locale })
-    .from(registrations)
-    .where(eq(registrations.id, registrationId));
-  const price = deps.billing.prices[registration?.locale ?? 'en'];
+  const locale = await registrationLocale(tx, registrationId);
+  const price = deps.billing.prices[locale ?? 'en'];
   if (outcome.outcome === 'succeeded') {
     return completeRegistration(tx, registrationId, { ...answer, outcome }, deps);
   }
@@ -357,22 +332,6 @@ export async function bookFirstDay(
 }
 
 /** Hands out the auth code of a created registration once, within 30 minutes of its creation. */
-export async function claimAuthCodeHandout(
-  tx: DatabaseExecutor,
-  registrationId: string,
-  now: Date,
-): Promise<string | null> {
-  const rows = await tx
-    .update(registrations)
-    .set({ authCodeIssuedAt: now })
-    .where(
-      and(
-        eq(registrations.id, registrationId),
-        eq(registrations.state, 'created'),
-        sql`${registrations.authCodeIssuedAt} is null`,
-        sql`${registrations.updatedAt} > ${new Date(now.getTime() - 30 * 60 * 1000)}`,
-      ),
-    )
-    .returning({ email: registrations.email });
-  return rows[0]?.email ?? null;
+export function claimAuthCodeHandout(tx: DatabaseExecutor, registrationId: string, now: Date): Promise<string | null> {
+  return markAuthCodeIssued(tx, registrationId, now, new Date(now.getTime() - 30 * 60 * 1000));
 }

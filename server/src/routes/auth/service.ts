@@ -13,13 +13,8 @@ import {
   type ThrottleRule,
 } from '../../auth/throttle';
 import { findUserByEmail, setPasswordHash, type User } from '../../auth/users';
-import {
-  checkResetCode,
-  consumeCode,
-  issueResetCode,
-  redeemAuthCode,
-  spendAttempt,
-} from '../../auth/verification-codes';
+import { consumeCode, spendAttempt } from '../../auth/verification-code-rows';
+import { checkResetCode, issueResetCode, redeemAuthCode } from '../../auth/verification-codes';
 import { issueBillingCode, SEND_CODE_PURPOSES } from '../../billing/billing-codes';
 import { billingCodeEmail } from '../../billing/emails';
 import { HttpError } from '../../lib/envelope';
