@@ -3,22 +3,27 @@
 // Measured for GET /healthz (no database) and GET subscribe/info (every protected navigation, a signed-in
 // subscriber), on embedded PGlite and on PostgreSQL (a throwaway cluster), each as a ratio to the bare server.
 // Rounds alternate bare, /healthz and subscribe/info, so a busier moment of the machine falls on all three.
+// Then, for the capacity figure, POST positions: recipients live-sharing (made through the API as the soak loop
+// makes them) send positions as fast as the server takes them, each stored, geocoded and published to the
+// requester's stream.
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fixed, median, table } from './lib/format.mjs';
 import { startCluster } from './lib/postgres-cluster.mjs';
 import { freePort, startServer } from './lib/server.mjs';
-import { loadSubscriberHelper } from './lib/subscriber.mjs';
+import { loadE2eSupport } from './lib/subscriber.mjs';
 
 export const name = 'http-throughput';
 export const key = 'httpThroughput';
 export const description =
-  'GET /healthz and GET subscribe/info throughput (autocannon, own process) as ratios to a bare Fastify server, on PGlite and PostgreSQL';
+  'GET /healthz and GET subscribe/info throughput (autocannon, own process) as ratios to a bare Fastify server, and positions stored per second, on PGlite and PostgreSQL';
 export const needsServer = false;
 
 const ROUNDS = 5;
 const ROUND_SECONDS = 4;
 const CONNECTIONS = 16;
+/** Recipients sending positions at once in the positions rounds (each link's positions are stored one at a time). */
+const LIVE_LINKS = 32;
 const paths = {
   healthz: '/healthz',
   subscribeInfo: '/api/v1/personnal/subscribe/info',
@@ -27,11 +32,12 @@ const paths = {
 /**
  * One autocannon round in its own process.
  * @param {string} url @param {Record<string, string>} [headers]
+ * @param {{ method?: string, body?: string, paths?: string[] }} [request]
  * @returns {Promise<{ requestsPerSecond: number, p99Ms: number }>}
  */
-function loadRound(url, headers = {}) {
+function loadRound(url, headers = {}, request = {}) {
   const generator = path.join(import.meta.dirname, 'lib/load-generator.mjs');
-  const options = JSON.stringify({ url, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers });
+  const options = JSON.stringify({ url, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers, ...request });
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [generator, options], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`load generator: ${stderr || error.message}`));
@@ -73,18 +79,21 @@ async function startBareFastify(context) {
  * @param {string} database
  * @param {Record<string, string>} env
  * @param {{ url: string }} bare
+ * @param {any} support e2e/support/soak-loop.ts and subscriber.ts
  */
-async function measureOn(context, database, env, bare, helper) {
+async function measureOn(context, database, env, bare, support) {
   const server = await startServer({
     repoRoot: context.repoRoot,
     logFile: path.join(context.reportsDir, `http-throughput-${database}.log`),
     onCleanup: context.onCleanup,
     log: context.log,
-    // Each request from its own address (see lib/load-generator.mjs); no renewals running meanwhile.
-    env: { TRUST_PROXY: '127.0.0.1', RENEWAL_INTERVAL_SECONDS: '0', ...env },
+    // Each request from its own address (see lib/load-generator.mjs); no renewals running meanwhile. A link takes
+    // 60 calls a minute (a phone sends a position every few seconds): the positions rounds raise that limit, so that
+    // 32 links can send as fast as the server takes them, while the throttle's own counting still runs.
+    env: { TRUST_PROXY: '127.0.0.1', RENEWAL_INTERVAL_SECONDS: '0', AUTH_THROTTLE_SCALE: '1000', ...env },
   });
   try {
-    const subscriber = await helper.signUpSubscriber(server.url);
+    const subscriber = await support.signUpSubscriber(server.url);
     const signedIn = { authorization: subscriber.token };
     // Warm-up: the JIT, the connection pool and the session cache.
     await loadRound(`${server.url}${paths.subscribeInfo}`, signedIn);
@@ -95,14 +104,28 @@ async function measureOn(context, database, env, bare, helper) {
       rounds.healthz.push(await loadRound(`${server.url}${paths.healthz}`));
       rounds.subscribeInfo.push(await loadRound(`${server.url}${paths.subscribeInfo}`, signedIn));
     }
+    // Recipients live-sharing, each sending positions to its own link in turn.
+    const families = [];
+    for (let index = 0; index < LIVE_LINKS; index += 1) families.push(await support.startLiveFamily(server.url, index));
+    const position = {
+      method: 'POST',
+      body: JSON.stringify({ latitude: -6.2, longitude: 106.8, accuracy: 25, recordedAt: new Date().toISOString() }),
+      paths: families.map((family) => `${family.sharePath}/positions`),
+    };
+    /** @type {{ requestsPerSecond: number, p99Ms: number }[]} */
+    const positionRounds = [];
+    for (let round = 0; round < ROUNDS && !context.signal.aborted; round += 1) {
+      positionRounds.push(await loadRound(`${server.url}${position.paths[0]}`, {}, position));
+    }
     const medianOf = (/** @type {keyof typeof rounds} */ which) =>
       /** @type {number} */ (median(rounds[which].map((r) => r.requestsPerSecond)));
     const bareMedian = medianOf('bare');
     return {
-      rounds,
+      rounds: { ...rounds, positions: positionRounds },
       bareMedian,
       healthzMedian: medianOf('healthz'),
       subscribeInfoMedian: medianOf('subscribeInfo'),
+      positionsMedian: median(positionRounds.map((r) => r.requestsPerSecond)),
       ratio: { healthz: medianOf('healthz') / bareMedian, subscribeInfo: medianOf('subscribeInfo') / bareMedian },
     };
   } finally {
@@ -112,15 +135,20 @@ async function measureOn(context, database, env, bare, helper) {
 
 /** @param {import('./lib/context.mjs').BenchContext} context */
 export async function run(context) {
-  const helper = await loadSubscriberHelper(context.repoRoot, path.join(context.reportsDir, 'http-throughput'));
+  const outDir = path.join(context.reportsDir, 'http-throughput');
+  const { subscriber, 'soak-loop': soakLoop } = await loadE2eSupport(context.repoRoot, outDir, [
+    'subscriber',
+    'soak-loop',
+  ]);
+  const support = { ...subscriber, ...soakLoop };
   const bare = await startBareFastify(context);
   try {
     context.log('http-throughput: PGlite');
-    const pglite = await measureOn(context, 'pglite', {}, bare, helper);
+    const pglite = await measureOn(context, 'pglite', {}, bare, support);
     context.log('http-throughput: PostgreSQL (throwaway cluster)');
     const cluster = await startCluster(context);
     try {
-      const postgres = await measureOn(context, 'postgres', { DATABASE_URL: cluster.url }, bare, helper);
+      const postgres = await measureOn(context, 'postgres', { DATABASE_URL: cluster.url }, bare, support);
       return { pglite, postgres };
     } finally {
       cluster.stop();
@@ -140,10 +168,25 @@ export function format(results) {
     fixed(r.subscribeInfoMedian, 0),
     fixed(r.ratio.subscribeInfo, 2),
     r.rounds.subscribeInfo.map((/** @type {{ p99Ms: number }} */ x) => fixed(x.p99Ms, 0)).join(' '),
+    fixed(r.positionsMedian, 0),
+    r.rounds.positions.map((/** @type {{ p99Ms: number }} */ x) => fixed(x.p99Ms, 0)).join(' '),
   ]);
   return [
     `Requests/s, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s, ${CONNECTIONS} connections, autocannon in its own process`,
-    table(['database', 'bare Fastify', '/healthz', 'ratio', 'subscribe/info', 'ratio', 'subscribe/info p99 ms'], rows),
+    table(
+      [
+        'database',
+        'bare Fastify',
+        '/healthz',
+        'ratio',
+        'subscribe/info',
+        'ratio',
+        'subscribe/info p99 ms',
+        `positions/s (${LIVE_LINKS} links)`,
+        'positions p99 ms',
+      ],
+      rows,
+    ),
   ].join('\n');
 }
 
