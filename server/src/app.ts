@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Agent } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -41,6 +42,7 @@ import refundRoutes from './routes/refunds/routes';
 import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';
 import mapViewRoutes from './routes/map-views/routes';
+import pushRoutes from './routes/push/routes';
 import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
 import requestRoutes from './routes/requests/routes';
@@ -57,6 +59,8 @@ export interface BuildAppOptions {
   twilioHttpClient?: TwilioHttpClient;
   /** Shorter delivery timeouts and claim renewals (tests). */
   outboxTiming?: Partial<DeliveryTiming>;
+  /** The HTTPS agent push messages go through (tests: a local push service with its own certificate). */
+  pushAgent?: Agent;
 }
 
 // Secrets never reach the logs, wherever a serializer or a handler puts them.
@@ -197,6 +201,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(messageOutboxPlugin, {
     config,
     twilioHttpClient: options.twilioHttpClient,
+    pushAgent: options.pushAgent,
     timing: options.outboxTiming,
   });
   await app.register(authPlugin, { config });
@@ -220,6 +225,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(liveEventsRoutes);
   await app.register(positionsRoutes);
   await app.register(mapViewRoutes);
+  await app.register(pushRoutes, { config });
   await app.register(numberRoutes, { config });
   await app.register(requestRoutes, { config });
   await app.register(linkRoutes, { config });

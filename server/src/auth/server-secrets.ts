@@ -1,8 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Database } from '../db/open-database';
-import { serverSettings } from '../db/schema/server';
+import { sharedSetting } from '../db/server-settings';
 
 export interface ServerSecrets {
   /** PKCS#1 PEM of the key the browser's password ciphertexts are decrypted with. */
@@ -15,20 +14,6 @@ export interface ServerSecrets {
 
 const RSA_KEY_SETTING = 'auth.rsa_key';
 const HMAC_SECRET_SETTING = 'auth.hmac_secret';
-
-/**
- * Reads a generated value from server_settings, creating it on first start. Every instance then shares the
- * same value; when several start at once, the first insert wins and the others read it back.
- */
-async function sharedSetting<T>(db: Database, key: string, create: () => T): Promise<T> {
-  const read = async () => (await db.select().from(serverSettings).where(eq(serverSettings.key, key)))[0];
-  const existing = await read();
-  if (existing) return existing.value as T;
-  await db.insert(serverSettings).values({ key, value: create() }).onConflictDoNothing({ target: serverSettings.key });
-  const row = await read();
-  if (!row) throw new Error(`server setting ${key} could not be stored`);
-  return row.value as T;
-}
 
 function keyPairFromPrivatePem(pem: string): { rsaPrivateKeyPem: string; rsaPublicKeyPem: string } {
   const privateKey = createPrivateKey(pem);

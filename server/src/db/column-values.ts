@@ -16,7 +16,7 @@ export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'paypal'] as const;
 /** The providers whose webhooks Kabari takes (the sandbox has none). */
 export const WEBHOOK_PROVIDERS = ['stripe', 'paypal'] as const;
 
-export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
+export const OUTBOX_CHANNELS = ['email', 'sms', 'push'] as const;
 export const OUTBOX_STATES = ['queued', 'sent', 'failed'] as const;
 
 /** The register result screen's states: querying → created | sign_failed | unsubscribed | unknown. */
@@ -45,7 +45,7 @@ export const CONSENT_STATES = ['none', 'declined', 'sharing', 'stopped', 'withdr
  */
 export const LIVE_END_REASONS = ['unsupported', 'denied', 'failed', 'disabled', 'silent'] as const;
 export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn', 'live_ended'] as const;
-export const NOTICE_CHANNELS = ['email'] as const;
+export const NOTICE_CHANNELS = ['email', 'push'] as const;
 
 export type ContactTopic = (typeof CONTACT_TOPICS)[number];
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];

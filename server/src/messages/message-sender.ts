@@ -1,11 +1,11 @@
-// What the outbox needs of a provider (SMTP for email, Twilio for SMS), without loading any provider's SDK: each
+// What the outbox needs of a provider (SMTP for email, Twilio for SMS, Web Push), without loading any provider's SDK: each
 // channel's provider is one MessageSender, and a channel without one keeps its messages in the outbox itself.
 
 /** A message as a provider is given it. */
 export interface ProviderMessage {
   /** The outbox row's id: SMTP sends it as the Message-ID. */
   id: string;
-  /** An email address, or an E.164 number. */
+  /** An email address, an E.164 number, or a push subscription's id. */
   to: string;
   text: string;
   /** Email only. */
@@ -16,7 +16,7 @@ export interface ProviderMessage {
 
 export interface MessageSender {
   /** The provider's name, stored as the message's transport once it has taken it. */
-  readonly transport: 'smtp' | 'twilio';
+  readonly transport: 'smtp' | 'twilio' | 'web-push';
   /**
    * Resolves once the provider has taken the message, with its reference for it (Twilio's message SID, the SMTP
    * Message-ID); rejects with PermanentDeliveryError when no retry can help, and with ProviderCredentialsError when
@@ -42,7 +42,8 @@ export class PermanentDeliveryError extends Error {
  */
 export class ProviderCredentialsError extends Error {
   constructor(
-    readonly transport: MessageSender['transport'],
+    // Web Push has no credentials of ours a push service could refuse: a VAPID key pair is accepted by any.
+    readonly transport: 'smtp' | 'twilio',
     message: string,
   ) {
     super(message);

@@ -2,6 +2,7 @@ import type { RequestChannel, RequesterNotice } from '../db/column-values';
 import { messagesIn, type Locale, type MessageKey } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
 import { emailHtml, emailText, linkHtml, paragraphHtml } from './email-document';
+import type { PushNotification } from './web-push-sender';
 
 export interface RenderedEmail {
   subject: string;
@@ -144,6 +145,13 @@ const NOTICE_TEXTS: Record<RequesterNotice, { subject: MessageKey<'accountEmail'
     live_ended: { subject: 'liveEndedSubject', body: 'liveEndedBody' },
   };
 
+/** The words a notice names who answered with, in the requester's language. */
+function whoAnswered(locale: Locale, asked: AskedTarget): string {
+  const untitled = text(locale, 'noticeUntitledLink');
+  if (asked.channel !== 'link') return asked.target ?? untitled;
+  return asked.title ? text(locale, 'noticeLink', { title: asked.title }) : untitled;
+}
+
 /** Who answered, as the requester knows them: the number or address they asked, or their link's title. */
 export interface AskedTarget {
   channel: RequestChannel;
@@ -163,17 +171,39 @@ export function requesterNoticeEmail(
   asked: AskedTarget,
   siteUrl: string,
 ): RenderedEmail {
-  const untitled = text(locale, 'noticeUntitledLink');
-  const who =
-    asked.channel === 'link'
-      ? asked.title
-        ? text(locale, 'noticeLink', { title: asked.title })
-        : untitled
-      : (asked.target ?? untitled);
+  const who = whoAnswered(locale, asked);
   return letter(locale, {
     subject: text(locale, NOTICE_TEXTS[notice].subject, { who }),
     greeting: text(locale, 'hello', { name: displayName }),
     paragraphs: [text(locale, NOTICE_TEXTS[notice].body, { who }), text(locale, 'noticeSettings')],
     link: { text: text(locale, 'noticeDashboard'), url: `${homeIn(siteUrl, locale)}dashboard/` },
   });
+}
+
+/** The same news as requesterNoticeEmail, as a notification on the requester's devices; a click opens the dashboard. */
+export function requesterNoticePush(
+  locale: Locale,
+  notice: RequesterNotice,
+  asked: AskedTarget & { id: string },
+  siteUrl: string,
+): PushNotification {
+  const who = whoAnswered(locale, asked);
+  return {
+    title: text(locale, NOTICE_TEXTS[notice].subject, { who }),
+    body: text(locale, NOTICE_TEXTS[notice].body, { who }),
+    url: `${homeIn(siteUrl, locale)}dashboard/`,
+    tag: `request-${asked.id}`,
+  };
+}
+
+const pushText = messagesIn('push');
+
+/** What "Send a test notification" sends to each of the subscriber's browsers. */
+export function testPushNotification(locale: Locale, siteUrl: string): PushNotification {
+  return {
+    title: pushText(locale, 'testTitle'),
+    body: pushText(locale, 'testBody'),
+    url: `${homeIn(siteUrl, locale)}dashboard/`,
+    tag: 'test',
+  };
 }

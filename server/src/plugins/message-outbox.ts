@@ -1,3 +1,4 @@
+import type { Agent } from 'node:https';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Locale } from '../lib/messages';
@@ -10,6 +11,7 @@ import { providerCredentialsEmail } from '../messages/operator-email';
 import { createSmtpSender } from '../messages/smtp-email';
 import type * as TwilioSms from '../messages/twilio-sms';
 import type { TwilioHttpClient } from '../messages/twilio-sms';
+import { createWebPushSender, loadVapidKeys, type PushNotification } from '../messages/web-push-sender';
 import { publishRequestChange } from '../requests/location-request-view';
 
 export interface OutgoingEmail {
@@ -39,11 +41,22 @@ export interface OutgoingSms {
   text: string;
 }
 
+export interface OutgoingPush {
+  /** The same key twice queues one message. */
+  idempotencyKey: string;
+  /** The push subscription (one browser) it goes to. */
+  subscriptionId: string;
+  locale: Locale;
+  notification: PushNotification;
+}
+
 export interface MessageOutbox {
   /** 'smtp' with SMTP_URL; otherwise 'local': messages stay in the outbox, readable at /dev/outbox. */
   readonly transport: 'smtp' | 'local';
   /** 'twilio' with the TWILIO_* variables; otherwise 'local', like email without SMTP. */
   readonly smsTransport: 'twilio' | 'local';
+  /** The public half of the key push messages are signed with: browsers subscribe with it. */
+  readonly vapidPublicKey: string;
   /**
    * Writes the email to the outbox, inside the caller's transaction when given one. Resolves with the message's
    * id, or null when a message with that idempotency key was already queued.
@@ -51,6 +64,8 @@ export interface MessageOutbox {
   queue(db: DatabaseExecutor, email: OutgoingEmail): Promise<string | null>;
   /** Writes an SMS to the outbox, like queue(). */
   queueSms(db: DatabaseExecutor, sms: OutgoingSms): Promise<string | null>;
+  /** Writes a push notification to the outbox, like queue(). Web Push needs no provider of ours: always sent. */
+  queuePush(db: DatabaseExecutor, push: OutgoingPush): Promise<string | null>;
   /** Asks the dispatcher to deliver now instead of at its next tick (call after the transaction commits). */
   kick(): void;
   /** Delivers the messages that are due; resolves with how many were attempted. */
@@ -71,6 +86,8 @@ export interface DeliveryTiming {
   smtpSocketMs: number;
   /** Twilio: one HTTP request (and its socket). */
   twilioRequestMs: number;
+  /** Web Push: one request to a push service. */
+  pushRequestMs: number;
   /** How often the leases of a claimed batch are renewed while it is being delivered. */
   leaseRenewalMs: number;
 }
@@ -88,6 +105,7 @@ export const DELIVERY_TIMING: DeliveryTiming = {
   smtpGreetingMs: 10_000,
   smtpSocketMs: 30_000,
   twilioRequestMs: 30_000,
+  pushRequestMs: 30_000,
   leaseRenewalMs: 30_000,
 };
 
@@ -95,8 +113,15 @@ export interface MessageOutboxOptions {
   config: Config;
   /** Replaces the Twilio SDK's HTTP client (tests record the exact requests instead of using the network). */
   twilioHttpClient?: TwilioHttpClient;
+  /** The HTTPS agent push messages go through (tests: one that trusts a local push service's certificate). */
+  pushAgent?: Agent;
   /** Shorter timeouts and renewals for tests; the defaults are DELIVERY_TIMING. */
   timing?: Partial<DeliveryTiming>;
+}
+
+/** Whom push services may contact about Kabari's messages (VAPID's subject): the site when on https, else the operator. */
+function vapidSubject(config: Config): string {
+  return config.publicUrl.startsWith('https://') ? config.publicUrl : `mailto:${config.operatorEmail}`;
 }
 
 declare module 'fastify' {
@@ -118,7 +143,7 @@ export function retryDelaySeconds(attempts: number): number {
 
 interface ClaimedMessage {
   id: string;
-  channel: 'email' | 'sms';
+  channel: 'email' | 'sms' | 'push';
   recipient: string;
   subject: string | null;
   body_text: string;
@@ -129,23 +154,24 @@ interface ClaimedMessage {
 }
 
 type DeliveryOutcome =
-  | { state: 'sent'; transport: 'smtp' | 'twilio' | 'local' }
+  | { state: 'sent'; transport: MessageSender['transport'] | 'local' }
   | { state: 'queued' | 'failed'; error: string }
   // Held: the provider refuses our credentials. The attempt does not count towards MAX_ATTEMPTS.
   | { state: 'queued'; error: string; heldSeconds: number };
 
 /**
- * The outbox: a message (email or SMS) is a row written with the change that causes it; a dispatcher delivers
- * queued rows through the channel's provider (SMTP, Twilio) with retries and exponential backoff, so an outage
- * loses nothing. Rows are claimed with a lease (skip locked), so two instances never send the same row and a
- * process that dies mid-send leaves it to be retried after the lease. A channel whose provider is not configured
- * keeps the message in the outbox itself (readable at /dev/outbox): the local default. Such a row is done with
- * (state 'sent', so no dispatcher ever picks it up) but was sent to no one: transport 'local' says so, and the
- * requester sees it as the delivery state 'outbox', never as 'sent' (deliveryStateOf).
+ * The outbox: a message (email, SMS or push notification) is a row written with the change that causes it; a
+ * dispatcher delivers queued rows through the channel's provider (SMTP, Twilio, the browser's push service) with
+ * retries and exponential backoff, so an outage loses nothing. Rows are claimed with a lease (skip locked), so two
+ * instances never send the same row and a process that dies mid-send leaves it to be retried after the lease. Email
+ * or SMS without a configured provider stays in the outbox itself (readable at /dev/outbox): the local default. Such
+ * a row is done with (state 'sent', so no dispatcher ever picks it up) but was sent to no one: transport 'local' says
+ * so, and the requester sees it as the delivery state 'outbox', never as 'sent' (deliveryStateOf).
  *
  * The idempotency key makes a message one row however often its cause is retried. Twilio's API takes no
  * idempotency key, so the one case that can still send an SMS twice is the provider accepting it and this
- * process dying (or timing out) before the row is marked sent; SMTP gets the row's id as its Message-ID.
+ * process dying (or timing out) before the row is marked sent; SMTP gets the row's id as its Message-ID, and a push
+ * service its topic.
  */
 export default fp(
   async (app, options: MessageOutboxOptions) => {
@@ -155,7 +181,8 @@ export default fp(
     // Each channel's provider, or none (the outbox keeps the message). A provider's SDK loads only when it is
     // configured: Twilio's alone takes a few hundred milliseconds.
     const twilioSettings = config.requests.twilio;
-    const senders: Record<'email' | 'sms', MessageSender | undefined> = {
+    const vapidKeys = await loadVapidKeys(db);
+    const senders: Record<'email' | 'sms' | 'push', MessageSender | undefined> = {
       email: config.smtpUrl
         ? createSmtpSender(config.smtpUrl, config.mailFrom, {
             connectionMs: timing.smtpConnectionMs,
@@ -171,8 +198,13 @@ export default fp(
             timing.twilioRequestMs,
           )
         : undefined,
+      push: createWebPushSender(
+        db,
+        { ...vapidKeys, subject: vapidSubject(config) },
+        timing.pushRequestMs,
+        options.pushAgent,
+      ),
     };
-    const anyProvider = Boolean(senders.email || senders.sms);
 
     let running: Promise<number> | undefined;
     let kicked = false;
@@ -382,6 +414,7 @@ export default fp(
     const outbox: MessageOutbox = {
       transport: senders.email ? 'smtp' : 'local',
       smsTransport: senders.sms ? 'twilio' : 'local',
+      vapidPublicKey: vapidKeys.publicKey,
       queue: (executor, email) =>
         insertMessage(executor, {
           idempotencyKey: email.idempotencyKey,
@@ -395,6 +428,14 @@ export default fp(
           locale: email.locale,
           ...(senders.email ? {} : localDelivery()),
         }),
+      queuePush: (executor, push) =>
+        insertMessage(executor, {
+          idempotencyKey: push.idempotencyKey,
+          channel: 'push',
+          recipient: push.subscriptionId,
+          bodyText: JSON.stringify(push.notification),
+          locale: push.locale,
+        }),
       queueSms: (executor, sms) =>
         insertMessage(executor, {
           idempotencyKey: sms.idempotencyKey,
@@ -404,16 +445,14 @@ export default fp(
           locale: sms.locale,
           ...(senders.sms ? {} : localDelivery()),
         }),
-      kick: () => {
-        if (anyProvider) app.scheduler.runSoon('outbox');
-      },
+      kick: () => app.scheduler.runSoon('outbox'),
       dispatchDue,
     };
     app.decorate('outbox', outbox);
 
-    // Messages left queued by an earlier run (a restart, or a provider since removed) are picked up on start; with a
-    // provider, then every few seconds and whenever a message is queued (kick).
-    app.scheduler.add('outbox', { everyMs: anyProvider ? POLL_INTERVAL_MS : Infinity }, dispatchDue);
+    // Messages left queued by an earlier run (a restart) are picked up on start; then every few seconds and whenever
+    // a message is queued (kick). Push always has its provider, so the dispatcher always runs.
+    app.scheduler.add('outbox', { everyMs: POLL_INTERVAL_MS }, dispatchDue);
     // Runs before the database plugin's onClose (hooks close in reverse order of registration).
     app.addHook('onClose', async () => {
       closing = true;

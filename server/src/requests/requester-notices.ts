@@ -3,7 +3,8 @@ import type { Database, DatabaseExecutor } from '../db/open-database';
 import { NOTICE_CHANNELS, REQUESTER_NOTICES, type NoticeChannel, type RequesterNotice } from '../db/column-values';
 import { noticeOptOuts, users } from '../db/schema/accounts';
 import { locationRequests } from '../db/schema/location-requests';
-import { requesterNoticeEmail } from '../messages/templates';
+import { requesterNoticeEmail, requesterNoticePush } from '../messages/templates';
+import { pushSubscriptionsOf } from '../push/push-subscriptions';
 import type { MessageOutbox } from '../plugins/message-outbox';
 
 type RequestRow = typeof locationRequests.$inferSelect;
@@ -52,10 +53,11 @@ export interface RequesterNoticeDeps {
 }
 
 /**
- * Tells the requester by email what the recipient did (unless they turned that notice off), in the same transaction
- * as the change: it is sent if and only if the change is kept, once (the key names the request and the notice, and
- * for a notice that can happen again, `occurrence`). The caller kicks the outbox once the transaction commits.
- * Answers whether an email was queued (false: turned off, or already queued).
+ * Tells the requester what the recipient did, by email and as a notification on each browser where they turned
+ * notifications on (each unless they turned that notice off there), in the same transaction as the change: it is
+ * sent if and only if the change is kept, once (the key names the request and the notice, and for a notice that can
+ * happen again, `occurrence`). The caller kicks the outbox once the transaction commits. Answers whether anything
+ * was queued (false: turned off everywhere, or already queued).
  */
 export async function noticeToRequester(
   tx: DatabaseExecutor,
@@ -67,14 +69,30 @@ export async function noticeToRequester(
   const [requester] = await tx.select().from(users).where(eq(users.id, request.userId));
   if (!requester) return false;
   const settings = await noticeSettingsOf(tx, requester.id);
-  if (!settings.email[notice]) return false;
-  const queued = await deps.outbox.queue(tx, {
-    idempotencyKey: `requester-notice:${request.id}:${notice}${occurrence ? `:${occurrence}` : ''}`,
-    to: requester.email,
-    locale: requester.locale,
-    ...requesterNoticeEmail(requester.locale, requester.displayName, notice, request, deps.publicUrl),
-  });
-  return queued !== null;
+  const key = `requester-notice:${request.id}:${notice}${occurrence ? `:${occurrence}` : ''}`;
+  let queued = false;
+  if (settings.email[notice]) {
+    const email = await deps.outbox.queue(tx, {
+      idempotencyKey: key,
+      to: requester.email,
+      locale: requester.locale,
+      ...requesterNoticeEmail(requester.locale, requester.displayName, notice, request, deps.publicUrl),
+    });
+    queued = email !== null;
+  }
+  if (settings.push[notice]) {
+    const notification = requesterNoticePush(requester.locale, notice, request, deps.publicUrl);
+    for (const device of await pushSubscriptionsOf(tx, requester.id)) {
+      const push = await deps.outbox.queuePush(tx, {
+        idempotencyKey: `${key}:push:${device.id}`,
+        subscriptionId: device.id,
+        locale: requester.locale,
+        notification,
+      });
+      queued ||= push !== null;
+    }
+  }
+  return queued;
 }
 
 // A live window that ended while the server was down is still told once it is back, within this long.
@@ -83,7 +101,7 @@ const LIVE_ENDINGS_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 /**
  * Tells each requester whose recipient's live sharing reached its end time (still sharing, the window not ended
  * early) that it ended. Run every minute by the scheduler; a window is told once, however often it runs or on how
- * many instances (the key names the window's end). Answers how many emails it queued.
+ * many instances (the key names the window's end). Answers for how many windows it queued messages.
  */
 export async function noticeLiveEndings(db: Database, deps: RequesterNoticeDeps, now = new Date()): Promise<number> {
   const ended = await db

@@ -81,6 +81,7 @@ describeEachDatabase('emails that tell the requester what the recipient did', (d
     const read = await testApp.app.inject({ method: 'GET', url: '/api/v1/personnal/account/notices', headers });
     expect(read.json().data).toEqual({
       email: { shared: true, declined: true, stopped: true, withdrawn: true, live_ended: true },
+      push: { shared: true, declined: true, stopped: true, withdrawn: true, live_ended: true },
     });
 
     const set = await testApp.app.inject({
@@ -92,6 +93,8 @@ describeEachDatabase('emails that tell the requester what the recipient did', (d
     expect(set.statusCode).toBe(200);
     expect(set.json().data).toEqual({
       email: { shared: false, declined: false, stopped: true, withdrawn: true, live_ended: true },
+      // Notifications are turned off on their own.
+      push: { shared: true, declined: true, stopped: true, withdrawn: true, live_ended: true },
     });
 
     const request = await insertRequest(db(), budi.id);
@@ -116,7 +119,7 @@ describeEachDatabase('emails that tell the requester what the recipient did', (d
   it('refuses a setting it does not know, or no session, and changes nothing', async () => {
     const budi = await requester();
     const headers = { authorization: budi.session };
-    for (const payload of [{ email: { shared: 'no' } }, { email: { lunch: false } }, { push: { shared: false } }, {}]) {
+    for (const payload of [{ email: { shared: 'no' } }, { email: { lunch: false } }, { sms: { shared: false } }, {}]) {
       const refused = await testApp.app.inject({
         method: 'POST',
         url: '/api/v1/personnal/account/notices',

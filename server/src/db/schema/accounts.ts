@@ -39,6 +39,30 @@ export const users = pgTable(
 );
 
 /**
+ * A browser where the subscriber turned notifications on (Web Push): its push service's endpoint and the keys its
+ * messages are encrypted with. One browser is one endpoint, owned by the account last signed in there. Removed when
+ * the subscriber turns notifications off there, when the push service says it has expired, and with the account.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    // The browser's P-256 public key and authentication secret (base64url), as PushSubscription.toJSON() gives them.
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('push_subscriptions_endpoint_unique').on(table.endpoint),
+    index('push_subscriptions_user_idx').on(table.userId),
+  ],
+);
+
+/**
  * The notices a subscriber turned off, per channel: a notice without a row here is sent (every one is on until the
  * subscriber turns it off on the account page). Erased with the account.
  */

@@ -64,6 +64,18 @@ const noticeSwitches = z.object(
 );
 
 /** The notices to turn on or off; those not named stay as they are. */
-export const noticesBody = z.object({ email: noticeSwitches.partial().strict() }).strict();
+export const noticesBody = z
+  .object({ email: noticeSwitches.partial().strict(), push: noticeSwitches.partial().strict() })
+  .partial()
+  .strict()
+  .refine((body) => body.email !== undefined || body.push !== undefined, {
+    message: inputMessage('account.noticeChannels'),
+    path: ['email'],
+  });
 
-export const noticesResponse = envelope(z.object({ email: noticeSwitches }));
+export const noticesResponse = envelope(
+  z.object({
+    email: noticeSwitches.describe('By email'),
+    push: noticeSwitches.describe('As a notification, in every browser where notifications are on'),
+  }),
+);

@@ -16,6 +16,7 @@ import { messagesOf, sayCommon } from '../../lib/messages';
 import { throwWhenLimited } from '../../lib/throttle-answer';
 import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../messages/templates';
 import { processorsOf } from '../../payments/processors';
+import { pushSubscriptionsOf } from '../../push/push-subscriptions';
 import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../../requests/requester-notices';
 import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
 import { isUniqueViolation } from '../../db/unique-violation';
@@ -71,8 +72,8 @@ async function forgetAtProvider(deps: AccountDeps, subscription: Subscription): 
 }
 
 /**
- * My data as one document: account, consent at sign-up, sessions, refund requests, subscription, payments, and the
- * requests with their positions. Never a link's token, in any form: the export is a file that travels.
+ * My data as one document: account, consent at sign-up, notice settings and the browsers with notifications on,
+ * sessions, refund requests, subscription, payments, and the requests with their positions. Never a link's token, in any form: the export is a file that travels.
  */
 export async function exportAccount(deps: AccountDeps, session: Session) {
   const { user } = session;
@@ -87,8 +88,13 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
       termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
       termsVersion: user.termsVersion,
     },
-    // Which emails tell the subscriber what a recipient did.
+    // Which emails and notifications tell the subscriber what a recipient did.
     notices: await noticeSettingsOf(deps.db, user.id),
+    // The browsers where notifications are on: the push service each one uses, and since when.
+    notificationBrowsers: (await pushSubscriptionsOf(deps.db, user.id)).map((device) => ({
+      pushService: new URL(device.endpoint).host,
+      since: device.createdAt.toISOString(),
+    })),
     sessions: devices.map((row) => ({
       ...row,
       createdAt: row.createdAt.toISOString(),

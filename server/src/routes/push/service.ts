@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { User } from '../../auth/users';
+import { HttpError } from '../../lib/envelope';
+import { messagesOf } from '../../lib/messages';
+import { testPushNotification } from '../../messages/templates';
+import { pushSubscriptionsOf, removePushSubscription, savePushSubscription } from '../../push/push-subscriptions';
+
+const say = messagesOf('push');
+
+/** Notifications turned on in this browser for this subscriber; answers how many browsers have them now. */
+export async function subscribeBrowser(
+  app: FastifyInstance,
+  userId: string,
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+): Promise<{ devices: number }> {
+  const { endpoint, keys } = subscription;
+  await savePushSubscription(app.db, userId, { endpoint, p256dh: keys.p256dh, auth: keys.auth });
+  return { devices: (await pushSubscriptionsOf(app.db, userId)).length };
+}
+
+/** Notifications turned off in this browser. */
+export async function unsubscribeBrowser(
+  app: FastifyInstance,
+  userId: string,
+  endpoint: string,
+): Promise<{ removed: boolean }> {
+  return { removed: await removePushSubscription(app.db, userId, endpoint) };
+}
+
+/**
+ * "Send a test notification": one to each browser where the subscriber turned notifications on, whatever their
+ * notice settings (they asked for it). 409 when there is none.
+ */
+export async function sendTestNotification(
+  app: FastifyInstance,
+  user: Pick<User, 'id' | 'locale'>,
+  publicUrl: string,
+): Promise<{ devices: number }> {
+  const devices = await pushSubscriptionsOf(app.db, user.id);
+  if (devices.length === 0) throw new HttpError(409, say('noDevices'));
+  const sentAt = Date.now();
+  for (const device of devices) {
+    await app.outbox.queuePush(app.db, {
+      idempotencyKey: `push-test:${device.id}:${sentAt}`,
+      subscriptionId: device.id,
+      locale: user.locale,
+      notification: testPushNotification(user.locale, publicUrl),
+    });
+  }
+  app.outbox.kick();
+  return { devices: devices.length };
+}
