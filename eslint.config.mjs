@@ -143,6 +143,11 @@ export default tseslint.config(
     files: ['jest/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.jest } },
   },
+  {
+    // The host's service worker: a plain script the browser runs as a worker, not a module of the build.
+    files: ['host/static/sw.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.serviceworker } },
+  },
   zone(['shared/**'], [...apps, 'server']),
   ...apps.flatMap(remoteZones),
   zone(['server/**'], [...apps, 'shared']),

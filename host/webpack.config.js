@@ -2,6 +2,7 @@ const path = require('node:path');
 const { appIn } = require('../apps');
 const { createConfig } = require('../webpack/create-config');
 const { BuildInfoPlugin } = require('./build-info-plugin');
+const { StaticFilesPlugin } = require('./static-files-plugin');
 const { sharedDependencies } = require('../webpack/shared-dependencies');
 
 const hostConfig = createConfig({
@@ -10,6 +11,7 @@ const hostConfig = createConfig({
   entry: './src/index.ts',
   title: 'Kabari',
   publicPath: '/',
+  webAppManifest: true,
 });
 
 // The recipient's pages (/enter-link, /location-failed, /share) load a light entry of their own, built apart
@@ -36,6 +38,7 @@ const recipientConfig = createConfig({
 module.exports = (env, argv) => {
   const app = { ...hostConfig(env, argv), name: 'app' };
   app.plugins.push(new BuildInfoPlugin({ routeRulesFile: path.join(__dirname, 'route-rules.json') }));
+  app.plugins.push(new StaticFilesPlugin({ dir: path.join(__dirname, 'static') }));
   // In development the app's entry serves the recipient's pages too (they are ordinary routes of it).
   if (argv.mode !== 'production') return app;
   // After the app's build, which empties dist first.

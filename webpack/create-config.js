@@ -31,6 +31,7 @@ const injectExternalRuntimePlugin = path.join(
  * @param {Record<string, object>} [app.shared]  the shared modules (default: every singleton of shared-dependencies.js)
  * @param {string} [app.entryName]  the entry's name (default 'main')
  * @param {string} [app.htmlFilename]  the built HTML page (default index.html)
+ * @param {boolean} [app.webAppManifest]  link the site's manifest and Home Screen icon (the host, which serves them)
  * @param {boolean} [app.clean]  empty the dist folder first (default true; false for a second build into it)
  * @param {'enhanced' | 'light'} [app.container]  'light': webpack's own Module Federation container and sharing
  *   (a few KB) instead of the federation runtime (~25 KB gzip), for the recipient's pages (host/webpack.config.js)
@@ -110,6 +111,7 @@ function createConfig(app) {
                 template: path.join(__dirname, 'index.html'),
                 title: app.title,
                 filename: app.htmlFilename ?? 'index.html',
+                webAppManifest: Boolean(app.webAppManifest),
                 chunks: [app.entryName ?? 'main'],
                 scriptLoading: 'defer',
                 // Keep comments: the server stitches prerendered pages in at <!--kabari-page--> markers.

@@ -43,3 +43,20 @@ export function requireChromium(): string {
   }
   return found;
 }
+
+/**
+ * The desktop Chromium (run headless), for what the headless shell lacks: notifications, whose permission stays
+ * "denied" there whatever is granted. CHROME_PATH, else Debian's /usr/bin/chromium.
+ */
+export function requireDesktopChromium(): string {
+  const found = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (candidate) => candidate && !candidate.endsWith('headless-shell') && fs.existsSync(candidate),
+  );
+  if (!found) {
+    throw new Error(
+      'The notification tests need the desktop Chromium: install it with `apt-get install -y chromium`, or point ' +
+        'CHROME_PATH at a Chrome/Chromium binary.',
+    );
+  }
+  return found;
+}

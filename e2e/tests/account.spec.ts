@@ -51,13 +51,18 @@ test.describe('my account', () => {
     await page.goto('/id/dashboard/modules/MySubscription');
     const mine = page.getByRole('dialog', { name: 'Langganan Saya' });
     await mine.getByRole('tab', { name: 'Akun' }).click();
-    const notices = mine.getByRole('region', { name: 'Email tentang permintaan Anda' });
-    await notices.getByRole('checkbox', { name: 'Saat ia menolak' }).click();
+    const notices = mine.getByRole('region', { name: 'Pemberitahuan tentang permintaan Anda' });
+    const byEmail = notices.getByRole('list', { name: 'Lewat email' });
+    await byEmail.getByRole('checkbox', { name: 'Saat ia menolak' }).click();
     await expect(notices.getByRole('status')).toHaveText('Tersimpan.');
     await page.reload();
     await mine.getByRole('tab', { name: 'Akun' }).click();
-    await expect(notices.getByRole('checkbox', { name: 'Saat ia menolak' })).not.toBeChecked();
-    await expect(notices.getByRole('checkbox', { name: 'Saat ia membagikan lokasinya' })).toBeChecked();
+    await expect(byEmail.getByRole('checkbox', { name: 'Saat ia menolak' })).not.toBeChecked();
+    // The same notice as a notification is its own switch: still on.
+    await expect(
+      notices.getByRole('list', { name: 'Sebagai notifikasi' }).getByRole('checkbox', { name: 'Saat ia menolak' }),
+    ).toBeChecked();
+    await expect(byEmail.getByRole('checkbox', { name: 'Saat ia membagikan lokasinya' })).toBeChecked();
   });
 
   test('changes the email with the code sent to the new address; the old one is told (on a phone)', async ({

@@ -31,6 +31,8 @@ export interface TestBrowser {
 export interface TestPushService {
   /** Trusts the service's certificate: give it to buildApp as `pushAgent`. */
   agent: https.Agent;
+  /** The certificate's file, for a server in a process of its own to trust (NODE_EXTRA_CA_CERTS). */
+  certificatePath: string;
   browser(name: string): TestBrowser;
   received: ReceivedPush[];
   /** The status the next messages to this browser are answered with (201 by default). */
@@ -124,6 +126,7 @@ export async function startPushService(): Promise<TestPushService> {
   const agent = new https.Agent({ ca: cert, keepAlive: false });
   return {
     agent,
+    certificatePath: certificate,
     received,
     browser(name) {
       let browser = browsers.get(name);

@@ -5582,8 +5582,23 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/subscriptions/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /** Notifications off in this browser (its endpoint); only the signed-in subscriber’s own */
-        delete: {
+        post: {
             parameters: {
                 query?: never;
                 header?: never;
@@ -5672,6 +5687,7 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

@@ -61,14 +61,37 @@ export async function downloadMyData(): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** Which emails tell the subscriber what a recipient did (shared, declined, stopped, withdrew). */
+/** Which emails and notifications tell the subscriber what a recipient did (shared, declined, stopped, withdrew). */
 export type NoticeSettings = ApiData<'/api/v1/personnal/account/notices', 'get'>;
 export type RequesterNotice = keyof NoticeSettings['email'];
+export type NoticeChannel = keyof NoticeSettings;
 
 export function fetchNoticeSettings(): Promise<NoticeSettings> {
   return apiGet('/api/v1/personnal/account/notices', quiet);
 }
 
-export function setEmailNotice(notice: RequesterNotice, on: boolean): Promise<NoticeSettings> {
-  return apiPost('/api/v1/personnal/account/notices', { email: { [notice]: on } }, quiet);
+export function setNotice(channel: NoticeChannel, notice: RequesterNotice, on: boolean): Promise<NoticeSettings> {
+  return apiPost('/api/v1/personnal/account/notices', { [channel]: { [notice]: on } }, quiet);
+}
+
+export function fetchPushKey() {
+  return apiGet('/api/v1/push/key', quiet);
+}
+
+/** This browser's push subscription (PushSubscription.toJSON()), for the signed-in account. */
+export function savePushSubscription(subscription: PushSubscriptionJSON) {
+  const { endpoint = '', keys = {} } = subscription;
+  return apiPost(
+    '/api/v1/push/subscriptions',
+    { endpoint, keys: { p256dh: keys.p256dh ?? '', auth: keys.auth ?? '' } },
+    quiet,
+  );
+}
+
+export function removePushSubscription(endpoint: string) {
+  return apiPost('/api/v1/push/subscriptions/remove', { endpoint }, quiet);
+}
+
+export function sendTestPush() {
+  return apiPost('/api/v1/push/test', undefined, quiet);
 }

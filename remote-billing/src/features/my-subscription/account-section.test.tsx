@@ -53,7 +53,8 @@ describe('the account section', () => {
     useUserStore.getState().setUser(userInfo('rina@example.com'));
     getMock.mockImplementation(async (path: string) => {
       if (path === '/api/v1/personnal/sessions') return { items: sessions };
-      if (path === '/api/v1/personnal/account/notices') return { email: { ...allNotices } };
+      if (path === '/api/v1/personnal/account/notices') return { email: { ...allNotices }, push: { ...allNotices } };
+      if (path === '/api/v1/push/key') return { publicKey: 'BPushKeyOfTheServer' };
       throw new Error(`unexpected GET ${path}`);
     });
   });
@@ -239,26 +240,119 @@ describe('the account section', () => {
   it('turns an email about requests off, saved as it is switched', async () => {
     postMock.mockImplementation(async (_path: string, body: unknown) => ({
       email: { ...allNotices, ...(body as { email: object }).email },
+      push: { ...allNotices },
     }));
     await openAt('/dashboard/modules/MySubscription');
-    const notices = part('Emails about your requests');
-    const declined = await within(notices).findByRole('checkbox', { name: 'When they decline' });
+    const byEmail = await within(part('Notices about your requests')).findByRole('list', { name: 'By email' });
+    const declined = within(byEmail).getByRole('checkbox', { name: 'When they decline' });
     expect(declined).toBeChecked();
     await userEvent.click(declined);
+    const notices = part('Notices about your requests');
     expect(await within(notices).findByRole('status')).toHaveTextContent('Saved.');
-    expect(within(notices).getByRole('checkbox', { name: 'When they decline' })).not.toBeChecked();
-    expect(within(notices).getByRole('checkbox', { name: 'When they share their location' })).toBeChecked();
+    expect(within(byEmail).getByRole('checkbox', { name: 'When they decline' })).not.toBeChecked();
+    expect(within(byEmail).getByRole('checkbox', { name: 'When they share their location' })).toBeChecked();
+    const byPush = within(notices).getByRole('list', { name: 'As notifications' });
+    expect(within(byPush).getByRole('checkbox', { name: 'When they decline' })).toBeChecked();
     expect(posted('/api/v1/personnal/account/notices')).toEqual([{ email: { declined: false } }]);
   });
 
-  it('names the emails about requests in Indonesian, and says when they could not be saved', async () => {
+  it('names the notices in Indonesian, and says when they could not be saved', async () => {
     postMock.mockRejectedValue(new Error('Server tidak menjawab'));
     await openAt('/id/dashboard/modules/MySubscription');
-    const notices = part('Email tentang permintaan Anda');
-    const stopped = await within(notices).findByRole('checkbox', { name: 'Saat ia berhenti berbagi' });
-    await userEvent.click(stopped);
+    const notices = part('Pemberitahuan tentang permintaan Anda');
+    const byPush = await within(notices).findByRole('list', { name: 'Sebagai notifikasi' });
+    await userEvent.click(within(byPush).getByRole('checkbox', { name: 'Saat ia berhenti berbagi' }));
     expect(await within(notices).findByRole('alert')).toHaveTextContent('Server tidak menjawab');
-    expect(within(notices).getByRole('checkbox', { name: 'Saat ia berhenti berbagi' })).toBeChecked();
+    expect(within(byPush).getByRole('checkbox', { name: 'Saat ia berhenti berbagi' })).toBeChecked();
+    expect(posted('/api/v1/personnal/account/notices')).toEqual([{ push: { stopped: false } }]);
+    // jsdom has no service worker: this browser cannot show notifications, and says so.
+    expect(within(notices).getByText('Browser ini tidak dapat menampilkan notifikasi Kabari. Email tetap dikirim.'));
+  });
+
+  describe('notifications in this browser', () => {
+    const subscription = {
+      endpoint: 'https://push.example/abc',
+      toJSON: () => ({ endpoint: 'https://push.example/abc', keys: { p256dh: 'BKey', auth: 'secret' } }),
+      unsubscribe: jest.fn(async () => true),
+    };
+    let permission: NotificationPermission;
+    let subscribed: typeof subscription | null;
+    const pushManager = {
+      getSubscription: jest.fn(async () => subscribed),
+      subscribe: jest.fn(async () => (subscribed = subscription)),
+    };
+
+    beforeEach(() => {
+      permission = 'default';
+      subscribed = null;
+      Object.assign(window, {
+        PushManager: function PushManager() {},
+        Notification: {
+          get permission() {
+            return permission;
+          },
+          requestPermission: jest.fn(async () => permission),
+        },
+      });
+      Object.defineProperty(navigator, 'serviceWorker', {
+        configurable: true,
+        value: {
+          getRegistration: jest.fn(async () => ({ pushManager })),
+          register: jest.fn(async () => ({ pushManager })),
+          ready: Promise.resolve({ pushManager }),
+        },
+      });
+      postMock.mockImplementation(async (path: string) =>
+        path === '/api/v1/push/test' ? { devices: 1 } : path.startsWith('/api/v1/push/') ? {} : undefined,
+      );
+    });
+
+    afterEach(() => {
+      Reflect.deleteProperty(navigator, 'serviceWorker');
+      Reflect.deleteProperty(window, 'PushManager');
+      Reflect.deleteProperty(window, 'Notification');
+    });
+
+    it('turns them on with the server’s key, sends a test notification, and turns them off', async () => {
+      await openAt('/dashboard/modules/MySubscription');
+      const notices = part('Notices about your requests');
+      expect(await within(notices).findByText('Notifications are off in this browser.')).toBeInTheDocument();
+      permission = 'granted';
+      await userEvent.click(within(notices).getByRole('button', { name: 'Turn on notifications in this browser' }));
+      expect(await within(notices).findByRole('status')).toHaveTextContent('Notifications are on.');
+      expect(navigator.serviceWorker.register).toHaveBeenCalledWith('/sw.js', { scope: '/' });
+      expect(pushManager.subscribe).toHaveBeenCalledWith({
+        userVisibleOnly: true,
+        applicationServerKey: 'BPushKeyOfTheServer',
+      });
+      expect(posted('/api/v1/push/subscriptions')).toEqual([
+        { endpoint: 'https://push.example/abc', keys: { p256dh: 'BKey', auth: 'secret' } },
+      ]);
+
+      await userEvent.click(within(notices).getByRole('button', { name: 'Send a test notification' }));
+      expect(await within(notices).findByText(/A test notification is on its way .* \(1\)\./)).toBeInTheDocument();
+      expect(posted('/api/v1/push/test')).toHaveLength(1);
+
+      await userEvent.click(within(notices).getByRole('button', { name: 'Turn off in this browser' }));
+      expect(await within(notices).findByRole('status')).toHaveTextContent(
+        "Turned off: this browser will no longer get Kabari's notifications.",
+      );
+      expect(within(notices).getByText('Notifications are off in this browser.')).toBeInTheDocument();
+      expect(posted('/api/v1/push/subscriptions/remove')).toEqual([{ endpoint: 'https://push.example/abc' }]);
+      expect(subscription.unsubscribe).toHaveBeenCalled();
+    });
+
+    it('explains a refusal by the browser, in Indonesian', async () => {
+      await openAt('/id/dashboard/modules/MySubscription');
+      const notices = part('Pemberitahuan tentang permintaan Anda');
+      permission = 'denied';
+      await userEvent.click(await within(notices).findByRole('button', { name: 'Aktifkan notifikasi di browser ini' }));
+      expect(await within(notices).findByRole('alert')).toHaveTextContent(
+        'Browser memblokir notifikasi untuk Kabari. Izinkan di pengaturannya untuk situs ini, lalu coba lagi.',
+      );
+      expect(within(notices).getByText(/Notifikasi dari Kabari diblokir di browser ini/)).toBeInTheDocument();
+      expect(posted('/api/v1/push/subscriptions')).toEqual([]);
+    });
   });
 
   it('downloads my data under the server’s file name', async () => {

@@ -52,8 +52,8 @@ const pushRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
     async (request) => ok(await subscribeBrowser(app, request.session!.user.id, request.body)),
   );
 
-  app.delete(
-    '/api/v1/push/subscriptions',
+  app.post(
+    '/api/v1/push/subscriptions/remove',
     {
       ...authed,
       schema: {

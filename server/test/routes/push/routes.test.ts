@@ -38,7 +38,12 @@ describeEachDatabase('Web Push notifications', (driver) => {
       payload: payload as object,
     });
   const unsubscribe = (who: TestRequester, endpoint: string) =>
-    app().inject({ method: 'DELETE', url: '/api/v1/push/subscriptions', headers: who.headers, payload: { endpoint } });
+    app().inject({
+      method: 'POST',
+      url: '/api/v1/push/subscriptions/remove',
+      headers: who.headers,
+      payload: { endpoint },
+    });
   const sendTest = (who: TestRequester, language = 'en') =>
     app().inject({
       method: 'POST',

@@ -1,0 +1,167 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { startPushService, type TestPushService } from '../../server/test/support/push-service';
+import { axeViolations } from '../support/accessibility';
+import { signInAsSubscriber } from '../support/app-helpers';
+import { chromiumArgs, requireDesktopChromium } from '../support/chromium';
+import { test as base, expect } from '../support/fixtures';
+import { startKabari, type KabariServer } from '../support/kabari-server';
+import { signUpSubscriber } from '../support/subscriber';
+
+// Notifications by Web Push, from the account tab to the notification on screen. The production server sends to a
+// push service of the test's own (server/test/support/push-service.ts: HTTPS, the VAPID signature checked, the
+// payload decrypted as a browser would), trusted through NODE_EXTRA_CA_CERTS. Headless Chromium has no push service
+// of its own, so its PushManager answers with that service's subscription; the service worker, the permission, the
+// page and the server are the real ones, and the message the server sent is delivered to the service worker through
+// the DevTools protocol, as a push service would deliver it.
+const test = base.extend<object, { pushService: TestPushService; ownKabari: KabariServer }>({
+  pushService: [
+    async ({}, use) => {
+      const service = await startPushService();
+      await use(service);
+      await service.close();
+    },
+    { scope: 'worker' },
+  ],
+  ownKabari: [
+    async ({ pushService }, use) => {
+      const server = await startKabari({ NODE_EXTRA_CA_CERTS: pushService.certificatePath });
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ ownKabari }, use) => {
+    await use(ownKabari.url);
+  },
+});
+
+// The desktop browser, headless: the headless shell the other tests run in shows no notifications.
+test.use({ launchOptions: { executablePath: requireDesktopChromium(), args: chromiumArgs } });
+
+/** The browser's PushManager answers with `subscription` (and forgets it when unsubscribed). */
+async function useSubscription(context: BrowserContext, subscription: object): Promise<void> {
+  await context.addInitScript((json) => {
+    let current: object | null = null;
+    const made = {
+      endpoint: (json as { endpoint: string }).endpoint,
+      expirationTime: null,
+      toJSON: () => json,
+      unsubscribe: async () => {
+        current = null;
+        return true;
+      },
+    };
+    PushManager.prototype.subscribe = async () => (current = made) as unknown as PushSubscription;
+    PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+  }, subscription);
+}
+
+/** What the service worker shows now. */
+function shownNotifications(page: Page) {
+  return page.evaluate(async () =>
+    (await (await navigator.serviceWorker.ready).getNotifications()).map(({ title, body, tag }) => ({
+      title,
+      body,
+      tag,
+    })),
+  );
+}
+
+const texts = {
+  en: {
+    prefix: '',
+    dialog: 'My subscription',
+    tab: 'Account',
+    region: 'Notices about your requests',
+    off: 'Notifications are off in this browser.',
+    turnOn: 'Turn on notifications in this browser',
+    turnedOn: 'Notifications are on. Kabari will notify this browser as you chose below.',
+    on: 'Notifications are on in this browser.',
+    test: 'Send a test notification',
+    testSent: 'A test notification is on its way to every browser where notifications are on (1).',
+    notification: {
+      title: 'Kabari notifications are on',
+      body: 'This is how Kabari will tell you when a relative shares, declines or stops sharing.',
+      tag: 'test',
+    },
+    turnOff: 'Turn off in this browser',
+  },
+  id: {
+    prefix: '/id',
+    dialog: 'Langganan Saya',
+    tab: 'Akun',
+    region: 'Pemberitahuan tentang permintaan Anda',
+    off: 'Notifikasi tidak aktif di browser ini.',
+    turnOn: 'Aktifkan notifikasi di browser ini',
+    turnedOn: 'Notifikasi aktif. Kabari akan memberi tahu browser ini sesuai pilihan Anda di bawah.',
+    on: 'Notifikasi aktif di browser ini.',
+    test: 'Kirim notifikasi uji',
+    testSent: 'Notifikasi uji sedang dikirim ke setiap browser yang notifikasinya aktif (1).',
+    notification: {
+      title: 'Notifikasi Kabari sudah aktif',
+      body: 'Seperti inilah Kabari akan memberi tahu Anda saat kerabat membagikan lokasi, menolak, atau berhenti membagikan.',
+      tag: 'test',
+    },
+    turnOff: 'Matikan di browser ini',
+  },
+} as const;
+
+for (const [locale, t] of Object.entries(texts)) {
+  test(`notifications turned on in the account tab; a test notification reaches the service worker (${locale})`, async ({
+    page,
+    context,
+    baseURL,
+    pushService,
+  }, testInfo) => {
+    const subscriber = await signUpSubscriber(baseURL!, { locale: locale as 'en' | 'id' });
+    await signInAsSubscriber(context, baseURL!, subscriber);
+    await context.grantPermissions(['notifications'], { origin: baseURL });
+    const browserName = `e2e-${locale}`;
+    await useSubscription(context, pushService.browser(browserName).subscription);
+
+    await page.goto(`${t.prefix}/dashboard/modules/MySubscription`);
+    const mine = page.getByRole('dialog', { name: t.dialog });
+    await mine.getByRole('tab', { name: t.tab }).click();
+    const notices = mine.getByRole('region', { name: t.region });
+    await expect(notices.getByText(t.off)).toBeVisible();
+    await notices.getByRole('button', { name: t.turnOn }).click();
+    await expect(notices.getByRole('status')).toHaveText(t.turnedOn);
+    await expect(notices.getByText(t.on)).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await notices.screenshot({ path: testInfo.outputPath(`notifications-on-360-${locale}.png`) });
+
+    await notices.getByRole('button', { name: t.test }).click();
+    await expect(notices.getByRole('status')).toHaveText(t.testSent);
+    // The server's outbox sends it at once: signed with its VAPID key, encrypted for this browser.
+    await expect.poll(() => pushService.received.filter((push) => push.browser === browserName).length).toBe(1);
+    const sent = pushService.received.find((push) => push.browser === browserName)!;
+    const { publicKey } = (await (await fetch(new URL('/api/v1/push/key', baseURL))).json()).data;
+    expect(sent.vapid.publicKey).toBe(publicKey);
+    // The dashboard on the site's configured address (PUBLIC_URL; here its local default, localhost).
+    const port = new URL(baseURL!).port;
+    expect(JSON.parse(sent.payload)).toEqual({
+      ...t.notification,
+      url: `http://localhost:${port}${t.prefix}/dashboard/`,
+    });
+
+    // Delivered to the page's own service worker, which shows it.
+    const cdp = await context.newCDPSession(page);
+    const registration = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((candidate) => candidate.scopeURL === `${baseURL}/` && !candidate.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: new URL(baseURL!).origin,
+      registrationId: await registration,
+      data: sent.payload,
+    });
+    await expect.poll(() => shownNotifications(page)).toEqual([t.notification]);
+
+    await notices.getByRole('button', { name: t.turnOff }).click();
+    await expect(notices.getByText(t.off)).toBeVisible();
+  });
+}
