@@ -145,8 +145,16 @@ for (const [locale, t] of Object.entries(texts)) {
       url: `http://localhost:${port}${t.prefix}/dashboard/`,
     });
 
-    // Delivered to the page's own service worker, which shows it.
+    // Kabari is installable from the browser: its manifest parses, and Chromium finds nothing missing but a profile
+    // of its own (a test's browser context is an incognito one, where nothing installs).
     const cdp = await context.newCDPSession(page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    expect(manifest.errors).toEqual([]);
+    expect(JSON.parse(manifest.data ?? '{}')).toMatchObject({ name: 'Kabari', start_url: '/dashboard/' });
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors.map((error) => error.errorId)).toEqual(['in-incognito']);
+
+    // Delivered to the page's own service worker, which shows it.
     const registration = new Promise<string>((resolve) => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
         const ours = registrations.find((candidate) => candidate.scopeURL === `${baseURL}/` && !candidate.isDeleted);
