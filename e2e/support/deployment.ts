@@ -79,34 +79,6 @@ export function adaptNginxSite(
   return adapted;
 }
 
-/** A certificate for localhost and 127.0.0.1, valid for two days, made with openssl. */
-export function selfSignedCertificate(folder: string): { certificate: string; key: string; pem: string } {
-  const certificate = path.join(folder, 'localhost.crt');
-  const key = path.join(folder, 'localhost.key');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      certificate,
-    ],
-    { stdio: 'pipe' },
-  );
-  return { certificate, key, pem: fs.readFileSync(certificate, 'utf8') };
-}
-
 async function waitUntil(what: string, check: () => Promise<boolean>, failed: () => string | null, ms = 120_000) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {

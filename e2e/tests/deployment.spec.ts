@@ -14,13 +14,13 @@ import {
   httpsRequest,
   openEventStream,
   readDeployDoc,
-  selfSignedCertificate,
   startNginx,
   startNode,
   waitForApp,
   type Nginx,
   type Process,
 } from '../support/deployment';
+import { selfSignedCertificate } from '../../server/test/support/self-signed-certificate';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
 
 // docs/deploy.md, run: the built app with the documented environment and systemd command, behind a real nginx

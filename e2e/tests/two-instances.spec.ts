@@ -9,13 +9,13 @@ import {
   httpsRequest,
   openEventStream,
   readDeployDoc,
-  selfSignedCertificate,
   startNginx,
   startNode,
   waitForApp,
   type Nginx,
   type Process,
 } from '../support/deployment';
+import { selfSignedCertificate } from '../../server/test/support/self-signed-certificate';
 import { signUpSubscriber } from '../support/subscriber';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../server/test/support/postgres-cluster';
 

@@ -2,13 +2,13 @@
 // RFC 8291, RFC 8292): HTTPS with a certificate made here (openssl), one endpoint per browser it made keys for.
 // It checks each message's VAPID signature, decrypts the payload with that browser's private key (http_ece), and
 // records what arrived; it answers 201, or whatever status a test asks for.
-import { execFileSync } from 'node:child_process';
 import { createECDH, createPublicKey, randomBytes, verify } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { selfSignedCertificate } from './self-signed-certificate';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- http_ece ships no types
 const ece = require('http_ece') as {
   decrypt(buffer: Buffer, params: { version: string; privateKey: unknown; authSecret: string }): Buffer;
@@ -67,32 +67,7 @@ function checkVapid(authorization: string | undefined): ReceivedPush['vapid'] {
 
 export async function startPushService(): Promise<TestPushService> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-push-'));
-  const certificate = path.join(folder, 'cert.pem');
-  const privateKey = path.join(folder, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      privateKey,
-      '-out',
-      certificate,
-    ],
-    { stdio: 'pipe' },
-  );
-  const cert = fs.readFileSync(certificate, 'utf8');
+  const { certificate, key: privateKey, pem: cert } = selfSignedCertificate(folder);
   const browsers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: string; status: number }>();
   const received: ReceivedPush[] = [];
   const server = https.createServer({ cert, key: fs.readFileSync(privateKey, 'utf8') }, (request, response) => {
