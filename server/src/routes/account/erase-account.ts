@@ -10,6 +10,7 @@ import {
   sendLimits,
 } from '../../db/schema/location-requests';
 import { outboxMessages } from '../../db/schema/outbox';
+import { pushSubscriptionsOf } from '../../push/push-subscriptions';
 import { forgetCachedAddresses } from '../../geo/cached-addresses';
 import type { ReverseGeocoder } from '../../geo/reverse-geocode';
 import { throttleKey } from '../../auth/throttle';
@@ -24,11 +25,12 @@ const keyedBy = (column: typeof authThrottles.key | typeof sendLimits.key, value
 
 /**
  * Erases everything tied to an account or its email address, inside the caller's transaction: the user (and with
- * it, by cascade, its sessions, subscription, requests, positions and live events), its sign-ups and codes, every
- * message to or about it and its requests' messages, its contact-form messages and refund requests, its throttle
- * counters, link limit and daily send counts, and the cached addresses of its positions. Tombstones of its requests and abuse reports
- * about them stay (the opt-out and report links in old messages keep working) but no longer name the account.
- * Payments stay, as the law requires, detached from the person.
+ * it, by cascade, its sessions, subscription, requests, positions, live events and browsers with notifications on),
+ * its sign-ups and codes, every message to or about it (notifications to its browsers too) and its requests'
+ * messages, its contact-form messages and refund requests, its throttle counters, link limit and daily send counts,
+ * and the cached addresses of its positions. Tombstones of its requests and abuse reports about them stay (the
+ * opt-out and report links in old messages keep working) but no longer name the account. Payments stay, as the law
+ * requires, detached from the person.
  */
 export async function eraseAccount(
   tx: DatabaseExecutor,
@@ -42,6 +44,7 @@ export async function eraseAccount(
     .where(eq(locationRequests.userId, user.id));
   const requestIds = requests.map((request) => request.id);
   const messageIds = requests.flatMap((request) => (request.messageId ? [request.messageId] : []));
+  const browserIds = (await pushSubscriptionsOf(tx, user.id)).map((browser) => browser.id);
 
   await forgetCachedAddresses(tx, reverseGeocoder, requestIds);
 
@@ -52,8 +55,8 @@ export async function eraseAccount(
   // By user too: a sign-up made under an address the account has since changed is still this person's.
   await tx.delete(registrations).where(or(eq(registrations.email, user.email), eq(registrations.userId, user.id)));
   await tx.delete(verificationCodes).where(eq(verificationCodes.email, user.email));
-  // Messages to the address, about it (a contact form's or a refund request's copy to the operator, replies going to
-  // it), and those that carried the account's requests (they name the requester).
+  // Messages to the address or the account's browsers, about it (a contact form's or a refund request's copy to the
+  // operator, replies going to it), and those that carried the account's requests (they name the requester).
   await tx
     .delete(outboxMessages)
     .where(
@@ -61,6 +64,7 @@ export async function eraseAccount(
         eq(outboxMessages.recipient, user.email),
         eq(outboxMessages.replyTo, user.email),
         ...(messageIds.length > 0 ? [inArray(outboxMessages.id, messageIds)] : []),
+        ...(browserIds.length > 0 ? [inArray(outboxMessages.recipient, browserIds)] : []),
       ),
     );
   await tx.delete(contactMessages).where(eq(contactMessages.email, user.email));

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { queryRows } from '../../../src/db/open-database';
+import { pushSubscriptions } from '../../../src/db/schema/accounts';
 import { outboxMessages } from '../../../src/db/schema/outbox';
 import { describeEachDatabase } from '../../support/databases';
 import { tokenFromMessage } from '../../support/request-token';
@@ -137,6 +138,18 @@ describeEachDatabase('deleting an account', (driver) => {
       password: encryptPassword(publicKey, 'not-the-password-1'),
     });
     expect(wrong.statusCode).toBe(400);
+    // Notifications turned on in a browser, and a test notification waiting for it (the key is not a real one: it is
+    // never sent, and stays queued).
+    const browser = {
+      endpoint: 'https://push.example/erase-me',
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+    };
+    expect((await call('POST', '/api/v1/push/subscriptions', token, browser)).statusCode).toBe(200);
+    expect((await call('POST', '/api/v1/push/test', token)).statusCode).toBe(200);
+    const [subscription] = await app().db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+    expect(
+      await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, subscription!.id)),
+    ).toHaveLength(1);
     // The sign-in counter of the address is kept under a keyed hash of it: looked for by that key.
     const emailCounter = throttleKey(app().auth.secrets.hmacSecret, 'login:account', email);
     expect(await tablesHolding(emailCounter)).toEqual(['auth_throttles']);
@@ -167,5 +180,9 @@ describeEachDatabase('deleting an account', (driver) => {
     expect(withoutSendLimits(await tablesHolding('6281298765001'))).toEqual([]);
     expect(withoutSendLimits(await tablesHolding('ibu@example.com'))).toEqual([]);
     expect(await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email))).toEqual([]);
+    expect(await tablesHolding(browser.endpoint)).toEqual([]);
+    expect(await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, subscription!.id))).toEqual(
+      [],
+    );
   });
 });
