@@ -24,7 +24,8 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   // Only a page of this site, whatever the message said: its path, on this origin.
-  const wanted = new URL(event.notification.data && event.notification.data.url, self.location.origin);
+  const url = (event.notification.data && event.notification.data.url) || '/dashboard/';
+  const wanted = new URL(url, self.location.origin);
   const target = new URL(wanted.pathname, self.location.origin).href;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
