@@ -48,7 +48,7 @@ describeEachDatabase('openDatabase', (driver) => {
   beforeEach(async () => {
     // PGlite: a copy of the cluster the global setup's first start created and migrated.
     // PostgreSQL: an empty database, migrated by the first openDatabase below.
-    database = await createTestDatabase(driver);
+    database = await createTestDatabase(driver, { empty: true });
   });
 
   afterEach(async () => {
@@ -208,7 +208,7 @@ describeEachDatabase('migrations from several instances at once', (driver) => {
   }
 
   it('take turns on PostgreSQL through the advisory lock', async () => {
-    const database = await createTestDatabase('postgres');
+    const database = await createTestDatabase('postgres', { empty: true });
     const pools = [1, 2, 3].map(() => new Pool({ connectionString: database.databaseUrl }));
     try {
       await Promise.all(pools.map((pool) => migratePostgres(pool)));

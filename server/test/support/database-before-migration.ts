@@ -55,7 +55,7 @@ async function databaseBeforeMigration(
         cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
       };
     }
-    const database = await createTestDatabase('postgres');
+    const database = await createTestDatabase('postgres', { empty: true });
     const client = new Client({ connectionString: database.databaseUrl });
     await client.connect();
     try {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
+import { withPostgres } from './postgres-admin';
 import { scratchDir } from './scratch-dir';
 
 export type DriverName = 'pglite' | 'postgres';
@@ -29,10 +29,11 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh database: a new DATA_DIR for PGlite (a copy of the migrated cluster the global setup made), a new
- * database with a random name on PostgreSQL.
+ * A fresh, migrated database: a new DATA_DIR for PGlite (a copy of the migrated cluster the global setup made), a
+ * new database with a random name on PostgreSQL (a copy of the migrated template the global setup made, or empty
+ * with `{ empty: true }`, for the tests of migrating).
  */
-export async function createTestDatabase(driver: DriverName): Promise<TestDatabase> {
+export async function createTestDatabase(driver: DriverName, options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const dataDir = tempDir('kabari-test-data-');
   if (driver === 'pglite') {
     const template = process.env.KABARI_TEST_PGLITE_MIGRATED;
@@ -46,7 +47,10 @@ export async function createTestDatabase(driver: DriverName): Promise<TestDataba
 
   if (!postgresUrl) throw new Error(postgresSkipReason);
   const name = `kabari_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((client) => client.query(`create database ${name}`));
+  const template = options.empty ? undefined : process.env.KABARI_TEST_POSTGRES_TEMPLATE;
+  await withPostgres(postgresUrl, (client) =>
+    client.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
+  );
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
   return {
@@ -54,18 +58,8 @@ export async function createTestDatabase(driver: DriverName): Promise<TestDataba
     dataDir,
     databaseUrl: url.toString(),
     cleanup: async () => {
-      await withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`));
+      await withPostgres(postgresUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
