@@ -48,6 +48,7 @@ import numberRoutes from './routes/numbers/routes';
 import requestRoutes from './routes/requests/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import shareRoutes from './routes/share/routes';
+import voiceNoteRoutes from './routes/voice-notes/routes';
 import retentionJob from './plugins/retention';
 import liveEndingsJob from './plugins/live-endings';
 import serveWeb from './web/serve-web';
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(numberRoutes, { config });
   await app.register(requestRoutes, { config });
   await app.register(linkRoutes, { config });
+  await app.register(voiceNoteRoutes);
   await app.register(devToolsRoutes, { config });
 
   if (config.serveWeb) await app.register(serveWeb, { config });

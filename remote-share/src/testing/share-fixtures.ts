@@ -9,6 +9,8 @@ export const sharingLink = {
   liveUntil: null,
   canOptOut: false,
   shared: { approximate: true, precise: true },
+  voiceNote: null,
+  voiceReply: null,
 };
 
 /** A 200 answer in the API's envelope, as fetch resolves it. */

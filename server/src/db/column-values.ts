@@ -46,6 +46,13 @@ export const CONSENT_STATES = ['none', 'declined', 'sharing', 'stopped', 'withdr
 export const LIVE_END_REASONS = ['unsupported', 'denied', 'failed', 'disabled', 'silent'] as const;
 export const REQUESTER_NOTICES = ['shared', 'declined', 'stopped', 'withdrawn', 'live_ended'] as const;
 export const NOTICE_CHANNELS = ['email', 'push'] as const;
+/** A requester's note sent with a request, a recipient's reply, or the copy an abuse report keeps of the note. */
+export const VOICE_NOTE_KINDS = ['request', 'reply', 'report'] as const;
+/**
+ * The audio formats taken, as read from the bytes: what browsers record (Opus in WebM or Ogg, AAC in MP4) and the
+ * MP3s and M4As a phone keeps.
+ */
+export const VOICE_MEDIA_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4', 'audio/mpeg'] as const;
 
 export type ContactTopic = (typeof CONTACT_TOPICS)[number];
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
@@ -61,6 +68,8 @@ export type ConsentState = (typeof CONSENT_STATES)[number];
 export type RequesterNotice = (typeof REQUESTER_NOTICES)[number];
 export type LiveEndReason = (typeof LIVE_END_REASONS)[number];
 export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
+export type VoiceNoteKind = (typeof VOICE_NOTE_KINDS)[number];
+export type VoiceMediaType = (typeof VOICE_MEDIA_TYPES)[number];
 
 /** `column in ('a', 'b', …)`, for a check constraint (the values are this module's constants, never input). */
 export function oneOf(column: AnyColumn, values: readonly string[]): SQL {

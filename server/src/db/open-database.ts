@@ -13,6 +13,7 @@ import * as billingTables from './schema/billing';
 import * as locationRequestTables from './schema/location-requests';
 import * as outboxTables from './schema/outbox';
 import * as serverTables from './schema/server';
+import * as voiceNoteTables from './schema/voice-notes';
 
 /** Every table, one file per resource under schema/: Drizzle's query API and its types take them together. */
 export const schema = {
@@ -21,6 +22,7 @@ export const schema = {
   ...outboxTables,
   ...billingTables,
   ...locationRequestTables,
+  ...voiceNoteTables,
 };
 
 /** One Drizzle type for both drivers: write queries with the query builder so they run on either. */

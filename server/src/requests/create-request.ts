@@ -11,6 +11,7 @@ import { claimSendSlot, linkLimitKey, targetLimitKey } from './send-limits';
 import { queueSmsBudgetAlert } from './sms-budget-alert';
 import { linkTokenKey, newRequestToken, requestTokenHash, sealLinkToken } from './request-tokens';
 import { messageLinks, renderMessage, type MessageChannel, type TemplateId } from './templates';
+import { attachVoiceNote } from '../voice/voice-notes';
 
 /**
  * Which limit refused a send: the target's 3-hour slot, the requester's 3-hour link slot, the account's daily count
@@ -43,6 +44,8 @@ interface Common {
   locale: Locale;
   baseUrl: string;
   expiryDays: number;
+  /** A voice note the requester recorded, sent with the request, and its text. */
+  voiceNote?: { id: string; text?: string | undefined } | undefined;
 }
 
 function expiresAt(days: number): Date {
@@ -129,6 +132,7 @@ export async function createMessageRequest(
         messageId,
         expiresAt: expires,
       });
+      if (input.voiceNote) await attachVoiceNote(tx, input.requester.userId, requestId, input.voiceNote);
       return { kind: 'created', request: await publishCreated(tx, input.requester.userId, requestId, null) };
     })
     .catch((error: unknown) => {
@@ -159,6 +163,7 @@ export async function createLinkRequest(app: RequestSender, input: Common & { ti
       locale: input.locale,
       expiresAt: expiresAt(input.expiryDays),
     });
+    if (input.voiceNote) await attachVoiceNote(tx, input.requester.userId, requestId, input.voiceNote);
     const links = { baseUrl: input.baseUrl, tokenKey };
     return { kind: 'created', request: await publishCreated(tx, input.requester.userId, requestId, links) };
   });

@@ -6,6 +6,7 @@ import { publishRequestEvent } from '../live/request-events';
 import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
 import type { DeliveryState, LocationRequestView, PositionView } from './view-types';
+import { voiceNotesByRequest, type VoiceNoteView } from '../voice/voice-notes';
 
 /** The requester's delivery state of an outbox row. */
 export function deliveryStateOf(state: string | null, transport: string | null): DeliveryState | null {
@@ -49,6 +50,8 @@ export function toPositionView(row: PositionRow): PositionView {
   };
 }
 
+const NO_VOICE = { note: null, reply: null };
+
 /**
  * The view of one row. Only a trackable link shows its URL, and only with a source to open it: the requester shares
  * that one themselves, while the link in an SMS or email belongs to its recipient.
@@ -58,6 +61,7 @@ export function toLocationRequestView(
   delivery: DeliveryState | null,
   lastPosition: PositionRow | null,
   links: LinkUrlSource | null,
+  voice: { note: VoiceNoteView | null; reply: VoiceNoteView | null } = NO_VOICE,
 ): LocationRequestView {
   return {
     id: row.id,
@@ -75,6 +79,8 @@ export function toLocationRequestView(
     liveEnd: row.liveEndedAt ? { at: row.liveEndedAt.toISOString(), reason: row.liveEndReason ?? null } : null,
     expiresAt: row.expiresAt.toISOString(),
     lastPosition: lastPosition ? toPositionView(lastPosition) : null,
+    voiceNote: voice.note,
+    voiceReply: voice.reply,
   };
 }
 
@@ -95,16 +101,16 @@ async function viewsOf(
   rows: { request: RequestRow; delivery: string | null; transport: string | null }[],
   links: LinkUrlSource | null,
 ): Promise<LocationRequestView[]> {
-  const latest = await lastPositions(
-    db,
-    rows.map((row) => row.request.id),
-  );
+  const ids = rows.map((row) => row.request.id);
+  const latest = await lastPositions(db, ids);
+  const voice = await voiceNotesByRequest(db, ids);
   return rows.map((row) =>
     toLocationRequestView(
       row.request,
       deliveryStateOf(row.delivery, row.transport),
       latest.get(row.request.id) ?? null,
       links,
+      voice.get(row.request.id),
     ),
   );
 }

@@ -1,5 +1,6 @@
 import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus } from '../db/column-values';
 import type { Place } from '../geo/place';
+import type { VoiceNoteView } from '../voice/voice-notes';
 
 // What a requester sees of their requests, in the API and on the live stream: types only, so that the live events
 // can name them without importing the code that builds them.
@@ -35,6 +36,8 @@ export interface LocationRequestView {
   liveEnd: { at: string; reason: LiveEndReason | null } | null;
   expiresAt: string;
   lastPosition: PositionView | null;
+  voiceNote: VoiceNoteView | null;
+  voiceReply: VoiceNoteView | null;
 }
 
 /**

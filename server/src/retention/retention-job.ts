@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { LONGEST_WINDOW_SECONDS } from '../auth/throttle';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { pruneDailySendCounts } from '../requests/daily-send-counts';
+import { pruneVoiceNotes } from '../voice/voice-note-rows';
+import { VOICE_DRAFT_HOURS } from '../voice/voice-notes';
 
 // Any fixed number: every instance takes the same lock, so one of them prunes at a time.
 const RETENTION_LOCK_KEY = 727_001;
@@ -52,6 +54,8 @@ export interface RetentionResult {
   payments: number;
   /** Daily send counts of days before yesterday (UTC). */
   dailySendCounts: number;
+  /** Voice notes never sent (after a day), and the notes and replies of requests (after RETENTION_DAYS). */
+  voiceNotes: number;
 }
 
 const NOTHING: Omit<RetentionResult, 'ran'> = {
@@ -73,6 +77,7 @@ const NOTHING: Omit<RetentionResult, 'ran'> = {
   sessions: 0,
   payments: 0,
   dailySendCounts: 0,
+  voiceNotes: 0,
 };
 
 /** Runs a delete and counts the rows it removed, without sending them back. */
@@ -144,6 +149,7 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
       ),
       // A day's send counts matter only on that day (and to the next one, across time zones): then they go.
       dailySendCounts: await pruneDailySendCounts(tx),
+      voiceNotes: await deleted(tx, pruneVoiceNotes(VOICE_DRAFT_HOURS, retentionDays)),
     };
   });
 }

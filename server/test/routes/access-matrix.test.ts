@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { locationRequests, positions } from '../../src/db/schema/location-requests';
 import { createSession } from '../../src/auth/sessions';
+import { voiceNoteAudio, voiceNotes } from '../../src/db/schema/voice-notes';
+import { checkVoiceAudio } from '../../src/voice/audio-check';
+import { voiceAudio } from '../support/voice-audio';
 import { insertRequest } from '../support/share-fixtures';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -13,7 +16,7 @@ import { buildTestApp, type TestApp } from '../support/test-app';
  * subscription has expired. Against a recipient's link: a token nobody was given, the token of a link its requester
  * cancelled, and the token of a link that was erased (Stop and erase, account deletion).
  */
-type Kind = 'owned-request' | 'own-session' | 'sign-up' | 'recipient-link';
+type Kind = 'owned-request' | 'owned-voice-note' | 'own-session' | 'sign-up' | 'recipient-link';
 
 const MATRIX: Record<string, Kind> = {
   'DELETE /api/v1/requests/{id}': 'owned-request',
@@ -21,6 +24,8 @@ const MATRIX: Record<string, Kind> = {
   'POST /api/v1/links/{id}/cancel': 'owned-request',
   'GET /api/v1/requests/{id}/positions': 'owned-request',
   'POST /api/v1/requests/{id}/views': 'owned-request',
+  'GET /api/v1/voice-notes/{id}/audio': 'owned-voice-note',
+  'POST /api/v1/voice-notes/{id}/remove': 'owned-voice-note',
   'POST /api/v1/personnal/sessions/{id}/revoke': 'own-session',
   'GET /api/v1/personnal/registerQuery/{id}': 'sign-up',
   'GET /api/v1/share/links/{token}': 'recipient-link',
@@ -35,10 +40,13 @@ const MATRIX: Record<string, Kind> = {
   'POST /api/v1/share/links/{token}/withdraw': 'recipient-link',
   'POST /api/v1/share/links/{token}/opt-out': 'recipient-link',
   'POST /api/v1/share/links/{token}/report': 'recipient-link',
+  'GET /api/v1/share/links/{token}/voice-note': 'recipient-link',
+  'POST /api/v1/share/links/{token}/voice-reply': 'recipient-link',
+  'GET /api/v1/share/links/{token}/voice-reply': 'recipient-link',
 };
 
 /** A body each recipient route accepts, so that a refusal is about the link and not about the input. */
-const RECIPIENT_BODIES: Record<string, object> = {
+const RECIPIENT_BODIES: Record<string, object | Buffer> = {
   positions: { latitude: -6.2, longitude: 106.8, accuracy: 20, recordedAt: new Date().toISOString() },
   live: { minutes: 15 },
   end: { liveUntil: new Date(Date.now() + 15 * 60_000).toISOString() },
@@ -66,6 +74,7 @@ describe('the access matrix', () => {
   let address = 0;
 
   beforeAll(async () => {
+    RECIPIENT_BODIES['voice-reply'] = await voiceAudio(1, 'ogg');
     testApp = await buildTestApp('pglite', { RENEWAL_INTERVAL_SECONDS: '0' });
     owner = await createRequester(testApp.app, { displayName: 'Sari' });
     stranger = await createRequester(testApp.app, { displayName: 'Budi' });
@@ -122,6 +131,39 @@ describe('the access matrix', () => {
       expect([route, (await call(route, { id: request.id }, stranger.headers)).statusCode]).toEqual([route, 404]);
     }
   });
+
+  it("refuses a subscriber's voice note to nobody signed in (401) and to another subscriber (404); its owner's stays theirs", async () => {
+    const lapsed = await createRequester(testApp.app, {
+      subscription: { status: 'expired', validUntil: new Date(Date.now() - 24 * 60 * 60 * 1000) },
+    });
+    for (const route of routesOf('owned-voice-note')) {
+      const note = await insertVoiceNote(lapsed.userId);
+      expect([route, (await call(route, { id: note })).statusCode]).toEqual([route, 401]);
+      expect([route, (await call(route, { id: note }, stranger.headers)).statusCode]).toEqual([route, 404]);
+      // Still there: a refusal changes nothing.
+      expect([route, await testApp.app.db.$count(voiceNotes, eq(voiceNotes.id, note))]).toEqual([route, 1]);
+      // An expired subscription still hears and removes its own.
+      expect([route, (await call(route, { id: note }, lapsed.headers)).statusCode]).toEqual([route, 200]);
+    }
+  });
+
+  /** A draft of the account's, stored as an upload would store it. */
+  const insertVoiceNote = async (userId: string) => {
+    const audio = await checkVoiceAudio(await voiceAudio(1, 'webm'));
+    if (!audio.ok) throw new Error('the test note is not audio');
+    const [row] = await testApp.app.db
+      .insert(voiceNotes)
+      .values({
+        userId,
+        kind: 'request',
+        mediaType: audio.audio.mediaType,
+        durationMs: audio.audio.durationMs,
+        byteSize: audio.audio.bytes.length,
+      })
+      .returning();
+    await testApp.app.db.insert(voiceNoteAudio).values({ voiceNoteId: row!.id, bytes: audio.audio.bytes });
+    return row!.id;
+  };
 
   it("refuses another account's session to be ended by anyone but its owner", async () => {
     const [route] = routesOf('own-session') as [string];

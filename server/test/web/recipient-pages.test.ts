@@ -12,6 +12,8 @@ describe('a recipient’s page rendered for its link', () => {
         liveUntil: null,
         canOptOut: false,
         shared: { approximate: false, precise: false },
+        voiceNote: { durationMs: 12_000, text: '</script>' },
+        voiceReply: null,
       },
     });
     expect(block.startsWith('<script type="application/json" id="recipient-data">')).toBe(true);

@@ -3646,6 +3646,17 @@ export interface paths {
                                     approximate: boolean;
                                     precise: boolean;
                                 };
+                                /** @description The voice note sent with the request (its audio: GET …/voice-note); null when none, or once ended */
+                                voiceNote: {
+                                    durationMs: number;
+                                    text: string | null;
+                                } | null;
+                                /** @description The recipient's own voice reply (its audio: GET …/voice-reply); null when none */
+                                voiceReply: {
+                                    durationMs: number;
+                                    /** @description ISO 8601 */
+                                    recordedTime: string;
+                                } | null;
                             };
                         };
                     };
@@ -5040,6 +5051,344 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/share/links/{token}/voice-note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The requester's voice note, for the link's recipient. Playing it records nothing.
+         * @description The audio (200), or the bytes asked for with Range (206, one range; 416 when outside it). Cache-Control private; served to no other site (Cross-Origin-Resource-Policy same-origin). While the link is open, shared, stopped or declined (409 otherwise).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/share/links/{token}/voice-reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recipient's own voice reply, while sharing or stopped
+         * @description The audio (200), or the bytes asked for with Range (206, one range; 416 when outside it). Cache-Control private; served to no other site (Cross-Origin-Resource-Policy same-origin).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Reply by voice while sharing: the requester hears it beside the positions
+         * @description The body is the audio itself, checked like a requester’s note (at most 60 seconds and 1 MB). Only while sharing (409); a new reply replaces the one before, at most 10 a day (429). Stop and erase erases it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            /** @description The audio file itself (WebM, Ogg, MP4/M4A or MP3), as the request body, of any Content-Type */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                voiceReply: {
+                                    durationMs: number;
+                                    /** @description ISO 8601 */
+                                    recordedTime: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/locate/events": {
         parameters: {
             query?: never;
@@ -6286,6 +6635,12 @@ export interface paths {
                         note?: string;
                         /** @enum {string} */
                         locale: "en" | "id";
+                        /** @description A voice note recorded with POST /api/v1/voice-notes, sent with this request, and its text */
+                        voiceNote?: {
+                            /** Format: uuid */
+                            id: string;
+                            text?: string;
+                        };
                     };
                 };
             };
@@ -6349,6 +6704,34 @@ export interface paths {
                                         } | null;
                                         /** @description When the position was taken (ISO 8601) */
                                         recordedAt: string;
+                                    } | null;
+                                    /** @description The voice note sent with the request (its audio: GET /api/v1/voice-notes/{id}/audio) */
+                                    voiceNote: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
+                                    /** @description The recipient's voice reply, while they share (the same audio route) */
+                                    voiceReply: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
                                     } | null;
                                 };
                             };
@@ -6481,6 +6864,12 @@ export interface paths {
                         note?: string;
                         /** @enum {string} */
                         locale: "en" | "id";
+                        /** @description A voice note recorded with POST /api/v1/voice-notes, sent with this request, and its text */
+                        voiceNote?: {
+                            /** Format: uuid */
+                            id: string;
+                            text?: string;
+                        };
                     };
                 };
             };
@@ -6544,6 +6933,34 @@ export interface paths {
                                         } | null;
                                         /** @description When the position was taken (ISO 8601) */
                                         recordedAt: string;
+                                    } | null;
+                                    /** @description The voice note sent with the request (its audio: GET /api/v1/voice-notes/{id}/audio) */
+                                    voiceNote: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
+                                    /** @description The recipient's voice reply, while they share (the same audio route) */
+                                    voiceReply: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
                                     } | null;
                                 };
                             };
@@ -6723,6 +7140,34 @@ export interface paths {
                                         /** @description When the position was taken (ISO 8601) */
                                         recordedAt: string;
                                     } | null;
+                                    /** @description The voice note sent with the request (its audio: GET /api/v1/voice-notes/{id}/audio) */
+                                    voiceNote: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
+                                    /** @description The recipient's voice reply, while they share (the same audio route) */
+                                    voiceReply: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
                                 }[];
                                 total: number;
                                 page: number;
@@ -6876,6 +7321,34 @@ export interface paths {
                                         } | null;
                                         /** @description When the position was taken (ISO 8601) */
                                         recordedAt: string;
+                                    } | null;
+                                    /** @description The voice note sent with the request (its audio: GET /api/v1/voice-notes/{id}/audio) */
+                                    voiceNote: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
+                                    /** @description The recipient's voice reply, while they share (the same audio route) */
+                                    voiceReply: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
                                     } | null;
                                 };
                                 /** @description true: cancelled now; false: it had already ended (declined, withdrawn or cancelled) and is unchanged */
@@ -7096,6 +7569,12 @@ export interface paths {
                          * @enum {string}
                          */
                         locale: "en" | "id";
+                        /** @description A voice note recorded with POST /api/v1/voice-notes, sent with this request, and its text */
+                        voiceNote?: {
+                            /** Format: uuid */
+                            id: string;
+                            text?: string;
+                        };
                     };
                 };
             };
@@ -7159,6 +7638,34 @@ export interface paths {
                                         } | null;
                                         /** @description When the position was taken (ISO 8601) */
                                         recordedAt: string;
+                                    } | null;
+                                    /** @description The voice note sent with the request (its audio: GET /api/v1/voice-notes/{id}/audio) */
+                                    voiceNote: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
+                                    /** @description The recipient's voice reply, while they share (the same audio route) */
+                                    voiceReply: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
                                     } | null;
                                 };
                             };
@@ -7329,6 +7836,34 @@ export interface paths {
                                         /** @description When the position was taken (ISO 8601) */
                                         recordedAt: string;
                                     } | null;
+                                    /** @description The voice note sent with the request (its audio: GET /api/v1/voice-notes/{id}/audio) */
+                                    voiceNote: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
+                                    /** @description The recipient's voice reply, while they share (the same audio route) */
+                                    voiceReply: {
+                                        id: string;
+                                        /** @description Read from the audio itself */
+                                        durationMs: number;
+                                        /**
+                                         * @description Read from the bytes
+                                         * @enum {string}
+                                         */
+                                        mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                        /** @description The requester's text beside the note (null for a reply, or none) */
+                                        text: string | null;
+                                        recordedTime: string;
+                                    } | null;
                                 };
                                 /** @description true: cancelled now; false: it had already ended (declined, withdrawn or cancelled) and is unchanged */
                                 cancelled: boolean;
@@ -7403,6 +7938,395 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a voice note to send with a request (subscribers only)
+         * @description The body is the audio itself. Its format and duration are read from the bytes: WebM, Ogg, MP4/M4A or MP3 with one audio track, at most 60 seconds and 1 MB (400 or 413 otherwise, nothing stored). Kept as a draft until sent with a request (voiceNote.id), deleted after a day otherwise; at most 20 a day per account (429). 403 when the subscription has expired.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The audio file itself (WebM, Ogg, MP4/M4A or MP3), as the request body, of any Content-Type */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                voiceNote: {
+                                    id: string;
+                                    /** @description Read from the audio itself */
+                                    durationMs: number;
+                                    /**
+                                     * @description Read from the bytes
+                                     * @enum {string}
+                                     */
+                                    mediaType: "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg";
+                                    /** @description The requester's text beside the note (null for a reply, or none) */
+                                    text: string | null;
+                                    recordedTime: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice-notes/{id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a recorded note not yet sent (re-recorded, or not wanted)
+         * @description A note sent with a request stays with it (409); deleting the request deletes it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                /** @enum {boolean} */
+                                removed: true;
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice-notes/{id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hear a note of one's own: a recorded or sent note, or a recipient's reply to one's request
+         * @description The audio (200), or the bytes asked for with Range (206, one range; 416 when outside it). Cache-Control private; served to no other site (Cross-Origin-Resource-Policy same-origin). Anyone else's note: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

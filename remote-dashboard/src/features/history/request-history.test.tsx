@@ -39,6 +39,8 @@ function request(id: string, changes: Partial<LocationRequest> = {}): LocationRe
     liveEnd: null,
     expiresAt: '2026-11-29T04:00:00.000Z',
     lastPosition: null,
+    voiceNote: null,
+    voiceReply: null,
     ...changes,
   };
 }

@@ -30,6 +30,8 @@ const link = {
   liveUntil: null,
   expiresAt: '2026-11-29T04:00:00.000Z',
   lastPosition: null,
+  voiceNote: null,
+  voiceReply: null,
 };
 
 describe('the link generator', () => {

@@ -58,6 +58,8 @@ function request(changes: Partial<LocationRequest> = {}): LocationRequest {
     liveEnd: null,
     expiresAt: '2026-11-23T04:59:00.000Z',
     lastPosition: ipPosition,
+    voiceNote: null,
+    voiceReply: null,
     ...changes,
   };
 }

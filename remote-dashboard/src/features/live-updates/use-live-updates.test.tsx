@@ -29,6 +29,8 @@ const pending = {
   liveEnd: null,
   expiresAt: '2026-11-29T04:00:00.000Z',
   lastPosition: null,
+  voiceNote: null,
+  voiceReply: null,
 } satisfies LocationRequest;
 
 const gps: Position = {

@@ -34,6 +34,8 @@ const pending = {
   liveUntil: null,
   expiresAt: null,
   lastPosition: null,
+  voiceNote: null,
+  voiceReply: null,
 };
 
 function serve(limit: {

@@ -10,6 +10,8 @@ const openLink = {
   liveUntil: null,
   canOptOut: true,
   shared: { approximate: false, precise: false },
+  voiceNote: null,
+  voiceReply: null,
 };
 
 function reply(status: number, data: unknown, message = 'ok') {

@@ -37,6 +37,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         requester: { userId: user.id, displayName: user.displayName },
         baseUrl: config.publicUrl,
         expiryDays: config.requests.linkExpiryDays,
+        voiceNote: request.body.voiceNote,
       });
       return sendAnswer(request, reply, outcome, 'link');
     },

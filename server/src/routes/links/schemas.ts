@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { inputMessage } from '../../lib/messages';
 import { localeField } from '../numbers/schemas';
+import { voiceNoteField } from '../voice-notes/schemas';
 
 export const createLinkBody = z.object({
   title: z
@@ -11,4 +12,5 @@ export const createLinkBody = z.object({
     // eslint-disable-next-line no-control-regex
     .regex(/^[^\u0000-\u001f\u007f]*$/, inputMessage('requests.titleOneLine')),
   locale: localeField.describe("The consent page's language (/enter-link or /id/enter-link)"),
+  voiceNote: voiceNoteField,
 });

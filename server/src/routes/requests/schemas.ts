@@ -6,6 +6,7 @@ import { LIVE_END_REASONS } from '../../db/column-values';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
 import { positionSchema } from '../share/schemas';
+import { voiceNote, voiceNoteField } from '../voice-notes/schemas';
 
 export const channelField = z.enum(['sms', 'email'], { message: inputMessage('requests.chooseChannel') });
 export const templateIdField = z
@@ -45,6 +46,10 @@ export const locationRequest = z.object({
     ),
   expiresAt: z.string(),
   lastPosition: positionSchema.nullable(),
+  voiceNote: voiceNote
+    .nullable()
+    .describe('The voice note sent with the request (its audio: GET /api/v1/voice-notes/{id}/audio)'),
+  voiceReply: voiceNote.nullable().describe("The recipient's voice reply, while they share (the same audio route)"),
 });
 
 export const requestResponse = envelope(z.object({ request: locationRequest }));
@@ -146,6 +151,7 @@ export const smsBody = z.object({
   templateId: templateIdField,
   note: noteField,
   locale: localeField,
+  voiceNote: voiceNoteField,
 });
 
 export const emailBody = z.object({
@@ -153,6 +159,7 @@ export const emailBody = z.object({
   templateId: templateIdField,
   note: noteField,
   locale: localeField,
+  voiceNote: voiceNoteField,
 });
 
 export const listQuery = z.object({

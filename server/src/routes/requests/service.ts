@@ -221,5 +221,6 @@ export async function sendMessageRequest(
     expiryDays: config.requests.linkExpiryDays,
     limits,
     operatorEmail: config.operatorEmail,
+    voiceNote: message.voiceNote,
   });
 }

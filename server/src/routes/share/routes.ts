@@ -34,6 +34,7 @@ import {
   stopSharing,
   withdrawConsent,
 } from './service';
+import shareVoiceRoutes from './voice-routes';
 
 /**
  * The recipient's consent routes (docs/api-v1.md): HTTP only. The link's token is the only key, every use of it is
@@ -254,6 +255,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       return ok({ id: await reportAbuse(app.db, request.params.token, request.body) });
     },
   );
+
+  await app.register(shareVoiceRoutes);
 };
 
 export default shareRoutes;

@@ -65,9 +65,21 @@ export const linkView = z.object({
   shared: z
     .object({ approximate: z.boolean(), precise: z.boolean() })
     .describe('What the recipient has shared through this link so far (nothing after Stop and erase)'),
+  voiceNote: z
+    .object({ durationMs: z.number().int(), text: z.string().nullable() })
+    .nullable()
+    .describe('The voice note sent with the request (its audio: GET …/voice-note); null when none, or once ended'),
+  voiceReply: z
+    .object({ durationMs: z.number().int(), recordedTime: isoTime })
+    .nullable()
+    .describe("The recipient's own voice reply (its audio: GET …/voice-reply); null when none"),
 });
 
 export const linkResponse = envelope(linkView);
+
+export const voiceReplyResponse = envelope(
+  z.object({ voiceReply: z.object({ durationMs: z.number().int(), recordedTime: isoTime }) }),
+);
 
 export const consentResponse = envelope(
   z.object({

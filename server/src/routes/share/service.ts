@@ -38,6 +38,7 @@ import {
 } from './data';
 import type { linkView, LinkState, reportBody } from './schemas';
 import type { LiveEndReason } from '../../db/column-values';
+import { eraseVoiceReply, keepNoteWithReport, voiceNotesByRequest } from '../../voice/voice-notes';
 
 // The recipient's consent rules: what a link's token may do in each state. The token is the only key (no account);
 // nothing about the recipient is stored before Share, and every change the requester sees is published live in the
@@ -52,18 +53,23 @@ const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
 const say = messagesOf('share');
 
 /** What the recipient sees of a request: its consent, or that it expired unanswered. */
-function linkState(request: LocationRequestRow, now = new Date()): LinkState {
+export function linkState(request: LocationRequestRow, now = new Date()): LinkState {
   if (request.consent === 'none') return request.expiresAt <= now ? 'expired' : 'open';
   return request.consent as LinkState;
 }
 
-const notSharing = (state: LinkState) => new HttpError(409, say(state));
+export const notSharing = (state: LinkState) => new HttpError(409, say(state));
+
+/** The states in which the link's page offers the requester's voice note: not once it expired, ended or was erased. */
+const NOTE_HEARD_IN = new Set<LinkState>(['open', 'sharing', 'declined', 'stopped']);
+
+export const noteHeardIn = (request: LocationRequestRow) => NOTE_HEARD_IN.has(linkState(request));
 
 // The per-token throttle's key: part of the token's hash, never the token.
 const tokenKey = (token: string) => requestTokenHash(token).slice(0, 32);
 
 /** The request behind a token, found by the token's hash (the only form in which it is stored); else 404. */
-async function findRequest(db: DatabaseExecutor, token: string, lock = false): Promise<LocationRequestRow> {
+export async function findRequest(db: DatabaseExecutor, token: string, lock = false): Promise<LocationRequestRow> {
   const request = await requestByTokenHash(db, requestTokenHash(token), lock);
   if (!request) throw new HttpError(404, say('invalidLink'));
   return request;
@@ -104,18 +110,28 @@ export async function openLink(db: Database, token: string): Promise<LinkView> {
       liveUntil: null,
       canOptOut: found.tombstone.targetHash !== null,
       shared: { approximate: false, precise: false },
+      voiceNote: null,
+      voiceReply: null,
     };
   }
   const result = await db.transaction(async (tx) => {
     let row = await findRequest(tx, token, true);
     // After Stop and erase the link says only that it ended: not who asked, not what or until when.
-    if (linkState(row) === 'withdrawn') return { row, requesterName: '', shared: { ip: 0, gps: 0 } };
+    if (linkState(row) === 'withdrawn') {
+      return { row, requesterName: '', shared: { ip: 0, gps: 0 }, voice: { note: null, reply: null } };
+    }
     if (!row.openedAt) {
       // Only that it was opened: no address, no device, nothing about who opened it.
       row = await updateRequest(tx, row.id, { openedAt: new Date() });
       await publishView(tx, row.userId, row.id);
     }
-    return { row, requesterName: await requesterName(tx, row.userId), shared: await positionCounts(tx, row.id) };
+    const voice = (await voiceNotesByRequest(tx, [row.id])).get(row.id) ?? { note: null, reply: null };
+    return {
+      row,
+      requesterName: await requesterName(tx, row.userId),
+      shared: await positionCounts(tx, row.id),
+      voice,
+    };
   });
   const { row } = result;
   return {
@@ -126,6 +142,13 @@ export async function openLink(db: Database, token: string): Promise<LinkView> {
     liveUntil: row.liveUntil?.toISOString() ?? null,
     canOptOut: row.target !== null,
     shared: { approximate: result.shared.ip > 0, precise: result.shared.gps > 0 },
+    voiceNote:
+      result.voice.note && noteHeardIn(row)
+        ? { durationMs: result.voice.note.durationMs, text: result.voice.note.text }
+        : null,
+    voiceReply: result.voice.reply
+      ? { durationMs: result.voice.reply.durationMs, recordedTime: result.voice.reply.recordedTime }
+      : null,
   };
 }
 
@@ -401,7 +424,8 @@ export const declineRequest = (db: Database, notices: RequesterNoticeDeps, token
 
 /**
  * Stop and erase: withdraws consent and erases every position shared through the link, the live events that
- * carried them and their cached street addresses; the requester sees only that consent was withdrawn.
+ * carried them, their cached street addresses and the recipient's voice reply; the requester sees only that consent
+ * was withdrawn.
  */
 export async function withdrawConsent(
   db: Database,
@@ -417,6 +441,7 @@ export async function withdrawConsent(
     await forgetCachedAddresses(tx, geocoder, [row.id]);
     await eraseSharedPositions(tx, row.id);
     await eraseMapViews(tx, row.id);
+    await eraseVoiceReply(tx, row.id);
     row = await updateRequest(tx, row.id, {
       consent: 'withdrawn',
       status: 'pending',
@@ -461,13 +486,21 @@ export function optOutOfRequests(db: Database, hmacSecret: Buffer, token: string
   });
 }
 
-/** Stores an abuse report for the operator with the request and its requester (kept once the request is deleted). */
+/**
+ * Stores an abuse report for the operator with the request, its requester and a copy of its voice note (all kept
+ * once the request is deleted).
+ */
 export async function reportAbuse(db: Database, token: string, report: z.infer<typeof reportBody>): Promise<string> {
-  const found = await findRequestOrTombstone(db, token);
-  return insertAbuseReport(db, {
-    requestId: found.request?.id ?? null,
-    requesterId: found.request?.userId ?? found.tombstone!.requesterId,
-    reason: report.reason,
-    details: report.details,
+  return db.transaction(async (tx) => {
+    const found = await findRequestOrTombstone(tx, token);
+    const reportId = await insertAbuseReport(tx, {
+      requestId: found.request?.id ?? null,
+      requesterId: found.request?.userId ?? found.tombstone!.requesterId,
+      reason: report.reason,
+      details: report.details,
+    });
+    // The operator hears what the recipient heard, even once the request or the account is gone.
+    if (found.request) await keepNoteWithReport(tx, found.request.id, reportId);
+    return reportId;
   });
 }

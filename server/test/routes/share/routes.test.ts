@@ -57,6 +57,8 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
       liveUntil: null,
       canOptOut: true,
       shared: { approximate: false, precise: false },
+      voiceNote: null,
+      voiceReply: null,
     });
     const opened = await requestRow(request.id);
     expect(opened).toMatchObject({ status: 'pending', consent: 'none', locatedAt: null });
@@ -308,6 +310,8 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
       liveUntil: null,
       canOptOut: true,
       shared: { approximate: false, precise: false },
+      voiceNote: null,
+      voiceReply: null,
     });
     expect(JSON.stringify(page.json())).not.toContain('Budi');
     // Nothing can be shared through it again, and it keeps its lifetime: not cut short, not extended.

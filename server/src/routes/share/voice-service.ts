@@ -1,0 +1,56 @@
+import type { Database, DatabaseExecutor } from '../../db/open-database';
+import { HttpError } from '../../lib/envelope';
+import { messagesOf } from '../../lib/messages';
+import { publishRequestChange as publishView } from '../../requests/location-request-view';
+import type { ByteRange } from '../../voice/audio-store';
+import type { CheckedAudio } from '../../voice/audio-check';
+import { requestVoiceNote, requestVoiceReply, saveReply, servedAudio, type ServedAudio } from '../../voice/voice-notes';
+import { findRequest, linkState, noteHeardIn, notSharing } from './service';
+
+// The recipient's side of voice notes: hearing the requester's note, and replying by voice while sharing.
+
+const say = messagesOf('voice');
+
+/** The requester's note, for the link's recipient; playing it records nothing about them. */
+export async function voiceNoteForRecipient(
+  db: DatabaseExecutor,
+  token: string,
+  range: (size: number) => ByteRange | undefined,
+): Promise<ServedAudio> {
+  const request = await findRequest(db, token);
+  if (!noteHeardIn(request)) throw notSharing(linkState(request));
+  return servedAudio(db, await requestVoiceNote(db, request.id), range);
+}
+
+/** The recipient's own reply, while it is theirs to hear (sharing, or stopped: Stop and erase erased it). */
+export async function voiceReplyForRecipient(
+  db: DatabaseExecutor,
+  token: string,
+  range: (size: number) => ByteRange | undefined,
+): Promise<ServedAudio> {
+  const request = await findRequest(db, token);
+  const state = linkState(request);
+  if (state !== 'sharing' && state !== 'stopped') throw notSharing(state);
+  return servedAudio(db, await requestVoiceReply(db, request.id), range);
+}
+
+/** Whether the link takes a voice reply now (404 or 409 otherwise): asked before the upload is read as audio. */
+export async function checkReplyAllowed(db: DatabaseExecutor, token: string): Promise<void> {
+  const request = await findRequest(db, token);
+  if (linkState(request) !== 'sharing') throw new HttpError(409, say('replyNotSharing'));
+}
+
+/** A voice reply, only while the recipient shares; replaces the one before, and the requester sees it live. */
+export async function replyByVoice(
+  db: Database,
+  token: string,
+  audio: CheckedAudio,
+): Promise<{ durationMs: number; recordedTime: string }> {
+  return db.transaction(async (tx) => {
+    const request = await findRequest(tx, token, true);
+    if (linkState(request) !== 'sharing') throw new HttpError(409, say('replyNotSharing'));
+    const reply = await saveReply(tx, request, audio);
+    await publishView(tx, request.userId, request.id);
+    return { durationMs: reply.durationMs, recordedTime: reply.createdAt.toISOString() };
+  });
+}

@@ -1,0 +1,50 @@
+import { eq, sql } from 'drizzle-orm';
+import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import { voiceNoteAudio } from '../db/schema/voice-notes';
+
+/** Bytes `start` to `end` of a note's audio, both included (an HTTP range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where voice notes' audio lives, apart from their rows. Kabari keeps it in the database (voice_note_audio, deleted
+ * with its note by the foreign key), which suits one instance or a few; an S3-compatible store can take its place
+ * behind this interface (docs/architecture.md says how).
+ */
+export interface VoiceAudioStore {
+  save(db: DatabaseExecutor, voiceNoteId: string, bytes: Buffer): Promise<void>;
+  /** The audio, or the range of it asked for; undefined when the note has none. */
+  read(db: DatabaseExecutor, voiceNoteId: string, range?: ByteRange): Promise<Buffer | undefined>;
+  /** Gives `toId` the audio of `fromId` (the copy an abuse report keeps). */
+  copy(db: DatabaseExecutor, fromId: string, toId: string): Promise<void>;
+}
+
+const asBuffer = (value: Buffer | Uint8Array) =>
+  Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.length);
+
+export const databaseAudioStore: VoiceAudioStore = {
+  async save(db, voiceNoteId, bytes) {
+    await db.insert(voiceNoteAudio).values({ voiceNoteId, bytes });
+  },
+  async read(db, voiceNoteId, range) {
+    if (!range) {
+      const [row] = await db.select().from(voiceNoteAudio).where(eq(voiceNoteAudio.voiceNoteId, voiceNoteId));
+      return row?.bytes;
+    }
+    // Only the bytes asked for leave the database (substring counts from 1).
+    const [row] = await queryRows<{ part: Buffer | Uint8Array }>(
+      db,
+      sql`select substring(bytes from ${range.start + 1} for ${range.end - range.start + 1}) as part
+          from voice_note_audio where voice_note_id = ${voiceNoteId}`,
+    );
+    return row ? asBuffer(row.part) : undefined;
+  },
+  async copy(db, fromId, toId) {
+    await db.execute(
+      sql`insert into voice_note_audio (voice_note_id, bytes)
+          select ${toId}, bytes from voice_note_audio where voice_note_id = ${fromId}`,
+    );
+  },
+};
