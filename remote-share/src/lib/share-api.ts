@@ -21,11 +21,16 @@ export class ShareApiError extends Error {
   }
 }
 
-async function call<T>(token: string, action: string, body?: unknown): Promise<T> {
+async function call<T>(token: string, action: string, body?: unknown, locale?: string): Promise<T> {
+  // A recording goes as it is, in its own type; anything else as JSON.
+  const audio = body instanceof Blob ? body : null;
+  const headers: Record<string, string> = locale ? { 'Accept-Language': locale } : {};
+  if (body !== undefined)
+    headers['Content-Type'] = audio ? audio.type || 'application/octet-stream' : 'application/json';
   const response = await fetch(`/api/v1/share/links/${encodeURIComponent(token)}${action}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers,
+    body: body === undefined ? undefined : (audio ?? JSON.stringify(body)),
   });
   const envelope = (await response.json().catch(() => null)) as { message?: string; data?: T } | null;
   if (!response.ok || !envelope) throw new ShareApiError(response.status, envelope?.message ?? response.statusText);
@@ -51,6 +56,9 @@ export const shareApi = {
   decline: (token: string) => call<ApiData<'/api/v1/share/links/{token}/decline', 'post'>>(token, '/decline', {}),
   withdraw: (token: string) => call<ApiData<'/api/v1/share/links/{token}/withdraw', 'post'>>(token, '/withdraw', {}),
   optOut: (token: string) => call<ApiData<'/api/v1/share/links/{token}/opt-out', 'post'>>(token, '/opt-out', {}),
+  /** A voice reply, while sharing: the recording itself; a refusal is worded in the page's language. */
+  voiceReply: (token: string, audio: Blob, locale: string) =>
+    call<ApiData<'/api/v1/share/links/{token}/voice-reply', 'post'>>(token, '/voice-reply', audio, locale),
   report: (token: string, reason: ReportReason, details: string) =>
     call<ApiData<'/api/v1/share/links/{token}/report', 'post'>>(token, '/report', { reason, details: details || null }),
 };

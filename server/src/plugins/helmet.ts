@@ -104,14 +104,11 @@ function permissionsHeader(allowed: Allowed): string {
 /** Files and anything else that is not one of our pages or the API: every feature off. */
 export const PERMISSIONS_NONE = permissionsHeader({});
 
-/** The recipient's pages (and their /id twins): the consent screen and what follows it ask for the position. */
-const RECIPIENT_PAGES = new Set(['/enter-link', '/location-failed', '/share']);
-
 /**
- * The pages that record a voice message: the only ones where the microphone goes on (`microphone=(self)`).
- * No page records voice yet; the page that does is added here.
+ * The recipient's pages (and their /id twins): the consent screen and what follows it ask for the position, and the
+ * thank-you page records a voice reply.
  */
-const VOICE_RECORDING_PAGES = new Set<string>([]);
+const RECIPIENT_PAGES = new Set(['/enter-link', '/location-failed', '/share']);
 
 /** A page's path without the /id prefix and trailing slash: `/id/share/` → `/share`. */
 function pageOf(pathname: string): string {
@@ -126,7 +123,9 @@ function pageOf(pathname: string): string {
  */
 export function pagePermissionsPolicy(config: Config, pathname: string): string {
   const page = pageOf(pathname);
-  if (RECIPIENT_PAGES.has(page)) return permissionsHeader({ geolocation: '(self)' });
+  // The microphone is asked for only when Record is pressed, and only by this origin: the thank-you page (reached
+  // from the consent page without a new document) and the dashboard's send steps (reached from any app page).
+  if (RECIPIENT_PAGES.has(page)) return permissionsHeader({ geolocation: '(self)', microphone: '(self)' });
   return permissionsHeader({
     // The dashboard's "copy link" button.
     'clipboard-write': '(self)',
@@ -134,7 +133,7 @@ export function pagePermissionsPolicy(config: Config, pathname: string): string 
     // origin: that frame alone may, on the pages from which the payment dialog opens (sign-up from the home page,
     // renewal from the dashboard, both reached from any of these pages without a new document).
     ...(config.billing.stripe ? { payment: `("${STRIPE_JS}")` } : {}),
-    ...(VOICE_RECORDING_PAGES.has(page) ? { microphone: '(self)' } : {}),
+    microphone: '(self)',
   });
 }
 

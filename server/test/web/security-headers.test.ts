@@ -22,8 +22,8 @@ const OTHER_PAGES = [
 ];
 const API_ANSWERS = ['/healthz', '/readyz', '/api/v1/auth/publicKey', '/api/v1/no-such-route'];
 const FILES = ['/runtime-config.json', '/site.css'];
-// Off everywhere today; the microphone goes on only where a voice message is recorded, which no page does yet.
-const ALWAYS_OFF = ['camera', 'microphone', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
+// Off on every page: nothing of Kabari's films, or talks to devices.
+const ALWAYS_OFF = ['camera', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
 
 /** The Permissions-Policy header as feature → allowlist. */
 function permissions(headers: Record<string, unknown>): Map<string, string> {
@@ -63,12 +63,13 @@ describe('security headers', () => {
   const get = (app: TestApp, url: string, headers: Record<string, string> = HTML) =>
     app.app.inject({ method: 'GET', url, headers });
 
-  it('lets only the recipient pages ask for the position, in both languages', async () => {
+  it('lets only the recipient pages ask for the position, and only Kabari itself for the microphone (voice messages)', async () => {
     for (const url of RECIPIENT_PAGES) {
       const response = await get(testApp, url);
       expect(response.statusCode).toBe(200);
       const policy = permissions(response.headers);
       expect([url, policy.get('geolocation')]).toEqual([url, '(self)']);
+      expect([url, policy.get('microphone')]).toEqual([url, '(self)']);
       expect([url, policy.get('payment')]).toEqual([url, '()']);
       for (const feature of ALWAYS_OFF) expect([url, feature, policy.get(feature)]).toEqual([url, feature, '()']);
     }
@@ -77,6 +78,7 @@ describe('security headers', () => {
       expect(response.statusCode).toBe(200);
       const policy = permissions(response.headers);
       expect([url, policy.get('geolocation')]).toEqual([url, '()']);
+      expect([url, policy.get('microphone')]).toEqual([url, '(self)']);
       for (const feature of ALWAYS_OFF) expect([url, feature, policy.get(feature)]).toEqual([url, feature, '()']);
       // The dashboard's "copy link" writes to the clipboard.
       expect([url, policy.get('clipboard-write')]).toEqual([url, '(self)']);

@@ -9,6 +9,7 @@ import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namesp
 import { formatTime } from '@kabari/shared/i18n/format-time';
 import { fetchLimit, stillAhead } from '../../lib/send-limit';
 import { createLink } from './link-api';
+import { VoiceNoteField, type VoiceNoteChoice } from '../../components/voice-note-field';
 import './link-generator.css';
 
 export interface LinkGeneratorProps {
@@ -43,6 +44,8 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
   const [nextAllowedAt, setNextAllowedAt] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [expiryDays, setExpiryDays] = useState<number | null>(null);
+  const [voiceNote, setVoiceNote] = useState<VoiceNoteChoice | null>(null);
+  const [voiceBusy, setVoiceBusy] = useState(false);
   const titleInput = useRef<HTMLInputElement>(null);
   const linkOutput = useRef<HTMLInputElement>(null);
 
@@ -58,7 +61,7 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
 
   async function generate(event: FormEvent) {
     event.preventDefault();
-    if (generating) return;
+    if (generating || voiceBusy) return;
     if (!title.trim()) {
       setTitleMissing(true);
       titleInput.current?.focus();
@@ -66,9 +69,14 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
     }
     setGenerating(true);
     setFailure(null);
-    const result = await createLink({ title: title.trim(), locale });
+    const result = await createLink({
+      title: title.trim(),
+      locale,
+      ...(voiceNote ? { voiceNote: { id: voiceNote.id, ...(voiceNote.text ? { text: voiceNote.text } : {}) } } : {}),
+    });
     setGenerating(false);
     if (result.outcome === 'sent') {
+      setVoiceNote(null);
       setLink(result.request);
       onCreated(result.request);
       refreshLimit();
@@ -162,8 +170,9 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
           {failure}
         </p>
       )}
+      <VoiceNoteField locale={locale} onChange={setVoiceNote} onBusy={setVoiceBusy} />
       <div className="link-generator__actions">
-        <Button type="primary" htmlType="submit" loading={generating} disabled={stillAhead(nextAllowedAt)}>
+        <Button type="primary" htmlType="submit" loading={generating} disabled={stillAhead(nextAllowedAt) || voiceBusy}>
           {generating ? t('link.generating') : t('link.generate')}
         </Button>
         <Button onClick={onSeeHistory}>{t('link.seeHistory')}</Button>

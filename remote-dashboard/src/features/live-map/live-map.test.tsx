@@ -151,6 +151,32 @@ describe('the live map', () => {
     expect(screen.getByTestId('live-map-address')).toHaveTextContent('Jakarta, Indonesia');
   });
 
+  it('plays the voice note sent and the recipient’s voice reply beside the positions, in Indonesian too', async () => {
+    const voice = {
+      voiceNote: {
+        id: 'n1',
+        durationMs: 8_000,
+        mediaType: 'audio/webm' as const,
+        text: 'It is me',
+        recordedTime: '2026-11-22T04:58:00.000Z',
+      },
+      voiceReply: {
+        id: 'n2',
+        durationMs: 65_000,
+        mediaType: 'audio/ogg' as const,
+        text: null,
+        recordedTime: '2026-11-22T05:01:00.000Z',
+      },
+    };
+    await renderAt('/id/dashboard', <LiveMap request={request(voice)} locale="id" />);
+    const reply = screen.getByLabelText(/^Balasan suara dari Mum, 1:05, direkam /, { selector: 'audio' });
+    expect(reply).toHaveAttribute('src', '/api/v1/voice-notes/n2/audio');
+    expect(reply).toHaveAttribute('preload', 'none');
+    const note = screen.getByLabelText('Pesan suara Anda, 0:08', { selector: 'audio' });
+    expect(note).toHaveAttribute('src', '/api/v1/voice-notes/n1/audio');
+    expect(screen.getByText('It is me')).toBeInTheDocument();
+  });
+
   it('shows nothing but the withdrawal once consent is withdrawn', async () => {
     await renderAt(
       '/dashboard',

@@ -12,6 +12,7 @@ import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
 import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { usePositionsStore } from '../../stores/positions-store';
 import { useMapView } from './use-map-view';
+import { VoiceMessages } from './voice-messages';
 import './live-map.css';
 
 // Leaflet and its stylesheet load only when a map is shown.
@@ -170,6 +171,7 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
             </>
           )}
           {request.consent === 'sharing' && <p className="live-map__note">{t('map.viewsShown')}</p>}
+          <VoiceMessages request={request} name={name} locale={locale} />
         </>
       )}
     </section>

@@ -20,6 +20,7 @@ import {
   type MessagePreview,
   type MessageTemplate,
 } from './message-api';
+import { VoiceNoteField, type VoiceNoteChoice } from '../../components/voice-note-field';
 import './choose-message-modal.css';
 
 export interface ChooseMessageModalProps {
@@ -60,6 +61,8 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
   const [previewState, setPreviewState] = useState<PreviewState>(null);
   const [block, setBlock] = useState<Block>(null);
   const [sending, setSending] = useState(false);
+  const [voiceNote, setVoiceNote] = useState<VoiceNoteChoice | null>(null);
+  const [voiceBusy, setVoiceBusy] = useState(false);
 
   // Templates and the limit (the parent mounts the modal anew for each target).
   useEffect(() => {
@@ -120,12 +123,18 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
   const upToDate = previewState?.templateId === templateId && previewState.note === note;
   const preview = previewState?.kind === 'ready' ? previewState.message : null;
   const previewFailure = previewState?.kind === 'failed' ? previewState : null;
-  const canSend = Boolean(templateId) && !block && upToDate && previewState?.kind === 'ready';
+  const canSend = Boolean(templateId) && !block && upToDate && previewState?.kind === 'ready' && !voiceBusy;
 
   async function send() {
     if (!canSend || sending) return;
     setSending(true);
-    const result = await sendMessage(channel, { target, templateId, note: note.trim(), locale });
+    const result = await sendMessage(channel, {
+      target,
+      templateId,
+      note: note.trim(),
+      locale,
+      ...(voiceNote ? { voiceNote: { id: voiceNote.id, ...(voiceNote.text ? { text: voiceNote.text } : {}) } } : {}),
+    });
     setSending(false);
     const sent = channel === 'sms' ? t('message.sentSms') : t('message.sentEmail');
     const failed = channel === 'sms' ? t('message.failedSms') : t('message.failedEmail');
@@ -216,6 +225,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
               </p>
             )}
           </div>
+          <VoiceNoteField locale={locale} onChange={setVoiceNote} onBusy={setVoiceBusy} />
           <section className="choose-message__preview" aria-labelledby={`${ids}-preview`}>
             <h3 id={`${ids}-preview`}>{t('message.preview')}</h3>
             {previewFailure && (

@@ -19,7 +19,13 @@ export function previewMessage(body: ApiBody<'/api/v1/requests/preview', 'post'>
 
 export async function sendMessage(
   channel: MessageChannel,
-  body: { target: string; templateId: MessageTemplate['id']; note: string; locale: Locale },
+  body: {
+    target: string;
+    templateId: MessageTemplate['id'];
+    note: string;
+    locale: Locale;
+    voiceNote?: { id: string; text?: string };
+  },
 ): Promise<SendOutcome> {
   const { target, ...rest } = body;
   try {

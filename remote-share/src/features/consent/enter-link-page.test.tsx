@@ -56,6 +56,20 @@ describe('EnterLinkPage', () => {
     expect(fetchMock).toHaveBeenCalledWith('/api/v1/share/links/abc', expect.anything());
   });
 
+  it("plays the requester's voice note with its text before the recipient decides, fetching nothing until Play", async () => {
+    const voiceNote = { durationMs: 12_400, text: 'Ini Ibu, Nak.' };
+    const fetchMock = server({ '/tok': () => reply(200, { ...openLink, voiceNote }) });
+    renderRecipientPage('/id/enter-link?token=tok', EnterLinkPage);
+    const player = await screen.findByLabelText('Pesan suara dari Budi Santoso, 0:12', { selector: 'audio' });
+    expect(player.tagName).toBe('AUDIO');
+    expect(player).toHaveAttribute('preload', 'none');
+    expect(player).toHaveAttribute('src', '/api/v1/share/links/tok/voice-note');
+    expect(screen.getByText('Budi Santoso menulis: “Ini Ibu, Nak.”')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Bagikan lokasi saya' })).toBeInTheDocument();
+    // Only the link itself was asked for: the audio waits for Play.
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
   it('names who asks and what would be shared; Share records consent, sends the position and goes on to /share', async () => {
     const fetchMock = server({
       '/tok': () => reply(200, openLink),

@@ -9,6 +9,7 @@ import { recipientPath, shareLocation } from '../../lib/share-flow';
 import { FormActionButton } from '../../components/form-action-button';
 import { LinkUnavailable } from '../../components/link-unavailable';
 import { RecipientPageFrame } from '../../components/recipient-page-frame';
+import { VoiceNotePlayer } from '../../components/voice-note-player';
 import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import '../../components/recipient-pages.css';
 
@@ -157,6 +158,9 @@ export default function EnterLinkPage(props: RecipientPageProps) {
     }[link.state];
     body = (
       <>
+        {link.voiceNote && panel !== 'opt-out' && (
+          <VoiceNotePlayer token={token} name={name} voiceNote={link.voiceNote} />
+        )}
         {panel === 'opt-out' && link.canOptOut ? (
           <OptOutPanel
             token={token}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import { shareText } from '../../lib/share-text';
@@ -13,6 +13,9 @@ import { WhoLooked } from './who-looked';
 import '../../components/recipient-pages.css';
 
 const LIVE_CHOICES = [15, 60, 480] as const;
+
+// The recorder comes with its own script when the page shows it: the page itself stays as light as before.
+const VoiceReply = lazy(() => import('./voice-reply'));
 
 /** The time of day; in UTC (saying so) until the page's script runs, as the server's HTML has it. */
 function clockTime(iso: string, locale: string, inUtc: boolean): string {
@@ -192,6 +195,12 @@ export default function SharePage(props: RecipientPageProps) {
             ))}
           </div>
         </section>
+
+        {hydrated && link.state === 'sharing' && (
+          <Suspense fallback={null}>
+            <VoiceReply token={token} name={name} locale={locale} reply={link.voiceReply} />
+          </Suspense>
+        )}
 
         <StopSharing
           token={token}

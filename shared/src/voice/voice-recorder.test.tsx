@@ -1,0 +1,116 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { VoiceRecorder } from './voice-recorder';
+
+// jsdom has no microphone, recorder or audio graph: small stand-ins that behave as the browser's do.
+
+class FakeRecorder extends EventTarget {
+  static last: FakeRecorder | null = null;
+  state: 'inactive' | 'recording' = 'inactive';
+  mimeType = 'audio/webm;codecs=opus';
+  constructor() {
+    super();
+    FakeRecorder.last = this;
+  }
+  start() {
+    this.state = 'recording';
+  }
+  stop() {
+    this.state = 'inactive';
+    const data = Object.assign(new Event('dataavailable'), { data: new Blob(['opus'], { type: this.mimeType }) });
+    this.dispatchEvent(data);
+    this.dispatchEvent(new Event('stop'));
+  }
+}
+
+class FakeAudioContext {
+  createAnalyser() {
+    return {
+      fftSize: 0,
+      connect: () => undefined,
+      getFloatTimeDomainData: (samples: Float32Array) => samples.fill(0.1),
+    };
+  }
+  createMediaStreamSource() {
+    return { connect: () => undefined };
+  }
+  close() {
+    return Promise.resolve();
+  }
+}
+
+const trackStopped = jest.fn();
+const getUserMedia = jest.fn();
+
+beforeEach(() => {
+  trackStopped.mockReset();
+  getUserMedia.mockReset();
+  getUserMedia.mockResolvedValue({ getTracks: () => [{ stop: trackStopped }] });
+  Object.assign(window, { MediaRecorder: FakeRecorder, AudioContext: FakeAudioContext });
+  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia } });
+  URL.createObjectURL = jest.fn(() => 'blob:recording');
+  URL.revokeObjectURL = jest.fn();
+});
+
+afterEach(() => {
+  Reflect.deleteProperty(window, 'MediaRecorder');
+  Reflect.deleteProperty(navigator, 'mediaDevices');
+});
+
+describe('the voice recorder', () => {
+  it('asks for the microphone only on Record, sends the recording when it stops, and plays it back', async () => {
+    const upload = jest.fn().mockResolvedValue({ durationMs: 12_000 });
+    render(<VoiceRecorder locale="en" upload={upload} />);
+    expect(getUserMedia).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Record a voice message' }));
+    await screen.findByRole('button', { name: 'Stop recording' });
+    expect(getUserMedia).toHaveBeenCalledWith({ audio: true });
+    expect(screen.getByText(/Recording… 0:00 of 1:00/)).toBeInTheDocument();
+    expect(screen.getByRole('meter', { name: 'Microphone level' })).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Stop recording' }));
+    await waitFor(() => expect(upload).toHaveBeenCalledTimes(1));
+    expect((upload.mock.calls[0]![0] as Blob).type).toBe('audio/webm;codecs=opus');
+    // The microphone is released as soon as recording stops.
+    expect(trackStopped).toHaveBeenCalled();
+    expect(await screen.findByLabelText('Listen to your voice message, 0:12')).toHaveAttribute('src', 'blob:recording');
+    expect(screen.getByRole('button', { name: 'Record again' })).toBeInTheDocument();
+  });
+
+  it('explains a refused microphone, in Indonesian too, and still offers a file', async () => {
+    getUserMedia.mockRejectedValue(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
+    render(<VoiceRecorder locale="id" upload={jest.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rekam pesan suara' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Kabari tidak dapat memakai mikrofon Anda/);
+    expect(screen.getByLabelText('Atau pilih berkas audio')).toBeInTheDocument();
+  });
+
+  it("sends a chosen file, and shows the server's refusal", async () => {
+    const upload = jest.fn().mockRejectedValue(new Error('This file is not a voice message Kabari can play.'));
+    render(<VoiceRecorder locale="en" upload={upload} />);
+    const file = new File(['not audio'], 'note.webm', { type: 'audio/webm' });
+    fireEvent.change(screen.getByLabelText('Or choose an audio file'), { target: { files: [file] } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('This file is not a voice message Kabari can play.');
+    expect(upload).toHaveBeenCalledWith(file);
+    expect(screen.queryByLabelText(/Listen to your voice message/)).not.toBeInTheDocument();
+  });
+
+  it('removes what was sent, and only offers a file where the browser cannot record', async () => {
+    Reflect.deleteProperty(window, 'MediaRecorder');
+    const remove = jest.fn().mockResolvedValue(undefined);
+    render(
+      <VoiceRecorder
+        locale="en"
+        upload={jest.fn()}
+        remove={remove}
+        initial={{ durationMs: 5_000, src: '/api/v1/voice-notes/n1/audio' }}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: /Record/ })).not.toBeInTheDocument();
+    expect(screen.getByText(/This browser cannot record here/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Listen to your voice message, 0:05')).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove the voice message' })));
+    expect(remove).toHaveBeenCalledTimes(1);
+    expect(screen.queryByLabelText(/Listen to your voice message/)).not.toBeInTheDocument();
+  });
+});
