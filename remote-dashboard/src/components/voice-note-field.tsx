@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import { VoiceRecorder } from '@kabari/shared/voice/voice-recorder';
 import { dashboardRequestsNamespace } from '../i18n/dashboard-requests-namespace';
-import { removeVoiceNote, uploadVoiceNote } from '../lib/voice-note-api';
+import { removeVoiceNote, uploadVoiceNote, voiceNoteAudioUrl } from '../lib/voice-note-api';
 import './voice-note-field.css';
 
 /** What a request carries of the voice note: the recorded draft's id, and the text beside it. */
@@ -35,7 +35,7 @@ export function VoiceNoteField({ locale, onChange, onBusy }: VoiceNoteFieldProps
   const upload = async (audio: Blob) => {
     const note = await uploadVoiceNote(audio);
     choose(note.id);
-    return note;
+    return { durationMs: note.durationMs, src: voiceNoteAudioUrl(note.id) };
   };
   const remove = async () => {
     if (noteId) await removeVoiceNote(noteId);

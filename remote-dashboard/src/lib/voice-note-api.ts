@@ -12,3 +12,6 @@ export async function uploadVoiceNote(audio: Blob) {
 export async function removeVoiceNote(id: string): Promise<void> {
   await apiPost('/api/v1/voice-notes/{id}/remove', undefined, { path: { id }, toastErrors: false });
 }
+
+/** Where a note or a reply of the account's own plays from. */
+export const voiceNoteAudioUrl = (id: string) => `/api/v1/voice-notes/${encodeURIComponent(id)}/audio`;

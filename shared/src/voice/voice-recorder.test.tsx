@@ -47,8 +47,6 @@ beforeEach(() => {
   getUserMedia.mockResolvedValue({ getTracks: () => [{ stop: trackStopped }] });
   Object.assign(window, { MediaRecorder: FakeRecorder, AudioContext: FakeAudioContext });
   Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia } });
-  URL.createObjectURL = jest.fn(() => 'blob:recording');
-  URL.revokeObjectURL = jest.fn();
 });
 
 afterEach(() => {
@@ -58,7 +56,7 @@ afterEach(() => {
 
 describe('the voice recorder', () => {
   it('asks for the microphone only on Record, sends the recording when it stops, and plays it back', async () => {
-    const upload = jest.fn().mockResolvedValue({ durationMs: 12_000 });
+    const upload = jest.fn().mockResolvedValue({ durationMs: 12_000, src: '/api/v1/voice-notes/n1/audio' });
     render(<VoiceRecorder locale="en" upload={upload} />);
     expect(getUserMedia).not.toHaveBeenCalled();
 
@@ -73,7 +71,11 @@ describe('the voice recorder', () => {
     expect((upload.mock.calls[0]![0] as Blob).type).toBe('audio/webm;codecs=opus');
     // The microphone is released as soon as recording stops.
     expect(trackStopped).toHaveBeenCalled();
-    expect(await screen.findByLabelText('Listen to your voice message, 0:12')).toHaveAttribute('src', 'blob:recording');
+    // The server's copy plays: the one that states its length, as the other side hears it.
+    expect(await screen.findByLabelText('Listen to your voice message, 0:12')).toHaveAttribute(
+      'src',
+      '/api/v1/voice-notes/n1/audio',
+    );
     expect(screen.getByRole('button', { name: 'Record again' })).toBeInTheDocument();
   });
 

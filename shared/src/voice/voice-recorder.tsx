@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import type { Locale } from '../i18n/locale';
 import { canRecord, useVoiceRecorder, VOICE_MAX_MS } from './use-voice-recorder';
 import { clockDuration } from './clock-duration';
@@ -13,8 +13,11 @@ export interface SavedVoice {
 
 export interface VoiceRecorderProps {
   locale: Locale;
-  /** Sends a recording or a chosen file: resolves to the length the server read, or rejects with its reason. */
-  upload: (audio: Blob) => Promise<{ durationMs: number }>;
+  /**
+   * Sends a recording or a chosen file: resolves to what the server kept (the length it read, and where its copy
+   * plays from: a browser's own recording may state no length, the server's copy does), or rejects with its reason.
+   */
+  upload: (audio: Blob) => Promise<SavedVoice>;
   /** Forgets the message sent (Remove); without it, a new recording simply replaces the last one. */
   remove?: () => Promise<void>;
   /** A message sent before this page opened (the recipient's earlier reply). */
@@ -26,7 +29,8 @@ export interface VoiceRecorderProps {
 /**
  * Record a voice message (or choose an audio file where recording is not offered), listen to it, record again or
  * remove it. What is recorded goes to the server as soon as recording stops, which reads and keeps it; the player
- * then plays this browser's own copy. The microphone is asked for on Record only, and a refusal is explained.
+ * then plays the server's copy, as the other side will hear it. The microphone is asked for on Record only, and a
+ * refusal is explained.
  */
 export function VoiceRecorder({ locale, upload, remove, initial = null, onBusy }: VoiceRecorderProps) {
   const say = voiceText(locale);
@@ -35,22 +39,12 @@ export function VoiceRecorder({ locale, upload, remove, initial = null, onBusy }
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [recordable] = useState(canRecord);
-  const localUrl = useRef<string | null>(null);
-
-  const forgetLocalUrl = () => {
-    if (localUrl.current) URL.revokeObjectURL(localUrl.current);
-    localUrl.current = null;
-  };
-  useEffect(() => forgetLocalUrl, []);
 
   async function send(audio: Blob) {
     setSaving(true);
     setError(null);
     try {
-      const kept = await upload(audio);
-      forgetLocalUrl();
-      localUrl.current = URL.createObjectURL(audio);
-      setSaved({ durationMs: kept.durationMs, src: localUrl.current });
+      setSaved(await upload(audio));
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : say('failed'));
     } finally {
@@ -73,7 +67,6 @@ export function VoiceRecorder({ locale, upload, remove, initial = null, onBusy }
   async function discard() {
     try {
       await remove?.();
-      forgetLocalUrl();
       setSaved(null);
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : say('failed'));

@@ -4,8 +4,7 @@ import { formatTime } from '@kabari/shared/i18n/format-time';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { clockDuration } from '@kabari/shared/voice/clock-duration';
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
-
-const audioUrl = (id: string) => `/api/v1/voice-notes/${encodeURIComponent(id)}/audio`;
+import { voiceNoteAudioUrl } from '../../lib/voice-note-api';
 
 /**
  * Beside the positions: the voice note sent with the request, and the recipient's reply by voice with its time.
@@ -29,14 +28,24 @@ export function VoiceMessages({ request, name, locale }: { request: LocationRequ
       {voiceReply && (
         <figure data-testid="voice-reply">
           <figcaption id={`voice-reply-${request.id}`}>{reply}</figcaption>
-          <audio controls preload="none" src={audioUrl(voiceReply.id)} aria-labelledby={`voice-reply-${request.id}`} />
+          <audio
+            controls
+            preload="none"
+            src={voiceNoteAudioUrl(voiceReply.id)}
+            aria-labelledby={`voice-reply-${request.id}`}
+          />
         </figure>
       )}
       {voiceNote && (
         <figure data-testid="voice-note">
           <figcaption id={`voice-note-${request.id}`}>{yours}</figcaption>
           {voiceNote.text && <p>{voiceNote.text}</p>}
-          <audio controls preload="none" src={audioUrl(voiceNote.id)} aria-labelledby={`voice-note-${request.id}`} />
+          <audio
+            controls
+            preload="none"
+            src={voiceNoteAudioUrl(voiceNote.id)}
+            aria-labelledby={`voice-note-${request.id}`}
+          />
         </figure>
       )}
     </section>
