@@ -40,8 +40,9 @@ module.exports = {
       ],
       // lightningcss: loaded by name by the CSS minimizer (webpack/create-config.js). chrome-launcher (lighthouse's)
       // and pg (the server's): the bench starts Chromium and listens to the database with them. i18next: its
-      // resources are typed in types/i18next.d.ts; the apps depend on it through shared.
-      ignoreDependencies: ['lightningcss', 'chrome-launcher', 'pg', 'i18next'],
+      // resources are typed in types/i18next.d.ts; the apps depend on it through shared. @typescript/native-preview:
+      // scripts/typecheck.mjs runs its tsgo by path.
+      ignoreDependencies: ['lightningcss', 'chrome-launcher', 'pg', 'i18next', '@typescript/native-preview'],
       project: ['*.{js,mjs}', 'scripts/**/*.{mjs,ts}', 'webpack/**/*.js', 'jest/**/*.{ts,tsx,js}', 'types/**/*.ts'],
     },
     shared: {

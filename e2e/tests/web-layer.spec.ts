@@ -70,7 +70,9 @@ test.describe('the web layer of the production build', () => {
     expect(served).toEqual([]);
   });
 
-  test('lets the recipient’s pages, and only them, ask for the position', async ({ page }) => {
+  test('lets the recipient’s pages, and only them, ask for the position; the microphone only to Kabari itself', async ({
+    page,
+  }) => {
     const policyErrors: string[] = [];
     page.on('console', (message) => {
       if (/permissions.?policy|feature policy|unrecognized feature/i.test(message.text())) {
@@ -88,7 +90,8 @@ test.describe('the web layer of the production build', () => {
       geolocation: true,
       payment: false,
       camera: false,
-      microphone: false,
+      // The thank-you page, reached without a new document, records a voice reply.
+      microphone: true,
       usb: false,
       'clipboard-write': false,
     });
@@ -100,7 +103,8 @@ test.describe('the web layer of the production build', () => {
       // No Stripe keys here: no wallet button, so no payment either.
       payment: false,
       camera: false,
-      microphone: false,
+      // The dashboard, reached from any page without a new document, records voice notes.
+      microphone: true,
       usb: false,
       'clipboard-write': true,
     });

@@ -90,3 +90,8 @@ export function pruneVoiceNotes(draftHours: number, retentionDays: number) {
        or (${voiceNotes.kind} in ('request', 'reply')
            and ${voiceNotes.createdAt} < now() - make_interval(days => ${retentionDays}))`;
 }
+
+/** The account's notes and the replies to its requests, oldest first, for its data export. */
+export function voiceNotesOfAccount(db: DatabaseExecutor, userId: string): Promise<VoiceNoteRow[]> {
+  return db.select().from(voiceNotes).where(eq(voiceNotes.userId, userId)).orderBy(voiceNotes.createdAt);
+}

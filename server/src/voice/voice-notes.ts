@@ -13,6 +13,7 @@ import {
   insertVoiceNote,
   ownedVoiceNote,
   voiceNoteOfRequest,
+  voiceNotesOfAccount,
   voiceNotesOfRequests,
   type VoiceNoteRow,
 } from './voice-note-rows';
@@ -213,4 +214,37 @@ export async function voiceNotesByRequest(
     found.set(row.requestId!, entry);
   }
   return found;
+}
+
+const EXTENSIONS: Record<VoiceMediaType, string> = {
+  'audio/webm': 'webm',
+  'audio/ogg': 'ogg',
+  'audio/mp4': 'm4a',
+  'audio/mpeg': 'mp3',
+};
+
+/** A note in the account's data export: what the export's document says of it, and its audio file's name. */
+export interface ExportedVoiceNote {
+  id: string;
+  file: string;
+  kind: 'request' | 'reply';
+  requestId: string | null;
+  durationMs: number;
+  mediaType: VoiceMediaType;
+  text: string | null;
+  recordedAt: string;
+}
+
+/** The account's notes and the replies to its requests, each named for its file in the export. */
+export async function exportedVoiceNotes(db: DatabaseExecutor, userId: string): Promise<ExportedVoiceNote[]> {
+  return (await voiceNotesOfAccount(db, userId)).map((row) => ({
+    id: row.id,
+    file: `voice-notes/${row.createdAt.toISOString().slice(0, 10)}-${row.kind}-${row.id}.${EXTENSIONS[row.mediaType]}`,
+    kind: row.kind === 'reply' ? 'reply' : 'request',
+    requestId: row.requestId,
+    durationMs: row.durationMs,
+    mediaType: row.mediaType,
+    text: row.text,
+    recordedAt: row.createdAt.toISOString(),
+  }));
 }

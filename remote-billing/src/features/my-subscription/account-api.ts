@@ -45,11 +45,11 @@ export async function deleteAccount(confirmation: { password: string } | { verif
   return apiPost('/api/v1/personnal/account/delete', body, quiet);
 }
 
-/** GET account/export: the server's JSON attachment, saved by the browser under the server's file name. */
+/** GET account/export: the server's ZIP attachment, saved by the browser under the server's file name. */
 export async function downloadMyData(): Promise<void> {
   const response = await apiRawGet('/api/v1/personnal/account/export', { responseType: 'blob', toastErrors: false });
   const disposition = String(response.headers['content-disposition'] ?? '');
-  const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'kabari-my-data.json';
+  const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'kabari-my-data.zip';
   const blob = response.data as unknown as Blob;
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

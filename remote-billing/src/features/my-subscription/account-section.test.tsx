@@ -357,8 +357,8 @@ describe('the account section', () => {
 
   it('downloads my data under the server’s file name', async () => {
     rawMock.mockResolvedValue({
-      data: new Blob(['{}'], { type: 'application/json' }),
-      headers: { 'content-disposition': 'attachment; filename="kabari-my-data-2026-11-24.json"' },
+      data: new Blob(['PK'], { type: 'application/zip' }),
+      headers: { 'content-disposition': 'attachment; filename="kabari-my-data-2026-11-24.zip"' },
     } as never);
     const created = jest.fn(() => 'blob:kabari-export');
     Object.assign(URL, { createObjectURL: created, revokeObjectURL: jest.fn() });
@@ -373,7 +373,7 @@ describe('the account section', () => {
       const data = part('Data Anda');
       expect(within(data).getByText(/akun, sesi, permintaan, posisi, pembayaran/)).toBeInTheDocument();
       await userEvent.click(within(data).getByRole('button', { name: 'Ekspor data saya' }));
-      expect(downloads).toEqual(['kabari-my-data-2026-11-24.json blob:kabari-export']);
+      expect(downloads).toEqual(['kabari-my-data-2026-11-24.zip blob:kabari-export']);
       expect(rawMock).toHaveBeenCalledWith(
         '/api/v1/personnal/account/export',
         expect.objectContaining({ responseType: 'blob' }),

@@ -14,6 +14,7 @@ import {
   successResponse,
   userResponse,
 } from './schemas';
+import { exportArchive } from './export-archive';
 import {
   changeDisplayName,
   changeNoticeSettings,
@@ -44,8 +45,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['account'],
         summary:
-          'My data as a JSON download: account, sessions, subscription, payments, refund requests, requests with their ' +
-          'positions and map views',
+          'My data as a ZIP download: kabari-my-data.json (account, sessions, subscription, payments, refund ' +
+          'requests, requests with their positions and map views, voice messages) and each voice message as an ' +
+          'audio file',
         security,
         response: { 401: errorEnvelope },
       },
@@ -53,13 +55,12 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const document = await exportAccount(app, request.session!);
       const day = new Date().toISOString().slice(0, 10);
-      // A file, not the JSON envelope: sent as-is, past the response schema.
+      // A file, not the JSON envelope: streamed as it is made, past the response schema.
       return (reply as FastifyReply)
         .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="kabari-my-data-${day}.json"`)
-        .type('application/json; charset=utf-8')
-        .serializer((payload: unknown) => String(payload))
-        .send(JSON.stringify(document, null, 2));
+        .header('content-disposition', `attachment; filename="kabari-my-data-${day}.zip"`)
+        .type('application/zip')
+        .send(exportArchive(app.db, document));
     },
   );
 

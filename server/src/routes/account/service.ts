@@ -21,6 +21,7 @@ import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../../
 import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
 import { isUniqueViolation } from '../../db/unique-violation';
 import { eraseAccount } from './erase-account';
+import { exportedVoiceNotes } from '../../voice/voice-notes';
 
 // The subscriber's rules about their own account: export, delete, name, email, password, sessions. Every rule acts
 // on the signed-in account it is given, nothing else.
@@ -79,6 +80,7 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
   const { user } = session;
   const subscription = await findSubscription(deps.db, user.id);
   const { paid, requests, shared, looked, devices, refunds } = await accountRows(deps.db, user);
+  const voiceNotes = await exportedVoiceNotes(deps.db, user.id);
   return {
     exportedAt: new Date().toISOString(),
     account: userCacheInfo(user),
@@ -128,6 +130,8 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
           .map((view) => ({ openedAt: view.openedAt.toISOString(), lastSeenAt: view.lastSeenAt.toISOString() })),
       }),
     ),
+    // The voice messages recorded and the replies heard: each one's audio is a file beside this document.
+    voiceNotes,
   };
 }
 

@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import { desc, eq } from 'drizzle-orm';
 import { users } from '../../../src/db/schema/accounts';
 import { payments, registrations, subscriptions } from '../../../src/db/schema/billing';
@@ -309,9 +310,13 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
     expect(refund.statusCode).toBe(200);
     const response = await call('GET', '/api/v1/personnal/account/export', token!);
     expect(response.headers['content-disposition']).toMatch(
-      /^attachment; filename="kabari-my-data-\d{4}-\d{2}-\d{2}\.json"$/,
+      /^attachment; filename="kabari-my-data-\d{4}-\d{2}-\d{2}\.zip"$/,
     );
-    const document = response.json();
+    expect(response.headers['content-type']).toBe('application/zip');
+    const files = unzipSync(response.rawPayload);
+    expect(Object.keys(files)).toEqual(['kabari-my-data.json']);
+    const document = JSON.parse(strFromU8(files['kabari-my-data.json']!));
+    expect(document.voiceNotes).toEqual([]);
     expect(document.account.email).toBe(email);
     expect(document.subscription.status).toBe('cancelled'); // the refund request cancelled it
     expect(document.payments).toHaveLength(1);

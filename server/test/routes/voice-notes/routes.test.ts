@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { InjectOptions } from 'fastify';
+import { strFromU8, unzipSync } from 'fflate';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { abuseReports, locationRequests } from '../../../src/db/schema/location-requests';
@@ -221,6 +222,31 @@ describeEachDatabase('voice notes', (driver) => {
     const mine = await newLink({ id: voiceNote.id });
     expect(mine.statusCode).toBe(200);
     expect((await newLink({ id: voiceNote.id })).statusCode).toBe(400);
+  });
+
+  it("is in the account's data export, each note as an audio file beside the document", async () => {
+    const exporter = await createRequester(testApp.app, { displayName: 'Wati' });
+    const { voiceNote } = (await upload(await voiceAudio(2, 'mp4'), {}, exporter)).json().data;
+    await newLink({ id: voiceNote.id, text: 'Halo' }, exporter);
+    const response = await inject({
+      method: 'GET',
+      url: '/api/v1/personnal/account/export',
+      headers: exporter.headers,
+    });
+    expect(response.headers['content-type']).toBe('application/zip');
+    const files = unzipSync(response.rawPayload);
+    const document = JSON.parse(strFromU8(files['kabari-my-data.json']!));
+    expect(document.voiceNotes).toEqual([
+      expect.objectContaining({ id: voiceNote.id, kind: 'request', text: 'Halo', mediaType: 'audio/mp4' }),
+    ]);
+    const file = document.voiceNotes[0].file as string;
+    expect(file).toMatch(/^voice-notes\/\d{4}-\d{2}-\d{2}-request-[0-9a-f-]+\.m4a$/);
+    const heard = await inject({
+      method: 'GET',
+      url: `/api/v1/voice-notes/${voiceNote.id}/audio`,
+      headers: exporter.headers,
+    });
+    expect(Buffer.from(files[file]!)).toEqual(heard.rawPayload);
   });
 
   it('removes a draft of its owner only', async () => {
