@@ -31,6 +31,12 @@ export const chromiumArgs = [
   '--disable-component-update',
   '--no-first-run',
   '--disable-sync',
+  // A fake microphone (a steady tone) that every page may use without a prompt, and players that start without a
+  // tap: for the voice messages' tests, in every worker, so that their spec needs no browser of its own and the run
+  // keeps two workers busy to its end. No other test touches the microphone or plays audio.
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
 export function requireChromium(): string {

@@ -1,20 +1,13 @@
 import { chromium, type Locator, type Page } from '@playwright/test';
 import { axeViolations } from '../support/accessibility';
 import { signInAsSubscriber } from '../support/app-helpers';
-import { chromiumArgs, requireChromium, requireDesktopChromium } from '../support/chromium';
+import { chromiumArgs, requireDesktopChromium } from '../support/chromium';
 import { test, expect } from '../support/fixtures';
 import { signUpSubscriber } from '../support/subscriber';
 
-// Voice messages end to end in the production build: Chromium's fake microphone (a steady tone) records on the
-// dashboard and on the recipient's thank-you page; the server reads and keeps each recording; the other side plays
-// it in the browser's own player.
-const withMicrophone = [
-  ...chromiumArgs,
-  '--use-fake-device-for-media-stream',
-  '--use-fake-ui-for-media-stream',
-  '--autoplay-policy=no-user-gesture-required',
-];
-test.use({ launchOptions: { executablePath: requireChromium(), args: withMicrophone } });
+// Voice messages end to end in the production build: Chromium's fake microphone (a steady tone, see chromiumArgs)
+// records on the dashboard and on the recipient's thank-you page; the server reads and keeps each recording; the
+// other side plays it in the browser's own player.
 test.describe.configure({ timeout: 90_000 });
 
 const texts = {
@@ -172,7 +165,7 @@ test('a refused microphone is explained, and an audio file can be chosen instead
   // site would (the headless shell has no prompt at all, and says the microphone is not supported).
   const browser = await chromium.launch({
     executablePath: requireDesktopChromium(),
-    args: [...chromiumArgs, '--use-fake-device-for-media-stream'],
+    args: chromiumArgs.filter((arg) => arg !== '--use-fake-ui-for-media-stream'),
   });
   try {
     const context = await browser.newContext({ baseURL });
