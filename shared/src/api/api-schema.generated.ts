@@ -2470,7 +2470,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My data as a JSON download: account, sessions, subscription, payments, refund requests, requests with their positions and map views */
+        /** My data as a ZIP download: kabari-my-data.json (account, sessions, subscription, payments, refund requests, requests with their positions and map views, voice messages) and each voice message as an audio file */
         get: {
             parameters: {
                 query?: never;

@@ -79,6 +79,26 @@ describe('the voice recorder', () => {
     expect(screen.getByRole('button', { name: 'Record again' })).toBeInTheDocument();
   });
 
+  it('stops by itself at one minute', async () => {
+    jest.useFakeTimers();
+    try {
+      const upload = jest.fn().mockResolvedValue({ durationMs: 60_000, src: '/api/v1/voice-notes/n1/audio' });
+      render(<VoiceRecorder locale="en" upload={upload} />);
+      fireEvent.click(screen.getByRole('button', { name: 'Record a voice message' }));
+      await act(async () => undefined);
+      expect(screen.getByRole('button', { name: 'Stop recording' })).toBeInTheDocument();
+      await act(async () => jest.advanceTimersByTime(59_000));
+      expect(screen.getByText('Recording… 0:59 of 1:00')).toBeInTheDocument();
+      expect(upload).not.toHaveBeenCalled();
+      await act(async () => jest.advanceTimersByTime(1_100));
+      expect(upload).toHaveBeenCalledTimes(1);
+      expect(FakeRecorder.last?.state).toBe('inactive');
+      expect(trackStopped).toHaveBeenCalled();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('explains a refused microphone, in Indonesian too, and still offers a file', async () => {
     getUserMedia.mockRejectedValue(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
     render(<VoiceRecorder locale="id" upload={jest.fn()} />);

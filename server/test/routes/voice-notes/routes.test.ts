@@ -12,6 +12,7 @@ import { VOICE_NOTE_MAX_BYTES } from '../../../src/voice/limits';
 import { VOICE_NOTES_PER_DAY } from '../../../src/voice/voice-notes';
 import { sendDay } from '../../../src/requests/daily-send-counts';
 import { describeEachDatabase } from '../../support/databases';
+import { insertRequest } from '../../support/share-fixtures';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 import { trackKinds, voiceAudio } from '../../support/voice-audio';
@@ -209,6 +210,27 @@ describeEachDatabase('voice notes', (driver) => {
     expect(
       (await inject({ method: 'GET', url: '/api/v1/share/links/never-given-to-anyone-0000/voice-note' })).statusCode,
     ).toBe(404);
+  });
+
+  it('plays nothing through a link that expired unanswered, nor a reply taken through it', async () => {
+    const { voiceNote } = (await upload(await voiceAudio(1, 'webm'))).json().data;
+    const expired = await insertRequest(testApp.app.db, sari.userId, {
+      expiresAt: new Date(Date.now() - 60_000),
+    });
+    await testApp.app.db.update(voiceNotes).set({ requestId: expired.id }).where(eq(voiceNotes.id, voiceNote.id));
+    const note = await inject({ method: 'GET', url: `/api/v1/share/links/${expired.token}/voice-note` });
+    expect(note.statusCode).toBe(409);
+    expect(note.headers['content-type']).toMatch(/^application\/json/);
+    const reply = await inject({
+      method: 'POST',
+      url: `/api/v1/share/links/${expired.token}/voice-reply`,
+      payload: await voiceAudio(1, 'ogg'),
+    });
+    expect(reply.statusCode).toBe(409);
+    expect((await inject({ method: 'GET', url: `/api/v1/share/links/${expired.token}` })).json().data).toMatchObject({
+      state: 'expired',
+      voiceNote: null,
+    });
   });
 
   it("refuses another account's note, or one already sent, and then creates no request", async () => {
