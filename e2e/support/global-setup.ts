@@ -11,9 +11,10 @@ export default async function globalSetup() {
     const built = path.join(repoRoot, app, 'dist');
     if (!fs.existsSync(built)) throw new Error(`${app} is not built: run \`npm run build\` first.`);
   }
-  const template = await preparePgliteTemplate();
+  // Side by side: the shared server makes its own database on its first start while the template the other
+  // servers copy is made (each is an initdb of several seconds on one core).
+  const [template, server] = await Promise.all([preparePgliteTemplate(), startKabari()]);
   process.env.KABARI_E2E_PGLITE_TEMPLATE = template;
-  const server = await startKabari();
   process.env.KABARI_BASE_URL = server.url;
   fs.mkdirSync(path.dirname(stateFile), { recursive: true });
   fs.writeFileSync(stateFile, JSON.stringify({ url: server.url }));
