@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import { asBuffer } from '../lib/bytes';
 import { voiceNoteAudio } from '../db/schema/voice-notes';
 
 /** Bytes `start` to `end` of a note's audio, both included (an HTTP range). */
@@ -20,9 +21,6 @@ export interface VoiceAudioStore {
   /** Gives `toId` the audio of `fromId` (the copy an abuse report keeps). */
   copy(db: DatabaseExecutor, fromId: string, toId: string): Promise<void>;
 }
-
-const asBuffer = (value: Buffer | Uint8Array) =>
-  Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.length);
 
 export const databaseAudioStore: VoiceAudioStore = {
   async save(db, voiceNoteId, bytes) {

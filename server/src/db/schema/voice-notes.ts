@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, customType, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { oneOf, VOICE_MEDIA_TYPES, VOICE_NOTE_KINDS } from '../column-values';
+import { asBuffer } from '../../lib/bytes';
 import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from '../../voice/limits';
 import { createdAt } from './columns';
 import { users } from './accounts';
@@ -8,8 +9,7 @@ import { abuseReports, locationRequests } from './location-requests';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
-  // node-postgres answers with a Buffer, PGlite with a Uint8Array.
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.length)),
+  fromDriver: asBuffer,
 });
 
 /**
