@@ -61,15 +61,33 @@ const texts = {
   },
 };
 
-/** Records on the page's recorder for `seconds` as the recorder counts them, and waits for the server to keep it. */
+/**
+ * Records on the page's recorder until it shows `seconds`, and waits for the server to keep it. Answers how long the
+ * page's MediaRecorder recorded, timed in the page (from its start() to its stop()), not by this test's clock.
+ */
 async function record(scope: Locator, say: (typeof texts)['en'], seconds: number): Promise<number> {
+  await scope.page().evaluate(() => {
+    const recorder = MediaRecorder.prototype;
+    const times: number[] = [];
+    (window as unknown as { recorderTimes: number[] }).recorderTimes = times;
+    const { start, stop } = recorder;
+    recorder.start = function (...args) {
+      times.push(performance.now());
+      return start.apply(this, args);
+    };
+    recorder.stop = function () {
+      times.push(performance.now());
+      return stop.apply(this);
+    };
+  });
   await scope.getByRole('button', { name: say.record }).click();
   await expect(scope.getByText(say.recordingAt(seconds))).toBeVisible({ timeout: 15_000 });
-  const started = Date.now();
   await scope.getByRole('button', { name: say.stop }).click();
   await expect(scope.getByText(say.saved)).toBeVisible();
-  // What the recorder showed when Stop was pressed, and how long after: the recording's length, near enough.
-  return seconds + (Date.now() - started) / 1000;
+  const [started, stopped] = await scope
+    .page()
+    .evaluate(() => (window as unknown as { recorderTimes: number[] }).recorderTimes);
+  return (stopped! - started!) / 1000;
 }
 
 /** Plays an <audio> element and answers its duration once the browser knows it (not Infinity). */
