@@ -5280,7 +5280,11 @@ export interface paths {
             /** @description The audio file itself (WebM, Ogg, MP4/M4A or MP3), as the request body, of any Content-Type */
             requestBody: {
                 content: {
-                    "application/json": unknown;
+                    "audio/webm": string;
+                    "audio/ogg": string;
+                    "audio/mp4": string;
+                    "audio/mpeg": string;
+                    "application/octet-stream": string;
                 };
             };
             responses: {
@@ -7967,7 +7971,11 @@ export interface paths {
             /** @description The audio file itself (WebM, Ogg, MP4/M4A or MP3), as the request body, of any Content-Type */
             requestBody: {
                 content: {
-                    "application/json": unknown;
+                    "audio/webm": string;
+                    "audio/ogg": string;
+                    "audio/mp4": string;
+                    "audio/mpeg": string;
+                    "application/octet-stream": string;
                 };
             };
             responses: {

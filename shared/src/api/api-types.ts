@@ -17,6 +17,8 @@ export type ApiMethod<P extends ApiPath> = {
 
 type Operation<P extends ApiPath, M extends ApiMethod<P>> = NonNullable<paths[P][M]>;
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+/** A body of raw bytes (an upload: the document lists it as a binary string), sent as a Blob; else the JSON body. */
+type BodyContent<T> = T extends { content: { 'application/octet-stream': string } } ? Blob : JsonContent<T>;
 
 /** The envelope's `data` of the route's success answer (200). */
 export type ApiData<P extends ApiPath, M extends ApiMethod<P>> =
@@ -26,8 +28,8 @@ export type ApiData<P extends ApiPath, M extends ApiMethod<P>> =
     ? Data
     : never;
 
-/** The route's JSON body. */
-export type ApiBody<P extends ApiPath, M extends ApiMethod<P>> = JsonContent<
+/** The route's body: its JSON, or a Blob for an upload. */
+export type ApiBody<P extends ApiPath, M extends ApiMethod<P>> = BodyContent<
   NonNullable<Operation<P, M> extends { requestBody?: infer Body } ? Body : never>
 >;
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { checkedUpload, VOICE_REPLIES_PER_DAY } from '../../voice/voice-notes';
 import { acceptAudioBodies, askedRange, sendAudio } from '../voice-notes/audio-http';
-import { audioDescription, audioUpload } from '../voice-notes/schemas';
+import { audioDescription, audioUpload, audioUploadTypes } from '../voice-notes/schemas';
 import { tokenParams, voiceReplyResponse } from './schemas';
 import { checkReplyAllowed, replyByVoice, voiceNoteForRecipient, voiceReplyForRecipient } from './voice-service';
 
@@ -42,6 +42,7 @@ const shareVoiceRoutes: FastifyPluginAsyncZod = async (app) => {
           `sharing (409); a new reply replaces the one before, at most ${VOICE_REPLIES_PER_DAY} a day (429). ` +
           'Stop and erase erases it.',
         params: tokenParams,
+        consumes: audioUploadTypes,
         body: audioUpload,
         response: { 200: voiceReplyResponse, ...responses, 413: errorEnvelope, 429: errorEnvelope },
       },

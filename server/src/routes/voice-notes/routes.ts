@@ -3,7 +3,14 @@ import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { checkedUpload, ownedAudio, removeDraft, saveDraft, VOICE_NOTES_PER_DAY } from '../../voice/voice-notes';
 import { requireSubscriber } from '../requests/service';
 import { acceptAudioBodies, askedRange, sendAudio } from './audio-http';
-import { audioDescription, audioUpload, removedResponse, voiceNoteIdParams, voiceNoteResponse } from './schemas';
+import {
+  audioDescription,
+  audioUpload,
+  audioUploadTypes,
+  removedResponse,
+  voiceNoteIdParams,
+  voiceNoteResponse,
+} from './schemas';
 
 /**
  * The requester's voice notes: recording one to send with a request, removing it before sending, and hearing a
@@ -29,6 +36,7 @@ const voiceNoteRoutes: FastifyPluginAsyncZod = async (app) => {
           `a draft until sent with a request (voiceNote.id), deleted after a day otherwise; at most ` +
           `${VOICE_NOTES_PER_DAY} a day per account (429). 403 when the subscription has expired.`,
         security,
+        consumes: audioUploadTypes,
         body: audioUpload,
         response: {
           200: voiceNoteResponse,

@@ -9,7 +9,14 @@ export const voiceNoteIdParams = z.object({ id: z.uuid({ message: inputMessage('
 /** The raw bytes of a recording or an audio file: its format is read from them, whatever type the upload says. */
 export const audioUpload = z
   .custom<Buffer>((value) => Buffer.isBuffer(value), { message: inputMessage('voice.notAudio') })
-  .describe('The audio file itself (WebM, Ogg, MP4/M4A or MP3), as the request body, of any Content-Type');
+  .meta({
+    type: 'string',
+    format: 'binary',
+    description: 'The audio file itself (WebM, Ogg, MP4/M4A or MP3), as the request body, of any Content-Type',
+  });
+
+/** The Content-Types the API document lists for an upload (any other is taken as well: the bytes decide). */
+export const audioUploadTypes = ['audio/webm', 'audio/ogg', 'audio/mp4', 'audio/mpeg', 'application/octet-stream'];
 
 export const voiceNote = z.object({
   id: z.string(),
