@@ -110,7 +110,7 @@ for (const name of moduleNames) modules[name] = await import(`./bench/${name}.mj
 
 if (options.help) {
   console.log(
-    `Usage: npm run bench -- [--only ${moduleNames.join(',')}] [--skip-build] [--runs N] [--public-runs N] [--pages all|core|public] [--profiles default,3g] [--idle-wait SECONDS] [--soak-minutes N] [--url BASE_URL]\n`,
+    `Usage: npm run bench -- [--only ${moduleNames.join(',')}] [--skip-build] [--runs N] [--public-runs N] [--pages all|core|public|ROUTE,…] [--profiles default,3g] [--idle-wait SECONDS] [--soak-minutes N] [--url BASE_URL]\n`,
   );
   for (const name of moduleNames) console.log(`  ${name.padEnd(12)} ${modules[name].description}`);
   console.log('\nWrites bench/results.json and bench/reports/; see bench/README.md.');
@@ -136,9 +136,13 @@ if (options['public-runs'] !== undefined && !(Number(options['public-runs']) >= 
   console.error(`--public-runs must be a number ≥ 1, got ${options['public-runs']}`);
   process.exit(2);
 }
-if (options.pages !== undefined && !['all', 'core', 'public'].includes(options.pages)) {
-  console.error(`--pages must be all, core or public, got ${options.pages}`);
-  process.exit(2);
+if (options.pages !== undefined || options.profiles !== undefined) {
+  try {
+    (await import('./bench/lighthouse.mjs')).plannedRoutes(options);
+  } catch (error) {
+    console.error(/** @type {Error} */ (error).message);
+    process.exit(2);
+  }
 }
 if (options['soak-minutes'] !== undefined && !(Number(options['soak-minutes']) >= 3)) {
   console.error(`--soak-minutes must be a number ≥ 3, got ${options['soak-minutes']}`);

@@ -4,6 +4,7 @@ import type { Browser, BrowserContextOptions } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { outboxMessages } from '../support/outbox';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
+import { linkWithVoiceNote } from '../support/voice-link';
 
 let subscriber: Subscriber;
 
@@ -121,6 +122,32 @@ test.describe('the recipient’s pages', () => {
   });
 
   test.describe('without JavaScript', () => {
+    test('a voice note is in the server’s HTML, with its text, and plays in the browser’s own player', async ({
+      browser,
+      baseURL,
+    }) => {
+      const link = await linkWithVoiceNote(baseURL!, subscriber, { seconds: 3, text: 'Ini Rina', locale: 'id' });
+      const { context, page } = await phone(browser, baseURL!, { javaScriptEnabled: false });
+      const audio: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/voice-note')) audio.push(request.url());
+      });
+      await page.goto(`/id/enter-link?token=${link.token}`);
+      const player = page.locator('audio');
+      await expect(player).toHaveAccessibleName('Pesan suara dari Rina Wijaya, 0:03');
+      await expect(page.getByText('Rina Wijaya menulis: “Ini Rina”')).toBeVisible();
+      expect(audio).toEqual([]);
+      // The page runs no script of its own; the test plays the player as its Play button would.
+      const duration = await player.evaluate(async (element: HTMLAudioElement) => {
+        await element.play();
+        element.pause();
+        return element.duration;
+      });
+      expect(duration).toBeCloseTo(3, 1);
+      expect(audio).toHaveLength(1);
+      await context.close();
+    });
+
     test('Decline is a plain form: the server declines and says so', async ({ browser, baseURL }) => {
       const request = await emailRequest(baseURL!);
       const { context, page } = await phone(browser, baseURL!, { javaScriptEnabled: false });

@@ -21,6 +21,7 @@ import { coreRoutes, profileLabel, profiles, publicRoutes } from './lighthouse.m
 const coreWhy = {
   '/': 'the home page, where a visitor searches a number',
   '/enter-link': 'the page a relative opens from an SMS, on whatever phone they have',
+  '/enter-link+voice-note': 'the same page with the requester’s voice note, which is not fetched before Play',
   '/location-failed': 'the recipient’s next page, on the same phone and connection',
   '/share': 'the recipient’s next page, on the same phone and connection',
 };
@@ -33,7 +34,7 @@ const coreWhy = {
 function coreLighthouseBudgets() {
   return Object.keys(profiles).flatMap((profile) =>
     coreRoutes.flatMap((route) => {
-      const slug = route === '/' ? 'home' : route.slice(1);
+      const slug = route === '/' ? 'home' : route.slice(1).replace('+', '-');
       const why = coreWhy[/** @type {keyof typeof coreWhy} */ (route)];
       const under = `(median, ${profileLabel(profile)})`;
       return [
@@ -63,6 +64,26 @@ export const budgets = [
     max: 100,
     unit: 'KB',
     why: 'the page a relative opens from an SMS, on a phone (React, the light container and the page)',
+  },
+  {
+    id: 'enter-link-voice-note.js-gzip',
+    suite: 'bundle',
+    route: '/enter-link+voice-note',
+    metric: 'gzipKB',
+    label: 'JavaScript gzip',
+    max: 100,
+    unit: 'KB',
+    why: 'the consent page with a voice note: the player is the browser’s own',
+  },
+  {
+    id: 'enter-link-voice-note.js-added',
+    suite: 'bundle',
+    route: '/enter-link+voice-note',
+    metric: 'gzipBytesOverPlainLink',
+    label: 'JavaScript gzip loaded beyond the same page without a voice note',
+    max: 0,
+    unit: 'bytes',
+    why: 'a voice note adds no script to the page a relative opens first',
   },
   ...['/location-failed', '/share'].map((route) => ({
     id: `${route.slice(1)}.js-gzip`,

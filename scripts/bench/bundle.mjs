@@ -5,22 +5,23 @@
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { table, toKB } from './lib/format.mjs';
+import { linkRoutes, recipientLinkUrls } from './lib/recipient-links.mjs';
 import { loadSubscriberHelper, signIn } from './lib/subscriber.mjs';
 
 export const name = 'bundle';
 export const key = 'routes';
 export const description =
-  'JavaScript bytes (raw, gzip, transfer) loaded before / /enter-link /location-failed /share /dashboard are interactive';
+  'JavaScript bytes (raw, gzip, transfer) loaded before / /enter-link (with and without a voice note) ' +
+  '/location-failed /share /dashboard are interactive';
 
-export const routes = ['/', '/enter-link', '/location-failed', '/share', '/dashboard'];
+export const routes = ['/', ...Object.keys(linkRoutes), '/location-failed', '/share', '/dashboard'];
 /**
- * What is loaded for each route: a recipient opens /enter-link from an SMS with the link's token
- * (without one, the host shows "Page Not Found"); the bench has no real request, so the token is
- * unknown to the server and the page shows what it shows for such a link.
+ * What is loaded for the recipient's next pages: they take the link's token too; the bench's token is unknown to
+ * the server, and each page shows what it shows for such a link. The consent page is measured on real links
+ * (lib/recipient-links.mjs).
  * @type {Record<string, string>}
  */
 export const routeUrls = {
-  '/enter-link': '/enter-link?token=bench0000000000000000000000000000',
   '/location-failed': '/location-failed?token=bench0000000000000000000000000000&reason=denied',
   '/share': '/share?token=bench0000000000000000000000000000',
 };
@@ -61,6 +62,7 @@ export async function run(context) {
   });
   const unregister = context.onCleanup(() => browser.close());
   try {
+    const urls = { ...routeUrls, ...(await recipientLinkUrls(context)) };
     /** @type {Record<string, any>} */
     const results = {};
     for (const route of routes) {
@@ -70,7 +72,7 @@ export async function run(context) {
         const helper = await loadSubscriberHelper(context.repoRoot, path.join(context.reportsDir, 'lib'));
         subscriber = await helper.signUpSubscriber(context.baseUrl);
       }
-      const first = await measureRoute(browser, context.baseUrl, route, subscriber);
+      const first = await measureRoute(browser, context.baseUrl, route, urls[route] ?? route, subscriber);
       results[route] = first;
       context.log(
         `bundle ${route}: ${first.scripts} scripts, ${toKB(first.rawBytes)} KB raw, ${toKB(first.gzipBytes)} KB gzip` +
@@ -88,9 +90,10 @@ export async function run(context) {
  * @param {import('playwright-core').Browser} browser
  * @param {string} baseUrl
  * @param {string} route
+ * @param {string} address the route's path and query
  * @param {{ token: string, user: { userCacheInfo: unknown } } | null} subscriber signed in as this subscriber
  */
-async function measureRoute(browser, baseUrl, route, subscriber) {
+async function measureRoute(browser, baseUrl, route, address, subscriber) {
   // A fresh context per route: empty cache, as a first visit from a phone.
   const browserContext = await browser.newContext({
     viewport,
@@ -176,7 +179,7 @@ async function measureRoute(browser, baseUrl, route, subscriber) {
     (measuring ? pending : late).push(entry);
   });
 
-  const url = baseUrl + (routeUrls[route] ?? route);
+  const url = baseUrl + address;
   started = Date.now();
   let readyMs = null;
   let interactive = true;
@@ -408,6 +411,11 @@ export function format(results) {
  * @param {import('./budgets.mjs').Budget} budget
  */
 export function measure(results, budget) {
+  if (budget.metric === 'gzipBytesOverPlainLink') {
+    const [plain, withNote] = Object.keys(linkRoutes).map((route) => results[route]);
+    if (!plain?.interactive || !withNote?.interactive) return null;
+    return withNote.gzipBytes - plain.gzipBytes;
+  }
   const r = results[budget.route];
   if (!r || !r.interactive) return null;
   return r[budget.metric] ?? null;

@@ -9,12 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import * as lighthouseConstants from 'lighthouse/core/config/constants.js';
 import { routeUrls } from './bundle.mjs';
+import { linkRoutes, recipientLinkUrls } from './lib/recipient-links.mjs';
 import { fixed, median, table } from './lib/format.mjs';
 import { waitForIdle } from './lib/machine.mjs';
 
 export const name = 'lighthouse';
 export const description =
-  'Lighthouse mobile performance (score, LCP, TBT, CLS): /, /enter-link, /location-failed and /share under the ' +
+  'Lighthouse mobile performance (score, LCP, TBT, CLS): /, /enter-link (with and without a voice note), ' +
+  '/location-failed and /share under the ' +
   'default profile and regular 3G (median of 5 runs each), and every public page in English and Indonesian under ' +
   'the default profile (1 run each; --public-runs N for medians; --pages core|public|all; --profiles default,3g)';
 
@@ -30,7 +32,7 @@ export const resultKey = (/** @type {string} */ route, /** @type {string} */ pro
   profile === 'default' ? route : `${route} @${profile}`;
 
 /** The home page and the recipient's pages, each with its own budgets: measured with --runs under every profile. */
-export const coreRoutes = ['/', '/enter-link', '/location-failed', '/share'];
+export const coreRoutes = ['/', ...Object.keys(linkRoutes), '/location-failed', '/share'];
 /** The other public pages besides the home page, each also under /id. */
 export const publicPages = [
   '/about-us',
@@ -54,7 +56,8 @@ const defaultRuns = 5;
 const defaultPublicRuns = 1;
 
 /**
- * The routes --pages selects, with their run counts and profiles (the public pages under the default profile only).
+ * The routes --pages selects (all, core, public, or routes named with commas), with their run counts and profiles
+ * (the public pages under the default profile only).
  * @param {Record<string, string | boolean | undefined>} options
  * @returns {Array<{ route: string, runs: number, profile: string }>}
  */
@@ -62,10 +65,26 @@ export function plannedRoutes(options) {
   const runs = Math.max(1, Number(options.runs ?? defaultRuns));
   const publicRuns = Math.max(1, Number(options['public-runs'] ?? defaultPublicRuns));
   const pages = String(options.pages ?? 'all');
-  if (!['all', 'core', 'public'].includes(pages)) throw new Error(`--pages must be all, core or public, got ${pages}`);
   const chosen = String(options.profiles ?? Object.keys(profiles).join(',')).split(',');
   for (const profile of chosen)
     if (!(profile in profiles)) throw new Error(`--profiles takes ${Object.keys(profiles).join(', ')}, got ${profile}`);
+  if (pages.startsWith('/')) {
+    // Named routes: a core route under every chosen profile, a public page under the default profile.
+    const named = pages.split(',');
+    for (const route of named) if (!routes.includes(route)) throw new Error(`--pages: no route ${route}`);
+    return [
+      ...chosen.flatMap((profile) =>
+        coreRoutes.filter((route) => named.includes(route)).map((route) => ({ route, runs, profile })),
+      ),
+      ...(chosen.includes('default')
+        ? publicRoutes
+            .filter((route) => named.includes(route))
+            .map((route) => ({ route, runs: publicRuns, profile: 'default' }))
+        : []),
+    ];
+  }
+  if (!['all', 'core', 'public'].includes(pages))
+    throw new Error(`--pages must be all, core, public or a list of routes, got ${pages}`);
   return [
     ...(pages === 'public' ? [] : chosen.flatMap((profile) => coreRoutes.map((route) => ({ route, runs, profile })))),
     ...(pages === 'core' || !chosen.includes('default')
@@ -76,9 +95,6 @@ export function plannedRoutes(options) {
 /** Longest wait, before each run, for other work on the machine to quieten down. */
 const defaultIdleWaitSeconds = 20;
 
-/** @param {string} route */
-const urlOf = (route) => routeUrls[route] ?? route;
-
 /** @typedef {{ score: number | null, lcpMs: number | null, tbtMs: number | null, cls: number | null, fcpMs: number | null, speedIndexMs: number | null }} Metrics */
 
 /** @param {import('./lib/context.mjs').BenchContext} context */
@@ -88,6 +104,8 @@ export async function run(context) {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   await fsp.mkdir(context.reportsDir, { recursive: true });
+  const links = plan.some(({ route }) => route in linkRoutes) ? await recipientLinkUrls(context) : {};
+  const urlOf = (/** @type {string} */ route) => links[route] ?? routeUrls[route] ?? route;
 
   // A few unmeasured requests first, so the first run does not pay for a cold server.
   for (const { route } of plan) {

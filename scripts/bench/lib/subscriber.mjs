@@ -8,8 +8,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * Compiles e2e/support/<name>.ts for each of `names` into `outDir` (CommonJS, with a package.json saying so, so
- * that their relative imports of each other resolve) and loads them, by name.
+ * Compiles e2e/support/<name>.ts for each of `names`, and every TypeScript file of the repository they import by a
+ * relative path (e.g. the server tests' voice-audio.ts), into `outDir` at their paths in the repository (CommonJS,
+ * with a package.json saying so, so that those imports resolve), and loads them, by name.
  * @param {string} repoRoot
  * @param {string} outDir a folder inside the repository
  * @param {string[]} names
@@ -19,16 +20,28 @@ export async function loadE2eSupport(repoRoot, outDir, names) {
   const { transformFile } = await import('@swc/core');
   await fsp.mkdir(outDir, { recursive: true });
   await fsp.writeFile(path.join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
-  for (const name of names) {
-    const { code } = await transformFile(path.join(repoRoot, 'e2e/support', `${name}.ts`), {
+  const compiled = new Set();
+  const compile = async (/** @type {string} */ source) => {
+    if (compiled.has(source)) return;
+    compiled.add(source);
+    const { code } = await transformFile(source, {
       jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
       module: { type: 'commonjs' },
       sourceMaps: false,
     });
-    await fsp.writeFile(path.join(outDir, `${name}.js`), code);
-  }
+    const target = path.join(outDir, path.relative(repoRoot, source)).replace(/\.ts$/, '.js');
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.writeFile(target, code);
+    for (const [, imported] of code.matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) {
+      await compile(`${path.resolve(path.dirname(source), /** @type {string} */ (imported))}.ts`);
+    }
+  };
+  const entry = (/** @type {string} */ name) => path.join(repoRoot, 'e2e/support', `${name}.ts`);
+  for (const name of names) await compile(entry(name));
   const require = createRequire(import.meta.url);
-  return Object.fromEntries(names.map((name) => [name, require(path.join(outDir, `${name}.js`))]));
+  const load = (/** @type {string} */ name) =>
+    require(path.join(outDir, path.relative(repoRoot, entry(name))).replace(/\.ts$/, '.js'));
+  return Object.fromEntries(names.map((name) => [name, load(name)]));
 }
 
 /**
