@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { payments, subscriptions } from '../db/schema/billing';
+import { payments } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaypalProcessor } from '../payments/paypal';
 import { orderOutcome } from '../payments/paypal-outcomes';
@@ -17,6 +17,7 @@ import {
 } from './reconciliation';
 import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment } from './settle';
+import { endSubscription } from './renewal-rows';
 import { lockSubscriptionWithUser } from './subscriptions';
 
 type Payment = typeof payments.$inferSelect;
@@ -151,10 +152,7 @@ async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at:
     const { subscription, user } = row;
     const forThisPeriod = subscription.periodIndex === payment.periodIndex - 1;
     if (!forThisPeriod || !['trial', 'active'].includes(subscription.status)) return false;
-    await tx
-      .update(subscriptions)
-      .set({ status: 'expired', updatedAt: at })
-      .where(eq(subscriptions.id, subscription.id));
+    await endSubscription(tx, subscription.id, at);
     const locale = user.locale;
     await deps.outbox.queue(tx, {
       // The key settleRenewal uses for this period's failure: a late decline sends no second notice.

@@ -1,8 +1,7 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseExecutor } from '../db/open-database';
-import { users } from '../db/schema/accounts';
-import { payments, subscriptions } from '../db/schema/billing';
+import type { users } from '../db/schema/accounts';
+import type { payments, subscriptions } from '../db/schema/billing';
 import type { MessageOutbox } from '../plugins/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaymentProcessors } from '../payments/processors';
@@ -10,6 +9,16 @@ import type { BillingConfig } from './billing-config';
 import { failureText } from './billing-messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail, renewByHandEmail } from './emails';
+import {
+  endSubscription,
+  expireEndedCancellations,
+  extendSubscription,
+  lockNextReminderDue,
+  lockNextRenewalDue,
+  markReminderSent,
+  paymentByKey,
+} from './renewal-rows';
+import { bookPaymentByKey } from './sign-up-rows';
 
 type Subscription = typeof subscriptions.$inferSelect;
 type User = typeof users.$inferSelect;
@@ -39,22 +48,6 @@ export function renewalKey(subscriptionId: string, periodIndex: number): string 
   return `renewal:${subscriptionId}:${periodIndex}`;
 }
 
-/** Cancelled subscriptions whose paid period is over become expired. */
-async function expireCancelled(deps: RenewalDeps, at: Date, userId?: string): Promise<number> {
-  const rows = await deps.db
-    .update(subscriptions)
-    .set({ status: 'expired', updatedAt: at })
-    .where(
-      and(
-        eq(subscriptions.status, 'cancelled'),
-        lte(subscriptions.validUntil, at),
-        userId ? eq(subscriptions.userId, userId) : undefined,
-      ),
-    )
-    .returning({ id: subscriptions.id });
-  return rows.length;
-}
-
 /** One reminder per period, sent when the renewal is at most reminderDays away. */
 async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Promise<number> {
   if (deps.config.reminderDays === 0) return 0;
@@ -62,21 +55,7 @@ async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Prom
   let sent = 0;
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
     const done = await deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ subscription: subscriptions, user: users })
-        .from(subscriptions)
-        .innerJoin(users, eq(users.id, subscriptions.userId))
-        .where(
-          and(
-            inArray(subscriptions.status, ['trial', 'active']),
-            sql`${subscriptions.validUntil} > ${at}`,
-            lte(subscriptions.validUntil, horizon),
-            sql`${subscriptions.reminderSentForPeriod} is distinct from ${subscriptions.periodIndex}`,
-            userId ? eq(subscriptions.userId, userId) : undefined,
-          ),
-        )
-        .limit(1)
-        .for('update', { of: subscriptions, skipLocked: true });
+      const row = await lockNextReminderDue(tx, at, horizon, userId);
       if (!row) return true;
       const { subscription, user } = row;
       const locale = user.locale;
@@ -92,10 +71,7 @@ async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Prom
           byHand: subscription.provider === 'paypal' && !subscription.providerPaymentMethodRef,
         }),
       });
-      await tx
-        .update(subscriptions)
-        .set({ reminderSentForPeriod: subscription.periodIndex })
-        .where(eq(subscriptions.id, subscription.id));
+      await markReminderSent(tx, subscription);
       sent += 1;
       return false;
     });
@@ -113,26 +89,7 @@ type RenewalStep = 'none' | 'renewed' | 'failed' | 'waiting';
  */
 async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?: string): Promise<RenewalStep> {
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ subscription: subscriptions, user: users })
-      .from(subscriptions)
-      .innerJoin(users, eq(users.id, subscriptions.userId))
-      .where(
-        and(
-          inArray(subscriptions.status, ['trial', 'active']),
-          lte(subscriptions.validUntil, at),
-          skip.size > 0
-            ? sql`${subscriptions.id} not in (${sql.join(
-                [...skip].map((id) => sql`${id}`),
-                sql`, `,
-              )})`
-            : undefined,
-          userId ? eq(subscriptions.userId, userId) : undefined,
-        ),
-      )
-      .orderBy(subscriptions.validUntil)
-      .limit(1)
-      .for('update', { of: subscriptions, skipLocked: true });
+    const row = await lockNextRenewalDue(tx, at, skip, userId);
     if (!row) return 'none';
     const { subscription, user } = row;
     // At most one period per subscription per pass, even when the pass runs long after several were due.
@@ -141,7 +98,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
     const periodIndex = subscription.periodIndex + 1;
     const idempotencyKey = renewalKey(subscription.id, periodIndex);
 
-    const [existing] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
+    const existing = await paymentByKey(tx, idempotencyKey);
     if (existing?.state === 'pending') {
       // The provider answers by webhook; until then the period is neither renewed nor failed.
       return 'waiting';
@@ -149,10 +106,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
     if (subscription.provider === 'paypal' && !subscription.providerPaymentMethodRef) {
       // PayPal did not vault this account, so nothing can be charged without the subscriber: the period ends
       // here, and the notice says how to renew (pay again from the expired dialog). Nothing is recorded as paid.
-      await tx
-        .update(subscriptions)
-        .set({ status: 'expired', updatedAt: at })
-        .where(eq(subscriptions.id, subscription.id));
+      await endSubscription(tx, subscription.id, at);
       await deps.outbox.queue(tx, {
         idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
         to: user.email,
@@ -212,12 +166,7 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
       cardLast4: state === 'succeeded' ? outcome.cardLast4 : null,
       settledAt: state === 'pending' ? null : at,
     };
-    const [payment] = await tx
-      .insert(payments)
-      .values({ ...values, createdAt: at })
-      .onConflictDoUpdate({ target: payments.idempotencyKey, set: values })
-      .returning();
-    if (!payment) throw new Error('the renewal payment was not recorded');
+    const payment = await bookPaymentByKey(tx, { ...values, createdAt: at }, values);
 
     if (outcome.outcome === 'pending') {
       return 'waiting';
@@ -241,10 +190,7 @@ export async function settleRenewal(
   const locale = user.locale;
   const periodIndex = payment.periodIndex;
   if (outcome.outcome === 'failed') {
-    await tx
-      .update(subscriptions)
-      .set({ status: 'expired', updatedAt: at })
-      .where(eq(subscriptions.id, subscription.id));
+    await endSubscription(tx, subscription.id, at);
     await outbox.queue(tx, {
       idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
       to: user.email,
@@ -260,16 +206,12 @@ export async function settleRenewal(
   }
 
   const validUntil = addDays(subscription.validUntil, subscription.periodDays);
-  await tx
-    .update(subscriptions)
-    .set({
-      status: 'active',
-      periodIndex,
-      currentPeriodStart: subscription.validUntil,
-      validUntil,
-      updatedAt: at,
-    })
-    .where(eq(subscriptions.id, subscription.id));
+  await extendSubscription(
+    tx,
+    subscription.id,
+    { periodIndex, currentPeriodStart: subscription.validUntil, validUntil },
+    at,
+  );
   await outbox.queue(tx, {
     idempotencyKey: `receipt:${payment.id}`,
     to: user.email,
@@ -297,7 +239,7 @@ export async function settleRenewal(
  */
 export async function runRenewals(deps: RenewalDeps, at: Date, userId?: string): Promise<RenewalReport> {
   const report: RenewalReport = { expired: 0, reminded: 0, renewed: 0, failed: 0, waiting: 0 };
-  report.expired = await expireCancelled(deps, at, userId);
+  report.expired = await expireEndedCancellations(deps.db, at, userId);
   const skip = new Set<string>();
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
     const step = await renewOne(deps, at, skip, userId);

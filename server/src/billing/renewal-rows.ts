@@ -1,0 +1,114 @@
+import { and, eq, inArray, lte, notInArray, sql } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { users } from '../db/schema/accounts';
+import { payments, subscriptions } from '../db/schema/billing';
+
+// The renewal job's queries: which subscriptions are due, locked for one instance, and the changes a renewal makes.
+// The rules (when to remind, charge, end or extend) are in renewals.ts.
+
+type User = typeof users.$inferSelect;
+type Subscription = typeof subscriptions.$inferSelect;
+
+export interface SubscriptionWithUser {
+  subscription: Subscription;
+  user: User;
+}
+
+const renewing = inArray(subscriptions.status, ['trial', 'active']);
+const ofUser = (userId: string | undefined) => (userId ? eq(subscriptions.userId, userId) : undefined);
+
+/** Cancelled subscriptions whose paid period is over become expired; answers how many. */
+export async function expireEndedCancellations(db: DatabaseExecutor, at: Date, userId?: string): Promise<number> {
+  const rows = await db
+    .update(subscriptions)
+    .set({ status: 'expired', updatedAt: at })
+    .where(and(eq(subscriptions.status, 'cancelled'), lte(subscriptions.validUntil, at), ofUser(userId)))
+    .returning({ id: subscriptions.id });
+  return rows.length;
+}
+
+/**
+ * One renewing subscription whose renewal falls between `at` and `horizon` and whose subscriber has not been
+ * reminded this period, locked for the caller's transaction (skipping rows another instance holds).
+ */
+export async function lockNextReminderDue(
+  tx: DatabaseExecutor,
+  at: Date,
+  horizon: Date,
+  userId?: string,
+): Promise<SubscriptionWithUser | undefined> {
+  const [row] = await tx
+    .select({ subscription: subscriptions, user: users })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(
+      and(
+        renewing,
+        sql`${subscriptions.validUntil} > ${at}`,
+        lte(subscriptions.validUntil, horizon),
+        sql`${subscriptions.reminderSentForPeriod} is distinct from ${subscriptions.periodIndex}`,
+        ofUser(userId),
+      ),
+    )
+    .limit(1)
+    .for('update', { of: subscriptions, skipLocked: true });
+  return row;
+}
+
+export async function markReminderSent(tx: DatabaseExecutor, subscription: Subscription): Promise<void> {
+  await tx
+    .update(subscriptions)
+    .set({ reminderSentForPeriod: subscription.periodIndex })
+    .where(eq(subscriptions.id, subscription.id));
+}
+
+/**
+ * The renewing subscription due the longest (its paid period ended by `at`), but none of `skip`, locked for the
+ * caller's transaction (skipping rows another instance holds).
+ */
+export async function lockNextRenewalDue(
+  tx: DatabaseExecutor,
+  at: Date,
+  skip: ReadonlySet<string>,
+  userId?: string,
+): Promise<SubscriptionWithUser | undefined> {
+  const [row] = await tx
+    .select({ subscription: subscriptions, user: users })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(
+      and(
+        renewing,
+        lte(subscriptions.validUntil, at),
+        skip.size > 0 ? notInArray(subscriptions.id, [...skip]) : undefined,
+        ofUser(userId),
+      ),
+    )
+    .orderBy(subscriptions.validUntil)
+    .limit(1)
+    .for('update', { of: subscriptions, skipLocked: true });
+  return row;
+}
+
+export async function paymentByKey(tx: DatabaseExecutor, idempotencyKey: string) {
+  const [row] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
+  return row;
+}
+
+/** Ends a subscription now: no more renewals, no more access. */
+export async function endSubscription(tx: DatabaseExecutor, subscriptionId: string, at: Date): Promise<void> {
+  await tx.update(subscriptions).set({ status: 'expired', updatedAt: at }).where(eq(subscriptions.id, subscriptionId));
+}
+
+/** A renewed period: the subscription active from `currentPeriodStart` until `validUntil`. */
+export async function extendSubscription(
+  tx: DatabaseExecutor,
+  subscriptionId: string,
+  period: { periodIndex: number; currentPeriodStart: Date; validUntil: Date },
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(subscriptions)
+    .set({ status: 'active', ...period, updatedAt: at })
+    .where(eq(subscriptions.id, subscriptionId));
+}
