@@ -18,6 +18,11 @@ export async function findUserByEmail(db: DatabaseExecutor, email: string): Prom
   return user;
 }
 
+export async function findUserById(db: DatabaseExecutor, id: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user;
+}
+
 export async function createUser(
   db: DatabaseExecutor,
   input: { email: string; displayName: string; password: string; phone?: string | null; locale?: Locale },

@@ -1,14 +1,17 @@
+import { findUserById } from '../auth/users';
 import type { PaymentProvider, RefundReason } from '../db/column-values';
-import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../db/open-database';
-import { users } from '../db/schema/accounts';
-import { payments } from '../db/schema/billing';
 import { processorsOf } from '../payments/processors';
 import { RefundRefused } from '../payments/refund-refused';
 import { duplicatePaymentRefundedEmail, lateChargeRefundedEmail, refundRefusedOperatorEmail } from './emails';
-import { RECONCILIATION_LIMITS, type ReconciliationDeps } from './reconciliation';
-
-type Payment = typeof payments.$inferSelect;
+import type { ReconciliationDeps } from './reconciliation';
+import { lockPayment, type Payment } from './payment-rows';
+import {
+  claimNextOwedRefund,
+  claimOwedRefund,
+  owedRefundProvider,
+  recordRefundMade,
+  recordRefundRefused,
+} from './refund-rows';
 
 /**
  * Why we give money back on our own: a first charge for an email taken meanwhile (no account was made for it),
@@ -20,17 +23,6 @@ type Payment = typeof payments.$inferSelect;
 export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'outbox' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'>;
 
 /**
- * Marks a succeeded payment as owed back, in the transaction that found out (so a crash or a provider error
- * afterwards cannot lose it). checked_at is cleared: the first attempt may be made at once.
- */
-export async function markRefundOwed(tx: DatabaseExecutor, paymentId: string, reason: RefundReason, now: Date) {
-  await tx
-    .update(payments)
-    .set({ refundReason: reason, refundOwedAt: now, checkedAt: null })
-    .where(and(eq(payments.id, paymentId), isNull(payments.refundOwedAt)));
-}
-
-/**
  * The provider's idempotency key (Stripe) or PayPal-Request-Id of the refund: one per payment, whichever path
  * makes it. A taken email's refund keeps the key the sign-up routes use for theirs.
  */
@@ -38,20 +30,6 @@ export function refundKeyOf(payment: Pick<Payment, 'refundReason' | 'registratio
   if (payment.refundReason === 'email_in_use' && payment.registrationId) return `refund:${payment.registrationId}`;
   return `refund:${payment.idempotencyKey}`;
 }
-
-/**
- * Not tried by any instance within the recheck interval: one attempt at a time, a failed one retried later. A
- * disputed payment waits: the dispute decides where its money goes, and a refund beside it could pay the card
- * holder twice (Stripe refuses one anyway); it stays owed, for the operator to see.
- */
-const dueNow = (at: Date) =>
-  and(
-    ne(payments.state, 'disputed'),
-    or(
-      isNull(payments.checkedAt),
-      lte(payments.checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)),
-    ),
-  );
 
 /** This instance can make the refund: it has the provider's keys (the sandbox needs none). */
 function canRefund(deps: RefundDeps, provider: PaymentProvider): boolean {
@@ -65,16 +43,9 @@ function canRefund(deps: RefundDeps, provider: PaymentProvider): boolean {
  */
 async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    const payment = await lockPayment(tx, paymentId);
     if (!payment?.refundOwedAt) return false;
-    await tx
-      .update(payments)
-      .set({
-        state: payment.state === 'disputed' ? 'disputed' : 'refunded',
-        refundedAmount: payment.amount,
-        refundOwedAt: null,
-      })
-      .where(eq(payments.id, payment.id));
+    await recordRefundMade(tx, payment);
     const email =
       payment.refundReason === 'late_renewal'
         ? { key: 'late-charge-refunded', render: lateChargeRefundedEmail }
@@ -82,7 +53,7 @@ async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<bool
           ? { key: 'duplicate-payment-refunded', render: duplicatePaymentRefundedEmail }
           : undefined;
     if (email && payment.userId) {
-      const [user] = await tx.select().from(users).where(eq(users.id, payment.userId));
+      const user = await findUserById(tx, payment.userId);
       if (user) {
         const locale = user.locale;
         await deps.outbox.queue(tx, {
@@ -110,12 +81,7 @@ async function recordRefunded(deps: RefundDeps, paymentId: string): Promise<bool
  */
 async function recordRefused(deps: RefundDeps, payment: Payment, code: string, at: Date): Promise<boolean> {
   const recorded = await deps.db.transaction(async (tx) => {
-    const [changed] = await tx
-      .update(payments)
-      .set({ refundOwedAt: null, refundFailedAt: at, refundFailure: code })
-      .where(and(eq(payments.id, payment.id), isNotNull(payments.refundOwedAt)))
-      .returning({ id: payments.id });
-    if (!changed) return false;
+    if (!(await recordRefundRefused(tx, payment.id, code, at))) return false;
     await deps.outbox.queue(tx, {
       idempotencyKey: `refund-refused:${payment.id}`,
       to: deps.operatorEmail,
@@ -178,16 +144,9 @@ async function refundClaimed(deps: RefundDeps, payment: Payment, at: Date): Prom
  * redelivery): claimed by moving checked_at, so no other instance or pass makes it at the same time.
  */
 export async function refundOwedFor(deps: RefundDeps, paymentKey: string, at: Date): Promise<RefundAttempt> {
-  const [payment] = await deps.db
-    .select({ provider: payments.provider })
-    .from(payments)
-    .where(and(eq(payments.idempotencyKey, paymentKey), isNotNull(payments.refundOwedAt)));
-  if (!payment || !canRefund(deps, payment.provider)) return 'not_due';
-  const [claimed] = await deps.db
-    .update(payments)
-    .set({ checkedAt: at })
-    .where(and(eq(payments.idempotencyKey, paymentKey), isNotNull(payments.refundOwedAt), dueNow(at)))
-    .returning();
+  const provider = await owedRefundProvider(deps.db, paymentKey);
+  if (!provider || !canRefund(deps, provider)) return 'not_due';
+  const claimed = await claimOwedRefund(deps.db, paymentKey, at);
   if (!claimed) return 'not_due';
   return refundClaimed(deps, claimed, at);
 }
@@ -217,26 +176,8 @@ export async function payRefundsOwed(
   const report: RefundsOwedReport = { refunded: 0, refundsFailed: 0 };
   const providers = Object.keys(processorsOf(deps)) as PaymentProvider[];
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
-    const claimed = await deps.db.transaction(async (tx) => {
-      // Another instance with the provider's keys makes the ones this one cannot.
-      const [row] = await tx
-        .select()
-        .from(payments)
-        .where(
-          and(
-            isNotNull(payments.refundOwedAt),
-            inArray(payments.refundReason, reasons),
-            inArray(payments.provider, providers),
-            dueNow(at),
-          ),
-        )
-        .orderBy(payments.refundOwedAt)
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!row) return undefined;
-      await tx.update(payments).set({ checkedAt: at }).where(eq(payments.id, row.id));
-      return row;
-    });
+    // Another instance with the provider's keys makes the ones this one cannot.
+    const claimed = await claimNextOwedRefund(deps.db, reasons, providers, at);
     if (!claimed) break;
     const attempt = await refundClaimed(deps, claimed, at);
     if (attempt === 'refunded') report.refunded += 1;

@@ -17,6 +17,7 @@ import {
 } from './reconciliation';
 import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment } from './settle';
+import { lockPayment } from './payment-rows';
 import { endSubscription } from './renewal-rows';
 import { lockSubscriptionWithUser } from './subscriptions';
 
@@ -145,7 +146,7 @@ async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at:
   if (!payment.subscriptionId) return false;
   const subscriptionId = payment.subscriptionId;
   return deps.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+    const current = await lockPayment(tx, payment.id);
     if (current?.state !== 'pending') return false;
     const row = await lockSubscriptionWithUser(tx, subscriptionId);
     if (!row) return false;

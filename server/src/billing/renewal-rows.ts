@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
-import { payments, subscriptions } from '../db/schema/billing';
+import { subscriptions } from '../db/schema/billing';
 
 // The renewal job's queries: which subscriptions are due, locked for one instance, and the changes a renewal makes.
 // The rules (when to remind, charge, end or extend) are in renewals.ts.
@@ -87,11 +87,6 @@ export async function lockNextRenewalDue(
     .orderBy(subscriptions.validUntil)
     .limit(1)
     .for('update', { of: subscriptions, skipLocked: true });
-  return row;
-}
-
-export async function paymentByKey(tx: DatabaseExecutor, idempotencyKey: string) {
-  const [row] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
   return row;
 }
 

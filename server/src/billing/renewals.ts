@@ -16,9 +16,8 @@ import {
   lockNextReminderDue,
   lockNextRenewalDue,
   markReminderSent,
-  paymentByKey,
 } from './renewal-rows';
-import { bookPaymentByKey } from './sign-up-rows';
+import { bookPaymentByKey, paymentByKey } from './payment-rows';
 
 type Subscription = typeof subscriptions.$inferSelect;
 type User = typeof users.$inferSelect;

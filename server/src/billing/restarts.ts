@@ -5,7 +5,7 @@ import { payments, registrations, subscriptions } from '../db/schema/billing';
 import type { Locale } from '../lib/messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail } from './emails';
-import { markRefundOwed } from './refunds-owed';
+import { markRefundOwed } from './refund-rows';
 import {
   type FirstChargeAnswer,
   type RegistrationDeps,

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, registrations } from '../db/schema/billing';
+import { registrations } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
-import { markRefundOwed } from './refunds-owed';
+import { lockPayment, paymentByKey, recordPaymentOutcome, type Payment } from './payment-rows';
+import { markRefundOwed } from './refund-rows';
 import { settleRenewal } from './renewals';
 import { restartSubscription } from './restarts';
 import { completeRegistration, failRegistration, type PaymentMethodKind, type RegistrationDeps } from './sign-ups';
@@ -23,8 +24,6 @@ export type SettleResult =
       refundOwed?: boolean;
     };
 
-type Payment = typeof payments.$inferSelect;
-
 /**
  * A scheduled renewal's answer after its period moved on (or its subscription is gone): the payment is closed
  * either way, with no email and no change to the subscription. A success is money we did not earn: owed back
@@ -36,17 +35,7 @@ async function settleMovedOn(
   outcome: Exclude<ChargeOutcome, { outcome: 'pending' }>,
   now: Date,
 ): Promise<SettleResult> {
-  await tx
-    .update(payments)
-    .set({
-      providerRef: outcome.providerRef ?? payment.providerRef,
-      state: outcome.outcome,
-      failureCode: outcome.outcome === 'failed' ? outcome.failureCode : null,
-      cardBrand: outcome.outcome === 'succeeded' ? outcome.cardBrand : null,
-      cardLast4: outcome.outcome === 'succeeded' ? outcome.cardLast4 : null,
-      settledAt: now,
-    })
-    .where(eq(payments.id, payment.id));
+  await recordPaymentOutcome(tx, payment, outcome, now);
   if (outcome.outcome === 'failed') return { settled: true, kind: 'renewal' };
   await markRefundOwed(tx, payment.id, 'late_renewal', now);
   return { settled: true, kind: 'renewal', refundOwed: true };
@@ -65,14 +54,14 @@ export async function settlePendingPayment(
   saved: { method: PaymentMethodKind; customerRef: string | null; paymentMethodRef: string | null },
   deps: RegistrationDeps,
 ): Promise<SettleResult> {
-  const [found] = await tx.select().from(payments).where(eq(payments.idempotencyKey, paymentKey));
+  const found = await paymentByKey(tx, paymentKey);
   if (!found) return { settled: false, missing: true };
   // The sign-up first, then its payment: the order every path takes (the Stripe webhook, the routes, the
   // reconciliation job), so two of them settling one attempt at once wait for each other instead of deadlocking.
   if (found.registrationId) {
     await tx.select().from(registrations).where(eq(registrations.id, found.registrationId)).for('update');
   }
-  const [payment] = await tx.select().from(payments).where(eq(payments.id, found.id)).for('update');
+  const payment = await lockPayment(tx, found.id);
   if (!payment) return { settled: false, missing: true };
   if (payment.state !== 'pending') return { settled: false };
 
@@ -136,15 +125,7 @@ export async function settlePendingPayment(
   if (subscription.periodIndex !== payment.periodIndex - 1) {
     return settleMovedOn(tx, payment, outcome, deps.now);
   }
-  const values = {
-    providerRef: outcome.providerRef,
-    state: outcome.outcome,
-    failureCode: outcome.outcome === 'failed' ? outcome.failureCode : null,
-    cardBrand: outcome.outcome === 'succeeded' ? outcome.cardBrand : null,
-    cardLast4: outcome.outcome === 'succeeded' ? outcome.cardLast4 : null,
-    settledAt: deps.now,
-  };
-  const [updated] = await tx.update(payments).set(values).where(eq(payments.id, payment.id)).returning();
-  await settleRenewal(tx, deps.outbox, { subscription, user, payment: updated! }, outcome, deps.now);
+  const updated = await recordPaymentOutcome(tx, payment, outcome, deps.now);
+  await settleRenewal(tx, deps.outbox, { subscription, user, payment: updated }, outcome, deps.now);
   return { settled: true, kind: 'renewal' };
 }

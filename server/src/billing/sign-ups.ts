@@ -8,7 +8,8 @@ import type { BillingConfig } from './billing-config';
 import type { Locale } from '../lib/messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail } from './emails';
-import { markRefundOwed } from './refunds-owed';
+import { bookPaymentByKey, bookPaymentOnce } from './payment-rows';
+import { markRefundOwed } from './refund-rows';
 import {
   lockRegistration,
   markAuthCodeIssued,
@@ -16,13 +17,7 @@ import {
   updateRegistration,
   updateRegistrationIn,
 } from './registration-rows';
-import {
-  bookPaymentByKey,
-  bookPaymentOnce,
-  insertAccountIfEmailFree,
-  insertSubscription,
-  updatePendingPayments,
-} from './sign-up-rows';
+import { insertAccountIfEmailFree, insertSubscription, updatePendingPayments } from './sign-up-rows';
 
 // A sign-up's first-day charge, from the attempt to the account: completed, failed, abandoned or left to the
 // provider, booked once by its key, and the new user's one-time auth code.

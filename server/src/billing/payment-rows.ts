@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import type { DatabaseExecutor } from '../db/open-database';
+import { payments } from '../db/schema/billing';
+import type { ChargeOutcome } from '../payments/processor';
+
+// Payments as rows, whichever path takes them (a sign-up, a renewal, a restart): booked once by their idempotency
+// key, found by it, and locked for the transaction that settles or refunds them.
+
+export type Payment = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;
+
+/**
+ * A payment booked by its idempotency key: inserted, or, when a row holds the key already (the attempt's pending
+ * payment, a replayed answer), that row changed with `rebooked`.
+ */
+export async function bookPaymentByKey(
+  db: DatabaseExecutor,
+  payment: NewPayment,
+  rebooked: Partial<NewPayment>,
+): Promise<Payment> {
+  const [row] = await db
+    .insert(payments)
+    .values(payment)
+    .onConflictDoUpdate({ target: payments.idempotencyKey, set: rebooked })
+    .returning();
+  if (!row) throw new Error('the payment was not recorded');
+  return row;
+}
+
+/** A payment inserted unless a row holds its idempotency key already (that one stands). */
+export async function bookPaymentOnce(db: DatabaseExecutor, payment: NewPayment): Promise<void> {
+  await db.insert(payments).values(payment).onConflictDoNothing({ target: payments.idempotencyKey });
+}
+
+export async function paymentByKey(db: DatabaseExecutor, idempotencyKey: string): Promise<Payment | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
+  return row;
+}
+
+/** A pending payment's answer recorded: its state, the provider's reference, and the failure's code or the card. */
+export async function recordPaymentOutcome(
+  tx: DatabaseExecutor,
+  payment: Payment,
+  outcome: Exclude<ChargeOutcome, { outcome: 'pending' }>,
+  at: Date,
+): Promise<Payment> {
+  const [row] = await tx
+    .update(payments)
+    .set({
+      providerRef: outcome.providerRef ?? payment.providerRef,
+      state: outcome.outcome,
+      failureCode: outcome.outcome === 'failed' ? outcome.failureCode : null,
+      cardBrand: outcome.outcome === 'succeeded' ? outcome.cardBrand : null,
+      cardLast4: outcome.outcome === 'succeeded' ? outcome.cardLast4 : null,
+      settledAt: at,
+    })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  if (!row) throw new Error('the payment was not found');
+  return row;
+}
+
+/** The payment, its row locked for the caller's transaction. */
+export async function lockPayment(tx: DatabaseExecutor, paymentId: string): Promise<Payment | undefined> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+  return row;
+}
