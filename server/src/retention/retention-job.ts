@@ -1,31 +1,22 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { LONGEST_WINDOW_SECONDS } from '../auth/throttle';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { pruneDailySendCounts } from '../requests/daily-send-counts';
 import { pruneVoiceNotes } from '../voice/voice-note-rows';
 import { VOICE_DRAFT_HOURS } from '../voice/voice-notes';
+import {
+  ABUSE_REPORT_DAYS,
+  CONTACT_MESSAGE_DAYS,
+  PAYMENT_YEARS,
+  REFUND_REQUEST_DAYS,
+  SPENT_COUNTER_HOURS,
+  TOMBSTONE_DAYS,
+  WEBHOOK_EVENT_DAYS,
+} from './retention-periods';
+
+// The retention job: the deletes that carry out retention-periods.ts, one instance at a time.
 
 // Any fixed number: every instance takes the same lock, so one of them prunes at a time.
 const RETENTION_LOCK_KEY = 727_001;
-
-// How long each kind of personal data is kept, and why (docs/privacy.md lists every table). Positions, live events,
-// cached addresses, sent messages, visitor reports, ended sessions and sign-up attempts: RETENTION_DAYS.
-
-/** Long enough for an old message's opt-out or report link to be followed; the tombstone holds only hashes. */
-export const TOMBSTONE_DAYS = 365;
-/** Time to answer a message and follow it up, or to act on a report of abuse or a refund request. */
-export const CONTACT_MESSAGE_DAYS = 365;
-export const ABUSE_REPORT_DAYS = 365;
-export const REFUND_REQUEST_DAYS = 365;
-/** Providers retry a webhook for about 3 days and can resend an event for 30: a replay within that does nothing. */
-export const WEBHOOK_EVENT_DAYS = 90;
-/** Accounting and tax records: Indonesian law asks for 10 years. */
-export const PAYMENT_YEARS = 10;
-/**
- * Throttle counters and send limits are dead once their window has passed. No throttle window is longer than a day
- * (countAttempt refuses one) and the send limit is 3 hours, so a day after it started a row is spent.
- */
-export const SPENT_COUNTER_HOURS = LONGEST_WINDOW_SECONDS / 3600;
 
 export interface RetentionResult {
   /** False when another instance held the lock: it is pruning now. */
@@ -93,7 +84,7 @@ async function deleted(db: DatabaseExecutor, statement: SQL): Promise<number> {
  * Deletes every kind of personal data whose time is over: positions, live events, cached geocoding answers, sent
  * messages, visitor reports, ended sessions and old sign-up attempts after `retentionDays`; spent throttle counters,
  * send limits and expired codes; webhook events, contact messages, abuse reports, refund requests and tombstones
- * after their own periods (above); payments after the years the law asks for. Under a transaction-scoped advisory
+ * after their own periods (retention-periods.ts); payments after the years the law asks for. Under a transaction-scoped advisory
  * lock, so several instances on one PostgreSQL never prune at once; the deletes are idempotent in any case.
  */
 export async function pruneExpiredData(db: Database, retentionDays: number): Promise<RetentionResult> {

@@ -1,0 +1,20 @@
+import { LONGEST_WINDOW_SECONDS } from '../auth/throttle';
+
+// How long each kind of personal data is kept, and why (docs/privacy.md lists every table). Positions, live events,
+// cached addresses, sent messages, visitor reports, ended sessions and sign-up attempts: RETENTION_DAYS.
+
+/** Long enough for an old message's opt-out or report link to be followed; the tombstone holds only hashes. */
+export const TOMBSTONE_DAYS = 365;
+/** Time to answer a message and follow it up, or to act on a report of abuse or a refund request. */
+export const CONTACT_MESSAGE_DAYS = 365;
+export const ABUSE_REPORT_DAYS = 365;
+export const REFUND_REQUEST_DAYS = 365;
+/** Providers retry a webhook for about 3 days and can resend an event for 30: a replay within that does nothing. */
+export const WEBHOOK_EVENT_DAYS = 90;
+/** Accounting and tax records: Indonesian law asks for 10 years. */
+export const PAYMENT_YEARS = 10;
+/**
+ * Throttle counters and send limits are dead once their window has passed. No throttle window is longer than a day
+ * (countAttempt refuses one) and the send limit is 3 hours, so a day after it started a row is spent.
+ */
+export const SPENT_COUNTER_HOURS = LONGEST_WINDOW_SECONDS / 3600;
