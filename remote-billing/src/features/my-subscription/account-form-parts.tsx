@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Form from 'antd/es/form';
@@ -81,4 +81,22 @@ export function useAction() {
     }
   };
   return { busy, outcome, run };
+}
+
+/**
+ * A part that shows what the server says (sessions, notice settings, …): `load()` runs once when the part opens, as
+ * the part's action (busy meanwhile, a failure shown as its outcome); `setData` shows a newer answer.
+ */
+export function useActionLoadedOnce<T>(load: () => Promise<T>) {
+  const action = useAction();
+  const [data, setData] = useState<T | null>(null);
+  useEffect(() => {
+    void action.run(async () => {
+      setData(await load());
+      return null;
+    });
+    // Once, when the part opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return { ...action, data, setData };
 }

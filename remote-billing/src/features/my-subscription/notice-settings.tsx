@@ -1,18 +1,10 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import {
-  fetchNoticeSettings,
-  sendTestPush,
-  setNotice,
-  type NoticeChannel,
-  type NoticeSettings,
-  type RequesterNotice,
-} from './account-api';
-import { OutcomeText, Part, useAction } from './account-form-parts';
-import { pushState, PushRefused, turnPushOff, turnPushOn, type PushState } from './push-subscription';
+import { fetchNoticeSettings, sendTestPush, setNotice, type NoticeChannel, type RequesterNotice } from './account-api';
+import { OutcomeText, Part, useActionLoadedOnce } from './account-form-parts';
+import { pushState, PushRefused, turnPushOff, turnPushOn } from './push-subscription';
 
 /**
  * What tells the subscriber that a recipient answered: emails, and notifications in the browsers where they turned
@@ -20,16 +12,7 @@ import { pushState, PushRefused, turnPushOff, turnPushOn, type PushState } from 
  */
 export function NoticeSettingsPart() {
   const { t } = useTranslation(billingNamespace);
-  const [settings, setSettings] = useState<NoticeSettings | null>(null);
-  const { busy, outcome, run } = useAction();
-  useEffect(() => {
-    void run(async () => {
-      setSettings(await fetchNoticeSettings());
-      return null;
-    });
-    // Once, when the section opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const { busy, outcome, run, data: settings, setData: setSettings } = useActionLoadedOnce(fetchNoticeSettings);
   const change = (channel: NoticeChannel, notice: RequesterNotice, on: boolean) =>
     run(async () => {
       setSettings(await setNotice(channel, notice, on));
@@ -68,16 +51,7 @@ export function NoticeSettingsPart() {
 /** Notifications in this browser: on, off, blocked or impossible here; a test notification once they are on. */
 function BrowserNotifications() {
   const { t } = useTranslation(billingNamespace);
-  const [state, setState] = useState<PushState | null>(null);
-  const { busy, outcome, run } = useAction();
-  useEffect(() => {
-    void run(async () => {
-      setState(await pushState());
-      return null;
-    });
-    // Once, when the section opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const { busy, outcome, run, data: state, setData: setState } = useActionLoadedOnce(pushState);
   const turnOn = () =>
     run(async () => {
       try {

@@ -1,24 +1,14 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from 'antd/es/button';
 import { type Locale } from '@kabari/shared/i18n/locale';
 import { formatTime } from '@kabari/shared/i18n/format-time';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import { fetchSessions, revokeSession, type AccountSession } from './account-api';
-import { OutcomeText, Part, useAction } from './account-form-parts';
+import { fetchSessions, revokeSession } from './account-api';
+import { OutcomeText, Part, useActionLoadedOnce } from './account-form-parts';
 
 export function SessionsList({ locale }: { locale: Locale }) {
   const { t } = useTranslation(billingNamespace);
-  const [sessions, setSessions] = useState<AccountSession[] | null>(null);
-  const { busy, outcome, run } = useAction();
-  useEffect(() => {
-    void run(async () => {
-      setSessions(await fetchSessions());
-      return null;
-    });
-    // Once, when the section opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const { busy, outcome, run, data: sessions, setData: setSessions } = useActionLoadedOnce(fetchSessions);
   const end = (id: string) =>
     run(async () => {
       await revokeSession(id);
