@@ -1,19 +1,19 @@
 import * as z from 'zod/mini';
 import type { ApiData } from '../api/api-types';
 
-export const remoteNames = ['search', 'dashboard', 'billing', 'share'] as const;
-export type RemoteName = (typeof remoteNames)[number];
+/** GET /runtime-config.json. */
+export type RuntimeConfig = ApiData<'/runtime-config.json', 'get'>;
+/** The remotes the server's runtime configuration names: a remote added there is missing below until added. */
+export type RemoteName = keyof RuntimeConfig['remotes'];
 
-/** Module Federation container names: the remote's `name` in its webpack config. */
+/** Module Federation container names: the remote's `federationName` in apps.js (a test checks they agree). */
 export const federationNames: Record<RemoteName, string> = {
   search: 'kabari_search',
   dashboard: 'kabari_dashboard',
   billing: 'kabari_billing',
   share: 'kabari_share',
 };
-
-/** GET /runtime-config.json. */
-export type RuntimeConfig = ApiData<'/runtime-config.json', 'get'>;
+export const remoteNames = Object.keys(federationNames) as RemoteName[];
 
 // Checked at run time too: the configuration may come from a server deployed apart from this build.
 const runtimeConfigSchema: z.ZodMiniType<RuntimeConfig> = z.object({
