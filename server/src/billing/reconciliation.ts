@@ -1,6 +1,8 @@
-import { isNull, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import { eq, isNull, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/open-database';
+import type { payments, registrations } from '../db/schema/billing';
 import type { PaypalProcessor } from '../payments/paypal';
 import type { StripeProcessor } from '../payments/stripe';
 import type { MessageOutbox } from '../plugins/message-outbox';
@@ -45,6 +47,37 @@ export function dueForCheck(at: Date, createdAt: AnyColumn, checkedAt: AnyColumn
     lte(createdAt, new Date(at.getTime() - RECONCILIATION_LIMITS.firstCheckAfterMs)),
     or(isNull(checkedAt), lte(checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)))!,
   ];
+}
+
+/** The tables a reconciliation pass claims rows of: each row says when an instance last took it (checked_at). */
+type ClaimedTable = typeof payments | typeof registrations;
+
+/**
+ * Claims one row for a pass: the first by `order` of those `where` selects, skipping rows another instance holds;
+ * its checked_at moves to `at` in the same short transaction, so no other instance (nor this pass) takes it again
+ * before the recheck interval. The provider is asked outside any transaction.
+ */
+export function claimNextRow<Table extends ClaimedTable>(
+  db: Database,
+  table: Table,
+  where: SQL | undefined,
+  order: AnyPgColumn,
+  at: Date,
+): Promise<Table['$inferSelect'] | undefined> {
+  // One body for both tables: drizzle cannot type a query over a union of tables, which share these columns.
+  const claimed = table as typeof payments;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(claimed)
+      .where(where)
+      .orderBy(order)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!row) return undefined;
+    await tx.update(claimed).set({ checkedAt: at }).where(eq(claimed.id, row.id));
+    return row as Table['$inferSelect'];
+  });
 }
 
 /**

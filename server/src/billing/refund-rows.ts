@@ -3,7 +3,7 @@ import type { PaymentProvider, RefundReason } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { payments } from '../db/schema/billing';
 import type { Payment } from './payment-rows';
-import { RECONCILIATION_LIMITS } from './reconciliation';
+import { claimNextRow, RECONCILIATION_LIMITS } from './reconciliation';
 
 // The refunds Kabari owes, as rows: marked owed, claimed by one instance at a time, and recorded as made or
 // refused. The rules (what is owed, who is told) are in refunds-owed.ts.
@@ -66,25 +66,13 @@ export function claimNextOwedRefund(
   providers: PaymentProvider[],
   at: Date,
 ): Promise<Payment | undefined> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(payments)
-      .where(
-        and(
-          isNotNull(payments.refundOwedAt),
-          inArray(payments.refundReason, reasons),
-          inArray(payments.provider, providers),
-          dueNow(at),
-        ),
-      )
-      .orderBy(payments.refundOwedAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!row) return undefined;
-    await tx.update(payments).set({ checkedAt: at }).where(eq(payments.id, row.id));
-    return row;
-  });
+  const due = and(
+    isNotNull(payments.refundOwedAt),
+    inArray(payments.refundReason, reasons),
+    inArray(payments.provider, providers),
+    dueNow(at),
+  );
+  return claimNextRow(db, payments, due, payments.refundOwedAt, at);
 }
 
 /** The refund was made in full: the payment refunded (a disputed one stays disputed) and no longer owed. */

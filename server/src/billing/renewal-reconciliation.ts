@@ -10,6 +10,7 @@ import { failureText } from './billing-messages';
 import { renewalFailedEmail } from './emails';
 import {
   askProvider,
+  claimNextRow,
   dueForCheck,
   RECONCILIATION_LIMITS,
   runReconciliationPass,
@@ -46,31 +47,19 @@ const UNKNOWN_AFTER_SECONDS = RECONCILIATION_LIMITS.unknownAfterMs / 1000;
  * sign-up job): old enough, not asked recently, not past the long limit (handled once there), not locked by
  * another instance. checked_at moves to `at` in the same short transaction; the provider is asked outside it.
  */
-async function claimNext(db: Database, at: Date): Promise<Payment | undefined> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(payments)
-      .where(
-        and(
-          eq(payments.state, 'pending'),
-          eq(payments.kind, 'renewal'),
-          isNull(payments.registrationId),
-          inArray(payments.provider, ['stripe', 'paypal']),
-          ...dueForCheck(at, payments.createdAt, payments.checkedAt),
-          or(
-            isNull(payments.checkedAt),
-            lt(payments.checkedAt, sql`${payments.createdAt} + make_interval(secs => ${UNKNOWN_AFTER_SECONDS})`),
-          ),
-        ),
-      )
-      .orderBy(payments.createdAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!row) return undefined;
-    await tx.update(payments).set({ checkedAt: at }).where(eq(payments.id, row.id));
-    return row;
-  });
+function claimNext(db: Database, at: Date): Promise<Payment | undefined> {
+  const due = and(
+    eq(payments.state, 'pending'),
+    eq(payments.kind, 'renewal'),
+    isNull(payments.registrationId),
+    inArray(payments.provider, ['stripe', 'paypal']),
+    ...dueForCheck(at, payments.createdAt, payments.checkedAt),
+    or(
+      isNull(payments.checkedAt),
+      lt(payments.checkedAt, sql`${payments.createdAt} + make_interval(secs => ${UNKNOWN_AFTER_SECONDS})`),
+    ),
+  );
+  return claimNextRow(db, payments, due, payments.createdAt, at);
 }
 
 /** Off-session nobody can complete 3-D Secure: the same failure chargeSaved answers at once. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { subscriptions } from '../db/schema/billing';
@@ -17,6 +17,26 @@ export interface SubscriptionWithUser {
 const renewing = inArray(subscriptions.status, ['trial', 'active']);
 const ofUser = (userId: string | undefined) => (userId ? eq(subscriptions.userId, userId) : undefined);
 
+/**
+ * The renewing subscription (of `userId` when given) that `due` selects, ending first, with its subscriber, locked
+ * for the caller's transaction (skipping rows another instance holds).
+ */
+async function lockFirstRenewing(
+  tx: DatabaseExecutor,
+  due: (SQL | undefined)[],
+  userId: string | undefined,
+): Promise<SubscriptionWithUser | undefined> {
+  const [row] = await tx
+    .select({ subscription: subscriptions, user: users })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(and(renewing, ...due, ofUser(userId)))
+    .orderBy(subscriptions.validUntil)
+    .limit(1)
+    .for('update', { of: subscriptions, skipLocked: true });
+  return row;
+}
+
 /** Cancelled subscriptions whose paid period is over become expired; answers how many. */
 export async function expireEndedCancellations(db: DatabaseExecutor, at: Date, userId?: string): Promise<number> {
   const rows = await db
@@ -28,8 +48,8 @@ export async function expireEndedCancellations(db: DatabaseExecutor, at: Date, u
 }
 
 /**
- * One renewing subscription whose renewal falls between `at` and `horizon` and whose subscriber has not been
- * reminded this period, locked for the caller's transaction (skipping rows another instance holds).
+ * A renewing subscription whose renewal falls between `at` and `horizon` and whose subscriber has not been
+ * reminded this period, locked.
  */
 export async function lockNextReminderDue(
   tx: DatabaseExecutor,
@@ -37,22 +57,12 @@ export async function lockNextReminderDue(
   horizon: Date,
   userId?: string,
 ): Promise<SubscriptionWithUser | undefined> {
-  const [row] = await tx
-    .select({ subscription: subscriptions, user: users })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(
-      and(
-        renewing,
-        sql`${subscriptions.validUntil} > ${at}`,
-        lte(subscriptions.validUntil, horizon),
-        sql`${subscriptions.reminderSentForPeriod} is distinct from ${subscriptions.periodIndex}`,
-        ofUser(userId),
-      ),
-    )
-    .limit(1)
-    .for('update', { of: subscriptions, skipLocked: true });
-  return row;
+  const due = [
+    sql`${subscriptions.validUntil} > ${at}`,
+    lte(subscriptions.validUntil, horizon),
+    sql`${subscriptions.reminderSentForPeriod} is distinct from ${subscriptions.periodIndex}`,
+  ];
+  return lockFirstRenewing(tx, due, userId);
 }
 
 export async function markReminderSent(tx: DatabaseExecutor, subscription: Subscription): Promise<void> {
@@ -63,8 +73,7 @@ export async function markReminderSent(tx: DatabaseExecutor, subscription: Subsc
 }
 
 /**
- * The renewing subscription due the longest (its paid period ended by `at`), but none of `skip`, locked for the
- * caller's transaction (skipping rows another instance holds).
+ * The renewing subscription due the longest (its paid period ended by `at`), but none of `skip`, locked.
  */
 export async function lockNextRenewalDue(
   tx: DatabaseExecutor,
@@ -72,22 +81,8 @@ export async function lockNextRenewalDue(
   skip: ReadonlySet<string>,
   userId?: string,
 ): Promise<SubscriptionWithUser | undefined> {
-  const [row] = await tx
-    .select({ subscription: subscriptions, user: users })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(
-      and(
-        renewing,
-        lte(subscriptions.validUntil, at),
-        skip.size > 0 ? notInArray(subscriptions.id, [...skip]) : undefined,
-        ofUser(userId),
-      ),
-    )
-    .orderBy(subscriptions.validUntil)
-    .limit(1)
-    .for('update', { of: subscriptions, skipLocked: true });
-  return row;
+  const due = [lte(subscriptions.validUntil, at), skip.size > 0 ? notInArray(subscriptions.id, [...skip]) : undefined];
+  return lockFirstRenewing(tx, due, userId);
 }
 
 /** Ends a subscription now: no more renewals, no more access. */

@@ -11,6 +11,7 @@ import type { BillingConfig } from './billing-config';
 import type { Locale } from '../lib/messages';
 import {
   askProvider,
+  claimNextRow,
   dueForCheck,
   RECONCILIATION_LIMITS,
   runReconciliationPass,
@@ -60,25 +61,13 @@ type ProviderAnswer =
  * another instance. Its checked_at moves to `at` in the same short transaction, so no other instance (nor this
  * pass) takes it again before the recheck interval; the provider is asked outside any transaction.
  */
-async function claimNext(db: Database, at: Date): Promise<Registration | undefined> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(registrations)
-      .where(
-        and(
-          eq(registrations.state, 'querying'),
-          inArray(registrations.provider, ['stripe', 'paypal']),
-          ...dueForCheck(at, registrations.createdAt, registrations.checkedAt),
-        ),
-      )
-      .orderBy(registrations.createdAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!row) return undefined;
-    await tx.update(registrations).set({ checkedAt: at }).where(eq(registrations.id, row.id));
-    return row;
-  });
+function claimNext(db: Database, at: Date): Promise<Registration | undefined> {
+  const due = and(
+    eq(registrations.state, 'querying'),
+    inArray(registrations.provider, ['stripe', 'paypal']),
+    ...dueForCheck(at, registrations.createdAt, registrations.checkedAt),
+  );
+  return claimNextRow(db, registrations, due, registrations.createdAt, at);
 }
 
 async function askStripe(
