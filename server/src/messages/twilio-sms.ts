@@ -1,4 +1,4 @@
-import type twilio from 'twilio';
+import twilio from 'twilio';
 import type { TwilioSettings } from '../requests/requests-config';
 import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from './message-sender';
 
@@ -15,22 +15,17 @@ export function createTwilioSender(
   /** One request's limit: below the outbox's claim lease, so a hung request never outlives its claim. */
   timeoutMs = 30_000,
 ): MessageSender {
-  // The SDK loads with the first message: a server that sends none (or a test of it) does not pay for it.
-  let client: Promise<twilio.Twilio> | undefined;
-  const connect = () =>
-    (client ??= import('twilio').then(({ default: sdk }) =>
-      (sdk as unknown as typeof twilio)(settings.accountSid, settings.authToken, {
-        ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
-        autoRetry: false,
-        timeout: timeoutMs,
-      }),
-    ));
+  const client = twilio(settings.accountSid, settings.authToken, {
+    ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
+    autoRetry: false,
+    timeout: timeoutMs,
+  });
   const sender = settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from };
   return {
     transport: 'twilio',
     async send({ to, text }) {
       try {
-        const message = await (await connect()).messages.create({ to, body: text, ...sender });
+        const message = await client.messages.create({ to, body: text, ...sender });
         return { providerRef: message.sid };
       } catch (error) {
         const status = (error as { status?: number }).status;
