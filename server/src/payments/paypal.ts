@@ -1,4 +1,19 @@
-import type { CapturedPayment, Order, OrderRequest } from '@paypal/paypal-server-sdk';
+import {
+  ApiError,
+  CheckoutPaymentIntent,
+  Client,
+  Environment,
+  OrdersController,
+  PaymentsController,
+  PaypalExperienceUserAction,
+  PaypalPaymentTokenUsageType,
+  PaypalWalletContextShippingPreference,
+  StoreInVaultInstruction,
+  VaultController,
+  type CapturedPayment,
+  type Order,
+  type OrderRequest,
+} from '@paypal/paypal-server-sdk';
 import type { PaypalSettings } from '../billing/billing-config';
 import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest, SavedCustomer } from './processor';
 import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
@@ -11,24 +26,9 @@ import {
   type WebhookHeaders,
 } from './paypal-outcomes';
 
-const loadSdk = () => import('@paypal/paypal-server-sdk');
-type PaypalSdk = Awaited<ReturnType<typeof loadSdk>>;
-
-/** The SDK and the client made with it, for one processor. */
-interface PaypalApi {
-  sdk: PaypalSdk;
-  client: InstanceType<PaypalSdk['Client']>;
-  orders: InstanceType<PaypalSdk['OrdersController']>;
-  payments: InstanceType<PaypalSdk['PaymentsController']>;
-}
-
-/** PayPal's own answer with this HTTP status (an ApiError of the SDK). */
-const paypalError = (sdk: PaypalSdk, error: unknown, status?: number) =>
-  error instanceof sdk.ApiError && (status === undefined || error.statusCode === status);
-
 /** A decline PayPal answers with an error (422 INSTRUMENT_DECLINED and the like), as a failed outcome. */
-function failureFromError(sdk: PaypalSdk, error: unknown, providerRef: string | null): ChargeOutcome | null {
-  if (!(error instanceof sdk.ApiError) || error.statusCode !== 422) return null;
+function failureFromError(error: unknown, providerRef: string | null): ChargeOutcome | null {
+  if (!(error instanceof ApiError) || error.statusCode !== 422) return null;
   const result = error.result as { details?: { issue?: string }[] } | undefined;
   const issue = result?.details?.[0]?.issue ?? 'UNPROCESSABLE_ENTITY';
   return { outcome: 'failed', providerRef, failureCode: issue, failureMessage: 'PayPal declined the payment.' };
@@ -42,35 +42,29 @@ function failureFromError(sdk: PaypalSdk, error: unknown, providerRef: string | 
  */
 export class PaypalProcessor implements PaymentProcessor {
   readonly provider = 'paypal' as const;
+  readonly client: Client;
+  private readonly orders: OrdersController;
+  private readonly payments: PaymentsController;
   private readonly fetchFn: typeof fetch;
   private token: { value: string; expiresAt: number } | null = null;
-  private api: Promise<PaypalApi> | undefined;
 
   constructor(
     readonly settings: PaypalSettings,
     /** Tests: every HTTP call of the SDK and of the webhook check goes through this fetch. */
-    private readonly sdkFetch?: typeof fetch,
+    fetchFn?: typeof fetch,
   ) {
-    this.fetchFn = sdkFetch ?? fetch;
-  }
-
-  /**
-   * The SDK, loaded on the first call: it takes about half a second to load, which every start of the server (and
-   * every test of it) would otherwise pay, PayPal configured or not.
-   */
-  private connect(): Promise<PaypalApi> {
-    return (this.api ??= loadSdk().then((sdk) => {
-      const client = new sdk.Client({
-        clientCredentialsAuthCredentials: {
-          oAuthClientId: this.settings.clientId,
-          oAuthClientSecret: this.settings.clientSecret,
-        },
-        environment: this.settings.environment === 'production' ? sdk.Environment.Production : sdk.Environment.Sandbox,
-        timeout: 30_000,
-        ...(this.sdkFetch ? { unstable_httpClientOptions: { adapter: 'fetch', env: { fetch: this.sdkFetch } } } : {}),
-      });
-      return { sdk, client, orders: new sdk.OrdersController(client), payments: new sdk.PaymentsController(client) };
-    }));
+    this.fetchFn = fetchFn ?? fetch;
+    this.client = new Client({
+      clientCredentialsAuthCredentials: {
+        oAuthClientId: settings.clientId,
+        oAuthClientSecret: settings.clientSecret,
+      },
+      environment: settings.environment === 'production' ? Environment.Production : Environment.Sandbox,
+      timeout: 30_000,
+      ...(fetchFn ? { unstable_httpClientOptions: { adapter: 'fetch', env: { fetch: fetchFn } } } : {}),
+    });
+    this.orders = new OrdersController(this.client);
+    this.payments = new PaymentsController(this.client);
   }
 
   /** The first-day order, to be approved in the PayPal button; the PayPal account is vaulted when captured. */
@@ -83,9 +77,8 @@ export class PaypalProcessor implements PaymentProcessor {
     locale: 'en' | 'id';
     description: string;
   }): Promise<string> {
-    const { sdk, orders } = await this.connect();
     const body: OrderRequest = {
-      intent: sdk.CheckoutPaymentIntent.Capture,
+      intent: CheckoutPaymentIntent.Capture,
       purchaseUnits: [
         {
           amount: { currencyCode: input.currency, value: paypalAmount(input.amount, input.currency) },
@@ -97,35 +90,31 @@ export class PaypalProcessor implements PaymentProcessor {
         paypal: {
           experienceContext: {
             locale: input.locale === 'id' ? 'id-ID' : 'en-US',
-            shippingPreference: sdk.PaypalWalletContextShippingPreference.NoShipping,
-            userAction: sdk.PaypalExperienceUserAction.PayNow,
+            shippingPreference: PaypalWalletContextShippingPreference.NoShipping,
+            userAction: PaypalExperienceUserAction.PayNow,
           },
           attributes: {
-            vault: {
-              storeInVault: sdk.StoreInVaultInstruction.OnSuccess,
-              usageType: sdk.PaypalPaymentTokenUsageType.Merchant,
-            },
+            vault: { storeInVault: StoreInVaultInstruction.OnSuccess, usageType: PaypalPaymentTokenUsageType.Merchant },
           },
         },
       },
     };
-    const { result } = await orders.createOrder({ body, paypalRequestId: input.requestId });
+    const { result } = await this.orders.createOrder({ body, paypalRequestId: input.requestId });
     if (!result.id) throw new Error('PayPal answered an order without an id');
     return result.id;
   }
 
   /** Captures an approved order. A decline is an outcome, not an error. */
   async captureOrder(orderId: string, requestId: string): Promise<PaypalCapture> {
-    const { sdk, orders } = await this.connect();
     try {
-      const { result } = await orders.captureOrder({
+      const { result } = await this.orders.captureOrder({
         id: orderId,
         paypalRequestId: requestId,
         prefer: 'return=representation',
       });
       return { outcome: orderOutcome(result), ...vaultOf(result) };
     } catch (error) {
-      const outcome = failureFromError(sdk, error, orderId);
+      const outcome = failureFromError(error, orderId);
       if (!outcome) throw error;
       return { outcome, customerRef: null, paymentMethodRef: null };
     }
@@ -133,9 +122,8 @@ export class PaypalProcessor implements PaymentProcessor {
 
   /** The vault an order saved (a webhook's capture does not carry it). Nothing when PayPal cannot say. */
   async orderVault(orderId: string): Promise<{ customerRef: string | null; paymentMethodRef: string | null }> {
-    const { orders } = await this.connect();
     try {
-      const { result } = await orders.getOrder({ id: orderId });
+      const { result } = await this.orders.getOrder({ id: orderId });
       return vaultOf(result);
     } catch {
       return { customerRef: null, paymentMethodRef: null };
@@ -147,12 +135,11 @@ export class PaypalProcessor implements PaymentProcessor {
    * longer knows it (an order never approved expires and is gone).
    */
   async getOrder(orderId: string): Promise<Order | null> {
-    const { sdk, orders } = await this.connect();
     try {
-      const { result } = await orders.getOrder({ id: orderId });
+      const { result } = await this.orders.getOrder({ id: orderId });
       return result;
     } catch (error) {
-      if (paypalError(sdk, error, 404)) return null;
+      if (error instanceof ApiError && error.statusCode === 404) return null;
       throw error;
     }
   }
@@ -162,23 +149,21 @@ export class PaypalProcessor implements PaymentProcessor {
    * about when its webhook is late. Null when PayPal knows no capture by this id.
    */
   async getCapture(captureId: string): Promise<CapturedPayment | null> {
-    const { sdk, payments } = await this.connect();
     try {
-      const { result } = await payments.getCapturedPayment({ captureId });
+      const { result } = await this.payments.getCapturedPayment({ captureId });
       return result;
     } catch (error) {
-      if (paypalError(sdk, error, 404)) return null;
+      if (error instanceof ApiError && error.statusCode === 404) return null;
       throw error;
     }
   }
 
   /** A renewal: an order paid from the vaulted PayPal account, without the buyer. */
   async chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome> {
-    const { sdk, orders } = await this.connect();
     try {
-      const { result } = await orders.createOrder({
+      const { result } = await this.orders.createOrder({
         body: {
-          intent: sdk.CheckoutPaymentIntent.Capture,
+          intent: CheckoutPaymentIntent.Capture,
           purchaseUnits: [
             {
               amount: { currencyCode: request.currency, value: paypalAmount(request.amount, request.currency) },
@@ -206,7 +191,7 @@ export class PaypalProcessor implements PaymentProcessor {
       }
       return orderOutcome(result);
     } catch (error) {
-      const outcome = failureFromError(sdk, error, null);
+      const outcome = failureFromError(error, null);
       if (outcome) return outcome;
       throw error;
     }
@@ -220,11 +205,10 @@ export class PaypalProcessor implements PaymentProcessor {
    */
   async refund(captureId: string | null, requestId: string): Promise<void> {
     if (!captureId) throw new RefundRefused('no_provider_reference', undefined);
-    const { sdk, payments } = await this.connect();
     try {
-      await payments.refundCapturedPayment({ captureId, paypalRequestId: requestId });
+      await this.payments.refundCapturedPayment({ captureId, paypalRequestId: requestId });
     } catch (error) {
-      if (error instanceof sdk.ApiError) {
+      if (error instanceof ApiError) {
         const result = error.result as { name?: string; details?: { issue?: string }[] } | undefined;
         if (error.statusCode === 422 && result?.details?.some((detail) => detail.issue === 'CAPTURE_FULLY_REFUNDED')) {
           return;
@@ -243,11 +227,10 @@ export class PaypalProcessor implements PaymentProcessor {
    * goes too. A token PayPal no longer knows is already forgotten.
    */
   async forgetPaymentToken(paymentTokenId: string): Promise<void> {
-    const { sdk, client } = await this.connect();
     try {
-      await new sdk.VaultController(client).deletePaymentToken(paymentTokenId);
+      await new VaultController(this.client).deletePaymentToken(paymentTokenId);
     } catch (error) {
-      if (paypalError(sdk, error, 404)) return;
+      if (error instanceof ApiError && error.statusCode === 404) return;
       throw error;
     }
   }
@@ -259,8 +242,7 @@ export class PaypalProcessor implements PaymentProcessor {
 
   private async accessToken(): Promise<string> {
     if (this.token && this.token.expiresAt > Date.now()) return this.token.value;
-    const { client } = await this.connect();
-    const token = await client.clientCredentialsAuthManager.fetchToken();
+    const token = await this.client.clientCredentialsAuthManager.fetchToken();
     const lifetimeSeconds = Number(token.expiresIn ?? 300n);
     // A minute's margin: a token never expires between this check and PayPal reading it.
     this.token = { value: token.accessToken, expiresAt: Date.now() + Math.max(0, lifetimeSeconds - 60) * 1000 };

@@ -1,21 +1,11 @@
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { StripeSettings } from '../billing/billing-config';
 import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest, SavedCustomer } from './processor';
 import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
 import { intentOutcome, refOf, stripeAmount, type StripeFirstCharge } from './stripe-outcomes';
 
-type StripeSdk = typeof Stripe;
-// Typed as the CommonJS build the rest of the server names its types from (the two builds' types differ in name only).
-const loadStripe = (): Promise<StripeSdk> => import('stripe').then((module) => module.default as unknown as StripeSdk);
-
-/** The SDK and the client made with it, for one processor. */
-interface StripeApi {
-  sdk: StripeSdk;
-  client: InstanceType<StripeSdk>;
-}
-
-function failureFromError(sdk: StripeSdk, error: unknown): ChargeOutcome | null {
-  if (error instanceof sdk.errors.StripeCardError) {
+function failureFromError(error: unknown): ChargeOutcome | null {
+  if (error instanceof Stripe.errors.StripeCardError) {
     const intent = (error.raw as { payment_intent?: { id?: string } }).payment_intent;
     return {
       outcome: 'failed',
@@ -30,22 +20,16 @@ function failureFromError(sdk: StripeSdk, error: unknown): ChargeOutcome | null 
 /** Stripe: PaymentIntents with idempotency keys, a customer with the saved payment method for renewals. */
 export class StripeProcessor implements PaymentProcessor {
   readonly provider = 'stripe' as const;
-  private api: Promise<StripeApi> | undefined;
+  readonly client: Stripe;
 
   constructor(
     readonly settings: StripeSettings,
-    private readonly httpClient?: ReturnType<typeof Stripe.createFetchHttpClient>,
-  ) {}
-
-  /** The SDK, loaded on the first call: a start of the server (or a test of it) without Stripe never pays for it. */
-  private connect(): Promise<StripeApi> {
-    return (this.api ??= loadStripe().then((sdk) => ({
-      sdk,
-      client: new sdk(this.settings.secretKey, {
-        maxNetworkRetries: 2,
-        ...(this.httpClient ? { httpClient: this.httpClient } : {}),
-      }),
-    })));
+    httpClient?: ReturnType<typeof Stripe.createFetchHttpClient>,
+  ) {
+    this.client = new Stripe(settings.secretKey, {
+      maxNetworkRetries: 2,
+      ...(httpClient ? { httpClient } : {}),
+    });
   }
 
   /**
@@ -66,15 +50,14 @@ export class StripeProcessor implements PaymentProcessor {
     customerRef?: string | null;
   }): Promise<StripeFirstCharge> {
     const kind = input.kind ?? 'first_day';
-    const { sdk, client } = await this.connect();
     const customer = input.customerRef
       ? { id: input.customerRef }
-      : await client.customers.create(
+      : await this.client.customers.create(
           { email: input.email, name: input.name, metadata: { registrationId: input.registrationId } },
           { idempotencyKey: `customer:${input.registrationId}` },
         );
     try {
-      const intent = await client.paymentIntents.create(
+      const intent = await this.client.paymentIntents.create(
         {
           amount: stripeAmount(input.amount, input.currency),
           currency: input.currency.toLowerCase(),
@@ -100,7 +83,7 @@ export class StripeProcessor implements PaymentProcessor {
         paymentMethodRef: refOf(intent.payment_method) ?? input.paymentMethodId,
       };
     } catch (error) {
-      const outcome = failureFromError(sdk, error);
+      const outcome = failureFromError(error);
       if (!outcome) throw error;
       return {
         outcome,
@@ -114,9 +97,8 @@ export class StripeProcessor implements PaymentProcessor {
   }
 
   async chargeSaved(request: SavedChargeRequest): Promise<ChargeOutcome> {
-    const { sdk, client } = await this.connect();
     try {
-      const intent = await client.paymentIntents.create(
+      const intent = await this.client.paymentIntents.create(
         {
           amount: stripeAmount(request.amount, request.currency),
           currency: request.currency.toLowerCase(),
@@ -142,7 +124,7 @@ export class StripeProcessor implements PaymentProcessor {
       }
       return outcome;
     } catch (error) {
-      const outcome = failureFromError(sdk, error);
+      const outcome = failureFromError(error);
       if (outcome) return outcome;
       throw error;
     }
@@ -156,14 +138,13 @@ export class StripeProcessor implements PaymentProcessor {
    */
   async refund(paymentIntentId: string | null, idempotencyKey: string): Promise<void> {
     if (!paymentIntentId) throw new RefundRefused('no_provider_reference', undefined);
-    const { sdk, client } = await this.connect();
     try {
-      await client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
+      await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
     } catch (error) {
-      if (error instanceof sdk.errors.StripeInvalidRequestError && error.code === 'charge_already_refunded') return;
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'charge_already_refunded') return;
       if (
-        error instanceof sdk.errors.StripeError &&
-        !(error instanceof sdk.errors.StripeRateLimitError || error instanceof sdk.errors.StripeAPIError) &&
+        error instanceof Stripe.errors.StripeError &&
+        !(error instanceof Stripe.errors.StripeRateLimitError || error instanceof Stripe.errors.StripeAPIError) &&
         isRefusal(error.statusCode)
       ) {
         throw new RefundRefused(refusalCode(error.code ?? error.rawType, error.statusCode), error.statusCode);
@@ -177,11 +158,10 @@ export class StripeProcessor implements PaymentProcessor {
    * methods. A customer Stripe no longer knows is already forgotten.
    */
   async forgetCustomer(customerRef: string): Promise<void> {
-    const { sdk, client } = await this.connect();
     try {
-      await client.customers.del(customerRef);
+      await this.client.customers.del(customerRef);
     } catch (error) {
-      if (error instanceof sdk.errors.StripeInvalidRequestError && error.statusCode === 404) return;
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return;
       throw error;
     }
   }
@@ -193,19 +173,16 @@ export class StripeProcessor implements PaymentProcessor {
 
   /** A PaymentIntent as Stripe has it now: the reconciliation job asks when the webhook is late. */
   async retrieveIntent(paymentIntentId: string): Promise<Stripe.PaymentIntent> {
-    const { client } = await this.connect();
-    return client.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+    return this.client.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
   }
 
   /** Cancels a PaymentIntent the payer left unfinished (3-D Secure never completed): it can no longer be paid. */
   async cancelIntent(paymentIntentId: string, idempotencyKey: string): Promise<Stripe.PaymentIntent> {
-    const { client } = await this.connect();
-    return client.paymentIntents.cancel(paymentIntentId, { cancellation_reason: 'abandoned' }, { idempotencyKey });
+    return this.client.paymentIntents.cancel(paymentIntentId, { cancellation_reason: 'abandoned' }, { idempotencyKey });
   }
 
   /** Verifies Stripe's signature (and its timestamp tolerance); throws on anything else. */
-  async verifyWebhook(rawBody: Buffer, signature: string): Promise<Stripe.Event> {
-    const { client } = await this.connect();
-    return client.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
+  verifyWebhook(rawBody: Buffer, signature: string): Stripe.Event {
+    return this.client.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
   }
 }

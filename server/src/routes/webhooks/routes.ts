@@ -43,7 +43,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, say('rawEventExpected'));
       let event: Stripe.Event;
       try {
-        event = await stripe.verifyWebhook(request.body, request.headers['stripe-signature']);
+        event = stripe.verifyWebhook(request.body, request.headers['stripe-signature']);
       } catch {
         request.log.warn('A Stripe webhook with a bad signature was refused');
         throw new HttpError(400, say('signatureMismatch'));
