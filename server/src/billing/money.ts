@@ -1,7 +1,7 @@
 // Amounts are integers in the currency's minor unit. Rupiah and the like are used without decimals in practice
 // (ISO 4217 still lists two for IDR), so they count as zero-decimal here; Stripe's own rules are applied where
 // amounts go to Stripe.
-const ZERO_DECIMAL = new Set([
+const ZERO_DECIMAL_CURRENCIES: ReadonlySet<string> = new Set([
   'BIF',
   'CLP',
   'DJF',
@@ -29,17 +29,22 @@ export function isKnownCurrency(code: string): boolean {
 }
 
 // Building an Intl.NumberFormat costs more than the rest of a subscribe/info answer: once per currency.
-const minorDigitsByCurrency = new Map<string, number>();
+const isoDigitsByCurrency = new Map<string, number>();
 
-export function minorDigits(currency: string): number {
-  const known = minorDigitsByCurrency.get(currency);
+/** The decimals ICU's copy of ISO 4217 (through Intl) gives the currency. */
+function isoDigits(currency: string): number {
+  const known = isoDigitsByCurrency.get(currency);
   if (known !== undefined) return known;
-  const digits = ZERO_DECIMAL.has(currency)
-    ? 0
-    : (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   // Intl throws on anything but a three-letter code, so the map holds at most 26³ small entries.
-  minorDigitsByCurrency.set(currency, digits);
+  isoDigitsByCurrency.set(currency, digits);
   return digits;
+}
+
+/** The decimals Kabari counts the currency's amounts in. */
+export function minorDigits(currency: string): number {
+  return ZERO_DECIMAL_CURRENCIES.has(currency) ? 0 : isoDigits(currency);
 }
 
 /** "29.99" → 2999 for USD; null when the text has more decimals than the currency holds. */

@@ -5,7 +5,9 @@ import type { ChargeOutcome } from './processor';
 // What Stripe's answers mean for us, apart from the SDK itself: the webhooks and the reconciliation jobs read
 // these, and only a configured Stripe loads the SDK (see plugins/billing.ts).
 
-// https://docs.stripe.com/currencies#zero-decimal
+// How Stripe counts an amount (https://docs.stripe.com/currencies): in hundredths of the currency, whatever its
+// decimals in ISO 4217 or in ICU (rupiah and krónur included: ICU gives them none), but in whole units for these
+// zero-decimal currencies and in thousandths for the three-decimal ones below.
 const STRIPE_ZERO_DECIMAL = new Set([
   'BIF',
   'CLP',
@@ -25,12 +27,15 @@ const STRIPE_ZERO_DECIMAL = new Set([
   'XPF',
 ]);
 
-/** Our minor units → Stripe's (Stripe counts rupiah in hundredths, for example). */
+const STRIPE_THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
+
+/** Stripe's decimals for a currency. */
+const stripeDigits = (currency: string) =>
+  STRIPE_ZERO_DECIMAL.has(currency) ? 0 : STRIPE_THREE_DECIMAL.has(currency) ? 3 : 2;
+
+/** Our minor units → Stripe's (Stripe counts rupiah in hundredths, Kabari in whole rupiah). */
 export function stripeAmount(amount: number, currency: string): number {
-  const stripeDigits = STRIPE_ZERO_DECIMAL.has(currency)
-    ? 0
-    : (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
-  return amount * 10 ** Math.max(0, stripeDigits - minorDigits(currency));
+  return amount * 10 ** Math.max(0, stripeDigits(currency) - minorDigits(currency));
 }
 
 export interface StripeFirstCharge {
