@@ -13,7 +13,8 @@ import { hostNamespace } from '../../i18n/host-namespace';
 import { dashboardPath } from '../../lib/route-targets';
 import { showToast } from '../../components/toasts';
 import { logIn } from './auth-api';
-import { canSubmitLogin, emailProblem, trimmed, type LoginValues } from './auth-validation';
+import { canSubmitLogin, trimmed, type LoginValues } from './auth-validation';
+import { EmailField } from './email-field';
 import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 
@@ -84,21 +85,7 @@ export default function LoginDialog() {
           onFinish={submit}
           onValuesChange={revalidateWhileWrong}
         >
-          <Form.Item
-            name="email"
-            label={t('auth.email')}
-            validateTrigger="onBlur"
-            rules={[
-              {
-                validator: (_rule, value) => {
-                  const problem = emailProblem(value);
-                  return problem ? Promise.reject(new Error(t(`auth.${problem}`))) : Promise.resolve();
-                },
-              },
-            ]}
-          >
-            <Input ref={emailInput} type="email" inputMode="email" autoComplete="username" />
-          </Form.Item>
+          <EmailField inputRef={emailInput} />
           <Form.Item
             name="password"
             label={t('auth.password')}

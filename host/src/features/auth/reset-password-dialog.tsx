@@ -11,7 +11,6 @@ import { hostNamespace } from '../../i18n/host-namespace';
 import { showToast } from '../../components/toasts';
 import { resetPassword, sendResetCode } from './auth-api';
 import {
-  emailProblem,
   missingResetFields,
   newPasswordBounds,
   newPasswordTooShortOrLong,
@@ -19,6 +18,7 @@ import {
   type ResetValues,
 } from './auth-validation';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
+import { EmailField } from './email-field';
 import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 
 type Step = 'email' | 'newPassword';
@@ -127,21 +127,7 @@ export default function ResetPasswordDialog() {
           onFinish={submit}
           onValuesChange={revalidateWhileWrong}
         >
-          <Form.Item
-            name="email"
-            label={t('auth.email')}
-            validateTrigger="onBlur"
-            rules={[
-              {
-                validator: (_rule, value) => {
-                  const problem = emailProblem(value);
-                  return problem ? Promise.reject(new Error(t(`auth.${problem}`))) : Promise.resolve();
-                },
-              },
-            ]}
-          >
-            <Input ref={emailInput} type="email" inputMode="email" autoComplete="username" />
-          </Form.Item>
+          <EmailField inputRef={emailInput} />
           {step === 'newPassword' && (
             <>
               <Form.Item
