@@ -30,7 +30,8 @@ export function formatMoney(amount: number, currencyCode: string, locale: Locale
   }).format(amount);
 }
 
-// Stripe counts most currencies in hundredths; these in whole units.
+// Stripe counts most currencies in hundredths (rupiah too); these in whole units, and the three-decimal ones below in
+// thousandths (https://docs.stripe.com/currencies).
 const zeroDecimalCurrencies = new Set([
   'BIF',
   'CLP',
@@ -50,6 +51,11 @@ const zeroDecimalCurrencies = new Set([
   'XPF',
 ]);
 
+const threeDecimalCurrencies = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
+
+/** An amount in the API's major units as Stripe counts it (Rp 449.000 → 44900000, $4.99 → 499). */
 export function toMinorUnits(amount: number, currencyCode: string): number {
-  return zeroDecimalCurrencies.has(currencyCode.toUpperCase()) ? Math.round(amount) : Math.round(amount * 100);
+  const code = currencyCode.toUpperCase();
+  const digits = zeroDecimalCurrencies.has(code) ? 0 : threeDecimalCurrencies.has(code) ? 3 : 2;
+  return Math.round(amount * 10 ** digits);
 }
