@@ -5,7 +5,8 @@ import Button from 'antd/es/button';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { PhoneInput, usePhoneCountry } from '@kabari/shared/requests/phone-input';
-import { checkMobileNumber, describeNumber, type PhoneError } from '@kabari/shared/requests/phone-validation';
+import { describeNumber } from '@kabari/shared/requests/phone-validation';
+import { useNumberCheck } from '@kabari/shared/requests/use-number-check';
 import { rememberSearchedNumber, searchedNumber } from '@kabari/shared/requests/searched-number';
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
@@ -29,11 +30,8 @@ type Compose = { channel: MessageChannel; target: string } | null;
 function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose: Compose) => void }) {
   const { t } = useTranslation(dashboardRequestsNamespace);
   const { country, pickCountry } = usePhoneCountry(locale, { eager: true });
-  const [number, setNumber] = useState('');
-  const [error, setError] = useState<PhoneError | null>(null);
-  const [checking, setChecking] = useState(false);
   const [searching, setSearching] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
+  const { number, setNumber, error, checking, input, find } = useNumberCheck(country, setSearching);
   const [searchedBefore, setSearchedBefore] = useState<string | null>(null);
 
   // The number the visitor searched before creating their account, filled in once, then forgotten.
@@ -51,22 +49,9 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
     return () => {
       cancelled = true;
     };
+    // Once, when the form opens: setNumber is a new function at each render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pickCountry]);
-
-  async function find(event: FormEvent) {
-    event.preventDefault();
-    if (checking) return;
-    setChecking(true);
-    const check = await checkMobileNumber(country, number);
-    setChecking(false);
-    if (!check.ok) {
-      setError(check.error);
-      input.current?.focus();
-      return;
-    }
-    setError(null);
-    setSearching(check.e164);
-  }
 
   return (
     <form className="new-search__form" noValidate onSubmit={(event) => void find(event)}>
@@ -82,10 +67,7 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
         country={country}
         onCountryChange={pickCountry}
         value={number}
-        onChange={(value) => {
-          setNumber(value);
-          if (error) setError(null);
-        }}
+        onChange={setNumber}
         error={error}
         inputRef={input}
       />

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from '@kabari/shared/routing/router';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
@@ -6,7 +6,7 @@ import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { useTypedBeforeHydration } from '@kabari/shared/ui/use-typed-before-hydration';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { PhoneInput, usePhoneCountry } from '@kabari/shared/requests/phone-input';
-import type { PhoneError } from '@kabari/shared/requests/phone-validation';
+import { useNumberCheck } from '@kabari/shared/requests/use-number-check';
 import { searchNamespace } from '../../i18n/search-namespace';
 import './number-search.css';
 
@@ -23,33 +23,15 @@ export function NumberSearch() {
   const locale = localeFromPath(useLocation().pathname);
   const hydrated = useHydrated();
   const { country, pickCountry, askIpCountry } = usePhoneCountry(locale);
-  const [number, setNumber] = useState('');
-  const [error, setError] = useState<PhoneError | null>(null);
-  const [checking, setChecking] = useState(false);
   const [e164, setE164] = useState<string | null>(null);
   const searching = useOverlayStore((state) => state.open.searching);
   const setOverlay = useOverlayStore((state) => state.set);
   const setProductInfo = useOverlayStore((state) => state.setProductInfo);
-  const input = useRef<HTMLInputElement>(null);
-  useTypedBeforeHydration(() => [{ element: input.current, value: number, adopt: setNumber }]);
-
-  async function find(event: FormEvent) {
-    event.preventDefault();
-    if (checking) return;
-    setChecking(true);
-    // The check (and libphonenumber's metadata with it) loads on the first search, not with the page.
-    const { checkMobileNumber } = await import('@kabari/shared/requests/phone-validation');
-    const check = await checkMobileNumber(country, number);
-    setChecking(false);
-    if (!check.ok) {
-      setError(check.error);
-      input.current?.focus();
-      return;
-    }
-    setError(null);
-    setE164(check.e164);
+  const { number, setNumber, error, checking, input, find } = useNumberCheck(country, (valid) => {
+    setE164(valid);
     setOverlay('searching', true);
-  }
+  });
+  useTypedBeforeHydration(() => [{ element: input.current, value: number, adopt: setNumber }]);
 
   function close() {
     setOverlay('searching', false);
@@ -74,10 +56,7 @@ export function NumberSearch() {
           country={country}
           onCountryChange={pickCountry}
           value={number}
-          onChange={(value) => {
-            setNumber(value);
-            if (error) setError(null);
-          }}
+          onChange={setNumber}
           error={error}
           inputRef={input}
         />
