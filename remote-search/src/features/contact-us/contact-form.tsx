@@ -15,6 +15,7 @@ import {
   type ContactTopic,
 } from './contact-form-validation';
 import { sendContactMessage, type SendOutcome } from './send-contact-message';
+import { FormField } from '../../components/form-field';
 import '../../components/contact-form.css';
 
 const fieldOrder: ContactField[] = ['name', 'email', 'topic', 'message'];
@@ -107,15 +108,7 @@ export function ContactForm() {
     );
   }
 
-  const describedBy = (field: ContactField, hint?: boolean) =>
-    [hint ? `contact-${field}-hint` : '', errors[field] ? `contact-${field}-error` : ''].filter(Boolean).join(' ') ||
-    undefined;
-  const errorText = (field: ContactField) =>
-    errors[field] ? (
-      <p id={`contact-${field}-error`} className="contact-form__error">
-        {t(`form.errors.${errors[field]}`)}
-      </p>
-    ) : null;
+  const errorOf = (field: ContactField) => (errors[field] ? t(`form.errors.${errors[field]}`) : undefined);
   const hasErrors = Object.keys(errors).length > 0;
 
   return (
@@ -128,94 +121,80 @@ export function ContactForm() {
         </p>
       )}
 
-      <div className="contact-form__field">
-        <label htmlFor="contact-name">{t('form.name')}</label>
-        <input
-          id="contact-name"
-          ref={(element) => {
-            fields.current.name = element;
-          }}
-          name="name"
-          type="text"
-          autoComplete="name"
-          required
-          maxLength={200}
-          value={draft.name}
-          onChange={(event) => update('name', event.target.value)}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={describedBy('name')}
-        />
-        {errorText('name')}
-      </div>
+      <FormField id="contact-name" label={t('form.name')} error={errorOf('name')}>
+        {(control) => (
+          <input
+            {...control}
+            ref={(element) => {
+              fields.current.name = element;
+            }}
+            name="name"
+            type="text"
+            autoComplete="name"
+            required
+            maxLength={200}
+            value={draft.name}
+            onChange={(event) => update('name', event.target.value)}
+          />
+        )}
+      </FormField>
 
-      <div className="contact-form__field">
-        <label htmlFor="contact-email">{t('form.email')}</label>
-        <p id="contact-email-hint" className="contact-form__hint">
-          {t('form.emailHint')}
-        </p>
-        <input
-          id="contact-email"
-          ref={(element) => {
-            fields.current.email = element;
-          }}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          spellCheck={false}
-          required
-          value={draft.email}
-          onChange={(event) => update('email', event.target.value)}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={describedBy('email', true)}
-        />
-        {errorText('email')}
-      </div>
+      <FormField id="contact-email" label={t('form.email')} hint={t('form.emailHint')} error={errorOf('email')}>
+        {(control) => (
+          <input
+            {...control}
+            ref={(element) => {
+              fields.current.email = element;
+            }}
+            name="email"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            spellCheck={false}
+            required
+            value={draft.email}
+            onChange={(event) => update('email', event.target.value)}
+          />
+        )}
+      </FormField>
 
-      <div className="contact-form__field">
-        <label htmlFor="contact-topic">{t('form.topic')}</label>
-        <select
-          id="contact-topic"
-          ref={(element) => {
-            fields.current.topic = element;
-          }}
-          name="topic"
-          required
-          value={draft.topic}
-          onChange={(event) => update('topic', event.target.value)}
-          aria-invalid={errors.topic ? true : undefined}
-          aria-describedby={describedBy('topic')}
-        >
-          <option value="">{t('form.topicPlaceholder')}</option>
-          {contactTopics.map((topic) => (
-            <option key={topic} value={topic}>
-              {t(`form.topics.${topic}`)}
-            </option>
-          ))}
-        </select>
-        {errorText('topic')}
-      </div>
+      <FormField id="contact-topic" label={t('form.topic')} error={errorOf('topic')}>
+        {(control) => (
+          <select
+            {...control}
+            ref={(element) => {
+              fields.current.topic = element;
+            }}
+            name="topic"
+            required
+            value={draft.topic}
+            onChange={(event) => update('topic', event.target.value)}
+          >
+            <option value="">{t('form.topicPlaceholder')}</option>
+            {contactTopics.map((topic) => (
+              <option key={topic} value={topic}>
+                {t(`form.topics.${topic}`)}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
 
-      <div className="contact-form__field">
-        <label htmlFor="contact-message">{t('form.message')}</label>
-        <p id="contact-message-hint" className="contact-form__hint">
-          {t('form.messageHint')}
-        </p>
-        <textarea
-          id="contact-message"
-          ref={(element) => {
-            fields.current.message = element;
-          }}
-          name="message"
-          rows={7}
-          required
-          value={draft.message}
-          onChange={(event) => update('message', event.target.value)}
-          aria-invalid={errors.message ? true : undefined}
-          aria-describedby={describedBy('message', true)}
-        />
-        {errorText('message')}
-      </div>
+      <FormField id="contact-message" label={t('form.message')} hint={t('form.messageHint')} error={errorOf('message')}>
+        {(control) => (
+          <textarea
+            {...control}
+            ref={(element) => {
+              fields.current.message = element;
+            }}
+            name="message"
+            rows={7}
+            required
+            value={draft.message}
+            onChange={(event) => update('message', event.target.value)}
+          />
+        )}
+      </FormField>
 
       {failure && (
         <p className="contact-form__failure" role="alert">

@@ -8,6 +8,7 @@ import { useTypedBeforeHydration } from '@kabari/shared/ui/use-typed-before-hydr
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchUnsubscribeAndRefundNamespace } from '../../i18n/search-unsubscribe-and-refund-namespace';
 import { requestRefund, sendRefundCode } from './refund-api';
+import { FormField } from '../../components/form-field';
 import '../../components/contact-form.css';
 
 type Field = 'email' | 'code' | 'reason';
@@ -112,15 +113,7 @@ export function RefundForm() {
     );
   }
 
-  const describedBy = (field: Field, hint?: boolean) =>
-    [hint ? `refund-${field}-hint` : '', errors[field] ? `refund-${field}-error` : ''].filter(Boolean).join(' ') ||
-    undefined;
-  const errorText = (field: Field) =>
-    errors[field] ? (
-      <p id={`refund-${field}-error`} className="contact-form__error">
-        {t(`form.errors.${errors[field]!}`)}
-      </p>
-    ) : null;
+  const errorOf = (field: Field) => (errors[field] ? t(`form.errors.${errors[field]}`) : undefined);
 
   return (
     <form className="contact-form" noValidate onSubmit={submit} aria-labelledby="refund-form-title">
@@ -132,83 +125,82 @@ export function RefundForm() {
         </p>
       )}
 
-      <div className="contact-form__field">
-        <label htmlFor="refund-email">{t('form.email')}</label>
-        <input
-          id="refund-email"
-          ref={(element) => {
-            fields.current.email = element;
-          }}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          spellCheck={false}
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={describedBy('email')}
-        />
-        {errorText('email')}
-        {needsCode && (
-          <button
-            type="button"
-            className="contact-form__button"
-            onClick={() => void sendCode()}
-            disabled={!hydrated || sendingCode}
-          >
-            {sendingCode ? t('form.sendingCode') : t('form.sendCode')}
-          </button>
+      <FormField
+        id="refund-email"
+        label={t('form.email')}
+        error={errorOf('email')}
+        after={
+          <>
+            {needsCode && (
+              <button
+                type="button"
+                className="contact-form__button"
+                onClick={() => void sendCode()}
+                disabled={!hydrated || sendingCode}
+              >
+                {sendingCode ? t('form.sendingCode') : t('form.sendCode')}
+              </button>
+            )}
+            <p className="contact-form__hint" role="status">
+              {codeSentTo ? t('form.codeSent', { email: codeSentTo }) : ''}
+            </p>
+          </>
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            ref={(element) => {
+              fields.current.email = element;
+            }}
+            name="email"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            spellCheck={false}
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
         )}
-        <p className="contact-form__hint" role="status">
-          {codeSentTo ? t('form.codeSent', { email: codeSentTo }) : ''}
-        </p>
-      </div>
+      </FormField>
 
       {needsCode && (
-        <div className="contact-form__field">
-          <label htmlFor="refund-code">{t('form.code')}</label>
-          <input
-            id="refund-code"
-            ref={(element) => {
-              fields.current.code = element;
-            }}
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            required
-            value={code}
-            onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
-            aria-invalid={errors.code ? true : undefined}
-            aria-describedby={describedBy('code')}
-          />
-          {errorText('code')}
-        </div>
+        <FormField id="refund-code" label={t('form.code')} error={errorOf('code')}>
+          {(control) => (
+            <input
+              {...control}
+              ref={(element) => {
+                fields.current.code = element;
+              }}
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
+            />
+          )}
+        </FormField>
       )}
 
-      <div className="contact-form__field">
-        <label htmlFor="refund-reason">{t('form.reason')}</label>
-        <p id="refund-reason-hint" className="contact-form__hint">
-          {t('form.reasonHint')}
-        </p>
-        <textarea
-          id="refund-reason"
-          ref={(element) => {
-            fields.current.reason = element;
-          }}
-          name="reason"
-          rows={5}
-          maxLength={2000}
-          required
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          aria-invalid={errors.reason ? true : undefined}
-          aria-describedby={describedBy('reason', true)}
-        />
-        {errorText('reason')}
-      </div>
+      <FormField id="refund-reason" label={t('form.reason')} hint={t('form.reasonHint')} error={errorOf('reason')}>
+        {(control) => (
+          <textarea
+            {...control}
+            ref={(element) => {
+              fields.current.reason = element;
+            }}
+            name="reason"
+            rows={5}
+            maxLength={2000}
+            required
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        )}
+      </FormField>
 
       {failure && (
         <p className="contact-form__failure" role="alert">
