@@ -3,19 +3,18 @@ import { useTranslation } from 'react-i18next';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input, { type InputRef } from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { useUserStore } from '@kabari/shared/stores/session-store';
-import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { hostNamespace } from '../../i18n/host-namespace';
 import { dashboardPath } from '../../lib/route-targets';
 import { showToast } from '../../components/toasts';
 import { logIn } from './auth-api';
 import { canSubmitLogin, trimmed, type LoginValues } from './auth-validation';
+import { AuthModal } from './auth-modal';
 import { EmailField } from './email-field';
-import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
+import { useRevalidateWhileWrong } from './form-behaviour';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 
 /** The login dialog, opened by the `login` overlay flag. Loaded the first time it opens. */
@@ -63,50 +62,38 @@ export default function LoginDialog() {
   };
 
   return (
-    <AntdScope>
-      <Modal
-        open={open}
-        title={t('auth.login.title')}
-        onCancel={close}
-        footer={null}
-        // Only the close button closes it: not Escape, not a click beside it.
-        keyboard={false}
-        mask={{ closable: false }}
-        afterOpenChange={(opened) => opened && focusFirstField(emailInput.current)}
-        width={420}
+    <AuthModal open={open} title={t('auth.login.title')} onClose={close} firstField={emailInput}>
+      <Form
+        // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
+        name="login"
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        noValidate
+        onFinish={submit}
+        onValuesChange={revalidateWhileWrong}
       >
-        <Form
-          // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
-          name="login"
-          form={form}
-          layout="vertical"
-          requiredMark={false}
-          noValidate
-          onFinish={submit}
-          onValuesChange={revalidateWhileWrong}
+        <EmailField inputRef={emailInput} />
+        <Form.Item
+          name="password"
+          label={t('auth.password')}
+          validateTrigger="onBlur"
+          rules={[
+            {
+              validator: (_rule, value) =>
+                trimmed(value) ? Promise.resolve() : Promise.reject(new Error(t('auth.enterPassword'))),
+            },
+          ]}
         >
-          <EmailField inputRef={emailInput} />
-          <Form.Item
-            name="password"
-            label={t('auth.password')}
-            validateTrigger="onBlur"
-            rules={[
-              {
-                validator: (_rule, value) =>
-                  trimmed(value) ? Promise.resolve() : Promise.reject(new Error(t('auth.enterPassword'))),
-              },
-            ]}
-          >
-            <Input.Password autoComplete="current-password" />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" loading={submitting} block size="large">
-            {t('auth.login.submit')}
-          </Button>
-          <Button type="link" onClick={openReset} className="auth-dialog__secondary">
-            {t('auth.login.forgotPassword')}
-          </Button>
-        </Form>
-      </Modal>
-    </AntdScope>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={submitting} block size="large">
+          {t('auth.login.submit')}
+        </Button>
+        <Button type="link" onClick={openReset} className="auth-dialog__secondary">
+          {t('auth.login.forgotPassword')}
+        </Button>
+      </Form>
+    </AuthModal>
   );
 }

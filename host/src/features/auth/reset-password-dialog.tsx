@@ -3,10 +3,8 @@ import { useTranslation } from 'react-i18next';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input, { type InputRef } from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import { isApiError } from '@kabari/shared/api/api-error';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { hostNamespace } from '../../i18n/host-namespace';
 import { showToast } from '../../components/toasts';
 import { resetPassword, sendResetCode } from './auth-api';
@@ -18,8 +16,9 @@ import {
   type ResetValues,
 } from './auth-validation';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
+import { AuthModal } from './auth-modal';
 import { EmailField } from './email-field';
-import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
+import { useRevalidateWhileWrong } from './form-behaviour';
 
 type Step = 'email' | 'newPassword';
 
@@ -105,56 +104,45 @@ export default function ResetPasswordDialog() {
   };
 
   return (
-    <AntdScope>
-      <Modal
-        open={open}
-        title={t('auth.reset.title')}
-        onCancel={close}
-        footer={null}
-        keyboard={false}
-        mask={{ closable: false }}
-        afterOpenChange={(opened) => opened && focusFirstField(emailInput.current)}
-        width={420}
+    <AuthModal open={open} title={t('auth.reset.title')} onClose={close} firstField={emailInput}>
+      <p className="auth-dialog__intro">{step === 'email' ? t('auth.reset.intro') : t('auth.reset.codeSentIntro')}</p>
+      <Form
+        // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
+        name="reset-password"
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        noValidate
+        onFinish={submit}
+        onValuesChange={revalidateWhileWrong}
       >
-        <p className="auth-dialog__intro">{step === 'email' ? t('auth.reset.intro') : t('auth.reset.codeSentIntro')}</p>
-        <Form
-          // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
-          name="reset-password"
-          form={form}
-          layout="vertical"
-          requiredMark={false}
-          noValidate
-          onFinish={submit}
-          onValuesChange={revalidateWhileWrong}
-        >
-          <EmailField inputRef={emailInput} />
-          {step === 'newPassword' && (
-            <>
-              <Form.Item
-                name="newPassword"
-                label={t('auth.reset.newPassword')}
-                validateTrigger="onBlur"
-                rules={[
-                  {
-                    validator: (_rule, value) =>
-                      newPasswordTooShortOrLong(value)
-                        ? Promise.reject(new Error(t('auth.reset.passwordLength', newPasswordBounds)))
-                        : Promise.resolve(),
-                  },
-                ]}
-              >
-                <Input.Password autoComplete="new-password" />
-              </Form.Item>
-              <Form.Item name="code" label={t('auth.reset.code')}>
-                <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-              </Form.Item>
-            </>
-          )}
-          <Button type="primary" htmlType="submit" loading={busy} block size="large">
-            {step === 'email' ? t('auth.reset.submitReset') : t('auth.reset.submitConfirm')}
-          </Button>
-        </Form>
-      </Modal>
-    </AntdScope>
+        <EmailField inputRef={emailInput} />
+        {step === 'newPassword' && (
+          <>
+            <Form.Item
+              name="newPassword"
+              label={t('auth.reset.newPassword')}
+              validateTrigger="onBlur"
+              rules={[
+                {
+                  validator: (_rule, value) =>
+                    newPasswordTooShortOrLong(value)
+                      ? Promise.reject(new Error(t('auth.reset.passwordLength', newPasswordBounds)))
+                      : Promise.resolve(),
+                },
+              ]}
+            >
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+            <Form.Item name="code" label={t('auth.reset.code')}>
+              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+            </Form.Item>
+          </>
+        )}
+        <Button type="primary" htmlType="submit" loading={busy} block size="large">
+          {step === 'email' ? t('auth.reset.submitReset') : t('auth.reset.submitConfirm')}
+        </Button>
+      </Form>
+    </AuthModal>
   );
 }
