@@ -7,6 +7,7 @@ import { renderAt } from '../../../../jest/render-with-i18n';
 import { RequestHistory } from './request-history';
 import { useRequestHistoryStore } from '../../stores/request-history-store';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
+import { locationRequest } from '../../../../jest/location-request';
 
 jest.mock('@kabari/shared/api/api-client', () => ({
   apiGet: jest.fn(),
@@ -23,26 +24,7 @@ jest.setTimeout(30_000);
 configure({ asyncUtilTimeout: 10_000 });
 
 function request(id: string, changes: Partial<LocationRequest> = {}): LocationRequest {
-  return {
-    id,
-    channel: 'sms',
-    target: `+62812000000${id}`,
-    title: null,
-    url: null,
-    status: 'pending',
-    consent: 'none',
-    delivery: 'sent',
-    requestTime: '2026-11-22T04:00:00.000Z',
-    openedTime: null,
-    locatedTime: null,
-    liveUntil: null,
-    liveEnd: null,
-    expiresAt: '2026-11-29T04:00:00.000Z',
-    lastPosition: null,
-    voiceNote: null,
-    voiceReply: null,
-    ...changes,
-  };
+  return locationRequest({ id, target: `+62812000000${id}`, ...changes });
 }
 
 describe('the request history', () => {

@@ -5,6 +5,7 @@ import { ApiError } from '@kabari/shared/api/api-error';
 import { showToast } from '@kabari/shared/requests/show-toast';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { LinkGenerator } from './link-generator';
+import { locationRequest } from '../../../../jest/location-request';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
 jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
@@ -15,24 +16,14 @@ jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-const link = {
+const link = locationRequest({
   id: 'l-1',
   channel: 'link',
   target: null,
   title: 'Mum, Sunday',
   url: 'https://kabari.test/enter-link#abc',
-  status: 'pending',
-  consent: 'none',
   delivery: null,
-  requestTime: '2026-11-22T04:00:00.000Z',
-  openedTime: null,
-  locatedTime: null,
-  liveUntil: null,
-  expiresAt: '2026-11-29T04:00:00.000Z',
-  lastPosition: null,
-  voiceNote: null,
-  voiceReply: null,
-};
+});
 
 describe('the link generator', () => {
   beforeEach(() => {

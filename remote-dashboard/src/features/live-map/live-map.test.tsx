@@ -11,6 +11,7 @@ import { usePositionsStore } from '../../stores/positions-store';
 import { recordMapView } from '../../lib/map-views-api';
 import { MAP_VIEW_EVERY_MS } from './use-map-view';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
+import { locationRequest } from '../../../../jest/location-request';
 
 jest.mock('../../lib/positions-api', () => ({ fetchPositions: jest.fn() }));
 jest.mock('../../lib/map-views-api', () => ({ recordMapView: jest.fn() }));
@@ -42,8 +43,7 @@ const gpsPosition: Position = {
 };
 
 function request(changes: Partial<LocationRequest> = {}): LocationRequest {
-  return {
-    id: 'r1',
+  return locationRequest({
     channel: 'link',
     target: null,
     title: 'Mum',
@@ -54,14 +54,10 @@ function request(changes: Partial<LocationRequest> = {}): LocationRequest {
     requestTime: '2026-11-22T04:59:00.000Z',
     openedTime: '2026-11-22T04:59:30.000Z',
     locatedTime: '2026-11-22T05:00:00.000Z',
-    liveUntil: null,
-    liveEnd: null,
     expiresAt: '2026-11-23T04:59:00.000Z',
     lastPosition: ipPosition,
-    voiceNote: null,
-    voiceReply: null,
     ...changes,
-  };
+  });
 }
 
 describe('the live map', () => {

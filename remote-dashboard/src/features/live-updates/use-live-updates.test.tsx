@@ -5,6 +5,7 @@ import { usePositionsStore } from '../../stores/positions-store';
 import { FakeEventSource } from './fake-event-source';
 import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { useLiveUpdates } from './use-live-updates';
+import { locationRequest } from '../../../../jest/location-request';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiClient: { defaults: { baseURL: '' } }, apiGet: jest.fn() }));
 
@@ -13,25 +14,7 @@ function Dashboard({ signedIn }: { signedIn: boolean }) {
   return null;
 }
 
-const pending = {
-  id: 'r1',
-  channel: 'sms',
-  target: '+6281234567890',
-  title: null,
-  url: null,
-  status: 'pending',
-  consent: 'none',
-  delivery: 'sent',
-  requestTime: '2026-11-22T04:00:00.000Z',
-  openedTime: null,
-  locatedTime: null,
-  liveUntil: null,
-  liveEnd: null,
-  expiresAt: '2026-11-29T04:00:00.000Z',
-  lastPosition: null,
-  voiceNote: null,
-  voiceReply: null,
-} satisfies LocationRequest;
+const pending = locationRequest();
 
 const gps: Position = {
   id: 9,

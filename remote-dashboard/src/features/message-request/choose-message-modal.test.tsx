@@ -5,6 +5,7 @@ import { ApiError } from '@kabari/shared/api/api-error';
 import { showToast } from '@kabari/shared/requests/show-toast';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { ChooseMessageModal } from './choose-message-modal';
+import { locationRequest } from '../../../../jest/location-request';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
 jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
@@ -19,24 +20,7 @@ const templates = [
   { id: 'sms-family', channel: 'sms', locale: 'en', name: 'Family check-in', defaultNote: 'Are you home safe?' },
   { id: 'sms-plain', channel: 'sms', locale: 'en', name: 'Plain', defaultNote: '' },
 ];
-const pending = {
-  id: 'r-1',
-  channel: 'sms',
-  target: '+6281234567890',
-  title: null,
-  url: null,
-  status: 'pending',
-  consent: 'none',
-  delivery: 'queued',
-  requestTime: '2026-11-22T04:00:00.000Z',
-  openedTime: null,
-  locatedTime: null,
-  liveUntil: null,
-  expiresAt: null,
-  lastPosition: null,
-  voiceNote: null,
-  voiceReply: null,
-};
+const pending = locationRequest({ id: 'r-1', delivery: 'queued' });
 
 function serve(limit: {
   nextAllowedAt: string | null;
