@@ -6,6 +6,39 @@ import type { ChargeOutcome } from './processor';
 // What PayPal's answers mean for us, apart from the SDK itself: the reconciliation jobs read these, and only a
 // configured PayPal loads the SDK (see plugins/billing.ts).
 
+/**
+ * The currencies PayPal takes payments in (https://developer.paypal.com/api/rest/reference/currency-codes/). Rupiah
+ * is not one of them: a price in IDR is offered without PayPal.
+ */
+const PAYPAL_CURRENCIES: ReadonlySet<string> = new Set([
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'ILS',
+  'JPY',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PHP',
+  'PLN',
+  'SEK',
+  'SGD',
+  'THB',
+  'TWD',
+  'USD',
+]);
+
+export const paypalTakes = (currency: string): boolean => PAYPAL_CURRENCIES.has(currency);
+
 /** Where the SDK sends its calls (it has no setting for another host; tests pass a fetch that redirects). */
 export function paypalApiBase(environment: PaypalSettings['environment']): string {
   return environment === 'production' ? 'https://api-m.paypal.com' : 'https://api-m.sandbox.paypal.com';

@@ -4,6 +4,7 @@ import type * as PaypalModule from '../payments/paypal';
 import type { PaypalProcessor } from '../payments/paypal';
 import type * as StripeModule from '../payments/stripe';
 import type { StripeProcessor } from '../payments/stripe';
+import { paypalTakes } from '../payments/paypal-outcomes';
 import { processorsOf } from '../payments/processors';
 import { runRenewals, type RenewalReport } from '../billing/renewals';
 import { reconcileRenewals, type RenewalReconciliationReport } from '../billing/renewal-reconciliation';
@@ -42,7 +43,8 @@ export interface Billing {
   sandbox: boolean;
   /** Some processor takes payments: the sandbox, Stripe or PayPal. */
   configured: boolean;
-  methods: PaymentMethods;
+  /** Which processor takes each method for a price in `currency`. */
+  methodsFor(currency: string): PaymentMethods;
   terms(locale: Locale): PaymentTerms;
   /** Stripe when configured (tests may swap in one with a fake HTTP client). */
   stripe: StripeProcessor | undefined;
@@ -68,16 +70,17 @@ declare module 'fastify' {
 }
 
 /**
- * Which processor takes which method. The sandbox, when on, takes all three (it is never on beside a real
- * provider: real and pretend payments must not mix). Otherwise a method whose provider is missing is null; with
- * no provider at all, every method is null: payments are not configured.
+ * Which processor takes which method for a price in `currency`. The sandbox, when on, takes all three (it is never
+ * on beside a real provider: real and pretend payments must not mix). Otherwise a method whose provider is missing,
+ * or does not take the currency (PayPal and rupiah), is null; with no provider at all, every method is null:
+ * payments are not configured.
  */
-export function paymentMethods(config: BillingConfig): PaymentMethods {
+export function paymentMethods(config: BillingConfig, currency: string): PaymentMethods {
   if (config.sandbox) return { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' };
   return {
     card: config.stripe ? 'stripe' : null,
     wallet: config.stripe ? 'stripe' : null,
-    paypal: config.paypal ? 'paypal' : null,
+    paypal: config.paypal && paypalTakes(currency) ? 'paypal' : null,
   };
 }
 
@@ -85,9 +88,17 @@ export default fp(
   async (app, options: { config: Config }) => {
     const config = options.config.billing;
     const clock = new BillingClock();
-    const methods = paymentMethods(config);
     const sandbox = config.sandbox;
     const configured = sandbox || !!config.stripe || !!config.paypal;
+    if (config.paypal) {
+      for (const [locale, price] of Object.entries(config.prices)) {
+        if (!paypalTakes(price.currency)) {
+          app.log.warn(
+            `PayPal does not take ${price.currency}: the ${locale} price (PRICE_${locale.toUpperCase()}_CURRENCY) is offered without PayPal`,
+          );
+        }
+      }
+    }
 
     // A provider's SDK loads only when it is configured: each takes a few hundred milliseconds to load, and a
     // server with the sandbox (or with only one of them) never calls the other.
@@ -134,7 +145,7 @@ export default fp(
       clock,
       sandbox,
       configured,
-      methods,
+      methodsFor: (currency) => paymentMethods(config, currency),
       terms(locale) {
         const price = config.prices[locale];
         return {
@@ -144,7 +155,7 @@ export default fp(
           period: config.periodDays,
           // The first-day charge covers one day; the first renewal is then due.
           nextDebitDay: addDays(clock.now(), 1).toISOString(),
-          methods,
+          methods: paymentMethods(config, price.currency),
           sandbox,
           paymentsConfigured: configured,
           ...(config.stripe ? { stripePublishableKey: config.stripe.publishableKey } : {}),

@@ -162,13 +162,17 @@ async function bookAnswer(
   deps.outbox.kick();
 }
 
+/** The methods offered with the price of the sign-up's language. */
+const methodsOf = (deps: SignUpDeps, locale: Locale) =>
+  deps.billing.methodsFor(deps.billing.config.prices[locale].currency);
+
 /** Sign-up paid with the sandbox processor: a card with a bad format is refused (400) before anything is stored. */
 export async function signUpWithSandbox(
   deps: SignUpDeps,
   ip: string,
   form: z.infer<typeof sandboxRegistrationBody>,
 ): Promise<string> {
-  if (deps.billing.methods[form.method] !== 'sandbox') throw new HttpError(400, say('methodUnavailable'));
+  if (methodsOf(deps, form.locale)[form.method] !== 'sandbox') throw new HttpError(400, say('methodUnavailable'));
   const earlier = await earlierSubmission(deps, form, 'sandbox');
   if (earlier) return earlier.id;
   const passwordHash = await prepareAccount(deps, ip, form);
@@ -204,7 +208,8 @@ export async function signUpWithSandbox(
 /** Sign-up paid with Stripe (a PaymentMethod from Elements or the payment request); 3-D Secure may follow. */
 export async function signUpWithStripe(deps: SignUpDeps, ip: string, form: z.infer<typeof stripeBody>) {
   const { stripe } = deps.billing;
-  if (!stripe || deps.billing.methods[form.method] !== 'stripe') throw new HttpError(400, say('methodUnavailable'));
+  if (!stripe || methodsOf(deps, form.locale)[form.method] !== 'stripe')
+    throw new HttpError(400, say('methodUnavailable'));
   const earlier = await earlierSubmission(deps, form, 'stripe');
   if (earlier) return stripeAttemptAgain(stripe, earlier);
   const passwordHash = await prepareAccount(deps, ip, form);
@@ -265,7 +270,7 @@ export async function signUpWithPaypal(
   form: z.infer<typeof paypalBody>,
 ): Promise<{ registerId: string; orderId: string }> {
   const { paypal } = deps.billing;
-  if (!paypal || deps.billing.methods.paypal !== 'paypal') throw new HttpError(400, say('methodUnavailable'));
+  if (!paypal || methodsOf(deps, form.locale).paypal !== 'paypal') throw new HttpError(400, say('methodUnavailable'));
   const now = deps.billing.clock.now();
 
   if (!form.capture) {

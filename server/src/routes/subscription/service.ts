@@ -77,7 +77,8 @@ export async function renewSubscription(
   const now = deps.billing.clock.now();
   const subscription = await findSubscription(deps.db, user.id);
   if (!subscription) throw new HttpError(404, say('noSubscription'));
-  const provider = deps.billing.methods[body.method];
+  // A restart is paid in the subscription's own currency.
+  const provider = deps.billing.methodsFor(subscription.currency)[body.method];
   if (!provider) throw new HttpError(400, say('methodUnavailable'));
   const restart = new Restart(deps, user, subscription, now);
 

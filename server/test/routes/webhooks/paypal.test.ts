@@ -80,6 +80,25 @@ describeEachDatabase('PayPal', (driver) => {
     expect(sandbox.json().message).toBe('Metode pembayaran ini tidak tersedia di sini. Silakan pilih metode lain.');
   });
 
+  it('is not offered with a price in rupiah, which PayPal does not take: nothing is stored, PayPal is not called', async () => {
+    const terms = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/getPaidAmount',
+      payload: { locale: 'id' },
+    });
+    expect(terms.json().data).toMatchObject({
+      currencyCode: 'IDR',
+      methods: { card: null, wallet: null, paypal: null },
+    });
+    const email = freshEmail();
+    const callsBefore = paypal.calls.length;
+    const refused = await post(email, { locale: 'id' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('This payment method is not available here. Please choose another one.');
+    expect(await app().db.select().from(registrations).where(eq(registrations.email, email))).toEqual([]);
+    expect(paypal.calls.length).toBe(callsBefore);
+  });
+
   it('creates the order with the sign-up’s request id, captures it, and creates the user with the vaulted account', async () => {
     paypal.captureMode = 'completed';
     const email = freshEmail();
