@@ -2,35 +2,22 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { loadServerSecrets } from '../../src/auth/server-secrets';
 import { loadConfig } from '../../src/config';
-import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
 import { serverSettings } from '../../src/db/schema/server';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
+import { describeEachDatabase, openedTestDatabase } from '../support/databases';
 
 describeEachDatabase('server secrets', (driver) => {
-  let database: TestDatabase;
-  let opened: OpenedDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(driver);
-    opened = await openDatabase(
-      { dataDir: database.dataDir, databaseUrl: database.databaseUrl },
-      { info: () => undefined, error: () => undefined },
-    );
-  });
-
-  afterAll(async () => {
-    await opened?.client.close();
-    await database?.cleanup();
-  });
+  const database = openedTestDatabase(driver);
 
   it('are generated once and shared by every instance, even when they start together', async () => {
     const config = loadConfig({});
-    const [first, second, third] = await Promise.all([1, 2, 3].map(() => loadServerSecrets(opened.db, config)));
+    const [first, second, third] = await Promise.all(
+      [1, 2, 3].map(() => loadServerSecrets(database.current.db, config)),
+    );
     expect(first?.rsaPublicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(second?.rsaPrivateKeyPem).toBe(first?.rsaPrivateKeyPem);
     expect(third?.hmacSecret.equals(first!.hmacSecret)).toBe(true);
     expect(first?.hmacSecret.length).toBe(32);
-    const later = await loadServerSecrets(opened.db, config);
+    const later = await loadServerSecrets(database.current.db, config);
     expect(later.rsaPublicKeyPem).toBe(first?.rsaPublicKeyPem);
   });
 
@@ -44,12 +31,15 @@ describeEachDatabase('server secrets', (driver) => {
       RSA_PRIVATE_KEY: privateKey.replace(/\n/g, '\\n'),
       AUTH_SECRET: 'a-configured-secret-of-at-least-32-characters',
     });
-    const secrets = await loadServerSecrets(opened.db, config);
+    const secrets = await loadServerSecrets(database.current.db, config);
     expect(secrets.rsaPublicKeyPem).toBe(
       createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString(),
     );
     expect(secrets.hmacSecret.toString()).toBe('a-configured-secret-of-at-least-32-characters');
-    const stored = await opened.db.select().from(serverSettings).where(eq(serverSettings.key, 'auth.rsa_key'));
+    const stored = await database.current.db
+      .select()
+      .from(serverSettings)
+      .where(eq(serverSettings.key, 'auth.rsa_key'));
     expect(stored).toHaveLength(1);
   });
 });

@@ -9,73 +9,59 @@ import {
   type ThrottleResult,
 } from '../../src/auth/throttle';
 import { waitText } from '../../src/lib/messages';
-import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases';
+import { describeEachDatabase, openedTestDatabase } from '../support/databases';
 
 describeEachDatabase('throttle counters', (driver) => {
-  let database: TestDatabase;
-  let opened: OpenedDatabase;
+  const database = openedTestDatabase(driver);
   const rule = { limit: 3, windowSeconds: 600 };
-
-  beforeAll(async () => {
-    database = await createTestDatabase(driver);
-    opened = await openDatabase(
-      { dataDir: database.dataDir, databaseUrl: database.databaseUrl },
-      { info: () => undefined, error: () => undefined },
-    );
-  });
-
-  afterAll(async () => {
-    await opened?.client.close();
-    await database?.cleanup();
-  });
 
   it('allows up to the limit, then limits with the time left in the window', async () => {
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      expect(await countAttempt(opened.db, 'k:limit', rule)).toEqual({ limited: false });
+      expect(await countAttempt(database.current.db, 'k:limit', rule)).toEqual({ limited: false });
     }
-    const fourth = await countAttempt(opened.db, 'k:limit', rule);
+    const fourth = await countAttempt(database.current.db, 'k:limit', rule);
     expect(fourth.limited).toBe(true);
     if (fourth.limited) {
       expect(fourth.retryAfterSeconds).toBeGreaterThan(590);
       expect(fourth.retryAfterSeconds).toBeLessThanOrEqual(600);
     }
-    expect((await isLimited(opened.db, 'k:limit', rule)).limited).toBe(true);
+    expect((await isLimited(database.current.db, 'k:limit', rule)).limited).toBe(true);
   });
 
   it('refuses a window longer than a day: the retention job deletes counters a day after their window began', async () => {
-    await expect(countAttempt(opened.db, 'k:too-long', { limit: 3, windowSeconds: 24 * 3600 + 1 })).rejects.toThrow(
-      /longer than a day/,
-    );
-    expect(await countAttempt(opened.db, 'k:a-day', { limit: 3, windowSeconds: 24 * 3600 })).toEqual({
+    await expect(
+      countAttempt(database.current.db, 'k:too-long', { limit: 3, windowSeconds: 24 * 3600 + 1 }),
+    ).rejects.toThrow(/longer than a day/);
+    expect(await countAttempt(database.current.db, 'k:a-day', { limit: 3, windowSeconds: 24 * 3600 })).toEqual({
       limited: false,
     });
   });
 
   it('counts concurrent attempts exactly (one statement, no lost updates)', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => countAttempt(opened.db, 'k:concurrent', rule)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => countAttempt(database.current.db, 'k:concurrent', rule)),
+    );
     expect(results.filter((result) => !result.limited)).toHaveLength(3);
   });
 
   it('starts a new window once the old one has passed', async () => {
-    for (let attempt = 0; attempt < 4; attempt += 1) await countAttempt(opened.db, 'k:window', rule);
-    await opened.db.execute(
+    for (let attempt = 0; attempt < 4; attempt += 1) await countAttempt(database.current.db, 'k:window', rule);
+    await database.current.db.execute(
       sql`update auth_throttles set window_started_at = now() - interval '11 minutes' where key = 'k:window'`,
     );
-    expect((await isLimited(opened.db, 'k:window', rule)).limited).toBe(false);
-    expect(await countAttempt(opened.db, 'k:window', rule)).toEqual({ limited: false });
+    expect((await isLimited(database.current.db, 'k:window', rule)).limited).toBe(false);
+    expect(await countAttempt(database.current.db, 'k:window', rule)).toEqual({ limited: false });
   });
 
   it('forgets a key on clear', async () => {
-    for (let attempt = 0; attempt < 4; attempt += 1) await countAttempt(opened.db, 'k:clear', rule);
-    await clearAttempts(opened.db, 'k:clear');
-    expect((await isLimited(opened.db, 'k:clear', rule)).limited).toBe(false);
+    for (let attempt = 0; attempt < 4; attempt += 1) await countAttempt(database.current.db, 'k:clear', rule);
+    await clearAttempts(database.current.db, 'k:clear');
+    expect((await isLimited(database.current.db, 'k:clear', rule)).limited).toBe(false);
   });
 });
 
 describeEachDatabase('growing delays after failures', (driver) => {
-  let database: TestDatabase;
-  let opened: OpenedDatabase;
+  const database = openedTestDatabase(driver);
   // Two failures free, then 10 s, 20 s, 40 s, 80 s, 80 s…; forgotten after 10 minutes without one. (Waits of
   // seconds, not one: a busy machine must not outlast them between two statements.)
   const rule = { freeFailures: 2, firstDelaySeconds: 10, maxDelaySeconds: 80, forgetAfterSeconds: 600 };
@@ -86,34 +72,23 @@ describeEachDatabase('growing delays after failures', (driver) => {
     expect(result.retryAfterSeconds).toBeLessThanOrEqual(seconds);
   }
 
-  beforeAll(async () => {
-    database = await createTestDatabase(driver);
-    opened = await openDatabase(
-      { dataDir: database.dataDir, databaseUrl: database.databaseUrl },
-      { info: () => undefined, error: () => undefined },
-    );
-  });
-
-  afterAll(async () => {
-    await opened?.client.close();
-    await database?.cleanup();
-  });
-
   /** As if the wait had passed. */
   const waitOut = (key: string) =>
-    opened.db.execute(sql`update auth_throttles set blocked_until = now() - interval '1 second' where key = ${key}`);
+    database.current.db.execute(
+      sql`update auth_throttles set blocked_until = now() - interval '1 second' where key = ${key}`,
+    );
 
   it('lets the free failures through, then doubles the wait after each further one, up to the cap', async () => {
     const key = 'b:doubling';
-    expect(await claimAttempt(opened.db, key, rule)).toEqual({ limited: false });
-    expect(await claimAttempt(opened.db, key, rule)).toEqual({ limited: false });
+    expect(await claimAttempt(database.current.db, key, rule)).toEqual({ limited: false });
+    expect(await claimAttempt(database.current.db, key, rule)).toEqual({ limited: false });
     const waits: number[] = [];
     for (let failure = 3; failure <= 7; failure += 1) {
-      expect(await claimAttempt(opened.db, key, rule)).toEqual({ limited: false });
-      const refused = await claimAttempt(opened.db, key, rule);
+      expect(await claimAttempt(database.current.db, key, rule)).toEqual({ limited: false });
+      const refused = await claimAttempt(database.current.db, key, rule);
       if (!refused.limited) throw new Error(`failure ${failure} set no wait`);
       waits.push(refused.retryAfterSeconds);
-      expectWait(await waitingFor(opened.db, key), refused.retryAfterSeconds);
+      expectWait(await waitingFor(database.current.db, key), refused.retryAfterSeconds);
       await waitOut(key);
     }
     expect(waits.map((wait) => Math.round(wait / 10) * 10)).toEqual([10, 20, 40, 80, 80]);
@@ -121,31 +96,33 @@ describeEachDatabase('growing delays after failures', (driver) => {
 
   it('does not count a refused attempt', async () => {
     const key = 'b:refused';
-    for (let attempt = 0; attempt < 3; attempt += 1) await claimAttempt(opened.db, key, rule);
+    for (let attempt = 0; attempt < 3; attempt += 1) await claimAttempt(database.current.db, key, rule);
     for (let attempt = 0; attempt < 5; attempt += 1)
-      expect((await claimAttempt(opened.db, key, rule)).limited).toBe(true);
+      expect((await claimAttempt(database.current.db, key, rule)).limited).toBe(true);
     await waitOut(key);
-    await claimAttempt(opened.db, key, rule);
-    const refused = await claimAttempt(opened.db, key, rule);
+    await claimAttempt(database.current.db, key, rule);
+    const refused = await claimAttempt(database.current.db, key, rule);
     expectWait(refused, 20);
   });
 
   it('lets exactly the allowed attempts through when they come at once', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => claimAttempt(opened.db, 'b:burst', rule)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => claimAttempt(database.current.db, 'b:burst', rule)),
+    );
     // Two free, and the third (which starts the first wait).
     expect(results.filter((result) => !result.limited)).toHaveLength(3);
   });
 
   it('forgets the failures after the quiet time, and on clear', async () => {
-    for (let attempt = 0; attempt < 3; attempt += 1) await claimAttempt(opened.db, 'b:quiet', rule);
-    await opened.db.execute(
+    for (let attempt = 0; attempt < 3; attempt += 1) await claimAttempt(database.current.db, 'b:quiet', rule);
+    await database.current.db.execute(
       sql`update auth_throttles set window_started_at = now() - interval '11 minutes', blocked_until = null where key = 'b:quiet'`,
     );
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect(await claimAttempt(opened.db, 'b:quiet', rule)).toEqual({ limited: false });
+      expect(await claimAttempt(database.current.db, 'b:quiet', rule)).toEqual({ limited: false });
     }
-    await clearAttempts(opened.db, 'b:quiet');
-    expect(await waitingFor(opened.db, 'b:quiet')).toEqual({ limited: false });
+    await clearAttempts(database.current.db, 'b:quiet');
+    expect(await waitingFor(database.current.db, 'b:quiet')).toEqual({ limited: false });
   });
 });
 

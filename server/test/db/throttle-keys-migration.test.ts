@@ -2,28 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { throttleKey } from '../../src/auth/throttle';
-import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
 import { authThrottles } from '../../src/db/schema/accounts';
-import { createTestDatabase, type TestDatabase } from '../support/databases';
+import { openedTestDatabase } from '../support/databases';
 
 // Migration 0016 drops the counters whose keys held an email or an IP address in the clear. Run here again on rows
 // of every kind, old and new.
 describe('migration 0016: throttle rows under the old raw keys', () => {
-  let database: TestDatabase;
-  let opened: OpenedDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    opened = await openDatabase(
-      { dataDir: database.dataDir, databaseUrl: database.databaseUrl },
-      { info: () => undefined, error: () => undefined },
-    );
-  });
-
-  afterAll(async () => {
-    await opened?.client.close();
-    await database?.cleanup();
-  });
+  const database = openedTestDatabase('pglite');
 
   it('deletes every raw email or address key, and nothing else', async () => {
     const secret = Buffer.from('m'.repeat(32));
@@ -46,7 +31,7 @@ describe('migration 0016: throttle rows under the old raw keys', () => {
       'account-password:0b6f0f7e-6d0c-4d8e-9a59-6f1f5f4a7d11',
       'share:ip:abcdefabcdefabcdefabcdefabcdefab',
     ];
-    await opened.db
+    await database.current.db
       .insert(authThrottles)
       .values([...raw, ...kept].map((key) => ({ key, count: 1, windowStartedAt: new Date() })));
     const migration = fs.readFileSync(
@@ -57,8 +42,8 @@ describe('migration 0016: throttle rows under the old raw keys', () => {
       .split('--> statement-breakpoint')
       .map((statement) => statement.replace(/^--.*$/gm, '').trim())
       .find((statement) => statement.startsWith('DELETE'));
-    await opened.db.execute(sql.raw(deletion!));
-    const left = (await opened.db.select().from(authThrottles)).map((row) => row.key).sort();
+    await database.current.db.execute(sql.raw(deletion!));
+    const left = (await database.current.db.select().from(authThrottles)).map((row) => row.key).sort();
     expect(left).toEqual([...kept].sort());
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
 import { withPostgres } from './postgres-admin';
 import { scratchDir } from './scratch-dir';
 
@@ -62,4 +63,25 @@ export async function createTestDatabase(driver: DriverName, options: { empty?: 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh, migrated database opened for the tests of one `describe` (the database layer alone, without the app):
+ * opened before them, closed and removed after. Read `.current` inside a test.
+ */
+export function openedTestDatabase(driver: DriverName): { current: OpenedDatabase } {
+  let database: TestDatabase | undefined;
+  const opened = {} as { current: OpenedDatabase };
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    opened.current = await openDatabase(
+      { dataDir: database.dataDir, databaseUrl: database.databaseUrl },
+      { info: () => undefined, error: () => undefined },
+    );
+  });
+  afterAll(async () => {
+    await opened.current?.client.close();
+    await database?.cleanup();
+  });
+  return opened;
 }
