@@ -80,21 +80,37 @@ export function claimNextRow<Table extends ClaimedTable>(
   });
 }
 
+/** How to ask each provider about one payment. */
+interface ProviderQuestions<Answer> {
+  stripe: (stripe: StripeProcessor) => Promise<Answer>;
+  paypal: (paypal: PaypalProcessor) => Promise<Answer>;
+}
+
 /**
- * Asks a provider; an error (unreachable, an unknown payment) is "cannot tell", logged with the provider's own
- * message only: its request carries credentials.
+ * Asks the payment's provider; undefined when this instance has no keys for it (another instance, or a later
+ * start, asks). An error (unreachable, an unknown payment) is `cannotTell`, logged with the provider's own message
+ * only: its request carries credentials.
  */
 export async function askProvider<Answer>(
-  log: FastifyBaseLogger,
+  deps: Pick<ReconciliationDeps, 'stripe' | 'paypal' | 'log'>,
+  provider: string,
   context: Record<string, string>,
-  ask: () => Promise<Answer>,
+  questions: ProviderQuestions<Answer>,
   cannotTell: Answer,
-): Promise<Answer> {
+): Promise<Answer | undefined> {
+  const { stripe, paypal } = deps;
+  const ask =
+    provider === 'stripe' && stripe
+      ? () => questions.stripe(stripe)
+      : provider === 'paypal' && paypal
+        ? () => questions.paypal(paypal)
+        : undefined;
+  if (!ask) return undefined;
   try {
     return await ask();
   } catch (error) {
-    log.warn(
-      { ...context, message: (error as Error).message },
+    deps.log.warn(
+      { ...context, provider, message: (error as Error).message },
       'The payment provider could not be asked about a pending payment',
     );
     return cannotTell;

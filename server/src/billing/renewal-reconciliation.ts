@@ -164,18 +164,14 @@ async function expireUnconfirmed(deps: ReconciliationDeps, payment: Payment, at:
 type Step = 'renewed' | 'failed' | 'unconfirmed' | 'waiting' | 'owedBack';
 
 async function reconcileOne(deps: ReconciliationDeps, payment: Payment, at: Date): Promise<Step> {
-  const { stripe, paypal } = deps;
-  let ask: (() => Promise<RenewalAnswer>) | undefined;
-  if (payment.provider === 'stripe' && stripe) ask = () => askStripe(stripe, payment);
-  if (payment.provider === 'paypal' && paypal) ask = () => askPaypal(paypal, payment);
-  // This instance has no keys for the provider: another one (or a later start) asks.
-  if (!ask) return 'waiting';
   const answer = await askProvider<RenewalAnswer>(
-    deps.log,
-    { paymentId: payment.id, provider: payment.provider },
-    ask,
+    deps,
+    payment.provider,
+    { paymentId: payment.id },
+    { stripe: (stripe) => askStripe(stripe, payment), paypal: (paypal) => askPaypal(paypal, payment) },
     { kind: 'cannot_tell' },
   );
+  if (!answer) return 'waiting';
 
   if (answer.kind === 'settled') {
     // Exactly the webhook's bookkeeping, found by the period's key: a webhook before or after changes nothing.

@@ -216,18 +216,17 @@ type Step = 'settled' | 'unsubscribed' | 'unknown' | 'waiting';
 async function reconcileOne(deps: ReconciliationDeps, registration: Registration, at: Date): Promise<Step> {
   const age = at.getTime() - registration.createdAt.getTime();
   const abandoned = age >= RECONCILIATION_LIMITS.abandonedAfterMs;
-  const { stripe, paypal } = deps;
-  let ask: (() => Promise<ProviderAnswer>) | undefined;
-  if (registration.provider === 'stripe' && stripe) ask = () => askStripe(stripe, registration, abandoned);
-  if (registration.provider === 'paypal' && paypal) ask = () => askPaypal(paypal, registration, abandoned);
-  // This instance has no keys for the provider: another one (or a later start) asks.
-  if (!ask) return 'waiting';
   const answer = await askProvider<ProviderAnswer>(
-    deps.log,
-    { registrationId: registration.id, provider: registration.provider },
-    ask,
+    deps,
+    registration.provider,
+    { registrationId: registration.id },
+    {
+      stripe: (stripe) => askStripe(stripe, registration, abandoned),
+      paypal: (paypal) => askPaypal(paypal, registration, abandoned),
+    },
     { kind: 'cannot_tell' },
   );
+  if (!answer) return 'waiting';
 
   if (answer.kind === 'settled') {
     return (await settleAnswer(deps, registration, answer, at)) ? 'settled' : 'waiting';

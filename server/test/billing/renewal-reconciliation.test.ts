@@ -19,7 +19,14 @@ import {
 import { freshEmail, freshIp } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
-const ENV = { ...FAKE_PROVIDERS_ENV, BILLING_PERIOD_DAYS: '30' };
+// The Indonesian price in dollars: PayPal does not take rupiah, and one PayPal subscriber here reads Indonesian.
+const ENV = {
+  ...FAKE_PROVIDERS_ENV,
+  BILLING_PERIOD_DAYS: '30',
+  PRICE_ID_CURRENCY: 'USD',
+  PRICE_ID_FIRST_DAY: '0.99',
+  PRICE_ID_AMOUNT: '29.99',
+};
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
