@@ -97,13 +97,17 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * The requester's live stream (GET /api/v1/locate/events), read until closed: each `position` event is recognised
- * by its accuracy, which the loop makes unique to each position it sends.
+ * by its accuracy, which the loop makes unique to each position it sends. `opened` resolves on the stream's `ready`
+ * event, as the dashboard waits for it: the stream carries the events after the id `ready` names, and what came
+ * before it (a position posted while the stream was starting) the dashboard reloads instead.
  */
 function openStream(baseURL: string, token: string, address: string) {
   const controller = new AbortController();
   const waiting = new Map<number, () => void>();
   const seen = new Set<number>();
-  const opened = fetch(new URL('/api/v1/locate/events', baseURL), {
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const answered = fetch(new URL('/api/v1/locate/events', baseURL), {
     headers: { accept: 'text/event-stream', cookie: `token=${token}`, 'x-forwarded-for': address },
     signal: controller.signal,
   }).then((response) => {
@@ -119,6 +123,7 @@ function openStream(baseURL: string, token: string, address: string) {
           const events = pending.split('\n\n');
           pending = events.pop() ?? '';
           for (const event of events) {
+            if (/^event: ready$/m.test(event)) markReady();
             const match = /^event: position\ndata: .*"accuracyMeters": ?(\d+)[,}]/m.exec(event);
             if (!match) continue;
             const accuracy = Number(match[1]);
@@ -131,6 +136,19 @@ function openStream(baseURL: string, token: string, address: string) {
       }
     })();
   });
+  const opened = answered.then(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`the live stream sent no ready event within ${EVENT_TIMEOUT_MS} ms`)),
+          EVENT_TIMEOUT_MS,
+        );
+        void ready.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  );
   return {
     opened,
     /** Resolves once the position with this accuracy is on the stream; rejects after EVENT_TIMEOUT_MS. */
