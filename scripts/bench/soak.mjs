@@ -13,7 +13,7 @@ import { loadE2eSupport } from './lib/subscriber.mjs';
 
 export const name = 'soak';
 export const description =
-  'the whole loop at a steady rate for 30 minutes (--soak-minutes) on PostgreSQL: memory, p99 latency and database connections per minute';
+  'the whole loop at a steady rate for 30 minutes unless --soak-minutes says otherwise on PostgreSQL: memory, p99 latency and database connections per minute';
 export const needsServer = false;
 
 const DEFAULT_MINUTES = 30;
