@@ -54,7 +54,8 @@ export async function run(context) {
         signal: context.signal,
         sample: async () => {
           const { rows } = await watcher.query(
-            'select count(*)::int as connections from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+            // Client connections only: an autovacuum worker busy on this database is listed too.
+            "select count(*)::int as connections from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'",
           );
           return { residentMegabytes: residentMegabytes(serverPid) ?? Number.NaN, connections: rows[0].connections };
         },
