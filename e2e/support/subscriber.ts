@@ -50,7 +50,8 @@ interface Envelope<T> {
   data: T;
 }
 
-async function call<T>(
+/** One API call: its envelope's data, or an error naming the route and the server's message. */
+export async function call<T>(
   baseURL: string,
   path: string,
   init: RequestInit = {},

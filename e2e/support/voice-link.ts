@@ -3,7 +3,7 @@
 // WebM file (server/test/support/voice-audio.ts), so that a spec or the bench can open a consent page with a note
 // without recording one in a browser first.
 import { voiceAudio } from '../../server/test/support/voice-audio';
-import type { Subscriber } from './subscriber';
+import { call, type Subscriber } from './subscriber';
 
 export interface VoiceNoteLink {
   /** The consent page's address, as the requester copies it. */
@@ -23,16 +23,7 @@ export interface VoiceNoteLinkOptions {
   locale?: 'en' | 'id';
 }
 
-async function dataOf<T>(response: Response, label: string): Promise<T> {
-  const body = (await response.json().catch(() => null)) as { data: T; message?: string } | null;
-  if (!response.ok || !body) throw new Error(`${label} answered ${response.status}: ${body?.message ?? 'no JSON'}`);
-  return body.data;
-}
-
-const sessionOf = (subscriber: Pick<Subscriber, 'token'>) => ({
-  authorization: subscriber.token,
-  accept: 'application/json',
-});
+const sessionOf = (subscriber: Pick<Subscriber, 'token'>) => ({ authorization: subscriber.token });
 
 /** A new link from `subscriber`, with the voice note `voiceNote` (an uploaded draft) when given. */
 export async function createLink(
@@ -40,13 +31,11 @@ export async function createLink(
   subscriber: Pick<Subscriber, 'token'>,
   { title = 'Mum', locale = 'en', voiceNote }: { title?: string; locale?: 'en' | 'id'; voiceNote?: object } = {},
 ): Promise<{ url: string; token: string; requestId: string }> {
-  const { request } = await dataOf<{ request: { id: string; url: string } }>(
-    await fetch(new URL('/api/v1/links', baseURL), {
-      method: 'POST',
-      headers: { ...sessionOf(subscriber), 'content-type': 'application/json' },
-      body: JSON.stringify({ title, locale, ...(voiceNote ? { voiceNote } : {}) }),
-    }),
-    'create link',
+  const { request } = await call<{ request: { id: string; url: string } }>(
+    baseURL,
+    '/api/v1/links',
+    { method: 'POST', body: JSON.stringify({ title, locale, ...(voiceNote ? { voiceNote } : {}) }) },
+    sessionOf(subscriber),
   );
   const token = new URL(request.url).searchParams.get('token');
   if (!token) throw new Error(`the link has no token: ${request.url}`);
@@ -59,13 +48,11 @@ export async function linkWithVoiceNote(
   subscriber: Pick<Subscriber, 'token'>,
   { title, seconds = 12, text, locale }: VoiceNoteLinkOptions = {},
 ): Promise<VoiceNoteLink> {
-  const { voiceNote } = await dataOf<{ voiceNote: { id: string } }>(
-    await fetch(new URL('/api/v1/voice-notes', baseURL), {
-      method: 'POST',
-      headers: { ...sessionOf(subscriber), 'content-type': 'audio/webm' },
-      body: new Uint8Array(await voiceAudio(seconds)),
-    }),
-    'voice note upload',
+  const { voiceNote } = await call<{ voiceNote: { id: string } }>(
+    baseURL,
+    '/api/v1/voice-notes',
+    { method: 'POST', body: new Uint8Array(await voiceAudio(seconds)) },
+    { ...sessionOf(subscriber), 'content-type': 'audio/webm' },
   );
   const link = await createLink(baseURL, subscriber, {
     title,

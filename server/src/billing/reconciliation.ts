@@ -1,6 +1,7 @@
 import { eq, isNull, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { PaymentProvider } from '../db/column-values';
 import type { Database } from '../db/open-database';
 import type { payments, registrations } from '../db/schema/billing';
 import type { PaypalProcessor } from '../payments/paypal';
@@ -41,11 +42,16 @@ export interface ReconciliationDeps {
   operatorEmail: string;
 }
 
+/** Not taken by any instance within the recheck interval (or never). */
+export function notCheckedRecently(at: Date, checkedAt: AnyColumn): SQL {
+  return or(isNull(checkedAt), lte(checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)))!;
+}
+
 /** Old enough to ask about, and not asked by any instance within the recheck interval. */
 export function dueForCheck(at: Date, createdAt: AnyColumn, checkedAt: AnyColumn): SQL[] {
   return [
     lte(createdAt, new Date(at.getTime() - RECONCILIATION_LIMITS.firstCheckAfterMs)),
-    or(isNull(checkedAt), lte(checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)))!,
+    notCheckedRecently(at, checkedAt),
   ];
 }
 
@@ -93,7 +99,7 @@ interface ProviderQuestions<Answer> {
  */
 export async function askProvider<Answer>(
   deps: Pick<ReconciliationDeps, 'stripe' | 'paypal' | 'log'>,
-  provider: string,
+  provider: PaymentProvider,
   context: Record<string, string>,
   questions: ProviderQuestions<Answer>,
   cannotTell: Answer,

@@ -1,9 +1,9 @@
-import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { PaymentProvider, RefundReason } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { payments } from '../db/schema/billing';
 import type { Payment } from './payment-rows';
-import { claimNextRow, RECONCILIATION_LIMITS } from './reconciliation';
+import { claimNextRow, notCheckedRecently } from './reconciliation';
 
 // The refunds Kabari owes, as rows: marked owed, claimed by one instance at a time, and recorded as made or
 // refused. The rules (what is owed, who is told) are in refunds-owed.ts.
@@ -24,14 +24,7 @@ export async function markRefundOwed(tx: DatabaseExecutor, paymentId: string, re
  * disputed payment waits: the dispute decides where its money goes, and a refund beside it could pay the card
  * holder twice (Stripe refuses one anyway); it stays owed, for the operator to see.
  */
-const dueNow = (at: Date) =>
-  and(
-    ne(payments.state, 'disputed'),
-    or(
-      isNull(payments.checkedAt),
-      lte(payments.checkedAt, new Date(at.getTime() - RECONCILIATION_LIMITS.recheckEveryMs)),
-    ),
-  );
+const dueNow = (at: Date) => and(ne(payments.state, 'disputed'), notCheckedRecently(at, payments.checkedAt));
 
 /** The provider of the payment with this key, when a refund of it is owed. */
 export async function owedRefundProvider(db: DatabaseExecutor, paymentKey: string): Promise<PaymentProvider | null> {

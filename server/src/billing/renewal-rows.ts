@@ -2,12 +2,11 @@ import { and, eq, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { subscriptions } from '../db/schema/billing';
+import type { User } from '../auth/users';
+import type { Subscription } from './subscriptions';
 
 // The renewal job's queries: which subscriptions are due, locked for one instance, and the changes a renewal makes.
 // The rules (when to remind, charge, end or extend) are in renewals.ts.
-
-type User = typeof users.$inferSelect;
-type Subscription = typeof subscriptions.$inferSelect;
 
 export interface SubscriptionWithUser {
   subscription: Subscription;

@@ -7,7 +7,8 @@ import type { NewPayment } from './payment-rows';
 import type { Subscription } from './subscriptions';
 
 // What a sign-up attempt writes besides its registration (registration-rows.ts): the new account, its trial
-// subscription, and changes to the attempt's payments (booked in payment-rows.ts). What to write, and when, is sign-ups.ts's.
+// subscription, and changes to the attempt's payments (booked in payment-rows.ts). What to write, and when, is
+// sign-ups.ts's.
 
 /** The account a sign-up makes; undefined when another account has its email already. */
 export async function insertAccountIfEmailFree(

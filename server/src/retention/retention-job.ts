@@ -84,8 +84,9 @@ async function deleted(db: DatabaseExecutor, statement: SQL): Promise<number> {
  * Deletes every kind of personal data whose time is over: positions, live events, cached geocoding answers, sent
  * messages, visitor reports, ended sessions and old sign-up attempts after `retentionDays`; spent throttle counters,
  * send limits and expired codes; webhook events, contact messages, abuse reports, refund requests and tombstones
- * after their own periods (retention-periods.ts); payments after the years the law asks for. Under a transaction-scoped advisory
- * lock, so several instances on one PostgreSQL never prune at once; the deletes are idempotent in any case.
+ * after their own periods (retention-periods.ts); payments after the years the law asks for. Under a
+ * transaction-scoped advisory lock, so several instances on one PostgreSQL never prune at once; the deletes are
+ * idempotent in any case.
  */
 export async function pruneExpiredData(db: Database, retentionDays: number): Promise<RetentionResult> {
   return db.transaction(async (tx) => {

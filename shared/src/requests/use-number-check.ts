@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import type { PhoneError } from './phone-validation';
 
 /**
@@ -13,10 +13,10 @@ export function useNumberCheck(country: string, onValid: (e164: string) => void)
   const [checking, setChecking] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
-  const setNumber = (value: string) => {
+  const setNumber = useCallback((value: string) => {
     setTypedNumber(value);
     setError(null);
-  };
+  }, []);
 
   async function find(event: FormEvent) {
     event.preventDefault();

@@ -1,8 +1,9 @@
 import type { ReactNode, RefObject } from 'react';
+import Form, { type FormInstance } from 'antd/es/form';
 import type { InputRef } from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
-import { focusFirstField } from './form-behaviour';
+import { focusFirstField, useRevalidateWhileWrong } from './form-behaviour';
 
 interface AuthModalProps {
   open: boolean;
@@ -33,5 +34,34 @@ export function AuthModal({ open, title, onClose, firstField, children }: AuthMo
         {children}
       </Modal>
     </AntdScope>
+  );
+}
+
+interface AuthFormProps<Values> {
+  /** Gives the form's fields their ids (login_email…): each dialog's differ, so labels find their input. */
+  name: string;
+  form: FormInstance<Values>;
+  onFinish: (values: Values) => void;
+  children: ReactNode;
+}
+
+/**
+ * The form of the login and reset-password dialogs: labels above fields, no browser validation, each field checked
+ * when the user leaves it and again at every keystroke once it shows a problem.
+ */
+export function AuthForm<Values>({ name, form, onFinish, children }: AuthFormProps<Values>) {
+  const revalidateWhileWrong = useRevalidateWhileWrong(form);
+  return (
+    <Form
+      name={name}
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      noValidate
+      onFinish={onFinish}
+      onValuesChange={revalidateWhileWrong}
+    >
+      {children}
+    </Form>
   );
 }

@@ -12,9 +12,8 @@ import { dashboardPath } from '../../lib/route-targets';
 import { showToast } from '../../components/toasts';
 import { logIn } from './auth-api';
 import { canSubmitLogin, trimmed, type LoginValues } from './auth-validation';
-import { AuthModal } from './auth-modal';
+import { AuthForm, AuthModal } from './auth-modal';
 import { EmailField } from './email-field';
-import { useRevalidateWhileWrong } from './form-behaviour';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 
 /** The login dialog, opened by the `login` overlay flag. Loaded the first time it opens. */
@@ -23,7 +22,6 @@ export default function LoginDialog() {
   const open = useOverlayStore((state) => state.open.login);
   const setOverlay = useOverlayStore((state) => state.set);
   const [form] = Form.useForm<LoginValues>();
-  const revalidateWhileWrong = useRevalidateWhileWrong(form);
   const emailInput = useRef<InputRef>(null);
   const [submitting, setSubmitting] = useState(false);
   // The state updates a render later; the ref blocks a second submit at once.
@@ -63,16 +61,7 @@ export default function LoginDialog() {
 
   return (
     <AuthModal open={open} title={t('auth.login.title')} onClose={close} firstField={emailInput}>
-      <Form
-        // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
-        name="login"
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        noValidate
-        onFinish={submit}
-        onValuesChange={revalidateWhileWrong}
-      >
+      <AuthForm name="login" form={form} onFinish={submit}>
         <EmailField inputRef={emailInput} />
         <Form.Item
           name="password"
@@ -93,7 +82,7 @@ export default function LoginDialog() {
         <Button type="link" onClick={openReset} className="auth-dialog__secondary">
           {t('auth.login.forgotPassword')}
         </Button>
-      </Form>
+      </AuthForm>
     </AuthModal>
   );
 }

@@ -16,9 +16,8 @@ import {
   type ResetValues,
 } from './auth-validation';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
-import { AuthModal } from './auth-modal';
+import { AuthForm, AuthModal } from './auth-modal';
 import { EmailField } from './email-field';
-import { useRevalidateWhileWrong } from './form-behaviour';
 
 type Step = 'email' | 'newPassword';
 
@@ -31,7 +30,6 @@ export default function ResetPasswordDialog() {
   const open = useOverlayStore((state) => state.open.resetPwd);
   const setOverlay = useOverlayStore((state) => state.set);
   const [form] = Form.useForm<ResetValues>();
-  const revalidateWhileWrong = useRevalidateWhileWrong(form);
   const emailInput = useRef<InputRef>(null);
   const [step, setStep] = useState<Step>('email');
   const [busy, setBusy] = useState(false);
@@ -106,16 +104,7 @@ export default function ResetPasswordDialog() {
   return (
     <AuthModal open={open} title={t('auth.reset.title')} onClose={close} firstField={emailInput}>
       <p className="auth-dialog__intro">{step === 'email' ? t('auth.reset.intro') : t('auth.reset.codeSentIntro')}</p>
-      <Form
-        // Named, so its fields' ids (login_email…) differ from the other dialog's: labels find their input.
-        name="reset-password"
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        noValidate
-        onFinish={submit}
-        onValuesChange={revalidateWhileWrong}
-      >
+      <AuthForm name="reset-password" form={form} onFinish={submit}>
         <EmailField inputRef={emailInput} />
         {step === 'newPassword' && (
           <>
@@ -142,7 +131,7 @@ export default function ResetPasswordDialog() {
         <Button type="primary" htmlType="submit" loading={busy} block size="large">
           {step === 'email' ? t('auth.reset.submitReset') : t('auth.reset.submitConfirm')}
         </Button>
-      </Form>
+      </AuthForm>
     </AuthModal>
   );
 }

@@ -49,9 +49,7 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
     return () => {
       cancelled = true;
     };
-    // Once, when the form opens: setNumber is a new function at each render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pickCountry]);
+  }, [pickCountry, setNumber]);
 
   return (
     <form className="new-search__form" noValidate onSubmit={(event) => void find(event)}>
