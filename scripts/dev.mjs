@@ -17,6 +17,8 @@ const webpack = (app) => ({
   command: `"${nodeBin}" "${bin('webpack-cli', 'bin/cli.js')}" serve --mode development`,
   cwd: path.join(repoRoot, app),
 });
+// The server through tsc in watch mode, which reports type errors as files change (the production build compiles
+// with swc, scripts/lib/build-server.mjs).
 const tsc = `"${nodeBin}" "${bin('typescript', 'bin/tsc')}"`;
 
 const { result } = concurrently(

@@ -1,0 +1,40 @@
+// The server's production build: each TypeScript file under server/src compiled to CommonJS by swc, with the same
+// options as the server tests' jest transform, so that what runs in production is what the tests ran; its JSON
+// resources copied beside it. swc drops the types without checking them (`npm run typecheck` does that), which made
+// this build take about a second against 7 s for tsc's emit here, and much more beside jest in `npm test`.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { transformFile } from '@swc/core';
+
+/** Builds server/src into server/dist, removing what an earlier build left there. Resolves with the files written. */
+export async function buildServer(repoRoot) {
+  const source = path.join(repoRoot, 'server/src');
+  const output = path.join(repoRoot, 'server/dist');
+  await fs.rm(output, { recursive: true, force: true });
+  const entries = await fs.readdir(source, { withFileTypes: true, recursive: true });
+  const files = entries
+    .filter((entry) => entry.isFile() && !entry.name.endsWith('.d.ts'))
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
+  await Promise.all(
+    files.map(async (file) => {
+      const target = path.join(output, path.relative(source, file));
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      if (file.endsWith('.json')) return fs.copyFile(file, target);
+      if (!file.endsWith('.ts')) throw new Error(`server/src holds ${file}, which the build does not know`);
+      const compiled = target.replace(/\.ts$/, '.js');
+      const { code, map } = await transformFile(file, {
+        swcrc: false,
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        // The annotation names the exports in a way Node's import() of CommonJS reads (the tests' scripts import
+        // server modules from ESM).
+        module: { type: 'commonjs', exportInteropAnnotation: true },
+        sourceMaps: true,
+        inlineSourcesContent: false,
+        sourceFileName: path.relative(path.dirname(compiled), file),
+      });
+      await fs.writeFile(compiled, `${code}\n//# sourceMappingURL=${path.basename(compiled)}.map\n`);
+      await fs.writeFile(`${compiled}.map`, map);
+    }),
+  );
+  return files.length;
+}
