@@ -6,6 +6,7 @@ import type * as StripeModule from '../payments/stripe';
 import type { StripeProcessor } from '../payments/stripe';
 import { paypalTakes } from '../payments/paypal-outcomes';
 import { processorsOf } from '../payments/processors';
+import { stripeAmount } from '../payments/stripe-outcomes';
 import { runRenewals, type RenewalReport } from '../billing/renewals';
 import { reconcileRenewals, type RenewalReconciliationReport } from '../billing/renewal-reconciliation';
 import type { ReconciliationDeps } from '../billing/reconciliation';
@@ -33,6 +34,8 @@ export interface PaymentTerms {
   /** false: no processor at all; the payment form says so and asks for nothing. */
   paymentsConfigured: boolean;
   stripePublishableKey?: string;
+  /** Today's charge as Stripe counts it, for the wallet's payment sheet: with stripePublishableKey. */
+  stripeFirstDayAmount?: number;
   paypalClientId?: string;
 }
 
@@ -158,7 +161,12 @@ export default fp(
           methods: paymentMethods(config, price.currency),
           sandbox,
           paymentsConfigured: configured,
-          ...(config.stripe ? { stripePublishableKey: config.stripe.publishableKey } : {}),
+          ...(config.stripe
+            ? {
+                stripePublishableKey: config.stripe.publishableKey,
+                stripeFirstDayAmount: stripeAmount(price.firstDayAmount, price.currency),
+              }
+            : {}),
           ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),
         };
       },

@@ -1110,6 +1110,8 @@ export interface paths {
                                 /** @description False when no processor is configured: nothing can be paid, and no card details are asked for */
                                 paymentsConfigured: boolean;
                                 stripePublishableKey?: string;
+                                /** @description Today's charge as Stripe counts it (hundredths of most currencies, rupiah included), for the wallet's payment sheet; with stripePublishableKey */
+                                stripeFirstDayAmount?: number;
                                 paypalClientId?: string;
                             };
                         };

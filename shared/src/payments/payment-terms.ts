@@ -29,33 +29,3 @@ export function formatMoney(amount: number, currencyCode: string, locale: Locale
     maximumFractionDigits: digits,
   }).format(amount);
 }
-
-// Stripe counts most currencies in hundredths (rupiah too); these in whole units, and the three-decimal ones below in
-// thousandths (https://docs.stripe.com/currencies).
-const zeroDecimalCurrencies = new Set([
-  'BIF',
-  'CLP',
-  'DJF',
-  'GNF',
-  'JPY',
-  'KMF',
-  'KRW',
-  'MGA',
-  'PYG',
-  'RWF',
-  'UGX',
-  'VND',
-  'VUV',
-  'XAF',
-  'XOF',
-  'XPF',
-]);
-
-const threeDecimalCurrencies = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
-
-/** An amount in the API's major units as Stripe counts it (Rp 449.000 → 44900000, $4.99 → 499). */
-export function toMinorUnits(amount: number, currencyCode: string): number {
-  const code = currencyCode.toUpperCase();
-  const digits = zeroDecimalCurrencies.has(code) ? 0 : threeDecimalCurrencies.has(code) ? 3 : 2;
-  return Math.round(amount * 10 ** digits);
-}

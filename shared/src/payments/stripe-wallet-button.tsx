@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import { loadStripeOnce } from './stripe-card-field';
-import { toMinorUnits, type PaymentTerms } from './payment-terms';
+import type { PaymentTerms } from './payment-terms';
 import { paymentsNamespace } from './payments-namespace';
 
 interface StripeWalletButtonProps {
@@ -20,7 +20,7 @@ export function StripeWalletButton({ terms, locale, totalLabel, mayPay, pay }: S
   const { t } = useTranslation(paymentsNamespace);
   const mountPoint = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'checking' | 'ready' | 'unavailable'>(
-    terms.stripePublishableKey ? 'checking' : 'unavailable',
+    terms.stripePublishableKey && terms.stripeFirstDayAmount !== undefined ? 'checking' : 'unavailable',
   );
   // The latest callbacks, read by Stripe's event handlers registered once.
   const latest = useRef({ mayPay, pay });
@@ -32,14 +32,16 @@ export function StripeWalletButton({ terms, locale, totalLabel, mayPay, pay }: S
     let cancelled = false;
     let unmount: (() => void) | undefined;
     const key = terms.stripePublishableKey;
-    if (!key) return;
+    // Today's charge in Stripe's own units, from the server with the key: Stripe's rules for a currency live there.
+    const amount = terms.stripeFirstDayAmount;
+    if (!key || amount === undefined) return;
     void loadStripeOnce(key).then((stripe) => {
       if (cancelled || !stripe || !mountPoint.current) return setState('unavailable');
       // Stripe's Express Checkout Element (the successor of the payment request button): the wallet
       // sheet hands back a PaymentMethod, which our server charges like a card's.
       const elements = stripe.elements({
         mode: 'payment',
-        amount: toMinorUnits(terms.firstDayDebitAmount, terms.currencyCode),
+        amount,
         currency: terms.currencyCode.toLowerCase(),
         paymentMethodCreation: 'manual',
         locale: locale === 'id' ? 'id' : 'en',

@@ -38,6 +38,7 @@ const terms: PaymentTerms = {
   sandbox: false,
   paymentsConfigured: true,
   stripePublishableKey: 'pk_test_kabari',
+  stripeFirstDayAmount: 99,
 };
 
 /** Opens the form on the wallet method, accepts the terms and pays through the wallet sheet. */
@@ -63,7 +64,34 @@ describe('paying with a wallet through Stripe', () => {
   beforeEach(() => {
     walletEvents.clear();
     mounted.mockClear();
+    fakeStripe.elements.mockClear();
     fakeStripe.confirmCardPayment.mockReset();
+  });
+
+  it('asks Stripe for the amount the server counted in Stripe’s units, not one worked out here', async () => {
+    await payWithWallet({ registerId: 'reg-amount', requiresAction: false });
+    expect(fakeStripe.elements).toHaveBeenCalledWith(expect.objectContaining({ amount: 99, currency: 'usd' }));
+  });
+
+  it('offers no wallet when the server gives the key without Stripe’s amount', async () => {
+    const withoutAmount: PaymentTerms = { ...terms, stripeFirstDayAmount: undefined };
+    await renderAt(
+      '/',
+      <PaymentForm
+        name="wallet-test"
+        terms={withoutAmount}
+        locale="en"
+        handlers={{ sandbox: jest.fn(), stripe: jest.fn() }}
+        onPaid={jest.fn()}
+      />,
+    );
+    await userEvent.click(screen.getByRole('radio', { name: 'Apple Pay / Google Pay' }));
+    expect(
+      await screen.findByText(
+        'Apple Pay and Google Pay are not available in this browser. Please choose another method.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(fakeStripe.elements).not.toHaveBeenCalledWith(expect.objectContaining({ mode: 'payment' }));
   });
 
   it('completes a 3-D Secure step with confirmCardPayment before going to the result screen', async () => {

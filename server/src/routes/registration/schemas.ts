@@ -25,6 +25,14 @@ export const paidAmountResponse = envelope(
       .boolean()
       .describe('False when no processor is configured: nothing can be paid, and no card details are asked for'),
     stripePublishableKey: z.string().optional(),
+    stripeFirstDayAmount: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "Today's charge as Stripe counts it (hundredths of most currencies, rupiah included), for the wallet's " +
+          'payment sheet; with stripePublishableKey',
+      ),
     paypalClientId: z.string().optional(),
   }),
 );
