@@ -34,8 +34,8 @@ export interface PaymentTerms {
   /** false: no processor at all; the payment form says so and asks for nothing. */
   paymentsConfigured: boolean;
   stripePublishableKey?: string;
-  /** Today's charge as Stripe counts it, for the wallet's payment sheet: with stripePublishableKey. */
-  stripeFirstDayAmount?: number;
+  /** The first day's charge and a renewal's as Stripe counts them, for the wallet's sheet: with the Stripe key. */
+  stripeAmounts?: { firstDayDebitAmount: number; amount: number };
   paypalClientId?: string;
 }
 
@@ -164,7 +164,10 @@ export default fp(
           ...(config.stripe
             ? {
                 stripePublishableKey: config.stripe.publishableKey,
-                stripeFirstDayAmount: stripeAmount(price.firstDayAmount, price.currency),
+                stripeAmounts: {
+                  firstDayDebitAmount: stripeAmount(price.firstDayAmount, price.currency),
+                  amount: stripeAmount(price.amount, price.currency),
+                },
               }
             : {}),
           ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),

@@ -1110,8 +1110,11 @@ export interface paths {
                                 /** @description False when no processor is configured: nothing can be paid, and no card details are asked for */
                                 paymentsConfigured: boolean;
                                 stripePublishableKey?: string;
-                                /** @description Today's charge as Stripe counts it (hundredths of most currencies, rupiah included), for the wallet's payment sheet; with stripePublishableKey */
-                                stripeFirstDayAmount?: number;
+                                /** @description firstDayDebitAmount and amount as Stripe counts them (hundredths of most currencies, rupiah included), for the wallet's payment sheet; with stripePublishableKey */
+                                stripeAmounts?: {
+                                    firstDayDebitAmount: number;
+                                    amount: number;
+                                };
                                 paypalClientId?: string;
                             };
                         };

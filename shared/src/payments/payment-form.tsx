@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ApiData } from '../api/api-types';
 import { Trans, useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
@@ -105,8 +105,8 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   const paypalRegisterId = useRef<string | null>(null);
   const money = (amount: number) => formatMoney(amount, terms.currencyCode, locale);
   const todaysCharge = kind === 'renewal' ? terms.amount : terms.firstDayDebitAmount;
-  // The wallet sheet shows today's charge; memoised, as a new object would mount Stripe's button again.
-  const walletTerms = useMemo(() => ({ ...terms, firstDayDebitAmount: todaysCharge }), [terms, todaysCharge]);
+  // The wallet sheet shows today's charge, in Stripe's units as the server counted them.
+  const walletAmount = kind === 'renewal' ? terms.stripeAmounts?.amount : terms.stripeAmounts?.firstDayDebitAmount;
 
   const provider = method === 'paypal' ? terms.methods.paypal : terms.methods[method];
   const sandboxMethod = provider === 'sandbox';
@@ -331,7 +331,8 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
 
       {method === 'wallet' && provider === 'stripe' && (
         <StripeWalletButton
-          terms={walletTerms}
+          terms={terms}
+          amount={walletAmount}
           locale={locale}
           totalLabel="Kabari"
           mayPay={mayPay}

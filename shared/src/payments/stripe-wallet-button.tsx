@@ -7,6 +7,8 @@ import { paymentsNamespace } from './payments-namespace';
 
 interface StripeWalletButtonProps {
   terms: PaymentTerms;
+  /** Today's charge as Stripe counts it (from the server, which holds Stripe's rules); none: no wallet. */
+  amount: number | undefined;
   locale: Locale;
   totalLabel: string;
   /** false: the click is refused (the terms are not accepted yet). */
@@ -16,11 +18,11 @@ interface StripeWalletButtonProps {
 }
 
 /** Apple Pay / Google Pay through Stripe, where the browser offers one. */
-export function StripeWalletButton({ terms, locale, totalLabel, mayPay, pay }: StripeWalletButtonProps) {
+export function StripeWalletButton({ terms, amount, locale, totalLabel, mayPay, pay }: StripeWalletButtonProps) {
   const { t } = useTranslation(paymentsNamespace);
   const mountPoint = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'checking' | 'ready' | 'unavailable'>(
-    terms.stripePublishableKey && terms.stripeFirstDayAmount !== undefined ? 'checking' : 'unavailable',
+    terms.stripePublishableKey && amount !== undefined ? 'checking' : 'unavailable',
   );
   // The latest callbacks, read by Stripe's event handlers registered once.
   const latest = useRef({ mayPay, pay });
@@ -32,8 +34,6 @@ export function StripeWalletButton({ terms, locale, totalLabel, mayPay, pay }: S
     let cancelled = false;
     let unmount: (() => void) | undefined;
     const key = terms.stripePublishableKey;
-    // Today's charge in Stripe's own units, from the server with the key: Stripe's rules for a currency live there.
-    const amount = terms.stripeFirstDayAmount;
     if (!key || amount === undefined) return;
     void loadStripeOnce(key).then((stripe) => {
       if (cancelled || !stripe || !mountPoint.current) return setState('unavailable');
@@ -72,7 +72,7 @@ export function StripeWalletButton({ terms, locale, totalLabel, mayPay, pay }: S
       cancelled = true;
       unmount?.();
     };
-  }, [terms, locale, totalLabel]);
+  }, [terms, amount, locale, totalLabel]);
 
   return (
     <div className="payment-form__wallet">

@@ -38,15 +38,18 @@ const terms: PaymentTerms = {
   sandbox: false,
   paymentsConfigured: true,
   stripePublishableKey: 'pk_test_kabari',
-  stripeFirstDayAmount: 99,
+  stripeAmounts: { firstDayDebitAmount: 99, amount: 2999 },
 };
 
 /** Opens the form on the wallet method, accepts the terms and pays through the wallet sheet. */
-async function payWithWallet(outcome: StripeOutcome) {
+async function payWithWallet(outcome: StripeOutcome, kind: 'signUp' | 'renewal' = 'signUp') {
   const stripe = jest.fn<Promise<StripeOutcome>, Parameters<PaymentHandlers['stripe']>>().mockResolvedValue(outcome);
   const onPaid = jest.fn();
   const handlers: PaymentHandlers = { sandbox: jest.fn(), stripe };
-  await renderAt('/', <PaymentForm name="wallet-test" terms={terms} locale="en" handlers={handlers} onPaid={onPaid} />);
+  await renderAt(
+    '/',
+    <PaymentForm name="wallet-test" kind={kind} terms={terms} locale="en" handlers={handlers} onPaid={onPaid} />,
+  );
   await userEvent.click(screen.getByRole('radio', { name: 'Apple Pay / Google Pay' }));
   await waitFor(() => expect(mounted).toHaveBeenCalled());
   act(() => walletEvents.get('ready')!({ availablePaymentMethods: { applePay: true } }));
@@ -73,8 +76,13 @@ describe('paying with a wallet through Stripe', () => {
     expect(fakeStripe.elements).toHaveBeenCalledWith(expect.objectContaining({ amount: 99, currency: 'usd' }));
   });
 
+  it('asks for a whole period’s amount when renewing', async () => {
+    await payWithWallet({ registerId: 'reg-renewal', requiresAction: false }, 'renewal');
+    expect(fakeStripe.elements).toHaveBeenCalledWith(expect.objectContaining({ amount: 2999, currency: 'usd' }));
+  });
+
   it('offers no wallet when the server gives the key without Stripe’s amount', async () => {
-    const withoutAmount: PaymentTerms = { ...terms, stripeFirstDayAmount: undefined };
+    const withoutAmount: PaymentTerms = { ...terms, stripeAmounts: undefined };
     await renderAt(
       '/',
       <PaymentForm

@@ -25,13 +25,12 @@ export const paidAmountResponse = envelope(
       .boolean()
       .describe('False when no processor is configured: nothing can be paid, and no card details are asked for'),
     stripePublishableKey: z.string().optional(),
-    stripeFirstDayAmount: z
-      .number()
-      .int()
+    stripeAmounts: z
+      .object({ firstDayDebitAmount: z.number().int(), amount: z.number().int() })
       .optional()
       .describe(
-        "Today's charge as Stripe counts it (hundredths of most currencies, rupiah included), for the wallet's " +
-          'payment sheet; with stripePublishableKey',
+        'firstDayDebitAmount and amount as Stripe counts them (hundredths of most currencies, rupiah included), for ' +
+          "the wallet's payment sheet; with stripePublishableKey",
       ),
     paypalClientId: z.string().optional(),
   }),

@@ -87,15 +87,21 @@ describeEachDatabase('Stripe', (driver) => {
       sandbox: false,
       stripePublishableKey: 'pk_test_kabari',
     });
-    // The wallet's sheet is given today's charge as Stripe counts it: cents, and rupiah in hundredths too.
+    // The wallet's sheet is given the charges as Stripe counts them: cents, and rupiah in hundredths too.
     const english = terms.json().data;
     expect(english.currencyCode).toBe('USD');
-    expect(english.stripeFirstDayAmount).toBe(Math.round(english.firstDayDebitAmount * 100));
+    expect(english.stripeAmounts).toEqual({
+      firstDayDebitAmount: Math.round(english.firstDayDebitAmount * 100),
+      amount: Math.round(english.amount * 100),
+    });
     const indonesian = (
       await app().inject({ method: 'POST', url: '/api/v1/personnal/getPaidAmount', payload: { locale: 'id' } })
     ).json().data;
     expect(indonesian.currencyCode).toBe('IDR');
-    expect(indonesian.stripeFirstDayAmount).toBe(indonesian.firstDayDebitAmount * 100);
+    expect(indonesian.stripeAmounts).toEqual({
+      firstDayDebitAmount: indonesian.firstDayDebitAmount * 100,
+      amount: indonesian.amount * 100,
+    });
     const sandbox = await app().inject({
       method: 'POST',
       url: '/api/v1/auth/registerAndSign/v5pay',
