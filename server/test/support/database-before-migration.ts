@@ -40,7 +40,11 @@ async function databaseBeforeMigration(
   try {
     if (driver === 'pglite') {
       const dataDir = tempDir('kabari-test-data-');
-      const client = new PGlite(path.join(dataDir, 'pglite'));
+      const folder = path.join(dataDir, 'pglite');
+      // A copy of the global setup's cluster without our tables, where there is one: initdb costs seconds.
+      const unmigrated = process.env.KABARI_TEST_PGLITE_UNMIGRATED;
+      if (unmigrated) fs.cpSync(unmigrated, folder, { recursive: true });
+      const client = new PGlite(folder);
       try {
         await migratePglite(drizzlePglite(client), { migrationsFolder });
         await seed(async (query) => {
