@@ -46,8 +46,8 @@ describeEachDatabase('openDatabase', (driver) => {
   let database: TestDatabase;
 
   beforeEach(async () => {
-    // PGlite: a copy of the cluster the global setup's first start created and migrated.
-    // PostgreSQL: an empty database, migrated by the first openDatabase below.
+    // Without our tables (PGlite: a cluster after initdb; PostgreSQL: an empty database): the first openDatabase
+    // below migrates it.
     database = await createTestDatabase(driver, { empty: true });
   });
 

@@ -39,12 +39,8 @@ async function databaseBeforeMigration(
   const migrationsFolder = migrationsBefore(idx);
   try {
     if (driver === 'pglite') {
-      const dataDir = tempDir('kabari-test-data-');
-      const folder = path.join(dataDir, 'pglite');
-      // A copy of the global setup's cluster without our tables, where there is one: initdb costs seconds.
-      const unmigrated = process.env.KABARI_TEST_PGLITE_UNMIGRATED;
-      if (unmigrated) fs.cpSync(unmigrated, folder, { recursive: true });
-      const client = new PGlite(folder);
+      const database = await createTestDatabase('pglite', { empty: true });
+      const client = new PGlite(path.join(database.dataDir, 'pglite'));
       try {
         await migratePglite(drizzlePglite(client), { migrationsFolder });
         await seed(async (query) => {
@@ -53,11 +49,7 @@ async function databaseBeforeMigration(
       } finally {
         await client.close();
       }
-      return {
-        env: { DATA_DIR: dataDir },
-        dataDir,
-        cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
-      };
+      return database;
     }
     const database = await createTestDatabase('postgres', { empty: true });
     const client = new Client({ connectionString: database.databaseUrl });

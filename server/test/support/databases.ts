@@ -31,13 +31,15 @@ export interface TestDatabase {
 
 /**
  * A fresh, migrated database: a new DATA_DIR for PGlite (a copy of the migrated cluster the global setup made), a
- * new database with a random name on PostgreSQL (a copy of the migrated template the global setup made, or empty
- * with `{ empty: true }`, for the tests of migrating).
+ * new database with a random name on PostgreSQL (a copy of the migrated template the global setup made). With
+ * `{ empty: true }`, for the tests of migrating: PGlite's cluster and PostgreSQL's database without our tables.
  */
 export async function createTestDatabase(driver: DriverName, options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const dataDir = tempDir('kabari-test-data-');
   if (driver === 'pglite') {
-    const template = process.env.KABARI_TEST_PGLITE_MIGRATED;
+    const template = options.empty
+      ? process.env.KABARI_TEST_PGLITE_UNMIGRATED
+      : process.env.KABARI_TEST_PGLITE_MIGRATED;
     if (template) cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
     return {
       env: { DATA_DIR: dataDir },
