@@ -1,5 +1,6 @@
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
+import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
 
 /** GET /api/v1/personnal/subscribe/info. */
 export type SubscriptionInfo = ApiData<'/api/v1/personnal/subscribe/info', 'get'>;
@@ -10,6 +11,11 @@ const quiet = { toastErrors: false } as const;
 
 export function fetchSubscriptionInfo(): Promise<SubscriptionInfo> {
   return apiGet('/api/v1/personnal/subscribe/info', quiet);
+}
+
+/** What paying again costs and how: the subscription's own price and currency, not the pages' current price. */
+export function fetchRenewalTerms(): Promise<PaymentTerms> {
+  return apiGet('/api/v1/personnal/subscribe/renewal-terms', quiet);
 }
 
 export async function fetchPayments(): Promise<PaymentRecord[]> {

@@ -16,6 +16,7 @@ import type { Locale } from '../lib/messages';
 import { BillingClock, addDays } from '../billing/clock';
 import { toMajor } from '../billing/money';
 import { refundOwedFor, type RefundAttempt } from '../billing/refunds-owed';
+import type { Subscription } from '../billing/subscriptions';
 
 export interface PaymentMethods {
   card: 'stripe' | 'sandbox' | null;
@@ -48,7 +49,10 @@ export interface Billing {
   configured: boolean;
   /** Which processor takes each method for a price in `currency`. */
   methodsFor(currency: string): PaymentMethods;
+  /** A new subscriber's terms: the price for the page's language. */
   terms(locale: Locale): PaymentTerms;
+  /** An expired subscriber's terms for paying again: the subscription's own price and currency. */
+  renewalTerms(subscription: Pick<Subscription, 'currency' | 'amount' | 'periodDays'>): PaymentTerms;
   /** Stripe when configured (tests may swap in one with a fake HTTP client). */
   stripe: StripeProcessor | undefined;
   /** PayPal when configured (tests may swap in one pointed at a fake PayPal API). */
@@ -125,6 +129,32 @@ export default fp(
       operatorEmail: options.config.operatorEmail,
     });
 
+    /** What a payment form shows and offers for `price`, in its currency, with the keys of the providers. */
+    const paymentTerms = (
+      price: { currency: string; firstDayAmount: number; amount: number },
+      periodDays: number,
+      nextDebitDay: Date,
+    ): PaymentTerms => ({
+      currencyCode: price.currency,
+      firstDayDebitAmount: toMajor(price.firstDayAmount, price.currency),
+      amount: toMajor(price.amount, price.currency),
+      period: periodDays,
+      nextDebitDay: nextDebitDay.toISOString(),
+      methods: paymentMethods(config, price.currency),
+      sandbox,
+      paymentsConfigured: configured,
+      ...(config.stripe
+        ? {
+            stripePublishableKey: config.stripe.publishableKey,
+            stripeAmounts: {
+              firstDayDebitAmount: stripeAmount(price.firstDayAmount, price.currency),
+              amount: stripeAmount(price.amount, price.currency),
+            },
+          }
+        : {}),
+      ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),
+    });
+
     app.decorate('billing', {
       config,
       stripe,
@@ -151,27 +181,13 @@ export default fp(
       methodsFor: (currency) => paymentMethods(config, currency),
       terms(locale) {
         const price = config.prices[locale];
-        return {
-          currencyCode: price.currency,
-          firstDayDebitAmount: toMajor(price.firstDayAmount, price.currency),
-          amount: toMajor(price.amount, price.currency),
-          period: config.periodDays,
-          // The first-day charge covers one day; the first renewal is then due.
-          nextDebitDay: addDays(clock.now(), 1).toISOString(),
-          methods: paymentMethods(config, price.currency),
-          sandbox,
-          paymentsConfigured: configured,
-          ...(config.stripe
-            ? {
-                stripePublishableKey: config.stripe.publishableKey,
-                stripeAmounts: {
-                  firstDayDebitAmount: stripeAmount(price.firstDayAmount, price.currency),
-                  amount: stripeAmount(price.amount, price.currency),
-                },
-              }
-            : {}),
-          ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),
-        };
+        // The first-day charge covers one day; the first renewal is then due.
+        return paymentTerms(price, config.periodDays, addDays(clock.now(), 1));
+      },
+      renewalTerms(subscription) {
+        // Paying again charges a whole period of the subscription's own price, today; the next renewal follows it.
+        const { currency, amount, periodDays } = subscription;
+        return paymentTerms({ currency, firstDayAmount: amount, amount }, periodDays, addDays(clock.now(), periodDays));
       },
     } satisfies Billing);
 

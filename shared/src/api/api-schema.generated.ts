@@ -1858,6 +1858,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/personnal/subscribe/renewal-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What paying again costs: the subscription's own price and currency, and the methods that take it
+         * @description For the renewal form of an expired subscriber: a renewal charges the price the subscription was taken at, in its currency, which may differ from the price the pages show now (getPaidAmount).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                /** @description ISO 4217 */
+                                currencyCode: string;
+                                /** @description Today's charge, covering the first day (major unit) */
+                                firstDayDebitAmount: number;
+                                /** @description Charged every `period` days from nextDebitDay (major unit) */
+                                amount: number;
+                                /** @description Days per renewal */
+                                period: number;
+                                /** @description ISO time of the first renewal if the subscription starts now */
+                                nextDebitDay: string;
+                                /** @description Which processor takes each method; null: not offered */
+                                methods: {
+                                    card: ("stripe" | "sandbox") | null;
+                                    wallet: ("stripe" | "sandbox") | null;
+                                    paypal: ("paypal" | "sandbox") | null;
+                                };
+                                /** @description True when the sandbox processor takes payments: no money moves */
+                                sandbox: boolean;
+                                /** @description False when no processor is configured: nothing can be paid, and no card details are asked for */
+                                paymentsConfigured: boolean;
+                                stripePublishableKey?: string;
+                                /** @description firstDayDebitAmount and amount as Stripe counts them (hundredths of most currencies, rupiah included), for the wallet's payment sheet; with stripePublishableKey */
+                                stripeAmounts?: {
+                                    firstDayDebitAmount: number;
+                                    amount: number;
+                                };
+                                paypalClientId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personnal/subscribe/cancel": {
         parameters: {
             query?: never;

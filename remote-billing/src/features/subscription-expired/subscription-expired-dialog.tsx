@@ -6,12 +6,17 @@ import Spin from 'antd/es/spin';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { PaymentForm, type PaymentHandlers } from '@kabari/shared/payments/payment-form';
 import { formatDay } from '@kabari/shared/i18n/format-time';
-import { fetchPaymentTerms, type PaymentTerms } from '@kabari/shared/payments/payment-terms';
+import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { useLocation } from '@kabari/shared/routing/router';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import { fetchSubscriptionInfo, renewSubscription, type SubscriptionInfo } from '../../lib/subscription-api';
+import {
+  fetchRenewalTerms,
+  fetchSubscriptionInfo,
+  renewSubscription,
+  type SubscriptionInfo,
+} from '../../lib/subscription-api';
 import { RenewalProgress } from './renewal-progress';
 
 const renewalHandlers: PaymentHandlers = {
@@ -48,8 +53,9 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
 
   useEffect(() => {
     fetchSubscriptionInfo().then(setInfo, () => undefined);
-    fetchPaymentTerms(locale).then(setTerms, () => undefined);
-  }, [locale]);
+    // The subscription's own price and currency: what the renewal charges, whatever the pages show now.
+    fetchRenewalTerms().then(setTerms, () => undefined);
+  }, []);
 
   const onRenewed = useCallback(() => setRenewed(true), []);
 

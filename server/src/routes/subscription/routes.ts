@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
+import { paidAmountResponse } from '../registration/schemas';
 import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
-import { cancelRenewals, paymentHistory, renewSubscription, subscriptionNow } from './service';
+import { cancelRenewals, paymentHistory, renewalTerms, renewSubscription, subscriptionNow } from './service';
 
 /**
  * The signed-in user's subscription: info (on every protected navigation), cancel, renew, payments. HTTP only; the
@@ -27,6 +28,26 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return ok(await subscriptionNow(app, request.session!.user.id));
+    },
+  );
+
+  app.get(
+    '/api/v1/personnal/subscribe/renewal-terms',
+    {
+      ...authed,
+      schema: {
+        tags: ['billing'],
+        summary: "What paying again costs: the subscription's own price and currency, and the methods that take it",
+        description:
+          'For the renewal form of an expired subscriber: a renewal charges the price the subscription was taken ' +
+          'at, in its currency, which may differ from the price the pages show now (getPaidAmount).',
+        security,
+        response: { 200: paidAmountResponse, 401: errorEnvelope, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await renewalTerms(app, request.session!.user.id));
     },
   );
 

@@ -42,6 +42,16 @@ export async function subscriptionNow(deps: SubscriptionDeps, userId: string) {
   return subscriptionInfo(subscription, deps.billing.clock.now());
 }
 
+/**
+ * What paying again costs and how, for the renewal form: the subscription's own price and currency (which may not be
+ * the price the pages now show), and the methods that take that currency; 404 without a subscription.
+ */
+export async function renewalTerms(deps: SubscriptionDeps, userId: string) {
+  const subscription = await findSubscription(deps.db, userId);
+  if (!subscription) throw new HttpError(404, say('noSubscription'));
+  return deps.billing.renewalTerms(subscription);
+}
+
 /** Cancels renewals (access is kept until validUntil; cancelling twice changes nothing), told by email once. */
 export async function cancelRenewals(deps: SubscriptionDeps, user: User) {
   const now = deps.billing.clock.now();

@@ -1,4 +1,8 @@
 import { eq } from 'drizzle-orm';
+import { createSession } from '../../../src/auth/sessions';
+import { createUser } from '../../../src/auth/users';
+import { users } from '../../../src/db/schema/accounts';
+import { subscriptions } from '../../../src/db/schema/billing';
 import { outboxMessages } from '../../../src/db/schema/outbox';
 import { describeEachDatabase } from '../../support/databases';
 import { signUpSubscriber, TEST_CARD } from '../../support/sign-up';
@@ -84,6 +88,56 @@ describeEachDatabase('subscription routes', (driver) => {
       'renewal:failed',
       'renewal:succeeded',
     ]);
+  });
+
+  it('offers paying again at the subscription’s own price and currency, whatever the pages show now', async () => {
+    const rupiah = await signUpSubscriber(app(), { locale: 'id' });
+    const info = (await call('GET', '/api/v1/personnal/subscribe/info', rupiah.token!)).json().data;
+    const terms = await call('GET', '/api/v1/personnal/subscribe/renewal-terms', rupiah.token!);
+    expect(terms.statusCode).toBe(200);
+    expect(terms.headers['cache-control']).toBe('no-store');
+    expect(terms.json().data).toMatchObject({
+      currencyCode: 'IDR',
+      amount: info.amount,
+      firstDayDebitAmount: info.amount,
+      period: info.period,
+      methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' },
+      paymentsConfigured: true,
+    });
+    // The English pages show dollars; this subscriber pays again in rupiah.
+    const englishPages = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/getPaidAmount',
+      payload: { locale: 'en' },
+    });
+    expect(englishPages.json().data.currencyCode).toBe('USD');
+
+    // A subscription taken at an older price renews at that price.
+    const dollars = await signUpSubscriber(app());
+    const [user] = await app().db.select().from(users).where(eq(users.email, dollars.email));
+    await app().db.update(subscriptions).set({ amount: 1_999 }).where(eq(subscriptions.userId, user!.id));
+    const older = (await call('GET', '/api/v1/personnal/subscribe/renewal-terms', dollars.token!)).json().data;
+    expect(older).toMatchObject({ currencyCode: 'USD', amount: 19.99, firstDayDebitAmount: 19.99 });
+    expect(englishPages.json().data.amount).toBe(29.99);
+  });
+
+  it('gives the renewal terms to a signed-in subscriber only', async () => {
+    const signedOut = await app().inject({ method: 'GET', url: '/api/v1/personnal/subscribe/renewal-terms' });
+    expect(signedOut.statusCode).toBe(401);
+    const user = await createUser(app().db, {
+      email: `no-subscription.${Date.now()}@example.com`,
+      displayName: 'Dewi',
+      password: 'correct horse',
+      locale: 'id',
+    });
+    const { token } = await createSession(app().db, user.id, 'jest');
+    const none = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/subscribe/renewal-terms',
+      headers: { authorization: token, 'accept-language': 'id' },
+    });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().message).toEqual(expect.any(String));
   });
 
   it('payments and info need a session and show only the caller’s own', async () => {
