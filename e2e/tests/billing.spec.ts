@@ -169,6 +169,10 @@ test.describe('an expired subscription', () => {
     });
     expect(expired.status).toBe(200);
     await signInAsSubscriber(context, kabari.url, subscriber);
+    // On the English pages too, paying again is in the subscription's own rupiah, not the English pages' dollars.
+    await page.goto(`${kabari.url}/dashboard/`);
+    const inEnglish = page.getByRole('dialog', { name: 'Your subscription has expired' });
+    await expect(inEnglish.getByText(/^Today you pay IDR\s[\d,]+ for the next \d+ days\.$/)).toBeVisible();
     await page.goto(`${kabari.url}/id/dashboard/`);
     await expect(page).toHaveURL(/\/id\/dashboard\/\?s=-1&at=10$/);
     const dialog = page.getByRole('dialog', { name: 'Langganan Anda sudah berakhir' });
