@@ -19,13 +19,19 @@ export const kabariTheme = {
 };
 
 /**
+ * Every dialog's title keeps clear of its close button, which antd places over the header's end: a long title
+ * (Indonesian ones often are) ran under it on a phone.
+ */
+const modalConfig = { styles: { title: { paddingInlineEnd: 28 } } };
+
+/**
  * antd's theme and locale, around the parts of a page that use antd. Not around the whole app:
  * pages a visitor lands on (home, enter-link) must not pay for antd before they need it.
  */
 export function AntdScope({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   return (
-    <ConfigProvider theme={kabariTheme} locale={i18n.language === 'id' ? idID : enUS}>
+    <ConfigProvider theme={kabariTheme} locale={i18n.language === 'id' ? idID : enUS} modal={modalConfig}>
       {children}
     </ConfigProvider>
   );
