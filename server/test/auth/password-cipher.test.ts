@@ -1,5 +1,5 @@
 import { constants, generateKeyPairSync, publicEncrypt, randomBytes } from 'node:crypto';
-import { decodeUtf8AllowingSurrogates, PasswordCipher } from '../../src/auth/password-cipher';
+import { decodeUtf8AllowingSurrogates, PasswordCipher, pkcs1Message } from '../../src/auth/password-cipher';
 import { encryptPassword, tamper } from '../support/jsencrypt';
 
 describe('PasswordCipher', () => {
@@ -35,6 +35,8 @@ describe('PasswordCipher', () => {
       '',
       'AAAA',
       Buffer.alloc(300).toString('base64'),
+      // as long as the key, but not below its modulus
+      Buffer.alloc(256, 0xff).toString('base64'),
     ];
     for (const input of inputs) {
       const standIn = cipher.decrypt(input);
@@ -42,6 +44,24 @@ describe('PasswordCipher', () => {
       expect(cipher.decrypt(input)).toBe(standIn);
     }
     expect(cipher.decrypt(tamper(good))).not.toBe(cipher.decrypt(tamper(good, 200)));
+  });
+
+  it('takes the message out of a well-formed PKCS#1 v1.5 block only', () => {
+    const block = (...parts: number[][]) => Buffer.from(parts.flat());
+    const padding = (length: number) => Array.from({ length }, (_, index) => (index % 255) + 1);
+    const message = [0x6b, 0x61, 0x74, 0x61];
+    expect(pkcs1Message(block([0, 2], padding(8), [0], message))).toEqual(Buffer.from(message));
+    expect(pkcs1Message(block([0, 2], padding(200), [0], message))).toEqual(Buffer.from(message));
+    // a zero inside the message is part of it: only the first zero separates
+    expect(pkcs1Message(block([0, 2], padding(8), [0], [1, 0, 2]))).toEqual(Buffer.from([1, 0, 2]));
+    expect(pkcs1Message(block([0, 2], padding(8), [0]))).toEqual(Buffer.alloc(0));
+    // seven padding bytes are too few
+    expect(pkcs1Message(block([0, 2], padding(7), [0], message))).toBeNull();
+    // the wrong block type (1 is for signatures), or a first byte that is not zero
+    expect(pkcs1Message(block([0, 1], padding(8), [0], message))).toBeNull();
+    expect(pkcs1Message(block([1, 2], padding(8), [0], message))).toBeNull();
+    // no separator at all
+    expect(pkcs1Message(block([0, 2], padding(20)))).toBeNull();
   });
 
   it('decodes UTF-8, and surrogate halves encoded one by one, but nothing else', () => {
