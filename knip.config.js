@@ -30,20 +30,19 @@ module.exports = {
   ignoreBinaries: ['openssl'],
   workspaces: {
     '.': {
-      // The bench's load generator and its bare reference server run as processes of their own, started by path.
-      entry: [
-        'scripts/*.mjs',
-        'scripts/bench/*.mjs',
-        'scripts/bench/lib/{load-generator,bare-fastify}.mjs',
-        'scripts/test/*.{ts,mjs}',
-        'webpack/*.browser.js',
-      ],
-      // lightningcss: loaded by name by the CSS minimizer (webpack/create-config.js). chrome-launcher (lighthouse's)
-      // and pg (the server's): the bench starts Chromium and listens to the database with them. i18next: its
+      entry: ['scripts/*.mjs', 'scripts/test/*.{ts,mjs}', 'webpack/*.browser.js'],
+      // lightningcss: loaded by name by the CSS minimizer (webpack/create-config.js). pg (the server's): the bench
+      // listens to the database with it. i18next: its
       // resources are typed in types/i18next.d.ts; the apps depend on it through shared. @typescript/native-preview:
       // scripts/typecheck.mjs runs its tsgo by path.
-      ignoreDependencies: ['lightningcss', 'chrome-launcher', 'pg', 'i18next', '@typescript/native-preview'],
+      ignoreDependencies: ['lightningcss', 'pg', 'i18next', '@typescript/native-preview'],
       project: ['*.{js,mjs}', 'scripts/**/*.{mjs,ts}', 'webpack/**/*.js', 'jest/**/*.{ts,tsx,js}', 'types/**/*.ts'],
+    },
+    // The bench's tools, a package of its own (scripts/bench/lib/tools.mjs). Its load generator and bare reference
+    // server run as processes of their own, started by path.
+    'scripts/bench': {
+      entry: ['*.mjs', 'lib/{load-generator,bare-fastify}.mjs'],
+      project: ['**/*.mjs'],
     },
     shared: {
       entry: ['src/**/*.test.{ts,tsx}'],

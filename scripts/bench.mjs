@@ -17,9 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { budgets } from './bench/budgets.mjs';
-import { chromeFlags, findChrome } from './bench/lib/browser.mjs';
-import { buildApp, startServer } from './bench/lib/server.mjs';
+import { ensureBenchTools } from './bench/lib/tools.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchDir = path.join(repoRoot, 'bench');
@@ -30,6 +28,12 @@ const resultsFile = path.join(benchDir, 'results.json');
 const moduleNames = ['bundle', 'lighthouse', 'live-events', 'http-throughput', 'soak'];
 
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
+
+// The bench's modules import its tools (Lighthouse, autocannon): they are installed before any module loads.
+ensureBenchTools(log);
+const { budgets } = await import('./bench/budgets.mjs');
+const { chromeFlags, findChrome } = await import('./bench/lib/browser.mjs');
+const { buildApp, startServer } = await import('./bench/lib/server.mjs');
 
 /** @type {Array<() => Promise<void> | void>} */
 const cleanups = [];
