@@ -1,8 +1,9 @@
-// `npm test`: everything: lint, format and type-check side by side while the production build is made; then jest
-// (every workspace, the server on PGlite and on PostgreSQL); then Playwright against that build.
+// `npm test`: everything: lint, format and type-check side by side while the production build is made; then the
+// server's jest tests (on PGlite and on PostgreSQL) and the tooling's; then Playwright against that build, with the
+// web apps' jest tests beside it. `--no-e2e`: every jest test, no build and no Playwright.
 import fs from 'node:fs';
 import path from 'node:path';
-import { bin, nodeBin, repoRoot, run, runLogged } from './lib/run.mjs';
+import { bin, nodeBin, repoRoot, run, runLogged, webApps } from './lib/run.mjs';
 
 const tmp = path.join(repoRoot, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
@@ -49,42 +50,80 @@ if (checksFailed !== undefined) {
   process.exit(checksFailed);
 }
 
-const jestReport = path.join(tmp, 'jest-report.json');
-const jestCode = await run(nodeBin, [bin('jest', 'bin/jest.js'), '--json', `--outputFile=${jestReport}`], {
-  env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
-});
-const jest = JSON.parse(fs.readFileSync(jestReport, 'utf8'));
-let passed = jest.numPassedTests;
-let failed = jest.numFailedTests + (jestCode !== 0 && jest.numFailedTests === 0 ? 1 : 0);
-let skipped = jest.numPendingTests + jest.numTodoTests;
-console.log(`jest: ${jest.numPassedTests} passed, ${jest.numFailedTests} failed, ${skipped} skipped`);
+/**
+ * One jest run over some projects. `logFile`: its output goes there and is printed when it ends (it runs beside
+ * another step). Resolves with its counts.
+ */
+async function runJest(label, projects, { logFile, maxWorkers } = {}) {
+  const report = path.join(tmp, `jest-${label}.json`);
+  fs.rmSync(report, { force: true });
+  const args = [bin('jest', 'bin/jest.js'), '--json', `--outputFile=${report}`, '--selectProjects', ...projects];
+  if (maxWorkers) args.push(`--maxWorkers=${maxWorkers}`);
+  const options = { env: { ...process.env, FORCE_COLOR: process.env.CI || logFile ? '0' : '1' } };
+  const code = logFile ? (await runLogged(nodeBin, args, logFile, options)).code : await run(nodeBin, args, options);
+  if (logFile) process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+  const result = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : undefined;
+  const counts = {
+    passed: result?.numPassedTests ?? 0,
+    failed: (result?.numFailedTests ?? 0) + (code !== 0 && !result?.numFailedTests ? 1 : 0),
+    skipped: (result?.numPendingTests ?? 0) + (result?.numTodoTests ?? 0),
+  };
+  console.log(`jest (${label}): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  return counts;
+}
 
-if (!skipE2e && failed === 0) {
-  const build = await building;
-  if (build.code !== 0) {
-    process.stdout.write(fs.readFileSync(buildLog, 'utf8'));
-    console.error(`✗ build failed (exit ${build.code}, ${build.seconds}s)`);
-    process.exit(build.code);
-  }
-  console.log(`✓ build, beside the checks (${build.seconds}s)`);
+/** Playwright against the production build; resolves with its counts. */
+async function runPlaywright() {
   const e2eReport = path.join(tmp, 'playwright-report.json');
-  const e2eCode = await run(nodeBin, [bin('@playwright/test', 'cli.js'), 'test', '--reporter=list,json'], {
+  fs.rmSync(e2eReport, { force: true });
+  const code = await run(nodeBin, [bin('@playwright/test', 'cli.js'), 'test', '--reporter=list,json'], {
     cwd: path.join(repoRoot, 'e2e'),
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
   });
-  if (fs.existsSync(e2eReport)) {
-    const { stats } = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
-    passed += stats.expected + stats.flaky;
-    failed += stats.unexpected;
-    skipped += stats.skipped;
-    console.log(`playwright: ${stats.expected} passed, ${stats.unexpected} failed, ${stats.skipped} skipped`);
+  const stats = fs.existsSync(e2eReport) ? JSON.parse(fs.readFileSync(e2eReport, 'utf8')).stats : undefined;
+  const counts = {
+    passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
+    failed: (stats?.unexpected ?? 0) + (code !== 0 && !stats?.unexpected ? 1 : 0),
+    skipped: stats?.skipped ?? 0,
+  };
+  console.log(`playwright: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  return counts;
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const add = (counts) => {
+  for (const key of Object.keys(totals)) totals[key] += counts[key];
+};
+const webProjects = ['shared', ...webApps];
+
+if (skipE2e) {
+  add(await runJest('all', ['server', 'tooling', ...webProjects]));
+} else {
+  // The server's tests first, beside the end of the build.
+  add(await runJest('server', ['server', 'tooling']));
+  if (totals.failed === 0) {
+    const build = await building;
+    if (build.code !== 0) {
+      process.stdout.write(fs.readFileSync(buildLog, 'utf8'));
+      console.error(`✗ build failed (exit ${build.code}, ${build.seconds}s)`);
+      process.exit(build.code);
+    }
+    console.log(`✓ build, beside the checks (${build.seconds}s)`);
+    // The web apps' tests (jsdom: no server, no real clock to keep) run in one worker beside Playwright, whose
+    // browsers and servers leave about an eighth of the two cores idle (vmstat through a whole run): their CPU
+    // (about 150 s) fills that instead of adding a phase of its own.
+    const [web, e2e] = await Promise.all([
+      runJest('web', webProjects, { logFile: path.join(tmp, 'jest-web.log'), maxWorkers: 1 }),
+      runPlaywright(),
+    ]);
+    add(web);
+    add(e2e);
   }
-  if (e2eCode !== 0 && failed === 0) failed = 1;
 }
 
 // A build still running (jest failed first) is not left behind.
 await building;
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 console.log(`\nAll tests (${minutes} min):`);
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed === 0 ? 0 : 1);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed === 0 ? 0 : 1);
