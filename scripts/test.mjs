@@ -2,8 +2,9 @@
 // server's jest tests (on PGlite and on PostgreSQL) and the tooling's; then Playwright against that build, with the
 // web apps' jest tests beside it. `--no-e2e`: every jest test, no build and no Playwright.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { bin, nodeBin, repoRoot, run, runLogged, webApps } from './lib/run.mjs';
+import { bin, nodeBin, repoRoot, run, runLogged } from './lib/run.mjs';
 
 const tmp = path.join(repoRoot, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
@@ -94,14 +95,27 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const add = (counts) => {
   for (const key of Object.keys(totals)) totals[key] += counts[key];
 };
-const webProjects = ['shared', ...webApps];
+// Every jest project but the server's and the tooling's is a web app's or the shared package's (jsdom).
+const apartFromWeb = ['server', 'tooling'];
+const webProjects = jestProjectNames().filter((name) => !apartFromWeb.includes(name));
+
+/** The display names of the projects the root jest config lists, so a project added there runs here too. */
+function jestProjectNames() {
+  const require = createRequire(import.meta.url);
+  const { projects } = require('../jest.config.js');
+  const names = projects.map((project) => require(project.replace('<rootDir>', repoRoot)).displayName);
+  for (const name of apartFromWeb) if (!names.includes(name)) throw new Error(`no jest project named ${name}`);
+  return names;
+}
 
 if (skipE2e) {
-  add(await runJest('all', ['server', 'tooling', ...webProjects]));
+  add(await runJest('all', [...apartFromWeb, ...webProjects]));
 } else {
   // The server's tests first, beside the end of the build.
-  add(await runJest('server', ['server', 'tooling']));
-  if (totals.failed === 0) {
+  add(await runJest('server', apartFromWeb));
+  // After a failure, the web tests still run (and say what else fails), but not Playwright.
+  if (totals.failed > 0) add(await runJest('web', webProjects));
+  else {
     const build = await building;
     if (build.code !== 0) {
       process.stdout.write(fs.readFileSync(buildLog, 'utf8'));
