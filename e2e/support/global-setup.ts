@@ -12,8 +12,10 @@ export default async function globalSetup() {
     if (!fs.existsSync(built)) throw new Error(`${app} is not built: run \`npm run build\` first.`);
   }
   // Side by side: the shared server makes its own database on its first start while the template the other
-  // servers copy is made (each is an initdb of several seconds on one core).
-  const [template, server] = await Promise.all([preparePgliteTemplate(), startKabari()]);
+  // servers copy is made (each is an initdb of several seconds on one core). The shared server believes
+  // X-Forwarded-For from this machine, so that a test can come to it from an address of its own (testFromOwnAddress
+  // in fixtures.ts, and each sign-up in subscriber.ts).
+  const [template, server] = await Promise.all([preparePgliteTemplate(), startKabari({ TRUST_PROXY: '127.0.0.1' })]);
   process.env.KABARI_E2E_PGLITE_TEMPLATE = template;
   process.env.KABARI_BASE_URL = server.url;
   fs.mkdirSync(path.dirname(stateFile), { recursive: true });

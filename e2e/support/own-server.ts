@@ -2,9 +2,9 @@ import { test as base } from './fixtures';
 import { startKabari, type KabariServer } from './kabari-server';
 
 /**
- * The test function of a spec file that runs against a Kabari of its own, started once per worker with `env` (a
- * configuration the suite's shared server does not have, or many page loads: the server allows 600 requests a
- * minute per address, static files included, and the shared server would then refuse the tests that follow).
+ * The test function of a spec file that runs against a Kabari of its own, started once per worker with `env`: a
+ * configuration the suite's shared server does not have, or requests from outside the browser in numbers that
+ * would use up what the shared server allows 127.0.0.1.
  */
 export function withOwnKabari(env: Record<string, string> = {}) {
   return base.extend<object, { ownKabari: KabariServer }>({
@@ -21,7 +21,3 @@ export function withOwnKabari(env: Record<string, string> = {}) {
     },
   });
 }
-
-export const test = withOwnKabari();
-
-export { expect } from './fixtures';

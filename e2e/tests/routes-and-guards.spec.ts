@@ -1,12 +1,12 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from '../support/own-server';
+import { testFromOwnAddress as test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { signInAsSubscriber, startHomePageApp } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
-// The server allows 600 requests a minute per address, static files included, so these tests run on
-// a Kabari of their own, and each loads one page and reaches the others the way the app does: the
-// browser's history moves and the router follows (the same guards run as on a full page load).
+// Each test loads one page and reaches the others the way the app does: the browser's history moves and the
+// router follows (the same guards run as on a full page load). Each test's browser has an address of its own
+// (fixtures.ts), so the server's 600 API requests a minute per address hold for each alone.
 async function visit(page: Page, url: string, first: boolean): Promise<void> {
   if (first) {
     await page.goto(url);

@@ -1,5 +1,5 @@
 import type { Request } from '@playwright/test';
-import { test, expect } from '../support/own-server';
+import { testFromOwnAddress as test, expect } from '../support/fixtures';
 import { startHomePageApp } from '../support/app-helpers';
 
 const reportUrl = '/api/v1/locate/userAgent';
