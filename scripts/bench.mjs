@@ -5,10 +5,10 @@
 //
 //   npm run bench                          build, then every module
 //   npm run bench -- --skip-build          use the existing dist folders (also KABARI_SKIP_BUILD=1)
-//   npm run bench -- --only lighthouse,bundle
+//   npm run bench -- --only lighthouse,soak
 //   npm run bench -- --runs 5              Lighthouse runs per core route and profile (default 5)
 //   npm run bench -- --profiles 3g         Lighthouse network profiles (default: default,3g)
-//   npm run bench -- --idle-wait 0         don't wait for a busy machine to quieten before each Lighthouse run (default 20 s)
+//   npm run bench -- --idle-wait 0         don't wait for a busy machine to quieten before Lighthouse's runs (default 20 s)
 //   npm run bench -- --soak-minutes 5      the soak run's length (default 30)
 //   npm run bench -- --url http://127.0.0.1:8080   measure a server that is already running
 import { execFileSync } from 'node:child_process';
@@ -25,7 +25,7 @@ const reportsDir = path.join(benchDir, 'reports');
 const resultsFile = path.join(benchDir, 'results.json');
 
 /** Every bench module, in the order they run. Add new ones here (scripts/bench/<name>.mjs). */
-const moduleNames = ['bundle', 'lighthouse', 'live-events', 'http-throughput', 'soak'];
+const moduleNames = ['lighthouse', 'live-events', 'http-throughput', 'soak'];
 
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
 

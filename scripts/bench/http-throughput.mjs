@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fixed, median, table } from './lib/format.mjs';
 import { startCluster } from './lib/postgres-cluster.mjs';
 import { freePort, startServer } from './lib/server.mjs';
-import { loadE2eSupport } from './lib/subscriber.mjs';
+import { loadE2eSupport } from './lib/e2e-support.mjs';
 
 export const name = 'http-throughput';
 export const key = 'httpThroughput';

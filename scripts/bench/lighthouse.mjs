@@ -1,59 +1,74 @@
-// Lighthouse (programmatic API), mobile form factor, simulated throttling, performance category
-// only, a few runs per route one after another, each in a freshly launched Chromium with a fresh
-// profile. Two network profiles: Lighthouse's default (its slow-4G numbers) and its regular-3G
-// numbers (300 ms round trip, 700 Kbps), both with its 4× CPU slowdown: a relative opening an SMS
-// link on a cheap phone over a weak connection. Reports the median of each metric and every run's
-// values, with the CPU benchmark index Lighthouse measured; each run's HTML report goes to bench/reports/.
+// The pages, measured by Lighthouse CI (`lhci collect`, `lhci assert`, `lhci upload`): Lighthouse's mobile form
+// factor, simulated throttling with its 4× CPU slowdown, performance only, each run in a fresh Chromium. LHCI runs
+// the pages, takes the median of each figure and checks it against the budgets (budgets.mjs, given to it as
+// assertions); this module only says which pages, how often and under which network, and reads LHCI's verdicts.
+// Two network profiles: Lighthouse's default (slow 4G) and its regular 3G (300 ms round trip, 700 Kbps), a relative
+// opening an SMS link on a cheap phone over a weak connection. Each page's representative run is kept as an HTML
+// and a JSON report in bench/reports/lighthouse-<profile>/.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as lighthouseConstants from 'lighthouse/core/config/constants.js';
-import { routeUrls } from './bundle.mjs';
-import { linkRoutes, recipientLinkUrls } from './lib/recipient-links.mjs';
-import { fixed, median, table } from './lib/format.mjs';
+import { pathToFileURL } from 'node:url';
+import { budgets } from './budgets.mjs';
+import { fixed, KB, table, toKB } from './lib/format.mjs';
+import { coreRoutes, profileNames, publicRoutes } from './lib/pages.mjs';
 import { waitForIdle } from './lib/machine.mjs';
+import { linkRoutes, recipientLinkUrls } from './lib/recipient-links.mjs';
 
 export const name = 'lighthouse';
 export const description =
-  'Lighthouse mobile performance (score, LCP, TBT, CLS): /, /enter-link (with and without a voice note), ' +
-  '/location-failed and /share under the ' +
-  'default profile and regular 3G (median of 5 runs each), and every public page in English and Indonesian under ' +
-  'the default profile (1 run each; --public-runs N for medians; --pages core|public|all; --profiles default,3g)';
+  'Lighthouse CI, mobile: performance score, LCP, TBT and JavaScript transferred on /, /enter-link (with and ' +
+  'without a voice note), /location-failed and /share under the default profile and regular 3G (median of 5 ' +
+  'runs each), and the score of every public page in English and Indonesian under the default profile (1 run ' +
+  'each; --public-runs N for medians; --pages core|public|all; --profiles default,3g)';
 
-/** The network profiles: Lighthouse's own settings for each (null: its default, slow 4G). */
-export const profiles = {
-  default: null,
-  '3g': { throttling: lighthouseConstants.throttling.mobileRegular3G },
+const require = createRequire(import.meta.url);
+const lhciCli = require.resolve('@lhci/cli/src/cli.js');
+
+/** The network profiles (lib/pages.mjs), as Lighthouse settings (empty: its default, slow 4G). */
+const profiles = {
+  default: async () => ({}),
+  '3g': async () => {
+    // Lighthouse's own numbers for regular 3G, from the Lighthouse that LHCI runs.
+    const constants = createRequire(lhciCli).resolve('lighthouse/core/config/constants.js');
+    const { throttling } = await import(pathToFileURL(constants).href);
+    return { throttling: throttling.mobileRegular3G };
+  },
 };
-/** @param {string} profile */
-export const profileLabel = (profile) => (profile === '3g' ? 'regular 3G' : 'default profile');
 /** Where a route's figures under a profile are kept in results.json. */
 export const resultKey = (/** @type {string} */ route, /** @type {string} */ profile) =>
   profile === 'default' ? route : `${route} @${profile}`;
-
-/** The home page and the recipient's pages, each with its own budgets: measured with --runs under every profile. */
-export const coreRoutes = ['/', ...Object.keys(linkRoutes), '/location-failed', '/share'];
-/** The other public pages besides the home page, each also under /id. */
-export const publicPages = [
-  '/about-us',
-  '/faqs',
-  '/tracking-phone-number',
-  '/privacy-policy',
-  '/terms-of-use',
-  '/cookies-policy',
-  '/intellectual-property',
-  '/unsubscribe-and-refund',
-  '/contact-us',
-  '/200',
-  '/404',
-];
-/** Every public page but the English home (a core route), in both languages: measured with --public-runs. */
-export const publicRoutes = [...publicPages, '/id/', ...publicPages.map((page) => `/id${page}`)];
-export const routes = [...coreRoutes, ...publicRoutes];
+const routes = [...coreRoutes, ...publicRoutes];
+/**
+ * The recipient's next pages take the link's token too; the bench's token is unknown to the server, and each page
+ * shows what it shows for such a link. The consent page is measured on real links (lib/recipient-links.mjs).
+ * @type {Record<string, string>}
+ */
+const routeUrls = {
+  '/location-failed': '/location-failed?token=bench0000000000000000000000000000&reason=denied',
+  '/share': '/share?token=bench0000000000000000000000000000',
+};
 // A median of five: one run can be a second off on a shared machine.
 const defaultRuns = 5;
 // 23 pages × 3 runs would hold the machine for half an hour; one run each still shows a page far off its budget.
 const defaultPublicRuns = 1;
+/** Longest wait, before each set of runs, for other work on the machine to quieten down. */
+const defaultIdleWaitSeconds = 20;
+
+/**
+ * What each budget metric is to LHCI: the assertion, its kind, and the factor from the budget's unit to
+ * Lighthouse's.
+ * @type {Record<string, { assertion: string, kind: 'minScore' | 'maxNumericValue', factor: number }>}
+ */
+const lhciMetrics = {
+  score: { assertion: 'categories:performance', kind: 'minScore', factor: 1 },
+  lcpMs: { assertion: 'largest-contentful-paint', kind: 'maxNumericValue', factor: 1 },
+  tbtMs: { assertion: 'total-blocking-time', kind: 'maxNumericValue', factor: 1 },
+  // The scripts' bytes as transferred (the server's brotli), from Lighthouse's resource summary.
+  scriptKB: { assertion: 'resource-summary:script:size', kind: 'maxNumericValue', factor: KB },
+};
 
 /**
  * The routes --pages selects (all, core, public, or routes named with commas), with their run counts and profiles
@@ -65,311 +80,206 @@ export function plannedRoutes(options) {
   const runs = Math.max(1, Number(options.runs ?? defaultRuns));
   const publicRuns = Math.max(1, Number(options['public-runs'] ?? defaultPublicRuns));
   const pages = String(options.pages ?? 'all');
-  const chosen = String(options.profiles ?? Object.keys(profiles).join(',')).split(',');
+  const chosen = String(options.profiles ?? profileNames.join(',')).split(',');
   for (const profile of chosen)
-    if (!(profile in profiles)) throw new Error(`--profiles takes ${Object.keys(profiles).join(', ')}, got ${profile}`);
-  if (pages.startsWith('/')) {
-    // Named routes: a core route under every chosen profile, a public page under the default profile.
-    const named = pages.split(',');
+    if (!profileNames.includes(profile)) throw new Error(`--profiles takes ${profileNames.join(', ')}, got ${profile}`);
+  const named = pages.startsWith('/') ? pages.split(',') : null;
+  if (named) {
     for (const route of named) if (!routes.includes(route)) throw new Error(`--pages: no route ${route}`);
-    return [
-      ...chosen.flatMap((profile) =>
-        coreRoutes.filter((route) => named.includes(route)).map((route) => ({ route, runs, profile })),
-      ),
-      ...(chosen.includes('default')
-        ? publicRoutes
-            .filter((route) => named.includes(route))
-            .map((route) => ({ route, runs: publicRuns, profile: 'default' }))
-        : []),
-    ];
-  }
-  if (!['all', 'core', 'public'].includes(pages))
+  } else if (!['all', 'core', 'public'].includes(pages)) {
     throw new Error(`--pages must be all, core, public or a list of routes, got ${pages}`);
+  }
+  const wanted = (/** @type {string} */ route, /** @type {'core' | 'public'} */ set) =>
+    named ? named.includes(route) : pages === 'all' || pages === set;
   return [
-    ...(pages === 'public' ? [] : chosen.flatMap((profile) => coreRoutes.map((route) => ({ route, runs, profile })))),
-    ...(pages === 'core' || !chosen.includes('default')
-      ? []
-      : publicRoutes.map((route) => ({ route, runs: publicRuns, profile: 'default' }))),
+    ...chosen.flatMap((profile) =>
+      coreRoutes.filter((route) => wanted(route, 'core')).map((route) => ({ route, runs, profile })),
+    ),
+    ...(chosen.includes('default')
+      ? publicRoutes
+          .filter((route) => wanted(route, 'public'))
+          .map((route) => ({ route, runs: publicRuns, profile: 'default' }))
+      : []),
   ];
 }
-/** Longest wait, before each run, for other work on the machine to quieten down. */
-const defaultIdleWaitSeconds = 20;
 
-/** @typedef {{ score: number | null, lcpMs: number | null, tbtMs: number | null, cls: number | null, fcpMs: number | null, speedIndexMs: number | null }} Metrics */
+/** @param {string} text */
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Runs one LHCI command in `cwd` (where it keeps its .lighthouseci folder), its output appended to `logFile`;
+ * `onLine` sees each line it prints. Answers its exit code.
+ * @param {string[]} args
+ * @param {{ cwd: string, logFile: string, signal: AbortSignal, onLine?: (line: string) => void }} options
+ * @returns {Promise<number>}
+ */
+function lhci(args, { cwd, logFile, signal, onLine }) {
+  return new Promise((resolve, reject) => {
+    const log = fs.createWriteStream(logFile, { flags: 'a' });
+    log.write(`$ lhci ${args.join(' ')}\n`);
+    const child = spawn(process.execPath, [lhciCli, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
+    let pending = '';
+    child.stdout.on('data', (chunk) => {
+      log.write(chunk);
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) onLine?.(line.trim());
+    });
+    child.stderr.pipe(log, { end: false });
+    child.once('error', (error) => log.end(() => reject(error)));
+    child.once('close', (code) => log.end(() => resolve(code ?? 1)));
+  });
+}
 
 /** @param {import('./lib/context.mjs').BenchContext} context */
 export async function run(context) {
   const plan = plannedRoutes(context.options);
   const idleWaitSeconds = Math.max(0, Number(context.options['idle-wait'] ?? defaultIdleWaitSeconds));
-  const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
-  await fsp.mkdir(context.reportsDir, { recursive: true });
   const links = plan.some(({ route }) => route in linkRoutes) ? await recipientLinkUrls(context) : {};
-  const urlOf = (/** @type {string} */ route) => links[route] ?? routeUrls[route] ?? route;
+  const urlOf = (/** @type {string} */ route) => context.baseUrl + (links[route] ?? routeUrls[route] ?? route);
 
   // A few unmeasured requests first, so the first run does not pay for a cold server.
   for (const { route } of plan) {
     for (let i = 0; i < 3; i += 1)
-      await fetch(context.baseUrl + urlOf(route))
+      await fetch(urlOf(route))
         .then((r) => r.arrayBuffer())
         .catch(() => {});
   }
 
   /** @type {Record<string, any>} */
   const results = {};
-  /** @type {string | null} */
-  let lighthouseVersion = null;
-  for (const { route, runs, profile } of plan) {
-    const key = resultKey(route, profile);
-    /** @type {Array<Metrics & { run: number, seconds: number, benchmarkIndex: number | null, busyBefore: number, loadBefore: number, mainThreadMs: number | null, bootup: Array<{ url: string, totalMs: number, scriptingMs: number }>, lcpElement: string | null, lcpSelector: string | null, warnings: string[], error: string | null, report: string | null }>} */
-    const runResults = [];
-    for (let i = 1; i <= runs; i += 1) {
-      context.signal.throwIfAborted();
-      const started = Date.now();
-      // Sampled while nothing of ours runs: the share of the CPUs other work is taking. On a
-      // shared machine, give that work a little time to finish (--idle-wait seconds, 0 = don't).
-      const { busy: busyBefore, waitedMs } = await waitForIdle({
-        maxMs: idleWaitSeconds * 1000,
-        signal: context.signal,
-      });
-      if (waitedMs > 1500)
-        context.log(
-          `lighthouse: waited ${Math.round(waitedMs / 1000)}s for the CPUs to quieten (now ${Math.round(busyBefore * 100)}% busy)`,
-        );
-      const loadBefore = Math.round(os.loadavg()[0] * 100) / 100;
-      const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'kabari-bench-chrome-'));
-      /** @type {import('chrome-launcher').LaunchedChrome | null} */
-      let chrome = null;
-      let unregister = () => {};
-      try {
-        chrome = await chromeLauncher.launch({
-          chromePath: context.chrome.path,
-          chromeFlags: context.chrome.flags,
-          userDataDir,
-          logLevel: 'silent',
-          // bench.mjs handles Ctrl-C (stops the server too); chrome-launcher's own handler would exit first.
-          handleSIGINT: false,
-        });
-        const launched = chrome;
-        unregister = context.onCleanup(async () => {
-          await kill(launched);
-          await fsp.rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
-        });
-        const result = await lighthouse(context.baseUrl + urlOf(route), {
-          port: chrome.port,
-          output: 'html',
-          logLevel: 'error',
-          onlyCategories: ['performance'],
-          ...profiles[/** @type {keyof typeof profiles} */ (profile)],
-        });
-        if (!result) throw new Error('Lighthouse returned no result');
-        const { lhr } = result;
-        lighthouseVersion = lhr.lighthouseVersion;
-        const reportFile = path.join(
-          context.reportsDir,
-          `lighthouse${route === '/' ? '-home' : route.replace(/\/$/, '').replaceAll('/', '-')}-${profile}-${i}.html`,
-        );
-        await fsp.writeFile(reportFile, /** @type {string} */ (result.report));
-        const diagnostics = diagnosticsOf(lhr, context.baseUrl);
-        // The largest paint being the host's remote fallback means a remote failed to load:
-        // such a run measured the wrong page, so it counts as an error, not as figures.
-        const showedFallback = /remote-unavailable/.test(diagnostics.lcpSelector ?? '');
-        const metrics = showedFallback ? nullMetrics() : metricsOf(lhr);
-        runResults.push({
-          run: i,
-          ...metrics,
-          seconds: Math.round((Date.now() - started) / 100) / 10,
-          benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
-          busyBefore,
-          loadBefore,
-          ...diagnostics,
-          warnings: lhr.runWarnings ?? [],
-          error: lhr.runtimeError
-            ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`
-            : showedFallback
-              ? 'the page showed the remote fallback (a remote failed to load): run not counted'
-              : null,
-          report: path.relative(context.repoRoot, reportFile),
-        });
-        context.log(
-          `lighthouse ${key} run ${i}/${runs}: score ${metrics.score ?? '–'}, LCP ${metrics.lcpMs ?? '–'} ms, ` +
-            `TBT ${metrics.tbtMs ?? '–'} ms, CLS ${metrics.cls ?? '–'} (${((Date.now() - started) / 1000).toFixed(1)}s)`,
-        );
-      } catch (error) {
-        if (context.signal.aborted) throw error;
-        const message = /** @type {Error} */ (error).message;
-        runResults.push({
-          run: i,
-          ...nullMetrics(),
-          seconds: Math.round((Date.now() - started) / 100) / 10,
-          benchmarkIndex: null,
-          busyBefore,
-          loadBefore,
-          mainThreadMs: null,
-          bootup: [],
-          lcpElement: null,
-          lcpSelector: null,
-          warnings: [],
-          error: message,
-          report: null,
-        });
-        context.log(`lighthouse ${key} run ${i}/${runs}: ERROR ${message}`);
-      } finally {
-        unregister();
-        if (chrome) await kill(chrome);
-        await fsp.rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
-      }
-    }
-    /** @type {Record<string, number | null>} */
-    const med = {};
-    for (const metric of /** @type {(keyof Metrics)[]} */ ([
-      'score',
-      'lcpMs',
-      'tbtMs',
-      'cls',
-      'fcpMs',
-      'speedIndexMs',
-    ])) {
-      med[metric] = median(runResults.map((r) => r[metric]));
-    }
-    results[key] = {
-      url: context.baseUrl + urlOf(route),
-      profile,
-      runs: runResults,
-      median: med,
-      lighthouseVersion,
+  for (const profile of [...new Set(plan.map((planned) => planned.profile))]) {
+    const dir = path.join(context.reportsDir, `lighthouse-${profile}`);
+    await fsp.rm(dir, { recursive: true, force: true });
+    await fsp.mkdir(dir, { recursive: true });
+    const logFile = path.join(dir, 'lhci.log');
+    const planned = plan.filter((entry) => entry.profile === profile);
+    const settings = {
+      onlyCategories: ['performance'],
+      // LHCI adds its own --headless=new.
+      chromeFlags: context.chrome.flags.filter((flag) => flag !== '--headless').join(' '),
+      ...(await profiles[/** @type {keyof typeof profiles} */ (profile)]()),
     };
+
+    // One collect per run count (the core pages take --runs, the others --public-runs), into one set of results.
+    const runCounts = [...new Set(planned.map((entry) => entry.runs))];
+    for (const [index, runs] of runCounts.entries()) {
+      const config = path.join(dir, `collect-${runs}.json`);
+      const urls = planned.filter((entry) => entry.runs === runs).map((entry) => urlOf(entry.route));
+      const collect = { url: urls, numberOfRuns: runs, additive: index > 0, chromePath: context.chrome.path, settings };
+      await fsp.writeFile(config, JSON.stringify({ ci: { collect } }, null, 2));
+      // On a shared machine, give other work a little time to finish (--idle-wait seconds, 0 = don't).
+      const { busy, waitedMs } = await waitForIdle({ maxMs: idleWaitSeconds * 1000, signal: context.signal });
+      if (waitedMs > 1500 || busy > 0.25)
+        context.log(
+          `lighthouse: waited ${Math.round(waitedMs / 1000)}s for the CPUs to quieten (${Math.round(busy * 100)}% busy)`,
+        );
+      const code = await lhci(['collect', `--config=${config}`], {
+        cwd: dir,
+        logFile,
+        signal: context.signal,
+        onLine: (line) => {
+          if (/^Running Lighthouse|^Run #/.test(line)) context.log(`lighthouse ${profile}: ${line}`);
+        },
+      });
+      if (code !== 0)
+        throw new Error(`lhci collect failed (exit ${code}); see ${path.relative(context.repoRoot, logFile)}`);
+    }
+
+    // Each page's budgets under this profile, as LHCI assertions on the median of its runs.
+    const assertMatrix = planned.map(({ route }) => ({
+      matchingUrlPattern: `^${escapeRegExp(urlOf(route))}$`,
+      aggregationMethod: 'median',
+      assertions: Object.fromEntries(
+        budgetsOf(route, profile).map((budget) => {
+          const metric = lhciMetrics[budget.metric];
+          const limit = /** @type {number} */ (metric.kind === 'minScore' ? budget.min : budget.max);
+          return [metric.assertion, ['error', { [metric.kind]: limit * metric.factor }]];
+        }),
+      ),
+    }));
+    const assertConfig = path.join(dir, 'assert.json');
+    await fsp.writeFile(
+      assertConfig,
+      JSON.stringify({ ci: { assert: { includePassedAssertions: true, assertMatrix } } }, null, 2),
+    );
+    // It exits 1 when a budget is broken: its verdicts are read from the file it writes either way.
+    await lhci(['assert', `--config=${assertConfig}`], { cwd: dir, logFile, signal: context.signal });
+    /** @type {Array<{ url: string, auditId: string, auditProperty?: string, actual: number, values: number[], passed: boolean }>} */
+    const verdicts = JSON.parse(await fsp.readFile(path.join(dir, '.lighthouseci', 'assertion-results.json'), 'utf8'));
+
+    const code = await lhci(['upload', '--target=filesystem', `--outputDir=${dir}`], {
+      cwd: dir,
+      logFile,
+      signal: context.signal,
+    });
+    if (code !== 0)
+      throw new Error(`lhci upload failed (exit ${code}); see ${path.relative(context.repoRoot, logFile)}`);
+    /** @type {Array<{ url: string, isRepresentativeRun: boolean, htmlPath: string }>} */
+    const manifest = JSON.parse(await fsp.readFile(path.join(dir, 'manifest.json'), 'utf8'));
+
+    for (const { route, runs } of planned) {
+      const url = urlOf(route);
+      /** @type {Record<string, number | null>} */
+      const median = {};
+      /** @type {Record<string, number[]>} */
+      const values = {};
+      for (const [metric, { assertion, factor }] of Object.entries(lhciMetrics)) {
+        const verdict = verdicts.find(
+          (v) => v.url === url && [v.auditId, ...(v.auditProperty?.split('.') ?? [])].join(':') === assertion,
+        );
+        if (!verdict) continue;
+        median[metric] = verdict.actual / factor;
+        values[metric] = verdict.values.map((value) => value / factor);
+      }
+      const report = manifest.find((entry) => entry.url === url && entry.isRepresentativeRun)?.htmlPath;
+      results[resultKey(route, profile)] = {
+        url,
+        profile,
+        runs,
+        median,
+        values,
+        report: report ? path.relative(context.repoRoot, report) : null,
+      };
+    }
   }
   return results;
 }
 
 /**
- * SIGKILLs the browser's process group and waits (up to 5 s) until it has gone, so its
- * profile folder can be removed.
- * @param {import('chrome-launcher').LaunchedChrome} chrome
+ * The Lighthouse budgets of a route under a profile.
+ * @param {string} route
+ * @param {string} profile
  */
-async function kill(chrome) {
-  const child = chrome.process;
-  const closed =
-    child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve()
-      : new Promise((resolve) => {
-          child.once('close', resolve);
-          setTimeout(resolve, 5000).unref();
-        });
-  chrome.kill();
-  await closed;
-}
-
-/**
- * Where the main-thread time went (to see what to split), and what the largest paint was.
- * @param {any} lhr
- * @param {string} baseUrl
- */
-function diagnosticsOf(lhr, baseUrl) {
-  const short = (/** @type {string} */ url) => (url.startsWith(baseUrl) ? url.slice(baseUrl.length) || '/' : url);
-  /** @type {any[]} */
-  const bootupItems = lhr.audits?.['bootup-time']?.details?.items ?? [];
-  /** @type {any} */
-  const lcpDetails = lhr.audits?.['largest-contentful-paint-element']?.details;
-  const lcpNode = lcpDetails?.items?.[0]?.items?.[0]?.node ?? lcpDetails?.items?.[0]?.node ?? null;
-  return {
-    mainThreadMs: fixed(lhr.audits?.['mainthread-work-breakdown']?.numericValue ?? null, 0),
-    bootup: bootupItems.slice(0, 6).map((item) => ({
-      url: short(String(item.url)),
-      totalMs: Math.round(item.total),
-      scriptingMs: Math.round(item.scripting),
-    })),
-    lcpSelector: lcpNode?.selector ?? null,
-    lcpElement: lcpNode
-      ? `${lcpNode.snippet ?? ''}${lcpNode.nodeLabel ? ` "${String(lcpNode.nodeLabel).slice(0, 60)}"` : ''}`
-      : null,
-  };
-}
-
-/** @returns {Metrics} */
-function nullMetrics() {
-  return { score: null, lcpMs: null, tbtMs: null, cls: null, fcpMs: null, speedIndexMs: null };
-}
-
-/** @param {any} lhr @returns {Metrics} */
-function metricsOf(lhr) {
-  const audit = (/** @type {string} */ id) => lhr.audits?.[id]?.numericValue ?? null;
-  return {
-    score: lhr.categories?.performance?.score ?? null,
-    lcpMs: fixed(audit('largest-contentful-paint'), 0),
-    tbtMs: fixed(audit('total-blocking-time'), 0),
-    cls: fixed(audit('cumulative-layout-shift'), 3),
-    fcpMs: fixed(audit('first-contentful-paint'), 0),
-    speedIndexMs: fixed(audit('speed-index'), 0),
-  };
+function budgetsOf(route, profile) {
+  return budgets.filter(
+    (budget) =>
+      budget.suite === name &&
+      budget.route === route &&
+      (budget.profile ?? 'default') === profile &&
+      budget.metric in lhciMetrics,
+  );
 }
 
 /** @param {Record<string, any>} results */
 export function format(results) {
+  const show = (/** @type {number | null | undefined} */ value, /** @type {number} */ digits) =>
+    typeof value === 'number' ? value.toFixed(digits) : '–';
   const rows = Object.entries(results).map(([route, r]) => [
     route,
     show(r.median.score, 2),
     show(r.median.lcpMs, 0),
     show(r.median.tbtMs, 0),
-    show(r.median.cls, 3),
-    show(r.median.fcpMs, 0),
-    r.runs
-      .map((/** @type {any} */ x) =>
-        x.error && x.score === null
-          ? 'error'
-          : `${show(x.score, 2)}/${show(x.lcpMs, 0)}/${show(x.tbtMs, 0)}/${show(x.cls, 3)}`,
-      )
-      .join('  '),
+    show(r.median.scriptKB, 1),
+    (r.values.score ?? []).map((/** @type {number} */ score) => show(score, 2)).join(' '),
+    r.report ?? '–',
   ]);
-  const counts = [...new Set(Object.values(results).map((r) => r.runs.length))].sort((a, b) => b - a);
-  const lines = [
-    `Lighthouse mobile (simulated throttling, 4× CPU slowdown), performance only, median of ${counts.join(' or ')} run(s) per page; "@3g" is regular 3G (300 ms, 700 Kbps)`,
-    table(['route', 'score', 'LCP ms', 'TBT ms', 'CLS', 'FCP ms', 'each run: score/LCP/TBT/CLS'], rows),
-  ];
-  const benchmarkIndex = median(
-    Object.values(results).flatMap((r) => r.runs.map((/** @type {any} */ x) => x.benchmarkIndex)),
-  );
-  if (benchmarkIndex !== null)
-    lines.push(`  Lighthouse CPU benchmarkIndex (median of runs): ${Math.round(benchmarkIndex)}`);
-  for (const [route, r] of Object.entries(results)) {
-    // The run whose score is the median (or the first with one) stands for the route.
-    const scored = r.runs
-      .filter((/** @type {any} */ x) => x.score !== null)
-      .sort((/** @type {any} */ a, /** @type {any} */ b) => a.score - b.score);
-    const typical = scored[Math.floor((scored.length - 1) / 2)];
-    if (!typical) continue;
-    lines.push(
-      `  ${route} (run ${typical.run}): main thread ${typical.mainThreadMs} ms; most CPU: ` +
-        typical.bootup
-          .slice(0, 4)
-          .map((/** @type {any} */ b) => `${b.url} ${b.totalMs} ms`)
-          .join(', ') +
-        (typical.lcpElement ? `; LCP element ${typical.lcpElement}` : ''),
-    );
-  }
-  const busiest = Math.max(
-    ...Object.values(results).flatMap((r) => r.runs.map((/** @type {any} */ x) => x.busyBefore ?? 0)),
-  );
-  if (busiest > 0.25) {
-    lines.push(
-      `  WARNING: other work kept ${Math.round(busiest * 100)}% of the CPUs busy just before a run: ` +
-        'TBT, LCP and the score come out worse than on an idle machine; rerun when it is idle.',
-    );
-  }
-  for (const [route, r] of Object.entries(results)) {
-    for (const x of r.runs) {
-      if (x.error) lines.push(`  ${route} run ${x.run}: ${x.error}`);
-      for (const warning of x.warnings)
-        lines.push(`  ${route} run ${x.run} warning: ${String(warning).split('\n')[0]}`);
-    }
-  }
-  return lines.join('\n');
-}
-
-/** @param {number | null} value @param {number} digits */
-function show(value, digits) {
-  return value === null || value === undefined ? '–' : value.toFixed(digits);
+  const counts = [...new Set(Object.values(results).map((r) => r.runs))].sort((a, b) => b - a);
+  return [
+    `Lighthouse CI, mobile (simulated throttling, 4× CPU slowdown), performance only, median of ${counts.join(' or ')} run(s) per page; "@3g" is regular 3G (300 ms, 700 Kbps); JS KB: scripts as transferred`,
+    table(['route', 'score', 'LCP ms', 'TBT ms', 'JS KB', 'each run: score', 'representative run'], rows),
+  ].join('\n');
 }
 
 /**
@@ -377,7 +287,16 @@ function show(value, digits) {
  * @param {import('./budgets.mjs').Budget} budget
  */
 export function measure(results, budget) {
-  return results[resultKey(budget.route, budget.profile ?? 'default')]?.median?.[budget.metric] ?? null;
+  const profile = budget.profile ?? 'default';
+  if (budget.metric === 'scriptBytesOverPlainLink') {
+    // What a voice note adds to the consent page's scripts: the two pages' medians, to the byte.
+    const withNote = results[resultKey('/enter-link+voice-note', profile)]?.median?.scriptKB;
+    const plain = results[resultKey('/enter-link', profile)]?.median?.scriptKB;
+    return typeof withNote === 'number' && typeof plain === 'number' ? Math.round((withNote - plain) * KB) : null;
+  }
+  const value = results[resultKey(budget.route, profile)]?.median?.[budget.metric];
+  if (typeof value !== 'number') return null;
+  return budget.metric === 'scriptKB' ? toKB(value * KB) : fixed(value, budget.metric === 'score' ? 2 : 0);
 }
 
 /**
@@ -387,7 +306,9 @@ export function measure(results, budget) {
  */
 export function leftOut(budget, options) {
   const profile = budget.profile ?? 'default';
-  return plannedRoutes(options).some((planned) => planned.route === budget.route && planned.profile === profile)
+  const needed = budget.metric === 'scriptBytesOverPlainLink' ? ['/enter-link', budget.route] : [budget.route];
+  const planned = plannedRoutes(options);
+  return needed.every((route) => planned.some((entry) => entry.route === route && entry.profile === profile))
     ? null
-    : `--pages/--profiles left out ${resultKey(budget.route, profile)}`;
+    : `--pages/--profiles left out ${needed.map((route) => resultKey(route, profile)).join(' or ')}`;
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fixed, median, table } from './lib/format.mjs';
 import { startCluster } from './lib/postgres-cluster.mjs';
 import { startServer } from './lib/server.mjs';
-import { loadE2eSupport } from './lib/subscriber.mjs';
+import { loadE2eSupport } from './lib/e2e-support.mjs';
 
 export const name = 'soak';
 export const description =

@@ -2,7 +2,7 @@
 // (the e2e suite's own helpers, e2e/support/subscriber.ts and voice-link.ts), instead of a token the server does
 // not know (which shows the page for an invalid link).
 import path from 'node:path';
-import { loadE2eSupport } from './subscriber.mjs';
+import { loadE2eSupport } from './e2e-support.mjs';
 
 /** The routes measured on a real link, and what each link carries. */
 export const linkRoutes = {

@@ -1,6 +1,6 @@
-// The bench's measuring tools (Lighthouse, its chrome-launcher, autocannon) are a package of their own beside the
-// bench, scripts/bench/package.json with its lockfile. Neither running nor testing Kabari needs them, and they are
-// about 190 MB (253 packages) that every `npm install`, CI's included, would otherwise unpack. The bench installs
+// The bench's measuring tools (Lighthouse CI with its own Lighthouse, autocannon) are a package of their own beside
+// the bench, scripts/bench/package.json with its lockfile. Neither running nor testing Kabari needs them, and they are
+// about 250 MB that every `npm install`, CI's included, would otherwise unpack. The bench installs
 // them at their locked versions on its first run, and again whenever the lockfile changes.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ const installedMark = path.join(toolsDir, 'node_modules', '.kabari-installed-loc
 export function ensureBenchTools(/** @type {(message: string) => void} */ log) {
   const lockHash = () => createHash('sha256').update(fs.readFileSync(lockFile)).digest('hex');
   if (fs.existsSync(installedMark) && fs.readFileSync(installedMark, 'utf8') === lockHash()) return;
-  log('installing the bench tools (Lighthouse, autocannon) from scripts/bench/package-lock.json…');
+  log('installing the bench tools (Lighthouse CI, autocannon) from scripts/bench/package-lock.json…');
   // Under `npm run`, the npm that runs us; else the one on the PATH.
   const [command, args] = process.env.npm_execpath
     ? [process.execPath, [process.env.npm_execpath]]

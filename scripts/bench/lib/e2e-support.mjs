@@ -1,8 +1,8 @@
-// A signed-in visitor for routes behind the guard (/dashboard): a real subscriber signed up through
-// the API by the e2e suite's own helper (e2e/support/subscriber.ts), so the bench and the tests share
-// one sign-up (and the soak run's loop, e2e/support/soak-loop.ts). Those helpers are TypeScript: they are
-// compiled here with swc (already used by every build) into bench/reports/ as CommonJS, where their imports
-// resolve from the repository's node_modules (and jsencrypt loads its CommonJS build, as under Playwright).
+// The e2e suite's own helpers, for the bench: real subscribers signed up through the API (e2e/support/subscriber.ts),
+// links with and without a voice note (voice-link.ts), the soak run's loop (soak-loop.ts), so the bench and the tests
+// share one way of doing each. Those helpers are TypeScript: they are compiled here with swc (already used by every
+// build) into bench/reports/ as CommonJS, where their imports resolve from the repository's node_modules (and
+// jsencrypt loads its CommonJS build, as under Playwright).
 import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -42,27 +42,4 @@ export async function loadE2eSupport(repoRoot, outDir, names) {
   const load = (/** @type {string} */ name) =>
     require(path.join(outDir, path.relative(repoRoot, entry(name))).replace(/\.ts$/, '.js'));
   return Object.fromEntries(names.map((name) => [name, load(name)]));
-}
-
-/**
- * @param {string} repoRoot
- * @param {string} outDir a folder inside the repository
- * @returns {Promise<{ signUpSubscriber: (baseURL: string) => Promise<{ token: string, user: { userCacheInfo: { displayName: string, email: string } } }> }>}
- */
-export async function loadSubscriberHelper(repoRoot, outDir) {
-  return (await loadE2eSupport(repoRoot, outDir, ['subscriber'])).subscriber;
-}
-
-/**
- * Signs a browser context in the way the app sees it (as e2e/support/app-helpers.ts does): the
- * `token` cookie and the cached user in localStorage.
- * @param {import('playwright-core').BrowserContext} context
- * @param {string} baseURL
- * @param {{ token: string, user: { userCacheInfo: unknown } }} subscriber
- */
-export async function signIn(context, baseURL, subscriber) {
-  await context.addCookies([{ name: 'token', value: subscriber.token, url: baseURL }]);
-  await context.addInitScript((cached) => {
-    localStorage.setItem('kabari-user', JSON.stringify({ state: { user: { userCacheInfo: cached } }, version: 0 }));
-  }, subscriber.user.userCacheInfo);
 }
