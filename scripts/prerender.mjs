@@ -54,13 +54,15 @@ export async function prerenderApp(app) {
     // The recipient's pages have an entry of their own (host/src/recipient-index.ts) and shells of their own.
     const recipientIndex = fs.readFileSync(path.join(dir, 'dist/recipient.html'), 'utf8');
     fs.mkdirSync(path.join(outDir, 'shells'), { recursive: true });
-    // A route that starts the app on the visitor's first use (route-table.ts) gets a shell whose loader says so.
+    // A route that starts the app on the visitor's first use (route-table.ts) gets a shell whose loader says so,
+    // unless the build's route rules (checked into dist by host/build-info-plugin.js) send it elsewhere.
     const firstUseIndex = startOnFirstUse(index);
+    const { rules } = JSON.parse(fs.readFileSync(path.join(dir, 'dist/route-rules.json'), 'utf8'));
     const shells = [
       ...prerender.paths.map((pagePath) => ({
         pagePath,
         layouts: prerender,
-        document: entry.startsOnFirstUse?.(pagePath) ? firstUseIndex : index,
+        document: entry.startsOnFirstUse?.(pagePath, rules) ? firstUseIndex : index,
       })),
       ...(entry.recipientShells?.paths ?? []).map((pagePath) => ({
         pagePath,

@@ -52,7 +52,7 @@ export const toasts = (page: Page) => page.locator('.ant-message-notice');
 
 export const subscriptionInfoUrl = '**/api/v1/personnal/subscribe/info';
 
-/** The header's Log in: a link to `#log-in` until the app has started (the home page starts it on first use), then a button. */
+/** The header's Log in: a link to `#log-in` until the app has started (the public pages start it on first use), then a button. */
 export const headerLogIn = (page: Page, name = 'Log in') =>
   page
     .locator('header')
@@ -72,10 +72,10 @@ export async function openLoginFromHeader(page: Page, name = 'Log in') {
 }
 
 /**
- * Starts the app on the home page the way a visitor's first use does (a mouse move: it changes nothing on the page)
+ * Starts the app on a public page the way a visitor's first use does (a mouse move: it changes nothing on the page)
  * and returns once it has hydrated (the header's Log in is a live button then).
  */
-export async function startHomePageApp(page: Page, logIn: string | RegExp = /^(Log in|Masuk)$/) {
+export async function startPublicPageApp(page: Page, logIn: string | RegExp = /^(Log in|Masuk)$/) {
   // Two moves: the first in a new document can report no movement, which the page does not count as use.
   await page.mouse.move(1, 1);
   await page.mouse.move(8, 8);

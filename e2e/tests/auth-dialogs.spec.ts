@@ -7,7 +7,7 @@ import {
   headerLogIn,
   openLoginFromHeader,
   signInAsSubscriber,
-  startHomePageApp,
+  startPublicPageApp,
   toasts,
 } from '../support/app-helpers';
 import { startKabari } from '../support/kabari-server';
@@ -341,7 +341,7 @@ test.describe('at phone width (360 px)', () => {
       // app's button alike.
       await page.goto(`${prefix}/`);
       for (const state of ['before the app', 'with the app']) {
-        if (state === 'with the app') await startHomePageApp(page, logIn);
+        if (state === 'with the app') await startPublicPageApp(page, logIn);
         await expect(headerLogIn(page, logIn)).toBeVisible();
         await expectNoSidewaysScroll(page, `home page ${state}`);
         const brand = await page.locator('.site-header__brand').boundingBox();

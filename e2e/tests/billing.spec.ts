@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
-import { signInAsSubscriber, startHomePageApp } from '../support/app-helpers';
+import { signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { devToolUrl, startKabari, type KabariServer } from '../support/kabari-server';
 import { signUpSubscriber } from '../support/subscriber';
 
@@ -15,7 +15,7 @@ const newEmail = () => `e2e-billing-${Date.now()}-${(counter += 1)}@example.com`
 async function openSignUpFromSearch(page: Page): Promise<Locator> {
   await page.goto('/');
   // Until the visitor's first use the country list holds only the preselected country (the app fills it).
-  await startHomePageApp(page);
+  await startPublicPageApp(page);
   await page.getByLabel('Country code').selectOption('ID');
   await page.getByLabel('Mobile number').fill('812 3456 7890');
   await page.getByRole('button', { name: 'Find' }).click();

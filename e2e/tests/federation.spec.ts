@@ -1,5 +1,5 @@
 import { test, expect } from '../support/fixtures';
-import { signInAsSubscriber, startHomePageApp } from '../support/app-helpers';
+import { signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
 test.describe('the host and its remotes', () => {
@@ -19,7 +19,7 @@ test.describe('the host and its remotes', () => {
   test('the language switch keeps the page and remembers the choice for a year', async ({ page, context }) => {
     await page.goto('/');
     // Hydrated (the Log in button works only then): before that the link is a plain page load, which remembers nothing.
-    await startHomePageApp(page);
+    await startPublicPageApp(page);
     await page.getByRole('link', { name: /Bahasa Indonesia/ }).click();
     await expect(page).toHaveURL(/\/id\/?$/);
     await expect(page.locator('main h1')).toContainText('dengan persetujuan');

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '../support/fixtures';
-import { startHomePageApp } from '../support/app-helpers';
+import { startPublicPageApp } from '../support/app-helpers';
 import { freePort, repoRoot, startKabari } from '../support/kabari-server';
 import { serveStatic } from '../support/static-server';
 
@@ -52,7 +52,7 @@ test.describe('remotes are deployed independently', () => {
     try {
       const page = await browser.newPage();
       await page.goto(`${kabari.url}/`);
-      await startHomePageApp(page);
+      await startPublicPageApp(page);
       await expect(page.locator('main h1')).toHaveText('Redeployed without the host: ask with consent');
       await page.close();
       expect(hashDir(path.join(repoRoot, 'host/dist'))).toBe(hostBefore);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
-import { startHomePageApp } from '../support/app-helpers';
+import { startPublicPageApp } from '../support/app-helpers';
 
 const pages = [
   { path: '/', text: 'Ask a relative where they are, with their consent' },
@@ -20,8 +20,8 @@ async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
-/** Opens a home page and leaves it untouched until it is quiet: loaded and painted, and its app not started. */
-async function openHomePageUnused(page: Page, path: string): Promise<void> {
+/** Opens a public page and leaves it untouched until it is quiet: loaded and painted, and its app not started. */
+async function openPublicPageUnused(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await page.waitForLoadState('networkidle');
   expect(await page.locator('script[src*="/main."]').count()).toBe(0);
@@ -48,7 +48,7 @@ test.describe('prerendered pages', () => {
       // Hydrated (the home page's app starts on first use), and interactive then: the language switch navigates on
       // the client, keeping the page.
       if (!path.includes('enter-link')) {
-        await startHomePageApp(page);
+        await startPublicPageApp(page);
         await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
       }
       await page.locator('.language-switch').click();
@@ -60,6 +60,7 @@ test.describe('prerendered pages', () => {
     });
   }
 
+  // The recipient's pages start their app on load (the public pages wait for the visitor's first use).
   test("the app's scripts start only after the prerendered page has painted", async ({ page }) => {
     await page.addInitScript(() => {
       const seen = window as unknown as { entryAddedAt?: number };
@@ -67,15 +68,17 @@ test.describe('prerendered pages', () => {
       new MutationObserver((records) => {
         for (const record of records) {
           for (const node of record.addedNodes) {
-            if (node instanceof HTMLScriptElement && /\/main\.[0-9a-f]+\.js$/.test(node.src)) {
+            if (node instanceof HTMLScriptElement && /\/recipient\.[0-9a-f]+\.js$/.test(node.src)) {
               seen.entryAddedAt ??= performance.now();
             }
           }
         }
       }).observe(document, { childList: true, subtree: true });
     });
-    await page.goto('/about-us');
-    await expect(page.locator('header').getByRole('button', { name: 'Log in' })).toBeVisible();
+    await page.goto('/enter-link?token=abc');
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { entryAddedAt?: number }).entryAddedAt))
+      .toBeDefined();
     const { entryAddedAt, firstPaint } = await page.evaluate(() => ({
       entryAddedAt: (window as unknown as { entryAddedAt?: number }).entryAddedAt,
       firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
@@ -87,7 +90,7 @@ test.describe('prerendered pages', () => {
   test("the home page starts the app on the visitor's first use, not on load; the page works meanwhile", async ({
     page,
   }) => {
-    await openHomePageUnused(page, '/id/');
+    await openPublicPageUnused(page, '/id/');
     await expect(page.locator('link[rel="prefetch"][href*="/main."]')).toHaveCount(1);
     expect(await page.locator('link[rel="preload"][as="script"]').count()).toBe(0);
     await expect(page.getByRole('button', { name: 'Cari' })).toBeDisabled();
@@ -99,14 +102,19 @@ test.describe('prerendered pages', () => {
     await expect(page.getByRole('dialog', { name: 'Tentang nomor ini' })).toBeVisible();
   });
 
-  test("the home page's Log in link works before the app has started: the app starts and opens the dialog", async ({
-    page,
-  }) => {
-    await openHomePageUnused(page, '/');
-    await page.locator('header').getByRole('link', { name: 'Log in' }).click();
-    await expect(page.getByRole('dialog', { name: 'Log in' })).toBeVisible();
-    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
-  });
+  for (const [path, name, address] of [
+    ['/', 'Log in', /127\.0\.0\.1:\d+\/$/],
+    ['/id/faqs', 'Masuk', /\/id\/faqs$/],
+  ] as const) {
+    test(`${path}: the Log in link works before the app has started; the app starts and opens the dialog there`, async ({
+      page,
+    }) => {
+      await openPublicPageUnused(page, path);
+      await page.locator('header').getByRole('link', { name }).click();
+      await expect(page.getByRole('dialog', { name })).toBeVisible();
+      await expect(page).toHaveURL(address);
+    });
+  }
 
   test('a signed-in user is sent from a visitor-only page to the dashboard by the server, before any page shows', async ({
     request,

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { axeViolations } from '../support/accessibility';
+import { startPublicPageApp } from '../support/app-helpers';
 import { test, expect } from '../support/fixtures';
 import { repoRoot, startKabari } from '../support/kabari-server';
 import { outboxMessages } from '../support/outbox';
@@ -274,6 +275,7 @@ test.describe('the contact form', () => {
       const context = await browser.newContext({ baseURL: kabari.url });
       const page = await context.newPage();
       await page.goto('/id/contact-us');
+      await startPublicPageApp(page);
       await expect(page.getByRole('button', { name: 'Kirim pesan' })).toBeEnabled();
 
       // Nothing is sent while the form is wrong.

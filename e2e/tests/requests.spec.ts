@@ -3,7 +3,7 @@ import { expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { withOwnKabari } from '../support/own-server';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
-import { signInAsSubscriber, startHomePageApp, toasts } from '../support/app-helpers';
+import { signInAsSubscriber, startPublicPageApp, toasts } from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 
 // Location requests from the requester's side, against a Kabari of its own with the local outbox open,
@@ -240,7 +240,7 @@ for (const { locale, number, typed, name } of journeys) {
 
 test("a visitor's home search shows the number's facts, then hands over to sign-up", async ({ page }) => {
   await page.goto('/');
-  await startHomePageApp(page);
+  await startPublicPageApp(page);
   const form = page.getByRole('form', { name: 'Ask someone where they are' });
   await form.getByRole('button', { name: 'Find' }).click();
   await expect(form.getByText('Please enter a number')).toBeVisible();

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { testFromOwnAddress as test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
-import { signInAsSubscriber, startHomePageApp } from '../support/app-helpers';
+import { signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
 // Each test loads one page and reaches the others the way the app does: the browser's history moves and the
@@ -205,7 +205,7 @@ test.describe('routes and guards', () => {
   test('a new page opens at the top', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 500 });
     await page.goto('/');
-    await startHomePageApp(page);
+    await startPublicPageApp(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await page.getByRole('link', { name: 'Bahasa Indonesia' }).click();

@@ -1,5 +1,5 @@
 import { test, expect } from '../support/fixtures';
-import { startHomePageApp } from '../support/app-helpers';
+import { startPublicPageApp } from '../support/app-helpers';
 
 // A prerendered page must not move or blink while it comes to life: no layout shift, and never the
 // loading fallback in place of the prerendered page while its remote loads.
@@ -31,7 +31,7 @@ test.describe('prerendered pages stay put while they hydrate', () => {
       // answered for its link (this one, unknown, or none).
       if (path.includes('enter-link')) await expect(page.locator('main').getByRole('alert')).toBeVisible();
       // The home page starts its app on the visitor's first use; a mouse move is one, and no input that excuses a shift.
-      else await startHomePageApp(page);
+      else await startPublicPageApp(page);
       await page.waitForLoadState('networkidle');
       const watch = await page.evaluate(() => {
         const { layoutShift, sawFallback } = window as unknown as { layoutShift: number; sawFallback: boolean };

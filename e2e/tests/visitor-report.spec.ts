@@ -1,6 +1,6 @@
 import type { Request } from '@playwright/test';
 import { testFromOwnAddress as test, expect } from '../support/fixtures';
-import { startHomePageApp } from '../support/app-helpers';
+import { startPublicPageApp } from '../support/app-helpers';
 
 const reportUrl = '/api/v1/locate/userAgent';
 
@@ -49,6 +49,7 @@ test.describe('the visitor report', () => {
     // Once per visitor and host: neither a reload nor another page sends it again.
     await page.reload();
     await page.goto('/about-us');
+    await startPublicPageApp(page);
     await page.waitForLoadState('networkidle');
     expect(reports).toHaveLength(1);
   });
@@ -62,14 +63,16 @@ test.describe('the visitor report', () => {
     });
     const warned = page.waitForEvent('console', (message) => message.text().includes('visitor report not sent'));
     await page.goto('/about-us');
+    await startPublicPageApp(page);
     await warned;
     expect(await page.evaluate(() => localStorage.getItem('kabari-visitor-reported'))).toBeNull();
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith(reportUrl)), page.reload()]);
+    await page.reload();
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith(reportUrl)), startPublicPageApp(page)]);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('kabari-visitor-reported'))).not.toBeNull();
     expect(calls).toBe(2);
   });
 
-  test('a visitor who only reads the home page is not reported; their first use of it is', async ({ page }) => {
+  test('a visitor who only reads a public page is not reported; their first use of it is', async ({ page }) => {
     const reports: Request[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith(reportUrl)) reports.push(request);
@@ -78,13 +81,17 @@ test.describe('the visitor report', () => {
     await page.waitForLoadState('networkidle');
     expect(reports).toHaveLength(0);
     expect(await page.evaluate(() => document.cookie)).not.toContain('Visitor_Id');
-    await Promise.all([page.waitForRequest((r) => r.url().endsWith(reportUrl)), startHomePageApp(page)]);
+    await Promise.all([page.waitForRequest((r) => r.url().endsWith(reportUrl)), startPublicPageApp(page)]);
     expect(reports[0]!.postDataJSON().pageUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/id\/$/);
   });
 
   test('a stored visitor id is kept: the part before ___', async ({ page, context, baseURL }) => {
     await context.addCookies([{ name: 'G_P_L_Visitor_Id', value: 'known-visitor___1700000000', url: baseURL! }]);
-    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith(reportUrl)), page.goto('/faqs')]);
+    await page.goto('/faqs');
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith(reportUrl)),
+      startPublicPageApp(page),
+    ]);
     expect(request.postDataJSON().visitorId).toBe('known-visitor');
     const cookies = await context.cookies();
     expect(cookies.find((cookie) => cookie.name === 'FB_G_P_L_Visitor_Id')?.value).toBe('known-visitor');

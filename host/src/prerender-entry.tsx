@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import './i18n/host-namespace';
 import { SiteLayout } from './app/site-layout';
+import { rulePath, type RouteRules } from './features/route-rules/route-rules';
 import { guardRedirect } from './lib/route-guard';
 import { appRoutes, findAppRoute, twinPaths } from './lib/route-table';
 import { recipientPageOf } from './lib/recipient-routes';
@@ -54,7 +55,10 @@ export const signedInRedirects: Record<string, string> = Object.fromEntries(
     }),
 );
 
-/** Whether the shell of this page path starts the app on the visitor's first use rather than on load. */
-export function startsOnFirstUse(pagePath: string): boolean {
-  return findAppRoute(pagePath)?.startsOnFirstUse === true;
+/**
+ * Whether the shell of this page path starts the app on the visitor's first use rather than on load. Not a page
+ * the build's route rules send elsewhere: the app applies them, and it must do so as the page opens.
+ */
+export function startsOnFirstUse(pagePath: string, rules: RouteRules = {}): boolean {
+  return findAppRoute(pagePath)?.startsOnFirstUse === true && !Object.hasOwn(rules, rulePath(pagePath));
 }

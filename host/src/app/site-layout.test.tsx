@@ -44,11 +44,13 @@ describe('SiteLayout header', () => {
     return holder;
   };
 
-  it('prerenders Log in on the home page as a working link to its #log-in (the app starts there on first use)', async () => {
+  it('prerenders Log in on the public pages as a working link to their own #log-in (their app starts on first use)', async () => {
     for (const [url, name, href] of [
       ['/', 'Log in', '/#log-in'],
       ['/id/', 'Masuk', '/id/#log-in'],
       ['/id', 'Masuk', '/id/#log-in'],
+      ['/faqs', 'Log in', '/faqs#log-in'],
+      ['/id/contact-us', 'Masuk', '/id/contact-us#log-in'],
     ] as const) {
       const login = (await prerendered(url)).querySelector('.site-header__nav a.button--primary');
       expect(login).toHaveTextContent(name);
@@ -56,8 +58,8 @@ describe('SiteLayout header', () => {
     }
   });
 
-  it('prerenders an invisible stand-in for Log in on other pages (a signed-in user’s links may take its place)', async () => {
-    const header = await prerendered('/faqs');
+  it('prerenders an invisible stand-in for Log in on pages whose app starts on load (a signed-in user’s links may take its place)', async () => {
+    const header = await prerendered('/register');
     expect(header.querySelector('.site-header__nav a.button--primary')).toBeNull();
     expect(header.querySelector('.button--placeholder')).toHaveAttribute('aria-hidden', 'true');
   });

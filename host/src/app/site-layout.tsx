@@ -1,12 +1,13 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useTranslation } from 'react-i18next';
-import { localeFromPath, localizePath, stripLocale, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
+import { localeFromPath, localizePath, writeLocaleCookie, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useSignedIn } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { hostNamespace } from '../i18n/host-namespace';
+import { findAppRoute } from '../lib/route-table';
 import { logInHash, preloadLoginDialog } from '../features/auth/auth-dialogs';
 
 /**
@@ -64,27 +65,31 @@ function signOut(): void {
   import('../features/auth/auth-api').then(({ logOut }) => logOut()).catch(() => undefined);
 }
 
-/** The header's Log in as plain HTML: a link to the home page, whose `#log-in` opens the dialog there. */
-function LogInLink({ locale }: { locale: Locale }) {
+/**
+ * The header's Log in as plain HTML: a link whose `#log-in` opens the dialog once the app runs. On a page whose app
+ * starts on first use, the page's own fragment (following it starts the app); elsewhere the home page's.
+ */
+function LogInLink({ href }: { href: string }) {
   const { t } = useTranslation(hostNamespace);
   return (
-    <a className="button button--primary" href={`${localizePath(routePaths.home, locale)}${logInHash}`}>
+    <a className="button button--primary" href={href}>
       {t('nav.logIn')}
     </a>
   );
 }
 
 /**
- * Opens the login dialog. It works only once hydrated. Until then, on the home page (which a signed-in user is
- * sent away from, and whose app starts only on the visitor's first touch) the link stands in, looking the same;
+ * Opens the login dialog. It works only once hydrated. Until then, on the public pages (which a signed-in user is
+ * sent away from, and whose app starts only on the visitor's first use) the link stands in, looking the same;
  * on other pages an invisible stand-in holds its place for the moment until hydration, when a signed-in user's
  * links may take it: the header does not move.
  */
 function LogInButton({ usable, locale }: { usable: boolean; locale: Locale }) {
   const { t } = useTranslation(hostNamespace);
   const openLogin = useOverlayStore((state) => state.set);
-  const onHomePage = stripLocale(useLocation().pathname) === routePaths.home;
-  if (!usable && onHomePage) return <LogInLink locale={locale} />;
+  const route = findAppRoute(useLocation().pathname);
+  // The page's own address with the fragment: following it changes no document, it starts the app.
+  if (!usable && route?.startsOnFirstUse) return <LogInLink href={`${localizePath(route.path, locale)}${logInHash}`} />;
   if (!usable) {
     return (
       <span className="button button--placeholder" aria-hidden="true">
@@ -142,7 +147,11 @@ export function SiteLayout({ children, staticHeader = false }: { children: React
             </button>
           )}
           {!signedIn &&
-            (staticHeader ? <LogInLink locale={locale} /> : <LogInButton usable={hydrated} locale={locale} />)}
+            (staticHeader ? (
+              <LogInLink href={`${localizePath(routePaths.home, locale)}${logInHash}`} />
+            ) : (
+              <LogInButton usable={hydrated} locale={locale} />
+            ))}
         </nav>
         {/* Outside the nav: on a phone it stays beside the brand while a signed-in user's links take a row. */}
         <LanguageSwitch locale={locale} />

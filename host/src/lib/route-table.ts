@@ -40,6 +40,13 @@ export interface AppRoute extends RouteSpec {
 
 const dashboardPage = { remote: 'dashboard', exposed: 'dashboard-page' } as const;
 
+/** A public page of the search remote: prerendered, and its app started on the visitor's first use. */
+const publicPage = (exposed: string): RouteSpec => ({
+  access: 'public',
+  page: { remote: 'search', exposed },
+  startsOnFirstUse: true,
+});
+
 /** The dashboard stays where it is while one of its dialogs opens over it. */
 const dashboardDialog = (dialog: RouteDialogName): RouteSpec => ({
   access: 'protected',
@@ -53,19 +60,21 @@ const dashboardDialog = (dialog: RouteDialogName): RouteSpec => ({
  * The host never imports a remote's source: only these names.
  */
 const routeTable: Record<RouteName, RouteSpec> = {
-  // A visitor from a search result reads first; on a slow phone the app's start-up would hold the page for seconds.
-  home: { access: 'public', page: { remote: 'search', exposed: 'home-page' }, startsOnFirstUse: true },
-  ok: { access: 'public', page: { remote: 'search', exposed: 'ok-page' } },
-  notFound: { access: 'public', page: { remote: 'search', exposed: 'not-found-page' } },
-  aboutUs: { access: 'public', page: { remote: 'search', exposed: 'about-us-page' } },
-  contactUs: { access: 'public', page: { remote: 'search', exposed: 'contact-us-page' } },
-  privacyPolicy: { access: 'public', page: { remote: 'search', exposed: 'privacy-policy-page' } },
-  termsOfUse: { access: 'public', page: { remote: 'search', exposed: 'terms-of-use-page' } },
-  faqs: { access: 'public', page: { remote: 'search', exposed: 'faqs-page' } },
-  trackingPhoneNumber: { access: 'public', page: { remote: 'search', exposed: 'tracking-phone-number-page' } },
-  unsubscribeAndRefund: { access: 'public', page: { remote: 'search', exposed: 'unsubscribe-and-refund-page' } },
-  cookiesPolicy: { access: 'public', page: { remote: 'search', exposed: 'cookies-policy-page' } },
-  intellectualProperty: { access: 'public', page: { remote: 'search', exposed: 'intellectual-property-page' } },
+  // The public pages are read first, often by a visitor from a search result on a slow phone: the app's start-up
+  // would hold the page for seconds. Their forms wait for the app (their buttons stay disabled) and keep what was
+  // typed meanwhile.
+  home: publicPage('home-page'),
+  ok: publicPage('ok-page'),
+  notFound: publicPage('not-found-page'),
+  aboutUs: publicPage('about-us-page'),
+  contactUs: publicPage('contact-us-page'),
+  privacyPolicy: publicPage('privacy-policy-page'),
+  termsOfUse: publicPage('terms-of-use-page'),
+  faqs: publicPage('faqs-page'),
+  trackingPhoneNumber: publicPage('tracking-phone-number-page'),
+  unsubscribeAndRefund: publicPage('unsubscribe-and-refund-page'),
+  cookiesPolicy: publicPage('cookies-policy-page'),
+  intellectualProperty: publicPage('intellectual-property-page'),
   register: { access: 'public', page: { remote: 'billing', exposed: 'register-result-page' } },
   enterLink: { access: 'anyone', page: { remote: 'share', exposed: 'enter-link-page' } },
   locationFailed: { access: 'anyone', page: { remote: 'share', exposed: 'location-failed-page' } },
