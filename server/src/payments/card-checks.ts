@@ -1,3 +1,4 @@
+import cardValidator from 'card-validator';
 import { messagesOf } from '../lib/messages';
 
 /** Card details as the sandbox form sends them. They are checked, used and dropped: never stored or logged. */
@@ -17,33 +18,16 @@ export type CardProblem = 'name' | 'surname' | 'number' | 'expiry' | 'expired' |
 /** What is wrong with a sandbox card, in both languages (the catalogue mechanism of lib/messages). */
 export const sayCardProblem = messagesOf('cardProblem');
 
-export function digitsOnly(number: string): string {
-  return number.replace(/[\s-]/g, '');
-}
-
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
-export function cardBrand(digits: string): CardBrand {
-  if (/^4/.test(digits)) return 'visa';
-  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(digits)) return 'mastercard';
-  if (/^3[47]/.test(digits)) return 'amex';
-  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
-  if (/^35(2[89]|[3-8])/.test(digits)) return 'jcb';
-  if (/^62/.test(digits)) return 'unionpay';
-  if (/^3(0[0-5]|[689])/.test(digits)) return 'diners';
-  return 'unknown';
-}
+/** card-validator's names for the brands (credit-card-type's), as Kabari stores and shows them. */
+const BRANDS: Record<string, CardBrand> = {
+  visa: 'visa',
+  mastercard: 'mastercard',
+  'american-express': 'amex',
+  discover: 'discover',
+  jcb: 'jcb',
+  unionpay: 'unionpay',
+  'diners-club': 'diners',
+};
 
 export interface CheckedCard {
   brand: CardBrand;
@@ -53,8 +37,8 @@ export interface CheckedCard {
 }
 
 /**
- * Format checks a card processor would make before charging: names present, number 12–19 digits passing Luhn,
- * a real month and a year not in the past, CVV of 3 digits (4 for American Express).
+ * Format checks a card processor would make before charging: names present, a number of a length its brand issues
+ * passing Luhn, a real month and a year not in the past, the brand's CVV length (4 digits for American Express).
  */
 export function checkCard(
   card: CardInput,
@@ -62,8 +46,10 @@ export function checkCard(
 ): { ok: true; card: CheckedCard } | { ok: false; problem: CardProblem } {
   if (!card.name.trim()) return { ok: false, problem: 'name' };
   if (!card.surname.trim()) return { ok: false, problem: 'surname' };
-  const digits = digitsOnly(card.number);
-  if (!/^\d{12,19}$/.test(digits) || !passesLuhn(digits)) return { ok: false, problem: 'number' };
+  // A length the brand issues and the Luhn checksum (card-validator; spaces and dashes are allowed).
+  const number = cardValidator.number(card.number);
+  if (!number.isValid || !number.card) return { ok: false, problem: 'number' };
+  const digits = card.number.replace(/[\s-]/g, '');
 
   const month = Number(String(card.expiryMonth).trim());
   const yearText = String(card.expiryYear).trim();
@@ -79,8 +65,8 @@ export function checkCard(
     return { ok: false, problem: 'expired' };
   }
 
-  const brand = cardBrand(digits);
-  const cvvLength = brand === 'amex' ? 4 : 3;
-  if (!new RegExp(`^\\d{${cvvLength}}$`).test(card.cvv.trim())) return { ok: false, problem: 'cvv' };
+  // The length of the brand's code: 4 digits for American Express, 3 for the others.
+  if (!cardValidator.cvv(card.cvv.trim(), number.card.code.size).isValid) return { ok: false, problem: 'cvv' };
+  const brand = BRANDS[number.card.type] ?? 'unknown';
   return { ok: true, card: { brand, last4: digits.slice(-4), digits } };
 }

@@ -1,3 +1,5 @@
+import cardValidator from 'card-validator';
+
 /** The sandbox card form's checks, the same the sandbox processor makes (Luhn, expiry, CVV format). */
 export interface CardDetails {
   name: string;
@@ -12,19 +14,9 @@ export function digitsOnly(value: string): string {
   return value.replace(/\D/g, '');
 }
 
-export function passesLuhn(number: string): boolean {
-  const digits = digitsOnly(number);
-  if (digits.length < 12 || digits.length > 19) return false;
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
+/** A number of a length its brand issues, passing the Luhn checksum (card-validator, as the sandbox checks it). */
+export function isCardNumberValid(number: string): boolean {
+  return cardValidator.number(digitsOnly(number)).isValid;
 }
 
 /** "MM/YY" (or "MM/YYYY") → month and four-digit year; null when malformed. */

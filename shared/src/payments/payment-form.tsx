@@ -13,10 +13,10 @@ import { routePaths } from '@kabari/shared/routing/route-paths';
 import {
   formatCardNumber,
   formatExpiry,
+  isCardNumberValid,
   isCvvValid,
   isExpiryValid,
   parseExpiry,
-  passesLuhn,
   digitsOnly,
   type CardDetails,
 } from './card-validation';
@@ -274,7 +274,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
             name="cardNumber"
             label={t('card.number')}
             normalize={formatCardNumber}
-            rules={[required('card.errors.number', passesLuhn)]}
+            rules={[required('card.errors.number', isCardNumberValid)]}
           >
             <Input inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" />
           </Form.Item>
