@@ -5,12 +5,11 @@
 // Two network profiles: Lighthouse's default (slow 4G) and its regular 3G (300 ms round trip, 700 Kbps), a relative
 // opening an SMS link on a cheap phone over a weak connection. Each page's representative run is kept as an HTML
 // and a JSON report in bench/reports/lighthouse-<profile>/.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { runLogged } from '../lib/run.mjs';
 import { budgets } from './budgets.mjs';
 import { fixed, KB, table, toKB } from './lib/format.mjs';
 import { coreRoutes, profileNames, publicRoutes } from './lib/pages.mjs';
@@ -107,29 +106,22 @@ export function plannedRoutes(options) {
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Runs one LHCI command in `cwd` (where it keeps its .lighthouseci folder), its output appended to `logFile`;
- * `onLine` sees each line it prints. Answers its exit code.
+ * Runs one LHCI command in `dir` (where it keeps its .lighthouseci folder), its output in `dir/lhci-<step>.log`.
+ * Answers its exit code and that log's path.
+ * @param {string} step names the log
  * @param {string[]} args
- * @param {{ cwd: string, logFile: string, signal: AbortSignal, onLine?: (line: string) => void }} options
- * @returns {Promise<number>}
+ * @param {string} dir
+ * @param {AbortSignal} signal
  */
-function lhci(args, { cwd, logFile, signal, onLine }) {
-  return new Promise((resolve, reject) => {
-    const log = fs.createWriteStream(logFile, { flags: 'a' });
-    log.write(`$ lhci ${args.join(' ')}\n`);
-    const child = spawn(process.execPath, [lhciCli, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
-    let pending = '';
-    child.stdout.on('data', (chunk) => {
-      log.write(chunk);
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) onLine?.(line.trim());
-    });
-    child.stderr.pipe(log, { end: false });
-    child.once('error', (error) => log.end(() => reject(error)));
-    child.once('close', (code) => log.end(() => resolve(code ?? 1)));
-  });
+async function lhci(step, args, dir, signal) {
+  const logFile = path.join(dir, `lhci-${step}.log`);
+  const { code } = await runLogged(process.execPath, [lhciCli, ...args], logFile, { cwd: dir, signal });
+  return { code, logFile };
+}
+
+/** @param {{ code: number, logFile: string }} result @param {string} repoRoot */
+function failIfNonZero({ code, logFile }, repoRoot) {
+  if (code !== 0) throw new Error(`Lighthouse CI failed (exit ${code}); see ${path.relative(repoRoot, logFile)}`);
 }
 
 /** @param {import('./lib/context.mjs').BenchContext} context */
@@ -153,7 +145,6 @@ export async function run(context) {
     const dir = path.join(context.reportsDir, `lighthouse-${profile}`);
     await fsp.rm(dir, { recursive: true, force: true });
     await fsp.mkdir(dir, { recursive: true });
-    const logFile = path.join(dir, 'lhci.log');
     const planned = plan.filter((entry) => entry.profile === profile);
     const settings = {
       onlyCategories: ['performance'],
@@ -175,16 +166,11 @@ export async function run(context) {
         context.log(
           `lighthouse: waited ${Math.round(waitedMs / 1000)}s for the CPUs to quieten (${Math.round(busy * 100)}% busy)`,
         );
-      const code = await lhci(['collect', `--config=${config}`], {
-        cwd: dir,
-        logFile,
-        signal: context.signal,
-        onLine: (line) => {
-          if (/^Running Lighthouse|^Run #/.test(line)) context.log(`lighthouse ${profile}: ${line}`);
-        },
-      });
-      if (code !== 0)
-        throw new Error(`lhci collect failed (exit ${code}); see ${path.relative(context.repoRoot, logFile)}`);
+      context.log(`lighthouse ${profile}: ${urls.length} page(s), ${runs} run(s) each…`);
+      failIfNonZero(
+        await lhci(`collect-${runs}`, ['collect', `--config=${config}`], dir, context.signal),
+        context.repoRoot,
+      );
     }
 
     // Each page's budgets under this profile, as LHCI assertions on the median of its runs.
@@ -205,17 +191,12 @@ export async function run(context) {
       JSON.stringify({ ci: { assert: { includePassedAssertions: true, assertMatrix } } }, null, 2),
     );
     // It exits 1 when a budget is broken: its verdicts are read from the file it writes either way.
-    await lhci(['assert', `--config=${assertConfig}`], { cwd: dir, logFile, signal: context.signal });
+    await lhci('assert', ['assert', `--config=${assertConfig}`], dir, context.signal);
     /** @type {Array<{ url: string, auditId: string, auditProperty?: string, actual: number, values: number[], passed: boolean }>} */
     const verdicts = JSON.parse(await fsp.readFile(path.join(dir, '.lighthouseci', 'assertion-results.json'), 'utf8'));
 
-    const code = await lhci(['upload', '--target=filesystem', `--outputDir=${dir}`], {
-      cwd: dir,
-      logFile,
-      signal: context.signal,
-    });
-    if (code !== 0)
-      throw new Error(`lhci upload failed (exit ${code}); see ${path.relative(context.repoRoot, logFile)}`);
+    const upload = await lhci('upload', ['upload', '--target=filesystem', `--outputDir=${dir}`], dir, context.signal);
+    failIfNonZero(upload, context.repoRoot);
     /** @type {Array<{ url: string, isRepresentativeRun: boolean, htmlPath: string }>} */
     const manifest = JSON.parse(await fsp.readFile(path.join(dir, 'manifest.json'), 'utf8'));
 
