@@ -154,7 +154,11 @@ for (const [locale, t] of Object.entries(texts)) {
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
     expect(installabilityErrors.map((error) => error.errorId)).toEqual(['in-incognito']);
 
-    // Delivered to the page's own service worker, which shows it.
+    // Delivered to the page's own service worker, which shows it. DevTools' delivery is not acknowledged, and on a
+    // busy machine Chromium has dropped one now and then (about 1 in 30 here) before the worker's push handler ran:
+    // the worker was running, nothing was shown and its icon was never asked for, and the same message delivered
+    // again was shown at once. A push service delivers again what the browser did not acknowledge; so does this
+    // test, a few times at most. The notification's tag makes a second delivery replace it, never add another.
     const registration = new Promise<string>((resolve) => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
         const ours = registrations.find((candidate) => candidate.scopeURL === `${baseURL}/` && !candidate.isDeleted);
@@ -162,12 +166,15 @@ for (const [locale, t] of Object.entries(texts)) {
       });
     });
     await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: new URL(baseURL!).origin,
-      registrationId: await registration,
-      data: sent.payload,
-    });
-    await expect.poll(() => shownNotifications(page)).toEqual([t.notification]);
+    const registrationId = await registration;
+    await expect(async () => {
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: new URL(baseURL!).origin,
+        registrationId,
+        data: sent.payload,
+      });
+      await expect.poll(() => shownNotifications(page), { timeout: 3_000 }).toEqual([t.notification]);
+    }).toPass({ timeout: 12_000 });
 
     await notices.getByRole('button', { name: t.turnOff }).click();
     await expect(notices.getByText(t.off)).toBeVisible();
