@@ -1,4 +1,4 @@
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Locator } from '@playwright/test';
 import { expect } from '../support/fixtures';
 import { withOwnKabari } from '../support/own-server';
 import { signUpSubscriber } from '../support/subscriber';
@@ -14,6 +14,18 @@ async function signIn(context: BrowserContext, baseURL: string, displayName: str
   await context.addInitScript((user) => {
     localStorage.setItem('kabari-user', JSON.stringify({ state: { user }, version: 0 }));
   }, subscriber.user);
+}
+
+/**
+ * Choose a message in the number's facts, then the message step opens. Twice in about fifty whole runs, never in
+ * twenty repeats of this spec under load, Playwright's click on the enabled button left the facts open and no message
+ * step (the cause is not found); a user would click again, and so does this, while the facts are still open.
+ */
+async function chooseMessage(facts: Locator, message: Locator, label: string): Promise<void> {
+  await expect(async () => {
+    if (await facts.isVisible()) await facts.getByRole('button', { name: label }).click({ timeout: 5_000 });
+    await expect(message).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 const texts = {
@@ -78,8 +90,8 @@ for (const { locale, first, second, typed } of journeys) {
     await search.getByLabel(say.mobileNumber).fill(typed);
     await search.getByRole('button', { name: say.find }).click();
     const facts = page.getByRole('dialog', { name: say.aboutNumber });
-    await facts.getByRole('button', { name: say.chooseMessage }).click();
     const message = page.getByRole('dialog', { name: say.chooseMessage });
+    await chooseMessage(facts, message, say.chooseMessage);
     await expect(message.getByTestId('message-preview')).toBeVisible();
     await expect(message.getByRole('button', { name: say.send })).toBeEnabled();
 
@@ -99,7 +111,7 @@ for (const { locale, first, second, typed } of journeys) {
     await page.reload();
     await search.getByLabel(say.mobileNumber).fill(typed);
     await search.getByRole('button', { name: say.find }).click();
-    await facts.getByRole('button', { name: say.chooseMessage }).click();
+    await chooseMessage(facts, message, say.chooseMessage);
     await expect(message.getByTestId('send-refused')).toHaveText(say.dailyLimit);
     await expect(message.getByRole('button', { name: say.send })).toBeDisabled();
     const refused = await page.request.post('/api/v1/requests/sms', {
