@@ -1,4 +1,4 @@
-import { expect, type BrowserContext, type Page, type Route } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
 
 /**
  * Signs the browser in the way a sign-in leaves it: the server's HttpOnly `token` cookie and, optionally, the
@@ -80,4 +80,17 @@ export async function startPublicPageApp(page: Page, logIn: string | RegExp = /^
   await page.mouse.move(1, 1);
   await page.mouse.move(8, 8);
   await expect(page.locator('header').getByRole('button', { name: logIn })).toBeVisible();
+}
+
+/**
+ * Chooses a message in a number's facts dialog; the message step opens. Three times in about fifty whole runs (the
+ * send-limits and requests specs, in Indonesian each time), and never in 50 repeats of those tests on a busy machine,
+ * Playwright's click on the enabled button left the facts open and no message step; the cause is not found. A user
+ * would click again, and so does this, while the facts are still open.
+ */
+export async function chooseMessageInFacts(facts: Locator, message: Locator, label: string): Promise<void> {
+  await expect(async () => {
+    if (await facts.isVisible()) await facts.getByRole('button', { name: label }).click({ timeout: 5_000 });
+    await expect(message).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }

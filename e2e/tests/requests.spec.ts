@@ -3,7 +3,7 @@ import { expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { withOwnKabari } from '../support/own-server';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
-import { signInAsSubscriber, startPublicPageApp, toasts } from '../support/app-helpers';
+import { chooseMessageInFacts, signInAsSubscriber, startPublicPageApp, toasts } from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 
 // Location requests from the requester's side, against a Kabari of its own with the local outbox open,
@@ -128,9 +128,8 @@ for (const { locale, number, typed, name } of journeys) {
     await expect(fact(facts, say.lineType)).toContainText(say.mobile);
     await expect(fact(facts, say.region)).toContainText(say.unknown);
     await expect(facts).not.toContainText(/tower|menara/i);
-    await facts.getByRole('button', { name: say.chooseMessage }).click();
-
     const message = page.getByRole('dialog', { name: say.chooseMessage });
+    await chooseMessageInFacts(facts, message, say.chooseMessage);
     await expect(message.getByText(`${say.to} ${number}`)).toBeVisible();
     const note = `Home yet? Love, ${name}`;
     await message.getByLabel(say.note).fill(note);
@@ -155,7 +154,7 @@ for (const { locale, number, typed, name } of journeys) {
 
     // The same number again: the limit is shown before trying, and the server refuses with the time.
     await search.getByRole('button', { name: say.find }).click();
-    await facts.getByRole('button', { name: say.chooseMessage }).click();
+    await chooseMessageInFacts(facts, message, say.chooseMessage);
     await expect(message.getByRole('alert')).toContainText(say.messageLimited);
     await expect(message.getByRole('alert')).toContainText(number);
     await expect(message.getByRole('button', { name: say.send })).toBeDisabled();
