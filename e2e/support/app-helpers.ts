@@ -84,9 +84,10 @@ export async function startPublicPageApp(page: Page, logIn: string | RegExp = /^
 
 /**
  * Chooses a message in a number's facts dialog; the message step opens. Three times in about fifty whole runs (the
- * send-limits and requests specs, in Indonesian each time), and never in 50 repeats of those tests on a busy machine,
- * Playwright's click on the enabled button left the facts open and no message step; the cause is not found. A user
- * would click again, and so does this, while the facts are still open.
+ * send-limits and requests specs, in Indonesian each time), and never in 82 repeats of those tests (with both cores
+ * busy, or beside the web tests as in a whole run), Playwright's click on the enabled button left the facts open and
+ * no message step; the cause is not found. A user would click again, and so does this, while the facts are still
+ * open.
  */
 export async function chooseMessageInFacts(facts: Locator, message: Locator, label: string): Promise<void> {
   await expect(async () => {
