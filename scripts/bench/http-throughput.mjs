@@ -5,11 +5,14 @@
 // Rounds alternate bare, /healthz and subscribe/info, so a busier moment of the machine falls on all three.
 // Then, for the capacity figure, POST positions: recipients live-sharing (made through the API as the soak loop
 // makes them) send positions as fast as the server takes them, each stored, geocoded and published to the
-// requester's stream.
+// requester's stream. Beside each rate, the CPU time the server process used per answer (/proc): what an answer
+// costs whatever else the machine is doing, and how busy the bare server was (when it is not, its rate is the load
+// generator's ceiling rather than Fastify's).
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fixed, median, table } from './lib/format.mjs';
 import { startCluster } from './lib/postgres-cluster.mjs';
+import { cpuSeconds } from './lib/process-cpu.mjs';
 import { freePort, startServer } from './lib/server.mjs';
 import { loadE2eSupport } from './lib/e2e-support.mjs';
 
@@ -30,23 +33,38 @@ const paths = {
 };
 
 /**
- * One autocannon round in its own process.
+ * @typedef {{ requestsPerSecond: number, p99Ms: number, cpuMicrosPerAnswer: number | null, busy: number | null }} Round
+ */
+
+/**
+ * One autocannon round in its own process against the server running as `pid`: its rate, its p99, the server's CPU
+ * time per answer and the share of one core it used over the round (null where /proc cannot tell).
+ * @param {number} pid
  * @param {string} url @param {Record<string, string>} [headers]
  * @param {{ method?: string, body?: string, paths?: string[] }} [request]
- * @returns {Promise<{ requestsPerSecond: number, p99Ms: number }>}
+ * @returns {Promise<Round>}
  */
-function loadRound(url, headers = {}, request = {}) {
+async function loadRound(pid, url, headers = {}, request = {}) {
   const generator = path.join(import.meta.dirname, 'lib/load-generator.mjs');
   const options = JSON.stringify({ url, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers, ...request });
-  return new Promise((resolve, reject) => {
+  const cpuBefore = cpuSeconds(pid);
+  const result = await new Promise((resolve, reject) => {
     execFile(process.execPath, [generator, options], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`load generator: ${stderr || error.message}`));
-      const result = JSON.parse(stdout);
-      const refused = result.non2xx + result.errors + result.timeouts;
-      if (refused > 0) return reject(new Error(`${url}: ${refused} of ${result.requests.sent} requests failed`));
-      resolve({ requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 });
+      if (error) reject(new Error(`load generator: ${stderr || error.message}`));
+      else resolve(JSON.parse(stdout));
     });
   });
+  const cpuAfter = cpuSeconds(pid);
+  const refused = result.non2xx + result.errors + result.timeouts;
+  if (refused > 0) throw new Error(`${url}: ${refused} of ${result.requests.sent} requests failed`);
+  const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerAnswer: cpu === null || !result.requests.total ? null : (cpu * 1e6) / result.requests.total,
+    // The server is idle while the generator starts: the round's own duration is the time it was loaded.
+    busy: cpu === null ? null : cpu / result.duration,
+  };
 }
 
 /** @param {import('./lib/context.mjs').BenchContext} context */
@@ -67,6 +85,7 @@ async function startBareFastify(context) {
   }
   return {
     url,
+    pid: /** @type {number} */ (child.pid),
     stop: () => {
       unregister();
       child.kill('SIGTERM');
@@ -78,8 +97,8 @@ async function startBareFastify(context) {
  * @param {import('./lib/context.mjs').BenchContext} context
  * @param {string} database
  * @param {Record<string, string>} env
- * @param {{ url: string }} bare
- * @param {any} support e2e/support/soak-loop.ts and subscriber.ts
+ * @param {{ url: string, pid: number }} bare
+ * @param {any} support e2e/support/soak-loop.ts, subscriber.ts and process-memory.ts
  */
 async function measureOn(context, database, env, bare, support) {
   const server = await startServer({
@@ -93,16 +112,18 @@ async function measureOn(context, database, env, bare, support) {
     env: { TRUST_PROXY: '127.0.0.1', RENEWAL_INTERVAL_SECONDS: '0', AUTH_THROTTLE_SCALE: '1000', ...env },
   });
   try {
+    const kabari = support.serverProcessOf(server.pid);
+    if (kabari === null) throw new Error('the server process was not found under /proc');
     const subscriber = await support.signUpSubscriber(server.url);
     const signedIn = { authorization: subscriber.token };
     // Warm-up: the JIT, the connection pool and the session cache.
-    await loadRound(`${server.url}${paths.subscribeInfo}`, signedIn);
-    /** @type {Record<'bare' | keyof typeof paths, { requestsPerSecond: number, p99Ms: number }[]>} */
+    await loadRound(kabari, `${server.url}${paths.subscribeInfo}`, signedIn);
+    /** @type {Record<'bare' | keyof typeof paths, Round[]>} */
     const rounds = { bare: [], healthz: [], subscribeInfo: [] };
     for (let round = 0; round < ROUNDS && !context.signal.aborted; round += 1) {
-      rounds.bare.push(await loadRound(`${bare.url}/healthz`));
-      rounds.healthz.push(await loadRound(`${server.url}${paths.healthz}`));
-      rounds.subscribeInfo.push(await loadRound(`${server.url}${paths.subscribeInfo}`, signedIn));
+      rounds.bare.push(await loadRound(bare.pid, `${bare.url}/healthz`));
+      rounds.healthz.push(await loadRound(kabari, `${server.url}${paths.healthz}`));
+      rounds.subscribeInfo.push(await loadRound(kabari, `${server.url}${paths.subscribeInfo}`, signedIn));
     }
     // Recipients live-sharing, each sending positions to its own link in turn.
     const families = [];
@@ -112,13 +133,14 @@ async function measureOn(context, database, env, bare, support) {
       body: JSON.stringify({ latitude: -6.2, longitude: 106.8, accuracy: 25, recordedAt: new Date().toISOString() }),
       paths: families.map((family) => `${family.sharePath}/positions`),
     };
-    /** @type {{ requestsPerSecond: number, p99Ms: number }[]} */
+    /** @type {Round[]} */
     const positionRounds = [];
     for (let round = 0; round < ROUNDS && !context.signal.aborted; round += 1) {
-      positionRounds.push(await loadRound(`${server.url}${position.paths[0]}`, {}, position));
+      positionRounds.push(await loadRound(kabari, `${server.url}${position.paths[0]}`, {}, position));
     }
     const medianOf = (/** @type {keyof typeof rounds} */ which) =>
       /** @type {number} */ (median(rounds[which].map((r) => r.requestsPerSecond)));
+    const cpuOf = (/** @type {Round[]} */ list) => median(list.map((r) => r.cpuMicrosPerAnswer));
     const bareMedian = medianOf('bare');
     return {
       rounds: { ...rounds, positions: positionRounds },
@@ -127,6 +149,13 @@ async function measureOn(context, database, env, bare, support) {
       subscribeInfoMedian: medianOf('subscribeInfo'),
       positionsMedian: median(positionRounds.map((r) => r.requestsPerSecond)),
       ratio: { healthz: medianOf('healthz') / bareMedian, subscribeInfo: medianOf('subscribeInfo') / bareMedian },
+      bareBusy: median(rounds.bare.map((r) => r.busy)),
+      cpuMicrosPerAnswer: {
+        bare: cpuOf(rounds.bare),
+        healthz: cpuOf(rounds.healthz),
+        subscribeInfo: cpuOf(rounds.subscribeInfo),
+        positions: cpuOf(positionRounds),
+      },
     };
   } finally {
     await server.stop();
@@ -136,11 +165,12 @@ async function measureOn(context, database, env, bare, support) {
 /** @param {import('./lib/context.mjs').BenchContext} context */
 export async function run(context) {
   const outDir = path.join(context.reportsDir, 'http-throughput');
-  const { subscriber, 'soak-loop': soakLoop } = await loadE2eSupport(context.repoRoot, outDir, [
-    'subscriber',
-    'soak-loop',
-  ]);
-  const support = { ...subscriber, ...soakLoop };
+  const {
+    subscriber,
+    'soak-loop': soakLoop,
+    'process-memory': processMemory,
+  } = await loadE2eSupport(context.repoRoot, outDir, ['subscriber', 'soak-loop', 'process-memory']);
+  const support = { ...subscriber, ...soakLoop, ...processMemory };
   const bare = await startBareFastify(context);
   try {
     context.log('http-throughput: PGlite');
@@ -171,6 +201,14 @@ export function format(results) {
     fixed(r.positionsMedian, 0),
     r.rounds.positions.map((/** @type {{ p99Ms: number }} */ x) => fixed(x.p99Ms, 0)).join(' '),
   ]);
+  const cpuRows = Object.entries(results).map(([database, r]) => [
+    database,
+    r.bareBusy === null ? null : `${fixed(r.bareBusy * 100, 0)} %`,
+    fixed(r.cpuMicrosPerAnswer.bare, 0),
+    fixed(r.cpuMicrosPerAnswer.healthz, 0),
+    fixed(r.cpuMicrosPerAnswer.subscribeInfo, 0),
+    fixed(r.cpuMicrosPerAnswer.positions, 0),
+  ]);
   return [
     `Requests/s, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s, ${CONNECTIONS} connections, autocannon in its own process`,
     table(
@@ -187,6 +225,9 @@ export function format(results) {
       ],
       rows,
     ),
+    'CPU time of the server process per answer (µs, /proc, median of the rounds), and how much of one core the bare',
+    'server used: under 100 %, its rate is what the load generator could send, not what Fastify could answer',
+    table(['database', 'bare server busy', 'bare µs', '/healthz µs', 'subscribe/info µs', 'position µs'], cpuRows),
   ].join('\n');
 }
 
