@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
-import { signInAsSubscriber } from '../support/app-helpers';
+import { dialogOpened, signInAsSubscriber } from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 import { signUpSubscriber } from '../support/subscriber';
 
@@ -49,7 +49,7 @@ test.describe('my account', () => {
   test('turns the email about a decline off in the account tab; it stays off', async ({ page, context, baseURL }) => {
     await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!, { locale: 'id' }));
     await page.goto('/id/dashboard/modules/MySubscription');
-    const mine = page.getByRole('dialog', { name: 'Langganan Saya' });
+    const mine = await dialogOpened(page.getByRole('dialog', { name: 'Langganan Saya' }));
     await mine.getByRole('tab', { name: 'Akun' }).click();
     const notices = mine.getByRole('region', { name: 'Pemberitahuan tentang permintaan Anda' });
     const byEmail = notices.getByRole('list', { name: 'Lewat email' });
@@ -75,7 +75,7 @@ test.describe('my account', () => {
     const newEmail = `moved-${subscriber.email}`;
     await page.setViewportSize({ width: 360, height: 780 });
     await page.goto('/dashboard/modules/MySubscription');
-    const mine = page.getByRole('dialog', { name: 'My subscription' });
+    const mine = await dialogOpened(page.getByRole('dialog', { name: 'My subscription' }));
     await mine.getByRole('tab', { name: 'Account' }).click();
     const part = mine.getByRole('region', { name: 'Email address' });
     await expect(part).toBeVisible();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
-import { signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
+import { dialogOpened, signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { devToolUrl, startKabari, type KabariServer } from '../support/kabari-server';
 import { signUpSubscriber } from '../support/subscriber';
 
@@ -19,7 +19,8 @@ async function openSignUpFromSearch(page: Page): Promise<Locator> {
   await page.getByLabel('Country code').selectOption('ID');
   await page.getByLabel('Mobile number').fill('812 3456 7890');
   await page.getByRole('button', { name: 'Find' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+  const facts = await dialogOpened(page.getByRole('dialog', { name: 'About this number' }));
+  await facts.getByRole('button', { name: 'Continue' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create your account' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Email')).toBeFocused();
@@ -129,7 +130,7 @@ test.describe('accounts, subscriptions and payments', () => {
     const subscriber = await signUpSubscriber(baseURL!);
     await signInAsSubscriber(context, baseURL!, subscriber);
     await page.goto('/dashboard/modules/MySubscription');
-    const mine = page.getByRole('dialog', { name: 'My subscription' });
+    const mine = await dialogOpened(page.getByRole('dialog', { name: 'My subscription' }));
     await expect(mine.getByTestId('subscription-status')).toHaveText('Trial (first day)');
     const validUntil = (await mine.getByTestId('subscription-valid-until').textContent())!;
     expect(validUntil).toMatch(/\d{4}/);
@@ -137,7 +138,7 @@ test.describe('accounts, subscriptions and payments', () => {
     await mine.getByRole('button', { name: 'Cancel subscription' }).click();
 
     await expect(page).toHaveURL(/\/dashboard\/modules\/cancleMySubscriptionModal$/);
-    const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
+    const confirm = await dialogOpened(page.getByRole('dialog', { name: 'Cancel your subscription?' }));
     await expect(confirm.getByText(`You keep access until ${validUntil}`, { exact: false })).toBeVisible();
     await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
     await expect(confirm.getByTestId('cancelled-until')).toHaveText(

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { startPushService, type TestPushService } from '../../server/test/support/push-service';
 import { axeViolations } from '../support/accessibility';
-import { signInAsSubscriber } from '../support/app-helpers';
+import { dialogOpened, signInAsSubscriber } from '../support/app-helpers';
 import { chromiumArgs, requireDesktopChromium } from '../support/chromium';
 import { test as base, expect } from '../support/fixtures';
 import { startKabari, type KabariServer } from '../support/kabari-server';
@@ -120,7 +120,7 @@ for (const [locale, t] of Object.entries(texts)) {
     await useSubscription(context, pushService.browser(browserName).subscription);
 
     await page.goto(`${t.prefix}/dashboard/modules/MySubscription`);
-    const mine = page.getByRole('dialog', { name: t.dialog });
+    const mine = await dialogOpened(page.getByRole('dialog', { name: t.dialog }));
     await mine.getByRole('tab', { name: t.tab }).click();
     const notices = mine.getByRole('region', { name: t.region });
     await expect(notices.getByText(t.off)).toBeVisible();

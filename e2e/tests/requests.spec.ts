@@ -3,7 +3,13 @@ import { expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { withOwnKabari } from '../support/own-server';
 import { signUpSubscriber, type Subscriber } from '../support/subscriber';
-import { chooseMessageInFacts, signInAsSubscriber, startPublicPageApp, toasts } from '../support/app-helpers';
+import {
+  chooseMessageInFacts,
+  dialogOpened,
+  signInAsSubscriber,
+  startPublicPageApp,
+  toasts,
+} from '../support/app-helpers';
 import { outboxMessages } from '../support/outbox';
 
 // Location requests from the requester's side, against a Kabari of its own with the local outbox open,
@@ -245,7 +251,7 @@ test("a visitor's home search shows the number's facts, then hands over to sign-
   await expect(form.getByText('Please enter a number')).toBeVisible();
   await form.getByLabel('Mobile number').fill('+62 812 3456 7802');
   await form.getByRole('button', { name: 'Find' }).click();
-  const facts = page.getByRole('dialog', { name: 'About this number' });
+  const facts = await dialogOpened(page.getByRole('dialog', { name: 'About this number' }));
   await expect(fact(facts, 'Country')).toContainText('Indonesia');
   await facts.getByRole('button', { name: 'Continue' }).click();
   await expect(facts).toBeHidden();
