@@ -59,3 +59,34 @@ test('the helper presses Choose a message only once the facts dialog is shown wh
   // Every press the helper made met the dialog shown whole.
   expect(await page.evaluate(() => (window as unknown as { presses: string[] }).presses)).toEqual(['1']);
 });
+
+test('for someone who asked their system for less motion, a dialog appears without growing or fading in', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!, { displayName: 'Still Screen' }));
+  await page.goto('/dashboard');
+  const search = page.getByRole('region', { name: 'New search' });
+  await search.getByLabel('Mobile number').fill('+62 812-3456-7032');
+  // Each frame from here on, once there is a dialog: its opacity and its transform.
+  await page.evaluate(() => {
+    const frames: string[] = [];
+    Object.assign(window, { frames });
+    const sample = () => {
+      const dialog = document.querySelector('[role="dialog"]');
+      if (dialog) frames.push(`${getComputedStyle(dialog).opacity} ${getComputedStyle(dialog).transform}`);
+      if (frames.length < 20) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  await search.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByRole('dialog', { name: 'About this number' })).toBeVisible();
+  const frames = () => page.evaluate(() => (window as unknown as { frames: string[] }).frames);
+  await expect.poll(async () => (await frames()).length).toBe(20);
+  // At most a frame of preparing (not shown yet), then shown whole: never part-transparent, never scaled.
+  const seen = await frames();
+  expect(seen.filter((frame) => frame !== '1 none' && frame !== '0 none')).toEqual([]);
+  expect(seen.slice(-1)).toEqual(['1 none']);
+});

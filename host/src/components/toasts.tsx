@@ -23,11 +23,11 @@ function loadMessage(): Promise<Message> {
     import('antd/es/message'),
     import('antd/es/config-provider'),
     import('@kabari/shared/ui/antd-scope'),
-  ]).then(([{ default: message }, { default: ConfigProvider }, { kabariTheme }]) => {
+  ]).then(([{ default: message }, { default: ConfigProvider }, { KabariTheme }]) => {
     message.config(toastConfig);
     // Static toasts render outside the app's tree: give them the app's (light) theme here.
     ConfigProvider.config({
-      holderRender: (children) => <ConfigProvider theme={kabariTheme}>{children}</ConfigProvider>,
+      holderRender: (children) => <KabariTheme>{children}</KabariTheme>,
     });
     return message;
   });

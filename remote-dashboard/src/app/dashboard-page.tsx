@@ -6,6 +6,7 @@ import { localeFromPath } from '@kabari/shared/i18n/locale';
 import Empty from 'antd/es/empty';
 import Button from 'antd/es/button';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
+import { prefersReducedMotion } from '@kabari/shared/ui/use-reduced-motion';
 import { dashboardNamespace } from '../i18n/dashboard-namespace';
 import { dashboardRequestsNamespace } from '../i18n/dashboard-requests-namespace';
 import { NewSearch } from '../features/new-search/new-search';
@@ -27,7 +28,7 @@ export default function DashboardPage() {
   useLiveUpdates(Boolean(user));
 
   function seeHistory() {
-    historyHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    historyHeading.current?.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
     historyHeading.current?.focus({ preventScroll: true });
   }
 

@@ -13,10 +13,10 @@ export function showToast(type: ToastType, content: ReactNode): void {
     import('antd/es/config-provider'),
     import('@kabari/shared/ui/antd-scope'),
   ])
-    .then(([{ default: message }, { default: ConfigProvider }, { kabariTheme }]) => {
+    .then(([{ default: message }, { default: ConfigProvider }, { KabariTheme }]) => {
       message.config({ top: 16, duration: 4, maxCount: 3 });
       ConfigProvider.config({
-        holderRender: (children) => <ConfigProvider theme={kabariTheme}>{children}</ConfigProvider>,
+        holderRender: (children) => <KabariTheme>{children}</KabariTheme>,
       });
       void message.open({ type, content });
     })

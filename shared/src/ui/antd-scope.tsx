@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import ConfigProvider from 'antd/es/config-provider';
 import enUS from 'antd/es/locale/en_US';
 import idID from 'antd/es/locale/id_ID';
+import { useReducedMotion } from './use-reduced-motion';
 
-export const kabariTheme = {
+const kabariTheme = {
   token: {
     colorPrimary: '#0b6e4f',
     // Links (e.g. the login dialog's forgot-password link) in the brand colour too, not antd's blue.
@@ -17,6 +18,20 @@ export const kabariTheme = {
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   },
 };
+
+// For someone who asked their system for less motion: antd's dialogs, toasts and menus appear and go without zooming
+// or sliding (antd stills only a few of its own animations for that setting, not these).
+const kabariThemeWithoutMotion = { ...kabariTheme, token: { ...kabariTheme.token, motion: false } };
+
+/** Kabari's antd theme, without antd's motion for someone who asked their system for less. */
+function useKabariTheme() {
+  return useReducedMotion() ? kabariThemeWithoutMotion : kabariTheme;
+}
+
+/** antd's theme alone: for what antd renders outside the app's tree (toasts). */
+export function KabariTheme({ children }: { children: ReactNode }) {
+  return <ConfigProvider theme={useKabariTheme()}>{children}</ConfigProvider>;
+}
 
 /**
  * Every dialog's title keeps clear of its close button, which antd places over the header's end: a long title
@@ -31,7 +46,7 @@ const modalConfig = { styles: { title: { paddingInlineEnd: 28 } } };
 export function AntdScope({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   return (
-    <ConfigProvider theme={kabariTheme} locale={i18n.language === 'id' ? idID : enUS} modal={modalConfig}>
+    <ConfigProvider theme={useKabariTheme()} locale={i18n.language === 'id' ? idID : enUS} modal={modalConfig}>
       {children}
     </ConfigProvider>
   );
