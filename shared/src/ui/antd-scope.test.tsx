@@ -41,36 +41,27 @@ const scope = (
 );
 
 describe('AntdScope and motion', () => {
+  let system: ReturnType<typeof systemMotion> | undefined;
+  afterEach(() => system?.restore());
+
   it("keeps antd's motion (dialogs zoom open, toasts slide) by default", () => {
-    const system = systemMotion(false);
-    try {
-      render(scope);
-      expect(screen.getByTestId('motion')).toHaveTextContent(/^motion$/);
-    } finally {
-      system.restore();
-    }
+    system = systemMotion(false);
+    render(scope);
+    expect(screen.getByTestId('motion')).toHaveTextContent(/^motion$/);
   });
 
   it("turns antd's motion off for someone who asked their system for less motion", () => {
-    const system = systemMotion(true);
-    try {
-      render(scope);
-      expect(screen.getByTestId('motion')).toHaveTextContent('no motion');
-    } finally {
-      system.restore();
-    }
+    system = systemMotion(true);
+    render(scope);
+    expect(screen.getByTestId('motion')).toHaveTextContent('no motion');
   });
 
   it('follows the setting when it changes while the page is open', () => {
-    const system = systemMotion(false);
-    try {
-      render(scope);
-      act(() => system.change(true));
-      expect(screen.getByTestId('motion')).toHaveTextContent('no motion');
-      act(() => system.change(false));
-      expect(screen.getByTestId('motion')).toHaveTextContent(/^motion$/);
-    } finally {
-      system.restore();
-    }
+    system = systemMotion(false);
+    render(scope);
+    act(() => system?.change(true));
+    expect(screen.getByTestId('motion')).toHaveTextContent('no motion');
+    act(() => system?.change(false));
+    expect(screen.getByTestId('motion')).toHaveTextContent(/^motion$/);
   });
 });
