@@ -60,12 +60,24 @@ export const headerLogIn = (page: Page, name = 'Log in') =>
     .or(page.locator('header').getByRole('link', { name, exact: true }));
 
 /**
- * Opens the login dialog from the header of the page already open. Returns once the dialog has finished opening (the
- * cursor waits in the email field): a click aimed at a dialog still growing can land beside its button.
+ * Waits until an antd dialog has finished opening, and returns it. It opens in steps: first at its final place but
+ * transparent, held there for a frame or more, then growing from a fifth of its size towards the last click.
+ * Playwright counts a transparent element as visible and a held one as stable, so it may press a button in the first
+ * step and release it in the second, once the dialog has shrunk away from the pointer: the release lands beside the
+ * button and nothing is clicked. A person cannot see the button then. Shown whole, the dialog's opacity is 1.
+ */
+export async function dialogOpened(dialog: Locator): Promise<Locator> {
+  await expect(dialog).toHaveCSS('opacity', '1');
+  return dialog;
+}
+
+/**
+ * Opens the login dialog from the header of the page already open. Returns once the dialog has finished opening
+ * (dialogOpened), with the cursor in the email field.
  */
 export async function openLoginFromHeader(page: Page, name = 'Log in') {
   await headerLogIn(page, name).click();
-  const dialog = page.getByRole('dialog', { name });
+  const dialog = await dialogOpened(page.getByRole('dialog', { name }));
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('textbox').first()).toBeFocused();
   return dialog;
@@ -80,18 +92,6 @@ export async function startPublicPageApp(page: Page, logIn: string | RegExp = /^
   await page.mouse.move(1, 1);
   await page.mouse.move(8, 8);
   await expect(page.locator('header').getByRole('button', { name: logIn })).toBeVisible();
-}
-
-/**
- * Waits until an antd dialog has finished opening, and returns it. It opens in steps: first at its final place but
- * transparent, held there for a frame or more, then growing from a fifth of its size towards the last click.
- * Playwright counts a transparent element as visible and a held one as stable, so it may press a button in the first
- * step and release it in the second, once the dialog has shrunk away from the pointer: the release lands beside the
- * button and nothing is clicked. A person cannot see the button then. Shown whole, the dialog's opacity is 1.
- */
-export async function dialogOpened(dialog: Locator): Promise<Locator> {
-  await expect(dialog).toHaveCSS('opacity', '1');
-  return dialog;
 }
 
 /**
