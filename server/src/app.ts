@@ -10,12 +10,13 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { isDatabaseUnavailable } from './lib/database-unavailable';
 import { failure, HttpError } from './lib/envelope';
 import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/messages';
 import { clientNetwork, loggableUrl, RequestLog } from './lib/request-log';
+import { responseSerializerCompiler } from './lib/response-serializer';
 import type { TwilioHttpClient } from './messages/twilio-sms';
 import geoPlugin from './plugins/geo';
 import billingPlugin from './plugins/billing';
@@ -145,7 +146,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
