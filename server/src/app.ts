@@ -63,6 +63,8 @@ export interface BuildAppOptions {
   outboxTiming?: Partial<DeliveryTiming>;
   /** The HTTPS agent push messages go through (tests: a local push service with its own certificate). */
   pushAgent?: Agent;
+  /** Tests: every answer is checked against its schema before it is written; one that does not match fails. */
+  checkAnswers?: boolean;
 }
 
 // Secrets never reach the logs, wherever a serializer or a handler puts them.
@@ -146,7 +148,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(responseSerializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ checkAnswers: options.checkAnswers }));
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

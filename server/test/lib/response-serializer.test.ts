@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { envelope, ok } from '../../src/lib/envelope';
 import { responseSerializerCompiler } from '../../src/lib/response-serializer';
 
-function compile(schema: z.ZodType) {
-  return responseSerializerCompiler({ schema, method: 'GET', url: '/example', httpStatus: '200' });
+function compile(schema: z.ZodType, options: { checkAnswers?: boolean } = {}) {
+  return responseSerializerCompiler(options)({ schema, method: 'GET', url: '/example', httpStatus: '200' });
 }
 
 describe('responseSerializerCompiler', () => {
@@ -47,8 +47,33 @@ describe('responseSerializerCompiler', () => {
     expect(JSON.parse(write({ at: null }))).toEqual({ at: null });
   });
 
+  it('drops a property the schema does not name inside a union or a nullable object too, as zod did', () => {
+    const kind = z.union([
+      z.object({ kind: z.literal('sms'), phone: z.string() }),
+      z.object({ kind: z.literal('email'), email: z.string() }),
+    ]);
+    const write = compile(z.object({ sent: kind, position: z.object({ lat: z.number() }).nullable() }));
+    const written = write({
+      sent: { kind: 'email', email: 'ana@example.com', consentToken: 'tok' },
+      position: { lat: -6.2, recipientIp: '203.0.113.9' },
+    });
+    expect(JSON.parse(written)).toEqual({ sent: { kind: 'email', email: 'ana@example.com' }, position: { lat: -6.2 } });
+  });
+
   it('refuses to write an answer that lacks a required property', () => {
     expect(() => compile(account)({ email: 'ana@example.com', devices: [], state: 'active' })).toThrow(/phone/);
+  });
+
+  it('coerces a value of the wrong type in production, and fails it when answers are checked (the tests)', () => {
+    const schema = z.object({ accuracy: z.number(), state: z.enum(['active', 'expired']) });
+    const wrong = { accuracy: null, state: 'paused' };
+    expect(JSON.parse(compile(schema)(wrong))).toEqual({ accuracy: 0, state: 'paused' });
+    expect(() => compile(schema, { checkAnswers: true })(wrong)).toThrow(
+      /The answer of GET \/example does not match its schema:[\s\S]*accuracy[\s\S]*state/,
+    );
+    expect(compile(schema, { checkAnswers: true })({ accuracy: 12, state: 'active', extra: 1 })).toBe(
+      '{"accuracy":12,"state":"active"}',
+    );
   });
 
   it('writes nothing for an answer without a body', () => {
@@ -63,7 +88,7 @@ describe('responseSerializerCompiler', () => {
   it('is what a route answers through: a handler’s extra field does not reach the client', async () => {
     const app = Fastify().withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(responseSerializerCompiler);
+    app.setSerializerCompiler(responseSerializerCompiler());
     app.get('/me', { schema: { response: { 200: envelope(z.object({ email: z.string() })) } } }, async () =>
       ok({ email: 'ana@example.com', passwordHash: 'scrypt$secret' } as { email: string }),
     );

@@ -31,7 +31,7 @@ export async function buildTestApp(
   });
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, { ...options.build, logger: options.logger ?? false });
+    app = await buildApp(config, { checkAnswers: true, ...options.build, logger: options.logger ?? false });
     options.beforeReady?.(app);
     await app.ready();
   } catch (error) {
@@ -58,6 +58,6 @@ export async function buildSecondInstance(first: TestApp): Promise<FastifyInstan
       RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
       ...first.database.env,
     }),
-    { logger: false },
+    { logger: false, checkAnswers: true },
   );
 }
