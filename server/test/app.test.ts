@@ -209,6 +209,7 @@ describe('the app', () => {
       expect.objectContaining({
         level: 30,
         msg: 'request completed',
+        reqId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         req: { method: 'GET', url: '/api/v1/not-a-route', host: 'localhost:80', remoteAddress: '203.0.113.0' },
         res: { statusCode: 404 },
         responseTime: expect.any(Number),

@@ -1,4 +1,4 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 
 // Path segments that are keys in their own right: whoever reads them can act on the link or the sign-up.
@@ -40,19 +40,42 @@ export function clientNetwork(address: string | undefined): string | undefined {
 /** The health probes' paths: polled every few seconds by the platform, logged at debug. */
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
+/** Per app (tests build several): the logger the lines of answered requests are written through. */
+const requestLines = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
+
+/**
+ * The app's logger without its redaction of secrets. A line of an answered request holds only what the serializers
+ * make of the request and the reply (method, path without its secrets, host, client network, status) and the time
+ * taken, none of which the redaction could touch; its wildcard paths cost more than the rest of the line (14 against
+ * 6 µs).
+ */
+function requestLineLogger(request: FastifyRequest): FastifyBaseLogger {
+  const root = request.server.log;
+  let logger = requestLines.get(root);
+  if (!logger) {
+    logger = root.child({}, { redact: [] });
+    requestLines.set(root, logger);
+  }
+  return logger;
+}
+
 /**
  * One line per request, once it is answered: the request as the logger's serializer shows it (see loggableUrl and
  * clientNetwork), the status and the time taken. Fastify's own writes two lines, the first before anything is
  * known, which was a fifth of the cost of a small API answer. The health probes log at debug: an operator reads
- * them only when chasing a fault. Fastify's other lines (errors, 404s) stay as they are.
+ * them only when chasing a fault. A request that errored is logged through its own logger, with the error, redacted
+ * as every other line. Fastify's other lines (errors, 404s) stay as they are.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (PROBE_PATHS.has(request.url)) reply.log.debug(line, 'request completed');
-    else reply.log.info(line, 'request completed');
+    if (error) {
+      reply.log.error({ req: request, res: reply, responseTime: reply.elapsedTime, err: error }, 'request errored');
+      return;
+    }
+    const line = { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime };
+    if (PROBE_PATHS.has(request.url)) requestLineLogger(request).debug(line, 'request completed');
+    else requestLineLogger(request).info(line, 'request completed');
   }
 }
