@@ -95,3 +95,15 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
     request.on('error', reject);
   });
 }
+
+/**
+ * A new stream (no Last-Event-ID), once it is live: resolved after its `ready` event. An event committed before the
+ * server read the newest id for `ready` is covered by it, not sent (the browser reloads then), so a test that
+ * commits right after the headers arrive races the server; from `ready` on, every committed event is sent.
+ */
+export async function openLiveStream(url: string, headers: Record<string, string>): Promise<SseConnection> {
+  const connection = await openSse(url, headers);
+  if (connection.status !== 200) throw new Error(`the stream answered ${connection.status}: ${connection.body}`);
+  await connection.waitFor((events) => events.some((event) => event.event === 'ready'));
+  return connection;
+}

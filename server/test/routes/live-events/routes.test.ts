@@ -7,7 +7,7 @@ import type { PositionView } from '../../../src/requests/view-types';
 import { describeEachDatabase, type DriverName } from '../../support/databases';
 import { linkRequest, signedInRequester } from '../../support/live-fixtures';
 import { insertRequest } from '../../support/share-fixtures';
-import { openSse, type ServerSentEvent, type SseConnection } from '../../support/sse-client';
+import { openLiveStream, openSse, type ServerSentEvent, type SseConnection } from '../../support/sse-client';
 import { buildSecondInstance, buildTestApp, type TestApp } from '../../support/test-app';
 
 async function listen(app: FastifyInstance): Promise<string> {
@@ -51,6 +51,13 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
     return connection;
   }
 
+  /** A new stream of this user's, live: the events committed from now on are sent on it. */
+  async function connectLive(headers: Record<string, string>): Promise<SseConnection> {
+    const connection = await openLiveStream(`${base}/api/v1/locate/events`, headers);
+    open.push(connection);
+    return connection;
+  }
+
   function publish(userId: string, requestId: string, n: number): Promise<number> {
     return testApp.app.db.transaction((tx) =>
       publishRequestEvent(tx, {
@@ -86,7 +93,7 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
   });
 
   it('streams an event committed in a transaction to its user, with headers that keep proxies from buffering', async () => {
-    const stream = await connect({ cookie: `token=${alice.token}`, 'accept-encoding': 'gzip, br' });
+    const stream = await connectLive({ cookie: `token=${alice.token}`, 'accept-encoding': 'gzip, br' });
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers['cache-control']).toContain('no-cache');
@@ -102,14 +109,14 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
   });
 
   it('accepts the Authorization header as well as the cookie', async () => {
-    const stream = await connect({ authorization: `Bearer ${alice.token}` });
+    const stream = await connectLive({ authorization: `Bearer ${alice.token}` });
     expect(stream.status).toBe(200);
     await publish(alice.userId, aliceRequest, 2);
     await stream.waitFor((received) => positionOf(received).some((payload) => payload.n === 2));
   });
 
   it('never sends an event whose transaction rolled back', async () => {
-    const stream = await connect({ cookie: `token=${alice.token}` });
+    const stream = await connectLive({ cookie: `token=${alice.token}` });
     await expect(
       testApp.app.db.transaction(async (tx) => {
         await publishRequestEvent(tx, {
@@ -128,8 +135,8 @@ describeEachDatabase('GET /api/v1/locate/events', (driver: DriverName) => {
   });
 
   it("never sends one user's events to another", async () => {
-    const bobStream = await connect({ cookie: `token=${bob.token}` });
-    const aliceStream = await connect({ cookie: `token=${alice.token}` });
+    const bobStream = await connectLive({ cookie: `token=${bob.token}` });
+    const aliceStream = await connectLive({ cookie: `token=${alice.token}` });
     await publish(alice.userId, aliceRequest, 5);
     await publish(bob.userId, bobRequest, 6);
     await aliceStream.waitFor((received) => positionOf(received).some((payload) => payload.n === 5));
@@ -225,7 +232,7 @@ describe('live events across two instances on one PostgreSQL', () => {
         const base = await listen(testApp.app);
         const alice = await signedInRequester(testApp.app.db, 'reconnect@example.com');
         const requestId = await linkRequest(testApp.app.db, alice.userId);
-        const stream = await openSse(`${base}/api/v1/locate/events`, { cookie: `token=${alice.token}` });
+        const stream = await openLiveStream(`${base}/api/v1/locate/events`, { cookie: `token=${alice.token}` });
         // Cut the LISTEN connection, then commit an event before it can be back.
         await testApp.app.db.transaction(async (tx) => {
           await tx.execute(
@@ -299,8 +306,7 @@ describe('live events across two instances on one PostgreSQL', () => {
       const secondBase = await listen(second);
       const alice = await signedInRequester(first.app.db, 'two-instances@example.com');
       const requestId = await linkRequest(first.app.db, alice.userId);
-      const stream = await openSse(`${secondBase}/api/v1/locate/events`, { cookie: `token=${alice.token}` });
-      expect(stream.status).toBe(200);
+      const stream = await openLiveStream(`${secondBase}/api/v1/locate/events`, { cookie: `token=${alice.token}` });
       const id = await first.app.db.transaction((tx) =>
         publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
       );
@@ -322,8 +328,7 @@ describe('live events across two instances on one PostgreSQL', () => {
       const secondBase = await listen(second);
       const alice = await signedInRequester(first.app.db, 'share-across@example.com');
       const request = await insertRequest(first.app.db, alice.userId);
-      const stream = await openSse(`${secondBase}/api/v1/locate/events`, { cookie: `token=${alice.token}` });
-      expect(stream.status).toBe(200);
+      const stream = await openLiveStream(`${secondBase}/api/v1/locate/events`, { cookie: `token=${alice.token}` });
 
       const link = (action: string) => `/api/v1/share/links/${request.token}${action}`;
       expect((await first.app.inject({ method: 'POST', url: link('/consent') })).statusCode).toBe(200);
