@@ -3,7 +3,7 @@ import { setUpApiClient } from '@kabari/shared/api/api-setup';
 import { clearSession } from '@kabari/shared/stores/session-store';
 import { navigateTo } from '../../lib/app-navigation';
 import { currentLocale, expiredStatePath, homePath, isExpiredState } from '../../lib/route-targets';
-import { showToast } from '../../components/toasts';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { installApiInterceptors, type ApiEffects } from './api-interceptors';
 import { hostApiHeaderSource } from '../../lib/host-api-header-source';
 

@@ -12,7 +12,7 @@ import LoginDialog from './login-dialog';
 import { signedInUser } from '../../../../jest/signed-in-user';
 
 jest.mock('./auth-api', () => ({ logIn: jest.fn() }));
-jest.mock('../../components/toasts', () => ({ showToast: jest.fn() }));
+jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
 
 const logInMock = logIn as jest.MockedFunction<typeof logIn>;
 const user = signedInUser();
@@ -90,7 +90,7 @@ describe('LoginDialog', () => {
   });
 
   it('stays open when the login is refused, and adds no message of its own', async () => {
-    const { showToast } = jest.requireMock('../../components/toasts') as { showToast: jest.Mock };
+    const { showToast } = jest.requireMock('@kabari/shared/ui/toasts') as { showToast: jest.Mock };
     showToast.mockClear();
     logInMock.mockRejectedValue(new Error('Incorrect email or password.'));
     await openLoginAt('/');

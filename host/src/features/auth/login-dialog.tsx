@@ -9,7 +9,7 @@ import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { hostNamespace } from '../../i18n/host-namespace';
 import { dashboardPath } from '../../lib/route-targets';
-import { showToast } from '../../components/toasts';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { logIn } from './auth-api';
 import { canSubmitLogin, trimmed, type LoginValues } from './auth-validation';
 import { AuthForm, AuthModal } from './auth-modal';

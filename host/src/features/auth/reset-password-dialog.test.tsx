@@ -6,12 +6,12 @@ import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import '../../i18n/host-namespace';
-import { showToast } from '../../components/toasts';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { resetPassword, sendResetCode } from './auth-api';
 import ResetPasswordDialog from './reset-password-dialog';
 
 jest.mock('./auth-api', () => ({ sendResetCode: jest.fn(), resetPassword: jest.fn() }));
-jest.mock('../../components/toasts', () => ({ showToast: jest.fn() }));
+jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
 
 const sendCodeMock = sendResetCode as jest.MockedFunction<typeof sendResetCode>;
 const resetMock = resetPassword as jest.MockedFunction<typeof resetPassword>;

@@ -6,7 +6,7 @@ import Input, { type InputRef } from 'antd/es/input';
 import { isApiError } from '@kabari/shared/api/api-error';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { hostNamespace } from '../../i18n/host-namespace';
-import { showToast } from '../../components/toasts';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { resetPassword, sendResetCode } from './auth-api';
 import {
   missingResetFields,

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import i18n from 'i18next';
-import { showToast } from '../../components/toasts';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { fetchLatestBuildId, reloadForNewBuild, runningBuildId, watchForNewBuild } from './latest-build';
 
 function offerReload(): void {

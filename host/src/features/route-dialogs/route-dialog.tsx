@@ -7,7 +7,7 @@ import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { loadRemoteModule } from '../../lib/federation-remotes';
 import { dashboardPath } from '../../lib/route-targets';
 import { keepScrollState } from '../../lib/scroll-on-navigation';
-import { showToast } from '../../components/toasts';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { routeDialogs, type RouteDialogName } from '../../lib/route-dialogs';
 
 type DialogModule = { default: ComponentType<RouteDialogProps> };

@@ -1,7 +1,7 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiDelete, apiGet, apiPost } from '@kabari/shared/api/api-client';
-import { showToast } from '@kabari/shared/requests/show-toast';
+import { showToast } from '@kabari/shared/ui/toasts';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { RequestHistory } from './request-history';
@@ -14,7 +14,7 @@ jest.mock('@kabari/shared/api/api-client', () => ({
   apiPost: jest.fn(),
   apiDelete: jest.fn(),
 }));
-jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
+jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
 const get = jest.mocked(apiGet);
 const remove = jest.mocked(apiDelete);
 const post = jest.mocked(apiPost);

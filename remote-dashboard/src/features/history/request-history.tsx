@@ -9,7 +9,7 @@ import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest, RequestStatus } from '@kabari/shared/requests/location-request';
-import { showToast } from '@kabari/shared/requests/show-toast';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
 import { formatTime } from '@kabari/shared/i18n/format-time';
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';

@@ -2,13 +2,13 @@ import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { ApiError } from '@kabari/shared/api/api-error';
-import { showToast } from '@kabari/shared/requests/show-toast';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { LinkGenerator } from './link-generator';
 import { locationRequest } from '../../../../jest/location-request';
 
 jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
-jest.mock('@kabari/shared/requests/show-toast', () => ({ showToast: jest.fn() }));
+jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
 const get = jest.mocked(apiGet);
 const post = jest.mocked(apiPost);
 const toast = jest.mocked(showToast);

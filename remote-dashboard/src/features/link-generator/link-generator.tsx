@@ -4,7 +4,7 @@ import Button from 'antd/es/button';
 import Alert from 'antd/es/alert';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
-import { showToast } from '@kabari/shared/requests/show-toast';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
 import { formatTime } from '@kabari/shared/i18n/format-time';
 import { fetchLimit, stillAhead } from '../../lib/send-limit';

@@ -8,7 +8,7 @@ import Spin from 'antd/es/spin';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import { isApiError } from '@kabari/shared/api/api-error';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
-import { showToast } from '@kabari/shared/requests/show-toast';
+import { showToast } from '@kabari/shared/ui/toasts';
 import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namespace';
 import { formatTime } from '@kabari/shared/i18n/format-time';
 import { fetchLimit, stillAhead } from '../../lib/send-limit';

@@ -10,7 +10,10 @@ export interface ToastOptions {
   duration?: number;
 }
 
-/** Toasts: top-center, about 4 s, at most 3 visible. */
+/**
+ * Toasts: top-center, about 4 s, at most 3 visible. One toast area for the host and every remote: antd's message and
+ * this module are shared singletons, so they all show their toasts in the same place, with the same settings.
+ */
 export const toastConfig = { top: 16, duration: 4, maxCount: 3 } as const;
 
 type Message = typeof messageApi;
