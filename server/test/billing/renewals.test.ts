@@ -169,7 +169,7 @@ describeEachDatabase('the renewal job', (driver) => {
           ...testApp.database.env,
           RENEWAL_INTERVAL_SECONDS: '0',
         }),
-        { logger: false },
+        { logger: false, checkAnswers: true },
       );
       await second.ready();
       const calls: SavedChargeRequest[] = [];

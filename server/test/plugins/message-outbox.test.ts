@@ -464,7 +464,11 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     // The process stops with the message still queued; a new one starts on the same database with Twilio up.
     await testApp.app.close();
     const healthy = recordingTwilioClient();
-    restarted = await buildApp(testApp.config, { logger: false, twilioHttpClient: healthy.client });
+    restarted = await buildApp(testApp.config, {
+      logger: false,
+      checkAnswers: true,
+      twilioHttpClient: healthy.client,
+    });
     await restarted.ready();
     await makeDue(restarted, message.id);
     await restarted.outbox.dispatchDue();

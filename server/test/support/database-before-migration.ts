@@ -77,7 +77,7 @@ const appOn = (database: TestDatabase) =>
       RSA_PRIVATE_KEY: process.env.KABARI_TEST_RSA_PRIVATE_KEY,
       ...database.env,
     }),
-    { logger: false },
+    { logger: false, checkAnswers: true },
   );
 
 /**

@@ -145,7 +145,7 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
 
     // PGlite's data folder is one process's at a time: close this server before the next one opens it.
     await app().close();
-    testApp.app = await buildApp(testApp.config, { logger: false });
+    testApp.app = await buildApp(testApp.config, { logger: false, checkAnswers: true });
     await testApp.app.ready();
     const refused = await send(requester, 'sms', freshNumber());
     expect(refused.statusCode).toBe(429);
@@ -235,7 +235,7 @@ describeEachDatabase('the daily send limits of an account, the SMS countries and
       ]);
 
     await app().close();
-    testApp.app = await buildApp(testApp.config, { logger: false });
+    testApp.app = await buildApp(testApp.config, { logger: false, checkAnswers: true });
     await testApp.app.ready();
 
     const raw = await app()
