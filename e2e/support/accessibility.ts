@@ -12,14 +12,16 @@ const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   // A dialog still fading in has its text at part opacity, which axe would measure as poor contrast: the screen is
-  // checked as the user reads it, once every finite animation has ended (a spinner's never does).
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
+  // checked as the user reads it, once every finite animation has ended (a spinner's never does). antd's motion first
+  // marks an element (its "-appear"/"-enter" classes, at opacity 0 or part way) and only frames later starts the
+  // animation, so a check between the two once saw no animation yet and measured a half-shown dialog. ("-leave" is not
+  // waited for: a button's loading icon can stay marked as leaving, unseen, long after its spinner stopped.)
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('[class*="-appear"], [class*="-enter"]') &&
+      document.getAnimations().every((animation) => animation.effect?.getComputedTiming().endTime === Infinity),
+    undefined,
+    { polling: 'raf' },
   );
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
