@@ -13,7 +13,7 @@ import { z } from 'zod';
 // runs with `checkAnswers`, which fails any answer that does not match.
 //
 // A schema JSON Schema cannot express (a transform) fails when the routes are compiled, at start-up, not on the first
-// request that meets it.
+// request that meets it. The writers themselves are built on first use, except in the tests, which build them all.
 
 /**
  * The schema without `additionalProperties: false`, which zod writes for every object of an output. Outside a union
@@ -33,6 +33,39 @@ function withExtraPropertiesAllowed(schema: unknown): unknown {
   return copy;
 }
 
+/** A response schema as JSON Schema, and its writer once built. */
+interface CompiledSchema {
+  jsonSchema: Record<string, unknown>;
+  write?: (data: unknown) => string;
+}
+
+/**
+ * Kept per schema for every app this process builds (the tests build hundreds). A server builds each writer on first
+ * use: building them all took about 110 ms of CPU at each start-up, for answers most instances rarely give.
+ */
+const compiledSchemas = new WeakMap<z.ZodType, CompiledSchema>();
+
+function compiledSchema(schema: z.ZodType, route: string): CompiledSchema {
+  let compiled = compiledSchemas.get(schema);
+  if (!compiled) {
+    let jsonSchema: Record<string, unknown>;
+    try {
+      // draft-7: the dialect fast-json-stringify's own validator (for unions) reads by default.
+      jsonSchema = z.toJSONSchema(schema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>;
+    } catch (error) {
+      throw new Error(`The response schema of ${route} cannot be written as JSON Schema`, { cause: error });
+    }
+    delete jsonSchema.$schema;
+    compiled = { jsonSchema };
+    compiledSchemas.set(schema, compiled);
+  }
+  return compiled;
+}
+
+function writerOf(compiled: CompiledSchema): (data: unknown) => string {
+  return (compiled.write ??= fastJsonStringify(withExtraPropertiesAllowed(compiled.jsonSchema) as object));
+}
+
 /**
  * The serializer compiler. `checkAnswers` (the tests): each answer is also checked against its zod schema, value by
  * value, before it is written, and one that does not match fails the request, so that no answer the tests see can
@@ -44,16 +77,10 @@ export function responseSerializerCompiler(
   return ({ schema, method, url }) => {
     // An answer without a body (304 Not Modified): there is nothing to write.
     if (schema instanceof z.ZodVoid) return () => '';
-    let jsonSchema: Record<string, unknown>;
-    try {
-      // draft-7: the dialect fast-json-stringify's own validator (for unions) reads by default.
-      jsonSchema = z.toJSONSchema(schema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>;
-    } catch (error) {
-      throw new Error(`The response schema of ${method} ${url} cannot be written as JSON Schema`, { cause: error });
-    }
-    delete jsonSchema.$schema;
-    const write = fastJsonStringify(withExtraPropertiesAllowed(jsonSchema) as Record<string, unknown>);
-    if (!options.checkAnswers) return write;
+    const compiled = compiledSchema(schema, `${method} ${url}`);
+    if (!options.checkAnswers) return (data: unknown) => writerOf(compiled)(data);
+    // The tests build every writer with the app, so a schema fast-json-stringify cannot write fails them all.
+    const write = writerOf(compiled);
     return (data: unknown) => {
       const checked = z.safeEncode(schema, data);
       if (!checked.success) {

@@ -1,8 +1,16 @@
+import fastJsonStringify from 'fast-json-stringify';
 import Fastify from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../src/lib/envelope';
 import { responseSerializerCompiler } from '../../src/lib/response-serializer';
+
+// The real fast-json-stringify, counted: how many writers were built.
+jest.mock('fast-json-stringify', () => {
+  const actual = jest.requireActual<typeof fastJsonStringify>('fast-json-stringify');
+  return { __esModule: true, default: jest.fn(actual) };
+});
+const buildWriter = jest.mocked(fastJsonStringify);
 
 function compile(schema: z.ZodType, options: { checkAnswers?: boolean } = {}) {
   return responseSerializerCompiler(options)({ schema, method: 'GET', url: '/example', httpStatus: '200' });
@@ -83,6 +91,24 @@ describe('responseSerializerCompiler', () => {
   it('names the route whose schema JSON Schema cannot express, when the routes are compiled', () => {
     const transformed = z.object({ at: z.string().transform((value) => new Date(value)) });
     expect(() => compile(transformed)).toThrow('The response schema of GET /example cannot be written as JSON Schema');
+  });
+
+  it('builds a writer on its first answer, once per schema for every app (the tests: with the app)', () => {
+    const schema = z.object({ plan: z.string() });
+    buildWriter.mockClear();
+    const first = compile(schema);
+    const second = compile(schema);
+    expect(buildWriter).not.toHaveBeenCalled();
+    expect(first({ plan: 'monthly' })).toBe('{"plan":"monthly"}');
+    expect(second({ plan: 'yearly' })).toBe('{"plan":"yearly"}');
+    expect(first({ plan: 'weekly' })).toBe('{"plan":"weekly"}');
+    expect(buildWriter).toHaveBeenCalledTimes(1);
+
+    const checked = z.object({ renews: z.boolean() });
+    compile(checked, { checkAnswers: true });
+    expect(buildWriter).toHaveBeenCalledTimes(2);
+    expect(compile(checked, { checkAnswers: true })({ renews: true })).toBe('{"renews":true}');
+    expect(buildWriter).toHaveBeenCalledTimes(2);
   });
 
   it('is what a route answers through: a handler’s extra field does not reach the client', async () => {
