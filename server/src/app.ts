@@ -15,7 +15,7 @@ import type { Config } from './config';
 import { isDatabaseUnavailable } from './lib/database-unavailable';
 import { failure, HttpError } from './lib/envelope';
 import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/messages';
-import { clientNetwork, loggableUrl, RequestLog } from './lib/request-log';
+import { clientNetwork, loggableUrl, RequestLog, requestLoggerFactory } from './lib/request-log';
 import { responseSerializerCompiler } from './lib/response-serializer';
 import type { TwilioHttpClient } from './messages/twilio-sms';
 import geoPlugin from './plugins/geo';
@@ -135,6 +135,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     // Let in-flight requests finish on shutdown, but stop keep-alive connections from holding it open.
     forceCloseConnections: 'idle',
     logController: new RequestLog(),
+    childLoggerFactory: requestLoggerFactory,
     // The router's own refusals: a path whose percent-encoding is not UTF-8 (FST_ERR_BAD_URL) is broken text.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const locale = requestLocale(request);
