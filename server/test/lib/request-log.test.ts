@@ -1,5 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import pino from 'pino';
+import Fastify from 'fastify';
 import { clientNetwork, loggableUrl, requestLoggerFactory } from '../../src/lib/request-log';
 
 describe('clientNetwork', () => {
@@ -33,14 +32,15 @@ describe('loggableUrl', () => {
 });
 
 describe('requestLoggerFactory', () => {
+  /** The app's logger, as Fastify makes it from options like the server's (pino, with a redaction). */
   function appLogger() {
     const lines: Record<string, unknown>[] = [];
-    const root = pino(
-      { level: 'info', redact: { paths: ['*.password'], censor: '[redacted]' } },
-      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
-    );
+    const stream = { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) };
+    const root = Fastify({
+      logger: { level: 'info', redact: { paths: ['*.password'], censor: '[redacted]' }, stream },
+    }).log;
     const child = jest.spyOn(root, 'child');
-    return { root: root as unknown as FastifyBaseLogger, lines, child };
+    return { root, lines, child };
   }
 
   it('makes the request its own logger only when the request logs', () => {
