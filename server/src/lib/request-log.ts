@@ -13,6 +13,9 @@ const SECRET_SEGMENTS: [RegExp, string][] = [
   [/^(\/api\/v1\/personnal\/registerQuery\/)[^/]+/, '$1[id]'],
 ];
 
+/** Where a URL's path ends: its query string, then its fragment. */
+const QUERY_MARKS = ['?', '#'];
+
 /**
  * The URL as the request log shows it: the path only, never the query string or fragment (a consent link's token,
  * a reset code, a phone number being checked all travel there), and a share token or sign-up id in the path
@@ -20,12 +23,11 @@ const SECRET_SEGMENTS: [RegExp, string][] = [
  */
 export function loggableUrl(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
-  let end = url.length;
-  for (const mark of ['?', '#']) {
-    const at = url.indexOf(mark);
-    if (at !== -1 && at < end) end = at;
+  let path = url;
+  for (const mark of QUERY_MARKS) {
+    const at = path.indexOf(mark);
+    if (at !== -1) path = path.slice(0, at);
   }
-  let path = url.slice(0, end);
   for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
   return path;
 }

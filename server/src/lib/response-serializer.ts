@@ -2,8 +2,8 @@ import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
 
-// Each route's JSON answers are written by fast-json-stringify (Fastify's own serializer), compiled once per route
-// and status from the route's zod response schema turned into JSON Schema. Only the properties the schema names are
+// Each route's JSON answers are written by fast-json-stringify (Fastify's own serializer), compiled once per response
+// schema from the zod schema turned into JSON Schema. Only the properties the schema names are
 // written, so a field a handler adds by mistake (a password hash, a token) never leaves, as with zod.
 //
 // What production no longer does is check our own answers value by value: that cost about a fifth of a small
