@@ -102,7 +102,8 @@ async function runPlaywright() {
 // server's code in one file is thrown away with it, mostly before it pays for itself. Stopping at tier 2 (Maglev on
 // Node 22 and later, the baseline compiler on Node 20) took the server's and tooling's tests from 263-268 to
 // 244-251 CPU-seconds (two alternating pairs). jest passes the flag on to its workers. The web apps' tests gained
-// nothing measurable from it (52-57 against 51-53 CPU-seconds, but 5-6 s longer), so they keep the default.
+// nothing measurable from it (52-57 against 51-53 CPU-seconds, but 5-6 s longer), so they keep the default, except
+// with --no-e2e, where one jest run holds every project and the server's tests are most of it.
 const serverJestFlags = ['--max-opt=2'];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
