@@ -61,6 +61,20 @@ export function clientNetwork(address: string | undefined): string | undefined {
 /** The health probes' paths: polled every few seconds by the platform, logged at debug. */
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
+/** Methods that change nothing: their successful answers are logged at debug. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Whether an answered request's line is written at debug rather than info: the health probes, and reads that
+ * succeeded. An operator reading the log at info sees every change made (each non-read request), every refusal and
+ * every failure; the reads that went well are most of the traffic (every page, every navigation's subscription
+ * check), say nothing an operator acts on, and nginx's access log in front already lists them. Writing their line
+ * was about a tenth of a small API answer's CPU time.
+ */
+function loggedAtDebug(request: FastifyRequest, reply: FastifyReply): boolean {
+  return PROBE_PATHS.has(request.url) || (READ_METHODS.has(request.method) && reply.statusCode < 400);
+}
+
 /** Per app (tests build several): the logger the lines of answered requests are written through. */
 const requestLines = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
 
@@ -83,8 +97,8 @@ function requestLineLogger(request: FastifyRequest): FastifyBaseLogger {
 /**
  * One line per request, once it is answered: the request as the logger's serializer shows it (see loggableUrl and
  * clientNetwork), the status and the time taken. Fastify's own writes two lines, the first before anything is
- * known, which was a fifth of the cost of a small API answer. The health probes log at debug: an operator reads
- * them only when chasing a fault. A request that errored is logged through its own logger, with the error, redacted
+ * known, which was a fifth of the cost of a small API answer. The health probes and the reads that succeeded log at
+ * debug (loggedAtDebug). A request that errored is logged through its own logger, with the error, redacted
  * as every other line. Fastify's other lines (errors, 404s) stay as they are.
  */
 export class RequestLog extends LogController {
@@ -96,7 +110,7 @@ export class RequestLog extends LogController {
       return;
     }
     const line = { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime };
-    if (PROBE_PATHS.has(request.url)) requestLineLogger(request).debug(line, 'request completed');
+    if (loggedAtDebug(request, reply)) requestLineLogger(request).debug(line, 'request completed');
     else requestLineLogger(request).info(line, 'request completed');
   }
 }

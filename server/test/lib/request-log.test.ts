@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { clientNetwork, loggableUrl, requestLoggerFactory } from '../../src/lib/request-log';
+import { clientNetwork, loggableUrl, RequestLog, requestLoggerFactory } from '../../src/lib/request-log';
 
 describe('clientNetwork', () => {
   it('cuts an IPv4 address to its /24 and an IPv6 address to its /48', () => {
@@ -79,5 +79,39 @@ describe('requestLoggerFactory', () => {
     quietRoute.debug('written');
     expect(lines).toEqual([expect.objectContaining({ reqId: 'r-3', msg: 'written', level: 20 })]);
     expect(quietRoute.child({ job: 'x' }).level).toBe('debug');
+  });
+});
+
+describe('RequestLog', () => {
+  it('logs changes, refusals and failures at info, and the reads that succeeded and the health probes at debug', async () => {
+    const lines: { level: number; msg: string; req?: { method: string; url: string }; res?: { statusCode: number } }[] =
+      [];
+    const stream = { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) };
+    const app = Fastify({ logger: { level: 'debug', stream }, logController: new RequestLog() });
+    app.get('/api/page', async () => ({ ok: true }));
+    app.post('/api/page', async () => ({ ok: true }));
+    app.get('/api/refused', async (_request, reply) => reply.code(401).send({ ok: false }));
+    app.get('/healthz', async () => ({ ok: true }));
+    try {
+      await app.inject({ method: 'GET', url: '/api/page?q=1' });
+      await app.inject({ method: 'HEAD', url: '/api/page' });
+      await app.inject({ method: 'POST', url: '/api/page' });
+      await app.inject({ method: 'GET', url: '/api/refused' });
+      await app.inject({ method: 'GET', url: '/api/missing' });
+      await app.inject({ method: 'GET', url: '/healthz' });
+    } finally {
+      await app.close();
+    }
+    const answered = lines
+      .filter((line) => line.msg === 'request completed')
+      .map((line) => [line.level, line.req?.method, line.res?.statusCode]);
+    expect(answered).toEqual([
+      [20, 'GET', 200],
+      [20, 'HEAD', 200],
+      [30, 'POST', 200],
+      [30, 'GET', 401],
+      [30, 'GET', 404],
+      [20, 'GET', 200],
+    ]);
   });
 });
