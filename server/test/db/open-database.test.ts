@@ -95,6 +95,18 @@ describe('the embedded database folder (DATA_DIR)', () => {
     expect(existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
   });
 
+  it('starts with a 32 MB page cache, not PostgreSQL’s 128 MB (zeroed at every start, in the server’s memory)', async () => {
+    const database = await createTestDatabase('pglite');
+    const opened = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined }, quietLog);
+    try {
+      const [row] = await queryRows<{ shared_buffers: string }>(opened.db, sql`show shared_buffers`);
+      expect(row?.shared_buffers).toBe('32MB');
+    } finally {
+      await opened.client.close();
+      await database.cleanup();
+    }
+  });
+
   it('is never opened by two servers at once, and is free again after close', async () => {
     const database = await createTestDatabase('pglite');
     try {

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
@@ -10,6 +9,7 @@ import { Client } from 'pg';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrate';
+import { embeddedDatabase } from '../../src/db/open-database';
 import { createTestDatabase, tempDir, type DriverName, type TestDatabase } from './databases';
 
 /** The migrations folder as it was before migration `idx`: it and every later one left out. */
@@ -40,7 +40,7 @@ async function databaseBeforeMigration(
   try {
     if (driver === 'pglite') {
       const database = await createTestDatabase('pglite', { empty: true });
-      const client = new PGlite(path.join(database.dataDir, 'pglite'));
+      const client = embeddedDatabase(path.join(database.dataDir, 'pglite'));
       try {
         await migratePglite(drizzlePglite(client), { migrationsFolder });
         await seed(async (query) => {
