@@ -390,6 +390,14 @@ export function startupNotes(config: Config): { info: string[]; warnings: string
     }
   }
   if (!config.localTrial) {
+    if (!config.databaseUrl) {
+      // PGlite's file system layer makes fsync a no-op: its writes reach the system's file cache, not the disk.
+      warnings.push(
+        'DATABASE_URL is not set: the data is in the embedded database in DATA_DIR, which keeps every answered write ' +
+          'through a crash of the server but cannot flush it to disk, so a power cut or a crash of the machine can ' +
+          'lose the latest ones. Set DATABASE_URL to a PostgreSQL database (docs/deploy.md).',
+      );
+    }
     if (devTools.outbox) warnings.push('DEV_OUTBOX is on: /dev/outbox shows every message sent, reset codes included');
     if (devTools.billing) warnings.push('DEV_BILLING_TOOLS is on: /dev/subscriptions/* can end any subscription');
     if (config.billing.sandbox) {

@@ -162,15 +162,17 @@ describe('loadConfig', () => {
     expect(smtp.terminal).toEqual([]);
   });
 
-  it('warns in a deployment about OPERATOR_EMAIL, missing payment keys and each opt-in', () => {
+  it('warns in a deployment about the embedded database, OPERATOR_EMAIL, missing payment keys and each opt-in', () => {
     const bare = loadConfig({ PUBLIC_URL: 'https://kabari.id' });
     expect(bare.defaultedInDeployment).toEqual(['OPERATOR_EMAIL']);
     expect(startupNotes(bare).warnings).toEqual([
+      expect.stringMatching(/^DATABASE_URL is not set: .*a power cut or a crash of the machine can lose/),
       'Payments are not configured: set STRIPE_* or PAYPAL_* (server/README.md); until then sign-ups are refused',
       expect.stringMatching(/^OPERATOR_EMAIL is not set: .*operator@kabari\.localhost/),
     ]);
     const staging = loadConfig({
       PUBLIC_URL: 'https://kabari.id',
+      DATABASE_URL: 'postgres://kabari@127.0.0.1:5432/kabari',
       OPERATOR_EMAIL: 'support@kabari.id',
       PAYMENTS_SANDBOX: 'true',
       DEV_OUTBOX: 'true',
