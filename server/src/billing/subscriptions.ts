@@ -41,8 +41,23 @@ export interface SubscriptionInfo {
   createdAt: string;
 }
 
+/**
+ * The last answer made from each row. The account cache hands out one row object for a few seconds and
+ * subscribe/info runs on every protected navigation: the dates' ISO strings and the amounts are made once per row,
+ * not per request. Only the status depends on the time, so an answer is reused while its status holds.
+ */
+const answered = new WeakMap<Subscription, SubscriptionInfo>();
+
 export function subscriptionInfo(subscription: Subscription, now: Date): SubscriptionInfo {
   const status = effectiveStatus(subscription, now);
+  const known = answered.get(subscription);
+  if (known?.status === status) return known;
+  const info = describeSubscription(subscription, status);
+  answered.set(subscription, info);
+  return info;
+}
+
+function describeSubscription(subscription: Subscription, status: SubscriptionStatus): SubscriptionInfo {
   const renews = status === 'trial' || status === 'active';
   return {
     status,

@@ -1,0 +1,60 @@
+import { subscriptionInfo, type Subscription } from '../../src/billing/subscriptions';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function trialRow(validUntil: Date): Subscription {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    userId: '00000000-0000-4000-8000-000000000002',
+    status: 'trial',
+    provider: 'sandbox',
+    providerCustomerRef: null,
+    providerPaymentMethodRef: null,
+    currency: 'USD',
+    firstDayAmount: 99,
+    amount: 2999,
+    periodDays: 30,
+    periodIndex: 0,
+    currentPeriodStart: new Date(validUntil.getTime() - DAY),
+    validUntil,
+    reminderSentForPeriod: null,
+    cancelledAt: null,
+    disputedPaymentId: null,
+    statusBeforeDispute: null,
+    validUntilBeforeDispute: null,
+    createdAt: new Date(validUntil.getTime() - DAY),
+    updatedAt: new Date(validUntil.getTime() - DAY),
+  };
+}
+
+describe('subscriptionInfo', () => {
+  const validUntil = new Date('2026-12-02T10:00:00.000Z');
+
+  it('describes the row in the API’s terms', () => {
+    expect(subscriptionInfo(trialRow(validUntil), new Date('2026-12-01T10:00:00.000Z'))).toEqual({
+      status: 'trial',
+      expiredStatus: 0,
+      validUntil: '2026-12-02T10:00:00.000Z',
+      nextDebitDay: '2026-12-02T10:00:00.000Z',
+      amount: 29.99,
+      firstDayDebitAmount: 0.99,
+      currencyCode: 'USD',
+      period: 30,
+      provider: 'sandbox',
+      sandbox: true,
+      cancelledAt: null,
+      createdAt: '2026-12-01T10:00:00.000Z',
+    });
+  });
+
+  it('answers again from one row while its status holds, and anew once time has changed the status', () => {
+    const row = trialRow(validUntil);
+    const first = subscriptionInfo(row, new Date('2026-12-01T10:00:00.000Z'));
+    expect(subscriptionInfo(row, new Date('2026-12-02T09:00:00.000Z'))).toBe(first);
+    // Past the day of grace after validUntil with no renewal, access has ended.
+    const ended = subscriptionInfo(row, new Date(validUntil.getTime() + DAY));
+    expect(ended).toMatchObject({ status: 'expired', expiredStatus: 1, nextDebitDay: null });
+    // Another row with the same values is described on its own (a changed row is always a new object).
+    expect(subscriptionInfo({ ...row, amount: 4999 }, new Date('2026-12-01T10:00:00.000Z')).amount).toBe(49.99);
+  });
+});
