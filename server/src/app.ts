@@ -128,9 +128,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? loggerOptions(config),
     genReqId: requestIdFor,
-    // false, a hop count or the proxies' addresses (config.ts refuses a blanket true). A hop count is valid at
-    // run time though fastify's types omit it.
-    trustProxy: config.trustProxy as false | string[],
+    // false or the proxies' addresses (config.ts refuses a blanket true and a bare number of proxies).
+    trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
     // Let in-flight requests finish on shutdown, but stop keep-alive connections from holding it open.
     forceCloseConnections: 'idle',

@@ -90,7 +90,7 @@ const environmentSchema = z.object({
   REMOTE_DASHBOARD_URL: remoteManifestUrl,
   REMOTE_BILLING_URL: remoteManifestUrl,
   REMOTE_SHARE_URL: remoteManifestUrl,
-  // Behind a proxy: its addresses (IPs, CIDRs) or the number of proxies in front; never "trust everyone".
+  // Behind a proxy: its addresses (IPs, CIDRs); never "trust everyone", nor a bare number of proxies.
   TRUST_PROXY: optionalText,
   // Set: a deployment at this address. Unset: a local trial on this machine.
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
@@ -159,8 +159,8 @@ export interface Config {
   webRoot: string;
   serveWeb: boolean;
   remotes: Record<RemoteName, string>;
-  /** false, a hop count, or the proxies' addresses and ranges (fastify's trustProxy). */
-  trustProxy: false | number | string[];
+  /** false, or the proxies' addresses and ranges (fastify's trustProxy). */
+  trustProxy: false | string[];
   /** Where links in messages point: PUBLIC_URL, or http://localhost:PORT in a local trial. Never the Host header. */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -321,25 +321,27 @@ function isAddressOrRange(value: string): boolean {
 }
 
 /**
- * TRUST_PROXY: the proxies whose X-Forwarded-For is believed. A hop count, or addresses and ranges (and
- * proxy-addr's names loopback, linklocal, uniquelocal); "true" would believe any client's header, so it is
- * refused.
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed: their addresses and ranges (and proxy-addr's names
+ * loopback, linklocal, uniquelocal). "true" would believe any client's header, so it is refused. So is a number of
+ * proxies: it names no address, so it cannot tell the proxy from a client sending the header itself, and Fastify
+ * believes no one under it (every visitor would share the proxy's address, and its limits).
  */
-function parseTrustProxy(value: string | undefined): { trust: false | number | string[] } | { problem: string } {
+function parseTrustProxy(value: string | undefined): { trust: false | string[] } | { problem: string } {
   if (value === undefined || value === 'false' || value === '0') return { trust: false };
   if (value === 'true') {
     return {
       problem:
         '  TRUST_PROXY: "true" would believe the X-Forwarded-For header of any client, so anyone could choose the ' +
         "address Kabari sees: set the proxy's address instead (127.0.0.1 for nginx on this machine, or its " +
-        'network, such as 10.0.0.0/8), or the number of proxies in front (such as 1)',
+        'network, such as 10.0.0.0/8)',
     };
   }
   if (/^\d+$/.test(value)) {
-    const hops = Number(value);
-    if (hops <= 10) return { trust: hops };
     return {
-      problem: `  TRUST_PROXY: expected a number of proxies from 1 to 10, or their addresses (got ${JSON.stringify(value)})`,
+      problem:
+        `  TRUST_PROXY: a number of proxies (${JSON.stringify(value)}) does not say which address to believe, so ` +
+        'every visitor would be seen at the proxy’s address: set the proxies’ addresses instead (127.0.0.1 for ' +
+        'nginx on this machine, or its network, such as 10.0.0.0/8)',
     };
   }
   const entries = value.split(',').map((entry) => entry.trim());
@@ -348,7 +350,7 @@ function parseTrustProxy(value: string | undefined): { trust: false | number | s
     return {
       problem:
         `  TRUST_PROXY: expected the proxies' addresses or ranges (such as 127.0.0.1 or 10.0.0.0/8, comma ` +
-        `separated) or their number (such as 1); not understood: ${wrong.map((entry) => JSON.stringify(entry)).join(', ')}`,
+        `separated); not understood: ${wrong.map((entry) => JSON.stringify(entry)).join(', ')}`,
     };
   }
   return { trust: entries };
