@@ -127,13 +127,16 @@ describe('the app', () => {
     expect(response.json()).toEqual({ status: 418, message: 'I am a teapot', data: null });
   });
 
-  it('answers too many requests with a 429 envelope', async () => {
+  it('answers too many requests with a 429 envelope that says when to retry; answers within the limit do not name it', async () => {
     const first = await testApp.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.9.9.9' });
     expect(first.statusCode).toBe(200);
+    expect(Object.keys(first.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
     const second = await testApp.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.9.9.9' });
     expect(second.statusCode).toBe(429);
     expect(second.json()).toMatchObject({ status: 429, data: null });
     expect(second.json().message).toMatch(/^Too many requests\. Please try again in \d+ seconds?\.$/);
+    expect(second.headers['retry-after']).toMatch(/^\d+$/);
+    expect(second.headers['x-ratelimit-limit']).toBe('1');
   });
 
   it('keeps a sane incoming request id and replaces anything else', async () => {

@@ -17,6 +17,9 @@ export default fp(
       // The web app's files are cheap and cacheable, and one page load fetches dozens of them: counting them
       // would throttle everyone behind one address (a carrier's NAT, an office) after a few page loads.
       allowList: (request) => !request.url.startsWith('/api/'),
+      // A refusal (429) says when to try again (Retry-After and the x-ratelimit-* headers); an answer within the
+      // limit does not advertise it: nothing of ours reads it, and the three headers were work on every answer.
+      addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
       errorResponseBuilder: (_request, context) =>
         new HttpError(context.statusCode, sayCommon('tooManyRequests', { wait: Math.ceil(context.ttl / 1000) })),
     });
