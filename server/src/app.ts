@@ -16,6 +16,7 @@ import { isDatabaseUnavailable } from './lib/database-unavailable';
 import { failure, HttpError } from './lib/envelope';
 import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/messages';
 import { clientNetwork, loggableUrl, RequestLog, requestLoggerFactory } from './lib/request-log';
+import { trustedProxies } from './lib/trusted-proxies';
 import { responseSerializerCompiler } from './lib/response-serializer';
 import type { TwilioHttpClient } from './messages/twilio-sms';
 import geoPlugin from './plugins/geo';
@@ -129,7 +130,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     logger: options.logger ?? loggerOptions(config),
     genReqId: requestIdFor,
     // false or the proxies' addresses (config.ts refuses a blanket true and a bare number of proxies).
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy && trustedProxies(config.trustProxy),
     bodyLimit: 256 * 1024,
     // Let in-flight requests finish on shutdown, but stop keep-alive connections from holding it open.
     forceCloseConnections: 'idle',

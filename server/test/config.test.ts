@@ -131,6 +131,7 @@ describe('loadConfig', () => {
     expect(blanket).toContain('127.0.0.1 for nginx on this machine');
     expect(configError({ TRUST_PROXY: 'everyone' })).toContain('not understood: "everyone"');
     expect(configError({ TRUST_PROXY: '10.0.0.0/40' })).toContain('not understood: "10.0.0.0/40"');
+    expect(configError({ TRUST_PROXY: '0.0.0.0/0' })).toContain('not understood: "0.0.0.0/0"');
     // Fastify believes no one under a hop count: every visitor would be seen at the proxy's address.
     expect(configError({ TRUST_PROXY: '1' })).toContain(
       'TRUST_PROXY: a number of proxies ("1") does not say which address to believe',

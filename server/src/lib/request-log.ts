@@ -6,6 +6,7 @@ import {
   type FastifyRequest,
 } from 'fastify';
 import ipaddr from 'ipaddr.js';
+import { dottedQuadOctets } from './trusted-proxies';
 
 // Path segments that are keys in their own right: whoever reads them can act on the link or the sign-up.
 const SECRET_SEGMENTS: [RegExp, string][] = [
@@ -32,9 +33,6 @@ export function loggableUrl(url: string | undefined): string | undefined {
   return path;
 }
 
-// Four decimal octets without leading zeros (which ipaddr.js would read as octal): the form a socket gives.
-const DOTTED_QUAD = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/;
-
 /**
  * The client's network rather than its address: an IPv4 address cut to its /24, an IPv6 address to its /48. Enough
  * to tell networks apart when investigating a fault or an attack; not enough to single out one subscriber's line.
@@ -42,9 +40,8 @@ const DOTTED_QUAD = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[
 export function clientNetwork(address: string | undefined): string | undefined {
   if (!address) return address;
   // The usual case, a plain IPv4 address, without parsing it (ipaddr.js tries every notation first).
-  const dotted = DOTTED_QUAD.exec(address);
-  if (dotted && dotted.slice(1).every((octet) => Number(octet) <= 255))
-    return `${dotted[1]}.${dotted[2]}.${dotted[3]}.0`;
+  const dotted = dottedQuadOctets(address);
+  if (dotted) return `${dotted[0]}.${dotted[1]}.${dotted[2]}.0`;
   if (!ipaddr.isValid(address)) return 'unknown';
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
