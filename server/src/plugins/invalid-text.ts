@@ -44,6 +44,7 @@ function holdsBrokenText(root: unknown): boolean {
 /** The raw address: each run of %XX escapes must decode to UTF-8 without a NUL. A lone '%' is left as it is. */
 function addressHoldsBrokenText(url: string): boolean {
   if (isBrokenText(url)) return true;
+  if (!url.includes('%')) return false;
   for (const [run] of url.matchAll(/(?:%[0-9A-Fa-f]{2})+/g)) {
     try {
       if (isBrokenText(decodeURIComponent(run))) return true;
