@@ -42,11 +42,17 @@ export class AccountCache {
   /**
    * The cached value for `key`, else `load()`'s, stored unless a change to its user was announced meanwhile.
    * `userOf` names the user the value belongs to (null: nobody, e.g. an unknown token, kept for `ttlMs` only).
+   * A value still fresh is returned as it is, not in a promise (`await` takes either): the usual case, on every
+   * protected navigation, then costs no promise of its own.
    */
-  async get<T>(key: string, load: () => Promise<T>, userOf: (value: T) => string | null): Promise<T> {
+  get<T>(key: string, load: () => Promise<T>, userOf: (value: T) => string | null): T | Promise<T> {
     const entry = this.entries.get(key);
     if (entry && this.now() - entry.storedAt < this.options.ttlMs) return entry.value as T;
     if (entry) this.delete(key);
+    return this.load(key, load, userOf);
+  }
+
+  private async load<T>(key: string, load: () => Promise<T>, userOf: (value: T) => string | null): Promise<T> {
     const epoch = this.epoch;
     const noticesBefore = this.notices;
     this.loading += 1;

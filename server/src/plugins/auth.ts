@@ -130,7 +130,8 @@ export default fp(
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
     }
 
-    async function lookUp(request: FastifyRequest): Promise<Session | null> {
+    /** The request's session; a promise only when the database must be asked (see AccountCache.get). */
+    function lookUp(request: FastifyRequest): Session | null | Promise<Session | null> {
       const token = tokenOf(request);
       if (!token) return null;
       const load = async () => {
