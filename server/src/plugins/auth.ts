@@ -106,8 +106,8 @@ export default fp(
     });
 
     // A user's own write (sign out, a new password, a cancelled subscription) is seen by their next read on this
-    // instance at once, without waiting for the database's notice.
-    // A callback hook, not an async one: it runs on every answer, and a promise for each is most of its cost.
+    // instance at once, without waiting for the database's notice. A callback hook, not an async one: it runs on
+    // every answer, and a promise for each was most of its cost.
     app.addHook('onSend', (request, reply, payload, done) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && request.session) {
         cache.forgetUser(request.session.user.id);

@@ -84,8 +84,8 @@ export function invalidTextError(): HttpError {
 
 export default fp(
   async (app) => {
-    // Before validation, so no schema (nor its error message) ever sees such a string.
-    // A callback hook: it runs on every request, and a promise for each cost about as much as the check.
+    // Before validation, so no schema (nor its error message) ever sees such a string. A callback hook: it runs on
+    // every request, and a promise for each cost about as much as the check.
     app.addHook('preValidation', (request, _reply, done) => {
       done(requestHoldsBrokenText(request) ? invalidTextError() : undefined);
     });
