@@ -3,6 +3,7 @@ import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import {
   answer,
+  dialogOpened,
   envelope,
   headerLogIn,
   openLoginFromHeader,
@@ -138,8 +139,8 @@ test.describe('the reset-password dialog', () => {
     const login = await openLogin(page);
     await login.getByRole('button', { name: 'Forgot your password?' }).click();
     await expect(login).toBeHidden();
-    const dialog = page.getByRole('dialog', { name: 'Reset your password' });
-    await expect(dialog).toBeVisible();
+    // Shown whole before the test's first press (see dialogOpened).
+    const dialog = await dialogOpened(page.getByRole('dialog', { name: 'Reset your password' }));
     await expect(dialog.getByLabel('Email')).toBeFocused();
     return dialog;
   }
@@ -237,6 +238,8 @@ test.describe('the reset-password dialog', () => {
     // Reopened: back at step one, empty.
     const login = await openLoginFromHeader(page);
     await login.getByRole('button', { name: 'Forgot your password?' }).click();
+    // Shown whole before Close is pressed: a press while it still opens can miss (see dialogOpened).
+    await dialogOpened(dialog);
     await expect(dialog.getByLabel('Email')).toHaveValue('');
     await expect(dialog.getByLabel('New password')).toHaveCount(0);
     await expect(dialog.getByRole('button', { name: 'Reset' })).toBeVisible();

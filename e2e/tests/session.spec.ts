@@ -2,6 +2,7 @@ import { test, expect } from '../support/fixtures';
 import type { BrowserContext } from '@playwright/test';
 import {
   answer,
+  dialogOpened,
   envelope,
   openLoginFromHeader,
   signInAsSubscriber,
@@ -115,7 +116,7 @@ test.describe('the session and the API client', () => {
     await page.goto('/id/');
     const login = await openLoginFromHeader(page, 'Masuk');
     await login.getByRole('button', { name: 'Lupa kata sandi?' }).click();
-    const reset = page.getByRole('dialog', { name: 'Atur ulang kata sandi' });
+    const reset = await dialogOpened(page.getByRole('dialog', { name: 'Atur ulang kata sandi' }));
     await reset.getByLabel('Email').fill('ana@example.com');
     await reset.getByRole('button', { name: 'Atur ulang' }).click();
     // The dialog says SendCodeFailed itself; the API client adds nothing for a call that has its own message.
