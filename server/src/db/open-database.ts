@@ -64,7 +64,7 @@ export interface OpenedDatabase {
  * more than the tables of a local trial or of the small instance an embedded database is for, and the files stay in
  * the system's own file cache besides.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 /** The embedded database in `folder` (made there if it is not), started with PGLITE_START_PARAMS. */
 export function embeddedDatabase(folder: string): PGlite {

@@ -27,7 +27,8 @@ function ipv4Range(entry: string): Ipv4Range | undefined {
   }
   const [address, bits] = parsed;
   if (address.kind() !== 'ipv4' || !dottedQuadOctets(entry.split('/', 1)[0]!)) return undefined;
-  const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+  // 1 to 32 bits: proxy-addr, which trustedProxies compiles first, refuses a /0 range.
+  const mask = (~0 << (32 - bits)) >>> 0;
   return { base: (numberOf(address.toByteArray()) & mask) >>> 0, mask };
 }
 
