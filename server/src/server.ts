@@ -1,3 +1,5 @@
+// First, before the app's modules load and the first full garbage collection: see the module.
+import './lib/tick-object-shape';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, startupNotes, type Config } from './config';
