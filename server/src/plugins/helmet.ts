@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
 import { REMOTE_NAMES, type Config } from '../config';
@@ -143,6 +144,25 @@ function isApiAnswer(url: string): boolean {
   return (path.startsWith('/api/') && !path.startsWith('/api/docs')) || path === '/healthz' || path === '/readyz';
 }
 
+/**
+ * The headers a helmet middleware sets when they do not depend on the request (the API's: no nonce, no per-request
+ * directive), recorded once by running it against a response that only notes them.
+ */
+function recordedHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  let finished = false;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    finished = true;
+  });
+  if (!finished) throw new Error('helmet did not set its headers at once');
+  return headers;
+}
+
 export default fp(
   async (app, options: { config: Config }) => {
     // HSTS only makes sense where the site is really served over https.
@@ -158,21 +178,29 @@ export default fp(
     // A JSON answer opened as a page runs nothing, loads nothing and is framed by no one: the headers OWASP's REST
     // guidance names for an API. The headers that only a page needs (opener and agent-cluster policies,
     // Permissions-Policy, the old X-* ones) would add about a kilobyte to every API answer for nothing.
-    const setApiHeaders = helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-      crossOriginOpenerPolicy: false,
-      originAgentCluster: false,
-      xDnsPrefetchControl: false,
-      xDownloadOptions: false,
-      xPermittedCrossDomainPolicies: false,
-      xXssProtection: false,
-      xFrameOptions: { action: 'deny' },
-      strictTransportSecurity,
-      referrerPolicy: { policy: 'no-referrer' },
-    });
+    const apiHeaders = recordedHeaders(
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+        },
+        crossOriginOpenerPolicy: false,
+        originAgentCluster: false,
+        xDnsPrefetchControl: false,
+        xDownloadOptions: false,
+        xPermittedCrossDomainPolicies: false,
+        xXssProtection: false,
+        xFrameOptions: { action: 'deny' },
+        strictTransportSecurity,
+        referrerPolicy: { policy: 'no-referrer' },
+      }),
+    );
     app.addHook('onRequest', (request, reply, done) => {
       if (isApiAnswer(request.url)) {
-        setApiHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+        // On Fastify's reply, not on Node's response: one header set there made Node pass every other header of the
+        // answer through setHeader again when Fastify wrote them (about a twentieth of a small API answer's CPU).
+        reply.headers(apiHeaders);
+        done();
         return;
       }
       setPageHeaders(request.raw, reply.raw, (error?: unknown) => {

@@ -20,7 +20,14 @@ const OTHER_PAGES = [
   '/id/dashboard/modules/subscription-expired',
   '/no/such/page',
 ];
-const API_ANSWERS = ['/healthz', '/readyz', '/api/v1/auth/publicKey', '/api/v1/no-such-route'];
+// A refusal too (no session): an error answer keeps them.
+const API_ANSWERS = [
+  '/healthz',
+  '/readyz',
+  '/api/v1/auth/publicKey',
+  '/api/v1/no-such-route',
+  '/api/v1/personnal/subscribe/info',
+];
 const FILES = ['/runtime-config.json', '/site.css'];
 // Off on every page: nothing of Kabari's films, or talks to devices.
 const ALWAYS_OFF = ['camera', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
