@@ -56,7 +56,8 @@ function tickLiteralCaches(hold: boolean): string[] {
 describe('holding a tick object', () => {
   it('holds one: an object with the two symbol keys nextTick gives each tick', () => {
     expect(heldTickObject).toBeDefined();
-    expect(Object.getOwnPropertySymbols(heldTickObject).map(String)).toEqual([
+    // The first two: an AsyncLocalStorage in use (in this jest worker, other test files' ones) adds its own.
+    expect(Object.getOwnPropertySymbols(heldTickObject).slice(0, 2).map(String)).toEqual([
       'Symbol(async_id_symbol)',
       'Symbol(trigger_async_id_symbol)',
     ]);
