@@ -4,7 +4,7 @@
 // PostgreSQL. Per minute: the server's resident memory, the database connections it holds, the p99 latency of its
 // answers and of a position reaching the requester's stream. The first minutes warm the server up (JIT, caches,
 // the connection pool) and are not compared; after them, memory and latency must stay flat, and the connections
-// within the pool's bound. The end-to-end suite runs the same loop for 12 seconds (e2e/tests/soak.spec.ts).
+// within the pool's bound. The end-to-end suite runs the same loop for 8 seconds, two families a second (e2e/tests/soak.spec.ts).
 import path from 'node:path';
 import { fixed, median, table } from './lib/format.mjs';
 import { startCluster } from './lib/postgres-cluster.mjs';
