@@ -53,7 +53,7 @@ import shareRoutes from './routes/share/routes';
 import voiceNoteRoutes from './routes/voice-notes/routes';
 import retentionJob from './plugins/retention';
 import liveEndingsJob from './plugins/live-endings';
-import serveWeb from './web/serve-web';
+import type * as ServeWeb from './web/serve-web';
 
 export interface BuildAppOptions {
   /** Overrides the logger built from the config (tests pass false). */
@@ -237,7 +237,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(voiceNoteRoutes);
   await app.register(devToolsRoutes, { config });
 
-  if (config.serveWeb) await app.register(serveWeb, { config });
+  if (config.serveWeb) {
+    // Loaded only where the web app is served: an API-only instance, and each API test, need not parse the file
+    // server and the page stitcher (some 90 modules).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+    await app.register((require('./web/serve-web') as typeof ServeWeb).default, { config });
+  }
 
   return app;
 }

@@ -1,4 +1,4 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
+import type * as ZxcvbnCommon from '@zxcvbn-ts/language-common';
 import argon2 from 'argon2';
 import { sayCommon, type LocalizedText } from '../lib/messages';
 
@@ -37,10 +37,14 @@ let commonPasswords: Set<string> | undefined;
  * Whether a password is on the common-password list of zxcvbn-ts (@zxcvbn-ts/language-common: about 49,000
  * passwords ranked by how often they appear in breaches, Indonesian favourites among them), bundled with the
  * server so nothing is looked up elsewhere. Compared without case: "Password1" is as guessable as "password1".
- * Read on first use, then kept.
+ * Read on first use, then kept: the list is 370 KB of code that a start of the server need not parse.
  */
 export function isCommonPassword(password: string): boolean {
-  commonPasswords ??= new Set(dictionary['passwords-common'].map((entry) => String(entry).toLowerCase()));
+  if (!commonPasswords) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+    const { dictionary } = require('@zxcvbn-ts/language-common') as typeof ZxcvbnCommon;
+    commonPasswords = new Set(dictionary['passwords-common'].map((entry) => String(entry).toLowerCase()));
+  }
   return commonPasswords.has(password.toLowerCase());
 }
 

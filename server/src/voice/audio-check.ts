@@ -1,20 +1,4 @@
-import {
-  BufferSource,
-  BufferTarget,
-  Conversion,
-  Input,
-  MP3,
-  MP4,
-  Mp3OutputFormat,
-  Mp4OutputFormat,
-  OGG,
-  OggOutputFormat,
-  Output,
-  WEBM,
-  WebMOutputFormat,
-  type InputFormat,
-  type OutputFormat,
-} from 'mediabunny';
+import type * as Mediabunny from 'mediabunny';
 import type { VoiceMediaType } from '../db/column-values';
 import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from './limits';
 
@@ -30,14 +14,42 @@ export interface CheckedAudio {
 
 export type AudioCheck = { ok: true; audio: CheckedAudio } | { ok: false; refusal: VoiceRefusal };
 
-// Each container taken, the type it is served as, and how it is written back.
-const CONTAINERS: { format: InputFormat; mediaType: VoiceMediaType; output: () => OutputFormat }[] = [
-  { format: WEBM, mediaType: 'audio/webm', output: () => new WebMOutputFormat() },
-  { format: OGG, mediaType: 'audio/ogg', output: () => new OggOutputFormat() },
-  // Written with the index first, so that a player knows the duration before the rest arrives.
-  { format: MP4, mediaType: 'audio/mp4', output: () => new Mp4OutputFormat({ fastStart: 'in-memory' }) },
-  { format: MP3, mediaType: 'audio/mpeg', output: () => new Mp3OutputFormat() },
-];
+interface Container {
+  format: Mediabunny.InputFormat;
+  mediaType: VoiceMediaType;
+  output: () => Mediabunny.OutputFormat;
+}
+
+interface LoadedMediabunny {
+  library: typeof Mediabunny;
+  containers: Container[];
+}
+
+let mediabunny: LoadedMediabunny | undefined;
+
+/**
+ * mediabunny and the containers taken: each container, the type it is served as, and how it is written back.
+ * Loaded with the first voice note: the library is 1.5 MB of code, which every start of the server (and every
+ * server test file) parsed while most never see a voice note.
+ */
+function loadMediabunny(): LoadedMediabunny {
+  if (mediabunny) return mediabunny;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+  const library = require('mediabunny') as typeof Mediabunny;
+  const containers: Container[] = [
+    { format: library.WEBM, mediaType: 'audio/webm', output: () => new library.WebMOutputFormat() },
+    { format: library.OGG, mediaType: 'audio/ogg', output: () => new library.OggOutputFormat() },
+    // Written with the index first, so that a player knows the duration before the rest arrives.
+    {
+      format: library.MP4,
+      mediaType: 'audio/mp4',
+      output: () => new library.Mp4OutputFormat({ fastStart: 'in-memory' }),
+    },
+    { format: library.MP3, mediaType: 'audio/mpeg', output: () => new library.Mp3OutputFormat() },
+  ];
+  mediabunny = { library, containers };
+  return mediabunny;
+}
 
 // Speech codecs of the containers above: anything else in them is not what a recorder or a phone makes.
 const AUDIO_CODECS = new Set(['opus', 'vorbis', 'aac', 'mp3']);
@@ -52,10 +64,14 @@ const AUDIO_CODECS = new Set(['opus', 'vorbis', 'aac', 'mp3']);
 export async function checkVoiceAudio(upload: Uint8Array): Promise<AudioCheck> {
   if (upload.length === 0) return { ok: false, refusal: 'empty' };
   if (upload.length > VOICE_NOTE_MAX_BYTES) return { ok: false, refusal: 'tooBig' };
-  const input = new Input({ source: new BufferSource(upload), formats: CONTAINERS.map((entry) => entry.format) });
+  const { library, containers } = loadMediabunny();
+  const input = new library.Input({
+    source: new library.BufferSource(upload),
+    formats: containers.map((entry) => entry.format),
+  });
   try {
     const format = await input.getFormat();
-    const container = CONTAINERS.find((entry) => entry.format === format);
+    const container = containers.find((entry) => entry.format === format);
     if (!container) return { ok: false, refusal: 'notAudio' };
     const tracks = await input.getTracks();
     const [track] = tracks;
@@ -66,7 +82,7 @@ export async function checkVoiceAudio(upload: Uint8Array): Promise<AudioCheck> {
     if (!Number.isFinite(seconds) || seconds <= 0) return { ok: false, refusal: 'notAudio' };
     const durationMs = Math.max(1, Math.round(seconds * 1000));
     if (durationMs > VOICE_NOTE_MAX_MS) return { ok: false, refusal: 'tooLong' };
-    const bytes = await rewrite(input, container.output());
+    const bytes = await rewrite(library, input, container.output());
     if (!bytes) return { ok: false, refusal: 'notAudio' };
     if (bytes.length > VOICE_NOTE_MAX_BYTES) return { ok: false, refusal: 'tooBig' };
     return { ok: true, audio: { mediaType: container.mediaType, durationMs, bytes } };
@@ -79,10 +95,14 @@ export async function checkVoiceAudio(upload: Uint8Array): Promise<AudioCheck> {
 }
 
 /** The input's packets in a fresh container of the same kind, copied as they are; undefined if any were dropped. */
-async function rewrite(input: Input, format: OutputFormat): Promise<Buffer | undefined> {
-  const output = new Output({ format, target: new BufferTarget() });
+async function rewrite(
+  library: typeof Mediabunny,
+  input: Mediabunny.Input,
+  format: Mediabunny.OutputFormat,
+): Promise<Buffer | undefined> {
+  const output = new library.Output({ format, target: new library.BufferTarget() });
   // No tags: a file's own metadata (names, pictures) is not part of a voice note.
-  const conversion = await Conversion.init({ input, output, tags: {}, showWarnings: false });
+  const conversion = await library.Conversion.init({ input, output, tags: {}, showWarnings: false });
   if (!conversion.isValid || conversion.discardedTracks.length > 0) return undefined;
   await conversion.execute();
   const { buffer } = output.target;
