@@ -29,8 +29,8 @@ let mediabunny: LoadedMediabunny | undefined;
 
 /**
  * mediabunny and the containers taken: each container, the type it is served as, and how it is written back.
- * Loaded with the first voice note: the library is 1.5 MB of code, which every start of the server (and every
- * server test file) parsed while most never see a voice note.
+ * Loaded with the first voice note: the library is 1.5 MB of code to parse, and most servers (and most server test
+ * files) never see a voice note.
  */
 function loadMediabunny(): LoadedMediabunny {
   if (mediabunny) return mediabunny;
