@@ -20,14 +20,16 @@ const webpack = (app) => ({
 // The server through tsc in watch mode, which reports type errors as files change (the production build compiles
 // with swc, scripts/lib/build-server.mjs).
 const tsc = `"${nodeBin}" "${bin('typescript', 'bin/tsc')}"`;
+const writePlaceIndex = "require('./server/dist/geo/place-index.js').writePlaceIndex()";
 
 const { result } = concurrently(
   [
     { name: 'server:tsc', command: `${tsc} -w --preserveWatchOutput -p server/tsconfig.build.json` },
     {
       name: 'server',
-      // Waits for the first compile, then restarts on every change of the compiled output.
-      command: `${tsc} -p server/tsconfig.build.json && "${nodeBin}" --watch server/dist/server.js`,
+      // Waits for the first compile and writes the bundled places' index as the production build does, then
+      // restarts on every change of the compiled output.
+      command: `${tsc} -p server/tsconfig.build.json && "${nodeBin}" -e "${writePlaceIndex}" && "${nodeBin}" --watch server/dist/server.js`,
       env: { NODE_ENV: 'development', ...remoteUrls },
     },
     ...apps.webApps.map(webpack),

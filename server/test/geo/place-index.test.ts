@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  decodePlaceIndex,
+  encodePlaceIndex,
+  openPlaceIndex,
+  PLACE_INDEX_FILE,
+  writePlaceIndex,
+  type NamedPlace,
+} from '../../src/geo/place-index';
+
+const places: NamedPlace[] = [
+  { name: 'Jakarta', country: 'ID', latitude: -6.2146, longitude: 106.8451 },
+  { name: 'Bogor', country: 'ID', latitude: -6.5944, longitude: 106.7892 },
+  { name: 'São Paulo', country: 'BR', latitude: -23.5475, longitude: -46.6361 },
+  { name: 'Żyrardów', country: 'PL', latitude: 52.0488, longitude: 20.4459 },
+  { name: 'Nowhere', country: '', latitude: 10, longitude: 10 },
+];
+
+describe('the place index file', () => {
+  const index = decodePlaceIndex(encodePlaceIndex(places));
+
+  it('names the place a position is in, with its country', () => {
+    expect(index.nearest(-6.2, 106.84)).toEqual({ name: 'Jakarta', countryCode: 'ID', distanceKm: null });
+    expect(index.nearest(-23.55, -46.63)).toEqual({ name: 'São Paulo', countryCode: 'BR', distanceKm: null });
+    expect(index.nearest(52.05, 20.45)).toEqual({ name: 'Żyrardów', countryCode: 'PL', distanceKm: null });
+  });
+
+  it('says how far the nearest place is when the position is not in one', () => {
+    // 0.2° of latitude south of Bogor: about 22 km.
+    expect(index.nearest(-6.7944, 106.7892)).toEqual({ name: 'Bogor', countryCode: 'ID', distanceKm: 22 });
+  });
+
+  it('measures from the place it names when the tree has reordered the positions', () => {
+    // More places than a leaf of the tree holds, so that building it sorts their positions.
+    const grid: NamedPlace[] = Array.from({ length: 300 }, (_, i) => ({
+      name: `Place ${i}`,
+      country: 'ID',
+      latitude: -10 + (i % 20),
+      longitude: 95 + Math.floor(i / 20),
+    }));
+    const gridIndex = decodePlaceIndex(encodePlaceIndex(grid));
+    for (const [i, place] of grid.entries()) {
+      // 0.1° of latitude north of each place: 11 km.
+      expect(gridIndex.nearest(place.latitude + 0.1, place.longitude)).toEqual({
+        name: `Place ${i}`,
+        countryCode: 'ID',
+        distanceKm: 11,
+      });
+    }
+  });
+
+  it('gives no country for a place without a two-letter code', () => {
+    expect(index.nearest(10, 10)).toEqual({ name: 'Nowhere', countryCode: null, distanceKm: null });
+  });
+
+  it('reads a file whose bytes start anywhere in their buffer', () => {
+    const bytes = encodePlaceIndex(places);
+    const shifted = Buffer.alloc(bytes.length + 3).fill(7);
+    bytes.copy(shifted, 3);
+    expect(decodePlaceIndex(shifted.subarray(3)).nearest(-6.59, 106.79)?.name).toBe('Bogor');
+  });
+
+  it('refuses bytes of another kind, another version, or cut short', () => {
+    const bytes = encodePlaceIndex(places);
+    expect(() => decodePlaceIndex(Buffer.from('not an index'))).toThrow('Not a place index');
+    const otherVersion = Buffer.from(bytes);
+    otherVersion.write('2', 7, 'latin1');
+    expect(() => decodePlaceIndex(otherVersion)).toThrow('Not a place index');
+    expect(() => decodePlaceIndex(bytes.subarray(0, bytes.length - 1))).toThrow('truncated');
+  });
+});
+
+describe('openPlaceIndex', () => {
+  let folder: string;
+  const log = { warn: jest.fn() };
+  const fewPlaces = () => places.slice(0, 2);
+
+  beforeEach(() => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-places-'));
+    log.warn.mockClear();
+  });
+
+  afterEach(() => {
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('is looked for beside the reverse geocoder, where the production build writes it', () => {
+    expect(path.dirname(PLACE_INDEX_FILE)).toBe(path.resolve(__dirname, '../../src/geo'));
+  });
+
+  it('reads the index from the file the build writes', async () => {
+    const file = path.join(folder, 'places.bin');
+    await writePlaceIndex(file, () => places);
+    const index = await openPlaceIndex(log, file, () => {
+      throw new Error('the places are not indexed again when the file is there');
+    });
+    expect(index.nearest(-23.55, -46.63)?.name).toBe('São Paulo');
+    expect(log.warn).not.toHaveBeenCalled();
+  });
+
+  it('indexes the places itself when run from source without a file, and says nothing', async () => {
+    const index = await openPlaceIndex(log, path.join(folder, 'absent.bin'), fewPlaces);
+    expect(index.nearest(-6.59, 106.79)?.name).toBe('Bogor');
+    expect(log.warn).not.toHaveBeenCalled();
+  });
+
+  it('warns the operator of a file it cannot read, and indexes the places itself', async () => {
+    const file = path.join(folder, 'places.bin');
+    fs.writeFileSync(file, 'KBPLACE1 and then nothing');
+    const index = await openPlaceIndex(log, file, fewPlaces);
+    expect(index.nearest(-6.2, 106.84)?.name).toBe('Jakarta');
+    expect(log.warn).toHaveBeenCalledTimes(1);
+    expect(log.warn.mock.calls[0]?.[1]).toMatch(/place index cannot be read/);
+  });
+});
