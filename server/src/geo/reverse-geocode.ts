@@ -19,7 +19,13 @@ let bundledIndex: Promise<PlaceIndex> | undefined;
  * position is not in it (the data holds places, not streets). Its index opens on the first position that needs it.
  */
 export async function nearestPlace(latitude: number, longitude: number, log: WarningLog): Promise<Place | null> {
-  bundledIndex ??= openPlaceIndex(log);
+  if (!bundledIndex) {
+    bundledIndex = openPlaceIndex(log);
+    // A failure is not kept: the next position tries again.
+    bundledIndex.catch(() => {
+      bundledIndex = undefined;
+    });
+  }
   return (await bundledIndex).nearest(latitude, longitude);
 }
 
