@@ -17,7 +17,7 @@ export const PLACE_INDEX_FILE = path.join(__dirname, 'places.bin');
 // "KBPLACE" and the format's version: a file of another version is not read.
 const MAGIC = Buffer.from('KBPLACE1', 'latin1');
 // The magic, then the counts: places, bytes of the KD-tree, bytes of the names (each a 32-bit word).
-const HEADER_BYTES = MAGIC.length + 4 * 4;
+const HEADER_BYTES = MAGIC.length + 3 * 4;
 
 export interface NamedPlace {
   name: string;
@@ -79,7 +79,7 @@ export function decodePlaceIndex(file: Buffer): PlaceIndex {
   const countriesAt = treeAt + treeBytes;
   const offsetsAt = align(countriesAt + count * 2, 4);
   const namesAt = offsetsAt + (count + 1) * 4;
-  if (file.length !== namesAt + nameBytes) throw new Error('The place index is truncated');
+  if (file.length !== namesAt + nameBytes) throw new Error('The place index is not the length its header gives');
 
   // Copies of the aligned parts: a Buffer's bytes may start anywhere in its ArrayBuffer.
   const copy = (from: number, to: number) => file.buffer.slice(file.byteOffset + from, file.byteOffset + to);

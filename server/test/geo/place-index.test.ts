@@ -62,13 +62,14 @@ describe('the place index file', () => {
     expect(decodePlaceIndex(shifted.subarray(3)).nearest(-6.59, 106.79)?.name).toBe('Bogor');
   });
 
-  it('refuses bytes of another kind, another version, or cut short', () => {
+  it('refuses bytes of another kind, another version, or of another length', () => {
     const bytes = encodePlaceIndex(places);
     expect(() => decodePlaceIndex(Buffer.from('not an index'))).toThrow('Not a place index');
     const otherVersion = Buffer.from(bytes);
     otherVersion.write('2', 7, 'latin1');
     expect(() => decodePlaceIndex(otherVersion)).toThrow('Not a place index');
-    expect(() => decodePlaceIndex(bytes.subarray(0, bytes.length - 1))).toThrow('truncated');
+    expect(() => decodePlaceIndex(bytes.subarray(0, bytes.length - 1))).toThrow('not the length');
+    expect(() => decodePlaceIndex(Buffer.concat([bytes, Buffer.from([0])]))).toThrow('not the length');
   });
 });
 
