@@ -8,13 +8,12 @@ import path from 'node:path';
 import { transformFile } from '@swc/core';
 
 /**
- * Builds server/src into server/dist, removing what an earlier build left there, and writes the index of the bundled
- * places beside the reverse geocoder (so that no server indexes them on its first position). Resolves with the
- * files compiled.
+ * Builds server/src into server/dist (or `output`), removing what an earlier build left there, and writes the index
+ * of the bundled places beside the reverse geocoder (so that no server indexes them on its first position).
+ * Resolves with the files compiled.
  */
-export async function buildServer(repoRoot) {
+export async function buildServer(repoRoot, output = path.join(repoRoot, 'server/dist')) {
   const source = path.join(repoRoot, 'server/src');
-  const output = path.join(repoRoot, 'server/dist');
   await fs.rm(output, { recursive: true, force: true });
   const entries = await fs.readdir(source, { withFileTypes: true, recursive: true });
   const files = entries
