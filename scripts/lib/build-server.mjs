@@ -10,7 +10,7 @@ import { transformFile } from '@swc/core';
 /**
  * Builds server/src into server/dist (or `output`), removing what an earlier build left there, and writes the index
  * of the bundled places beside the reverse geocoder (so that no server indexes them on its first position).
- * Resolves with the files compiled.
+ * Resolves with the number of files compiled.
  */
 export async function buildServer(repoRoot, output = path.join(repoRoot, 'server/dist')) {
   const source = path.join(repoRoot, 'server/src');

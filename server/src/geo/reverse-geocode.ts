@@ -20,10 +20,11 @@ let bundledIndex: Promise<PlaceIndex> | undefined;
  */
 export async function nearestPlace(latitude: number, longitude: number, log: WarningLog): Promise<Place | null> {
   if (!bundledIndex) {
-    bundledIndex = openPlaceIndex(log);
+    const opening = openPlaceIndex(log);
+    bundledIndex = opening;
     // A failure is not kept: the next position tries again.
-    bundledIndex.catch(() => {
-      bundledIndex = undefined;
+    opening.catch(() => {
+      if (bundledIndex === opening) bundledIndex = undefined;
     });
   }
   return (await bundledIndex).nearest(latitude, longitude);
