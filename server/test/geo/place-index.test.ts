@@ -101,6 +101,14 @@ describe('openPlaceIndex', () => {
     expect(log.warn).not.toHaveBeenCalled();
   });
 
+  it("in the server's tests, opens the index of the bundled places their global setup wrote", async () => {
+    const index = await openPlaceIndex(log, undefined, () => {
+      throw new Error('the places were indexed again');
+    });
+    expect(index.nearest(-6.1754, 106.8272)).toEqual({ name: 'Jakarta', countryCode: 'ID', distanceKm: null });
+    expect(log.warn).not.toHaveBeenCalled();
+  });
+
   it('indexes the places itself when run from source without a file, and says nothing', async () => {
     const index = await openPlaceIndex(log, path.join(folder, 'absent.bin'), fewPlaces);
     expect(index.nearest(-6.59, 106.79)?.name).toBe('Bogor');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { openDatabase } from '../../src/db/open-database';
+import { writePlaceIndex } from '../../src/geo/place-index';
 import globalTeardown from './global-teardown';
 import { withPostgres } from './postgres-admin';
 import { scratchDir } from './scratch-dir';
@@ -41,7 +42,8 @@ export default async function globalSetup(): Promise<void> {
  *
  * Beside it, on the other core, a cluster without Kabari's tables for the tests of a migration, which build the
  * schema as it was before it (database-before-migration.ts): an initdb of their own took them 18–20 s of their 30
- * on a busy machine.
+ * on a busy machine. And the bundled places' index, which the tests read as a built server reads its build's
+ * (jest-setup.ts): indexing the places cost each test file that stores a position one to two CPU-seconds.
  */
 async function preparePgliteTemplate(): Promise<void> {
   const template = scratchDir('kabari-test-pglite-');
@@ -52,7 +54,9 @@ async function preparePgliteTemplate(): Promise<void> {
     { dataDir, databaseUrl: undefined },
     { info: () => undefined, error: () => undefined },
   ).then((opened) => opened.client.close());
-  await Promise.all([firstStart, initdbInWorker(unmigrated)]);
+  const placeIndex = path.join(template, 'places.bin');
+  await Promise.all([firstStart, initdbInWorker(unmigrated), writePlaceIndex(placeIndex)]);
+  process.env.KABARI_TEST_PLACE_INDEX = placeIndex;
   process.env.KABARI_TEST_PGLITE_FIRST_START = dataDir;
   process.env.KABARI_TEST_PGLITE_MIGRATED = path.join(dataDir, 'pglite');
   process.env.KABARI_TEST_PGLITE_UNMIGRATED = unmigrated;
