@@ -138,7 +138,10 @@ export async function waitForApp(app: Process, port: number): Promise<void> {
     'The app',
     async () => {
       try {
-        return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+        const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+        // Read, so that the connection is free again rather than held by an unread body.
+        await response.arrayBuffer();
+        return response.ok;
       } catch {
         return false;
       }
@@ -226,24 +229,30 @@ export interface HttpsAnswer {
   body: string;
 }
 
-/** One request to nginx, trusting the test's own certificate only. */
+/**
+ * One request to nginx, trusting the test's own certificate only, on a connection of its own: none is left in a
+ * pool for an instance's death or nginx's shutdown to reset later. A failure names the request.
+ */
 export function httpsRequest(
   url: string,
   ca: string,
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<HttpsAnswer> {
+  const method = options.method ?? 'GET';
   return new Promise((resolve, reject) => {
+    const fail = (error: Error) => reject(new Error(`${method} ${url}: ${error.message}`, { cause: error }));
     const request = https.request(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, ca, servername: 'localhost' },
+      { method, headers: options.headers, ca, servername: 'localhost', agent: false },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
+        response.on('error', fail);
         response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
       },
     );
-    request.on('error', reject);
+    request.on('error', fail);
     request.end(options.body);
   });
 }
@@ -283,10 +292,12 @@ export function openEventStream(
     }, ms);
     const request = https.get(
       url,
-      { headers: { accept: 'text/event-stream', ...headers }, ca, servername: 'localhost' },
+      { headers: { accept: 'text/event-stream', ...headers }, ca, servername: 'localhost', agent: false },
       (response) => {
         clearTimeout(timer);
         response.setEncoding('utf8');
+        // The stream ends when its instance dies, and a test may close it: neither is a failure of the test.
+        response.on('error', () => undefined);
         const events: StreamEvent[] = [];
         const waiting = new Set<() => void>();
         let buffer = '';
@@ -340,7 +351,7 @@ export function openEventStream(
     );
     request.on('error', (error) => {
       clearTimeout(timer);
-      reject(error);
+      reject(new Error(`the event stream ${url}: ${error.message}`, { cause: error }));
     });
   });
 }
