@@ -162,12 +162,24 @@ test.describe('public pages', () => {
         if (englishPath === '/200' || englishPath === '/404')
           expect(html).toContain('<meta name="robots" content="noindex">');
 
-        // In the browser: hydrated without a mismatch, the same title and heading.
+        // In the browser: the same title and heading; then, once the visitor's first move has started the app,
+        // hydrated without a mismatch (the page starts it on first use, so loading it alone hydrates nothing).
         const problems = watchHydration(page);
         await page.goto(pagePath);
         await expect(page.locator('main h1')).toHaveText(mainHeading);
         await expect(page).toHaveTitle(title);
+        await startPublicPageApp(page);
+        // The page hydrates after the layout, once its remote's module has loaded: then React owns its heading.
+        await expect
+          .poll(() =>
+            page
+              .locator('main h1')
+              .evaluate((heading) => Object.keys(heading).some((key) => key.startsWith('__react'))),
+          )
+          .toBe(true);
+        await expect(page.locator('main h1')).toHaveText(mainHeading);
         await expect(page.locator('main h1')).toHaveCount(1);
+        await expect(page).toHaveTitle(title);
         expect(problems).toEqual([]);
 
         // No untranslated key, no sentence of the other language; the known strings of this one.
