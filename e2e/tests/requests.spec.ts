@@ -13,7 +13,7 @@ import {
 import { outboxMessages } from '../support/outbox';
 
 // Location requests from the requester's side, against a Kabari of its own with the local outbox open,
-// where the messages sent can be read. One subscriber per journey (each has its own 3-hour limits).
+// where the messages sent can be read.
 const test = withOwnKabari({ DEV_OUTBOX: 'true' });
 test.describe.configure({ timeout: 120_000 });
 
@@ -46,6 +46,7 @@ const texts = {
     to: 'To:',
     note: 'Your personal note',
     send: 'Send',
+    cancel: 'Cancel',
     sentSms: 'Send SMS template success',
     sentEmail: 'Send Email template success',
     pending: 'Pending',
@@ -85,6 +86,7 @@ const texts = {
     to: 'Kepada:',
     note: 'Catatan pribadi Anda',
     send: 'Kirim',
+    cancel: 'Batal',
     sentSms: 'Template SMS berhasil dikirim',
     sentEmail: 'Template email berhasil dikirim',
     pending: 'Menunggu',
@@ -117,129 +119,130 @@ const journeys = [
 for (const { locale, number, typed, name } of journeys) {
   const say = texts[locale];
 
-  test(`[${locale}] a subscriber searches a number, sees its facts, sends an SMS with a note, then meets the 3-hour limit`, async ({
-    page,
-    context,
-    baseURL,
-  }) => {
-    await signIn(context, baseURL!, `${name} Number`);
-    await page.goto(say.path);
-    const search = page.getByRole('region', { name: say.newSearch });
-    await search.getByLabel(say.mobileNumber).fill(typed);
-    await search.getByRole('button', { name: say.find }).click();
-
-    const facts = page.getByRole('dialog', { name: say.aboutNumber });
-    await expect(facts.getByText(say.lookedUp)).toBeVisible();
-    await expect(fact(facts, say.country)).toContainText(say.indonesia);
-    await expect(fact(facts, say.lineType)).toContainText(say.mobile);
-    await expect(fact(facts, say.region)).toContainText(say.unknown);
-    await expect(facts).not.toContainText(/tower|menara/i);
-    const message = page.getByRole('dialog', { name: say.chooseMessage });
-    await chooseMessageInFacts(facts, message, say.chooseMessage);
-    await expect(message.getByText(`${say.to} ${number}`)).toBeVisible();
-    const note = `Home yet? Love, ${name}`;
-    await message.getByLabel(say.note).fill(note);
-    const preview = message.getByTestId('message-preview');
-    await expect(preview).toContainText(note);
-    await expect(preview).toContainText(`${name} Number`);
-    await message.getByRole('button', { name: say.send }).click();
-    await expect(toasts(page).filter({ hasText: say.sentSms })).toBeVisible();
-    await expect(message).toBeHidden();
-
-    const row = page.getByTestId('request-row').filter({ hasText: number });
-    await expect(row).toContainText(say.pending);
-    await expect(row).toContainText(say.notAnswered);
-    // No SMS provider here: the history says the message stayed in the local outbox, never "sent".
-    await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxSms);
-    expect(await axeViolations(page), 'the history with a request').toEqual([]);
-    const sent = await outboxMessages(baseURL!, number);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
-    expect(sent[0]?.bodyText).toContain(note);
-    expect(sent[0]?.bodyText).toContain(`${name} Number`);
-
-    // The same number again: the limit is shown before trying, and the server refuses with the time.
-    await search.getByRole('button', { name: say.find }).click();
-    await chooseMessageInFacts(facts, message, say.chooseMessage);
-    await expect(message.getByRole('alert')).toContainText(say.messageLimited);
-    await expect(message.getByRole('alert')).toContainText(number);
-    await expect(message.getByRole('button', { name: say.send })).toBeDisabled();
-    expect(await axeViolations(page), 'the message dialog at its limit').toEqual([]);
-    // The request carries the session's token cookie, and the page's language.
-    const templates = await (await page.request.get(`/api/v1/requests/templates?channel=sms&locale=${locale}`)).json();
-    const refused = await page.request.post('/api/v1/requests/sms', {
-      data: { number, templateId: templates.data.items[0].id, note: '', locale },
-      headers: { 'accept-language': locale },
-    });
-    expect(refused.status()).toBe(429);
-    const refusal = await refused.json();
-    expect(Date.parse(refusal.data.nextAllowedAt)).toBeGreaterThan(Date.now() + 2 * 3_600_000);
-    expect(refusal.message).toMatch(say.serverLimited);
-    expect(await outboxMessages(baseURL!, number)).toHaveLength(1);
-  });
-
-  test(`[${locale}] a subscriber asks by email with a note`, async ({ page, context, baseURL }) => {
-    await signIn(context, baseURL!, `${name} Surel`);
-    const email = `budi-${locale}-${Date.now()}@example.com`;
-    await page.goto(say.path);
-    const search = page.getByRole('region', { name: say.newSearch });
-    await search.getByRole('tab', { name: say.byEmail }).click();
-    await search.getByRole('button', { name: say.chooseMessage }).click();
-    await expect(search.getByText(say.enterEmail)).toBeVisible();
-    expect(await axeViolations(page), 'the email tab with its error').toEqual([]);
-    await search.getByLabel(say.emailLabel).fill(email);
-    await search.getByRole('button', { name: say.chooseMessage }).click();
-
-    const message = page.getByRole('dialog', { name: say.chooseMessage });
-    const note = `Sampai rumah? ${name}`;
-    await message.getByLabel(say.note).fill(note);
-    await expect(message.getByTestId('message-preview')).toContainText(note);
-    await message.getByRole('button', { name: say.send }).click();
-    await expect(toasts(page).filter({ hasText: say.sentEmail })).toBeVisible();
-    const row = page.getByTestId('request-row').filter({ hasText: email });
-    await expect(row).toContainText(say.pending);
-    await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxEmail);
-    const sent = await outboxMessages(baseURL!, email);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.bodyText).toContain(note);
-    expect(sent[0]?.bodyText).toContain(`${name} Surel`);
-  });
-
-  test(`[${locale}] a subscriber generates a link, copies it, and is told when the next one is allowed`, async ({
+  // One subscriber asks three ways in turn (each has its own 3-hour limit: per number, per email, per link), so the
+  // app starts once for the three.
+  test(`[${locale}] a subscriber asks by SMS, then by email, then by link, each with its limit`, async ({
     page,
     context,
     baseURL,
   }) => {
     await context.grantPermissions(['clipboard-write'], { origin: baseURL });
-    await signIn(context, baseURL!, `${name} Link`);
+    const subscriber = await signIn(context, baseURL!, `${name} Kabari`);
     await page.goto(say.path);
     const search = page.getByRole('region', { name: say.newSearch });
-    await search.getByRole('tab', { name: say.byLink }).click();
-    // How long a link works comes from the server's LINK_EXPIRY_DAYS (7 by default here).
-    await expect(search.getByText(say.lifetime)).toBeVisible();
-    const title = `Mum, Sunday (${locale})`;
-    await search.getByLabel(say.linkTitle).fill(title);
-    await search.getByRole('button', { name: say.generate }).click();
-    const url = search.getByLabel(`${say.yourLink}: ${title}`);
-    await expect(url).toHaveValue(locale === 'id' ? /^http.+\/id\/enter-link\?token=/ : /^http.+\/enter-link\?token=/);
-    await search.getByRole('button', { name: say.copy }).click();
-    await expect(toasts(page).filter({ hasText: say.copied })).toBeVisible();
-    // Our pages may not read the clipboard (their Permissions-Policy says so): paste it, as the user would, into
-    // a blank page of the same browser.
-    const blank = await context.newPage();
-    await blank.setContent('<textarea aria-label="paste"></textarea>');
-    await blank.getByLabel('paste').press('ControlOrMeta+V');
-    await expect(blank.getByLabel('paste')).toHaveValue(await url.inputValue());
-    await blank.close();
-    const row = page.getByTestId('request-row').filter({ hasText: title });
-    await expect(row).toContainText(say.pending);
-    // A link is shared by the requester, not delivered by Kabari: no delivery state is shown for it.
-    await expect(row.getByTestId('request-delivery')).toHaveCount(0);
 
-    await search.getByRole('button', { name: say.newLink }).click();
-    await expect(search.getByRole('alert')).toContainText(say.linkLimited);
-    await expect(search.getByRole('button', { name: say.generate })).toBeDisabled();
-    expect(await axeViolations(page), 'the link tab at its limit').toEqual([]);
+    await test.step('searches a number, sees its facts, sends an SMS with a note, then meets the 3-hour limit', async () => {
+      await search.getByLabel(say.mobileNumber).fill(typed);
+      await search.getByRole('button', { name: say.find }).click();
+
+      const facts = page.getByRole('dialog', { name: say.aboutNumber });
+      await expect(facts.getByText(say.lookedUp)).toBeVisible();
+      await expect(fact(facts, say.country)).toContainText(say.indonesia);
+      await expect(fact(facts, say.lineType)).toContainText(say.mobile);
+      await expect(fact(facts, say.region)).toContainText(say.unknown);
+      await expect(facts).not.toContainText(/tower|menara/i);
+      const message = page.getByRole('dialog', { name: say.chooseMessage });
+      await chooseMessageInFacts(facts, message, say.chooseMessage);
+      await expect(message.getByText(`${say.to} ${number}`)).toBeVisible();
+      const note = `Home yet? Love, ${name}`;
+      await message.getByLabel(say.note).fill(note);
+      const preview = message.getByTestId('message-preview');
+      await expect(preview).toContainText(note);
+      await expect(preview).toContainText(subscriber.user.userCacheInfo.displayName);
+      await message.getByRole('button', { name: say.send }).click();
+      await expect(toasts(page).filter({ hasText: say.sentSms })).toBeVisible();
+      await expect(message).toBeHidden();
+
+      const row = page.getByTestId('request-row').filter({ hasText: number });
+      await expect(row).toContainText(say.pending);
+      await expect(row).toContainText(say.notAnswered);
+      // No SMS provider here: the history says the message stayed in the local outbox, never "sent".
+      await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxSms);
+      expect(await axeViolations(page), 'the history with a request').toEqual([]);
+      const sent = await outboxMessages(baseURL!, number);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
+      expect(sent[0]?.bodyText).toContain(note);
+      expect(sent[0]?.bodyText).toContain(subscriber.user.userCacheInfo.displayName);
+
+      // The same number again: the limit is shown before trying, and the server refuses with the time.
+      await search.getByRole('button', { name: say.find }).click();
+      await chooseMessageInFacts(facts, message, say.chooseMessage);
+      await expect(message.getByRole('alert')).toContainText(say.messageLimited);
+      await expect(message.getByRole('alert')).toContainText(number);
+      await expect(message.getByRole('button', { name: say.send })).toBeDisabled();
+      expect(await axeViolations(page), 'the message dialog at its limit').toEqual([]);
+      // The request carries the session's token cookie, and the page's language.
+      const templates = await (
+        await page.request.get(`/api/v1/requests/templates?channel=sms&locale=${locale}`)
+      ).json();
+      const refused = await page.request.post('/api/v1/requests/sms', {
+        data: { number, templateId: templates.data.items[0].id, note: '', locale },
+        headers: { 'accept-language': locale },
+      });
+      expect(refused.status()).toBe(429);
+      const refusal = await refused.json();
+      expect(Date.parse(refusal.data.nextAllowedAt)).toBeGreaterThan(Date.now() + 2 * 3_600_000);
+      expect(refusal.message).toMatch(say.serverLimited);
+      expect(await outboxMessages(baseURL!, number)).toHaveLength(1);
+      await message.getByRole('button', { name: say.cancel }).click();
+      await expect(message).toBeHidden();
+    });
+
+    await test.step('asks by email with a note', async () => {
+      const message = page.getByRole('dialog', { name: say.chooseMessage });
+      const email = `budi-${locale}-${Date.now()}@example.com`;
+      await search.getByRole('tab', { name: say.byEmail }).click();
+      await search.getByRole('button', { name: say.chooseMessage }).click();
+      await expect(search.getByText(say.enterEmail)).toBeVisible();
+      expect(await axeViolations(page), 'the email tab with its error').toEqual([]);
+      await search.getByLabel(say.emailLabel).fill(email);
+      await search.getByRole('button', { name: say.chooseMessage }).click();
+
+      const emailNote = `Sampai rumah? ${name}`;
+      await message.getByLabel(say.note).fill(emailNote);
+      await expect(message.getByTestId('message-preview')).toContainText(emailNote);
+      await message.getByRole('button', { name: say.send }).click();
+      await expect(toasts(page).filter({ hasText: say.sentEmail })).toBeVisible();
+      const emailRow = page.getByTestId('request-row').filter({ hasText: email });
+      await expect(emailRow).toContainText(say.pending);
+      await expect(emailRow.getByTestId('request-delivery')).toHaveText(say.outboxEmail);
+      const emailSent = await outboxMessages(baseURL!, email);
+      expect(emailSent).toHaveLength(1);
+      expect(emailSent[0]?.bodyText).toContain(emailNote);
+      expect(emailSent[0]?.bodyText).toContain(subscriber.user.userCacheInfo.displayName);
+    });
+
+    await test.step('generates a link, copies it, and is told when the next one is allowed', async () => {
+      await search.getByRole('tab', { name: say.byLink }).click();
+      // How long a link works comes from the server's LINK_EXPIRY_DAYS (7 by default here).
+      await expect(search.getByText(say.lifetime)).toBeVisible();
+      const title = `Mum, Sunday (${locale})`;
+      await search.getByLabel(say.linkTitle).fill(title);
+      await search.getByRole('button', { name: say.generate }).click();
+      const url = search.getByLabel(`${say.yourLink}: ${title}`);
+      await expect(url).toHaveValue(
+        locale === 'id' ? /^http.+\/id\/enter-link\?token=/ : /^http.+\/enter-link\?token=/,
+      );
+      await search.getByRole('button', { name: say.copy }).click();
+      await expect(toasts(page).filter({ hasText: say.copied })).toBeVisible();
+      // Our pages may not read the clipboard (their Permissions-Policy says so): paste it, as the user would, into
+      // a blank page of the same browser.
+      const blank = await context.newPage();
+      await blank.setContent('<textarea aria-label="paste"></textarea>');
+      await blank.getByLabel('paste').press('ControlOrMeta+V');
+      await expect(blank.getByLabel('paste')).toHaveValue(await url.inputValue());
+      await blank.close();
+      const linkRow = page.getByTestId('request-row').filter({ hasText: title });
+      await expect(linkRow).toContainText(say.pending);
+      // A link is shared by the requester, not delivered by Kabari: no delivery state is shown for it.
+      await expect(linkRow.getByTestId('request-delivery')).toHaveCount(0);
+
+      await search.getByRole('button', { name: say.newLink }).click();
+      await expect(search.getByRole('alert')).toContainText(say.linkLimited);
+      await expect(search.getByRole('button', { name: say.generate })).toBeDisabled();
+      expect(await axeViolations(page), 'the link tab at its limit').toEqual([]);
+    });
   });
 }
 
