@@ -99,13 +99,6 @@ test.describe('the host and its remotes', () => {
     }
   });
 
-  test('an unknown route shows the error page in the language of its path', async ({ page }) => {
-    await page.goto('/no-such-page');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
-    await page.goto('/id/tidak-ada/');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Halaman Tidak Ditemukan');
-  });
-
   test('routes work with and without a trailing slash', async ({ page }) => {
     await page.goto('/enter-link/');
     await expect(page.getByRole('heading', { level: 2 })).toHaveText('Invalid link!');

@@ -201,7 +201,11 @@ test.describe('routes and guards', () => {
     await expect(page).toHaveURL(/\/id\/dashboard\/$/);
   });
 
-  test('any other path shows the error page, signed in or not', async ({ page, context, baseURL }) => {
+  test('any other path shows the error page in the language of its path, signed in or not', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await page.goto('/no-such-page');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
     await expect(page.locator('.error-page__code')).toHaveText('404');
