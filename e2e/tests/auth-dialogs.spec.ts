@@ -195,16 +195,23 @@ test.describe('the reset-password dialog', () => {
       await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeVisible();
     });
 
-    await test.step('the close button starts it over: step one, empty fields', async () => {
-      await dialog.getByRole('button', { name: 'Close' }).click();
-      await expect(dialog).toBeHidden();
+    /** Opened again from the header's login dialog: back at step one, empty. */
+    const reopenedAtStepOne = async () => {
       const login = await openLoginFromHeader(page);
       await login.getByRole('button', { name: 'Forgot your password?' }).click();
+      // Shown whole before anything is pressed: a press while it still opens can miss (see dialogOpened).
       await dialogOpened(dialog);
       await expect(dialog.getByLabel('Email')).toHaveValue('');
       await expect(dialog.getByLabel('New password')).toHaveCount(0);
       await expect(dialog.getByLabel('Verification code')).toHaveCount(0);
       await expect(dialog.getByRole('button', { name: 'Reset' })).toBeVisible();
+      return login;
+    };
+
+    await test.step('the close button starts it over: step one, empty fields', async () => {
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await expect(dialog).toBeHidden();
+      await reopenedAtStepOne();
     });
 
     await test.step('an invalid email is named inline and sends no code', async () => {
@@ -238,14 +245,8 @@ test.describe('the reset-password dialog', () => {
       await expect(toasts(page).filter({ hasText: 'Your password has been reset.' })).toBeVisible();
       await expect(dialog).toBeHidden();
 
-      // Reopened: back at step one, empty.
-      const login = await openLoginFromHeader(page);
-      await login.getByRole('button', { name: 'Forgot your password?' }).click();
-      // Shown whole before Close is pressed: a press while it still opens can miss (see dialogOpened).
-      await dialogOpened(dialog);
-      await expect(dialog.getByLabel('Email')).toHaveValue('');
-      await expect(dialog.getByLabel('New password')).toHaveCount(0);
-      await expect(dialog.getByRole('button', { name: 'Reset' })).toBeVisible();
+      // A reset done starts it over too.
+      const login = await reopenedAtStepOne();
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       // The session from before the reset is revoked.
