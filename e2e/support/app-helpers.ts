@@ -50,6 +50,34 @@ export async function answer(
 /** The toasts of the global toast area (antd message). */
 export const toasts = (page: Page) => page.locator('.ant-message-notice');
 
+/**
+ * Records the text of every toast each document of the page shows from now on; returns a reader of the current
+ * document's. A toast goes by itself after a few seconds, so finding none on the page passes once it has gone: a
+ * test that says none appeared reads this record instead.
+ */
+export async function recordToasts(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { kabariToasts: string[] }).kabariToasts = shown;
+    // A toast can be reported twice: inside its newly added list, and then on its own.
+    const seen = new WeakSet<Element>();
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        for (const node of change.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          const notices = node.matches('.ant-message-notice') ? [node] : node.querySelectorAll('.ant-message-notice');
+          for (const notice of notices) {
+            if (seen.has(notice)) continue;
+            seen.add(notice);
+            shown.push(notice.textContent ?? '');
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { kabariToasts?: string[] }).kabariToasts ?? []);
+}
+
 export const subscriptionInfoUrl = '**/api/v1/personnal/subscribe/info';
 
 /** The header's Log in: a link to `#log-in` until the app has started (the public pages start it on first use), then a button. */
@@ -92,6 +120,35 @@ export async function startPublicPageApp(page: Page, logIn: string | RegExp = /^
   await page.mouse.move(1, 1);
   await page.mouse.move(8, 8);
   await expect(page.locator('header').getByRole('button', { name: logIn })).toBeVisible();
+}
+
+/**
+ * Waits until React has hydrated the page's main heading (it owns the element then). A prerendered page's heading
+ * is there from the server's HTML: seeing it says nothing about hydration, and a mismatch is reported only once
+ * the page's own remote has loaded and hydrated it, after the layout.
+ */
+export async function pageHydrated(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page
+        .locator('main h1')
+        .first()
+        .evaluate((heading) => Object.keys(heading).some((key) => key.startsWith('__react'))),
+    )
+    .toBe(true);
+}
+
+/**
+ * Marks the document in the page, so that sameDocument can tell a move the app made on the client from a new page
+ * load: a plain link, or the server's own answer to it, would land on the same address with the same heading.
+ */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => ((window as unknown as { kabariMarked?: boolean }).kabariMarked = true));
+}
+
+/** Whether the document markDocument marked is still the page's. */
+export function sameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { kabariMarked?: boolean }).kabariMarked === true);
 }
 
 /**

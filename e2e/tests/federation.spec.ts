@@ -1,5 +1,5 @@
 import { test, expect } from '../support/fixtures';
-import { signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
+import { markDocument, sameDocument, signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
 test.describe('the host and its remotes', () => {
@@ -18,11 +18,14 @@ test.describe('the host and its remotes', () => {
 
   test('the language switch keeps the page and remembers the choice for a year', async ({ page, context }) => {
     await page.goto('/');
-    // Hydrated (the Log in button works only then): before that the link is a plain page load, which remembers nothing.
+    // Hydrated (the Log in button works only then). Before that the link is a plain page load, which the server
+    // answers by itself with the same page and cookie: the mark shows the app made this move.
     await startPublicPageApp(page);
+    await markDocument(page);
     await page.getByRole('link', { name: /Bahasa Indonesia/ }).click();
     await expect(page).toHaveURL(/\/id\/?$/);
     await expect(page.locator('main h1')).toContainText('dengan persetujuan');
+    expect(await sameDocument(page), 'switched on the client').toBe(true);
     const cookie = (await context.cookies()).find((c) => c.name === 'locale');
     expect(cookie?.value).toBe('id');
     expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000);

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '../support/fixtures';
-import { startPublicPageApp } from '../support/app-helpers';
+import { markDocument, pageHydrated, sameDocument, startPublicPageApp } from '../support/app-helpers';
 import { freePort, repoRoot, startKabari } from '../support/kabari-server';
 import { serveStatic } from '../support/static-server';
 
@@ -77,9 +77,17 @@ test.describe('remotes are deployed independently', () => {
         page.getByRole('alert').filter({ hasText: 'This part of Kabari could not be loaded' }),
       ).toBeVisible();
       await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
-      // The layout is alive: client-side navigation to a page of another remote works.
+      // The rest of the site works without it: the layout's link leads home (a recipient's page is a document of
+      // its own, so that is a page load), where the app starts and moves between pages on the client.
       await page.getByRole('link', { name: 'Home' }).first().click();
       await expect(page.locator('main [data-remote="search"] h1')).toContainText('with their consent');
+      await startPublicPageApp(page);
+      // Its links are the app's once the page itself has hydrated (after the layout); before, they load pages.
+      await pageHydrated(page);
+      await markDocument(page);
+      await page.getByRole('link', { name: 'All questions and answers' }).click();
+      await expect(page.locator('main [data-remote="search"] h1')).toHaveText('Questions and answers');
+      expect(await sameDocument(page), 'moved on the client').toBe(true);
 
       await page.goto(`${kabari.url}/id/enter-link`);
       await expect(page.getByRole('alert').filter({ hasText: 'Bagian Kabari ini gagal dimuat' })).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
-import { startPublicPageApp } from '../support/app-helpers';
+import { markDocument, pageHydrated, sameDocument, startPublicPageApp } from '../support/app-helpers';
 
 const pages = [
   { path: '/', text: 'Ask a relative where they are, with their consent' },
@@ -45,17 +45,22 @@ test.describe('prerendered pages', () => {
       page.on('pageerror', (error) => problems.push(String(error)));
       await page.goto(path);
       await expect(page.locator('main h1')).toHaveText(text);
-      // Hydrated (the home page's app starts on first use), and interactive then: the language switch navigates on
-      // the client, keeping the page.
-      if (!path.includes('enter-link')) {
-        await startPublicPageApp(page);
-        await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
-      }
+      const recipient = path.includes('enter-link');
+      // A recipient's page hydrates on load and says so; the home page's app starts on the visitor's first use.
+      const hydrated = () =>
+        recipient
+          ? expect(page.locator('article[data-remote="share"][data-hydrated]')).toBeVisible()
+          : pageHydrated(page);
+      if (!recipient) await startPublicPageApp(page);
+      await hydrated();
+      expect(problems).toEqual([]);
+      // Interactive then. The home page's language switch navigates on the client, keeping the page; a recipient's
+      // page is a document of its own in each language, and the one the switch loads hydrates cleanly too.
+      if (!recipient) await markDocument(page);
       await page.locator('.language-switch').click();
       await expect(page.locator('main h1')).not.toHaveText(text);
-      if (!path.includes('enter-link')) {
-        expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
-      }
+      if (recipient) await hydrated();
+      else expect(await sameDocument(page), 'switched on the client').toBe(true);
       expect(problems).toEqual([]);
     });
   }

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { axeViolations } from '../support/accessibility';
-import { startPublicPageApp } from '../support/app-helpers';
+import { markDocument, pageHydrated, sameDocument, startPublicPageApp } from '../support/app-helpers';
 import { test, expect } from '../support/fixtures';
 import { repoRoot, startKabari } from '../support/kabari-server';
 import { outboxMessages } from '../support/outbox';
@@ -169,14 +169,7 @@ test.describe('public pages', () => {
         await expect(page.locator('main h1')).toHaveText(mainHeading);
         await expect(page).toHaveTitle(title);
         await startPublicPageApp(page);
-        // The page hydrates after the layout, once its remote's module has loaded: then React owns its heading.
-        await expect
-          .poll(() =>
-            page
-              .locator('main h1')
-              .evaluate((heading) => Object.keys(heading).some((key) => key.startsWith('__react'))),
-          )
-          .toBe(true);
+        await pageHydrated(page);
         await expect(page.locator('main h1')).toHaveText(mainHeading);
         await expect(page.locator('main h1')).toHaveCount(1);
         await expect(page).toHaveTitle(title);
@@ -230,6 +223,11 @@ test.describe('public pages', () => {
   test('client-side navigation keeps the title and the language alternates in step', async ({ page }) => {
     await page.goto('/about-us');
     await expect(page).toHaveTitle('About us | Kabari');
+    // The app started and the page hydrated, the moves below are its own: a plain link would load a prerendered page
+    // with the same head.
+    await startPublicPageApp(page);
+    await pageHydrated(page);
+    await markDocument(page);
     await page
       .getByRole('navigation', { name: 'More about Kabari' })
       .getByRole('link', { name: 'Privacy policy' })
@@ -242,12 +240,14 @@ test.describe('public pages', () => {
       /\/id\/privacy-policy$/,
     );
     await expect(page.locator('head title')).toHaveCount(1);
+    expect(await sameDocument(page), 'moved on the client').toBe(true);
 
     await page.locator('.language-switch').click();
     await expect(page).toHaveURL(/\/id\/privacy-policy$/);
     await expect(page).toHaveTitle('Kebijakan privasi | Kabari');
     await expect(page.locator('head meta[name="description"]')).toHaveAttribute('content', /UU PDP/);
     await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute('href', /\/id\/privacy-policy$/);
+    expect(await sameDocument(page), 'switched on the client').toBe(true);
 
     // The choice is remembered (the locale cookie): the bare address now opens in Indonesian, other paths as asked.
     await page.goto('/');

@@ -46,8 +46,11 @@ test.describe('the visitor report', () => {
     expect(reports[0]!.headers()['application-id']).toBe('kabari-web');
     await expect.poll(() => page.evaluate(() => localStorage.getItem('kabari-visitor-reported'))).toBe(twin!.value);
 
-    // Once per visitor and host: neither a reload nor another page sends it again.
+    // Once per visitor and host: neither a reload nor another page sends it again. (The report goes once the
+    // page has loaded and the browser is idle: each page is given that chance.)
     await page.reload();
+    await startPublicPageApp(page);
+    await page.waitForLoadState('networkidle');
     await page.goto('/about-us');
     await startPublicPageApp(page);
     await page.waitForLoadState('networkidle');
