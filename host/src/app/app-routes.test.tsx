@@ -12,6 +12,9 @@ import { LocationProbe } from '../testing/location-probe';
 import { AppRoutes } from './app-routes';
 import { signedInUser } from '../../../jest/signed-in-user';
 
+/** The whole text, not a part of it: toHaveTextContent with a string matches any text that contains it. */
+const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
 jest.mock('../lib/federation-remotes', () => ({
   loadRemoteModule: jest.fn(async (remote: string, exposed: string) => ({
     default: () => <h1>{`${remote}/${exposed}`}</h1>,
@@ -66,7 +69,7 @@ describe('AppRoutes', () => {
       useUserStore.getState().setUser(signedInUser());
       await renderApp(path);
       const expected = path.startsWith('/id') ? '/id/dashboard/' : '/dashboard/';
-      expect(await screen.findByTestId('location')).toHaveTextContent(expected);
+      expect(await screen.findByTestId('location')).toHaveTextContent(exactly(expected));
       expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
     },
   );
@@ -85,7 +88,7 @@ describe('AppRoutes', () => {
     async (path) => {
       useUserStore.getState().setUser(signedInUser());
       await renderApp(path);
-      expect(screen.getByTestId('location')).toHaveTextContent(path);
+      expect(screen.getByTestId('location')).toHaveTextContent(exactly(path));
       expect(await screen.findByRole('heading', { name: /^share\// })).toBeInTheDocument();
     },
   );
@@ -102,13 +105,13 @@ describe('AppRoutes', () => {
     useUserStore.getState().setUser(signedInUser());
     await renderApp('/dashboard/modules/cancleMySubscriptionModal');
     expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent('/dashboard/modules/cancleMySubscriptionModal');
+    expect(screen.getByTestId('location')).toHaveTextContent(exactly('/dashboard/modules/cancleMySubscriptionModal'));
   });
 
   it('shows the catch-all error page for any other path, signed in or not', async () => {
     await renderApp('/id/tidak-ada');
     expect(await screen.findByRole('heading', { name: 'Halaman Tidak Ditemukan' })).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent('/id/tidak-ada');
+    expect(screen.getByTestId('location')).toHaveTextContent(exactly('/id/tidak-ada'));
   });
 
   it('loads each page from its remote by name', async () => {

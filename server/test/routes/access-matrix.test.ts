@@ -167,9 +167,16 @@ describe('the access matrix', () => {
 
   it("refuses another account's session to be ended by anyone but its owner", async () => {
     const [route] = routesOf('own-session') as [string];
-    const { sessionId } = await createSession(testApp.app.db, owner.userId, 'jest');
+    const { sessionId, token } = await createSession(testApp.app.db, owner.userId, 'jest');
+    const sessionWorks = async () =>
+      (await testApp.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { authorization: token } }))
+        .statusCode;
     expect((await call(route, { id: sessionId })).statusCode).toBe(401);
     expect((await call(route, { id: sessionId }, stranger.headers)).statusCode).toBe(404);
+    // Refused, and not ended either; its owner can end it.
+    expect(await sessionWorks()).toBe(200);
+    expect((await call(route, { id: sessionId }, owner.headers)).statusCode).toBe(200);
+    expect(await sessionWorks()).toBe(401);
   });
 
   it('knows a sign-up only by its own random id', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { queryRows } from '../../src/db/open-database';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
+import { tableDigests } from '../support/table-digests';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -12,6 +13,9 @@ import { buildTestApp, type TestApp } from '../support/test-app';
  */
 /** Tries per route: 12 in `npm test`; FUZZ_RUNS_PER_ROUTE=200 for a long run. */
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 12);
+// What a refused request may change: the throttles count attempts, refused ones too, since that is what stops a
+// guesser.
+const THROTTLE_TABLES = ['auth_throttles'];
 
 /** The live stream answers signed-in callers with a stream that does not end: it is tried signed out only. */
 const STREAM = 'GET /api/v1/locate/events';
@@ -107,38 +111,21 @@ describe('every route under random and malformed input', () => {
   });
 
   /**
-   * Rows in every table of ours: a refused request must leave this unchanged. The throttles' counters are the
-   * exception: they count attempts, refused ones too, since that is what stops a guesser.
-   */
-  async function countRows(): Promise<string> {
-    const tables = await queryRows<{ name: string }>(
-      testApp.app.db,
-      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename <> 'auth_throttles'
-          order by tablename`,
-    );
-    const counts = tables.map(
-      (table) => sql`select ${table.name} as name, count(*)::int as rows from ${sql.identifier(table.name)}`,
-    );
-    const rows = await queryRows<{ name: string; rows: number }>(testApp.app.db, sql.join(counts, sql` union all `));
-    return rows.map((row) => `${row.name}=${row.rows}`).join(' ');
-  }
-
-  /**
-   * The rows counted again only when something may have written since the last count: a transaction that writes
-   * takes the next transaction id, and reading takes none. Counting every table around each of the requests was
+   * The tables read again only when something may have written since the last reading: a transaction that writes
+   * takes the next transaction id, and reading takes none. Reading every table around each of the requests was
    * most of this test's time, while most refusals write nothing.
    */
-  let lastCount: { nextTransactionId: string; rows: string } | undefined;
+  let lastDigest: { nextTransactionId: string; rows: string } | undefined;
   async function storedRows(): Promise<string> {
     const [row] = await queryRows<{ next: string }>(
       testApp.app.db,
       sql`select pg_snapshot_xmax(pg_current_snapshot())::text as next`,
     );
     const nextTransactionId = row?.next ?? '';
-    if (lastCount?.nextTransactionId !== nextTransactionId) {
-      lastCount = { nextTransactionId, rows: await countRows() };
+    if (lastDigest?.nextTransactionId !== nextTransactionId) {
+      lastDigest = { nextTransactionId, rows: await tableDigests(testApp.app.db, THROTTLE_TABLES) };
     }
-    return lastCount.rows;
+    return lastDigest.rows;
   }
 
   it('lists the routes it tries', () => {

@@ -13,6 +13,7 @@ import {
 } from '../../../src/db/schema/location-requests';
 import { describeEachDatabase } from '../../support/databases';
 import { insertRequest, insertRequester } from '../../support/share-fixtures';
+import { tableDigests } from '../../support/table-digests';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
 // Google's public resolver: the bundled DB-IP database places it in the United States.
@@ -106,11 +107,14 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
   });
 
   it('answers an unknown token with 404 Invalid link! and stores nothing', async () => {
+    // The throttle counts the attempts (the test above); nothing else changes.
+    const before = await tableDigests(db(), ['auth_throttles']);
     for (const action of ['', '/consent', '/decline', '/stop', '/withdraw', '/opt-out']) {
       const response = await call(action ? 'POST' : 'GET', link('no-such-token', action));
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ status: 404, message: 'Invalid link!', data: null });
     }
+    expect(await tableDigests(db(), ['auth_throttles'])).toBe(before);
   });
 
   it('Share records the approximate place of the IP (IP Located), then a GPS position makes it GPS Tracked', async () => {
