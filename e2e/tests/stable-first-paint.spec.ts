@@ -27,9 +27,11 @@ test.describe('prerendered pages stay put while they hydrate', () => {
       });
       await page.goto(path);
       // Hydrated once the Log in button is live; the remote page has replaced nothing by then or later. A recipient's
-      // page hydrates the page alone (its layout stays the server's HTML, with no Log in): hydrated once it has
-      // answered for its link (this one, unknown, or none).
-      if (path.includes('enter-link')) await expect(page.locator('main').getByRole('alert')).toBeVisible();
+      // page hydrates the page alone (its layout stays the server's HTML, with no Log in), and says so.
+      if (path.includes('enter-link')) {
+        await expect(page.locator('article[data-remote="share"][data-hydrated]')).toBeVisible();
+        await expect(page.locator('main').getByRole('alert')).toBeVisible();
+      }
       // The home page starts its app on the visitor's first use; a mouse move is one, and no input that excuses a shift.
       else await startPublicPageApp(page);
       await page.waitForLoadState('networkidle');

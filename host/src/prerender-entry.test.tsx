@@ -5,7 +5,9 @@ describe('which prerendered pages start the app on first use', () => {
     for (const page of ['/', '/id/', '/about-us', '/id/faqs', '/contact-us', '/id/404']) {
       expect(startsOnFirstUse(page)).toBe(true);
     }
-    for (const page of ['/enter-link', '/id/share', '/dashboard']) expect(startsOnFirstUse(page)).toBe(false);
+    for (const page of ['/enter-link', '/id/enter-link', '/id/share', '/dashboard', '/id/dashboard']) {
+      expect(startsOnFirstUse(page)).toBe(false);
+    }
   });
 
   it('not a page that the build’s route rules send elsewhere, in either language: the app applies them on load', () => {

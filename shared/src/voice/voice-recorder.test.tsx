@@ -99,13 +99,29 @@ describe('the voice recorder', () => {
     }
   });
 
-  it('explains a refused microphone, in Indonesian too, and still offers a file', async () => {
-    getUserMedia.mockRejectedValue(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
-    render(<VoiceRecorder locale="id" upload={jest.fn()} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Rekam pesan suara' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(/Kabari tidak dapat memakai mikrofon Anda/);
-    expect(screen.getByLabelText('Atau pilih berkas audio')).toBeInTheDocument();
-  });
+  it.each([
+    {
+      locale: 'en',
+      record: 'Record a voice message',
+      says: /Kabari cannot use your microphone/,
+      file: 'Or choose an audio file',
+    },
+    {
+      locale: 'id',
+      record: 'Rekam pesan suara',
+      says: /Kabari tidak dapat memakai mikrofon Anda/,
+      file: 'Atau pilih berkas audio',
+    },
+  ] as const)(
+    'explains a refused microphone ($locale), and still offers a file',
+    async ({ locale, record, says, file }) => {
+      getUserMedia.mockRejectedValue(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
+      render(<VoiceRecorder locale={locale} upload={jest.fn()} />);
+      fireEvent.click(screen.getByRole('button', { name: record }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(says);
+      expect(screen.getByLabelText(file)).toBeInTheDocument();
+    },
+  );
 
   it("sends a chosen file, and shows the server's refusal", async () => {
     const upload = jest.fn().mockRejectedValue(new Error('This file is not a voice message Kabari can play.'));
