@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { withOwnKabari } from '../support/own-server';
-import { signUpSubscriber, type Subscriber } from '../support/subscriber';
+import { signUpSubscriber } from '../support/subscriber';
 import {
   chooseMessageInFacts,
   dialogOpened,
@@ -17,10 +17,8 @@ import { outboxMessages } from '../support/outbox';
 const test = withOwnKabari({ DEV_OUTBOX: 'true' });
 test.describe.configure({ timeout: 120_000 });
 
-async function signIn(context: BrowserContext, baseURL: string, displayName: string): Promise<Subscriber> {
-  const subscriber = await signUpSubscriber(baseURL, { displayName });
-  await signInAsSubscriber(context, baseURL, subscriber);
-  return subscriber;
+async function signIn(context: BrowserContext, baseURL: string, displayName: string): Promise<void> {
+  await signInAsSubscriber(context, baseURL, await signUpSubscriber(baseURL, { displayName }));
 }
 
 function fact(dialog: ReturnType<Page['getByRole']>, name: string) {
@@ -127,7 +125,8 @@ for (const { locale, number, typed, name } of journeys) {
     baseURL,
   }) => {
     await context.grantPermissions(['clipboard-write'], { origin: baseURL });
-    const subscriber = await signIn(context, baseURL!, `${name} Kabari`);
+    const displayName = `${name} Kabari`;
+    await signIn(context, baseURL!, displayName);
     await page.goto(say.path);
     const search = page.getByRole('region', { name: say.newSearch });
 
@@ -148,7 +147,7 @@ for (const { locale, number, typed, name } of journeys) {
       await message.getByLabel(say.note).fill(note);
       const preview = message.getByTestId('message-preview');
       await expect(preview).toContainText(note);
-      await expect(preview).toContainText(subscriber.user.userCacheInfo.displayName);
+      await expect(preview).toContainText(displayName);
       await message.getByRole('button', { name: say.send }).click();
       await expect(toasts(page).filter({ hasText: say.sentSms })).toBeVisible();
       await expect(message).toBeHidden();
@@ -163,7 +162,7 @@ for (const { locale, number, typed, name } of journeys) {
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
       expect(sent[0]?.bodyText).toContain(note);
-      expect(sent[0]?.bodyText).toContain(subscriber.user.userCacheInfo.displayName);
+      expect(sent[0]?.bodyText).toContain(displayName);
 
       // The same number again: the limit is shown before trying, and the server refuses with the time.
       await search.getByRole('button', { name: say.find }).click();
@@ -199,18 +198,18 @@ for (const { locale, number, typed, name } of journeys) {
       await search.getByLabel(say.emailLabel).fill(email);
       await search.getByRole('button', { name: say.chooseMessage }).click();
 
-      const emailNote = `Sampai rumah? ${name}`;
-      await message.getByLabel(say.note).fill(emailNote);
-      await expect(message.getByTestId('message-preview')).toContainText(emailNote);
+      const note = `Sampai rumah? ${name}`;
+      await message.getByLabel(say.note).fill(note);
+      await expect(message.getByTestId('message-preview')).toContainText(note);
       await message.getByRole('button', { name: say.send }).click();
       await expect(toasts(page).filter({ hasText: say.sentEmail })).toBeVisible();
-      const emailRow = page.getByTestId('request-row').filter({ hasText: email });
-      await expect(emailRow).toContainText(say.pending);
-      await expect(emailRow.getByTestId('request-delivery')).toHaveText(say.outboxEmail);
-      const emailSent = await outboxMessages(baseURL!, email);
-      expect(emailSent).toHaveLength(1);
-      expect(emailSent[0]?.bodyText).toContain(emailNote);
-      expect(emailSent[0]?.bodyText).toContain(subscriber.user.userCacheInfo.displayName);
+      const row = page.getByTestId('request-row').filter({ hasText: email });
+      await expect(row).toContainText(say.pending);
+      await expect(row.getByTestId('request-delivery')).toHaveText(say.outboxEmail);
+      const sent = await outboxMessages(baseURL!, email);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.bodyText).toContain(note);
+      expect(sent[0]?.bodyText).toContain(displayName);
     });
 
     await test.step('generates a link, copies it, and is told when the next one is allowed', async () => {
@@ -233,10 +232,10 @@ for (const { locale, number, typed, name } of journeys) {
       await blank.getByLabel('paste').press('ControlOrMeta+V');
       await expect(blank.getByLabel('paste')).toHaveValue(await url.inputValue());
       await blank.close();
-      const linkRow = page.getByTestId('request-row').filter({ hasText: title });
-      await expect(linkRow).toContainText(say.pending);
+      const row = page.getByTestId('request-row').filter({ hasText: title });
+      await expect(row).toContainText(say.pending);
       // A link is shared by the requester, not delivered by Kabari: no delivery state is shown for it.
-      await expect(linkRow.getByTestId('request-delivery')).toHaveCount(0);
+      await expect(row.getByTestId('request-delivery')).toHaveCount(0);
 
       await search.getByRole('button', { name: say.newLink }).click();
       await expect(search.getByRole('alert')).toContainText(say.linkLimited);
