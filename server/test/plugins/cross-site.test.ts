@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { createUser } from '../../src/auth/users';
-import { contactMessages, sessions } from '../../src/db/schema/accounts';
+import { sessions } from '../../src/db/schema/accounts';
+import { tableDigests } from '../support/table-digests';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
 const OWN_ORIGIN = 'http://localhost:8080';
@@ -41,12 +42,12 @@ describe('cross-site requests', () => {
     locale: 'en',
   };
 
-  async function storedContactMessages(): Promise<number> {
-    return (await testApp.app.db.select().from(contactMessages)).length;
-  }
+  /** Every table's rows: a refused request leaves them all as they were (it is refused before any route runs). */
+  const stored = () => tableDigests(testApp.app.db);
 
   it('refuses a post from another origin with a clear message, in English and Indonesian, and changes nothing', async () => {
     const { token, sessionId } = await signedIn();
+    const before = await stored();
     const english = await testApp.app.inject({
       method: 'POST',
       url: '/api/v1/auth/logout',
@@ -69,7 +70,6 @@ describe('cross-site requests', () => {
     );
     expect(await sessionLive(sessionId)).toBe(true);
 
-    const before = await storedContactMessages();
     const contactPost = await testApp.app.inject({
       method: 'POST',
       url: '/api/v1/contact/messages',
@@ -77,10 +77,11 @@ describe('cross-site requests', () => {
       payload: contact,
     });
     expect(contactPost.statusCode).toBe(403);
-    expect(await storedContactMessages()).toBe(before);
+    expect(await stored()).toBe(before);
   });
 
-  it('refuses an opaque origin ("null") and another origin on the same site', async () => {
+  it('refuses an opaque origin ("null") and another origin on the same site, storing nothing', async () => {
+    const before = await stored();
     for (const origin of ['null', 'http://localhost:9999', 'https://localhost:8080', 'http://sub.localhost:8080']) {
       const response = await testApp.app.inject({
         method: 'POST',
@@ -90,9 +91,11 @@ describe('cross-site requests', () => {
       });
       expect({ origin, status: response.statusCode }).toEqual({ origin, status: 403 });
     }
+    expect(await stored()).toBe(before);
   });
 
   it('without Origin, refuses what Sec-Fetch-Site says is cross-site or same-site, and lets same-origin through', async () => {
+    const before = await stored();
     for (const site of ['cross-site', 'same-site']) {
       const response = await testApp.app.inject({
         method: 'POST',
@@ -102,6 +105,7 @@ describe('cross-site requests', () => {
       });
       expect({ site, status: response.statusCode }).toEqual({ site, status: 403 });
     }
+    expect(await stored()).toBe(before);
     const sameOrigin = await testApp.app.inject({
       method: 'POST',
       url: '/api/v1/contact/messages',
