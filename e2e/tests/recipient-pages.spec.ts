@@ -73,6 +73,14 @@ test.describe('the recipient’s pages', () => {
       expect(scripts.some((script) => /^\/recipient\.[0-9a-f]+\.js$/.test(script))).toBe(true);
       expect(scripts).toContain('/remotes/share/light/remoteEntry.js');
       expect(await page.evaluate(() => '__FEDERATION__' in window)).toBe(false);
+      // antd's code names its class prefix `prefixCls` (a property name: minifying keeps it); none of the scripts
+      // the page loaded carries it, and nothing of antd's (its classes, its CSS-in-JS styles) is in the document.
+      for (const script of scripts) {
+        expect(await (await context.request.get(script)).text(), `${path}: ${script}`).not.toContain('prefixCls');
+      }
+      await expect(
+        page.locator('[class^="ant-"], [class*=" ant-"], style[data-css-hash], style[data-token-hash]'),
+      ).toHaveCount(0);
     }
     await context.close();
   });
