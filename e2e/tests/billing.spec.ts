@@ -170,16 +170,32 @@ test.describe('an expired subscription', () => {
     });
     expect(expired.status).toBe(200);
     await signInAsSubscriber(context, kabari.url, subscriber);
-    // On the English pages too, paying again is in the subscription's own rupiah, not the English pages' dollars.
+    // On the English pages too, paying again is at the subscription's own price in rupiah (what the server's
+    // renewal terms say), not in the English pages' dollars.
+    const terms = (await (
+      await fetch(`${kabari.url}/api/v1/personnal/subscribe/renewal-terms`, {
+        headers: { authorization: subscriber.token },
+      })
+    ).json()) as { data: { amount: number; currencyCode: string; period: number } };
+    expect(terms.data.currencyCode).toBe('IDR');
+    const rupiah = terms.data.amount.toLocaleString('en-US');
     await page.goto(`${kabari.url}/dashboard/`);
     const inEnglish = page.getByRole('dialog', { name: 'Your subscription has expired' });
-    await expect(inEnglish.getByText(/^Today you pay IDR\s[\d,]+ for the next \d+ days\.$/)).toBeVisible();
+    await expect(
+      inEnglish.getByText(new RegExp(`^Today you pay IDR\\s${rupiah} for the next ${terms.data.period} days\\.$`)),
+    ).toBeVisible();
     await page.goto(`${kabari.url}/id/dashboard/`);
     await expect(page).toHaveURL(/\/id\/dashboard\/\?s=-1&at=10$/);
     const dialog = page.getByRole('dialog', { name: 'Langganan Anda sudah berakhir' });
     await expect(dialog.getByText(/Langganan Anda berakhir pada/)).toBeVisible();
     await expect(dialog.getByRole('heading', { name: 'Perpanjang langganan' })).toBeVisible();
-    await expect(dialog.getByText(/Hari ini Anda membayar .+ untuk \d+ hari ke depan/)).toBeVisible();
+    await expect(
+      dialog.getByText(
+        new RegExp(
+          `^Hari ini Anda membayar Rp\\s${terms.data.amount.toLocaleString('id-ID')} untuk ${terms.data.period} hari ke depan\\.$`,
+        ),
+      ),
+    ).toBeVisible();
     await expect(dialog.getByRole('heading', { name: /Formulir kartu sandbox/ })).toBeVisible();
 
     // Renewing with the sandbox card makes the subscription active again.
