@@ -192,7 +192,7 @@ test.describe('an expired subscription', () => {
     await expect(
       dialog.getByText(
         new RegExp(
-          `^Hari ini Anda membayar Rp\\s${terms.data.amount.toLocaleString('id-ID')} untuk ${terms.data.period} hari ke depan\\.$`,
+          `^Hari ini Anda membayar Rp\\s${terms.data.amount.toLocaleString('id-ID').replaceAll('.', '\\.')} untuk ${terms.data.period} hari ke depan\\.$`,
         ),
       ),
     ).toBeVisible();
