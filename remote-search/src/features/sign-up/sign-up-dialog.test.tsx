@@ -98,14 +98,33 @@ describe('SignUpDialog', () => {
   });
 
   it.each([
-    ['/', 'A name cannot contain a web address or an email address', 'A name can contain at most 4 digits'],
-    ['/id', 'Nama tidak boleh berisi alamat web atau alamat email', 'Nama paling banyak berisi 4 angka'],
-  ])('at %s, refuses a name that carries a link or a phone number before any payment', async (url, link, digits) => {
+    {
+      url: '/',
+      link: 'A name cannot contain a web address or an email address',
+      digits: 'A name can contain at most 4 digits',
+      ui: { name: 'Your name', adult: /18 or older/, terms: /Terms of Use/, next: 'Continue to payment' },
+      paymentStep: 'Step 2 of 2: payment',
+    },
+    {
+      url: '/id',
+      link: 'Nama tidak boleh berisi alamat web atau alamat email',
+      digits: 'Nama paling banyak berisi 4 angka',
+      ui: { name: 'Nama Anda', adult: /18 tahun/, terms: /Ketentuan Penggunaan/, next: 'Lanjut ke pembayaran' },
+      paymentStep: 'Langkah 2 dari 2: pembayaran',
+    },
+  ])('at $url, refuses a name that carries a link or a phone number before any payment', async (locale) => {
+    const { url, link, digits, ui, paymentStep } = locale;
     await openAt(url);
-    const name = screen.getByRole('textbox', { name: url === '/' ? 'Your name' : 'Nama Anda' });
+    const name = screen.getByRole('textbox', { name: ui.name });
+    // Everything else in the account step is right: only the name keeps it from the payment step.
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.click(screen.getByRole('checkbox', { name: ui.adult }));
+    await userEvent.click(screen.getByRole('checkbox', { name: ui.terms }));
     await userEvent.type(name, 'BCA bca-verify.top');
-    await userEvent.tab();
+    await userEvent.click(screen.getByRole('button', { name: ui.next }));
     expect(await screen.findByText(link)).toBeInTheDocument();
+    expect(screen.queryByText(paymentStep)).not.toBeInTheDocument();
+    expect(sessionStorage.getItem('kabari-searched-number')).toBeNull();
     await userEvent.clear(name);
     await userEvent.type(name, 'Call 0812 3456 7890');
     await userEvent.tab();
@@ -119,13 +138,18 @@ describe('SignUpDialog', () => {
       expect.anything(),
       expect.anything(),
     );
+    // With a plain name the same details go on to the payment step.
+    await userEvent.click(screen.getByRole('button', { name: ui.next }));
+    expect(await screen.findByText(paymentStep)).toBeInTheDocument();
   });
 
   it('shows no discount notice when the first day costs no less than a period', async () => {
     await openAt('/', { ...sandboxTerms, firstDayDebitAmount: 29.99 });
-    await waitFor(() =>
-      expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/getPaidAmount', { locale: 'en' }, expect.anything()),
-    );
+    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/getPaidAmount', { locale: 'en' }, expect.anything());
+    // The terms have answered and been rendered: the offer would be on screen now if it applied.
+    await act(async () => {
+      await postMock.mock.results[0]!.value;
+    });
     expect(screen.queryByText(/New-user offer/)).not.toBeInTheDocument();
   });
 
