@@ -174,13 +174,15 @@ describe('the live map', () => {
   });
 
   it('shows nothing but the withdrawal once consent is withdrawn', async () => {
-    await renderAt(
-      '/dashboard',
-      <LiveMap request={request({ consent: 'withdrawn', lastPosition: null })} locale="en" />,
-    );
+    // What was shared before the withdrawal is still at hand: the request's last position and a loaded trail.
+    usePositionsStore.setState({ byRequest: { r1: { items: [ipPosition, gpsPosition], loadState: 'success' } } });
+    await renderAt('/dashboard', <LiveMap request={request({ consent: 'withdrawn' })} locale="en" />);
     expect(screen.getByText('Consent withdrawn')).toBeInTheDocument();
     expect(screen.queryByTestId('live-map-address')).not.toBeInTheDocument();
-    expect(screen.queryByTestId('position-map')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Jakarta/)).not.toBeInTheDocument();
+    expect(screen.queryByTestId('live-map-source')).not.toBeInTheDocument();
+    // Not the map either, nor its placeholder while it loads.
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(fetched).not.toHaveBeenCalled();
   });
 
