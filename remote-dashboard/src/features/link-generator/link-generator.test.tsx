@@ -2,6 +2,7 @@ import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { ApiError } from '@kabari/shared/api/api-error';
+import { formatTime } from '@kabari/shared/i18n/format-time';
 import { showToast } from '@kabari/shared/ui/toasts';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { LinkGenerator } from './link-generator';
@@ -76,11 +77,13 @@ describe('the link generator', () => {
     expect(await screen.findByText(/Tautan berlaku selama 1 hari kecuali Anda membatalkannya\./)).toBeInTheDocument();
   });
 
-  it('shows when the next link is allowed, before and after a refusal', async () => {
+  it('says when the next link is allowed, in Indonesian, and allows none before then', async () => {
     const next = new Date(Date.now() + 3_600_000).toISOString();
     get.mockResolvedValue({ nextAllowedAt: next, optedOut: false });
     await renderAt('/id/dashboard', <LinkGenerator locale="id" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Satu tautan baru setiap 3 jam.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Satu tautan baru setiap 3 jam. Anda bisa membuat tautan berikutnya pada ${formatTime(next, 'id')}.`,
+    );
     expect(screen.getByRole('button', { name: 'Buat tautan' })).toBeDisabled();
   });
 
@@ -100,6 +103,9 @@ describe('the link generator', () => {
     await renderAt('/dashboard', <LinkGenerator locale="en" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
     await user.type(screen.getByRole('textbox', { name: 'Link title' }), 'Dad');
     await user.click(screen.getByRole('button', { name: 'Generate link' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('You can create the next one on');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `One new link every 3 hours. You can create the next one on ${formatTime(next, 'en')}.`,
+    );
+    expect(screen.getByRole('button', { name: 'Generate link' })).toBeDisabled();
   });
 });

@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { ApiError } from '@kabari/shared/api/api-error';
+import { formatTime } from '@kabari/shared/i18n/format-time';
 import { showToast } from '@kabari/shared/ui/toasts';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { ChooseMessageModal } from './choose-message-modal';
@@ -168,8 +169,9 @@ describe('the choose-message modal', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Kirim' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
-      'Anda bisa mengirim pesan berikutnya ke budi@example.com pada',
+      `Anda bisa mengirim pesan berikutnya ke budi@example.com pada ${formatTime(next, 'id')}.`,
     );
+    expect(within(dialog).getByRole('button', { name: 'Kirim' })).toBeDisabled();
     expect(toast).toHaveBeenCalledWith('error', 'Template email gagal dikirim');
   });
 
