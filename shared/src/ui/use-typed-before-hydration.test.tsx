@@ -4,7 +4,14 @@ import { render, screen } from '@testing-library/react';
 import { useHydrated } from './use-hydrated';
 import { useTypedBeforeHydration } from './use-typed-before-hydration';
 
-function PrerenderedForm({ adopt = true }: { adopt?: boolean }) {
+/** `onAdopt`: told of each field the hook takes into the state. */
+function PrerenderedForm({
+  adopt = true,
+  onAdopt = () => {},
+}: {
+  adopt?: boolean;
+  onAdopt?: (field: string, typed: string) => void;
+}) {
   const hydrated = useHydrated();
   const [name, setName] = useState('');
   const [topic, setTopic] = useState('');
@@ -13,8 +20,22 @@ function PrerenderedForm({ adopt = true }: { adopt?: boolean }) {
   useTypedBeforeHydration(() =>
     adopt
       ? [
-          { element: nameField.current, value: name, adopt: setName },
-          { element: topicField.current, value: topic, adopt: setTopic },
+          {
+            element: nameField.current,
+            value: name,
+            adopt: (typed) => {
+              onAdopt('name', typed);
+              setName(typed);
+            },
+          },
+          {
+            element: topicField.current,
+            value: topic,
+            adopt: (typed) => {
+              onAdopt('topic', typed);
+              setTopic(typed);
+            },
+          },
         ]
       : [],
   );
@@ -45,7 +66,12 @@ function typeThenHydrate(ui: React.ReactElement) {
 
 describe('useTypedBeforeHydration', () => {
   it('keeps what was typed into a prerendered form before hydration, in the fields and in the state', () => {
-    typeThenHydrate(<PrerenderedForm />);
+    const onAdopt = jest.fn();
+    typeThenHydrate(<PrerenderedForm onAdopt={onAdopt} />);
+    expect(onAdopt.mock.calls).toEqual([
+      ['name', 'Rina'],
+      ['topic', 'billing'],
+    ]);
     expect(screen.getByRole('status')).toHaveTextContent('state: Rina|billing');
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Rina');
     expect(screen.getByRole('combobox', { name: 'Topic' })).toHaveValue('billing');
@@ -58,7 +84,9 @@ describe('useTypedBeforeHydration', () => {
   });
 
   it('changes nothing in a form the client mounted', () => {
-    render(<PrerenderedForm />);
+    const onAdopt = jest.fn();
+    render(<PrerenderedForm onAdopt={onAdopt} />);
+    expect(onAdopt).not.toHaveBeenCalled();
     expect(screen.getByRole('status')).toHaveTextContent('state: |');
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('');
   });
