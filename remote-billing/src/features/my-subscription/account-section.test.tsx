@@ -266,7 +266,9 @@ describe('the account section', () => {
     expect(within(byPush).getByRole('checkbox', { name: 'Saat ia berhenti berbagi' })).toBeChecked();
     expect(posted('/api/v1/personnal/account/notices')).toEqual([{ push: { stopped: false } }]);
     // jsdom has no service worker: this browser cannot show notifications, and says so.
-    expect(within(notices).getByText('Browser ini tidak dapat menampilkan notifikasi Kabari. Email tetap dikirim.'));
+    expect(
+      within(notices).getByText('Browser ini tidak dapat menampilkan notifikasi Kabari. Email tetap dikirim.'),
+    ).toBeInTheDocument();
   });
 
   describe('notifications in this browser', () => {

@@ -2,6 +2,19 @@ import { screen, within } from '@testing-library/react';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { CookieNotice } from './cookie-notice';
 
+/** Every item says why, for how long, where and of which kind, in words (not a missing translation's key). */
+function expectEveryItemExplained() {
+  const items = screen.getAllByRole('listitem');
+  expect(items).toHaveLength(11);
+  for (const item of items) {
+    const answers = within(item)
+      .getAllByRole('definition')
+      .map((answer) => answer.textContent ?? '');
+    expect(answers).toHaveLength(4);
+    for (const answer of answers) expect(answer).toMatch(/^(?!notice\.)\S.*\S$/s);
+  }
+}
+
 describe('CookieNotice', () => {
   it('lists every cookie and storage item Kabari really sets, with why and for how long', async () => {
     await renderAt('/cookies-policy', <CookieNotice />);
@@ -25,6 +38,7 @@ describe('CookieNotice', () => {
     const visitor = screen.getAllByRole('listitem')[2] as HTMLElement;
     expect(within(visitor).getByText('1 year')).toBeInTheDocument();
     expect(within(visitor).getByText(/device report/)).toBeInTheDocument();
+    expectEveryItemExplained();
   });
 
   it('explains them in Indonesian under /id', async () => {
@@ -34,5 +48,6 @@ describe('CookieNotice', () => {
     );
     expect(screen.getAllByText('365 hari')).toHaveLength(1);
     expect(screen.getAllByText('Penyimpanan peramban (localStorage)')).toHaveLength(2);
+    expectEveryItemExplained();
   });
 });
