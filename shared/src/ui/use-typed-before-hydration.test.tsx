@@ -17,25 +17,15 @@ function PrerenderedForm({
   const [topic, setTopic] = useState('');
   const nameField = useRef<HTMLInputElement>(null);
   const topicField = useRef<HTMLSelectElement>(null);
+  const adoptInto = (field: string, setValue: (typed: string) => void) => (typed: string) => {
+    onAdopt(field, typed);
+    setValue(typed);
+  };
   useTypedBeforeHydration(() =>
     adopt
       ? [
-          {
-            element: nameField.current,
-            value: name,
-            adopt: (typed) => {
-              onAdopt('name', typed);
-              setName(typed);
-            },
-          },
-          {
-            element: topicField.current,
-            value: topic,
-            adopt: (typed) => {
-              onAdopt('topic', typed);
-              setTopic(typed);
-            },
-          },
+          { element: nameField.current, value: name, adopt: adoptInto('name', setName) },
+          { element: topicField.current, value: topic, adopt: adoptInto('topic', setTopic) },
         ]
       : [],
   );
