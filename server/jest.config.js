@@ -1,10 +1,21 @@
 // The server's jest project: Node environment, TypeScript through swc, tests under test/ mirroring src/.
+// With KABARI_JEST_BATCHES=1 (`npm test` sets it) the files run in batches (test-batches.js); otherwise each file
+// runs on its own and the batches do not run.
+const { serverTestBatches } = require('./test-batches');
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const batches = process.env.KABARI_JEST_BATCHES === '1' ? serverTestBatches() : undefined;
+
 /** @type {import('jest').Config} */
 module.exports = {
   displayName: 'server',
   rootDir: __dirname,
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    batches ? `/test/(${batches.batches.flat().map(escape).join('|')})$` : '/test/batches/',
+  ],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {

@@ -1,0 +1,3 @@
+import { runBatchNamedBy } from './run-batch';
+
+runBatchNamedBy(__filename);
