@@ -11,12 +11,13 @@ export default async function globalSetup() {
     const built = path.join(repoRoot, app, 'dist');
     if (!fs.existsSync(built)) throw new Error(`${app} is not built: run \`npm run build\` first.`);
   }
-  // Side by side: the shared server makes its own database on its first start while the template the other
-  // servers copy is made (each is an initdb of several seconds on one core). The shared server believes
+  // The migrated database every server of the run copies (startKabari), the shared one too: a first start's initdb
+  // and migrations are about 6 CPU-seconds, a start from the copy about 2. The shared server believes
   // X-Forwarded-For from this machine, so that a test can come to it from an address of its own (testFromOwnAddress
   // in fixtures.ts, and each sign-up in subscriber.ts).
-  const [template, server] = await Promise.all([preparePgliteTemplate(), startKabari({ TRUST_PROXY: '127.0.0.1' })]);
+  const template = await preparePgliteTemplate();
   process.env.KABARI_E2E_PGLITE_TEMPLATE = template;
+  const server = await startKabari({ TRUST_PROXY: '127.0.0.1' });
   process.env.KABARI_BASE_URL = server.url;
   fs.mkdirSync(path.dirname(stateFile), { recursive: true });
   fs.writeFileSync(stateFile, JSON.stringify({ url: server.url }));
