@@ -65,4 +65,12 @@ function serverTestBatches(root = testRoot) {
   };
 }
 
-module.exports = { serverTestBatches, testRoot };
+/** The test files (relative to `root`) that the batch file `batch-N.test.ts` runs. */
+function testFilesOfBatch(batchFilePath, root = testRoot) {
+  const number = Number(batchFile.exec(path.basename(batchFilePath))?.[1]);
+  const files = serverTestBatches(root).batches[number - 1];
+  if (!files?.length) throw new Error(`${path.basename(batchFilePath)}: no such batch, or it has no files`);
+  return files;
+}
+
+module.exports = { serverTestBatches, testFilesOfBatch, testRoot };

@@ -8,13 +8,14 @@ interface Batches {
 }
 interface BatchesModule {
   serverTestBatches(root?: string): Batches;
+  testFilesOfBatch(batchFile: string, root?: string): string[];
   testRoot: string;
 }
 
 const repoRoot = path.resolve(__dirname, '../..');
 const batchesModule = path.join(repoRoot, 'server/test-batches.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript, as jest.config.js reads it
-const { serverTestBatches, testRoot } = require(batchesModule) as BatchesModule;
+const { serverTestBatches, testFilesOfBatch, testRoot } = require(batchesModule) as BatchesModule;
 
 /** The server project's jest configuration as jest reads it, with KABARI_JEST_BATCHES as given. */
 function serverJestConfig(batchesEnv: string | undefined): { testPathIgnorePatterns: string[] } {
@@ -96,6 +97,11 @@ describe("the server's test batches (server/test-batches.js)", () => {
     };
     expect(serverTestBatches(root)).toEqual(expected);
     expect(serverTestBatches(root)).toEqual(expected);
+    // What each batch file runs, found by its name.
+    expect(testFilesOfBatch(path.join(root, 'batches/batch-2.test.ts'), root)).toEqual(expected.batches[1]);
+    expect(() => testFilesOfBatch(path.join(root, 'batches/batch-3.test.ts'), root)).toThrow(
+      'batch-3.test.ts: no such batch',
+    );
   });
 
   it('says which batch file is missing when the numbers have a gap', () => {

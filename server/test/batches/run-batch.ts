@@ -1,8 +1,8 @@
 import path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript, which jest.config.js reads too
-const { serverTestBatches, testRoot } = require('../../test-batches') as {
-  serverTestBatches(): { batches: string[][] };
+const { testFilesOfBatch, testRoot } = require('../../test-batches') as {
+  testFilesOfBatch(batchFile: string): string[];
   testRoot: string;
 };
 
@@ -12,10 +12,7 @@ const { serverTestBatches, testRoot } = require('../../test-batches') as {
  * it, as between two files.
  */
 export function runBatchNamedBy(batchFile: string): void {
-  const number = Number(/^batch-(\d+)\.test\.ts$/.exec(path.basename(batchFile))?.[1]);
-  const files = serverTestBatches().batches[number - 1];
-  if (!files?.length) throw new Error(`${path.basename(batchFile)}: no such batch, or it has no files`);
-  for (const file of files) {
+  for (const file of testFilesOfBatch(batchFile)) {
     describe(file, () => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a test file is loaded for its describes
       require(path.join(testRoot, file));
