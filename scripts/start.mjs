@@ -9,7 +9,8 @@ if (process.env.KABARI_SKIP_BUILD !== '1') {
   await runOrExit('build', nodeBin, ['scripts/build.mjs']);
 }
 
-const server = spawn(nodeBin, ['server/dist/server.js'], {
+// Node's own flags given to this script (`node --max-old-space-size=512 scripts/start.mjs`) are the server's too.
+const server = spawn(nodeBin, [...process.execArgv, 'server/dist/server.js'], {
   cwd: repoRoot,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },
