@@ -89,6 +89,21 @@ export function renewByHandEmail(
   ]);
 }
 
+/**
+ * A subscription paid in the sandbox reached its end after the sandbox was turned off: it was not renewed and
+ * nothing was charged.
+ */
+export function sandboxEndedEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string },
+): RenderedEmail {
+  return render(locale, text(locale, 'sandboxEndedSubject'), [
+    hello(locale, facts.displayName),
+    text(locale, 'sandboxEndedWhy'),
+    text(locale, 'sandboxEndedHowTo', { amount: formatMoney(facts.amount, facts.currency, locale) }),
+  ]);
+}
+
 /** A renewal charge failed: the subscription has ended. */
 export function renewalFailedEmail(
   locale: Locale,

@@ -20,7 +20,15 @@ import {
  * charge or another attempt paid the period first). All are money taken that we did not earn.
  */
 
-export type RefundDeps = Pick<ReconciliationDeps, 'db' | 'outbox' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'>;
+export type RefundDeps = Pick<
+  ReconciliationDeps,
+  'db' | 'outbox' | 'config' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'
+>;
+
+/** The processors that can give money back here: the sandbox only while it is on. */
+function refundProcessors(deps: RefundDeps) {
+  return processorsOf({ sandbox: deps.config.sandbox, stripe: deps.stripe, paypal: deps.paypal });
+}
 
 /**
  * The provider's idempotency key (Stripe) or PayPal-Request-Id of the refund: one per payment, whichever path
@@ -31,9 +39,9 @@ export function refundKeyOf(payment: Pick<Payment, 'refundReason' | 'registratio
   return `refund:${payment.idempotencyKey}`;
 }
 
-/** This instance can make the refund: it has the provider's keys (the sandbox needs none). */
+/** This instance can make the refund: it has the provider's keys (the sandbox needs none, only to be on). */
 function canRefund(deps: RefundDeps, provider: PaymentProvider): boolean {
-  return processorsOf(deps)[provider] !== undefined;
+  return refundProcessors(deps)[provider] !== undefined;
 }
 
 /**
@@ -119,7 +127,7 @@ export type RefundAttempt = 'refunded' | 'failed' | 'refused' | 'not_due';
 async function refundClaimed(deps: RefundDeps, payment: Payment, at: Date): Promise<RefundAttempt> {
   const key = refundKeyOf(payment);
   try {
-    const processor = processorsOf(deps)[payment.provider];
+    const processor = refundProcessors(deps)[payment.provider];
     // Only claimed when this instance has the provider (canRefund); its keys removed meanwhile: tried later.
     if (!processor) throw new Error(`${payment.provider} is not configured on this instance`);
     await processor.refund(payment.providerRef, key);
@@ -174,7 +182,7 @@ export async function payRefundsOwed(
 ): Promise<RefundsOwedReport> {
   const reasons = Array.isArray(reason) ? reason : [reason];
   const report: RefundsOwedReport = { refunded: 0, refundsFailed: 0 };
-  const providers = Object.keys(processorsOf(deps)) as PaymentProvider[];
+  const providers = Object.keys(refundProcessors(deps)) as PaymentProvider[];
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
     // Another instance with the provider's keys makes the ones this one cannot.
     const claimed = await claimNextOwedRefund(deps.db, reasons, providers, at);

@@ -1,4 +1,5 @@
 import { and, eq, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { PaymentProvider } from '../db/column-values';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { subscriptions } from '../db/schema/billing';
@@ -48,18 +49,20 @@ export async function expireEndedCancellations(db: DatabaseExecutor, at: Date, u
 
 /**
  * A renewing subscription whose renewal falls between `at` and `horizon` and whose subscriber has not been
- * reminded this period, locked.
+ * reminded this period, locked. `notRenewing`: providers whose subscriptions will not renew here (none reminded).
  */
 export async function lockNextReminderDue(
   tx: DatabaseExecutor,
   at: Date,
   horizon: Date,
   userId?: string,
+  notRenewing: readonly PaymentProvider[] = [],
 ): Promise<SubscriptionWithUser | undefined> {
   const due = [
     sql`${subscriptions.validUntil} > ${at}`,
     lte(subscriptions.validUntil, horizon),
     sql`${subscriptions.reminderSentForPeriod} is distinct from ${subscriptions.periodIndex}`,
+    notRenewing.length > 0 ? notInArray(subscriptions.provider, [...notRenewing]) : undefined,
   ];
   return lockFirstRenewing(tx, due, userId);
 }

@@ -8,7 +8,14 @@ import type { PaymentProcessors } from '../payments/processors';
 import type { BillingConfig } from './billing-config';
 import { failureText } from './billing-messages';
 import { addDays } from './clock';
-import { methodLabel, receiptEmail, renewalFailedEmail, renewalReminderEmail, renewByHandEmail } from './emails';
+import {
+  methodLabel,
+  receiptEmail,
+  renewalFailedEmail,
+  renewalReminderEmail,
+  renewByHandEmail,
+  sandboxEndedEmail,
+} from './emails';
 import {
   endSubscription,
   expireEndedCancellations,
@@ -51,10 +58,12 @@ export function renewalKey(subscriptionId: string, periodIndex: number): string 
 async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Promise<number> {
   if (deps.config.reminderDays === 0) return 0;
   const horizon = addDays(at, deps.config.reminderDays);
+  // A subscription the sandbox took will not renew once the sandbox is off: no "it renews" reminder for it.
+  const notRenewing = sandboxOff(deps) ? (['sandbox'] as const) : [];
   let sent = 0;
   for (let index = 0; index < BATCH_LIMIT; index += 1) {
     const done = await deps.db.transaction(async (tx) => {
-      const row = await lockNextReminderDue(tx, at, horizon, userId);
+      const row = await lockNextReminderDue(tx, at, horizon, userId, notRenewing);
       if (!row) return true;
       const { subscription, user } = row;
       const locale = user.locale;
@@ -80,6 +89,11 @@ async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Prom
 }
 
 type RenewalStep = 'none' | 'renewed' | 'failed' | 'waiting';
+
+/** The sandbox is off here (a deployment without PAYMENTS_SANDBOX, or with a real provider's keys). */
+function sandboxOff(deps: RenewalDeps): boolean {
+  return deps.processors.sandbox === undefined;
+}
 
 /**
  * Renews one due subscription, if any is due and not locked by another instance. The row stays locked (select
@@ -111,6 +125,23 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
         to: user.email,
         locale,
         ...renewByHandEmail(locale, {
+          displayName: user.displayName,
+          amount: subscription.amount,
+          currency: subscription.currency,
+        }),
+      });
+      return 'failed';
+    }
+    if (subscription.provider === 'sandbox' && sandboxOff(deps)) {
+      // Paid with pretend money while the sandbox was on: once it is off, nothing can renew it for real, and
+      // renewing it for free would give the service away. It ends with its paid period, and its owner is told how
+      // to continue (paying again, with whatever this site now takes).
+      await endSubscription(tx, subscription.id, at);
+      await deps.outbox.queue(tx, {
+        idempotencyKey: `renewal-failed:${subscription.id}:${periodIndex}`,
+        to: user.email,
+        locale,
+        ...sandboxEndedEmail(locale, {
           displayName: user.displayName,
           amount: subscription.amount,
           currency: subscription.currency,

@@ -4,13 +4,18 @@ import { sandboxProcessor } from './sandbox-processor';
 
 export type PaymentProcessors = Partial<Record<PaymentProvider, PaymentProcessor>>;
 
-/** The processors this instance has: the sandbox always, Stripe and PayPal when they are configured. */
+/**
+ * The processors this instance has: the sandbox only while it is on, Stripe and PayPal when they are configured.
+ * A subscription the sandbox took before it was turned off then finds no processor: nothing renews it for free,
+ * and nothing refunds or forgets through it.
+ */
 export function processorsOf(configured: {
+  sandbox: boolean;
   stripe: PaymentProcessor | undefined;
   paypal: PaymentProcessor | undefined;
 }): PaymentProcessors {
   return {
-    sandbox: sandboxProcessor,
+    ...(configured.sandbox ? { sandbox: sandboxProcessor } : {}),
     ...(configured.stripe ? { stripe: configured.stripe } : {}),
     ...(configured.paypal ? { paypal: configured.paypal } : {}),
   };

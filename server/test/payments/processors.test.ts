@@ -21,9 +21,10 @@ const paypal = new PaypalProcessor(
 );
 
 describe('the payment processors, after the first payment', () => {
-  it('lists the sandbox always, and Stripe and PayPal only when configured', () => {
-    expect(Object.keys(processorsOf({ stripe: undefined, paypal: undefined }))).toEqual(['sandbox']);
-    expect(processorsOf({ stripe, paypal })).toEqual({ sandbox: sandboxProcessor, stripe, paypal });
+  it('lists the sandbox only while it is on, and Stripe and PayPal only when configured', () => {
+    expect(Object.keys(processorsOf({ sandbox: true, stripe: undefined, paypal: undefined }))).toEqual(['sandbox']);
+    expect(processorsOf({ sandbox: false, stripe: undefined, paypal: undefined })).toEqual({});
+    expect(processorsOf({ sandbox: false, stripe, paypal })).toEqual({ stripe, paypal });
   });
 
   it('refuses for good a refund with no payment to refund by, without asking the provider', async () => {

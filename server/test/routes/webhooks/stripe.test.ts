@@ -298,6 +298,7 @@ describeEachDatabase('Stripe', (driver) => {
       const deps = {
         db: app().db,
         outbox: app().outbox,
+        config: app().billing.config,
         stripe,
         paypal: app().billing.paypal,
         log: app().log,
