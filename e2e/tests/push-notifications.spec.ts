@@ -24,7 +24,12 @@ const test = base.extend<object, { pushService: TestPushService; ownKabari: Kaba
   ],
   ownKabari: [
     async ({ pushService }, use) => {
-      const server = await startKabari({ NODE_EXTRA_CA_CERTS: pushService.certificatePath });
+      // The push service is on this machine: only PUSH_ALLOW_LOOPBACK (refused beside PUBLIC_URL) lets the server
+      // send to it.
+      const server = await startKabari({
+        NODE_EXTRA_CA_CERTS: pushService.certificatePath,
+        PUSH_ALLOW_LOOPBACK: 'true',
+      });
       await use(server);
       await server.stop();
     },

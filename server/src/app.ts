@@ -64,6 +64,8 @@ export interface BuildAppOptions {
   outboxTiming?: Partial<DeliveryTiming>;
   /** The HTTPS agent push messages go through (tests: a local push service with its own certificate). */
   pushAgent?: Agent;
+  /** Tests: push services on this machine (their own) may be sent to, whatever the configuration. */
+  pushAllowLoopback?: boolean;
   /** Tests: every answer is checked against its schema before it is written; one that does not match fails. */
   checkAnswers?: boolean;
 }
@@ -207,6 +209,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     config,
     twilioHttpClient: options.twilioHttpClient,
     pushAgent: options.pushAgent,
+    pushAllowLoopback: options.pushAllowLoopback,
     timing: options.outboxTiming,
   });
   await app.register(authPlugin, { config });

@@ -11,6 +11,7 @@ import {
 } from './live/map-config';
 import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
 import { billingConfig, billingEnvironment, type BillingConfig } from './billing/billing-config';
+import { vapidPublicKeyOf } from './lib/vapid-key';
 import { webAddress } from './lib/web-address';
 
 // Where host/dist and remote-*/dist live: the repository root, both from src/ and from dist/.
@@ -144,6 +145,13 @@ const environmentSchema = z.object({
     (value) => value === undefined || value.length >= 32,
     'expected at least 32 characters',
   ),
+  // The push messages' signing key (VAPID): from here it stays out of the database and its backups.
+  VAPID_PRIVATE_KEY: optionalText.refine(
+    (value) => value === undefined || vapidPublicKeyOf(value) !== undefined,
+    'expected a P-256 private key as 43 base64url characters (such as `npx web-push generate-vapid-keys` prints)',
+  ),
+  // Tests only: push services on this machine (their own, on 127.0.0.1) may be sent to. Refused in a deployment.
+  PUSH_ALLOW_LOOPBACK: booleanFromEnv.optional(),
 });
 
 export interface Config {
@@ -169,6 +177,10 @@ export interface Config {
   appId: string;
   rsaPrivateKeyPem: string | undefined;
   authSecret: string | undefined;
+  /** VAPID_PRIVATE_KEY; unset: a key made on first start and kept in the database. */
+  vapidPrivateKey: string | undefined;
+  /** Push endpoints on loopback are allowed (tests' own push service); never in a deployment. */
+  pushAllowLoopback: boolean;
   /** The /dev/* tools, each behind the token. */
   devTools: DevToolsConfig;
   /** The variables left to their defaults where a deployment must set them (warned about at start). */
@@ -223,7 +235,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
   const localTrial = e.PUBLIC_URL === undefined;
-  const problems = [...listeningProblems(e.HOST, localTrial), ...devToolsProblems(e, localTrial)];
+  const problems = [
+    ...listeningProblems(e.HOST, localTrial),
+    ...devToolsProblems(e, localTrial),
+    ...(e.PUSH_ALLOW_LOOPBACK && !localTrial
+      ? [
+          '  PUSH_ALLOW_LOOPBACK: lets push messages go to services on this machine, for tests only: it cannot be ' +
+            'set with PUBLIC_URL',
+        ]
+      : []),
+  ];
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   // Every problem at once, so one start names all there is to fix.
   if ('problem' in trustProxy) problems.push(trustProxy.problem);
@@ -256,6 +277,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     appId: e.APP_ID,
     rsaPrivateKeyPem: e.RSA_PRIVATE_KEY,
     authSecret: e.AUTH_SECRET,
+    vapidPrivateKey: e.VAPID_PRIVATE_KEY,
+    pushAllowLoopback: e.PUSH_ALLOW_LOOPBACK ?? false,
     devTools: {
       outbox: e.DEV_OUTBOX ?? localTrial,
       billing: e.DEV_BILLING_TOOLS ?? false,

@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, loadConfig, startupNotes } from '../src/config';
 
@@ -252,5 +253,26 @@ describe('loadConfig', () => {
 
   it('refuses an RSA_PRIVATE_KEY that is not an RSA private key', () => {
     expect(configError({ RSA_PRIVATE_KEY: 'not a key' })).toContain('RSA_PRIVATE_KEY');
+  });
+
+  it('takes VAPID_PRIVATE_KEY as a P-256 private key, and refuses anything else without echoing it', () => {
+    const privateKey = createECDH('prime256v1');
+    privateKey.generateKeys();
+    const key = privateKey.getPrivateKey().toString('base64url');
+    expect(loadConfig({ VAPID_PRIVATE_KEY: key }).vapidPrivateKey).toBe(key);
+    expect(loadConfig({}).vapidPrivateKey).toBeUndefined();
+    for (const wrong of ['short', 'A'.repeat(43).replace(/A$/, '='), Buffer.alloc(32).toString('base64url')]) {
+      const message = configError({ VAPID_PRIVATE_KEY: wrong });
+      expect(message).toContain('VAPID_PRIVATE_KEY: expected a P-256 private key as 43 base64url characters');
+      expect(message).toContain('the given value is not shown');
+    }
+  });
+
+  it('lets push go to this machine’s own services only when a test asks, and never in a deployment', () => {
+    expect(loadConfig({}).pushAllowLoopback).toBe(false);
+    expect(loadConfig({ PUSH_ALLOW_LOOPBACK: 'true' }).pushAllowLoopback).toBe(true);
+    expect(configError({ PUSH_ALLOW_LOOPBACK: 'true', PUBLIC_URL: 'https://kabari.example' })).toContain(
+      'PUSH_ALLOW_LOOPBACK: lets push messages go to services on this machine, for tests only',
+    );
   });
 });

@@ -12,6 +12,7 @@ import { createSmtpSender } from '../messages/smtp-email';
 import type * as TwilioSms from '../messages/twilio-sms';
 import type { TwilioHttpClient } from '../messages/twilio-sms';
 import { createWebPushSender, loadVapidKeys, type PushNotification } from '../messages/web-push-sender';
+import type { PublicAddressPolicy } from '../lib/public-address';
 import { publishRequestChange } from '../requests/location-request-view';
 
 export interface OutgoingEmail {
@@ -57,6 +58,8 @@ export interface MessageOutbox {
   readonly smsTransport: 'twilio' | 'local';
   /** The public half of the key push messages are signed with: browsers subscribe with it. */
   readonly vapidPublicKey: string;
+  /** Which addresses a browser's push endpoint may have. */
+  readonly pushAddressPolicy: PublicAddressPolicy;
   /**
    * Writes the email to the outbox, inside the caller's transaction when given one. Resolves with the message's
    * id, or null when a message with that idempotency key was already queued.
@@ -86,7 +89,7 @@ export interface DeliveryTiming {
   smtpSocketMs: number;
   /** Twilio: one HTTP request (and its socket). */
   twilioRequestMs: number;
-  /** Web Push: one request to a push service. */
+  /** Web Push: one request to a push service, start to end (its name's lookup, connecting and the answer). */
   pushRequestMs: number;
   /** How often the leases of a claimed batch are renewed while it is being delivered. */
   leaseRenewalMs: number;
@@ -105,7 +108,7 @@ export const DELIVERY_TIMING: DeliveryTiming = {
   smtpGreetingMs: 10_000,
   smtpSocketMs: 30_000,
   twilioRequestMs: 30_000,
-  pushRequestMs: 30_000,
+  pushRequestMs: 15_000,
   leaseRenewalMs: 30_000,
 };
 
@@ -115,6 +118,8 @@ export interface MessageOutboxOptions {
   twilioHttpClient?: TwilioHttpClient;
   /** The HTTPS agent push messages go through (tests: one that trusts a local push service's certificate). */
   pushAgent?: Agent;
+  /** Push services on this machine may be sent to (tests' own service), as PUSH_ALLOW_LOOPBACK allows. */
+  pushAllowLoopback?: boolean;
   /** Shorter timeouts and renewals for tests; the defaults are DELIVERY_TIMING. */
   timing?: Partial<DeliveryTiming>;
 }
@@ -122,6 +127,14 @@ export interface MessageOutboxOptions {
 /** Whom push services may contact about Kabari's messages (VAPID's subject): the site when on https, else the operator. */
 function vapidSubject(config: Config): string {
   return config.publicUrl.startsWith('https://') ? config.publicUrl : `mailto:${config.operatorEmail}`;
+}
+
+/** Which addresses a browser's push endpoint may have: public ones, and loopback only where a test allows it. */
+export function pushAddressPolicy(
+  config: Pick<Config, 'pushAllowLoopback'>,
+  options: Pick<MessageOutboxOptions, 'pushAllowLoopback'>,
+): PublicAddressPolicy {
+  return { allowLoopback: config.pushAllowLoopback || options.pushAllowLoopback === true };
 }
 
 declare module 'fastify' {
@@ -141,9 +154,14 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
 }
 
+const CHANNELS = ['email', 'sms', 'push'] as const;
+type Channel = (typeof CHANNELS)[number];
+/** The scheduler's job for one channel's lane. */
+const laneJob = (channel: Channel) => `outbox:${channel}`;
+
 interface ClaimedMessage {
   id: string;
-  channel: 'email' | 'sms' | 'push';
+  channel: Channel;
   recipient: string;
   subject: string | null;
   body_text: string;
@@ -181,7 +199,7 @@ export default fp(
     // Each channel's provider, or none (the outbox keeps the message). A provider's SDK loads only when it is
     // configured: Twilio's alone takes a few hundred milliseconds.
     const twilioSettings = config.requests.twilio;
-    const vapidKeys = await loadVapidKeys(db);
+    const vapidKeys = await loadVapidKeys(db, config.vapidPrivateKey);
     const senders: Record<'email' | 'sms' | 'push', MessageSender | undefined> = {
       email: config.smtpUrl
         ? createSmtpSender(config.smtpUrl, config.mailFrom, {
@@ -201,13 +219,14 @@ export default fp(
       push: createWebPushSender(
         db,
         { ...vapidKeys, subject: vapidSubject(config) },
-        timing.pushRequestMs,
-        options.pushAgent,
+        {
+          deadlineMs: timing.pushRequestMs,
+          agent: options.pushAgent,
+          addressPolicy: pushAddressPolicy(config, options),
+        },
       ),
     };
 
-    let running: Promise<number> | undefined;
-    let kicked = false;
     let closing = false;
 
     async function attempt(message: ClaimedMessage): Promise<DeliveryOutcome> {
@@ -323,7 +342,7 @@ export default fp(
       for (const request of requests) await publishRequestChange(tx, request.userId, request.id);
     }
 
-    async function dispatchBatch(): Promise<number> {
+    async function dispatchBatch(channel: Channel): Promise<number> {
       // Claiming moves next_attempt_at past a lease: another instance skips these rows (skip locked), and a
       // crash mid-send means a retry after the lease, not a lost message.
       const claimed = await queryRows<ClaimedMessage>(
@@ -332,12 +351,12 @@ export default fp(
               next_attempt_at = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})
             where id in (
               select id from outbox_messages
-              where state = 'queued' and next_attempt_at <= now()
+              where state = 'queued' and channel = ${channel} and next_attempt_at <= now()
               order by created_at limit ${BATCH_SIZE}
               for update skip locked)
             returning id, channel, recipient, subject, body_text, body_html, reply_to, erase_when_sent, attempts`,
       );
-      // The batch is sent one message at a time: the ones still waiting keep their claim while the others go.
+      // The ones still waiting keep their claim while the others go.
       const waiting = new Set(claimed.map((message) => message.id));
       // One renewal at a time. A renewal still naming a message must land before its outcome is written, or it
       // would push a failed message's retry time out to a whole lease.
@@ -350,14 +369,18 @@ export default fp(
             renewing = undefined;
           });
       }, timing.leaseRenewalMs);
+      const deliver = async (message: ClaimedMessage) => {
+        const outcome = await attempt(message);
+        // Settled from here on: later renewals leave it alone, and one already under way lands first.
+        waiting.delete(message.id);
+        await renewing;
+        await settle(message, outcome);
+      };
       try {
-        for (const message of claimed) {
-          const outcome = await attempt(message);
-          // Settled from here on: later renewals leave it alone, and one already under way lands first.
-          waiting.delete(message.id);
-          await renewing;
-          await settle(message, outcome);
-        }
+        // Email and SMS go one at a time, in order, through their provider's connections. Each push goes to a
+        // service of its browser's own: the batch's pushes go together, so one slow service holds up no other.
+        if (channel === 'push') await Promise.all(claimed.map(deliver));
+        else for (const message of claimed) await deliver(message);
       } finally {
         clearInterval(renewal);
         await renewing;
@@ -373,26 +396,49 @@ export default fp(
         .where(and(inArray(outboxMessages.id, ids), eq(outboxMessages.state, 'queued')));
     }
 
-    async function dispatchDue(): Promise<number> {
-      // One dispatch at a time in this process; a kick during a run asks for one more run.
-      if (running) {
-        kicked = true;
+    /**
+     * One lane of delivery per channel, each with its own dispatch loop: a push service that takes its time, or an
+     * SMTP server that is down, never holds up another channel's messages (a reset code waits on no notification).
+     * One dispatch at a time per lane in this process; a kick during a run asks for one more run.
+     */
+    function lane(channel: Channel) {
+      let running: Promise<number> | undefined;
+      let kicked = false;
+      const run = (): Promise<number> => {
+        if (running) {
+          kicked = true;
+          return running;
+        }
+        running = (async () => {
+          let total = 0;
+          let claimed: number;
+          do {
+            kicked = false;
+            claimed = await dispatchBatch(channel);
+            total += claimed;
+            // A full batch means more may be due now.
+          } while ((kicked || claimed === BATCH_SIZE) && !closing);
+          return total;
+        })().finally(() => {
+          running = undefined;
+        });
         return running;
-      }
-      running = (async () => {
-        let total = 0;
-        let claimed: number;
-        do {
-          kicked = false;
-          claimed = await dispatchBatch();
-          total += claimed;
-          // A full batch means more may be due now.
-        } while ((kicked || claimed === BATCH_SIZE) && !closing);
-        return total;
-      })().finally(() => {
-        running = undefined;
-      });
-      return running;
+      };
+      /** Waits for the run under way, if any, without starting one. */
+      const settled = async () => {
+        await running?.catch(() => undefined);
+      };
+      return { run, settled };
+    }
+    const lanes = Object.fromEntries(CHANNELS.map((channel) => [channel, lane(channel)])) as Record<
+      Channel,
+      ReturnType<typeof lane>
+    >;
+
+    /** Every lane at once; resolves with how many messages were attempted. */
+    async function dispatchDue(): Promise<number> {
+      const counts = await Promise.all(CHANNELS.map((channel) => lanes[channel].run()));
+      return counts.reduce((sum, count) => sum + count, 0);
     }
 
     // Without a provider a message is finished the moment it is written: it stays in the outbox, sent to no one.
@@ -415,6 +461,7 @@ export default fp(
       transport: senders.email ? 'smtp' : 'local',
       smsTransport: senders.sms ? 'twilio' : 'local',
       vapidPublicKey: vapidKeys.publicKey,
+      pushAddressPolicy: pushAddressPolicy(config, options),
       queue: (executor, email) =>
         insertMessage(executor, {
           idempotencyKey: email.idempotencyKey,
@@ -445,18 +492,23 @@ export default fp(
           locale: sms.locale,
           ...(senders.sms ? {} : localDelivery()),
         }),
-      kick: () => app.scheduler.runSoon('outbox'),
+      kick: () => {
+        for (const channel of CHANNELS) app.scheduler.runSoon(laneJob(channel));
+      },
       dispatchDue,
     };
     app.decorate('outbox', outbox);
 
     // Messages left queued by an earlier run (a restart) are picked up on start; then every few seconds and whenever
     // a message is queued (kick). Push always has its provider, so the dispatcher always runs.
-    app.scheduler.add('outbox', { everyMs: POLL_INTERVAL_MS }, dispatchDue);
+    for (const channel of CHANNELS) {
+      app.scheduler.add(laneJob(channel), { everyMs: POLL_INTERVAL_MS }, lanes[channel].run);
+    }
     // Runs before the database plugin's onClose (hooks close in reverse order of registration).
     app.addHook('onClose', async () => {
       closing = true;
-      await running?.catch(() => undefined);
+      // Each lane stops after its batch under way.
+      await Promise.all(CHANNELS.map((channel) => lanes[channel].settled()));
       senders.email?.close();
       senders.sms?.close();
     });

@@ -1,12 +1,15 @@
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createECDH, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { loadServerSecrets } from '../../src/auth/server-secrets';
 import { loadConfig } from '../../src/config';
 import { serverSettings } from '../../src/db/schema/server';
+import { loadVapidKeys } from '../../src/messages/web-push-sender';
 import { describeEachDatabase, openedTestDatabase } from '../support/databases';
 
 describeEachDatabase('server secrets', (driver) => {
   const database = openedTestDatabase(driver);
+  const vapidSetting = (db: typeof database.current.db) =>
+    db.select().from(serverSettings).where(eq(serverSettings.key, 'push.vapid_keys'));
 
   it('are generated once and shared by every instance, even when they start together', async () => {
     const config = loadConfig({});
@@ -41,5 +44,20 @@ describeEachDatabase('server secrets', (driver) => {
       .from(serverSettings)
       .where(eq(serverSettings.key, 'auth.rsa_key'));
     expect(stored).toHaveLength(1);
+  });
+
+  it('sign push messages with VAPID_PRIVATE_KEY when configured, keeping no copy of it in the database', async () => {
+    const { db } = database.current;
+    const made = await loadVapidKeys(db, undefined);
+    expect(await vapidSetting(db)).toHaveLength(1);
+    expect(await loadVapidKeys(db, undefined)).toEqual(made);
+
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const privateKey = ecdh.getPrivateKey().toString('base64url');
+    const configured = await loadVapidKeys(db, loadConfig({ VAPID_PRIVATE_KEY: privateKey }).vapidPrivateKey);
+    expect(configured).toEqual({ privateKey, publicKey: ecdh.getPublicKey().toString('base64url') });
+    // The copy an earlier start made is gone from the database (and so from its backups).
+    expect(await vapidSetting(db)).toHaveLength(0);
   });
 });

@@ -11,6 +11,7 @@ import type { TwilioHttpClient } from '../../src/messages/twilio-sms';
 import { describeEachDatabase } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
 import { fakeOnly } from '../support/fake-clock';
+import { startPushService, type TestPushService } from '../support/push-service';
 import { buildTestApp, type TestApp } from '../support/test-app';
 import { tablesHolding } from '../support/stored-text';
 import { recordingTwilioClient } from '../support/twilio-recorder';
@@ -669,4 +670,56 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     const history = await testApp.app.inject({ method: 'GET', url: '/api/v1/requests', headers: refused.headers });
     expect(history.json().data.items[0]).toMatchObject({ id: refused.request.id, delivery: 'failed' });
   });
+});
+
+describeEachDatabase('the dispatcher: one channel never waits on another', (driver) => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let pushService: TestPushService;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    pushService = await startPushService();
+    testApp = await buildTestApp(
+      driver,
+      { SMTP_URL: smtp.url },
+      { build: { pushAgent: pushService.agent, pushAllowLoopback: true, outboxTiming: { pushRequestMs: 4_000 } } },
+    );
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await pushService?.close();
+    await smtp?.close();
+  });
+
+  it('delivers a reset code while a push service is still trickling its answer to an earlier notification', async () => {
+    const { app } = testApp;
+    const slow = pushService.browser('slow-service');
+    pushService.answer('slow-service', 201, 'trickle');
+    const owner = await createRequester(app, { displayName: 'Wati' });
+    const on = await app.inject({
+      method: 'POST',
+      url: '/api/v1/push/subscriptions',
+      headers: owner.headers,
+      payload: slow.subscription,
+    });
+    expect(on.statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/api/v1/push/test', headers: owner.headers })).statusCode).toBe(
+      200,
+    );
+    while (pushService.answering() === 0) await new Promise((resolve) => setImmediate(resolve));
+
+    await createUser(app.db, { email: 'lanes@example.com', displayName: 'Wati', password: 'pw123456' });
+    const arrival = smtp.nextMessage();
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sendCode',
+      payload: { email: 'lanes@example.com', type: 1 },
+    });
+    expect(asked.statusCode).toBe(200);
+    expect((await arrival).to).toBe('lanes@example.com');
+    // The push is still being answered: the email did not wait for it.
+    expect(pushService.answering()).toBe(1);
+  }, 15_000);
 });

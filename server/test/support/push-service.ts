@@ -4,6 +4,7 @@
 // records what arrived; it answers 201, or whatever status a test asks for.
 import { createECDH, createPublicKey, randomBytes, verify } from 'node:crypto';
 import fs from 'node:fs';
+import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -23,6 +24,8 @@ export interface ReceivedPush {
   vapid: { aud: string; exp: number; sub: string; publicKey: string };
 }
 
+export type AnswerBody = 'empty' | 'trickle' | 'endless';
+
 export interface TestBrowser {
   /** As PushSubscription.toJSON() gives it. */
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
@@ -35,8 +38,14 @@ export interface TestPushService {
   certificatePath: string;
   browser(name: string): TestBrowser;
   received: ReceivedPush[];
-  /** The status the next messages to this browser are answered with (201 by default). */
-  answer(name: string, status: number): void;
+  /**
+   * The status the next messages to this browser are answered with (201 by default), and how its body comes:
+   * at once (empty), a byte every 100 ms for as long as the client listens ('trickle'), or without end as fast as
+   * the client reads ('endless').
+   */
+  answer(name: string, status: number, body?: AnswerBody): void;
+  /** Answers being written now ('trickle' and 'endless' ones the client still listens to). */
+  answering(): number;
   close(): Promise<void>;
 }
 
@@ -68,8 +77,35 @@ function checkVapid(authorization: string | undefined): ReceivedPush['vapid'] {
 export async function startPushService(): Promise<TestPushService> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-push-'));
   const { certificate, key: privateKey, pem: cert } = selfSignedCertificate(folder);
-  const browsers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: string; status: number }>();
+  const browsers = new Map<
+    string,
+    { ecdh: ReturnType<typeof createECDH>; auth: string; status: number; body: AnswerBody }
+  >();
   const received: ReceivedPush[] = [];
+  const answers = new Set<http.ServerResponse>();
+  /** Writes an answer's body as asked, until the client goes. */
+  function writeBody(response: http.ServerResponse, body: AnswerBody): void {
+    if (body === 'empty') {
+      response.end();
+      return;
+    }
+    answers.add(response);
+    let timer: NodeJS.Timeout | undefined;
+    response.on('close', () => {
+      clearTimeout(timer);
+      answers.delete(response);
+    });
+    const chunk = Buffer.alloc(body === 'trickle' ? 1 : 64 * 1024, 'x');
+    const next = () => {
+      if (response.destroyed) return;
+      if (body === 'trickle') {
+        response.write(chunk);
+        timer = setTimeout(next, 100);
+      } else if (response.write(chunk)) setImmediate(next);
+      else response.once('drain', next);
+    };
+    next();
+  }
   const server = https.createServer({ cert, key: fs.readFileSync(privateKey, 'utf8') }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -90,7 +126,8 @@ export async function startPushService(): Promise<TestPushService> {
           payload,
           vapid: checkVapid(request.headers.authorization),
         });
-        response.writeHead(browser.status, { location: `/messages/${received.length}` }).end();
+        response.writeHead(browser.status, { location: `/messages/${received.length}` });
+        writeBody(response, browser.body);
       } catch (error) {
         response.writeHead(400).end(error instanceof Error ? error.message : String(error));
       }
@@ -108,7 +145,7 @@ export async function startPushService(): Promise<TestPushService> {
       if (!browser) {
         const ecdh = createECDH('prime256v1');
         ecdh.generateKeys();
-        browser = { ecdh, auth: randomBytes(16).toString('base64url'), status: 201 };
+        browser = { ecdh, auth: randomBytes(16).toString('base64url'), status: 201, body: 'empty' };
         browsers.set(name, browser);
       }
       return {
@@ -118,13 +155,16 @@ export async function startPushService(): Promise<TestPushService> {
         },
       };
     },
-    answer(name, status) {
+    answer(name, status, body = 'empty') {
       const browser = browsers.get(name);
       if (!browser) throw new Error(`no browser ${name}`);
       browser.status = status;
+      browser.body = body;
     },
+    answering: () => answers.size,
     close: async () => {
       agent.destroy();
+      for (const response of answers) response.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(folder, { recursive: true, force: true });
     },

@@ -2,10 +2,30 @@ import type { FastifyInstance } from 'fastify';
 import type { User } from '../../auth/users';
 import { HttpError } from '../../lib/envelope';
 import { messagesOf } from '../../lib/messages';
+import {
+  NonPublicAddressError,
+  resolvePublicAddress,
+  UnresolvableHostError,
+  type PublicAddressPolicy,
+} from '../../lib/public-address';
 import { testPushNotification } from '../../messages/templates';
 import { pushSubscriptionsOf, removePushSubscription, savePushSubscription } from '../../push/push-subscriptions';
 
 const say = messagesOf('push');
+
+/**
+ * A browser's push endpoint is an address any signed-in account can give: Kabari's server will post to it. Only a
+ * name (or address) on the public internet is kept; the sender checks it again, and pins it, at each push.
+ */
+async function checkPushEndpoint(endpoint: string, policy: PublicAddressPolicy): Promise<void> {
+  try {
+    await resolvePublicAddress(new URL(endpoint).hostname, policy);
+  } catch (error) {
+    if (error instanceof NonPublicAddressError) throw new HttpError(400, say('endpointNotPublic'));
+    if (error instanceof UnresolvableHostError) throw new HttpError(400, say('endpointUnknown'));
+    throw error;
+  }
+}
 
 /** Notifications turned on in this browser for this subscriber; answers how many browsers have them now. */
 export async function subscribeBrowser(
@@ -14,6 +34,7 @@ export async function subscribeBrowser(
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
 ): Promise<{ devices: number }> {
   const { endpoint, keys } = subscription;
+  await checkPushEndpoint(endpoint, app.outbox.pushAddressPolicy);
   await savePushSubscription(app.db, userId, { endpoint, p256dh: keys.p256dh, auth: keys.auth });
   return { devices: (await pushSubscriptionsOf(app.db, userId)).length };
 }

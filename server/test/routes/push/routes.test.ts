@@ -20,7 +20,8 @@ describeEachDatabase('Web Push notifications', (driver) => {
     testApp = await buildTestApp(
       driver,
       { PUBLIC_URL: 'https://kabari.example', OPERATOR_EMAIL: 'ops@kabari.example' },
-      { build: { pushAgent: pushService.agent } },
+      // The tests' push service listens on this machine, which only this allowance lets the server send to.
+      { build: { pushAgent: pushService.agent, pushAllowLoopback: true } },
     );
   });
 
@@ -88,6 +89,30 @@ describeEachDatabase('Web Push notifications', (driver) => {
     expect(await subscriptionRows(subscription.endpoint)).toEqual([
       expect.objectContaining({ userId: sari.userId, p256dh: subscription.keys.p256dh }),
     ]);
+  });
+
+  it('refuses an endpoint that is not on the public internet, in either language, and keeps nothing', async () => {
+    const dewi = await createRequester(app(), { displayName: 'Dewi' });
+    const { keys } = pushService.browser('dewi-phone').subscription;
+    for (const endpoint of [
+      'https://169.254.169.254/latest/meta-data',
+      'https://10.0.0.8:8443/push/abc',
+      'https://[fd00::1]/push/abc',
+      'https://100.64.1.1/push/abc',
+      'https://[::ffff:192.168.1.1]/push/abc',
+    ]) {
+      const refused = await subscribe(dewi, { endpoint, keys });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe('endpoint must be the address of a push service on the public internet');
+      expect(await subscriptionRows(endpoint)).toHaveLength(0);
+    }
+    const inIndonesian = await subscribe(dewi, { endpoint: 'https://192.168.0.1/push', keys }, 'id');
+    expect(inIndonesian.json().message).toBe('endpoint harus berupa alamat layanan push di internet publik');
+    const unknown = await subscribe(dewi, { endpoint: 'https://push.kabari.invalid/abc', keys }, 'id');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(
+      'Layanan push browser Anda tidak dapat ditemukan. Silakan coba aktifkan notifikasi lagi nanti.',
+    );
   });
 
   it('gives a browser to the account signed in there now, and lets only its owner turn it off', async () => {
