@@ -169,12 +169,17 @@ export function exitOf(app: Process, ms = 30_000): Promise<{ code: number | null
 export interface Nginx {
   stop: () => Promise<void>;
   errorLog: () => string;
+  /**
+   * Every log nginx has written, by file name: `error.log`, `access.log` (the one Debian's nginx.conf sets for
+   * every site that names none) and the ones the site names (in /var/log/nginx on the machine, here in the folder).
+   */
+  logs: () => Record<string, string>;
 }
 
 /**
  * nginx in a folder of its own: the documented site inside the http block Debian's nginx.conf would give it (the
- * parts that matter here: gzip on, sendfile), single-process (no switch to another user, so it runs as root or
- * not), logs and temporary files in the folder.
+ * parts that matter here: gzip on, sendfile, the default access log), single-process (no switch to another user,
+ * so it runs as root or not), logs and temporary files in the folder.
  */
 export async function startNginx(folder: string, site: string, httpsPort: number): Promise<Nginx> {
   if (!fs.existsSync(NGINX)) {
@@ -201,7 +206,7 @@ http {
   fastcgi_temp_path ${folder}/fastcgi;
   uwsgi_temp_path ${folder}/uwsgi;
   scgi_temp_path ${folder}/scgi;
-${site}
+${site.split('/var/log/nginx/').join(`${folder}/`)}
 }
 `,
   );
@@ -220,7 +225,14 @@ ${site}
     () => (nginx.child.exitCode === null ? null : `nginx exited with ${nginx.child.exitCode}:\n${readLog()}`),
     20_000,
   );
-  return { stop: nginx.stop, errorLog: readLog };
+  const logs = () =>
+    Object.fromEntries(
+      fs
+        .readdirSync(folder)
+        .filter((name) => name.endsWith('.log'))
+        .map((name) => [name, fs.readFileSync(path.join(folder, name), 'utf8')]),
+    );
+  return { stop: nginx.stop, errorLog: readLog, logs };
 }
 
 export interface HttpsAnswer {

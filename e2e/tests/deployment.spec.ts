@@ -40,6 +40,7 @@ test.describe('a deployment as docs/deploy.md describes it', () => {
   let publicUrl: string;
   let appUrl: string;
   let subscriber: Subscriber;
+  let ports: { http: number; https: number; app: number };
 
   const viaNginx = (pathname: string, options: Parameters<typeof httpsRequest>[2] = {}) =>
     httpsRequest(`${publicUrl}${pathname}`, ca, options);
@@ -54,10 +55,8 @@ test.describe('a deployment as docs/deploy.md describes it', () => {
 
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-deploy-'));
     fs.chmodSync(folder, 0o755);
-    const [certificate, ports] = [
-      selfSignedCertificate(folder),
-      { http: await freePort(), https: await freePort(), app: await freePort() },
-    ];
+    const certificate = selfSignedCertificate(folder);
+    ports = { http: await freePort(), https: await freePort(), app: await freePort() };
     ca = certificate.pem;
     publicUrl = `https://localhost:${ports.https}`;
     appUrl = `http://127.0.0.1:${ports.app}`;
@@ -195,6 +194,56 @@ test.describe('a deployment as docs/deploy.md describes it', () => {
     } finally {
       await database.end();
     }
+  });
+
+  test('nginx’s access log keeps no token, query string or client address, and does list the traffic', async () => {
+    // A requester's link (another subscriber's: one link each per 3 hours), and its recipient opening it through
+    // nginx: the page (once over plain http, redirected), then the share API as the page calls it, and consent.
+    const requester = await signUpSubscriber(appUrl, { displayName: 'Sari Deploy' });
+    const created = await viaNginx('/api/v1/links', {
+      method: 'POST',
+      headers: { authorization: requester.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Family', locale: 'en' }),
+    });
+    expect(created.status, created.body).toBe(200);
+    const link = new URL(JSON.parse(created.body).data.request.url as string);
+    const token = link.searchParams.get('token')!;
+    expect(token).toBeTruthy();
+    const redirected = await fetch(`http://localhost:${ports.http}${link.pathname}${link.search}`, {
+      redirect: 'manual',
+    });
+    expect(redirected.status).toBe(301);
+    expect((await viaNginx(`${link.pathname}${link.search}`)).status).toBe(200);
+    const share = `/api/v1/share/links/${encodeURIComponent(token)}`;
+    expect((await viaNginx(share)).status).toBe(200);
+    expect((await viaNginx(`${share}/consent`, { method: 'POST' })).status).toBe(200);
+    // A number check: the phone number travels in the query string.
+    const phone = '+6281234567890';
+    const lookup = await viaNginx(`/api/v1/numbers/lookup?number=${encodeURIComponent(phone)}`);
+    expect(lookup.status).toBe(200);
+    // A guess at the /dev tools' token.
+    expect((await viaNginx(`/dev/outbox?token=${GUESS}`)).status).toBe(404);
+
+    const logs = nginx!.logs();
+    const access = logs['kabari.access.log'] ?? '';
+    // Nothing that opens a link or names a person, in any log nginx wrote: the token, the guessed /dev token, the
+    // phone number, the session, the client's address, any query string.
+    const everything = Object.values(logs).join('\n');
+    for (const secret of [token, GUESS, phone, encodeURIComponent(phone), requester.token, subscriber.token]) {
+      expect(everything).not.toContain(secret);
+    }
+    expect(access).not.toContain('?');
+    expect(access).not.toContain('127.0.0.1');
+    // The traffic is there for the operator (so an empty log cannot pass): what was asked, and how it went.
+    expect(access).toContain('"GET /enter-link" 301');
+    expect(access).toContain('"GET /enter-link" 200');
+    expect(access).toContain('"GET /api/v1/share/links/[token]" 200');
+    expect(access).toContain('"POST /api/v1/share/links/[token]/consent" 200');
+    expect(access).toContain('"GET /api/v1/numbers/lookup" 200');
+    expect(access).toContain('"GET /dev/outbox" 404');
+    expect(access).toMatch(/^127\.0\.0\.0 \[/m);
+    // Debian's default access log (every request line in full) gets nothing from this site.
+    expect(logs['access.log'] ?? '').toBe('');
   });
 
   test('nginx logged no error while proxying', async () => {
