@@ -1,3 +1,5 @@
+import { englishPathOf } from './locale-paths';
+
 /** The pages a location request's recipient opens from the link: nothing about them is recorded there. */
 export const RECIPIENT_PAGES = ['/enter-link', '/location-failed', '/share'] as const;
 
@@ -5,8 +7,7 @@ type RecipientPage = (typeof RECIPIENT_PAGES)[number];
 
 /** Which recipient's page a path is, in either language, with or without a trailing slash; null for any other. */
 export function recipientPageOf(pathname: string): RecipientPage | null {
-  const english = pathname === '/id' || pathname.startsWith('/id/') ? pathname.slice(3) : pathname;
-  const bare = english.replace(/\/+$/, '');
+  const bare = englishPathOf(pathname).replace(/\/+$/, '');
   return RECIPIENT_PAGES.find((page) => page === bare) ?? null;
 }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
 import { REMOTE_NAMES, type Config } from '../config';
+import { isRecipientPage } from '../lib/recipient-pages';
 import { tileOrigin } from '../live/map-config';
 
 /** Origins the remotes are loaded from when REMOTE_*_URL points elsewhere (a CDN, another instance). */
@@ -106,27 +107,16 @@ function permissionsHeader(allowed: Allowed): string {
 export const PERMISSIONS_NONE = permissionsHeader({});
 
 /**
- * The recipient's pages (and their /id twins): the consent screen and what follows it ask for the position, and the
- * thank-you page records a voice reply.
- */
-const RECIPIENT_PAGES = new Set(['/enter-link', '/location-failed', '/share']);
-
-/** A page's path without the /id prefix and trailing slash: `/id/share/` → `/share`. */
-function pageOf(pathname: string): string {
-  const english = pathname === '/id' || pathname.startsWith('/id/') ? pathname.slice(3) : pathname;
-  return english.replace(/\/+$/, '') || '/';
-}
-
-/**
  * The Permissions-Policy of a page's HTML. The app moves between pages without loading a new document, so a
  * document keeps the policy of the page it was loaded for: the recipient's pages never lead to the payment dialog
  * (or to the dashboard, which copies links), and no other page leads to them.
  */
 export function pagePermissionsPolicy(config: Config, pathname: string): string {
-  const page = pageOf(pathname);
   // The microphone is asked for only when Record is pressed, and only by this origin: the thank-you page (reached
   // from the consent page without a new document) and the dashboard's send steps (reached from any app page).
-  if (RECIPIENT_PAGES.has(page)) return permissionsHeader({ geolocation: '(self)', microphone: '(self)' });
+  // The recipient's pages (and their /id twins): the consent screen and what follows it ask for the position, and
+  // the thank-you page records a voice reply.
+  if (isRecipientPage(pathname)) return permissionsHeader({ geolocation: '(self)', microphone: '(self)' });
   return permissionsHeader({
     // The dashboard's "copy link" button.
     'clipboard-write': '(self)',

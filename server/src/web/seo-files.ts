@@ -2,22 +2,14 @@
 // site's absolute address (PUBLIC_URL), which no build knows, and the sitemap lists whatever pages the
 // remotes deployed right now have prerendered (a remote adds a page without a server or host release).
 import { escapeHtml } from '../lib/escape-html';
+import { englishPathOf, indonesianPathOf } from '../lib/locale-paths';
+import { RECIPIENT_PAGES } from '../lib/recipient-pages';
 
 /** Routes that are personal or need a login: crawlers are asked to stay out, in both languages. */
-export const DISALLOWED_PATHS = ['/dashboard', '/enter-link', '/share', '/location-failed', '/register'];
+export const DISALLOWED_PATHS = ['/dashboard', ...RECIPIENT_PAGES, '/register'];
 
 function origin(publicUrl: string): string {
   return publicUrl.replace(/\/+$/, '');
-}
-
-function englishPath(pagePath: string): string {
-  if (pagePath === '/id' || pagePath === '/id/') return '/';
-  return pagePath.startsWith('/id/') ? pagePath.slice(3) : pagePath;
-}
-
-function indonesianPath(pagePath: string): string {
-  const english = englishPath(pagePath);
-  return english === '/' ? '/id/' : `/id${english}`;
 }
 
 // The same five characters as in HTML.
@@ -44,10 +36,10 @@ export function robotsTxt(publicUrl: string): string {
 export function sitemapXml(publicUrl: string, pagePaths: string[]): string {
   const base = origin(publicUrl);
   const listed = new Set(pagePaths.map((pagePath) => (pagePath === '/id' ? '/id/' : pagePath)));
-  const englishPages = [...new Set([...listed].map(englishPath))].sort();
+  const englishPages = [...new Set([...listed].map(englishPathOf))].sort();
   const entries: string[] = [];
   for (const english of englishPages) {
-    const indonesian = indonesianPath(english);
+    const indonesian = indonesianPathOf(english);
     const twins = [english, indonesian].filter((pagePath) => listed.has(pagePath));
     const alternates =
       twins.length === 2
