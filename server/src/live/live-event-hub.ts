@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
 import { sessions } from '../db/schema/accounts';
 import { requestEvents } from '../db/schema/location-requests';
+import { looksOf, type LookRecorder } from '../routes/map-views/service';
 
 /** A browser's open event stream. */
 export interface LiveWatcher {
@@ -48,8 +49,11 @@ export const DEFAULT_LIVE_EVENT_OPTIONS: LiveEventHubOptions = {
 interface EventRow {
   id: number;
   userId: string;
+  requestId: string | null;
   type: string;
   payload: string;
+  /** Whether the event shows the requester a recipient's position: a new one, or a request's latest. */
+  showsPosition: boolean;
 }
 
 export interface HubLog {
@@ -73,8 +77,12 @@ const eventColumns = {
   id: requestEvents.id,
   userId: requestEvents.userId,
   type: requestEvents.type,
+  requestId: requestEvents.requestId,
   // Sent as is: no parse and re-serialisation of every payload.
   payload: sql<string>`${requestEvents.payload}::text`,
+  // Told by the database, so that no payload is parsed here.
+  showsPosition: sql<boolean>`(${requestEvents.type} = 'position'
+    or jsonb_typeof(${requestEvents.payload} -> 'lastPosition') = 'object')`,
 };
 
 /**
@@ -97,12 +105,14 @@ export class LiveEventHub {
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
   private size = 0;
+  private readonly looks: LookRecorder;
 
   constructor(
     private readonly db: Database,
     private readonly log: HubLog,
     private readonly options: LiveEventHubOptions = DEFAULT_LIVE_EVENT_OPTIONS,
   ) {
+    this.looks = looksOf(db);
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -219,6 +229,7 @@ export class LiveEventHub {
           )
           .orderBy(asc(requestEvents.id))
           .limit(pageSize);
+        await this.recordLooks(rows.filter((row) => this.willDeliver(row)));
         for (const row of rows) {
           if (row.id > this.highestSeenId) this.highestSeenId = row.id;
           this.deliver(row);
@@ -315,10 +326,35 @@ export class LiveEventHub {
           this.log.error({ err: error }, 'Could not read live events');
           continue;
         }
+        await this.recordLooks(rows.filter((row) => this.willDeliver(row)));
         for (const row of rows) this.deliver(row);
       }
     } finally {
       this.reading = false;
+    }
+  }
+
+  /** Whether deliver() will write this event to streams of this instance. */
+  private willDeliver(row: EventRow): boolean {
+    return this.watchers.has(row.userId) && row.id > (this.deliveredUpTo.get(row.userId) ?? 0);
+  }
+
+  /**
+   * A position written to a requester's stream is a look at its recipient, recorded before it is written. Recorded
+   * here, where the event reaches a stream, not where it is published: the publishing instance cannot know whether
+   * any browser of the requester is listening, on it or on another, and a requester with no stream open has not
+   * looked. Every instance hears every event, but only those with a stream of its user record it; the rows of one
+   * notification batch are one statement, and a request already recorded within the last minute costs nothing
+   * (LookRecorder), so thousands of streams add about a statement per watched request a minute.
+   */
+  private async recordLooks(rows: EventRow[]): Promise<void> {
+    const requestIds = rows.flatMap((row) => (row.showsPosition && row.requestId ? [row.requestId] : []));
+    if (requestIds.length === 0) return;
+    try {
+      await this.looks.record(requestIds);
+    } catch (error) {
+      // Logged, and the position still goes out: holding it back would stall every stream here behind one write.
+      this.log.error({ err: error }, 'Could not record the looks of live position events');
     }
   }
 
@@ -369,6 +405,7 @@ export class LiveEventHub {
         // Events up to the newest are covered by the reload.
         this.cover(watcher, newestId, eventFrame(newestId, 'resync', '{}'));
       } else {
+        await this.recordLooks(rows.filter((row) => row.id > watcher.sentUpTo));
         for (const row of rows) this.send(watcher, row.id, eventFrame(row.id, row.type, row.payload));
       }
     } catch (error) {

@@ -5640,7 +5640,7 @@ export interface paths {
         };
         /**
          * A request's shared positions (owner only)
-         * @description Oldest first, at most the latest 2000. 404 when the request is not the caller's.
+         * @description Oldest first, at most the latest 2000. 404 when the request is not the caller's. While the recipient shares, an answer with positions counts as a look on their page.
          */
         get: {
             parameters: {
@@ -7212,7 +7212,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's requests, newest first, with delivery state and last position */
+        /**
+         * The signed-in user's requests, newest first, with delivery state and last position
+         * @description Each request shown with a last position while its recipient shares counts as a look on their page.
+         */
         get: {
             parameters: {
                 query?: {

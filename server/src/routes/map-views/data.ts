@@ -1,5 +1,5 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../../db/open-database';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { queryRows, type DatabaseExecutor } from '../../db/open-database';
 import { locationRequests, mapViews } from '../../db/schema/location-requests';
 
 // The requester looking at a request's map, as rows: every query the map-view rules (service.ts) make.
@@ -15,6 +15,17 @@ export async function ownedRequestConsent(
     .from(locationRequests)
     .where(and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId)));
   return request;
+}
+
+/** The latest opening of a request's map seen after `since`: its id, or null. */
+export async function currentMapView(db: DatabaseExecutor, requestId: string, since: Date): Promise<number | null> {
+  const [view] = await db
+    .select({ id: mapViews.id })
+    .from(mapViews)
+    .where(and(eq(mapViews.requestId, requestId), gt(mapViews.lastSeenAt, since)))
+    .orderBy(desc(mapViews.lastSeenAt))
+    .limit(1);
+  return view?.id ?? null;
 }
 
 /** Moves an opening of the map on to now, if it is this request's and was seen after `since`; its id, or null. */
@@ -40,6 +51,46 @@ export async function insertMapView(db: DatabaseExecutor, requestId: string, now
     .returning({ id: mapViews.id });
   if (!view) throw new Error('the map view was not stored');
   return view.id;
+}
+
+/**
+ * A look at each of these requests that the recipient shares now, in one statement: the opening last seen after
+ * `since` goes on to `now`, or a new one begins. The ids of the requests recorded (those shared now).
+ */
+export async function recordLooks(
+  db: DatabaseExecutor,
+  requestIds: readonly string[],
+  since: Date,
+  now: Date,
+): Promise<string[]> {
+  if (requestIds.length === 0) return [];
+  const ids = sql.join(
+    requestIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      with shared as (
+        select id from location_requests where id in (${ids}) and consent = 'sharing'
+      ), current_view as (
+        select distinct on (request_id) id, request_id from map_views
+        where request_id in (select id from shared) and last_seen_at > ${since.toISOString()}::timestamptz
+        order by request_id, last_seen_at desc
+      ), continued as (
+        update map_views set last_seen_at = ${now.toISOString()}::timestamptz
+        from current_view
+        where map_views.id = current_view.id and map_views.last_seen_at < ${now.toISOString()}::timestamptz
+        returning map_views.id
+      ), opened as (
+        insert into map_views (request_id, opened_at, last_seen_at)
+        select id, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz from shared
+        where id not in (select request_id from current_view)
+        returning id
+      )
+      select id::text as id from shared`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /** The openings of a request's map since `since`, newest first, at most `limit`. */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { ownedRequestPositions } from '../../requests/location-request-view';
 import { sayCommon } from '../../lib/messages';
+import { looksOf } from '../map-views/service';
 import { requestPositionsParams, requestPositionsResponse } from './schemas';
 
 // An 8-hour live share every few seconds stays under this; older points add nothing a map can show.
@@ -16,7 +17,9 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['live'],
         summary: "A request's shared positions (owner only)",
-        description: `Oldest first, at most the latest ${POSITIONS_LIMIT}. 404 when the request is not the caller's.`,
+        description:
+          `Oldest first, at most the latest ${POSITIONS_LIMIT}. 404 when the request is not the caller's. ` +
+          'While the recipient shares, an answer with positions counts as a look on their page.',
         params: requestPositionsParams,
         response: { 200: requestPositionsResponse, 401: errorEnvelope, 404: errorEnvelope, ...errorResponses },
       },
@@ -27,6 +30,8 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
       const items = await ownedRequestPositions(app.db, userId, request.params.id, POSITIONS_LIMIT);
       // Someone else's request looks exactly like one that does not exist.
       if (!items) throw new HttpError(404, sayCommon('requestNotFound'));
+      // Shown positions are a look, recorded before they are answered, whatever the browser says afterwards.
+      if (items.length > 0) await looksOf(app.db).record([request.params.id]);
       return ok({ items });
     },
   );

@@ -7,6 +7,7 @@ import { listOwnedRequests, type LinkUrlSource } from '../../requests/location-r
 import { linkTokenKey, sealLegacyLinkTokens } from '../../requests/request-tokens';
 import { rehashLegacyTargetKeys } from '../../requests/send-limits';
 import { listTemplates, NOTE_MAX_LENGTH } from '../../requests/templates';
+import { looksOf } from '../map-views/service';
 import { cancelSchema, sendAnswer, signedInResponses } from './answers';
 import {
   emailBody,
@@ -175,6 +176,8 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       schema: {
         tags: ['requests'],
         summary: "The signed-in user's requests, newest first, with delivery state and last position",
+        description:
+          'Each request shown with a last position while its recipient shares counts as a look on their page.',
         security,
         querystring: listQuery,
         response: { 200: listResponse, ...signedInResponses },
@@ -183,6 +186,8 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     async (request) => {
       const { page, pageSize } = request.query;
       const { items, total } = await listOwnedRequests(app.db, request.session!.user.id, page, pageSize, links);
+      // A latest address shown is a look at that recipient, recorded before it is answered.
+      await looksOf(app.db).record(items.filter((item) => item.lastPosition !== null).map((item) => item.id));
       return ok({ items, total, page, pageSize });
     },
   );
