@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { findLink } from '../lib/link-detector';
+import { findLure } from '../lib/lure-check';
 import { inputMessage, messagesOf, textOf, type Locale, type LocalizedText } from '../lib/messages';
 
 /**
  * The display name is the one piece of a request's message the requester writes about themselves: "Kabari: <name>
  * asks to see your location". So it must look like a name and nothing else: letters of any script, spaces and the
  * punctuation names use, short, with no web address, email address or phone number that a recipient could follow
- * or call. The same rule holds at sign-up and at a change of name; the web forms check it too, with the same texts.
+ * or call, and no bank's or payment service's name (nor Kabari's) to pass for one. The same rule holds at sign-up
+ * and at a change of name; the web forms check it too, with the same texts.
  */
 export const DISPLAY_NAME_MAX_LENGTH = 40;
 /** Enough for "Budi 2" or "Rina 1990", too few for a phone number or a bank's short code. */
@@ -27,8 +28,11 @@ export function normaliseDisplayName(value: string): string {
 /** What is wrong with a (normalised) display name: the key of its text and the text's parameters; null for a name. */
 function displayNameIssue(name: string): Parameters<typeof inputMessage> | null {
   if (name === '') return ['common.fillInName'];
-  // A link first: "verify: https://…" is refused for what it is, not for its colon.
-  if (findLink(name)) return ['displayName.withLink'];
+  // A lure first: "verify: https://…" is refused for what it is, not for its colon; "Call 0812…" for its number.
+  const lure = findLure(name, { asName: true });
+  if (lure?.kind === 'link') return ['displayName.withLink'];
+  if (lure?.kind === 'phone') return ['displayName.withPhone'];
+  if (lure?.kind === 'brand') return ['displayName.withBrand'];
   if (!NAME_CHARACTERS.test(name)) return ['displayName.characters'];
   if ((name.match(DIGIT)?.length ?? 0) > DISPLAY_NAME_MAX_DIGITS)
     return ['displayName.digits', { maxDigits: DISPLAY_NAME_MAX_DIGITS }];

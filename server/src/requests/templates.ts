@@ -1,4 +1,4 @@
-import { findLink } from '../lib/link-detector';
+import { findLure } from '../lib/lure-check';
 import { messagesIn, messagesOf, type Locale, type LocalizedText, type MessageKey } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
 import { emailHtml, emailText, paragraphHtml } from '../messages/email-document';
@@ -149,8 +149,14 @@ export function noteProblem(channel: MessageChannel, note: string): LocalizedTex
   if (CONTROL_CHARACTERS.test(text) || (channel === 'sms' && /[\r\n]/.test(text))) {
     return sayNote(channel === 'sms' ? 'smsOneLine' : 'unsendable');
   }
-  // A note may not carry a link of its own: the only links in a request are Kabari's consent and opt-out links.
-  const link = findLink(text);
-  if (link) return sayNote('withLink', { link: link.length > 40 ? `${link.slice(0, 39)}…` : link });
+  // A note may not carry a link or a number of its own: the only way to answer a request is Kabari's consent link
+  // (and its opt-out), so "your account is blocked, call 0812…" cannot ride on it.
+  const lure = findLure(text);
+  if (lure?.kind === 'link') return sayNote('withLink', { link: shortened(lure.found) });
+  if (lure?.kind === 'phone') return sayNote('withPhone', { phone: shortened(lure.found) });
   return null;
+}
+
+function shortened(found: string): string {
+  return found.length > 40 ? `${found.slice(0, 39)}…` : found;
 }

@@ -21,6 +21,8 @@ describe('the display name rule', () => {
     'अनीता शर्मा',
     'Budi 2',
     'Rina 1990',
+    'Dana Putri',
+    'Permata Sari',
     'x'.repeat(40),
   ])('accepts %j', (name) => {
     expect(parse(name)).toEqual({ success: true, data: name });
@@ -36,8 +38,15 @@ describe('the display name rule', () => {
     ['BCA Bank bca-verify.top', 'A name cannot contain a web address or an email address'],
     ['Sari sari@mail.example.com', 'A name cannot contain a web address or an email address'],
     ['Budi.id', 'A name cannot contain a web address or an email address'],
-    ['Call 0812 3456 7890', 'A name can contain at most 4 digits'],
-    ['Halo BCA 1500888', 'A name can contain at most 4 digits'],
+    ['Call 0812 3456 7890', 'A name cannot contain a phone number'],
+    ['Sari +62 812-3456-7890', 'A name cannot contain a phone number'],
+    ['Halo 1500888', 'A name cannot contain a phone number'],
+    ['Sari 12345', 'A name can contain at most 4 digits'],
+    ['Bank BCA Security', "A name cannot contain the name of a bank or a payment service, nor Kabari's"],
+    ['B C A', "A name cannot contain the name of a bank or a payment service, nor Kabari's"],
+    ['Mandiri Care', "A name cannot contain the name of a bank or a payment service, nor Kabari's"],
+    ['ShopeePay', "A name cannot contain the name of a bank or a payment service, nor Kabari's"],
+    ['Kabari', "A name cannot contain the name of a bank or a payment service, nor Kabari's"],
     ['Sari: verify now', "A name can contain only letters, spaces and the marks . , ' -"],
     ['Sari 😀', "A name can contain only letters, spaces and the marks . , ' -"],
     ['Sari\u202eayiD', "A name can contain only letters, spaces and the marks . , ' -"],
@@ -56,6 +65,10 @@ describe('the display name rule', () => {
       id: 'Nama tidak boleh berisi alamat web atau alamat email',
     });
     expect(displayNameProblem('0812 3456')?.id).toBe('Nama paling banyak berisi 4 angka');
+    expect(displayNameProblem('Sari 0812 3456 7890')?.id).toBe('Nama tidak boleh berisi nomor telepon');
+    expect(displayNameProblem('Layanan BRI')?.id).toBe(
+      'Nama tidak boleh memuat nama bank, layanan pembayaran, atau Kabari',
+    );
     expect(displayNameProblem('Sari!')?.id).toBe("Nama hanya boleh berisi huruf, spasi, dan tanda . , ' -");
     expect(displayNameProblem('x'.repeat(41))?.id).toBe('Nama paling banyak 40 karakter');
   });

@@ -84,6 +84,24 @@ describe('request messages', () => {
     expect(noteProblem('sms', 'Sampai di stasiun jam 5.30 ya. Hati-hati!')).toBeNull();
   });
 
+  it('refuses a phone number written any way people write one, and not a time, a date, a year or an amount', () => {
+    expect(noteProblem('sms', 'BCA: rekening diblokir, hubungi 0812 3456 7890')).toEqual({
+      en: "The note cannot contain phone numbers (0812 3456 7890): the recipient answers through the message's own link",
+      id: 'Catatan tidak boleh berisi nomor telepon (0812 3456 7890): penerima menjawab lewat tautan di pesan itu sendiri',
+    });
+    for (const note of [
+      'Call 0812-3456-7890',
+      'WA 0812.3456.7890',
+      'hubungi +62 812 3456 7890',
+      'call +1 415 555 2671',
+    ]) {
+      expect(noteProblem('sms', note)?.en).toMatch(/^The note cannot contain phone numbers \(.+\)/);
+    }
+    for (const note of ["Mum, it's 5 pm", 'Ketemu 12-05-2025 jam 17.30', 'Bawa Rp 1.500.000 ya', 'Since 2019!']) {
+      expect(noteProblem('email', note)).toBeNull();
+    }
+  });
+
   it('lists the same template ids in both languages', () => {
     expect(listTemplates('email', 'id').map((template) => template.id)).toEqual(
       listTemplates('email', 'en').map((template) => template.id),

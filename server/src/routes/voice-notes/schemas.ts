@@ -3,6 +3,7 @@ import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
 import { VOICE_MEDIA_TYPES } from '../../db/column-values';
 import { VOICE_NOTE_TEXT_MAX_LENGTH } from '../../voice/limits';
+import { findLure } from '../../lib/lure-check';
 
 export const voiceNoteIdParams = z.object({ id: z.uuid({ message: inputMessage('voice.notFound') }) });
 
@@ -36,6 +37,12 @@ export const voiceNoteField = z
     text: z
       .string()
       .max(VOICE_NOTE_TEXT_MAX_LENGTH, inputMessage('voice.textTooLong', { max: VOICE_NOTE_TEXT_MAX_LENGTH }))
+      // The recipient reads it on the consent page, on Kabari's own address: no link or number to go elsewhere.
+      .superRefine((text, context) => {
+        const lure = findLure(text);
+        if (lure?.kind === 'link') context.addIssue({ code: 'custom', message: inputMessage('voice.textWithLink') });
+        if (lure?.kind === 'phone') context.addIssue({ code: 'custom', message: inputMessage('voice.textWithPhone') });
+      })
       .optional(),
   })
   .optional()

@@ -83,9 +83,16 @@ describeEachDatabase('the subscriber’s own data', (driver) => {
       headers: { authorization: token!, 'accept-language': 'id' },
       payload: { displayName: 'Sari 0812 3456 7890' },
     });
-    expect(inIndonesian.json().message).toBe('Nama paling banyak berisi 4 angka');
+    expect(inIndonesian.json().message).toBe('Nama tidak boleh berisi nomor telepon');
+    const brand = await call('POST', '/api/v1/personnal/account/profile', token!, { displayName: 'Bank BCA Security' });
+    expect(brand.statusCode).toBe(400);
+    expect(brand.json().message).toBe(
+      "displayName: A name cannot contain the name of a bank or a payment service, nor Kabari's",
+    );
     const [stored] = await app().db.select().from(users).where(eq(users.id, user!.userCacheInfo.id));
     expect(stored!.displayName).toBe('Rina');
+    const renamed = await call('POST', '/api/v1/personnal/account/profile', token!, { displayName: 'Permata Sari' });
+    expect(renamed.statusCode).toBe(200);
   });
 
   it('sends no code to a new address while the stored name is not a name (saved before the rule)', async () => {

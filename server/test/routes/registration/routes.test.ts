@@ -238,12 +238,30 @@ describeEachDatabase('registration routes', (driver) => {
     const inIndonesian = await register({ displayName: 'BCA bca-verify.top', email }, { 'accept-language': 'id' });
     expect(inIndonesian.json().message).toBe('Nama tidak boleh berisi alamat web atau alamat email');
     const phone = await register({ displayName: 'Call 0812 3456 7890', email });
-    expect(phone.json().message).toBe('displayName: A name can contain at most 4 digits');
+    expect(phone.json().message).toBe('displayName: A name cannot contain a phone number');
     expect(await app().db.select().from(registrations).where(eq(registrations.email, email))).toEqual([]);
     expect(await app().db.select().from(users).where(eq(users.email, email))).toEqual([]);
     // A name in any script, stored as it is shown.
     const { user } = await signUpSubscriber(app(), { displayName: ' Ni  Luh Ayu ' });
     expect(user.userCacheInfo.displayName).toBe('Ni Luh Ayu');
+  });
+
+  it('refuses a display name that passes for a bank, a payment service or Kabari, storing nothing', async () => {
+    const email = freshEmail();
+    for (const name of ['Bank BCA Security', 'B.C.A Care', 'GoPay', 'DANA Official', 'Tim Kabari']) {
+      const refused = await register({ displayName: name, email });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(
+        "displayName: A name cannot contain the name of a bank or a payment service, nor Kabari's",
+      );
+    }
+    const inIndonesian = await register({ displayName: 'Layanan BRI', email }, { 'accept-language': 'id' });
+    expect(inIndonesian.json().message).toBe('Nama tidak boleh memuat nama bank, layanan pembayaran, atau Kabari');
+    expect(await app().db.select().from(registrations).where(eq(registrations.email, email))).toEqual([]);
+    expect(await app().db.select().from(users).where(eq(users.email, email))).toEqual([]);
+    // A person's name that a brand also uses is still a name.
+    const { user } = await signUpSubscriber(app(), { displayName: 'Dana Putri' });
+    expect(user.userCacheInfo.displayName).toBe('Dana Putri');
   });
 
   it('records when the 18+ confirmation and the terms consent were given, and which terms, on the account', async () => {

@@ -411,6 +411,59 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect(email.json().message).toContain('(https://bank-aman.online)');
     });
 
+    it('refuses a note carrying a phone number, in SMS and email, and sends nothing; times and years go', async () => {
+      for (const note of [
+        'BCA: rekening diblokir, hubungi 0812 3456 7890',
+        'Call 0812-3456-7890 now',
+        'WA +62 812 3456 7890',
+        'Halo BCA 1500888',
+      ]) {
+        const number = freshNumber();
+        const response = await sendSms(sari, number, { note });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().message).toMatch(/^The note cannot contain phone numbers \(.+\)/);
+        expect(await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, number))).toEqual(
+          [],
+        );
+      }
+      const email = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/v1/requests/email',
+        headers: { ...sari.headers, 'accept-language': 'id' },
+        remoteAddress: nextAddress(),
+        payload: {
+          email: 'ibu-nomor@example.com',
+          templateId: 'check-in',
+          note: 'Rekening Ibu diblokir. Segera telepon +62 21 500 888 untuk membukanya.',
+          locale: 'id',
+        },
+      });
+      expect(email.statusCode).toBe(400);
+      expect(email.json().message).toBe(
+        'Catatan tidak boleh berisi nomor telepon (+62 21 500 888): penerima menjawab lewat tautan di pesan itu sendiri',
+      );
+      expect(
+        await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, 'ibu-nomor@example.com')),
+      ).toEqual([]);
+
+      const sent = await sendSms(sari, freshNumber(), { note: "Mum, it's 5 pm. Home by 17.30? Since 2019!" });
+      expect(sent.statusCode).toBe(200);
+    });
+
+    it('refuses to send for a requester whose stored name passes for a bank', async () => {
+      const phisher = await createRequester(testApp.app, { displayName: 'Bank BCA Security' });
+      const number = freshNumber();
+      const sms = await sendSms(phisher, number);
+      expect(sms.statusCode).toBe(400);
+      expect(sms.json().message).toBe(
+        'Your display name cannot appear in a message to someone else: a name cannot contain the name of a bank or ' +
+          "a payment service, nor Kabari's. Change it in My subscription, under Account, then send again.",
+      );
+      expect(await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, number))).toEqual(
+        [],
+      );
+    });
+
     it('refuses to send for a requester whose stored name is no longer a name, saying how to change it', async () => {
       const phisher = await createRequester(testApp.app, {
         displayName: 'BCA Bank - verify: https://bca-verify.top/login',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { abuseReports, locationRequests } from '../../../src/db/schema/location-requests';
 import { users } from '../../../src/db/schema/accounts';
-import { voiceNoteAudio, voiceNotes } from '../../../src/db/schema/voice-notes';
+import { abuseReportNotes, voiceNoteAudio, voiceNotes } from '../../../src/db/schema/voice-notes';
 import { pruneExpiredData } from '../../../src/retention/retention-job';
 import { checkVoiceAudio } from '../../../src/voice/audio-check';
 import { VOICE_NOTE_MAX_BYTES } from '../../../src/voice/limits';
@@ -246,6 +246,38 @@ describeEachDatabase('voice notes', (driver) => {
     expect((await newLink({ id: voiceNote.id })).statusCode).toBe(400);
   });
 
+  it('refuses a text beside the note that carries a link or a phone number, and creates no request', async () => {
+    const { voiceNote } = (await upload(await voiceAudio(1, 'webm'))).json().data;
+    const before = await testApp.app.db.$count(locationRequests, eq(locationRequests.userId, sari.userId));
+    const byLink = await newLink({ id: voiceNote.id, text: 'Rekening diblokir, buka bca-verify.top' });
+    expect(byLink.statusCode).toBe(400);
+    expect(byLink.json().message).toContain('The text with the voice message cannot contain links or email addresses.');
+    for (const text of ['BCA: rekening diblokir, hubungi 0812 3456 7890', 'WA +62 812-3456-7890']) {
+      const byPhone = await newLink({ id: voiceNote.id, text });
+      expect(byPhone.statusCode).toBe(400);
+      expect(byPhone.json().message).toContain('The text with the voice message cannot contain phone numbers.');
+    }
+    await testApp.app.db.execute(sql`delete from send_limits`);
+    const inIndonesian = await inject({
+      method: 'POST',
+      url: '/api/v1/requests/email',
+      headers: { ...sari.headers, ...ID },
+      payload: {
+        email: 'ibu@example.com',
+        templateId: 'check-in',
+        locale: 'id',
+        voiceNote: { id: voiceNote.id, text: 'Telepon aku di 0812-3456-7890' },
+      },
+    });
+    expect(inIndonesian.statusCode).toBe(400);
+    expect(inIndonesian.json().message).toContain('Teks pesan suara tidak boleh berisi nomor telepon.');
+    expect(await testApp.app.db.$count(locationRequests, eq(locationRequests.userId, sari.userId))).toBe(before);
+
+    // Ordinary words, a time and a year go through.
+    const sent = await newLink({ id: voiceNote.id, text: "Mum, it's 5 pm: see you at 17.30. Happy 2025!" });
+    expect(sent.statusCode).toBe(200);
+  });
+
   it("is in the account's data export, each note as an audio file beside the document", async () => {
     const exporter = await createRequester(testApp.app, { displayName: 'Wati' });
     const { voiceNote } = (await upload(await voiceAudio(2, 'mp4'), {}, exporter)).json().data;
@@ -347,10 +379,14 @@ describeEachDatabase('voice notes', (driver) => {
 
     await testApp.app.db.delete(users).where(eq(users.id, reporter.userId));
     expect(await testApp.app.db.$count(voiceNotes, eq(voiceNotes.userId, reporter.userId))).toBe(0);
+    const [cited] = await testApp.app.db
+      .select()
+      .from(abuseReportNotes)
+      .where(eq(abuseReportNotes.reportId, reportId));
     const [copy] = await testApp.app.db
       .select()
       .from(voiceNotes)
-      .where(and(eq(voiceNotes.reportId, reportId), eq(voiceNotes.kind, 'report')));
+      .where(and(eq(voiceNotes.id, cited!.voiceNoteId), eq(voiceNotes.kind, 'report')));
     expect(copy).toMatchObject({
       mediaType: 'audio/mp4',
       durationMs: voiceNote.durationMs,
@@ -359,8 +395,9 @@ describeEachDatabase('voice notes', (driver) => {
     });
     const [audio] = await testApp.app.db.select().from(voiceNoteAudio).where(eq(voiceNoteAudio.voiceNoteId, copy!.id));
     expect(audio?.bytes.length).toBe(copy!.byteSize);
-    // It goes with its report.
+    // It goes once no report cites it.
     await testApp.app.db.delete(abuseReports).where(eq(abuseReports.id, reportId));
+    await pruneExpiredData(testApp.app.db, 30);
     expect(await testApp.app.db.$count(voiceNotes, eq(voiceNotes.id, copy!.id))).toBe(0);
   });
 
