@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { voiceNotes } from '../db/schema/voice-notes';
+import { abuseReports } from '../db/schema/location-requests';
+import { abuseReportNotes, voiceNotes } from '../db/schema/voice-notes';
 import type { VoiceNoteKind } from '../db/column-values';
 
 // The voice notes' queries; the rules are in voice-notes.ts.
@@ -79,16 +80,34 @@ export async function deleteReplyOf(db: DatabaseExecutor, requestId: string): Pr
   await db.delete(voiceNotes).where(and(eq(voiceNotes.requestId, requestId), eq(voiceNotes.kind, 'reply')));
 }
 
+/** The copy of a request's note that earlier reports of it cite, if any. */
+export async function reportedCopyOf(db: DatabaseExecutor, requestId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: abuseReportNotes.voiceNoteId })
+    .from(abuseReportNotes)
+    .innerJoin(abuseReports, eq(abuseReports.id, abuseReportNotes.reportId))
+    .where(eq(abuseReports.requestId, requestId))
+    .limit(1);
+  return row?.id;
+}
+
+export async function citeInReport(db: DatabaseExecutor, reportId: string, voiceNoteId: string): Promise<void> {
+  await db.insert(abuseReportNotes).values({ reportId, voiceNoteId });
+}
+
 /**
- * Drafts never sent (older than `draftHours`) and the notes and replies of requests older than the retention
- * period; an abuse report's copy goes with its report.
+ * Drafts never sent (older than `draftHours`), the notes and replies of requests older than the retention period,
+ * and the copies abuse reports kept once no report cites them.
  */
 export function pruneVoiceNotes(draftHours: number, retentionDays: number) {
   return sql`delete from ${voiceNotes}
     where (${voiceNotes.kind} = 'request' and ${voiceNotes.requestId} is null
            and ${voiceNotes.createdAt} < now() - make_interval(hours => ${draftHours}))
        or (${voiceNotes.kind} in ('request', 'reply')
-           and ${voiceNotes.createdAt} < now() - make_interval(days => ${retentionDays}))`;
+           and ${voiceNotes.createdAt} < now() - make_interval(days => ${retentionDays}))
+       or (${voiceNotes.kind} = 'report'
+           and not exists (select 1 from ${abuseReportNotes}
+                           where ${abuseReportNotes.voiceNoteId} = ${voiceNotes.id}))`;
 }
 
 /** The account's notes and the replies to its requests, oldest first, for its data export. */

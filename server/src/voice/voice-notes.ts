@@ -8,10 +8,12 @@ import { databaseAudioStore, type ByteRange, type VoiceAudioStore } from './audi
 import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from './limits';
 import {
   attachDraft,
+  citeInReport,
   deleteReplyOf,
   deleteVoiceNote,
   insertVoiceNote,
   ownedVoiceNote,
+  reportedCopyOf,
   voiceNoteOfRequest,
   voiceNotesOfAccount,
   voiceNotesOfRequests,
@@ -186,12 +188,19 @@ export async function saveReply(
 /** Stop and erase: the recipient's reply goes with everything else they shared. */
 export const eraseVoiceReply = deleteReplyOf;
 
-/** An abuse report keeps its own copy of the note the recipient heard (it outlives the request and the account). */
+/**
+ * An abuse report keeps a copy of the note the recipient heard (it outlives the request and the account): one copy
+ * per note, which every report of the request cites, so reporting a link again stores no audio again.
+ */
 export async function keepNoteWithReport(tx: DatabaseExecutor, requestId: string, reportId: string): Promise<void> {
+  const kept = await reportedCopyOf(tx, requestId);
+  if (kept) {
+    await citeInReport(tx, reportId, kept);
+    return;
+  }
   const note = await voiceNoteOfRequest(tx, requestId, 'request');
   if (!note) return;
   const copy = await insertVoiceNote(tx, {
-    reportId,
     kind: 'report',
     mediaType: note.mediaType,
     durationMs: note.durationMs,
@@ -199,6 +208,7 @@ export async function keepNoteWithReport(tx: DatabaseExecutor, requestId: string
     text: note.text,
   });
   await audioStore.copy(tx, note.id, copy.id);
+  await citeInReport(tx, reportId, copy.id);
 }
 
 /** The note and the reply of each request given, for the requester's views. */

@@ -64,9 +64,16 @@ export async function recipientForms(app: FastifyInstance, options: Options): Pr
         url: `/api/v1/share/links/${encodeURIComponent(token)}${apiActions[action]}`,
         // The recipient's own address: the throttles and the approximate place are theirs.
         remoteAddress: request.ip,
-        headers: { 'content-type': 'application/json', 'accept-language': locale },
+        // The browser's cookies go along and come back: a report is known by its browser's reporter cookie.
+        headers: {
+          'content-type': 'application/json',
+          'accept-language': locale,
+          ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
+        },
         payload: action === 'report' ? { reason: reason ?? 'other', details: details?.trim() || null } : {},
       });
+      const cookies = answer.headers['set-cookie'];
+      if (cookies) reply.header('set-cookie', cookies);
       if (answer.statusCode !== 200) {
         let message: unknown;
         try {

@@ -5083,7 +5083,7 @@ export interface paths {
         put?: never;
         /**
          * Report abuse: stored for the operator with the request and its requester
-         * @description Also through the link of a request its requester has since deleted.
+         * @description Also through the link of a request its requester has since deleted. One report per link and browser (the `kabari-reporter` session cookie, given with the first report): the same browser reporting again gets the same id and stores nothing. At most 3 reports per link (409 after that).
          */
         post: {
             parameters: {

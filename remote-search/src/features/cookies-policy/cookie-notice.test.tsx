@@ -5,7 +5,7 @@ import { CookieNotice } from './cookie-notice';
 /** Every item says why, for how long, where and of which kind, in words (not a missing translation's key). */
 function expectEveryItemExplained() {
   const items = screen.getAllByRole('listitem');
-  expect(items).toHaveLength(11);
+  expect(items).toHaveLength(12);
   for (const item of items) {
     const answers = within(item)
       .getAllByRole('definition')
@@ -31,6 +31,7 @@ describe('CookieNotice', () => {
       'kabari-searched-number',
       'kabari-share:<token>',
       'kabari-shared-here',
+      'kabari-reporter',
     ]);
     const locale = screen.getAllByRole('listitem')[1] as HTMLElement;
     expect(within(locale).getByText('365 days')).toBeInTheDocument();

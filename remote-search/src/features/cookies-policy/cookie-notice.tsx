@@ -22,7 +22,8 @@ interface StoredItem {
     | 'passwordPending'
     | 'searchedNumber'
     | 'shareSummary'
-    | 'sharedHere';
+    | 'sharedHere'
+    | 'reporter';
 }
 
 /**
@@ -32,7 +33,8 @@ interface StoredItem {
  * (host/src/features/build-updates), the sign-up's pending-password note (shared/src/account/password-pending.ts)
  * and the number searched before it (shared/src/requests/searched-number.ts),
  * a recipient's share summary (remote-share share-flow.ts; `<token>` stands for the link's code) and the note that
- * this browser shared through a link's plain form (server/src/web/shared-here.ts). Adding one
+ * this browser shared through a link's plain form (server/src/web/shared-here.ts), and the browser that reported a link
+ * (server/src/routes/share/reporter-session.ts). Adding one
  * there means adding it here: stored-items-coverage.test.ts finds them in the code. Stripe's and PayPal's own
  * cookies are not Kabari's: the page's text says when they appear.
  */
@@ -48,6 +50,7 @@ export const storedItems: readonly StoredItem[] = [
   { name: 'kabari-searched-number', kind: 'sessionStorage', category: 'essential', key: 'searchedNumber' },
   { name: 'kabari-share:<token>', kind: 'sessionStorage', category: 'essential', key: 'shareSummary' },
   { name: 'kabari-shared-here', kind: 'cookie', category: 'essential', key: 'sharedHere' },
+  { name: 'kabari-reporter', kind: 'cookie', category: 'essential', key: 'reporter' },
 ];
 
 /** Which cookies and storage items exist, and why: one card per item (readable on a phone, unlike a wide table). */

@@ -93,6 +93,7 @@ describe('the cookie notice lists everything the code keeps in the browser', () 
       'kabari-password-pending',
       'kabari-share:<token>',
       'kabari-shared-here',
+      'kabari-reporter',
     ]) {
       expect(inCode.has(known)).toBe(true);
     }

@@ -173,7 +173,9 @@ export const linkTombstones = pgTable(
 
 /**
  * Abuse reports from recipients, stored for the operator with the request they concern and its requester, who
- * stays known when the request is deleted; deleting the account detaches the report from it. Kept a year.
+ * stays known when the request is deleted; deleting the account detaches the report from it. Kept a year. One per
+ * link and reporter (the browser that reported), and only a few per link: a link reported over and over fills
+ * nothing.
  */
 export const abuseReports = pgTable(
   'abuse_reports',
@@ -181,11 +183,24 @@ export const abuseReports = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'set null' }),
     requesterId: uuid('requester_id'),
+    // The link reported, as its token's sha256 (the request's and the tombstone's token_hash): it outlives the
+    // request. Null on reports stored before it was kept.
+    tokenHash: text('token_hash'),
+    // A keyed hash of the reporting browser's random cookie (routes/share/reporter-session.ts): names nobody.
+    reporterKey: text('reporter_key'),
     reason: text('reason', { enum: REPORT_REASONS }).notNull(),
     details: text('details'),
     createdAt: createdAt(),
   },
-  (table) => [check('abuse_reports_reason_check', oneOf(table.reason, REPORT_REASONS))],
+  (table) => [
+    uniqueIndex('abuse_reports_token_reporter_unique').on(table.tokenHash, table.reporterKey),
+    // Deleting a request clears its reports' request_id, and a report finds the copy of the note kept before.
+    index('abuse_reports_request_id_idx')
+      .on(table.requestId)
+      .where(sql`${table.requestId} is not null`),
+    index('abuse_reports_created_at_idx').on(table.createdAt),
+    check('abuse_reports_reason_check', oneOf(table.reason, REPORT_REASONS)),
+  ],
 );
 
 /** A shared position: the approximate place from the IP, or the browser's position with its accuracy. */

@@ -14,10 +14,11 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 
 /**
  * A recorded voice note: the requester's, sent with a request (`request_id` null until the request is sent: a
- * draft, pruned after a day), the recipient's reply to a request, or the copy an abuse report keeps of the note the
- * recipient heard (`report_id`; no account, so it stays with the report for the operator). `user_id` is the
- * requester's account for the first two: deleting it deletes them. The format and the duration are the server's
- * reading of the bytes, never what the browser said.
+ * draft, pruned after a day), the recipient's reply to a request, or the copy abuse reports keep of the note the
+ * recipient heard (`report`: no account and no request, so it stays for the operator; one copy per note, cited by
+ * each report of its link in abuse_report_notes, deleted once no report cites it). `user_id` is the requester's
+ * account for the first two: deleting it deletes them. The format and the duration are the server's reading of the
+ * bytes, never what the browser said.
  */
 export const voiceNotes = pgTable(
   'voice_notes',
@@ -25,7 +26,6 @@ export const voiceNotes = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     requestId: uuid('request_id').references(() => locationRequests.id, { onDelete: 'cascade' }),
-    reportId: uuid('report_id').references(() => abuseReports.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: VOICE_NOTE_KINDS }).notNull(),
     mediaType: text('media_type', { enum: VOICE_MEDIA_TYPES }).notNull(),
     durationMs: integer('duration_ms').notNull(),
@@ -40,9 +40,6 @@ export const voiceNotes = pgTable(
       .on(table.requestId, table.kind)
       .where(sql`${table.requestId} is not null`),
     index('voice_notes_user_created_idx').on(table.userId, table.createdAt),
-    index('voice_notes_report_idx')
-      .on(table.reportId)
-      .where(sql`${table.reportId} is not null`),
     index('voice_notes_created_at_idx').on(table.createdAt),
     check('voice_notes_kind_check', oneOf(table.kind, VOICE_NOTE_KINDS)),
     check('voice_notes_media_type_check', oneOf(table.mediaType, VOICE_MEDIA_TYPES)),
@@ -51,8 +48,28 @@ export const voiceNotes = pgTable(
       sql`${table.durationMs} between 1 and ${sql.raw(String(VOICE_NOTE_MAX_MS))}`,
     ),
     check('voice_notes_byte_size_check', sql`${table.byteSize} between 1 and ${sql.raw(String(VOICE_NOTE_MAX_BYTES))}`),
-    check('voice_notes_owner_check', sql`(${table.kind} = 'report') = (${table.reportId} is not null)`),
+    check(
+      'voice_notes_report_copy_check',
+      sql`${table.kind} <> 'report' or (${table.userId} is null and ${table.requestId} is null)`,
+    ),
   ],
+);
+
+/**
+ * The copy of a note an abuse report cites: every report of a link cites the one copy, so the audio is stored once
+ * however many reports there are. Goes with its report; the copy goes once no report cites it (the retention job).
+ */
+export const abuseReportNotes = pgTable(
+  'abuse_report_notes',
+  {
+    reportId: uuid('report_id')
+      .primaryKey()
+      .references(() => abuseReports.id, { onDelete: 'cascade' }),
+    voiceNoteId: uuid('voice_note_id')
+      .notNull()
+      .references(() => voiceNotes.id, { onDelete: 'cascade' }),
+  },
+  (table) => [index('abuse_report_notes_voice_note_idx').on(table.voiceNoteId)],
 );
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt } from 'drizzle-orm';
+import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/open-database';
 import { users } from '../../db/schema/accounts';
 import {
@@ -83,6 +83,31 @@ export async function insertPosition(db: DatabaseExecutor, values: NewPosition):
 export async function eraseSharedPositions(db: DatabaseExecutor, requestId: string): Promise<void> {
   await db.delete(positions).where(eq(positions.requestId, requestId));
   await db.delete(requestEvents).where(eq(requestEvents.requestId, requestId));
+}
+
+// Any fixed number: the first half of the two-part advisory lock on a link's reports.
+const LINK_REPORTS_LOCK = 727_002;
+
+/** Waits for any other report of the link being stored, until the transaction ends: the per-link limit holds. */
+export async function lockLinkReports(db: DatabaseExecutor, tokenHash: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${LINK_REPORTS_LOCK}, hashtext(${tokenHash}))`);
+}
+
+/** The report this browser already made of the link, if any. */
+export async function reportOfReporter(
+  db: DatabaseExecutor,
+  tokenHash: string,
+  reporterKey: string,
+): Promise<string | undefined> {
+  const [report] = await db
+    .select({ id: abuseReports.id })
+    .from(abuseReports)
+    .where(and(eq(abuseReports.tokenHash, tokenHash), eq(abuseReports.reporterKey, reporterKey)));
+  return report?.id;
+}
+
+export function reportCountOfLink(db: DatabaseExecutor, tokenHash: string): Promise<number> {
+  return db.$count(abuseReports, eq(abuseReports.tokenHash, tokenHash));
 }
 
 export async function insertAbuseReport(

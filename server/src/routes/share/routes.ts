@@ -29,11 +29,13 @@ import {
   openLink,
   optOutOfRequests,
   reportAbuse,
+  REPORTS_PER_LINK,
   shareThrottle,
   startLiveSharing,
   stopSharing,
   withdrawConsent,
 } from './service';
+import { reporterKey } from './reporter-session';
 import shareVoiceRoutes from './voice-routes';
 
 /**
@@ -244,15 +246,19 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       schema: {
         tags,
         summary: 'Report abuse: stored for the operator with the request and its requester',
-        description: 'Also through the link of a request its requester has since deleted.',
+        description:
+          'Also through the link of a request its requester has since deleted. One report per link and browser ' +
+          '(the `kabari-reporter` session cookie, given with the first report): the same browser reporting again ' +
+          `gets the same id and stores nothing. At most ${REPORTS_PER_LINK} reports per link (409 after that).`,
         params: tokenParams,
         body: reportBody,
         response: { 200: reportResponse, ...responses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await throttle.report(request.ip);
-      return ok({ id: await reportAbuse(app.db, request.params.token, request.body) });
+      const reporter = reporterKey(request, reply, app.auth.secrets.hmacSecret, options.config.publicUrl);
+      return ok({ id: await reportAbuse(app.db, request.params.token, reporter, request.body) });
     },
   );
 

@@ -27,7 +27,10 @@ import {
   insertAbuseReport,
   insertPosition,
   ipPositionOf,
+  lockLinkReports,
   positionCounts,
+  reportCountOfLink,
+  reportOfReporter,
   requestByTokenHash,
   requesterName,
   silentLiveRequests,
@@ -49,6 +52,8 @@ import { eraseVoiceReply, keepNoteWithReport, voiceNotesByRequest } from '../../
 const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
 const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
 const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
+/** Abuse reports one link may get, each from another browser: enough for the operator to see it is not one person. */
+export const REPORTS_PER_LINK = 3;
 
 const say = messagesOf('share');
 
@@ -488,14 +493,30 @@ export function optOutOfRequests(db: Database, hmacSecret: Buffer, token: string
 
 /**
  * Stores an abuse report for the operator with the request, its requester and a copy of its voice note (all kept
- * once the request is deleted).
+ * once the request is deleted). One per link and reporting browser: the same browser reporting again gets its
+ * first report's answer and changes nothing. At most REPORTS_PER_LINK per link (409 after that, nothing stored):
+ * the operator already has the link, and whoever holds it cannot fill the database by reporting it again.
  */
-export async function reportAbuse(db: Database, token: string, report: z.infer<typeof reportBody>): Promise<string> {
+export async function reportAbuse(
+  db: Database,
+  token: string,
+  reporterKey: string,
+  report: z.infer<typeof reportBody>,
+): Promise<string> {
+  const tokenHash = requestTokenHash(token);
   return db.transaction(async (tx) => {
     const found = await findRequestOrTombstone(tx, token);
+    await lockLinkReports(tx, tokenHash);
+    const earlier = await reportOfReporter(tx, tokenHash, reporterKey);
+    if (earlier) return earlier;
+    if ((await reportCountOfLink(tx, tokenHash)) >= REPORTS_PER_LINK) {
+      throw new HttpError(409, say('reportsFull', { limit: REPORTS_PER_LINK }));
+    }
     const reportId = await insertAbuseReport(tx, {
       requestId: found.request?.id ?? null,
       requesterId: found.request?.userId ?? found.tombstone!.requesterId,
+      tokenHash,
+      reporterKey,
       reason: report.reason,
       details: report.details,
     });

@@ -379,10 +379,7 @@ describeEachDatabase('voice notes', (driver) => {
 
     await testApp.app.db.delete(users).where(eq(users.id, reporter.userId));
     expect(await testApp.app.db.$count(voiceNotes, eq(voiceNotes.userId, reporter.userId))).toBe(0);
-    const [cited] = await testApp.app.db
-      .select()
-      .from(abuseReportNotes)
-      .where(eq(abuseReportNotes.reportId, reportId));
+    const [cited] = await testApp.app.db.select().from(abuseReportNotes).where(eq(abuseReportNotes.reportId, reportId));
     const [copy] = await testApp.app.db
       .select()
       .from(voiceNotes)
