@@ -6,6 +6,7 @@ import { VOICE_DRAFT_HOURS } from '../voice/voice-notes';
 import {
   ABUSE_REPORT_DAYS,
   CONTACT_MESSAGE_DAYS,
+  LAPSED_ACCOUNT_DAYS,
   PAYMENT_YEARS,
   REFUND_REQUEST_DAYS,
   SPENT_COUNTER_HOURS,
@@ -45,8 +46,17 @@ export interface RetentionResult {
   payments: number;
   /** Daily send counts of days before yesterday (UTC). */
   dailySendCounts: number;
-  /** Voice notes never sent (after a day), and the notes and replies of requests (after RETENTION_DAYS). */
+  /**
+   * Voice notes never sent (after a day), the notes and replies of requests (after RETENTION_DAYS), and the copies
+   * abuse reports kept once no report cites them.
+   */
   voiceNotes: number;
+  /** Ended requests of accounts without a subscription for LAPSED_ACCOUNT_DAYS (with what they held). */
+  locationRequests: number;
+  /** The consent messages of those requests. */
+  requestMessages: number;
+  /** Push subscriptions of accounts without a subscription for LAPSED_ACCOUNT_DAYS. */
+  pushSubscriptions: number;
 }
 
 const NOTHING: Omit<RetentionResult, 'ran'> = {
@@ -69,6 +79,9 @@ const NOTHING: Omit<RetentionResult, 'ran'> = {
   payments: 0,
   dailySendCounts: 0,
   voiceNotes: 0,
+  locationRequests: 0,
+  requestMessages: 0,
+  pushSubscriptions: 0,
 };
 
 /** Runs a delete and counts the rows it removed, without sending them back. */
@@ -81,10 +94,47 @@ async function deleted(db: DatabaseExecutor, statement: SQL): Promise<number> {
 }
 
 /**
+ * The accounts (as `<alias>.user_id` in a where clause) that have had no subscription for `days`: the last one
+ * ended (past its valid_until, and neither on trial nor active) that long ago, or the account is that old and has
+ * none.
+ */
+function lapsedAccount(userId: SQL, days: number): SQL {
+  const since = sql`now() - make_interval(days => ${days})`;
+  return sql`exists (select 1 from users where users.id = ${userId} and users.created_at < ${since})
+    and not exists (select 1 from subscriptions
+                    where subscriptions.user_id = ${userId}
+                      and (subscriptions.status in ('trial', 'active') or subscriptions.valid_until >= ${since}))`;
+}
+
+/**
+ * The ended requests of lapsed accounts: declined, stopped, withdrawn, cancelled, or expired unanswered (one still
+ * shared stays while the recipient shares). Their positions, map views, events and voice notes go with them by
+ * their foreign keys, a tombstone keeps the message's opt-out and report links working, and the message that
+ * carried the link goes too.
+ */
+async function pruneLapsedRequests(db: DatabaseExecutor): Promise<{ requests: number; messages: number }> {
+  const [row] = await queryRows<{ requests: number; messages: number }>(
+    db,
+    sql`with gone as (
+          delete from location_requests
+          where (consent in ('declined', 'stopped', 'withdrawn', 'cancelled')
+                 or (consent = 'none' and expires_at < now()))
+            and ${lapsedAccount(sql`location_requests.user_id`, LAPSED_ACCOUNT_DAYS)}
+          returning message_id
+        ), gone_messages as (
+          delete from outbox_messages where id in (select message_id from gone) returning 1
+        )
+        select (select count(*) from gone)::int as requests, (select count(*) from gone_messages)::int as messages`,
+  );
+  return { requests: Number(row?.requests ?? 0), messages: Number(row?.messages ?? 0) };
+}
+
+/**
  * Deletes every kind of personal data whose time is over: positions, live events, cached geocoding answers, sent
  * messages, visitor reports, ended sessions and old sign-up attempts after `retentionDays`; spent throttle counters,
  * send limits and expired codes; webhook events, contact messages, abuse reports, refund requests and tombstones
- * after their own periods (retention-periods.ts); payments after the years the law asks for. Under a
+ * after their own periods (retention-periods.ts); the ended requests and push subscriptions of accounts without a
+ * subscription for LAPSED_ACCOUNT_DAYS; payments after the years the law asks for. Under a
  * transaction-scoped advisory lock, so several instances on one PostgreSQL never prune at once; the deletes are
  * idempotent in any case.
  */
@@ -98,8 +148,16 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
     const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
     const daysAgo = (days: number) => sql`now() - make_interval(days => ${days})`;
     const spent = sql`now() - make_interval(hours => ${SPENT_COUNTER_HOURS})`;
+    // First, so that the voice notes and positions of the requests it deletes are counted with them.
+    const lapsed = await pruneLapsedRequests(tx);
     return {
       ran: true,
+      locationRequests: lapsed.requests,
+      requestMessages: lapsed.messages,
+      pushSubscriptions: await deleted(
+        tx,
+        sql`delete from push_subscriptions where ${lapsedAccount(sql`push_subscriptions.user_id`, LAPSED_ACCOUNT_DAYS)}`,
+      ),
       positions: await deleted(tx, sql`delete from positions where created_at < ${cutoff}`),
       requestEvents: await deleted(tx, sql`delete from request_events where created_at < ${cutoff}`),
       mapViews: await deleted(tx, sql`delete from map_views where last_seen_at < ${cutoff}`),

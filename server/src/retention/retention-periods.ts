@@ -11,6 +11,12 @@ export const ABUSE_REPORT_DAYS = 365;
 export const REFUND_REQUEST_DAYS = 365;
 /** Providers retry a webhook for about 3 days and can resend an event for 30: a replay within that does nothing. */
 export const WEBHOOK_EVENT_DAYS = 90;
+/**
+ * An account whose subscription ended this long ago (or that never had one for as long) keeps neither its ended
+ * requests (a stranger's number or address, the note) nor its browsers' push subscriptions: a subscriber coming
+ * back within a year still finds their history.
+ */
+export const LAPSED_ACCOUNT_DAYS = 365;
 /** Accounting and tax records: Indonesian law asks for 10 years. */
 export const PAYMENT_YEARS = 10;
 /**
