@@ -4,6 +4,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { subscriptions } from '../db/schema/billing';
 import { DAY_MS } from './clock';
+import type { PaymentProcessors } from '../payments/processors';
 import { toMajor } from './money';
 
 export type Subscription = typeof subscriptions.$inferSelect;
@@ -48,17 +49,29 @@ export interface SubscriptionInfo {
  */
 const answered = new WeakMap<Subscription, SubscriptionInfo>();
 
-export function subscriptionInfo(subscription: Subscription, now: Date): SubscriptionInfo {
+/**
+ * `processors`: the payment processors this instance has. A subscription whose provider is not among them (the
+ * sandbox's, once the sandbox is off) ends with its paid period: it shows no next charge.
+ */
+export function subscriptionInfo(
+  subscription: Subscription,
+  now: Date,
+  processors: PaymentProcessors,
+): SubscriptionInfo {
   const status = effectiveStatus(subscription, now);
   const known = answered.get(subscription);
   if (known?.status === status) return known;
-  const info = describeSubscription(subscription, status);
+  const info = describeSubscription(subscription, status, processors[subscription.provider] !== undefined);
   answered.set(subscription, info);
   return info;
 }
 
-function describeSubscription(subscription: Subscription, status: SubscriptionStatus): SubscriptionInfo {
-  const renews = status === 'trial' || status === 'active';
+function describeSubscription(
+  subscription: Subscription,
+  status: SubscriptionStatus,
+  processorAvailable: boolean,
+): SubscriptionInfo {
+  const renews = (status === 'trial' || status === 'active') && processorAvailable;
   return {
     status,
     expiredStatus: status === 'expired' || status === 'unsubscribed' ? 1 : 0,

@@ -53,7 +53,7 @@ describe.each([
     // With the sandbox on: a subscriber pays the first day with the sandbox's test card.
     app = await startApp(database, { PAYMENTS_SANDBOX: 'true' });
     app.billing.clock.set(start);
-    const { email } = await signUpSubscriber(app, { locale: 'id' });
+    const { email, token } = await signUpSubscriber(app, { locale: 'id' });
     await app.close();
 
     // Restarted with the sandbox off.
@@ -69,6 +69,14 @@ describe.each([
       (await current.db.select().from(subscriptions).where(eq(subscriptions.id, subscription.id)))[0]!;
     const mail = () => current.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, email));
     const mailBefore = (await mail()).length;
+
+    // The subscriber is not told of a next charge that will not come.
+    const info = await current.inject({
+      method: 'GET',
+      url: '/api/v1/personnal/subscribe/info',
+      headers: { authorization: token! },
+    });
+    expect(info.json().data).toMatchObject({ status: 'trial', provider: 'sandbox', nextDebitDay: null });
 
     // Days before its end: no "it renews" reminder, since it will not.
     const early = await current.billing.runRenewals(new Date(start.getTime() + HOUR), subscription.userId);

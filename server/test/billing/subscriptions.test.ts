@@ -1,4 +1,5 @@
 import { subscriptionInfo, type Subscription } from '../../src/billing/subscriptions';
+import { processorsOf } from '../../src/payments/processors';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -29,9 +30,11 @@ function trialRow(validUntil: Date): Subscription {
 
 describe('subscriptionInfo', () => {
   const validUntil = new Date('2026-12-02T10:00:00.000Z');
+  // The processors of an instance with the sandbox on (the rows are the sandbox's).
+  const sandboxOn = processorsOf({ sandbox: true, stripe: undefined, paypal: undefined });
 
   it('describes the row in the API’s terms', () => {
-    expect(subscriptionInfo(trialRow(validUntil), new Date('2026-12-01T10:00:00.000Z'))).toEqual({
+    expect(subscriptionInfo(trialRow(validUntil), new Date('2026-12-01T10:00:00.000Z'), sandboxOn)).toEqual({
       status: 'trial',
       expiredStatus: 0,
       validUntil: '2026-12-02T10:00:00.000Z',
@@ -49,12 +52,20 @@ describe('subscriptionInfo', () => {
 
   it('answers again from one row while its status holds, and anew once time has changed the status', () => {
     const row = trialRow(validUntil);
-    const first = subscriptionInfo(row, new Date('2026-12-01T10:00:00.000Z'));
-    expect(subscriptionInfo(row, new Date('2026-12-02T09:00:00.000Z'))).toBe(first);
+    const first = subscriptionInfo(row, new Date('2026-12-01T10:00:00.000Z'), sandboxOn);
+    expect(subscriptionInfo(row, new Date('2026-12-02T09:00:00.000Z'), sandboxOn)).toBe(first);
     // Past the day of grace after validUntil with no renewal, access has ended.
-    const ended = subscriptionInfo(row, new Date(validUntil.getTime() + DAY));
+    const ended = subscriptionInfo(row, new Date(validUntil.getTime() + DAY), sandboxOn);
     expect(ended).toMatchObject({ status: 'expired', expiredStatus: 1, nextDebitDay: null });
     // Another row with the same values is described on its own (a changed row is always a new object).
-    expect(subscriptionInfo({ ...row, amount: 4999 }, new Date('2026-12-01T10:00:00.000Z')).amount).toBe(49.99);
+    expect(subscriptionInfo({ ...row, amount: 4999 }, new Date('2026-12-01T10:00:00.000Z'), sandboxOn).amount).toBe(
+      49.99,
+    );
+  });
+
+  it('shows no next charge where this instance has no processor for the subscription (the sandbox turned off)', () => {
+    const sandboxOff = processorsOf({ sandbox: false, stripe: undefined, paypal: undefined });
+    const info = subscriptionInfo(trialRow(validUntil), new Date('2026-12-01T10:00:00.000Z'), sandboxOff);
+    expect(info).toMatchObject({ status: 'trial', validUntil: '2026-12-02T10:00:00.000Z', nextDebitDay: null });
   });
 });

@@ -112,7 +112,9 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
       state: row.state,
       createdAt: row.createdAt.toISOString(),
     })),
-    subscription: subscription ? subscriptionInfo(subscription, deps.billing.clock.now()) : null,
+    subscription: subscription
+      ? subscriptionInfo(subscription, deps.billing.clock.now(), processorsOf(deps.billing))
+      : null,
     // The export says a little more than the list: the provider, and when a payment was disputed.
     payments: paid.map((row) => ({
       ...paymentView(row),

@@ -6,6 +6,7 @@ import { sayBilling } from '../../billing/billing-messages';
 import { messagesOf } from '../../lib/messages';
 import { expireSubscriptionAt } from './data';
 import { expireBody, expireResponse, runRenewalsBody, runRenewalsResponse } from './schemas';
+import { processorsOf } from '../../payments/processors';
 
 const say = messagesOf('devBilling');
 
@@ -31,7 +32,7 @@ const devBillingRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, o
       const now = app.billing.clock.now();
       const updated = await expireSubscriptionAt(app.db, user.id, now);
       if (!updated) throw new HttpError(404, sayBilling('noSubscription'));
-      return ok(subscriptionInfo(updated, now));
+      return ok(subscriptionInfo(updated, now, processorsOf(app.billing)));
     },
   );
 

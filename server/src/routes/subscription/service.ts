@@ -22,6 +22,7 @@ import { HttpError } from '../../lib/envelope';
 import { authorizeSandboxPayment } from '../../payments/sandbox-processor';
 import { paymentsOf } from './data';
 import type { renewBody, renewResponse } from './schemas';
+import { processorsOf } from '../../payments/processors';
 
 // The signed-in subscriber's subscription: what it is, cancelling it, paying again once it has ended, the payments.
 
@@ -39,7 +40,7 @@ export async function subscriptionNow(deps: SubscriptionDeps, userId: string) {
     () => userId,
   );
   if (!subscription) throw new HttpError(404, say('noSubscription'));
-  return subscriptionInfo(subscription, deps.billing.clock.now());
+  return subscriptionInfo(subscription, deps.billing.clock.now(), processorsOf(deps.billing));
 }
 
 /**
@@ -70,7 +71,7 @@ export async function cancelRenewals(deps: SubscriptionDeps, user: User) {
   });
   if (!result) throw new HttpError(404, say('noSubscription'));
   deps.outbox.kick();
-  return subscriptionInfo(result.subscription, now);
+  return subscriptionInfo(result.subscription, now, processorsOf(deps.billing));
 }
 
 type RenewAnswer = z.infer<typeof renewResponse>['data'];
