@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import { VoiceRecorder } from '@kabari/shared/voice/voice-recorder';
+import { findLure } from '@kabari/shared/validation/lure-check';
 import { dashboardRequestsNamespace } from '../i18n/dashboard-requests-namespace';
 import { removeVoiceNote, uploadVoiceNote, voiceNoteAudioUrl } from '../lib/voice-note-api';
 import './voice-note-field.css';
@@ -10,6 +11,8 @@ import './voice-note-field.css';
 export interface VoiceNoteChoice {
   id: string;
   text: string;
+  /** Why the text cannot be sent (a link or a phone number), or null: the request waits until it is fixed. */
+  problem: string | null;
 }
 
 export const VOICE_TEXT_MAX_LENGTH = 200;
@@ -27,10 +30,18 @@ export function VoiceNoteField({ locale, onChange, onBusy }: VoiceNoteFieldProps
   const ids = useId();
   const [noteId, setNoteId] = useState<string | null>(null);
   const [text, setText] = useState('');
+  // The recipient reads the text on the consent page: no link or number to go elsewhere, as the server rules.
+  const problemOf = (value: string) => {
+    const lure = findLure(value);
+    if (lure?.kind === 'link') return t('voice.textWithLink');
+    if (lure?.kind === 'phone') return t('voice.textWithPhone');
+    return null;
+  };
+  const problem = problemOf(text);
 
   const choose = (id: string | null) => {
     setNoteId(id);
-    onChange(id ? { id, text: text.trim() } : null);
+    onChange(id ? { id, text: text.trim(), problem } : null);
   };
   const upload = async (audio: Blob) => {
     const note = await uploadVoiceNote(audio);
@@ -58,12 +69,19 @@ export function VoiceNoteField({ locale, onChange, onBusy }: VoiceNoteFieldProps
             type="text"
             maxLength={VOICE_TEXT_MAX_LENGTH}
             value={text}
-            aria-describedby={`${ids}-hint`}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={`${ids}-hint${problem ? ` ${ids}-error` : ''}`}
             onChange={(event) => {
               setText(event.target.value);
-              onChange({ id: noteId, text: event.target.value.trim() });
+              const value = event.target.value;
+              onChange({ id: noteId, text: value.trim(), problem: problemOf(value) });
             }}
           />
+          {problem && (
+            <p id={`${ids}-error`} className="voice-note-field__error">
+              {problem}
+            </p>
+          )}
         </div>
       )}
     </fieldset>

@@ -9,9 +9,9 @@ import { findLink } from './link-detector';
  * and "Bank BCA Security" are the lures this keeps out. The web forms hold the same rule
  * (shared/src/validation/lure-check.ts) so the requester reads the same refusal before sending.
  */
-export type LureKind = 'link' | 'phone' | 'brand';
+type LureKind = 'link' | 'phone' | 'brand';
 
-export interface Lure {
+interface Lure {
   kind: LureKind;
   /** The text found, as written. */
   found: string;

@@ -1,26 +1,20 @@
-import { LinkifyIt } from 'linkify-it';
-import tlds from 'tlds';
+import { findLure } from './lure-check';
 
 /**
  * The display name is what recipients read in "Kabari: <name> asks to see your location", so it must look like a
  * name: letters of any script, spaces and . , ' -, at most 40 characters and 4 digits, with no web or email
- * address. The server holds the same rule (and refuses what this misses); the forms say it before sending.
+ * address or phone number, and no bank's or payment service's name (nor Kabari's). The server holds the same rule
+ * (and refuses what this misses); the forms say it before sending.
  */
 export const DISPLAY_NAME_MAX_LENGTH = 40;
 export const DISPLAY_NAME_MAX_DIGITS = 4;
 
-export type DisplayNameProblem = 'empty' | 'withLink' | 'characters' | 'digits' | 'tooLong' | 'noLetter';
+export type DisplayNameProblem =
+  'empty' | 'withLink' | 'withPhone' | 'withBrand' | 'characters' | 'digits' | 'tooLong' | 'noLetter';
 
 const NAME_CHARACTERS = /^[\p{L}\p{M}\p{Nd} .,'\u2019-]*$/u;
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/gu;
-// A link under any top-level domain IANA lists, an email or IP address, or a scheme or www. prefix.
-const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(tlds);
-const TYPED_LINK = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)/i;
-
-function hasLink(text: string): boolean {
-  return [text, text.normalize('NFKC')].some((form) => linkify.test(form) || TYPED_LINK.test(form));
-}
 
 /** The name as the server stores it: composed characters, no spaces at the ends, single spaces inside. */
 export function normaliseDisplayName(value: string): string {
@@ -31,7 +25,10 @@ export function normaliseDisplayName(value: string): string {
 export function displayNameProblem(value: string): DisplayNameProblem | null {
   const name = normaliseDisplayName(value);
   if (name === '') return 'empty';
-  if (hasLink(name)) return 'withLink';
+  const lure = findLure(name, { asName: true });
+  if (lure?.kind === 'link') return 'withLink';
+  if (lure?.kind === 'phone') return 'withPhone';
+  if (lure?.kind === 'brand') return 'withBrand';
   if (!NAME_CHARACTERS.test(name)) return 'characters';
   if ((name.match(DIGIT)?.length ?? 0) > DISPLAY_NAME_MAX_DIGITS) return 'digits';
   if ([...name].length > DISPLAY_NAME_MAX_LENGTH) return 'tooLong';

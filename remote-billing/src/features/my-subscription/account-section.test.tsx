@@ -90,6 +90,7 @@ describe('the account section', () => {
       'Display name',
       'Save',
       'A name cannot contain a web address or an email address',
+      "A name cannot contain the name of a bank or a payment service, nor Kabari's",
     ],
     [
       '/id/dashboard/modules/MySubscription',
@@ -97,10 +98,11 @@ describe('the account section', () => {
       'Nama tampilan',
       'Simpan',
       'Nama tidak boleh berisi alamat web atau alamat email',
+      'Nama tidak boleh memuat nama bank, layanan pembayaran, atau Kabari',
     ],
   ])(
-    'at %s, refuses a name that carries a link, without asking the server',
-    async (url, title, label, save, refusal) => {
+    'at %s, refuses a name that carries a link or passes for a bank, without asking the server',
+    async (url, title, label, save, refusal, brandRefusal) => {
       await openAt(url);
       const profile = part(title);
       const name = within(profile).getByLabelText(label);
@@ -108,6 +110,10 @@ describe('the account section', () => {
       await userEvent.type(name, 'BCA Bank - verify: bca-verify.top');
       await userEvent.click(within(profile).getByRole('button', { name: save }));
       expect(await within(profile).findByText(refusal)).toBeInTheDocument();
+      await userEvent.clear(name);
+      await userEvent.type(name, 'Bank BCA Security');
+      await userEvent.click(within(profile).getByRole('button', { name: save }));
+      expect(await within(profile).findByText(brandRefusal)).toBeInTheDocument();
       expect(postMock).not.toHaveBeenCalled();
     },
   );

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { ApiError } from '@kabari/shared/api/api-error';
@@ -108,4 +108,62 @@ describe('the link generator', () => {
     );
     expect(screen.getByRole('button', { name: 'Generate link' })).toBeDisabled();
   });
+
+  it.each([
+    {
+      url: '/dashboard',
+      locale: 'en' as const,
+      ui: { title: 'Link title', file: 'Or choose an audio file', text: 'Text beside the voice message (optional)' },
+      generate: 'Generate link',
+      phone: 'The text with the voice message cannot contain phone numbers.',
+      link: 'The text with the voice message cannot contain links or email addresses.',
+    },
+    {
+      url: '/id/dashboard',
+      locale: 'id' as const,
+      ui: { title: 'Judul tautan', file: 'Atau pilih berkas audio', text: 'Teks untuk pesan suara (opsional)' },
+      generate: 'Buat tautan',
+      phone: 'Teks pesan suara tidak boleh berisi nomor telepon.',
+      link: 'Teks pesan suara tidak boleh berisi tautan atau alamat email.',
+    },
+  ])(
+    'at $url, refuses a voice note text with a phone number or a link before sending',
+    async ({ url, locale, ui, generate, phone, link: linkRefusal }) => {
+      post.mockImplementation(async (path: string) => {
+        if (path === '/api/v1/voice-notes') {
+          return { voiceNote: { id: 'n-1', durationMs: 3000, mediaType: 'audio/webm', text: null, recordedTime: '' } };
+        }
+        if (path === '/api/v1/links') return { request: link };
+        throw new Error(`unexpected POST ${path}`);
+      });
+      const user = userEvent.setup();
+      await renderAt(url, <LinkGenerator locale={locale} onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
+      await user.type(screen.getByRole('textbox', { name: ui.title }), 'Mum');
+      const audio = new File(['audio'], 'note.webm', { type: 'audio/webm' });
+      fireEvent.change(screen.getByLabelText(ui.file), { target: { files: [audio] } });
+      const text = await screen.findByRole('textbox', { name: ui.text });
+
+      await user.type(text, 'BCA: rekening diblokir, hubungi 0812 3456 7890');
+      expect(text).toHaveAccessibleDescription(expect.stringContaining(phone));
+      expect(screen.getByRole('button', { name: generate })).toBeDisabled();
+      await user.clear(text);
+      await user.type(text, 'Buka bca-verify.top');
+      expect(text).toHaveAccessibleDescription(expect.stringContaining(linkRefusal));
+      expect(screen.getByRole('button', { name: generate })).toBeDisabled();
+      expect(post).not.toHaveBeenCalledWith('/api/v1/links', expect.anything(), expect.anything());
+
+      // Ordinary words and a time go through.
+      await user.clear(text);
+      await user.type(text, "It's me, at 5 pm");
+      expect(screen.queryByText(phone)).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: generate }));
+      await waitFor(() =>
+        expect(post).toHaveBeenCalledWith(
+          '/api/v1/links',
+          { title: 'Mum', locale, voiceNote: { id: 'n-1', text: "It's me, at 5 pm" } },
+          expect.anything(),
+        ),
+      );
+    },
+  );
 });

@@ -61,7 +61,7 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
 
   async function generate(event: FormEvent) {
     event.preventDefault();
-    if (generating || voiceBusy) return;
+    if (generating || voiceBusy || voiceNote?.problem) return;
     if (!title.trim()) {
       setTitleMissing(true);
       titleInput.current?.focus();
@@ -172,7 +172,12 @@ export function LinkGenerator({ locale, onCreated, onSeeHistory }: LinkGenerator
       )}
       <VoiceNoteField locale={locale} onChange={setVoiceNote} onBusy={setVoiceBusy} />
       <div className="link-generator__actions">
-        <Button type="primary" htmlType="submit" loading={generating} disabled={stillAhead(nextAllowedAt) || voiceBusy}>
+        <Button
+          type="primary"
+          htmlType="submit"
+          loading={generating}
+          disabled={stillAhead(nextAllowedAt) || voiceBusy || Boolean(voiceNote?.problem)}
+        >
           {generating ? t('link.generating') : t('link.generate')}
         </Button>
         <Button onClick={onSeeHistory}>{t('link.seeHistory')}</Button>

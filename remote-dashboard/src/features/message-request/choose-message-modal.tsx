@@ -123,7 +123,8 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
   const upToDate = previewState?.templateId === templateId && previewState.note === note;
   const preview = previewState?.kind === 'ready' ? previewState.message : null;
   const previewFailure = previewState?.kind === 'failed' ? previewState : null;
-  const canSend = Boolean(templateId) && !block && upToDate && previewState?.kind === 'ready' && !voiceBusy;
+  const canSend =
+    Boolean(templateId) && !block && upToDate && previewState?.kind === 'ready' && !voiceBusy && !voiceNote?.problem;
 
   async function send() {
     if (!canSend || sending) return;

@@ -101,47 +101,56 @@ describe('SignUpDialog', () => {
     {
       url: '/',
       link: 'A name cannot contain a web address or an email address',
-      digits: 'A name can contain at most 4 digits',
+      phone: 'A name cannot contain a phone number',
+      brand: "A name cannot contain the name of a bank or a payment service, nor Kabari's",
       ui: { name: 'Your name', adult: /18 or older/, terms: /Terms of Use/, next: 'Continue to payment' },
       paymentStep: 'Step 2 of 2: payment',
     },
     {
       url: '/id',
       link: 'Nama tidak boleh berisi alamat web atau alamat email',
-      digits: 'Nama paling banyak berisi 4 angka',
+      phone: 'Nama tidak boleh berisi nomor telepon',
+      brand: 'Nama tidak boleh memuat nama bank, layanan pembayaran, atau Kabari',
       ui: { name: 'Nama Anda', adult: /18 tahun/, terms: /Ketentuan Penggunaan/, next: 'Lanjut ke pembayaran' },
       paymentStep: 'Langkah 2 dari 2: pembayaran',
     },
-  ])('at $url, refuses a name that carries a link or a phone number before any payment', async (locale) => {
-    const { url, link, digits, ui, paymentStep } = locale;
-    await openAt(url);
-    const name = screen.getByRole('textbox', { name: ui.name });
-    // Everything else in the account step is right: only the name keeps it from the payment step.
-    await userEvent.type(field('Email'), 'ana@example.com');
-    await userEvent.click(screen.getByRole('checkbox', { name: ui.adult }));
-    await userEvent.click(screen.getByRole('checkbox', { name: ui.terms }));
-    await userEvent.type(name, 'BCA bca-verify.top');
-    await userEvent.click(screen.getByRole('button', { name: ui.next }));
-    expect(await screen.findByText(link)).toBeInTheDocument();
-    expect(screen.queryByText(paymentStep)).not.toBeInTheDocument();
-    expect(sessionStorage.getItem('kabari-searched-number')).toBeNull();
-    await userEvent.clear(name);
-    await userEvent.type(name, 'Call 0812 3456 7890');
-    await userEvent.tab();
-    expect(await screen.findByText(digits)).toBeInTheDocument();
-    await userEvent.clear(name);
-    await userEvent.type(name, 'Ni Luh Ayu');
-    await userEvent.tab();
-    await waitFor(() => expect(screen.queryByText(digits)).not.toBeInTheDocument());
-    expect(postMock).not.toHaveBeenCalledWith(
-      expect.stringMatching(/registerAndSign/),
-      expect.anything(),
-      expect.anything(),
-    );
-    // With a plain name the same details go on to the payment step.
-    await userEvent.click(screen.getByRole('button', { name: ui.next }));
-    expect(await screen.findByText(paymentStep)).toBeInTheDocument();
-  });
+  ])(
+    'at $url, refuses a name that carries a link or a phone number, or passes for a bank, before any payment',
+    async (locale) => {
+      const { url, link, phone, brand, ui, paymentStep } = locale;
+      await openAt(url);
+      const name = screen.getByRole('textbox', { name: ui.name });
+      // Everything else in the account step is right: only the name keeps it from the payment step.
+      await userEvent.type(field('Email'), 'ana@example.com');
+      await userEvent.click(screen.getByRole('checkbox', { name: ui.adult }));
+      await userEvent.click(screen.getByRole('checkbox', { name: ui.terms }));
+      await userEvent.type(name, 'BCA bca-verify.top');
+      await userEvent.click(screen.getByRole('button', { name: ui.next }));
+      expect(await screen.findByText(link)).toBeInTheDocument();
+      expect(screen.queryByText(paymentStep)).not.toBeInTheDocument();
+      expect(sessionStorage.getItem('kabari-searched-number')).toBeNull();
+      await userEvent.clear(name);
+      await userEvent.type(name, 'Call 0812 3456 7890');
+      await userEvent.tab();
+      expect(await screen.findByText(phone)).toBeInTheDocument();
+      await userEvent.clear(name);
+      await userEvent.type(name, 'Bank BCA Security');
+      await userEvent.tab();
+      expect(await screen.findByText(brand)).toBeInTheDocument();
+      await userEvent.clear(name);
+      await userEvent.type(name, 'Ni Luh Ayu');
+      await userEvent.tab();
+      await waitFor(() => expect(screen.queryByText(brand)).not.toBeInTheDocument());
+      expect(postMock).not.toHaveBeenCalledWith(
+        expect.stringMatching(/registerAndSign/),
+        expect.anything(),
+        expect.anything(),
+      );
+      // With a plain name the same details go on to the payment step.
+      await userEvent.click(screen.getByRole('button', { name: ui.next }));
+      expect(await screen.findByText(paymentStep)).toBeInTheDocument();
+    },
+  );
 
   it('shows no discount notice when the first day costs no less than a period', async () => {
     await openAt('/', { ...sandboxTerms, firstDayDebitAmount: 29.99 });
