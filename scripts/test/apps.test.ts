@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { host, remotes, webApps } from '../../apps';
+import { WEB_REMOTES } from '../../server/src/lib/web-apps';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const json = (file: string) => JSON.parse(readFileSync(path.join(repoRoot, file), 'utf8'));
@@ -29,12 +30,14 @@ describe('the list of apps (apps.js)', () => {
   });
 
   it('gives each remote the name the server configures it by, and the container the host loads', () => {
-    const serverConfig = readFileSync(path.join(repoRoot, 'server/src/config.ts'), 'utf8');
     const runtimeConfig = readFileSync(path.join(repoRoot, 'shared/src/config/runtime-config.ts'), 'utf8');
     for (const { name, folder, federationName } of remotes) {
       expect(folder).toBe(`remote-${name}`);
-      expect(serverConfig).toContain(`REMOTE_${name.toUpperCase()}_URL`);
       expect(runtimeConfig).toContain(`${name}: '${federationName}'`);
     }
+    // The server reads the same list (REMOTE_<NAME>_URL, each remote's folder and default manifest).
+    expect(WEB_REMOTES.map(({ name, folder, variable }) => ({ name, folder, variable }))).toEqual(
+      remotes.map(({ name, folder }) => ({ name, folder, variable: `REMOTE_${name.toUpperCase()}_URL` })),
+    );
   });
 });

@@ -13,12 +13,10 @@ import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requ
 import { billingConfig, billingEnvironment, type BillingConfig } from './billing/billing-config';
 import { vapidPublicKeyOf } from './lib/vapid-key';
 import { webAddress } from './lib/web-address';
+import { WEB_REMOTES } from './lib/web-apps';
 
 // Where host/dist and remote-*/dist live: the repository root, both from src/ and from dist/.
 const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
-
-export const REMOTE_NAMES = ['search', 'dashboard', 'billing', 'share'] as const;
-export type RemoteName = (typeof REMOTE_NAMES)[number];
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
@@ -87,10 +85,6 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_ROOT: optionalText,
   SERVE_WEB: booleanFromEnv.optional(),
-  REMOTE_SEARCH_URL: remoteManifestUrl,
-  REMOTE_DASHBOARD_URL: remoteManifestUrl,
-  REMOTE_BILLING_URL: remoteManifestUrl,
-  REMOTE_SHARE_URL: remoteManifestUrl,
   // Behind a proxy: its addresses (IPs, CIDRs); never "trust everyone", nor a bare number of proxies.
   TRUST_PROXY: optionalText,
   // Set: a deployment at this address. Unset: a local trial on this machine.
@@ -154,6 +148,14 @@ const environmentSchema = z.object({
   PUSH_ALLOW_LOOPBACK: booleanFromEnv.optional(),
 });
 
+// Each remote's REMOTE_<NAME>_URL, one for every remote apps.js lists.
+const remoteUrlsSchema = z.object(
+  Object.fromEntries(WEB_REMOTES.map((remote) => [remote.variable, remoteManifestUrl])) as Record<
+    string,
+    typeof remoteManifestUrl
+  >,
+);
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
@@ -166,7 +168,8 @@ export interface Config {
   logLevel: string;
   webRoot: string;
   serveWeb: boolean;
-  remotes: Record<RemoteName, string>;
+  /** Each remote's manifest URL, by its name in apps.js. */
+  remotes: Record<string, string>;
   /** false, or the proxies' addresses and ranges (fastify's trustProxy). */
   trustProxy: false | string[];
   /** Where links in messages point: PUBLIC_URL, or http://localhost:PORT in a local trial. Never the Host header. */
@@ -225,8 +228,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
   );
   const parsed = environmentSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
+  const remoteUrls = remoteUrlsSchema.safeParse(present);
+  if (!parsed.success || !remoteUrls.success) {
+    const issues = [...(parsed.error?.issues ?? []), ...(remoteUrls.error?.issues ?? [])];
+    const lines = issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
       return `  ${name}: ${issue.message} (${describeValue(env, name)})`;
     });
@@ -263,12 +268,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel: e.LOG_LEVEL,
     webRoot: e.WEB_ROOT === undefined ? REPOSITORY_ROOT : path.resolve(cwd, e.WEB_ROOT),
     serveWeb: e.SERVE_WEB ?? isProduction,
-    remotes: {
-      search: e.REMOTE_SEARCH_URL ?? '/remotes/search/mf-manifest.json',
-      dashboard: e.REMOTE_DASHBOARD_URL ?? '/remotes/dashboard/mf-manifest.json',
-      billing: e.REMOTE_BILLING_URL ?? '/remotes/billing/mf-manifest.json',
-      share: e.REMOTE_SHARE_URL ?? '/remotes/share/mf-manifest.json',
-    },
+    remotes: Object.fromEntries(
+      WEB_REMOTES.map((remote) => [remote.name, remoteUrls.data[remote.variable] ?? remote.defaultManifestUrl]),
+    ),
     trustProxy: trustProxy.trust,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,

@@ -1,15 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
-import { REMOTE_NAMES, type Config } from '../config';
+import type { Config } from '../config';
 import { isRecipientPage } from '../lib/recipient-pages';
 import { tileOrigin } from '../live/map-config';
 
 /** Origins the remotes are loaded from when REMOTE_*_URL points elsewhere (a CDN, another instance). */
 export function remoteOrigins(config: Config): string[] {
   const origins = new Set<string>();
-  for (const name of REMOTE_NAMES) {
-    const url = config.remotes[name];
+  for (const url of Object.values(config.remotes)) {
     if (url.startsWith('/')) continue;
     origins.add(new URL(url).origin);
   }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { REMOTE_NAMES, type Config } from '../config';
+import type { Config } from '../config';
+import { WEB_REMOTES } from '../lib/web-apps';
 import { failure } from '../lib/envelope';
 import { isFresh, strongEtag } from '../lib/etag';
 import { messagesOf, requestLocale } from '../lib/messages';
@@ -31,7 +32,9 @@ export function hostDistOf(webRoot: string): string {
 }
 
 export function remoteDistOf(webRoot: string, name: string): string {
-  return path.join(webRoot, `remote-${name}`, 'dist');
+  const remote = WEB_REMOTES.find((candidate) => candidate.name === name);
+  if (!remote) throw new Error(`${name} is not a remote apps.js lists`);
+  return path.join(webRoot, remote.folder, 'dist');
 }
 
 function setCacheHeaders(reply: FastifyReply, filePath: string): void {
@@ -117,7 +120,9 @@ function sendText(request: FastifyRequest, reply: FastifyReply, type: string, te
 export default async function serveWeb(app: FastifyInstance, options: { config: Config }): Promise<void> {
   const { webRoot, publicUrl } = options.config;
   const hostDist = hostDistOf(webRoot);
-  const remoteDists = Object.fromEntries(REMOTE_NAMES.map((name) => [name, remoteDistOf(webRoot, name)]));
+  const remoteDists = Object.fromEntries(
+    WEB_REMOTES.map((remote) => [remote.name, remoteDistOf(webRoot, remote.name)]),
+  );
   const stitcher = new PrerenderStitcher({
     hostDist,
     remoteDists,

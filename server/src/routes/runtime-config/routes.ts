@@ -3,18 +3,14 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import { envelope, ok } from '../../lib/envelope';
 import { isFresh, strongEtag } from '../../lib/etag';
+import { WEB_REMOTES } from '../../lib/web-apps';
 import { REVALIDATE } from '../../web/cache-policy';
 
 const runtimeConfigSchema = z.object({
   apiBaseUrl: z.string().describe('Prefix for API calls; empty means this origin'),
   appId: z.string().describe('Value for the application-id request header'),
   remotes: z
-    .object({
-      search: z.string(),
-      dashboard: z.string(),
-      billing: z.string(),
-      share: z.string(),
-    })
+    .object(Object.fromEntries(WEB_REMOTES.map((remote) => [remote.name, z.string()])))
     .describe('Remote name → mf-manifest.json URL'),
   map: z
     .object({ tileUrl: z.string(), tileAttribution: z.string() })
