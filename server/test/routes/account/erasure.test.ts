@@ -39,12 +39,17 @@ describeEachDatabase('deleting an account', (driver) => {
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    testApp = await buildTestApp(driver, {
-      TRUST_PROXY: '127.0.0.1',
-      RENEWAL_INTERVAL_SECONDS: '0',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      OPERATOR_EMAIL: 'operator@kabari.test',
-    });
+    testApp = await buildTestApp(
+      driver,
+      {
+        TRUST_PROXY: '127.0.0.1',
+        RENEWAL_INTERVAL_SECONDS: '0',
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        OPERATOR_EMAIL: 'operator@kabari.test',
+      },
+      // The browser's push endpoint below is on this machine.
+      { build: { pushAllowLoopback: true } },
+    );
   });
 
   afterAll(async () => {
@@ -138,10 +143,10 @@ describeEachDatabase('deleting an account', (driver) => {
       password: encryptPassword(publicKey, 'not-the-password-1'),
     });
     expect(wrong.statusCode).toBe(400);
-    // Notifications turned on in a browser, and a test notification waiting for it (the key is not a real one: it is
-    // never sent, and stays queued).
+    // Notifications turned on in a browser, and a test notification waiting for it (nothing listens at its endpoint:
+    // it is never delivered, and stays queued).
     const browser = {
-      endpoint: 'https://push.example/erase-me',
+      endpoint: 'https://127.0.0.1:9/erase-me',
       keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
     };
     expect((await call('POST', '/api/v1/push/subscriptions', token, browser)).statusCode).toBe(200);
