@@ -1,28 +1,40 @@
-import { ApiError } from '@kabari/shared/api/api-error';
-import { apiGet } from '@kabari/shared/api/api-client';
 import { fetchSubscriptionInfo, isExpired } from './subscription-info';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn() }));
-
-const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
+const expired = {
+  status: 'expired',
+  expiredStatus: 1,
+  validUntil: '2026-11-01T00:00:00.000Z',
+  nextDebitDay: null,
+  amount: 49000,
+  firstDayDebitAmount: 0,
+  currencyCode: 'IDR',
+  period: 30,
+  provider: 'sandbox',
+  sandbox: true,
+  cancelledAt: null,
+  createdAt: '2026-10-01T00:00:00.000Z',
+} as const;
 
 describe('subscription info', () => {
-  beforeEach(() => getMock.mockReset());
-
   it('reads GET /api/v1/personnal/subscribe/info, handling its 404 itself', async () => {
-    getMock.mockResolvedValue({ expiredStatus: 1 });
-    await expect(fetchSubscriptionInfo()).resolves.toEqual({ expiredStatus: 1 });
-    expect(getMock).toHaveBeenCalledWith('/api/v1/personnal/subscribe/info', { handledStatuses: [404] });
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', expired);
+    await expect(fetchSubscriptionInfo()).resolves.toEqual(expired);
+    const calls = fakeApi.calls('get', '/api/v1/personnal/subscribe/info');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.options).toEqual({ handledStatuses: [404] });
   });
 
   it('takes a 404 (the account has no subscription) as nothing known', async () => {
-    getMock.mockRejectedValue(new ApiError('Not found', 404));
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', fakeApi.fail(404, 'Not found'));
     await expect(fetchSubscriptionInfo()).resolves.toBeNull();
+    expect(fakeApi.effects.toastError).not.toHaveBeenCalled();
   });
 
   it('passes other failures on (the API client has already dealt with them)', async () => {
-    getMock.mockRejectedValue(new ApiError('Login expired', 401));
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', fakeApi.fail(401, 'Login expired'));
     await expect(fetchSubscriptionInfo()).rejects.toEqual(expect.objectContaining({ status: 401 }));
+    expect(fakeApi.effects.sessionExpired).toHaveBeenCalledTimes(1);
   });
 
   it('is expired only for expiredStatus 1', () => {

@@ -1,0 +1,281 @@
+// Test helper: the Kabari API, faked at the HTTP seam for the web apps' tests. It answers as the axios instance's
+// adapter (so the real API client, the host's interceptors and the envelope's unwrapping all run) and as `fetch`
+// (the share page's plain-fetch client). Each route is typed by its path from the server's OpenAPI document; a call
+// nobody set an answer for fails the test. Answers and recorded calls are forgotten after each test.
+import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { apiClient } from '@kabari/shared/api/api-client';
+import type {
+  ApiBody,
+  ApiData,
+  ApiMethod,
+  ApiMethodName,
+  ApiPathParams,
+  ApiPathWith,
+  ApiQuery,
+} from '@kabari/shared/api/api-types';
+import { installApiInterceptors, type ApiEffects } from '../host/src/features/api/api-interceptors';
+
+/** A failed answer: the HTTP status, and the envelope's message (and data, when the server sends some). */
+interface Failure {
+  readonly kind: 'failure';
+  readonly status: number;
+  readonly message: string;
+  readonly data: unknown;
+}
+
+/** No answer at all: offline, or the server could not be reached. */
+interface Unreachable {
+  readonly kind: 'unreachable';
+}
+
+type Operation<M extends ApiMethodName, P extends ApiPathWith<M>> = M & ApiMethod<P>;
+type Never<T, Else> = [T] extends [never] ? Else : T;
+
+/** What the fake saw of one call. */
+export interface FakeCall<M extends ApiMethodName, P extends ApiPathWith<M>> {
+  /** The JSON body (a Blob for an upload); undefined when none was sent. */
+  body: Never<ApiBody<P, Operation<M, P>>, undefined>;
+  /** The values of the path's `{name}` placeholders, decoded. */
+  path: Never<ApiPathParams<P, Operation<M, P>>, Record<string, never>>;
+  /** The query string, its values as sent. */
+  query: Never<ApiQuery<P, Operation<M, P>>, Record<string, never>>;
+  /** The request's headers, their names in lower case. */
+  headers: Record<string, string>;
+  /** The URL as sent (path and query). */
+  url: string;
+  /** The API client's own options (absent on a plain-fetch call). */
+  options: { toastErrors?: boolean; handledStatuses?: readonly number[]; raw?: boolean };
+}
+
+type Answer<M extends ApiMethodName, P extends ApiPathWith<M>> = ApiData<P, Operation<M, P>> | Failure | Unreachable;
+type Handler<M extends ApiMethodName, P extends ApiPathWith<M>> =
+  Answer<M, P> | ((body: FakeCall<M, P>['body'], call: FakeCall<M, P>) => Answer<M, P> | Promise<Answer<M, P>>);
+
+interface Route {
+  method: ApiMethodName;
+  path: string;
+  pattern: RegExp;
+  names: string[];
+  handler: unknown;
+}
+
+interface Incoming {
+  method: string;
+  url: string;
+  body: unknown;
+  headers: Record<string, string>;
+  query: Record<string, unknown>;
+  options: FakeCall<'get', ApiPathWith<'get'>>['options'];
+}
+
+type Outcome = { status: number; body: unknown } | Unreachable;
+
+const routes: Route[] = [];
+const seen: Array<{ method: ApiMethodName; path: string; call: FakeCall<never, never> }> = [];
+const unexpected: string[] = [];
+
+function isAnswerKind(value: unknown, kind: string): boolean {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind;
+}
+
+function routeOf(method: ApiMethodName, path: string): Route {
+  const names: string[] = [];
+  const source = path
+    .split(/\{(\w+)\}/)
+    .map((part, index) => {
+      if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part);
+      return '([^/]+)';
+    })
+    .join('');
+  return { method, path, pattern: new RegExp(`^${source}$`), names, handler: undefined };
+}
+
+/** The route a call goes to: of those that match, the one with the fewest placeholders (`/sms` before `/{id}`). */
+function routeFor(method: string, pathname: string): { route: Route; values: string[] } | undefined {
+  const matching = routes
+    .filter((route) => route.method === method)
+    .map((route) => ({ route, values: route.pattern.exec(pathname)?.slice(1) }))
+    .filter((match): match is { route: Route; values: string[] } => match.values !== undefined)
+    .sort((a, b) => a.route.names.length - b.route.names.length);
+  return matching[0];
+}
+
+async function answer(incoming: Incoming): Promise<Outcome> {
+  const method = incoming.method.toLowerCase();
+  const url = new URL(incoming.url, 'http://kabari.test');
+  const match = routeFor(method, url.pathname);
+  if (!match) {
+    const known = routes.map((route) => `${route.method.toUpperCase()} ${route.path}`).join(', ') || 'none';
+    unexpected.push(
+      `${method.toUpperCase()} ${url.pathname}${url.search}: no answer set for it (set one with fakeApi.on); answers set: ${known}`,
+    );
+    return { kind: 'unreachable' };
+  }
+  const { route, values } = match;
+  const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
+  Object.assign(query, incoming.query);
+  const call = {
+    body: incoming.body,
+    path: Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(values[index] ?? '')])),
+    query,
+    headers: incoming.headers,
+    url: `${url.pathname}${url.search}`,
+    options: incoming.options,
+  } as FakeCall<never, never>;
+  seen.push({ method: route.method, path: route.path, call });
+  const handler = route.handler as ((body: unknown, call: unknown) => unknown) | unknown;
+  const result = typeof handler === 'function' ? await handler(call.body, call) : handler;
+  if (isAnswerKind(result, 'unreachable')) return { kind: 'unreachable' };
+  if (isAnswerKind(result, 'failure')) {
+    const failure = result as Failure;
+    return {
+      status: failure.status,
+      body: { status: failure.status, message: failure.message, data: failure.data },
+    };
+  }
+  return { status: 200, body: { status: 200, message: 'ok', data: result ?? null } };
+}
+
+function bodyOf(data: unknown): unknown {
+  if (typeof data !== 'string') return data ?? undefined;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}
+
+// The host's interceptors, with effects a test can read instead of toasts and navigation.
+const effects = {
+  runtimeConfig: jest.fn(async () => ({ apiBaseUrl: '', appId: 'kabari-web' })),
+  locale: jest.fn(() => 'en'),
+  sessionExpired: jest.fn(),
+  forbidden: jest.fn(),
+  toastError: jest.fn(),
+  toastNetworkError: jest.fn(),
+  networkErrorMessage: jest.fn(() => 'Kabari cannot be reached.'),
+  // A retry waits for nothing here: the fake has no busy server to wait for.
+  wait: jest.fn(async (_ms: number) => undefined),
+} satisfies jest.Mocked<ApiEffects>;
+installApiInterceptors(apiClient, effects);
+
+apiClient.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+  const headers = Object.fromEntries(
+    Object.entries(AxiosHeaders.from(config.headers).toJSON()).map(([name, value]) => [
+      name.toLowerCase(),
+      String(value),
+    ]),
+  );
+  const outcome = await answer({
+    method: config.method ?? 'get',
+    url: `${config.baseURL ?? ''}${config.url ?? ''}`,
+    body: bodyOf(config.data),
+    headers,
+    query: (config.params as Record<string, unknown> | undefined) ?? {},
+    options: Object.fromEntries(
+      (['toastErrors', 'handledStatuses', 'raw'] as const)
+        .filter((name) => config[name] !== undefined)
+        .map((name) => [name, config[name]]),
+    ),
+  });
+  if ('kind' in outcome) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config);
+  const response: AxiosResponse = {
+    data: JSON.stringify(outcome.body),
+    status: outcome.status,
+    statusText: '',
+    headers: new AxiosHeaders({ 'content-type': 'application/json' }),
+    config,
+  };
+  if (outcome.status >= 400) {
+    const code = outcome.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST;
+    throw new AxiosError(`Request failed with status code ${outcome.status}`, code, config, null, response);
+  }
+  return response;
+};
+
+function fetchHeaders(headers: HeadersInit | undefined): Record<string, string> {
+  const found: Record<string, string> = {};
+  if (!headers) return found;
+  const entries = Array.isArray(headers)
+    ? headers
+    : typeof Headers !== 'undefined' && headers instanceof Headers
+      ? [...headers.entries()]
+      : Object.entries(headers);
+  for (const [name, value] of entries) found[String(name).toLowerCase()] = String(value);
+  return found;
+}
+
+const fetchFake = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const outcome = await answer({
+    method: init.method ?? 'GET',
+    url,
+    body: bodyOf(init.body),
+    headers: fetchHeaders(init.headers),
+    query: {},
+    options: {},
+  });
+  if ('kind' in outcome) throw new TypeError('Failed to fetch');
+  const text = JSON.stringify(outcome.body);
+  return {
+    ok: outcome.status >= 200 && outcome.status < 300,
+    status: outcome.status,
+    statusText: '',
+    headers: { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) },
+    json: async () => JSON.parse(text) as unknown,
+    text: async () => text,
+  } as unknown as Response;
+};
+const realFetch = globalThis.fetch;
+beforeEach(() => {
+  globalThis.fetch = fetchFake;
+});
+afterAll(() => {
+  globalThis.fetch = realFetch;
+});
+
+// Between tests: a call nobody expected fails the test that made it; then every answer and record is forgotten.
+afterEach(() => {
+  const surprises = unexpected.splice(0);
+  routes.length = 0;
+  seen.length = 0;
+  for (const effect of Object.values(effects)) effect.mockClear();
+  if (surprises.length) throw new Error(`The fake API was called unexpectedly:\n${surprises.join('\n')}`);
+});
+
+export const fakeApi = {
+  /** Answers `method path` with `handler`: the envelope's data (or a function of the body and the call giving it). */
+  on<M extends ApiMethodName, P extends ApiPathWith<M>>(method: M, path: P, handler: Handler<M, P>): void {
+    const route = routeOf(method, path);
+    route.handler = handler;
+    const index = routes.findIndex((other) => other.method === method && other.path === path);
+    if (index >= 0) routes.splice(index, 1, route);
+    else routes.push(route);
+  },
+
+  /** A failed answer: HTTP `status`, with the envelope's `message` (and `data`). */
+  fail(status: number, message: string, data: unknown = null): Failure {
+    return { kind: 'failure', status, message, data };
+  },
+
+  /** No answer: the network failed. */
+  unreachable(): Unreachable {
+    return { kind: 'unreachable' };
+  },
+
+  /** The calls `method path` received, oldest first. */
+  calls<M extends ApiMethodName, P extends ApiPathWith<M>>(method: M, path: P): Array<FakeCall<M, P>> {
+    return seen
+      .filter((entry) => entry.method === method && entry.path === path)
+      .map((entry) => entry.call as unknown as FakeCall<M, P>);
+  },
+
+  /** Every call the fake answered, as `METHOD /path/template`, oldest first. */
+  called(): string[] {
+    return seen.map((entry) => `${entry.method.toUpperCase()} ${entry.path}`);
+  },
+
+  /** What the host's interceptors did besides answering: toasts, the session ending, the subscription page. */
+  effects,
+};
