@@ -159,6 +159,7 @@ const effects = {
   wait: jest.fn(async (_ms: number) => undefined),
 } satisfies jest.Mocked<ApiEffects>;
 installApiInterceptors(apiClient, effects);
+let withoutHost = false;
 
 apiClient.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
   const headers = Object.fromEntries(
@@ -241,6 +242,8 @@ afterEach(() => {
   routes.length = 0;
   seen.length = 0;
   for (const effect of Object.values(effects)) effect.mockClear();
+  if (withoutHost) installApiInterceptors(apiClient, effects);
+  withoutHost = false;
   if (surprises.length) throw new Error(`The fake API was called unexpectedly:\n${surprises.join('\n')}`);
 });
 
@@ -274,6 +277,13 @@ export const fakeApi = {
   /** Every call the fake answered, as `METHOD /path/template`, oldest first. */
   called(): string[] {
     return seen.map((entry) => `${entry.method.toUpperCase()} ${entry.path}`);
+  },
+
+  /** For this test, the API client as a remote's standalone shell has it: no host, so no interceptors. */
+  withoutHost(): void {
+    apiClient.interceptors.request.clear();
+    apiClient.interceptors.response.clear();
+    withoutHost = true;
   },
 
   /** What the host's interceptors did besides answering: toasts, the session ending, the subscription page. */

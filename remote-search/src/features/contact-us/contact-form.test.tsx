@@ -1,20 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiPost } from '@kabari/shared/api/api-client';
-import { ApiError } from '@kabari/shared/api/api-error';
 import { renderAt } from '../../../../jest/render-with-i18n';
+import { fakeApi } from '../../../../jest/fake-api';
 import ContactUsPage from './contact-us-page';
-
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn() }));
-const post = jest.mocked(apiPost);
 
 async function fillIn(user: ReturnType<typeof userEvent.setup>, labels: Record<string, string>) {
   for (const [label, value] of Object.entries(labels)) await user.type(screen.getByLabelText(label), value);
 }
 
 describe('the contact form', () => {
-  beforeEach(() => post.mockReset());
-
   it('labels every control and ties each hint to its field', async () => {
     await renderAt('/contact-us', <ContactUsPage />);
     expect(screen.getByRole('textbox', { name: 'Your name' })).toBeRequired();
@@ -33,7 +27,7 @@ describe('the contact form', () => {
     await fillIn(user, { 'Your email address': 'dewi@example' });
     await user.click(screen.getByRole('button', { name: 'Send message' }));
 
-    expect(post).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
     expect(screen.getByRole('alert')).toHaveTextContent('Please correct the fields marked below.');
     const name = screen.getByRole('textbox', { name: 'Your name' });
     expect(name).toHaveFocus();
@@ -50,7 +44,7 @@ describe('the contact form', () => {
   });
 
   it('sends the trimmed message with the page language, then confirms and focuses the confirmation', async () => {
-    post.mockResolvedValue({ received: true });
+    fakeApi.on('post', '/api/v1/contact/messages', { received: true });
     const user = userEvent.setup();
     await renderAt('/id/contact-us', <ContactUsPage />);
     await fillIn(user, {
@@ -64,17 +58,15 @@ describe('the contact form', () => {
     const heading = await screen.findByRole('heading', { name: 'Terima kasih, pesan Anda sudah terkirim' });
     expect(heading).toHaveFocus();
     expect(screen.getByText('Kami akan membalas ke dewi@example.com.')).toBeInTheDocument();
-    expect(post).toHaveBeenCalledWith(
-      '/api/v1/contact/messages',
-      {
-        name: 'Dewi Lestari',
-        email: 'dewi@example.com',
-        topic: 'privacy',
-        message: 'Saya ingin mengekspor data saya.',
-        locale: 'id',
-      },
-      { toastErrors: false, handledStatuses: [400, 429] },
-    );
+    const [sent] = fakeApi.calls('post', '/api/v1/contact/messages');
+    expect(sent?.body).toEqual({
+      name: 'Dewi Lestari',
+      email: 'dewi@example.com',
+      topic: 'privacy',
+      message: 'Saya ingin mengekspor data saya.',
+      locale: 'id',
+    });
+    expect(sent?.options).toEqual({ toastErrors: false, handledStatuses: [400, 429] });
 
     await user.click(screen.getByRole('button', { name: 'Tulis pesan lain' }));
     expect(screen.getByRole('textbox', { name: 'Nama Anda' })).toHaveValue('');
@@ -83,15 +75,31 @@ describe('the contact form', () => {
 
   it.each([
     [
-      new ApiError('Too many messages', 429),
+      'ApiError: Too many messages',
+      () => fakeApi.fail(429, 'Too many messages'),
       'You have sent several messages in a short time. Please try again in an hour.',
     ],
-    [new ApiError('message: too short', 400), 'Your message was not accepted. Please check the fields and try again.'],
-    [new ApiError('Network Error'), 'Your message could not be sent. Check your connection and try again.'],
+    [
+      'ApiError: message: too short',
+      () => fakeApi.fail(400, 'message: too short'),
+      'Your message was not accepted. Please check the fields and try again.',
+    ],
+    [
+      'ApiError: Network Error',
+      () => fakeApi.unreachable(),
+      'Your message could not be sent. Check your connection and try again.',
+    ],
     // A remote's standalone shell has no interceptors: axios's own error.
-    [Object.assign(new Error('Request failed'), { response: { status: 429 } }), 'Please try again in an hour.'],
-  ])('keeps what was typed and explains a refusal (%s)', async (error, message) => {
-    post.mockRejectedValue(error);
+    [
+      'Error: Request failed',
+      () => {
+        fakeApi.withoutHost();
+        return fakeApi.fail(429, 'Too many messages');
+      },
+      'Please try again in an hour.',
+    ],
+  ])('keeps what was typed and explains a refusal (%s)', async (_error, refusal, message) => {
+    fakeApi.on('post', '/api/v1/contact/messages', refusal());
     const user = userEvent.setup();
     await renderAt('/contact-us', <ContactUsPage />);
     await fillIn(user, {
@@ -103,5 +111,7 @@ describe('the contact form', () => {
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(message));
     expect(screen.getByRole('textbox', { name: 'Your message' })).toHaveValue('Hello there, a question.');
+    // The form says it itself: the API client does not toast it too.
+    expect(fakeApi.effects.toastError).not.toHaveBeenCalled();
   });
 });

@@ -1,18 +1,17 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet } from '@kabari/shared/api/api-client';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { fetchIpCountry, forgetIpCountry } from '@kabari/shared/requests/visitor-country';
 import { renderAt } from '../../../../jest/render-with-i18n';
+import { fakeApi } from '../../../../jest/fake-api';
+import type { ApiData } from '@kabari/shared/api/api-types';
 import { NumberSearch } from './number-search';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn() }));
-const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-const lookup = {
+const lookup: ApiData<'/api/v1/numbers/lookup', 'get'> = {
   e164: '+6281234567890',
   valid: true,
   countryCode: 'ID',
@@ -21,17 +20,17 @@ const lookup = {
   carrier: 'Telkomsel',
   timeZones: ['Asia/Jakarta'],
   lineType: 'mobile',
+  smsAllowed: true,
 };
+const attribution = { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com/', license: 'CC BY 4.0' };
 
 function answer(countryCode: string | null) {
-  get.mockImplementation(async (url: string) =>
-    url === '/api/v1/locate/country' ? { countryCode } : (lookup as never),
-  );
+  fakeApi.on('get', '/api/v1/locate/country', { countryCode, attribution });
+  fakeApi.on('get', '/api/v1/numbers/lookup', lookup);
 }
 
 describe('the home number search', () => {
   beforeEach(() => {
-    get.mockReset();
     forgetIpCountry();
     act(() => {
       useOverlayStore.setState({
@@ -53,7 +52,7 @@ describe('the home number search', () => {
     await user.type(number, '12');
     await user.click(find);
     await waitFor(() => expect(number).toHaveAccessibleDescription('Please enter a valid mobile number'));
-    expect(get).not.toHaveBeenCalledWith('/api/v1/numbers/lookup', expect.anything());
+    expect(fakeApi.calls('get', '/api/v1/numbers/lookup')).toEqual([]);
   });
 
   it("starts from the visitor's IP country once the form is touched, unless they chose one", async () => {
@@ -62,10 +61,12 @@ describe('the home number search', () => {
     await renderAt('/', <NumberSearch />);
     const country = screen.getByRole('combobox', { name: 'Country code' });
     expect(country).toHaveDisplayValue('United States (+1)');
-    expect(get).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
     await user.click(screen.getByRole('textbox', { name: 'Mobile number' }));
     await waitFor(() => expect(country).toHaveDisplayValue('United Kingdom (+44)'));
-    expect(get).toHaveBeenCalledWith('/api/v1/locate/country', expect.objectContaining({ toastErrors: false }));
+    expect(fakeApi.calls('get', '/api/v1/locate/country')[0]?.options).toEqual(
+      expect.objectContaining({ toastErrors: false }),
+    );
   });
 
   it('keeps the United States when the IP country is unknown', async () => {
@@ -73,7 +74,7 @@ describe('the home number search', () => {
     const user = userEvent.setup();
     await renderAt('/', <NumberSearch />);
     await user.click(screen.getByRole('textbox', { name: 'Mobile number' }));
-    await waitFor(() => expect(get).toHaveBeenCalled());
+    await waitFor(() => expect(fakeApi.called()).not.toEqual([]));
     // The same cached answer the field is waiting on: once it is in, the field has had its chance to change.
     await act(async () => {
       expect(await fetchIpCountry()).toBeNull();
@@ -90,7 +91,7 @@ describe('the home number search', () => {
     await user.click(screen.getByRole('button', { name: 'Cari' }));
     const dialog = await screen.findByRole('dialog', { name: 'Tentang nomor ini' }, { timeout: 15_000 });
     expect(await within(dialog).findByText('Telkomsel')).toBeInTheDocument();
-    expect(get).not.toHaveBeenCalledWith('/api/v1/locate/country', expect.anything());
+    expect(fakeApi.calls('get', '/api/v1/locate/country')).toEqual([]);
     expect(useOverlayStore.getState().open.searching).toBe(true);
 
     await user.click(within(dialog).getByRole('button', { name: 'Lanjutkan' }));
