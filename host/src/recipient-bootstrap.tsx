@@ -1,4 +1,5 @@
 import { StrictMode, startTransition, type ComponentType } from 'react';
+import type { Envelope } from '@kabari/shared/api/envelope';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import commonEn from '@kabari/shared/i18n/common.en.json';
 import commonId from '@kabari/shared/i18n/common.id.json';
@@ -55,7 +56,7 @@ const lightContainerName = 'kabari_share_light';
 async function lightContainerUrl(): Promise<string> {
   const response = await fetch('/runtime-config.json', { cache: 'no-cache', headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`Runtime configuration unavailable (HTTP ${response.status})`);
-  const config = (await response.json()) as { data?: { remotes?: { share?: unknown } } };
+  const config = (await response.json()) as Partial<Envelope<{ remotes?: { share?: unknown } }>>;
   const manifest = config.data?.remotes?.share;
   if (typeof manifest !== 'string' || !manifest) throw new Error('The runtime configuration names no share remote');
   return new URL('light/remoteEntry.js', new URL(manifest, window.location.href)).toString();

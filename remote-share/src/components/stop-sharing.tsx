@@ -2,7 +2,8 @@ import { useId, useState, type ReactNode } from 'react';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { useShareText } from '../lib/share-text';
 import { forgetSummary } from '../lib/share-flow';
-import { shareApi, ShareApiError, type LinkState } from '../lib/share-api';
+import { isApiError } from '@kabari/shared/api/api-error';
+import { shareApi, type LinkState } from '../lib/share-api';
 import './recipient-pages.css';
 
 /** How sharing through the link ended: stopped, withdrawn (stopped and erased), or it was not on at all. */
@@ -64,7 +65,7 @@ export function StopSharing({ token, intro, eraseConfirmText, primary, disabled,
       })
       // 409: nothing is being shared through this link (never agreed to, or already stopped).
       .catch((error: unknown) => {
-        if (error instanceof ShareApiError && error.status === 409) onEnded('not-sharing');
+        if (isApiError(error) && error.status === 409) onEnded('not-sharing');
         else setFailed(true);
       })
       .finally(() => setBusy(false));

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { localeFromPath, type Locale } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
-import { shareApi, ShareApiError, type LinkInfo } from './share-api';
+import { isApiError } from '@kabari/shared/api/api-error';
+import { shareApi, type LinkInfo } from './share-api';
 import type { ShareSummary } from './share-flow';
 
 export type LinkLoad =
@@ -83,7 +84,7 @@ export function useLink(token: string | null, initial?: LinkLoad) {
       .then((link) => current && setLoad({ kind: 'ready', link }))
       .catch((error: unknown) => {
         if (!current) return;
-        setLoad({ kind: error instanceof ShareApiError && error.status === 404 ? 'invalid' : 'error' });
+        setLoad({ kind: isApiError(error) && error.status === 404 ? 'invalid' : 'error' });
       });
     return () => {
       current = false;

@@ -1,4 +1,5 @@
 import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import { apiUrl } from './api-fetch';
 import { apiClientCreated } from './api-setup';
 import type {
   ApiBody,
@@ -59,22 +60,13 @@ type BodyOf<P extends ApiPath, M extends ApiMethodName> = [ApiBody<P, M & ApiMet
   ? undefined
   : ApiBody<P, M & ApiMethod<P>>;
 
-/** The URL of `path` with its `{name}` placeholders filled in, each value encoded. */
-function urlOf(path: string, values: Record<string, string | number> | undefined): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = values?.[name];
-    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
-    return encodeURIComponent(String(value));
-  });
-}
-
 function axiosConfig(
-  path: string,
+  path: ApiPath,
   options: { path?: Record<string, string | number> } | undefined,
 ): [string, AxiosRequestConfig | undefined] {
-  if (!options) return [urlOf(path, undefined), undefined];
+  if (!options) return [apiUrl(path, undefined), undefined];
   const { path: values, ...config } = options;
-  return [urlOf(path, values), config];
+  return [apiUrl(path, values), config];
 }
 
 // The host's interceptors resolve a call with the envelope's data, which axios's own types cannot express: these

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { ApiData } from '../api/api-types';
+import { isEnvelope } from '../api/envelope';
 
 /** GET /runtime-config.json. */
 export type RuntimeConfig = ApiData<'/runtime-config.json', 'get'>;
@@ -41,7 +42,7 @@ export async function fetchRuntimeConfig(url = '/runtime-config.json'): Promise<
   const response = await fetch(url, { cache: 'no-cache', headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`Runtime configuration unavailable (HTTP ${response.status})`);
   const body: unknown = await response.json();
-  const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : body;
+  const data = isEnvelope(body) ? body.data : body;
   const parsed = runtimeConfigSchema.safeParse(data);
   if (!parsed.success) throw new Error(`Runtime configuration is invalid: ${parsed.error.message}`);
   return parsed.data;

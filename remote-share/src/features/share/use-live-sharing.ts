@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { failureOf, positionBody, type GeolocationFailure } from '../../lib/geolocation';
-import { shareApi, ShareApiError } from '../../lib/share-api';
+import { isApiError } from '@kabari/shared/api/api-error';
+import { shareApi } from '../../lib/share-api';
 
 // watchPosition may fire every second; the requester's map needs far less, and the server throttles per link.
 export const MIN_INTERVAL_MS = 10_000;
@@ -95,7 +96,7 @@ export function useLiveSharing(
           })
           .catch((error: unknown) => {
             // 409: sharing was stopped (from another tab, say); other failures are retried with the next position.
-            if (error instanceof ShareApiError && error.status === 409) stop();
+            if (isApiError(error) && error.status === 409) stop();
           });
       },
       (error) => {
