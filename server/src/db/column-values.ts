@@ -71,6 +71,21 @@ export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
 export type VoiceNoteKind = (typeof VOICE_NOTE_KINDS)[number];
 export type VoiceMediaType = (typeof VOICE_MEDIA_TYPES)[number];
 
+/**
+ * The parts of a position's place, stored with it so that each reader sees it in their own language (the apps
+ * format it with shared/src/geo/place-address.ts): names as the place writes them, the country as its ISO code.
+ */
+export interface Place {
+  /** A town, or a street address from a Nominatim-compatible service; null when only the country is known. */
+  name: string | null;
+  /** The region of an approximate place from the IP address, when it differs from the name. */
+  region?: string | null;
+  /** ISO 3166-1 alpha-2, upper case. */
+  countryCode: string | null;
+  /** Whole kilometres from the named place, when the position is not in it. */
+  distanceKm?: number | null;
+}
+
 /** `column in ('a', 'b', …)`, for a check constraint (the values are this module's constants, never input). */
 export function oneOf(column: AnyColumn, values: readonly string[]): SQL {
   return sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { Pool } from 'pg';
-import { listenPostgres, type NotificationHandlers } from '../live/postgres-listener';
+import { listenPostgres, type NotificationHandlers } from './postgres-listener';
 import { lockDataDir } from './data-dir-lock';
 import { migratePglite, migratePostgres } from './migrate';
 import * as accountTables from './schema/accounts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
-import type { Place } from './place';
+import type { Place } from '../db/column-values';
 
 /** DB-IP Lite is CC BY 4.0: every place it gives is shown with this link back to DB-IP. */
 export const DBIP_ATTRIBUTION = {

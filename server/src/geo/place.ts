@@ -1,17 +1,4 @@
-/**
- * The parts of a position's place, stored with it so that each reader sees it in their own language (the apps
- * format it with shared/src/geo/place-address.ts): names as the place writes them, the country as its ISO code.
- */
-export interface Place {
-  /** A town, or a street address from a Nominatim-compatible service; null when only the country is known. */
-  name: string | null;
-  /** The region of an approximate place from the IP address, when it differs from the name. */
-  region?: string | null;
-  /** ISO 3166-1 alpha-2, upper case. */
-  countryCode: string | null;
-  /** Whole kilometres from the named place, when the position is not in it. */
-  distanceKm?: number | null;
-}
+import type { Place } from '../db/column-values';
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 

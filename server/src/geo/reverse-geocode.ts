@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
 import { geocodeCache } from '../db/schema/location-requests';
-import type { Place } from './place';
+import type { Place } from '../db/column-values';
 import { openPlaceIndex, type PlaceIndex, type WarningLog } from './place-index';
 
 export interface ReverseGeocoder {

@@ -1,5 +1,5 @@
 import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus } from '../db/column-values';
-import type { Place } from '../geo/place';
+import type { Place } from '../db/column-values';
 import type { VoiceNoteView } from '../voice/voice-notes';
 
 // What a requester sees of their requests, in the API and on the live stream: types only, so that the live events

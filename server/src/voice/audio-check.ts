@@ -1,6 +1,6 @@
 import type * as Mediabunny from 'mediabunny';
 import type { VoiceMediaType } from '../db/column-values';
-import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from './limits';
+import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from '../db/voice-note-limits';
 
 /** Why an upload is not a voice note Kabari keeps. */
 export type VoiceRefusal = 'empty' | 'tooBig' | 'notAudio' | 'tooLong';

@@ -5,7 +5,7 @@ import { messagesOf } from '../lib/messages';
 import { countDailySend, nextSendDay } from '../requests/daily-send-counts';
 import { checkVoiceAudio, type CheckedAudio } from './audio-check';
 import { databaseAudioStore, type ByteRange, type VoiceAudioStore } from './audio-store';
-import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from './limits';
+import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from '../db/voice-note-limits';
 import {
   attachDraft,
   citeInReport,

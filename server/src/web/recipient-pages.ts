@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Place } from '../geo/place';
+import type { Place } from '../db/column-values';
 import type { LinkView } from '../routes/share/service';
 
 /** What the recipient's page is told about its link, as remote-share's pages take it (their `link` prop). */

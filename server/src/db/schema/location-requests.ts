@@ -23,8 +23,8 @@ import {
   REQUEST_CHANNELS,
   REQUEST_EVENT_TYPES,
   REQUEST_STATUSES,
+  type Place,
 } from '../column-values';
-import type { Place } from '../../geo/place';
 import { LOCALES } from '../../lib/messages';
 import { createdAt } from './columns';
 import { users } from './accounts';
@@ -274,7 +274,7 @@ export const requestEvents = pgTable(
 export const geocodeCache = pgTable('geocode_cache', {
   // An HMAC of the rounded position (reverse-geocode.ts): the key does not say where.
   key: text('key').primaryKey(),
-  // The place's parts (geo/place.ts); null when the service knows no address there.
+  // The place's parts (Place, in column-values.ts); null when the service knows no address there.
   place: jsonb('place').$type<Place>(),
   createdAt: createdAt(),
 });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, customType, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { oneOf, VOICE_MEDIA_TYPES, VOICE_NOTE_KINDS } from '../column-values';
 import { asBuffer } from '../../lib/bytes';
-import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from '../../voice/limits';
+import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from '../voice-note-limits';
 import { createdAt } from './columns';
 import { users } from './accounts';
 import { abuseReports, locationRequests } from './location-requests';

@@ -3,7 +3,7 @@ import parseRange from 'range-parser';
 import { HttpError } from '../../lib/envelope';
 import { messagesOf } from '../../lib/messages';
 import type { ByteRange } from '../../voice/audio-store';
-import { VOICE_NOTE_MAX_BYTES } from '../../voice/limits';
+import { VOICE_NOTE_MAX_BYTES } from '../../db/voice-note-limits';
 import type { ServedAudio } from '../../voice/voice-notes';
 
 const say = messagesOf('voice');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
 import { VOICE_MEDIA_TYPES } from '../../db/column-values';
-import { VOICE_NOTE_TEXT_MAX_LENGTH } from '../../voice/limits';
+import { VOICE_NOTE_TEXT_MAX_LENGTH } from '../../db/voice-note-limits';
 import { findLure } from '../../lib/lure-check';
 
 export const voiceNoteIdParams = z.object({ id: z.uuid({ message: inputMessage('voice.notFound') }) });

@@ -8,7 +8,7 @@ import { users } from '../../../src/db/schema/accounts';
 import { abuseReportNotes, voiceNoteAudio, voiceNotes } from '../../../src/db/schema/voice-notes';
 import { pruneExpiredData } from '../../../src/retention/retention-job';
 import { checkVoiceAudio } from '../../../src/voice/audio-check';
-import { VOICE_NOTE_MAX_BYTES } from '../../../src/voice/limits';
+import { VOICE_NOTE_MAX_BYTES } from '../../../src/db/voice-note-limits';
 import { VOICE_NOTES_PER_DAY } from '../../../src/voice/voice-notes';
 import { sendDay } from '../../../src/requests/daily-send-counts';
 import { describeEachDatabase } from '../../support/databases';

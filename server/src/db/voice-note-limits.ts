@@ -1,4 +1,5 @@
-// What a voice note may be: the database's check constraints and the upload's checks read the same numbers.
+// What a voice note may be. The database's check constraints hold these numbers, so they live with the database
+// (a table never imports a domain), and the upload's checks read the same ones.
 
 /** The longest voice note taken: 60 seconds, and the half second a recorder stopped at the limit may add. */
 export const VOICE_NOTE_MAX_MS = 60_500;
