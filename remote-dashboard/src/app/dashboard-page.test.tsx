@@ -1,16 +1,16 @@
 import { act, configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet } from '@kabari/shared/api/api-client';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../jest/render-with-i18n';
 import DashboardPage from './dashboard-page';
 import { signedInUser } from '../../../jest/signed-in-user';
+import { fakeApi } from '../../../jest/fake-api';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
-const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
+
+const attribution = { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com/', license: 'CC BY 4.0' };
 
 function signIn() {
   useUserStore.getState().setUser(signedInUser());
@@ -18,12 +18,8 @@ function signIn() {
 
 describe('DashboardPage', () => {
   beforeEach(() => {
-    get.mockReset();
-    get.mockImplementation(async (url: string) => {
-      if (url === '/api/v1/requests') return { items: [], total: 0, page: 1, pageSize: 10 } as never;
-      if (url === '/api/v1/locate/country') return { countryCode: null } as never;
-      return { nextAllowedAt: null, optedOut: false } as never;
-    });
+    fakeApi.on('get', '/api/v1/requests', { items: [], total: 0, page: 1, pageSize: 10 });
+    fakeApi.on('get', '/api/v1/locate/country', { countryCode: null, attribution });
   });
   afterEach(() => act(() => clearSession()));
 

@@ -1,13 +1,10 @@
 import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet } from '@kabari/shared/api/api-client';
-import { ApiError } from '@kabari/shared/api/api-error';
 import { renderAt } from '../../../jest/render-with-i18n';
+import { fakeApi } from '../../../jest/fake-api';
 import SearchingModal from './searching-modal';
 import type { NumberLookup } from './location-request';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn() }));
-const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
@@ -31,10 +28,8 @@ function fact(name: string) {
 }
 
 describe('the searching modal', () => {
-  beforeEach(() => get.mockReset());
-
   it('shows only the numbering-plan facts, an unknown one as unknown, then lets the user continue', async () => {
-    get.mockResolvedValue(telkomsel);
+    fakeApi.on('get', '/api/v1/numbers/lookup', telkomsel);
     const onContinue = jest.fn();
     await renderAt(
       '/',
@@ -44,7 +39,9 @@ describe('the searching modal', () => {
     expect(within(dialog).getByText('Number format checked')).toBeInTheDocument();
     expect(await within(dialog).findByText('Numbering plan looked up')).toBeInTheDocument();
     expect(within(dialog).getByText('Done')).toBeInTheDocument();
-    expect(get).toHaveBeenCalledWith('/api/v1/numbers/lookup', { params: { number: '+6281234567890', locale: 'en' } });
+    const [lookup] = fakeApi.calls('get', '/api/v1/numbers/lookup');
+    expect(lookup?.query).toEqual({ number: '+6281234567890', locale: 'en' });
+    expect(lookup?.options).toEqual({});
     expect(fact('Country')).toBe('Indonesia');
     expect(fact('Region')).toBe('Unknown');
     expect(fact('Carrier the number was assigned to')).toBe('Telkomsel');
@@ -57,7 +54,13 @@ describe('the searching modal', () => {
   });
 
   it('in Indonesian; a number that is not valid cannot go on', async () => {
-    get.mockResolvedValue({ ...telkomsel, valid: false, carrier: null, timeZones: null, lineType: null });
+    fakeApi.on('get', '/api/v1/numbers/lookup', {
+      ...telkomsel,
+      valid: false,
+      carrier: null,
+      timeZones: null,
+      lineType: null,
+    });
     await renderAt(
       '/id',
       <SearchingModal open e164="+6281234567890" locale="id" onClose={jest.fn()} onContinue={jest.fn()} />,
@@ -81,7 +84,7 @@ describe('the searching modal', () => {
   };
 
   it('says up front when Kabari sends no SMS to the number’s country; a visitor may still go on to sign up', async () => {
-    get.mockResolvedValue(nigerian);
+    fakeApi.on('get', '/api/v1/numbers/lookup', nigerian);
     const onContinue = jest.fn();
     await renderAt(
       '/',
@@ -94,7 +97,7 @@ describe('the searching modal', () => {
   });
 
   it('does not go on to write an SMS to such a number (the dashboard), in Indonesian', async () => {
-    get.mockResolvedValue({ ...nigerian, smsRefusal: undefined });
+    fakeApi.on('get', '/api/v1/numbers/lookup', { ...nigerian, smsRefusal: undefined });
     await renderAt(
       '/id',
       <SearchingModal open e164={nigerian.e164} locale="id" requireSms onClose={jest.fn()} onContinue={jest.fn()} />,
@@ -107,7 +110,8 @@ describe('the searching modal', () => {
   });
 
   it('says so when the look-up fails, and tries again on request', async () => {
-    get.mockRejectedValueOnce(new ApiError('Network Error')).mockResolvedValueOnce(telkomsel);
+    const answers = [fakeApi.unreachable(), telkomsel];
+    fakeApi.on('get', '/api/v1/numbers/lookup', () => answers.shift() ?? telkomsel);
     await renderAt(
       '/',
       <SearchingModal open e164="+6281234567890" locale="en" onClose={jest.fn()} onContinue={jest.fn()} />,
@@ -117,6 +121,6 @@ describe('the searching modal', () => {
     expect(within(dialog).getByRole('button', { name: 'Continue' })).toBeDisabled();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
     expect(await within(dialog).findByText('Telkomsel')).toBeInTheDocument();
-    expect(get).toHaveBeenCalledTimes(2);
+    expect(fakeApi.calls('get', '/api/v1/numbers/lookup')).toHaveLength(2);
   });
 });

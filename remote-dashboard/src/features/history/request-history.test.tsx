@@ -1,6 +1,5 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiDelete, apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { showToast } from '@kabari/shared/ui/toasts';
 import type { LocationRequest } from '@kabari/shared/requests/location-request';
 import { renderAt } from '../../../../jest/render-with-i18n';
@@ -8,16 +7,9 @@ import { RequestHistory } from './request-history';
 import { useRequestHistoryStore } from '../../stores/request-history-store';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 import { locationRequest } from '../../../../jest/location-request';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('@kabari/shared/api/api-client', () => ({
-  apiGet: jest.fn(),
-  apiPost: jest.fn(),
-  apiDelete: jest.fn(),
-}));
 jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
-const get = jest.mocked(apiGet);
-const remove = jest.mocked(apiDelete);
-const post = jest.mocked(apiPost);
 const toast = jest.mocked(showToast);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
@@ -29,9 +21,6 @@ function request(id: string, changes: Partial<LocationRequest> = {}): LocationRe
 
 describe('the request history', () => {
   beforeEach(() => {
-    get.mockReset();
-    remove.mockReset();
-    post.mockReset();
     toast.mockReset();
     useRequestHistoryStore.setState({ items: [], total: 0, page: 1, loadState: 'idle', selectedId: null });
   });
@@ -51,11 +40,11 @@ describe('the request history', () => {
         recordedAt: '2026-11-22T05:00:00.000Z',
       },
     });
-    get.mockResolvedValue({ items: [located, request('2')], total: 12, page: 1, pageSize: 10 });
+    fakeApi.on('get', '/api/v1/requests', { items: [located, request('2')], total: 12, page: 1, pageSize: 10 });
     const user = userEvent.setup();
     await renderAt('/dashboard', <RequestHistory locale="en" />);
     const rows = await screen.findAllByTestId('request-row');
-    expect(get).toHaveBeenCalledWith('/api/v1/requests', { params: { page: 1, pageSize: 10 } });
+    expect(fakeApi.calls('get', '/api/v1/requests')[0]?.query).toEqual({ page: 1, pageSize: 10 });
     expect(rows[0]).toHaveTextContent('GPS Tracked');
     expect(rows[0]).toHaveTextContent('Sharing');
     expect(rows[0]).toHaveTextContent('Menteng, Jakarta');
@@ -73,7 +62,7 @@ describe('the request history', () => {
     const pages = screen.getByRole('navigation', { name: 'Pages of your requests' });
     await user.click(within(pages).getByText('2'));
     await waitFor(() =>
-      expect(get).toHaveBeenLastCalledWith('/api/v1/requests', { params: { page: 2, pageSize: 10 } }),
+      expect(fakeApi.calls('get', '/api/v1/requests').at(-1)?.query).toEqual({ page: 2, pageSize: 10 }),
     );
   });
 
@@ -89,7 +78,7 @@ describe('the request history', () => {
       accuracyMeters: 20,
       recordedAt: '2026-11-22T05:00:00.000Z',
     };
-    get.mockResolvedValue({
+    fakeApi.on('get', '/api/v1/requests', {
       items: [
         request('1', {
           status: 'gps_tracked',
@@ -119,7 +108,12 @@ describe('the request history', () => {
     ['en', '/dashboard', 'In the local outbox, not sent (no SMS provider is configured)', 'Sent'],
     ['id', '/id/dashboard', 'Di kotak keluar lokal, tidak terkirim (penyedia SMS belum dikonfigurasi)', 'Terkirim'],
   ] as const)('says plainly (%s) when a message stayed in the local outbox', async (locale, path, text, sent) => {
-    get.mockResolvedValue({ items: [request('1', { delivery: 'outbox' })], total: 1, page: 1, pageSize: 10 });
+    fakeApi.on('get', '/api/v1/requests', {
+      items: [request('1', { delivery: 'outbox' })],
+      total: 1,
+      page: 1,
+      pageSize: 10,
+    });
     await renderAt(path, <RequestHistory locale={locale} />);
     const delivery = await screen.findByTestId('request-delivery');
     expect(delivery).toHaveTextContent(text);
@@ -129,7 +123,7 @@ describe('the request history', () => {
   it('offers Cancel only where the server cancels, and says what it really did', async () => {
     const future = new Date(Date.now() + 86_400_000).toISOString();
     const past = new Date(Date.now() - 1000).toISOString();
-    get.mockResolvedValue({
+    fakeApi.on('get', '/api/v1/requests', {
       items: [
         request('1', { expiresAt: future }),
         request('2', { channel: 'link', target: null, title: 'Mum', delivery: null, consent: 'declined' }),
@@ -151,15 +145,23 @@ describe('the request history', () => {
     expect(cancelOf(rows[2]!)).toHaveTextContent('Cancel link');
 
     // A pending SMS request: cancelled by the server, and the row shows it.
-    post.mockResolvedValueOnce({ request: request('1', { consent: 'cancelled' }), cancelled: true });
+    fakeApi.on('post', '/api/v1/requests/{id}/cancel', {
+      request: request('1', { consent: 'cancelled' }),
+      cancelled: true,
+    });
     await user.click(cancelOf(rows[0]!)!);
     await user.click(await screen.findByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith('success', 'Request cancelled'));
-    expect(post).toHaveBeenCalledWith('/api/v1/requests/{id}/cancel', undefined, { path: { id: '1' } });
+    const [cancelled] = fakeApi.calls('post', '/api/v1/requests/{id}/cancel');
+    expect(cancelled?.path).toEqual({ id: '1' });
+    expect(cancelled?.body).toBeUndefined();
     expect(screen.getAllByTestId('request-row')[0]).toHaveTextContent('Cancelled');
 
     // The recipient declined meanwhile: the server changed nothing, and the user is told so.
-    post.mockResolvedValueOnce({ request: request('3', { consent: 'declined' }), cancelled: false });
+    fakeApi.on('post', '/api/v1/requests/{id}/cancel', {
+      request: request('3', { consent: 'declined' }),
+      cancelled: false,
+    });
     await user.click(cancelOf(screen.getAllByTestId('request-row')[2]!)!);
     await user.click((await screen.findAllByRole('button', { name: 'Yes' })).at(-1)!);
     await waitFor(() =>
@@ -179,7 +181,7 @@ describe('the request history', () => {
       address,
       recordedAt: '2026-11-22T05:00:00.000Z',
     });
-    get.mockResolvedValue({
+    fakeApi.on('get', '/api/v1/requests', {
       items: [
         request('1', { status: 'ip_located', lastPosition: at('ip', 'Jakarta') }),
         request('2', { status: 'gps_tracked', lastPosition: at('gps', 'Menteng') }),
@@ -196,9 +198,13 @@ describe('the request history', () => {
   });
 
   it('deletes a request after asking, in Indonesian', async () => {
-    get.mockResolvedValueOnce({ items: [request('1')], total: 1, page: 1, pageSize: 10 });
-    get.mockResolvedValueOnce({ items: [], total: 0, page: 1, pageSize: 10 });
-    remove.mockResolvedValue({ success: true });
+    // The list before the deletion, then after it.
+    const lists = [[request('1')], []];
+    fakeApi.on('get', '/api/v1/requests', () => {
+      const items = lists.shift() ?? [];
+      return { items, total: items.length, page: 1, pageSize: 10 };
+    });
+    fakeApi.on('delete', '/api/v1/requests/{id}', { success: true });
     const user = userEvent.setup();
     await renderAt('/id/dashboard', <RequestHistory locale="id" />);
     const row = await screen.findByTestId('request-row');
@@ -206,6 +212,6 @@ describe('the request history', () => {
     await user.click(within(row).getByRole('button', { name: 'Hapus' }));
     await user.click(await screen.findByRole('button', { name: 'Ya' }));
     expect(await screen.findByText(/Belum ada permintaan/)).toBeInTheDocument();
-    expect(remove).toHaveBeenCalledWith('/api/v1/requests/{id}', { path: { id: '1' } });
+    expect(fakeApi.calls('delete', '/api/v1/requests/{id}').map((call) => call.path)).toEqual([{ id: '1' }]);
   });
 });

@@ -1,17 +1,13 @@
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet, apiPost } from '@kabari/shared/api/api-client';
-import { ApiError } from '@kabari/shared/api/api-error';
 import { formatTime } from '@kabari/shared/i18n/format-time';
 import { showToast } from '@kabari/shared/ui/toasts';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { LinkGenerator } from './link-generator';
 import { locationRequest } from '../../../../jest/location-request';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
 jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
-const get = jest.mocked(apiGet);
-const post = jest.mocked(apiPost);
 const toast = jest.mocked(showToast);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
@@ -28,13 +24,12 @@ const link = locationRequest({
 
 describe('the link generator', () => {
   beforeEach(() => {
-    get.mockReset().mockResolvedValue({ nextAllowedAt: null, optedOut: false });
-    post.mockReset();
+    fakeApi.on('get', '/api/v1/requests/limit', { nextAllowedAt: null, optedOut: false });
     toast.mockReset();
   });
 
   it('asks for a title, generates, copies (or says it could not), and starts a new link', async () => {
-    post.mockResolvedValue({ request: link });
+    fakeApi.on('post', '/api/v1/links', { request: link });
     const onCreated = jest.fn();
     const user = userEvent.setup();
     await renderAt('/dashboard', <LinkGenerator locale="en" onCreated={onCreated} onSeeHistory={jest.fn()} />);
@@ -42,13 +37,15 @@ describe('the link generator', () => {
     expect(screen.getByRole('textbox', { name: 'Link title' })).toHaveAccessibleDescription(
       /Please give the link a title/,
     );
-    expect(post).not.toHaveBeenCalled();
+    expect(fakeApi.calls('post', '/api/v1/links')).toEqual([]);
 
     await user.type(screen.getByRole('textbox', { name: 'Link title' }), 'Mum, Sunday');
     await user.click(screen.getByRole('button', { name: 'Generate link' }));
     const url = await screen.findByRole('textbox', { name: 'Your link: Mum, Sunday' });
     expect(url).toHaveValue('https://kabari.test/enter-link#abc');
-    expect(post).toHaveBeenCalledWith('/api/v1/links', { title: 'Mum, Sunday', locale: 'en' }, expect.anything());
+    expect(fakeApi.calls('post', '/api/v1/links').map((call) => call.body)).toEqual([
+      { title: 'Mum, Sunday', locale: 'en' },
+    ]);
     expect(onCreated).toHaveBeenCalledWith(link);
 
     const writeText = jest.fn().mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('denied'));
@@ -64,7 +61,7 @@ describe('the link generator', () => {
   });
 
   it('says how long a link works as the server is configured, in both languages', async () => {
-    get.mockResolvedValue({ nextAllowedAt: null, optedOut: false, linkExpiryDays: 3 });
+    fakeApi.on('get', '/api/v1/requests/limit', { nextAllowedAt: null, optedOut: false, linkExpiryDays: 3 });
     const { unmount } = await renderAt(
       '/dashboard',
       <LinkGenerator locale="en" onCreated={jest.fn()} onSeeHistory={jest.fn()} />,
@@ -72,14 +69,14 @@ describe('the link generator', () => {
     expect(await screen.findByText(/A link works for 3 days unless you cancel it\./)).toBeInTheDocument();
     expect(screen.queryByText(/7 days/)).not.toBeInTheDocument();
     unmount();
-    get.mockResolvedValue({ nextAllowedAt: null, optedOut: false, linkExpiryDays: 1 });
+    fakeApi.on('get', '/api/v1/requests/limit', { nextAllowedAt: null, optedOut: false, linkExpiryDays: 1 });
     await renderAt('/id/dashboard', <LinkGenerator locale="id" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
     expect(await screen.findByText(/Tautan berlaku selama 1 hari kecuali Anda membatalkannya\./)).toBeInTheDocument();
   });
 
   it('says when the next link is allowed, in Indonesian, and allows none before then', async () => {
     const next = new Date(Date.now() + 3_600_000).toISOString();
-    get.mockResolvedValue({ nextAllowedAt: next, optedOut: false });
+    fakeApi.on('get', '/api/v1/requests/limit', { nextAllowedAt: next, optedOut: false });
     await renderAt('/id/dashboard', <LinkGenerator locale="id" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
     expect(await screen.findByRole('alert')).toHaveTextContent(
       `Satu tautan baru setiap 3 jam. Anda bisa membuat tautan berikutnya pada ${formatTime(next, 'id')}.`,
@@ -88,7 +85,7 @@ describe('the link generator', () => {
   });
 
   it("says the link could not be created when the server's answer never came", async () => {
-    post.mockRejectedValue(new Error('Network Error'));
+    fakeApi.on('post', '/api/v1/links', fakeApi.unreachable());
     const user = userEvent.setup();
     await renderAt('/dashboard', <LinkGenerator locale="en" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
     await user.type(screen.getByRole('textbox', { name: 'Link title' }), 'Dad');
@@ -98,7 +95,7 @@ describe('the link generator', () => {
 
   it('shows the time a refusal gives', async () => {
     const next = new Date(Date.now() + 3_600_000).toISOString();
-    post.mockRejectedValue(new ApiError('Too soon', 429, { data: { nextAllowedAt: next } }));
+    fakeApi.on('post', '/api/v1/links', fakeApi.fail(429, 'Too soon', { nextAllowedAt: next }));
     const user = userEvent.setup();
     await renderAt('/dashboard', <LinkGenerator locale="en" onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
     await user.type(screen.getByRole('textbox', { name: 'Link title' }), 'Dad');
@@ -129,13 +126,10 @@ describe('the link generator', () => {
   ])(
     'at $url, refuses a voice note text with a phone number or a link before sending',
     async ({ url, locale, ui, generate, phone, link: linkRefusal }) => {
-      post.mockImplementation(async (path: string) => {
-        if (path === '/api/v1/voice-notes') {
-          return { voiceNote: { id: 'n-1', durationMs: 3000, mediaType: 'audio/webm', text: null, recordedTime: '' } };
-        }
-        if (path === '/api/v1/links') return { request: link };
-        throw new Error(`unexpected POST ${path}`);
+      fakeApi.on('post', '/api/v1/voice-notes', {
+        voiceNote: { id: 'n-1', durationMs: 3000, mediaType: 'audio/webm', text: null, recordedTime: '' },
       });
+      fakeApi.on('post', '/api/v1/links', { request: link });
       const user = userEvent.setup();
       await renderAt(url, <LinkGenerator locale={locale} onCreated={jest.fn()} onSeeHistory={jest.fn()} />);
       await user.type(screen.getByRole('textbox', { name: ui.title }), 'Mum');
@@ -150,7 +144,7 @@ describe('the link generator', () => {
       await user.type(text, 'Buka bca-verify.top');
       expect(text).toHaveAccessibleDescription(expect.stringContaining(linkRefusal));
       expect(screen.getByRole('button', { name: generate })).toBeDisabled();
-      expect(post).not.toHaveBeenCalledWith('/api/v1/links', expect.anything(), expect.anything());
+      expect(fakeApi.calls('post', '/api/v1/links')).toEqual([]);
 
       // Ordinary words and a time go through.
       await user.clear(text);
@@ -158,11 +152,9 @@ describe('the link generator', () => {
       expect(screen.queryByText(phone)).not.toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: generate }));
       await waitFor(() =>
-        expect(post).toHaveBeenCalledWith(
-          '/api/v1/links',
+        expect(fakeApi.calls('post', '/api/v1/links').map((call) => call.body)).toEqual([
           { title: 'Mum', locale, voiceNote: { id: 'n-1', text: "It's me, at 5 pm" } },
-          expect.anything(),
-        ),
+        ]),
       );
     },
   );

@@ -6,8 +6,8 @@ import { FakeEventSource } from './fake-event-source';
 import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { useLiveUpdates } from './use-live-updates';
 import { locationRequest } from '../../../../jest/location-request';
-
-jest.mock('@kabari/shared/api/api-client', () => ({ apiClient: { defaults: { baseURL: '' } }, apiGet: jest.fn() }));
+// No answer is set: a call to the API from a live event fails the test.
+import { fakeApi } from '../../../../jest/fake-api';
 
 function Dashboard({ signedIn }: { signedIn: boolean }) {
   useLiveUpdates(signedIn);
@@ -60,6 +60,7 @@ describe('useLiveUpdates', () => {
     rerender(<Dashboard signedIn={false} />);
     expect(source?.readyState).toBe(FakeEventSource.CLOSED);
     expect(useLiveConnectionStore.getState().connected).toBeNull();
+    expect(fakeApi.called()).toEqual([]);
   });
 
   it('keeps a link’s URL when its live event comes without one (the server stores none with its events)', () => {

@@ -1,50 +1,36 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet, apiPost } from '@kabari/shared/api/api-client';
-import { ApiError } from '@kabari/shared/api/api-error';
+import type { ApiData } from '@kabari/shared/api/api-types';
 import { formatTime } from '@kabari/shared/i18n/format-time';
 import { showToast } from '@kabari/shared/ui/toasts';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { ChooseMessageModal } from './choose-message-modal';
 import { locationRequest } from '../../../../jest/location-request';
+import { fakeApi } from '../../../../jest/fake-api';
+import type { MessageTemplate } from './message-api';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
 jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
-const get = jest.mocked(apiGet);
-const post = jest.mocked(apiPost);
 const toast = jest.mocked(showToast);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-const templates = [
-  { id: 'sms-family', channel: 'sms', locale: 'en', name: 'Family check-in', defaultNote: 'Are you home safe?' },
-  { id: 'sms-plain', channel: 'sms', locale: 'en', name: 'Plain', defaultNote: '' },
+const templates: MessageTemplate[] = [
+  { id: 'check-in', channel: 'sms', locale: 'en', name: 'Family check-in', defaultNote: 'Are you home safe?' },
+  { id: 'keep-in-touch', channel: 'sms', locale: 'en', name: 'Plain', defaultNote: '' },
 ];
 const pending = locationRequest({ id: 'r-1', delivery: 'queued' });
 
-function serve(limit: {
-  nextAllowedAt: string | null;
-  optedOut: boolean;
-  refusal?: { rule: string; message: string; nextAllowedAt: string | null };
-}) {
-  get.mockImplementation(
-    async (url: string) =>
-      (url === '/api/v1/requests/templates' ? { items: templates, noteMaxLength: 80 } : limit) as never,
+function serve(limit: ApiData<'/api/v1/requests/limit', 'get'>) {
+  fakeApi.on('get', '/api/v1/requests/templates', { items: templates, noteMaxLength: 80 });
+  fakeApi.on('get', '/api/v1/requests/limit', limit);
+  fakeApi.on('post', '/api/v1/requests/preview', ({ note = '' }) =>
+    note.includes('http')
+      ? fakeApi.fail(400, 'The note cannot contain links: the message carries its own consent link')
+      : { text: `Ana asks where you are.${note ? ` "${note}"` : ''} Open: https://kabari.test/enter-link#…` },
   );
-  post.mockImplementation(async (url: string, body: unknown) => {
-    if (url === '/api/v1/requests/preview') {
-      const { note } = body as { note: string };
-      if (note.includes('http')) {
-        const message = 'The note cannot contain links: the message carries its own consent link';
-        throw new ApiError(message, 400, { status: 400, message, data: null });
-      }
-      return {
-        text: `Ana asks where you are.${note ? ` "${note}"` : ''} Open: https://kabari.test/enter-link#…`,
-      } as never;
-    }
-    return { request: pending } as never;
-  });
+  fakeApi.on('post', '/api/v1/requests/sms', { request: pending });
+  fakeApi.on('post', '/api/v1/requests/email', { request: pending });
 }
 
 async function open(props: Partial<Parameters<typeof ChooseMessageModal>[0]> = {}) {
@@ -67,8 +53,6 @@ async function open(props: Partial<Parameters<typeof ChooseMessageModal>[0]> = {
 
 describe('the choose-message modal', () => {
   beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
     toast.mockReset();
   });
 
@@ -78,9 +62,13 @@ describe('the choose-message modal', () => {
     const { dialog, onSent } = await open();
     const preview = await within(dialog).findByTestId('message-preview');
     await waitFor(() => expect(preview).toHaveTextContent('"Are you home safe?"'));
-    expect(get).toHaveBeenCalledWith('/api/v1/requests/templates', { params: { channel: 'sms', locale: 'en' } });
-    expect(get).toHaveBeenCalledWith('/api/v1/requests/limit', {
-      params: { channel: 'sms', number: '+6281234567890' },
+    expect(fakeApi.calls('get', '/api/v1/requests/templates').map((call) => call.query)).toContainEqual({
+      channel: 'sms',
+      locale: 'en',
+    });
+    expect(fakeApi.calls('get', '/api/v1/requests/limit').map((call) => call.query)).toContainEqual({
+      channel: 'sms',
+      number: '+6281234567890',
     });
 
     const note = within(dialog).getByRole('textbox', { name: 'Your personal note' });
@@ -91,11 +79,14 @@ describe('the choose-message modal', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(onSent).toHaveBeenCalledWith(pending));
-    expect(post).toHaveBeenCalledWith(
-      '/api/v1/requests/sms',
-      { number: '+6281234567890', templateId: 'sms-family', note: 'Dinner at 7?', locale: 'en' },
-      { toastErrors: false, handledStatuses: [409, 429] },
-    );
+    const [sent] = fakeApi.calls('post', '/api/v1/requests/sms');
+    expect(sent?.body).toEqual({
+      number: '+6281234567890',
+      templateId: 'check-in',
+      note: 'Dinner at 7?',
+      locale: 'en',
+    });
+    expect(sent?.options).toEqual({ toastErrors: false, handledStatuses: [409, 429] });
     expect(toast).toHaveBeenCalledWith('success', 'Send SMS template success');
   });
 
@@ -126,7 +117,7 @@ describe('the choose-message modal', () => {
     expect(within(dialog).queryByTestId('message-preview')).not.toBeInTheDocument();
     expect(send).toBeDisabled();
     await user.click(send);
-    expect(post).not.toHaveBeenCalledWith('/api/v1/requests/sms', expect.anything(), expect.anything());
+    expect(fakeApi.calls('post', '/api/v1/requests/sms')).toEqual([]);
   });
 
   it('shows the 3-hour limit before the user tries', async () => {
@@ -164,9 +155,7 @@ describe('the choose-message modal', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: 'Pilih pesan' });
     await within(dialog).findByTestId('message-preview');
-    post.mockRejectedValueOnce(
-      new ApiError('Too soon', 429, { status: 429, message: 'Too soon', data: { nextAllowedAt: next } }),
-    );
+    fakeApi.on('post', '/api/v1/requests/email', fakeApi.fail(429, 'Too soon', { nextAllowedAt: next }));
     await user.click(within(dialog).getByRole('button', { name: 'Kirim' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       `Anda bisa mengirim pesan berikutnya ke budi@example.com pada ${formatTime(next, 'id')}.`,
@@ -205,11 +194,12 @@ describe('the choose-message modal', () => {
     const message =
       'Kabari sudah mengirim semua SMS yang bisa dikirim hari ini. Permintaan lewat SMS bisa dikirim lagi dalam ' +
       '7 jam 5 menit; permintaan lewat email atau tautan tetap bisa.';
-    post.mockRejectedValueOnce(
-      new ApiError(message, 429, {
-        status: 429,
-        message,
-        data: { nextAllowedAt: new Date(Date.now() + 7 * 3_600_000).toISOString(), rule: 'sms-budget' },
+    fakeApi.on(
+      'post',
+      '/api/v1/requests/sms',
+      fakeApi.fail(429, message, {
+        nextAllowedAt: new Date(Date.now() + 7 * 3_600_000).toISOString(),
+        rule: 'sms-budget',
       }),
     );
     await user.click(within(dialog).getByRole('button', { name: 'Kirim' }));

@@ -1,12 +1,10 @@
 import { act, configure, screen } from '@testing-library/react';
-import { apiGet } from '@kabari/shared/api/api-client';
 import { describeNumber } from '@kabari/shared/requests/phone-validation';
 import { rememberSearchedNumber } from '@kabari/shared/requests/searched-number';
 import { renderAt } from '../../../../jest/render-with-i18n';
+import { fakeApi } from '../../../../jest/fake-api';
 import { NewSearch } from './new-search';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiGet: jest.fn(), apiPost: jest.fn() }));
-const get = jest.mocked(apiGet);
 jest.setTimeout(30_000);
 // antd in jsdom is slow on a busy machine: wait for what the user would see for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
@@ -14,7 +12,10 @@ configure({ asyncUtilTimeout: 10_000 });
 beforeEach(() => {
   sessionStorage.clear();
   // The visitor's country from their address: the number searched before the account wins over it.
-  get.mockResolvedValue({ countryCode: 'US' });
+  fakeApi.on('get', '/api/v1/locate/country', {
+    countryCode: 'US',
+    attribution: { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com/', license: 'CC BY 4.0' },
+  });
 });
 
 function renderSearch(url: string) {

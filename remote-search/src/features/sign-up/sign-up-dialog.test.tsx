@@ -1,22 +1,18 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ApiError } from '@kabari/shared/api/api-error';
-import { apiPost } from '@kabari/shared/api/api-client';
 import { encryptPassword } from '@kabari/shared/account/password-encryption';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import { MemoryRouter, useLocation } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { fakeApi } from '../../../../jest/fake-api';
 import SignUpDialog from './sign-up-dialog';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn() }));
 jest.mock('@kabari/shared/account/password-encryption', () => ({
   encryptPassword: jest.fn(async (password: string) => `encrypted(${password})`),
   PasswordEncryptionError: class extends Error {},
 }));
-
-const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
 
 const sandboxTerms: PaymentTerms = {
   currencyCode: 'USD',
@@ -35,10 +31,7 @@ function Where() {
 }
 
 async function openAt(url: string, terms: PaymentTerms = sandboxTerms) {
-  postMock.mockImplementation(async (path: string) => {
-    if (path === '/api/v1/personnal/getPaidAmount') return terms;
-    throw new Error(`unexpected ${path}`);
-  });
+  fakeApi.on('post', '/api/v1/personnal/getPaidAmount', terms);
   await initI18n(localeFromPath(url));
   sessionStorage.clear();
   useOverlayStore.getState().setProductInfo({ searchedNumber: '+6281234567890' });
@@ -75,7 +68,6 @@ jest.setTimeout(60_000);
 describe('SignUpDialog', () => {
   afterEach(() => {
     cleanup();
-    postMock.mockReset();
     useOverlayStore.setState({
       open: { login: false, resetPwd: false, searching: false, payment: false },
       productInfo: null,
@@ -141,11 +133,7 @@ describe('SignUpDialog', () => {
       await userEvent.type(name, 'Ni Luh Ayu');
       await userEvent.tab();
       await waitFor(() => expect(screen.queryByText(brand)).not.toBeInTheDocument());
-      expect(postMock).not.toHaveBeenCalledWith(
-        expect.stringMatching(/registerAndSign/),
-        expect.anything(),
-        expect.anything(),
-      );
+      expect(fakeApi.called()).toEqual(['POST /api/v1/personnal/getPaidAmount']);
       // With a plain name the same details go on to the payment step.
       await userEvent.click(screen.getByRole('button', { name: ui.next }));
       expect(await screen.findByText(paymentStep)).toBeInTheDocument();
@@ -154,11 +142,13 @@ describe('SignUpDialog', () => {
 
   it('shows no discount notice when the first day costs no less than a period', async () => {
     await openAt('/', { ...sandboxTerms, firstDayDebitAmount: 29.99 });
-    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/getPaidAmount', { locale: 'en' }, expect.anything());
-    // The terms have answered and been rendered: the offer would be on screen now if it applied.
-    await act(async () => {
-      await postMock.mock.results[0]!.value;
-    });
+    expect(fakeApi.calls('post', '/api/v1/personnal/getPaidAmount').map((call) => call.body)).toEqual([
+      { locale: 'en' },
+    ]);
+    // The payment step shows what is paid once the terms have answered; the account step stays in the page, hidden,
+    // so the offer would be in it now if it applied.
+    await fillAccount();
+    expect(await screen.findByRole('region', { name: 'What you pay' })).toBeInTheDocument();
     expect(screen.queryByText(/New-user offer/)).not.toBeInTheDocument();
   });
 
@@ -178,7 +168,7 @@ describe('SignUpDialog', () => {
     expect(screen.getByText(/Formulir kartu sandbox/)).toBeInTheDocument();
     expect(screen.getByText('4000 0000 0000 0002')).toBeInTheDocument();
 
-    postMock.mockResolvedValueOnce({ registerId: 'reg-1' });
+    fakeApi.on('post', '/api/v1/auth/registerAndSign/v5pay', { registerId: 'reg-1' });
     await userEvent.type(field('Nama depan di kartu'), 'Ana');
     await userEvent.type(field('Nama belakang di kartu'), 'Putri');
     await userEvent.type(field('Nomor kartu'), '4242424242424242');
@@ -189,30 +179,29 @@ describe('SignUpDialog', () => {
 
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/id/register?id=reg-1'));
     expect(encryptPassword).toHaveBeenCalledWith('rahasia123');
-    expect(postMock).toHaveBeenLastCalledWith(
-      '/api/v1/auth/registerAndSign/v5pay',
-      {
-        email: 'ana@example.com',
-        displayName: 'Ana',
-        locale: 'id',
-        ageConfirmed: true,
-        termsAccepted: true,
-        termsVersion: '2026-11-22',
-        password: 'encrypted(rahasia123)',
-        // The try's own id: sent again only when this submission gets no answer (sign-up-attempt.test.ts).
-        attemptId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
-        method: 'card',
-        card: {
-          name: 'Ana',
-          surname: 'Putri',
-          number: '4242424242424242',
-          expiryMonth: 12,
-          expiryYear: 2030,
-          cvv: '123',
-        },
+    expect(fakeApi.called().at(-1)).toBe('POST /api/v1/auth/registerAndSign/v5pay');
+    const [paid] = fakeApi.calls('post', '/api/v1/auth/registerAndSign/v5pay');
+    expect(paid?.body).toEqual({
+      email: 'ana@example.com',
+      displayName: 'Ana',
+      locale: 'id',
+      ageConfirmed: true,
+      termsAccepted: true,
+      termsVersion: '2026-11-22',
+      password: 'encrypted(rahasia123)',
+      // The try's own id: sent again only when this submission gets no answer (sign-up-attempt.test.ts).
+      attemptId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      method: 'card',
+      card: {
+        name: 'Ana',
+        surname: 'Putri',
+        number: '4242424242424242',
+        expiryMonth: 12,
+        expiryYear: 2030,
+        cvv: '123',
       },
-      expect.objectContaining({ toastErrors: false }),
-    );
+    });
+    expect(paid?.options).toEqual(expect.objectContaining({ toastErrors: false }));
     expect(useOverlayStore.getState().open.payment).toBe(false);
   });
 
@@ -225,26 +214,23 @@ describe('SignUpDialog', () => {
     expect(await screen.findByText('Please enter a valid card number')).toBeInTheDocument();
     expect(screen.getByText('Please enter a valid expiry date (MM/YY) that has not passed')).toBeInTheDocument();
     expect(await screen.findByText('Please accept the terms to continue')).toBeInTheDocument();
-    expect(postMock).toHaveBeenCalledTimes(1);
+    expect(fakeApi.called()).toEqual(['POST /api/v1/personnal/getPaidAmount']);
   });
 
   it('goes back to the account step with the message when the email is already in use', async () => {
     await openAt('/');
     await fillAccount();
-    // What POST registerAndSign answers for a taken email (server/test/routes/registration pins it), as the host's
-    // interceptors hand it on: an ApiError with the envelope's status, message and body.
-    const serverAnswer = { status: 409, message: 'This email address is already in use', data: null };
-    postMock.mockRejectedValueOnce(new ApiError(serverAnswer.message, serverAnswer.status, serverAnswer));
+    // What POST registerAndSign answers for a taken email (server/test/routes/registration pins it).
+    fakeApi.on('post', '/api/v1/auth/registerAndSign/v5pay', fakeApi.fail(409, 'This email address is already in use'));
     await userEvent.click(screen.getByRole('radio', { name: 'Sandbox wallet' }));
     expect(screen.getByText(/Sandbox wallet: a test payment/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('checkbox', { name: /subscription terms/ }));
     await userEvent.click(screen.getByRole('button', { name: /Pay/ }));
     expect(await screen.findByText('This email address is already in use')).toBeInTheDocument();
     expect(screen.getByText('Step 1 of 2: your account')).toBeInTheDocument();
-    expect(postMock).toHaveBeenLastCalledWith(
-      '/api/v1/auth/registerAndSign/v5pay',
+    expect(fakeApi.called().at(-1)).toBe('POST /api/v1/auth/registerAndSign/v5pay');
+    expect(fakeApi.calls('post', '/api/v1/auth/registerAndSign/v5pay')[0]?.body).toEqual(
       expect.objectContaining({ method: 'wallet', email: 'ana@example.com' }),
-      expect.anything(),
     );
   });
 });
