@@ -2,7 +2,7 @@ import type { PaymentState } from '../db/column-values';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments, subscriptions } from '../db/schema/billing';
-import type { MessageOutbox } from '../plugins/message-outbox';
+import type { MessageOutbox } from '../messages/message-outbox';
 import { disputeWonEmail, reversalEndedEmail } from './emails';
 import { lockSubscriptionWithUser } from './subscriptions';
 

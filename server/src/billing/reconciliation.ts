@@ -6,7 +6,7 @@ import type { Database } from '../db/open-database';
 import type { payments, registrations } from '../db/schema/billing';
 import type { PaypalProcessor } from '../payments/paypal';
 import type { StripeProcessor } from '../payments/stripe';
-import type { MessageOutbox } from '../plugins/message-outbox';
+import type { MessageOutbox } from '../messages/message-outbox';
 import type { BillingConfig } from './billing-config';
 
 const MINUTE_MS = 60 * 1000;

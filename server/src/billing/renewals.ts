@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import type { users } from '../db/schema/accounts';
 import type { payments, subscriptions } from '../db/schema/billing';
-import type { MessageOutbox } from '../plugins/message-outbox';
+import type { MessageOutbox } from '../messages/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaymentProcessors } from '../payments/processors';
 import type { BillingConfig } from './billing-config';

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { registrations, subscriptions } from '../db/schema/billing';
-import type { MessageOutbox } from '../plugins/message-outbox';
+import type { MessageOutbox } from '../messages/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaypalProcessor } from '../payments/paypal';
 import { orderOutcome, vaultOf } from '../payments/paypal-outcomes';

@@ -2,7 +2,7 @@ import type { PaymentProvider, RegistrationState } from '../db/column-values';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../auth/passwords';
 import type { DatabaseExecutor } from '../db/open-database';
-import type { MessageOutbox } from '../plugins/message-outbox';
+import type { MessageOutbox } from '../messages/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import type { BillingConfig } from './billing-config';
 import type { Locale } from '../lib/messages';

@@ -1,7 +1,6 @@
 import type { Agent } from 'node:https';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import type { Locale } from '../lib/messages';
 import type { Config } from '../config';
 import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests } from '../db/schema/location-requests';
@@ -11,69 +10,10 @@ import { providerCredentialsEmail } from '../messages/operator-email';
 import { createSmtpSender } from '../messages/smtp-email';
 import type * as TwilioSms from '../messages/twilio-sms';
 import type { TwilioHttpClient } from '../messages/twilio-sms';
-import { createWebPushSender, loadVapidKeys, type PushNotification } from '../messages/web-push-sender';
+import type { MessageOutbox } from '../messages/message-outbox';
+import { createWebPushSender, loadVapidKeys } from '../messages/web-push-sender';
 import type { PublicAddressPolicy } from '../lib/public-address';
 import { publishRequestChange } from '../requests/location-request-view';
-
-export interface OutgoingEmail {
-  /** The same key twice queues one message: retries of a request never send twice. */
-  idempotencyKey: string;
-  to: string;
-  locale: Locale;
-  subject: string;
-  text: string;
-  html: string;
-  /** Where replies go, when not to the sender (MAIL_FROM): e.g. the visitor who wrote through the contact form. */
-  replyTo?: string;
-  /**
-   * Delete the row once a provider has taken the message (or refused it for good), instead of keeping it for
-   * RETENTION_DAYS: for a message to an address we no longer keep (the notice that an account was deleted). With no
-   * provider the outbox itself is the delivery, so the row stays there like any other.
-   */
-  eraseWhenSent?: boolean;
-}
-
-export interface OutgoingSms {
-  /** The same key twice queues one message. */
-  idempotencyKey: string;
-  /** E.164. */
-  to: string;
-  locale: Locale;
-  text: string;
-}
-
-export interface OutgoingPush {
-  /** The same key twice queues one message. */
-  idempotencyKey: string;
-  /** The push subscription (one browser) it goes to. */
-  subscriptionId: string;
-  locale: Locale;
-  notification: PushNotification;
-}
-
-export interface MessageOutbox {
-  /** 'smtp' with SMTP_URL; otherwise 'local': messages stay in the outbox, readable at /dev/outbox. */
-  readonly transport: 'smtp' | 'local';
-  /** 'twilio' with the TWILIO_* variables; otherwise 'local', like email without SMTP. */
-  readonly smsTransport: 'twilio' | 'local';
-  /** The public half of the key push messages are signed with: browsers subscribe with it. */
-  readonly vapidPublicKey: string;
-  /** Which addresses a browser's push endpoint may have. */
-  readonly pushAddressPolicy: PublicAddressPolicy;
-  /**
-   * Writes the email to the outbox, inside the caller's transaction when given one. Resolves with the message's
-   * id, or null when a message with that idempotency key was already queued.
-   */
-  queue(db: DatabaseExecutor, email: OutgoingEmail): Promise<string | null>;
-  /** Writes an SMS to the outbox, like queue(). */
-  queueSms(db: DatabaseExecutor, sms: OutgoingSms): Promise<string | null>;
-  /** Writes a push notification to the outbox, like queue(). Web Push needs no provider of ours: always sent. */
-  queuePush(db: DatabaseExecutor, push: OutgoingPush): Promise<string | null>;
-  /** Asks the dispatcher to deliver now instead of at its next tick (call after the transaction commits). */
-  kick(): void;
-  /** Delivers the messages that are due; resolves with how many were attempted. */
-  dispatchDue(): Promise<number>;
-}
 
 /**
  * How long one delivery may take, and how often a claim is renewed while its batch is being sent. Every

@@ -5,7 +5,7 @@ import { noticeOptOuts, users } from '../db/schema/accounts';
 import { locationRequests } from '../db/schema/location-requests';
 import { requesterNoticeEmail, requesterNoticePush } from '../messages/templates';
 import { pushSubscriptionsOf } from '../push/push-subscriptions';
-import type { MessageOutbox } from '../plugins/message-outbox';
+import type { MessageOutbox } from '../messages/message-outbox';
 
 type RequestRow = typeof locationRequests.$inferSelect;
 

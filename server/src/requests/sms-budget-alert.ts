@@ -1,5 +1,5 @@
 import type { DatabaseExecutor } from '../db/open-database';
-import type { MessageOutbox } from '../plugins/message-outbox';
+import type { MessageOutbox } from '../messages/message-outbox';
 import type { RenderedEmail } from '../messages/templates';
 import { operatorEmail } from '../messages/operator-email';
 
