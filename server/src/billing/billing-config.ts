@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Locale } from '../lib/messages';
+import type { PaypalSettings, StripeSettings } from '../payments/provider-settings';
 import { isKnownCurrency, parseMajorAmount } from './money';
 
 /**
@@ -74,19 +75,6 @@ export interface Price {
   /** Minor units (cents; rupiah has none). */
   firstDayAmount: number;
   amount: number;
-}
-
-export interface StripeSettings {
-  secretKey: string;
-  publishableKey: string;
-  webhookSecret: string;
-}
-
-export interface PaypalSettings {
-  clientId: string;
-  clientSecret: string;
-  webhookId: string;
-  environment: 'sandbox' | 'production';
 }
 
 export interface BillingConfig {

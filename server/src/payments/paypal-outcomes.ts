@@ -1,5 +1,5 @@
 import type { Order } from '@paypal/paypal-server-sdk';
-import type { PaypalSettings } from '../billing/billing-config';
+import type { PaypalSettings } from './provider-settings';
 import { minorDigits } from '../billing/money';
 import type { ChargeOutcome } from './processor';
 

@@ -14,7 +14,7 @@ import {
   type Order,
   type OrderRequest,
 } from '@paypal/paypal-server-sdk';
-import type { PaypalSettings } from '../billing/billing-config';
+import type { PaypalSettings } from './provider-settings';
 import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest, SavedCustomer } from './processor';
 import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
 import {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Locale } from '../lib/messages';
-import { failureText } from '../billing/billing-messages';
+import { messagesOf, type Locale } from '../lib/messages';
 import { HttpError } from '../lib/envelope';
 import { checkCard, sayCardProblem, type CardInput, type CardProblem } from './card-checks';
 import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest } from './processor';
@@ -31,9 +30,11 @@ const TEST_CARDS: Record<string, TestCardBehaviour> = {
   '4000000000000341': 'renewals_declined',
 };
 
-/** The sandbox's decline reasons come from the billing catalogue (both languages). */
+const sayDecline = messagesOf('cardDecline');
+
+/** The sandbox's decline reasons come from the catalogue of decline reasons (both languages). */
 function sandboxFailure(code: 'card_declined' | 'insufficient_funds' | 'not_a_test_card', locale: Locale): string {
-  return failureText(code, locale);
+  return sayDecline(code)[locale];
 }
 
 export interface SandboxAuthorization {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { StripeSettings } from '../billing/billing-config';
+import type { StripeSettings } from './provider-settings';
 import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest, SavedCustomer } from './processor';
 import { isRefusal, RefundRefused, refusalCode } from './refund-refused';
 import { intentOutcome, refOf, stripeAmount, type StripeFirstCharge } from './stripe-outcomes';
