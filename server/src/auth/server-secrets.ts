@@ -1,5 +1,4 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
-import type { Config } from '../config';
 import type { Database } from '../db/open-database';
 import { sharedSetting } from '../db/server-settings';
 
@@ -23,7 +22,13 @@ function keyPairFromPrivatePem(pem: string): { rsaPrivateKeyPem: string; rsaPubl
   };
 }
 
-export async function loadServerSecrets(db: Database, config: Config): Promise<ServerSecrets> {
+/** The keys set in the environment (RSA_PRIVATE_KEY, AUTH_SECRET), each generated once and kept when unset. */
+interface ConfiguredSecrets {
+  rsaPrivateKeyPem: string | undefined;
+  authSecret: string | undefined;
+}
+
+export async function loadServerSecrets(db: Database, config: ConfiguredSecrets): Promise<ServerSecrets> {
   const keyPair = config.rsaPrivateKeyPem
     ? keyPairFromPrivatePem(config.rsaPrivateKeyPem)
     : keyPairFromPrivatePem(

@@ -1,13 +1,15 @@
-import type { ThrottleResult } from '../auth/throttle';
 import { HttpError } from './envelope';
 import type { LocalizedText, MessageParams } from './messages';
+
+/** A throttle's decision (auth/throttle.ts gives one for each attempt counted). */
+type ThrottleDecision = { limited: false } | { limited: true; retryAfterSeconds: number };
 
 /**
  * A throttle's decision as the client gets it: nothing while it is not limited; otherwise a 429 whose message (the
  * catalogue's `key`, in the caller's language) says how long to wait, and Retry-After in seconds.
  */
 export function throwWhenLimited<K extends string>(
-  decision: ThrottleResult,
+  decision: ThrottleDecision,
   say: (key: K, params: MessageParams) => LocalizedText,
   key: K,
 ): void {

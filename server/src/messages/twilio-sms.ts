@@ -1,6 +1,12 @@
 import twilio from 'twilio';
-import type { TwilioSettings } from '../requests/requests-config';
 import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from './message-sender';
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  /** A number, a messaging service SID (MG…) or an alphanumeric sender ID. */
+  from: string;
+}
 
 /** The SDK's HTTP client (its `request` is all it calls): the real one by default, a recording one in tests. */
 export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;

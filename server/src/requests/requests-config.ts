@@ -1,5 +1,6 @@
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
+import type { TwilioSettings } from '../messages/twilio-sms';
 
 /**
  * Settings for location requests and SMS delivery, from the environment. Without Twilio's three variables SMS
@@ -65,13 +66,6 @@ export const requestsEnvironment = {
 };
 
 type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>>;
-
-export interface TwilioSettings {
-  accountSid: string;
-  authToken: string;
-  /** A number, a messaging service SID (MG…) or an alphanumeric sender ID. */
-  from: string;
-}
 
 /** How much a day may cost: 0 turns a channel off for accounts, or SMS off for everyone. */
 export interface SendLimitsConfig {

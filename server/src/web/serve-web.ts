@@ -8,7 +8,7 @@ import { isFresh, strongEtag } from '../lib/etag';
 import { messagesOf, requestLocale } from '../lib/messages';
 import { tokenOf } from '../plugins/auth';
 import { pagePermissionsPolicy } from '../plugins/helmet';
-import { cacheControlFor, REVALIDATE } from './cache-policy';
+import { cacheControlFor, REVALIDATE } from '../lib/cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { HttpError } from '../lib/envelope';
 import { isRecipientPage, recipientPageOf } from '../lib/recipient-pages';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isHashedAsset } from '../../src/web/cache-policy';
+import { isHashedAsset } from '../../src/lib/cache-policy';
 import { buildTestApp, type TestApp } from '../support/test-app';
 import { copyWebFixture } from '../support/web-fixture';
 

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { envelope, ok } from '../../lib/envelope';
 import { isFresh, strongEtag } from '../../lib/etag';
 import { WEB_REMOTES } from '../../lib/web-apps';
-import { REVALIDATE } from '../../web/cache-policy';
+import { REVALIDATE } from '../../lib/cache-policy';
 
 const runtimeConfigSchema = z.object({
   apiBaseUrl: z.string().describe('Prefix for API calls; empty means this origin'),
