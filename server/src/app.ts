@@ -40,6 +40,7 @@ import locateRoutes from './routes/locate/routes';
 import registrationRoutes from './routes/registration/routes';
 import subscriptionRoutes from './routes/subscription/routes';
 import accountRoutes from './routes/account/routes';
+import type { ExportLimits } from './routes/account/export-archive';
 import refundRoutes from './routes/refunds/routes';
 import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';
@@ -68,6 +69,8 @@ export interface BuildAppOptions {
   pushAllowLoopback?: boolean;
   /** Tests: every answer is checked against its schema before it is written; one that does not match fails. */
   checkAnswers?: boolean;
+  /** A shorter deadline for the data export (tests). */
+  exportLimits?: Partial<ExportLimits>;
 }
 
 // Secrets never reach the logs, wherever a serializer or a handler puts them.
@@ -227,7 +230,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(registrationRoutes, { config });
   await app.register(subscriptionRoutes);
   await app.register(webhookRoutes);
-  await app.register(accountRoutes);
+  await app.register(accountRoutes, { exportLimits: options.exportLimits });
   await app.register(refundRoutes, { config });
   await app.register(shareRoutes, { config });
   await app.register(liveEventsRoutes);

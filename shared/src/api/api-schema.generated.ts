@@ -2611,7 +2611,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My data as a ZIP download: kabari-my-data.json (account, sessions, subscription, payments, refund requests, requests with their positions and map views, voice messages) and each voice message as an audio file */
+        /**
+         * My data as a ZIP download: kabari-my-data.json (account, sessions, subscription, payments, refund requests, requests with their positions and map views, voice messages) and each voice message as an audio file
+         * @description Made as it is downloaded, and ended after 20 minutes whatever is left. One export at a time per account: 429 while another is still being made.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -2623,6 +2626,19 @@ export interface paths {
             responses: {
                 /** @description An error: status mirrors the HTTP status, message says what went wrong. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

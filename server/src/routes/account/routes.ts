@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
+import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { messagesOf } from '../../lib/messages';
 import {
   deleteAccountBody,
   emailBody,
@@ -14,7 +15,7 @@ import {
   successResponse,
   userResponse,
 } from './schemas';
-import { exportArchive } from './export-archive';
+import { claimExportLease, DEFAULT_EXPORT_LIMITS, exportArchive, type ExportLimits } from './export-archive';
 import {
   changeDisplayName,
   changeNoticeSettings,
@@ -32,7 +33,10 @@ import {
  * The subscriber's own data: export, delete, name, email, password, sessions. HTTP only: every route is the signed-in
  * caller's own, and the rules are in service.ts.
  */
-const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+const sayAccount = messagesOf('account');
+
+const accountRoutes: FastifyPluginAsyncZod<{ exportLimits?: Partial<ExportLimits> }> = async (app, options) => {
+  const exportLimits: ExportLimits = { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits };
   const authed = { preHandler: app.auth.requireSession };
   const security = [{ token: [] }];
   const responses = { 401: errorEnvelope, ...errorResponses };
@@ -48,19 +52,36 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           'My data as a ZIP download: kabari-my-data.json (account, sessions, subscription, payments, refund ' +
           'requests, requests with their positions and map views, voice messages) and each voice message as an ' +
           'audio file',
+        description:
+          'Made as it is downloaded, and ended after ' +
+          `${Math.round(exportLimits.deadlineMs / 60_000)} minutes whatever is left. One export at a time per ` +
+          'account: 429 while another is still being made.',
         security,
-        response: { 401: errorEnvelope },
+        response: { 401: errorEnvelope, 429: errorEnvelope },
       },
     },
     async (request, reply) => {
-      const document = await exportAccount(app, request.session!);
+      const release = await claimExportLease(app.db, request.session!.user.id, exportLimits);
+      if (!release) throw new HttpError(429, sayAccount('exportRunning'));
+      const finished = () =>
+        release().catch((error: unknown) => {
+          // The lease then frees itself a minute after the deadline.
+          app.log.error({ err: error }, 'Could not end the lease of a data export');
+        });
+      let document: Awaited<ReturnType<typeof exportAccount>>;
+      try {
+        document = await exportAccount(app, request.session!);
+      } catch (error) {
+        await finished();
+        throw error;
+      }
       const day = new Date().toISOString().slice(0, 10);
       // A file, not the JSON envelope: streamed as it is made, past the response schema.
       return (reply as FastifyReply)
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="kabari-my-data-${day}.zip"`)
         .type('application/zip')
-        .send(exportArchive(app.db, document));
+        .send(exportArchive(app.db, document, exportLimits, finished));
     },
   );
 
