@@ -28,6 +28,13 @@ interface Unreachable {
   readonly kind: 'unreachable';
 }
 
+/** A file instead of the envelope (a download), with its headers. */
+interface FileAnswer {
+  readonly kind: 'file';
+  readonly body: Blob;
+  readonly headers: Record<string, string>;
+}
+
 type Operation<M extends ApiMethodName, P extends ApiPathWith<M>> = M & ApiMethod<P>;
 type Never<T, Else> = [T] extends [never] ? Else : T;
 
@@ -44,10 +51,11 @@ export interface FakeCall<M extends ApiMethodName, P extends ApiPathWith<M>> {
   /** The URL as sent (path and query). */
   url: string;
   /** The API client's own options (absent on a plain-fetch call). */
-  options: { toastErrors?: boolean; handledStatuses?: readonly number[]; raw?: boolean };
+  options: { toastErrors?: boolean; handledStatuses?: readonly number[]; raw?: boolean; responseType?: string };
 }
 
-type Answer<M extends ApiMethodName, P extends ApiPathWith<M>> = ApiData<P, Operation<M, P>> | Failure | Unreachable;
+type Answer<M extends ApiMethodName, P extends ApiPathWith<M>> =
+  ApiData<P, Operation<M, P>> | Failure | Unreachable | FileAnswer;
 type Handler<M extends ApiMethodName, P extends ApiPathWith<M>> =
   Answer<M, P> | ((body: FakeCall<M, P>['body'], call: FakeCall<M, P>) => Answer<M, P> | Promise<Answer<M, P>>);
 
@@ -68,7 +76,7 @@ interface Incoming {
   options: FakeCall<'get', ApiPathWith<'get'>>['options'];
 }
 
-type Outcome = { status: number; body: unknown } | Unreachable;
+type Outcome = { status: number; body: unknown; headers?: Record<string, string> } | Unreachable;
 
 const routes: Route[] = [];
 const seen: Array<{ method: ApiMethodName; path: string; call: FakeCall<never, never> }> = [];
@@ -127,6 +135,10 @@ async function answer(incoming: Incoming): Promise<Outcome> {
   const handler = route.handler as ((body: unknown, call: unknown) => unknown) | unknown;
   const result = typeof handler === 'function' ? await handler(call.body, call) : handler;
   if (isAnswerKind(result, 'unreachable')) return { kind: 'unreachable' };
+  if (isAnswerKind(result, 'file')) {
+    const file = result as FileAnswer;
+    return { status: 200, body: file.body, headers: file.headers };
+  }
   if (isAnswerKind(result, 'failure')) {
     const failure = result as Failure;
     return {
@@ -175,17 +187,18 @@ apiClient.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise
     headers,
     query: (config.params as Record<string, unknown> | undefined) ?? {},
     options: Object.fromEntries(
-      (['toastErrors', 'handledStatuses', 'raw'] as const)
+      (['toastErrors', 'handledStatuses', 'raw', 'responseType'] as const)
         .filter((name) => config[name] !== undefined)
         .map((name) => [name, config[name]]),
     ),
   });
   if ('kind' in outcome) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config);
+  const file = outcome.body instanceof Blob;
   const response: AxiosResponse = {
-    data: JSON.stringify(outcome.body),
+    data: file ? outcome.body : JSON.stringify(outcome.body),
     status: outcome.status,
     statusText: '',
-    headers: new AxiosHeaders({ 'content-type': 'application/json' }),
+    headers: new AxiosHeaders(outcome.headers ?? { 'content-type': 'application/json' }),
     config,
   };
   if (outcome.status >= 400) {
@@ -218,14 +231,18 @@ const fetchFake = async (input: RequestInfo | URL, init: RequestInit = {}): Prom
     options: {},
   });
   if ('kind' in outcome) throw new TypeError('Failed to fetch');
-  const text = JSON.stringify(outcome.body);
+  const headers = outcome.headers ?? { 'content-type': 'application/json' };
+  const file = outcome.body instanceof Blob ? outcome.body : null;
+  const text = file ? '' : JSON.stringify(outcome.body);
+  // What the clients read of a Response (jsdom has none of its own).
   return {
     ok: outcome.status >= 200 && outcome.status < 300,
     status: outcome.status,
     statusText: '',
-    headers: { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) },
+    headers: { get: (name: string) => headers[name.toLowerCase()] ?? null },
     json: async () => JSON.parse(text) as unknown,
     text: async () => text,
+    blob: async () => file ?? new Blob([text], { type: 'application/json' }),
   } as unknown as Response;
 };
 const realFetch = globalThis.fetch;
@@ -249,7 +266,7 @@ afterEach(() => {
 
 export const fakeApi = {
   /** Answers `method path` with `handler`: the envelope's data (or a function of the body and the call giving it). */
-  on<M extends ApiMethodName, P extends ApiPathWith<M>>(method: M, path: P, handler: Handler<M, P>): void {
+  on<M extends ApiMethodName, P extends ApiPathWith<M>>(method: M, path: P, handler: NoInfer<Handler<M, P>>): void {
     const route = routeOf(method, path);
     route.handler = handler;
     const index = routes.findIndex((other) => other.method === method && other.path === path);
@@ -260,6 +277,11 @@ export const fakeApi = {
   /** A failed answer: HTTP `status`, with the envelope's `message` (and `data`). */
   fail(status: number, message: string, data: unknown = null): Failure {
     return { kind: 'failure', status, message, data };
+  },
+
+  /** A download: the file itself, not the envelope, with its headers (e.g. content-disposition). */
+  file(body: Blob, headers: Record<string, string> = {}): FileAnswer {
+    return { kind: 'file', body, headers: { 'content-type': body.type, ...headers } };
   },
 
   /** No answer: the network failed. */

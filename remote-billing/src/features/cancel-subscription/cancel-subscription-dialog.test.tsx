@@ -1,15 +1,10 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet, apiPost } from '@kabari/shared/api/api-client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { MemoryRouter } from '@kabari/shared/routing/router';
 import { activeSubscription } from '../../lib/subscription-info.fixture';
+import { fakeApi } from '../../../../jest/fake-api';
 import CancelSubscriptionDialog from './cancel-subscription-dialog';
-
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRawGet: jest.fn() }));
-
-const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
-const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
 
 const active = activeSubscription;
 
@@ -18,13 +13,11 @@ jest.setTimeout(30_000);
 describe('the cancel subscription dialog', () => {
   afterEach(() => {
     cleanup();
-    getMock.mockReset();
-    postMock.mockReset();
   });
 
   it('the cancel confirmation says how long access lasts, and cancels', async () => {
-    getMock.mockResolvedValue(active);
-    postMock.mockResolvedValue({
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', active);
+    fakeApi.on('post', '/api/v1/personnal/subscribe/cancel', {
       ...active,
       status: 'cancelled',
       nextDebitDay: null,
@@ -43,6 +36,6 @@ describe('the cancel subscription dialog', () => {
     expect(await screen.findByTestId('cancelled-until')).toHaveTextContent(
       'Langganan Anda sudah dibatalkan. Akses Anda berlaku sampai 22 Desember 2026.',
     );
-    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/subscribe/cancel', undefined, expect.anything());
+    expect(fakeApi.calls('post', '/api/v1/personnal/subscribe/cancel').map((call) => call.body)).toEqual([undefined]);
   });
 });

@@ -1,20 +1,16 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiGet, apiPost, apiRawGet } from '@kabari/shared/api/api-client';
+import type { ApiPathWith } from '@kabari/shared/api/api-types';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { AccountSection } from './account-section';
 import { signedInUser } from '../../../../jest/signed-in-user';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRawGet: jest.fn() }));
 // The RSA step is the shared module's own business (tested there): here a password shows through as rsa(…).
 jest.mock('@kabari/shared/account/password-encryption', () => ({
   encryptPassword: jest.fn(async (password: string) => `rsa(${password})`),
 }));
-
-const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
-const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
-const rawMock = apiRawGet as jest.MockedFunction<typeof apiRawGet>;
 
 jest.setTimeout(30_000);
 
@@ -45,29 +41,28 @@ async function openAt(url: string) {
 }
 
 const part = (name: string) => screen.getByRole('region', { name });
-const posted = (path: string) => postMock.mock.calls.filter(([url]) => url === path).map(([, body]) => body);
+const posted = <P extends ApiPathWith<'post'>>(path: P) => fakeApi.calls('post', path).map((call) => call.body);
+/** The writes sent so far: the reads of the page aside. */
+const writes = () => fakeApi.called().filter((call) => call.startsWith('POST '));
 
 describe('the account section', () => {
   beforeEach(() => {
     sessions = [thisDevice, phone];
     useUserStore.getState().setUser(userInfo('rina@example.com'));
-    getMock.mockImplementation(async (path: string) => {
-      if (path === '/api/v1/personnal/sessions') return { items: sessions };
-      if (path === '/api/v1/personnal/account/notices') return { email: { ...allNotices }, push: { ...allNotices } };
-      if (path === '/api/v1/push/key') return { publicKey: 'BPushKeyOfTheServer' };
-      throw new Error(`unexpected GET ${path}`);
-    });
+    fakeApi.on('get', '/api/v1/personnal/sessions', () => ({ items: sessions }));
+    fakeApi.on('get', '/api/v1/personnal/account/notices', () => ({
+      email: { ...allNotices },
+      push: { ...allNotices },
+    }));
+    fakeApi.on('get', '/api/v1/push/key', { publicKey: 'BPushKeyOfTheServer' });
   });
 
   afterEach(() => {
     cleanup();
-    getMock.mockReset();
-    postMock.mockReset();
-    rawMock.mockReset();
   });
 
   it('changes the display name', async () => {
-    postMock.mockResolvedValue({ user: userInfo('rina@example.com', 'Budi') });
+    fakeApi.on('post', '/api/v1/personnal/account/profile', { user: userInfo('rina@example.com', 'Budi') });
     await openAt('/dashboard/modules/MySubscription');
     const profile = part('Your name');
     const name = within(profile).getByLabelText('Display name');
@@ -75,7 +70,7 @@ describe('the account section', () => {
     await userEvent.clear(name);
     await userEvent.click(within(profile).getByRole('button', { name: 'Save' }));
     expect(await within(profile).findByText('Please fill in your name')).toBeInTheDocument();
-    expect(postMock).not.toHaveBeenCalled();
+    expect(writes()).toEqual([]);
     await userEvent.type(name, '  Budi ');
     await userEvent.click(within(profile).getByRole('button', { name: 'Save' }));
     expect(await within(profile).findByRole('status')).toHaveTextContent('Saved.');
@@ -114,16 +109,13 @@ describe('the account section', () => {
       await userEvent.type(name, 'Bank BCA Security');
       await userEvent.click(within(profile).getByRole('button', { name: save }));
       expect(await within(profile).findByText(brandRefusal)).toBeInTheDocument();
-      expect(postMock).not.toHaveBeenCalled();
+      expect(writes()).toEqual([]);
     },
   );
 
   it('changes the email in two steps: a code to the new address, then the code', async () => {
-    postMock.mockImplementation(async (path: string) => {
-      if (path === '/api/v1/personnal/account/email') return { success: true };
-      if (path === '/api/v1/personnal/account/email/confirm') return { user: userInfo('budi@example.com') };
-      throw new Error(`unexpected POST ${path}`);
-    });
+    fakeApi.on('post', '/api/v1/personnal/account/email', { success: true });
+    fakeApi.on('post', '/api/v1/personnal/account/email/confirm', { user: userInfo('budi@example.com') });
     await openAt('/dashboard/modules/MySubscription');
     const email = part('Email address');
     expect(within(email).getByText('Current email: rina@example.com')).toBeInTheDocument();
@@ -158,10 +150,12 @@ describe('the account section', () => {
   });
 
   it('says why a change of email failed, in Indonesian, and can go back to another address', async () => {
-    postMock.mockImplementation(async (path: string) => {
-      if (path === '/api/v1/personnal/account/email') return { success: true };
-      throw new Error('Kode verifikasi salah atau sudah kedaluwarsa.');
-    });
+    fakeApi.on('post', '/api/v1/personnal/account/email', { success: true });
+    fakeApi.on(
+      'post',
+      '/api/v1/personnal/account/email/confirm',
+      fakeApi.fail(400, 'Kode verifikasi salah atau sudah kedaluwarsa.'),
+    );
     await openAt('/id/dashboard/modules/MySubscription');
     const email = part('Alamat email');
     await userEvent.type(within(email).getByLabelText('Alamat email baru'), 'budi@example.com');
@@ -182,7 +176,7 @@ describe('the account section', () => {
   });
 
   it('an address in use is refused at step one with the server’s sentence', async () => {
-    postMock.mockRejectedValue(new Error('This email address is already in use'));
+    fakeApi.on('post', '/api/v1/personnal/account/email', fakeApi.fail(409, 'This email address is already in use'));
     await openAt('/dashboard/modules/MySubscription');
     const email = part('Email address');
     await userEvent.type(within(email).getByLabelText('New email address'), 'taken@example.com');
@@ -195,14 +189,14 @@ describe('the account section', () => {
   });
 
   it('changes the password (Indonesian), asking for 8 characters first', async () => {
-    postMock.mockResolvedValue({ success: true });
+    fakeApi.on('post', '/api/v1/personnal/account/password', { success: true });
     await openAt('/id/dashboard/modules/MySubscription');
     const password = part('Kata sandi');
     await userEvent.type(within(password).getByLabelText('Kata sandi saat ini'), 'first-pass');
     await userEvent.type(within(password).getByLabelText('Kata sandi baru'), 'short');
     await userEvent.click(within(password).getByRole('button', { name: 'Ganti kata sandi' }));
     expect(await within(password).findByText('Gunakan minimal 8 karakter')).toBeInTheDocument();
-    expect(postMock).not.toHaveBeenCalled();
+    expect(writes()).toEqual([]);
     await userEvent.type(within(password).getByLabelText('Kata sandi baru'), '-but-longer');
     await userEvent.click(within(password).getByRole('button', { name: 'Ganti kata sandi' }));
     expect(await within(password).findByRole('status')).toHaveTextContent('Kata sandi Anda sudah diganti.');
@@ -212,9 +206,9 @@ describe('the account section', () => {
   });
 
   it('lists the sessions and ends another device’s, never offering to end this one from the list', async () => {
-    postMock.mockImplementation(async (path: string) => {
+    fakeApi.on('post', '/api/v1/personnal/sessions/{id}/revoke', () => {
       sessions = [thisDevice];
-      return { success: true, path };
+      return { success: true };
     });
     await openAt('/dashboard/modules/MySubscription');
     const list = part('Where you are signed in');
@@ -228,10 +222,10 @@ describe('the account section', () => {
       /^Signed in 2\d Nov 2026, \d\d:\d\d · last active 2\d Nov 2026, \d\d:\d\d$/,
     );
     await userEvent.click(within(items[1]!).getByRole('button', { name: 'End session' }));
-    expect(postMock).toHaveBeenCalledWith('/api/v1/personnal/sessions/{id}/revoke', undefined, {
-      toastErrors: false,
-      path: { id: phone.id },
-    });
+    const [revoked] = fakeApi.calls('post', '/api/v1/personnal/sessions/{id}/revoke');
+    expect(revoked?.path).toEqual({ id: phone.id });
+    expect(revoked?.body).toBeUndefined();
+    expect(revoked?.options).toEqual({ toastErrors: false });
     expect(await within(list).findAllByRole('listitem')).toHaveLength(1);
     expect(within(list).queryByText('Safari on iPhone')).not.toBeInTheDocument();
   });
@@ -244,8 +238,8 @@ describe('the account section', () => {
   });
 
   it('turns an email about requests off, saved as it is switched', async () => {
-    postMock.mockImplementation(async (_path: string, body: unknown) => ({
-      email: { ...allNotices, ...(body as { email: object }).email },
+    fakeApi.on('post', '/api/v1/personnal/account/notices', (body) => ({
+      email: { ...allNotices, ...body.email },
       push: { ...allNotices },
     }));
     await openAt('/dashboard/modules/MySubscription');
@@ -263,7 +257,7 @@ describe('the account section', () => {
   });
 
   it('names the notices in Indonesian, and says when they could not be saved', async () => {
-    postMock.mockRejectedValue(new Error('Server tidak menjawab'));
+    fakeApi.on('post', '/api/v1/personnal/account/notices', fakeApi.fail(503, 'Server tidak menjawab'));
     await openAt('/id/dashboard/modules/MySubscription');
     const notices = part('Pemberitahuan tentang permintaan Anda');
     const byPush = await within(notices).findByRole('list', { name: 'Sebagai notifikasi' });
@@ -310,9 +304,9 @@ describe('the account section', () => {
           ready: Promise.resolve({ pushManager }),
         },
       });
-      postMock.mockImplementation(async (path: string) =>
-        path === '/api/v1/push/test' ? { devices: 1 } : path.startsWith('/api/v1/push/') ? {} : undefined,
-      );
+      fakeApi.on('post', '/api/v1/push/test', { devices: 1 });
+      fakeApi.on('post', '/api/v1/push/subscriptions', { devices: 1 });
+      fakeApi.on('post', '/api/v1/push/subscriptions/remove', { removed: true });
     });
 
     afterEach(() => {
@@ -364,10 +358,13 @@ describe('the account section', () => {
   });
 
   it('downloads my data under the server’s file name', async () => {
-    rawMock.mockResolvedValue({
-      data: new Blob(['PK'], { type: 'application/zip' }),
-      headers: { 'content-disposition': 'attachment; filename="kabari-my-data-2026-11-24.zip"' },
-    } as never);
+    fakeApi.on(
+      'get',
+      '/api/v1/personnal/account/export',
+      fakeApi.file(new Blob(['PK'], { type: 'application/zip' }), {
+        'content-disposition': 'attachment; filename="kabari-my-data-2026-11-24.zip"',
+      }),
+    );
     const created = jest.fn(() => 'blob:kabari-export');
     Object.assign(URL, { createObjectURL: created, revokeObjectURL: jest.fn() });
     const downloads: string[] = [];
@@ -382,9 +379,8 @@ describe('the account section', () => {
       expect(within(data).getByText(/akun, sesi, permintaan, posisi, pembayaran/)).toBeInTheDocument();
       await userEvent.click(within(data).getByRole('button', { name: 'Ekspor data saya' }));
       expect(downloads).toEqual(['kabari-my-data-2026-11-24.zip blob:kabari-export']);
-      expect(rawMock).toHaveBeenCalledWith(
-        '/api/v1/personnal/account/export',
-        expect.objectContaining({ responseType: 'blob' }),
+      expect(fakeApi.calls('get', '/api/v1/personnal/account/export')[0]?.options).toEqual(
+        expect.objectContaining({ raw: true, responseType: 'blob' }),
       );
     } finally {
       click.mockRestore();
@@ -392,18 +388,21 @@ describe('the account section', () => {
   });
 
   it('a failed export says so', async () => {
-    rawMock.mockRejectedValue(new Error('Network Error'));
+    fakeApi.on('get', '/api/v1/personnal/account/export', fakeApi.unreachable());
     await openAt('/dashboard/modules/MySubscription');
     const data = part('Your data');
     await userEvent.click(within(data).getByRole('button', { name: 'Export my data' }));
-    expect(await within(data).findByRole('alert')).toHaveTextContent('That did not work: Network Error');
+    expect(await within(data).findByRole('alert')).toHaveTextContent(
+      `That did not work: ${fakeApi.effects.networkErrorMessage()}`,
+    );
   });
 
   it('deletes the account with the password, then signs out', async () => {
-    postMock.mockImplementation(async (path: string, body?: unknown) => {
-      if ((body as { password?: string }).password === 'rsa(wrong)') throw new Error('The password is incorrect.');
-      return { success: true, path };
-    });
+    fakeApi.on('post', '/api/v1/personnal/account/delete', (body) =>
+      'password' in body && body.password === 'rsa(wrong)'
+        ? fakeApi.fail(400, 'The password is incorrect.')
+        : { success: true },
+    );
     await openAt('/dashboard/modules/MySubscription');
     const deletion = part('Delete my account');
     expect(within(deletion).getByRole('radio', { name: 'My password' })).toBeChecked();
@@ -423,7 +422,8 @@ describe('the account section', () => {
   });
 
   it('deletes the account with an emailed code (Indonesian)', async () => {
-    postMock.mockResolvedValue({ success: true });
+    fakeApi.on('post', '/api/v1/auth/sendCode', { success: true });
+    fakeApi.on('post', '/api/v1/personnal/account/delete', { success: true });
     await openAt('/id/dashboard/modules/MySubscription');
     const deletion = part('Hapus akun saya');
     await userEvent.click(within(deletion).getByRole('radio', { name: 'Kode yang dikirim ke email saya' }));

@@ -1,17 +1,24 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { apiPost, apiRawGet } from '@kabari/shared/api/api-client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter, useLocation } from '@kabari/shared/routing/router';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../../jest/render-with-i18n';
+import { fakeApi } from '../../../../jest/fake-api';
+import type { RegisterQueryResult } from '../../lib/register-query';
 import RegisterResultPage from './register-result-page';
 
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiRawGet: jest.fn(), apiGet: jest.fn() }));
-
-const rawMock = apiRawGet as jest.MockedFunction<typeof apiRawGet>;
-const postMock = apiPost as jest.MockedFunction<typeof apiPost>;
-const answer = (data: unknown) => ({ data: { status: 200, message: 'ok', data } }) as never;
+const answer = (result: RegisterQueryResult) => fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', result);
+const user = {
+  userCacheInfo: {
+    id: 'u1',
+    email: 'ana@example.com',
+    displayName: 'Ana',
+    phone: null,
+    locale: 'id' as const,
+    createdAt: '2026-11-01T10:00:00.000Z',
+  },
+};
 
 function Where() {
   const location = useLocation();
@@ -35,8 +42,6 @@ jest.setTimeout(30_000);
 describe('RegisterResultPage', () => {
   afterEach(() => {
     cleanup();
-    rawMock.mockReset();
-    postMock.mockReset();
     clearSession();
   });
 
@@ -44,14 +49,16 @@ describe('RegisterResultPage', () => {
     await renderAt('/id/register', <RegisterResultPage />);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Pendaftaran Anda');
     expect(screen.getByRole('link')).toHaveAttribute('href', '/id/');
-    expect(rawMock).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
   });
 
   it('polls while the payment is queried, then signs the new user in and opens the welcome dialog', async () => {
-    rawMock
-      .mockResolvedValueOnce(answer({ state: 'querying' }))
-      .mockResolvedValueOnce(answer({ state: 'created', authCode: 'code-1234567890abcdef' }));
-    postMock.mockResolvedValue({ user: { userCacheInfo: { displayName: 'Ana' } } });
+    const states: RegisterQueryResult[] = [
+      { state: 'querying' },
+      { state: 'created', authCode: 'code-1234567890abcdef' },
+    ];
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', () => states.shift() ?? { state: 'querying' });
+    fakeApi.on('post', '/api/v1/auth/loginByAuthCode', { user });
     await openAt('/id/register?id=reg-1');
     expect(screen.getByText('Pembayaran Anda sedang dikonfirmasi…')).toBeInTheDocument();
     await waitFor(
@@ -60,23 +67,15 @@ describe('RegisterResultPage', () => {
         timeout: 10_000,
       },
     );
-    expect(rawMock).toHaveBeenCalledWith(
-      '/api/v1/personnal/registerQuery/{id}',
-      expect.objectContaining({ path: { id: 'reg-1' } }),
-    );
-    expect(postMock).toHaveBeenCalledTimes(1);
-    expect(postMock).toHaveBeenCalledWith(
-      '/api/v1/auth/loginByAuthCode',
+    expect(fakeApi.calls('get', '/api/v1/personnal/registerQuery/{id}')[0]?.path).toEqual({ id: 'reg-1' });
+    expect(fakeApi.calls('post', '/api/v1/auth/loginByAuthCode').map((call) => call.body)).toEqual([
       { authCode: 'code-1234567890abcdef' },
-      expect.anything(),
-    );
-    expect(useUserStore.getState().user).toEqual({ userCacheInfo: { displayName: 'Ana' } });
+    ]);
+    expect(useUserStore.getState().user).toEqual(user);
   });
 
   it('shows the decline message when signing failed', async () => {
-    rawMock.mockResolvedValue(
-      answer({ state: 'sign_failed', failureCode: 'card_declined', failureMessage: 'Your card was declined.' }),
-    );
+    answer({ state: 'sign_failed', failureCode: 'card_declined', failureMessage: 'Your card was declined.' });
     await openAt('/register?id=reg-2');
     expect(await screen.findByText('The payment did not go through, so no account was created.')).toBeInTheDocument();
     expect(screen.getByText('Reason: Your card was declined.')).toBeInTheDocument();
@@ -84,8 +83,8 @@ describe('RegisterResultPage', () => {
   });
 
   it('says when the automatic login failed, and offers the login dialog', async () => {
-    rawMock.mockResolvedValue(answer({ state: 'created', authCode: 'code-1234567890abcdef' }));
-    postMock.mockRejectedValue(new Error('authCode is not valid'));
+    answer({ state: 'created', authCode: 'code-1234567890abcdef' });
+    fakeApi.on('post', '/api/v1/auth/loginByAuthCode', fakeApi.fail(400, 'authCode is not valid'));
     await openAt('/register?id=reg-3');
     expect(await screen.findByText(/could not sign you in automatically/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
@@ -93,13 +92,11 @@ describe('RegisterResultPage', () => {
   });
 
   it('says in Indonesian that an abandoned payment ended the sign-up, with the reason and a way to start again', async () => {
-    rawMock.mockResolvedValue(
-      answer({
-        state: 'unsubscribed',
-        failureCode: 'payment_abandoned',
-        failureMessage: 'Pembayaran tidak diselesaikan tepat waktu sehingga dihentikan.',
-      }),
-    );
+    answer({
+      state: 'unsubscribed',
+      failureCode: 'payment_abandoned',
+      failureMessage: 'Pembayaran tidak diselesaikan tepat waktu sehingga dihentikan.',
+    });
     await openAt('/id/register?id=reg-4');
     expect(await screen.findByText(/^Pendaftaran ini berakhir tanpa langganan/)).toBeInTheDocument();
     expect(
@@ -107,17 +104,15 @@ describe('RegisterResultPage', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Daftar lagi' })).toHaveAttribute('href', '/id/');
     expect(screen.getByRole('link', { name: 'Hubungi kami' })).toBeInTheDocument();
-    expect(postMock).not.toHaveBeenCalled();
+    expect(fakeApi.calls('post', '/api/v1/auth/loginByAuthCode')).toEqual([]);
   });
 
   it('says when the signing status is unknown, with the provider’s reason and a way to contact us', async () => {
-    rawMock.mockResolvedValue(
-      answer({
-        state: 'unknown',
-        failureCode: 'status_unknown',
-        failureMessage: 'The payment provider could not tell us whether your payment went through.',
-      }),
-    );
+    answer({
+      state: 'unknown',
+      failureCode: 'status_unknown',
+      failureMessage: 'The payment provider could not tell us whether your payment went through.',
+    });
     await openAt('/register?id=reg-5');
     expect(await screen.findByText(/The status of your sign-up is unknown/)).toBeInTheDocument();
     expect(
@@ -128,7 +123,7 @@ describe('RegisterResultPage', () => {
   });
 
   it('says when the status could not be obtained', async () => {
-    rawMock.mockRejectedValue(Object.assign(new Error('Not found'), { status: 404 }));
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', fakeApi.fail(404, 'Not found'));
     await openAt('/register?id=missing');
     expect(await screen.findByText(/could not get the status of your sign-up/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Check again' })).toBeInTheDocument();
