@@ -2,11 +2,19 @@ import { useEffect, useState } from 'react';
 import { localeFromPath, type Locale } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { isApiError } from '@kabari/shared/api/api-error';
+import type { ApiData } from '@kabari/shared/api/api-types';
 import { shareApi, type LinkInfo } from './share-api';
 import type { ShareSummary } from './share-flow';
 
+/**
+ * The link behind the page's token, as far as it is known. Ready: exactly what GET /api/v1/share/links/{token}
+ * answers, whether the page asked for it or the server gave it with the page (checked there by the route's schema).
+ */
 export type LinkLoad =
-  { kind: 'checking' } | { kind: 'invalid' } | { kind: 'error' } | { kind: 'ready'; link: LinkInfo };
+  | { kind: 'checking' }
+  | { kind: 'invalid' }
+  | { kind: 'error' }
+  | { kind: 'ready'; link: ApiData<'/api/v1/share/links/{token}', 'get'> };
 
 /** Where a recipient's page is and how it moves on: what the host (or the server, or a test) gives it. */
 export interface RecipientPageProps {

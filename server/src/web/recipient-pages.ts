@@ -1,28 +1,49 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Place } from '../db/column-values';
-import type { LinkView } from '../routes/share/service';
+import { z } from 'zod';
+import { linkView, placeSchema } from '../routes/share/schemas';
 
-/** What the recipient's page is told about its link, as remote-share's pages take it (their `link` prop). */
-export type RecipientLink = { kind: 'invalid' } | { kind: 'error' } | { kind: 'ready'; link: LinkView };
+// What a recipient's page is rendered with, and what its script hydrates with, written as the API's own schemas: the
+// link is exactly what GET /api/v1/share/links/{token} answers (remote-share types it from the OpenAPI document), so
+// the page the server renders and the page the browser asks for show the same link. Checked before it is used:
+// only what the schemas name reaches the page, as only that reaches the route's answer.
+
+const recipientLink = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('invalid') }),
+  z.object({ kind: z.literal('error') }),
+  z.object({ kind: z.literal('ready'), link: linkView }),
+]);
 
 /** A form sent without the page's script that was refused: which, and the server's words (remote-share's `failure`). */
-export interface RecipientFailure {
-  action: 'share' | 'decline' | 'opt-out' | 'report';
-  message: string;
-}
+const recipientFailure = z.object({
+  action: z.enum(['share', 'decline', 'opt-out', 'report']),
+  message: z.string(),
+});
 
 /**
  * What this browser shared through the plain form, for the thank-you page to name (remote-share's `shared`, its
- * ShareSummary): the approximate place, or that none was found.
+ * ShareSummary): the approximate place, in the API's place parts, or that none was found.
  */
-export interface SharedSummary {
-  approximateAddress: string | null;
-  approximatePlace: Place | null;
-  approximateKnown: boolean;
-  preciseAccuracy: null;
-}
+const sharedSummary = z.object({
+  approximateAddress: z.string().nullable(),
+  approximatePlace: placeSchema.nullable(),
+  approximateKnown: z.boolean(),
+  preciseAccuracy: z.null(),
+});
+
+const recipientPageData = z.object({
+  pathname: z.string(),
+  search: z.string(),
+  link: recipientLink,
+  failure: recipientFailure.optional(),
+  shared: sharedSummary.optional(),
+});
+
+/** What the recipient's page is told about its link, as remote-share's pages take it (their `link` prop). */
+export type RecipientLink = z.input<typeof recipientLink>;
+export type RecipientFailure = z.input<typeof recipientFailure>;
+export type SharedSummary = z.input<typeof sharedSummary>;
 
 /** What a recipient's page is rendered with besides its address and link. */
 export interface RecipientExtras {
@@ -30,12 +51,19 @@ export interface RecipientExtras {
   shared?: SharedSummary;
 }
 
+type RecipientPageData = z.output<typeof recipientPageData>;
+
+/** The page's data, checked: only what the API's schemas name, and a refusal when the link is not what they say. */
+function pageData(pathname: string, search: string, link: RecipientLink, extras: RecipientExtras): RecipientPageData {
+  return recipientPageData.parse({ pathname, search, link, failure: extras.failure, shared: extras.shared });
+}
+
 type RenderPage = (
   pathname: string,
   search: string,
-  link: RecipientLink,
-  failure?: RecipientFailure,
-  shared?: SharedSummary,
+  link: RecipientPageData['link'],
+  failure?: RecipientPageData['failure'],
+  shared?: RecipientPageData['shared'],
 ) => string | null;
 
 /**
@@ -56,7 +84,7 @@ export class RecipientRenderer {
     pathname: string,
     search: string,
     link: RecipientLink,
-    { failure, shared }: RecipientExtras = {},
+    extras: RecipientExtras = {},
   ): Promise<string | null> {
     let version: string;
     try {
@@ -73,7 +101,8 @@ export class RecipientRenderer {
         typeof module.renderRecipientPage === 'function' ? (module.renderRecipientPage as RenderPage) : null;
       this.loaded = { version, render };
     }
-    return this.loaded.render?.(pathname, search, link, failure, shared) ?? null;
+    const data = pageData(pathname, search, link, extras);
+    return this.loaded.render?.(data.pathname, data.search, data.link, data.failure, data.shared) ?? null;
   }
 }
 
@@ -85,9 +114,9 @@ export function recipientDataBlock(
   pathname: string,
   search: string,
   link: RecipientLink,
-  { failure, shared }: RecipientExtras = {},
+  extras: RecipientExtras = {},
 ): string {
-  const json = JSON.stringify({ pathname, search, link, failure, shared })
+  const json = JSON.stringify(pageData(pathname, search, link, extras))
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
