@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
 import { sessions } from '../db/schema/accounts';
 import { requestEvents } from '../db/schema/location-requests';
-import { looksOf, type LookRecorder } from '../routes/map-views/service';
+import { looksOf, type LookRecorder } from '../sharing/look-recorder';
 
 /** A browser's open event stream. */
 export interface LiveWatcher {

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { noticeLiveEndings } from '../requests/requester-notices';
-import { endSilentLiveWindows } from '../routes/share/service';
+import { endSilentLiveWindows } from '../sharing/link-consent';
 
 // Within a minute of a live window's end, whichever instance runs it first.
 const INTERVAL_MS = 30_000;

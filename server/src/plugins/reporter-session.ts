@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { keyedHash } from '../../lib/keyed-hash';
-import { serverCookieOptions } from '../../plugins/auth';
+import { keyedHash } from '../lib/keyed-hash';
+import { serverCookieOptions } from './auth';
 
 // A recipient has no account: the browser that reports is known by a random cookie given with its first report, so
 // that reporting the same link again from it stores nothing new. The cookie names nobody and holds nothing about the

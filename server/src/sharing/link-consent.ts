@@ -1,27 +1,18 @@
-import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import { countAttempt, type ThrottleRule } from '../../auth/throttle';
-import type { Config } from '../../config';
-import type { Database, DatabaseExecutor } from '../../db/open-database';
-import { ipPlaceParts, type IpPlace } from '../../geo/ip-location';
-import { englishAddress } from '../../geo/place';
-import { forgetCachedAddresses } from '../../geo/cached-addresses';
-import type { ReverseGeocoder } from '../../geo/reverse-geocode';
-import { HttpError } from '../../lib/envelope';
-import { keyedHash } from '../../lib/keyed-hash';
-import { messagesOf, sayCommon } from '../../lib/messages';
-import { throwWhenLimited } from '../../lib/throttle-answer';
-import { publishRequestEvent } from '../../live/request-events';
-import {
-  publishRequestChange as publishView,
-  toPositionView as positionView,
-} from '../../requests/location-request-view';
-import type { PositionView } from '../../requests/view-types';
-import { optOutKey, recordOptOut } from '../../requests/opt-outs';
-import { noticeToRequester, type RequesterNoticeDeps } from '../../requests/requester-notices';
-import { eraseMapViews } from '../map-views/data';
-import { mapViewsSeen, type MapViewsSeen } from '../map-views/service';
-import { requestTokenHash } from '../../requests/request-tokens';
+import type { Database, DatabaseExecutor } from '../db/open-database';
+import { ipPlaceParts, type IpPlace } from '../geo/ip-location';
+import { englishAddress } from '../geo/place';
+import { forgetCachedAddresses } from '../geo/cached-addresses';
+import type { ReverseGeocoder } from '../geo/reverse-geocode';
+import { HttpError } from '../lib/envelope';
+import { messagesOf } from '../lib/messages';
+import { publishRequestEvent } from '../live/request-events';
+import { publishRequestChange as publishView, toPositionView as positionView } from '../requests/location-request-view';
+import type { PositionView } from '../requests/view-types';
+import { optOutKey, recordOptOut } from '../requests/opt-outs';
+import { noticeToRequester, type RequesterNoticeDeps } from '../requests/requester-notices';
+import { eraseMapViews } from './map-view-rows';
+import { mapViewsSeen, type MapViewsSeen } from './map-views';
+import { requestTokenHash } from '../requests/request-tokens';
 import {
   eraseSharedPositions,
   insertAbuseReport,
@@ -38,20 +29,16 @@ import {
   updateRequest,
   type LinkTombstoneRow,
   type LocationRequestRow,
-} from './data';
-import type { linkView, LinkState, reportBody } from './schemas';
-import type { LiveEndReason } from '../../db/column-values';
-import { eraseVoiceReply, keepNoteWithReport, voiceNotesByRequest } from '../../voice/voice-notes';
+} from './link-rows';
+import type { LinkState } from './link-states';
+import type { ShareThrottle } from './share-throttle';
+import type { LiveEndReason, REPORT_REASONS, REQUEST_CHANNELS } from '../db/column-values';
+import { eraseVoiceReply, keepNoteWithReport, voiceNotesByRequest } from '../voice/voice-notes';
 
 // The recipient's consent rules: what a link's token may do in each state. The token is the only key (no account);
 // nothing about the recipient is stored before Share, and every change the requester sees is published live in the
 // transaction that makes it.
 
-// Counted in the database, so they hold across instances. A live share posts a position every few seconds at
-// most; a page load makes a handful of calls. People behind one carrier NAT share an address: the IP rule is wide.
-const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
-const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
-const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
 /** Abuse reports one link may get, each from another browser: enough for the operator to see it is not one person. */
 export const REPORTS_PER_LINK = 3;
 
@@ -69,9 +56,6 @@ export const notSharing = (state: LinkState) => new HttpError(409, say(state));
 const NOTE_HEARD_IN = new Set<LinkState>(['open', 'sharing', 'declined', 'stopped']);
 
 export const noteHeardIn = (request: LocationRequestRow) => NOTE_HEARD_IN.has(linkState(request));
-
-// The per-token throttle's key: part of the token's hash, never the token.
-const tokenKey = (token: string) => requestTokenHash(token).slice(0, 32);
 
 /** The request behind a token, found by the token's hash (the only form in which it is stored); else 404. */
 export async function findRequest(db: DatabaseExecutor, token: string, lock = false): Promise<LocationRequestRow> {
@@ -97,7 +81,23 @@ async function findRequestOrTombstone(
 }
 
 /** What the recipient's page shows of a link (GET …/links/:token, and the server-rendered page). */
-export type LinkView = z.infer<typeof linkView>;
+export interface LinkView {
+  requesterName: string;
+  channel: (typeof REQUEST_CHANNELS)[number];
+  state: LinkState;
+  expiresAt: string;
+  liveUntil: string | null;
+  canOptOut: boolean;
+  shared: { approximate: boolean; precise: boolean };
+  voiceNote: { durationMs: number; text: string | null } | null;
+  voiceReply: { durationMs: number; recordedTime: string } | null;
+}
+
+/** An abuse report as its recipient writes it. */
+export interface AbuseReport {
+  reason: (typeof REPORT_REASONS)[number];
+  details: string | null;
+}
 
 /**
  * The link behind a token, for its recipient: who asks, its state, what was shared. Records the first opening only
@@ -179,26 +179,6 @@ export async function mapViewsOfLink(db: Database, token: string): Promise<MapVi
   return mapViewsSeen(db, request.id);
 }
 
-/**
- * The throttle of everything done through a link, by address (kept as an HMAC of it: nothing about the recipient
- * is stored before consent, not even the address in a throttle key) and by token. Throws 429 when over.
- */
-export function shareThrottle(app: FastifyInstance, config: Pick<Config, 'authThrottleScale'>) {
-  const addressKey = (ip: string) => keyedHash(app.auth.secrets.hmacSecret, 'share-ip', ip);
-  const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * config.authThrottleScale });
-  const throttle = async (key: string, rule: ThrottleRule) =>
-    throwWhenLimited(await countAttempt(app.db, key, scaled(rule)), sayCommon, 'tooManyRequests');
-  return {
-    /** One use of a link (a page or a call). */
-    link: async (ip: string, token: string) => {
-      await throttle(`share:ip:${addressKey(ip)}`, SHARE_PER_IP);
-      await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
-    },
-    /** One abuse report. */
-    report: (ip: string) => throttle(`share:report:ip:${addressKey(ip)}`, REPORTS_PER_IP),
-  };
-}
-
 /** Publishes a new position of a request to its requester. */
 const publishPosition = (db: DatabaseExecutor, row: LocationRequestRow, position: PositionView) =>
   publishRequestEvent(db, {
@@ -209,16 +189,19 @@ const publishPosition = (db: DatabaseExecutor, row: LocationRequestRow, position
   });
 
 /**
- * Share: records the approximate place of the recipient's address (`place`, null when the IP database does not
- * know it) and turns sharing on. Allowed while the link is open; asked again while sharing it records nothing new
- * and answers the place recorded the first time.
+ * Share: records the approximate place of the recipient's address `ip` (none when the IP database does not know
+ * it) and turns sharing on. Allowed while the link is open; asked again while sharing it records nothing new and
+ * answers the place recorded the first time.
  */
 export async function consentToShare(
   db: Database,
   notices: RequesterNoticeDeps,
+  lookupIp: (ip: string) => IpPlace | null,
   token: string,
-  place: IpPlace | null,
+  ip: string,
 ): Promise<PositionView | null> {
+  // Looked up outside the transaction: reading the database file the first time takes a moment.
+  const place = lookupIp(ip);
   const shared = await db.transaction(async (tx) => {
     let row = await findRequest(tx, token, true);
     const state = linkState(row);
@@ -495,14 +478,18 @@ export function optOutOfRequests(db: Database, hmacSecret: Buffer, token: string
  * Stores an abuse report for the operator with the request, its requester and a copy of its voice note (all kept
  * once the request is deleted). One per link and reporting browser: the same browser reporting again gets its
  * first report's answer and changes nothing. At most REPORTS_PER_LINK per link (409 after that, nothing stored):
- * the operator already has the link, and whoever holds it cannot fill the database by reporting it again.
+ * the operator already has the link, and whoever holds it cannot fill the database by reporting it again. Each
+ * report counts in the reporting address's throttle (429 when over).
  */
 export async function reportAbuse(
   db: Database,
+  throttle: ShareThrottle,
+  ip: string,
   token: string,
   reporterKey: string,
-  report: z.infer<typeof reportBody>,
+  report: AbuseReport,
 ): Promise<string> {
+  await throttle.report(ip);
   const tokenHash = requestTokenHash(token);
   return db.transaction(async (tx) => {
     const found = await findRequestOrTombstone(tx, token);

@@ -1,13 +1,13 @@
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../../db/open-database';
-import { users } from '../../db/schema/accounts';
+import type { DatabaseExecutor } from '../db/open-database';
+import { users } from '../db/schema/accounts';
 import {
   abuseReports,
   linkTombstones,
   locationRequests,
   positions,
   requestEvents,
-} from '../../db/schema/location-requests';
+} from '../db/schema/location-requests';
 
 // The recipient's side of a location request, as rows: every query the consent rules (service.ts) make.
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../../db/open-database';
-import { locationRequests, mapViews } from '../../db/schema/location-requests';
+import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import { locationRequests, mapViews } from '../db/schema/location-requests';
 
 // The requester looking at a request's map, as rows: every query the map-view rules (service.ts) make.
 

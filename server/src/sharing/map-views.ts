@@ -1,4 +1,8 @@
-import type { Database } from '../../db/open-database';
+import { countAttempt } from '../auth/throttle';
+import type { Database } from '../db/open-database';
+import { HttpError } from '../lib/envelope';
+import { sayCommon } from '../lib/messages';
+import { throwWhenLimited } from '../lib/throttle-answer';
 import {
   continueMapView,
   currentMapView,
@@ -6,8 +10,7 @@ import {
   lastMapViewAt,
   mapViewsSince,
   ownedRequestConsent,
-  recordLooks,
-} from './data';
+} from './map-view-rows';
 
 // The rules of map views: the requester's looking at what a recipient shares is recorded while the recipient shares,
 // and the recipient sees when they last looked and how often. A look is recorded by the server wherever it shows the
@@ -26,15 +29,33 @@ const RECENT_LIMIT = 1500;
  * VIEW_CONTINUES_MS, so steady looking stays one opening.
  */
 export const LOOK_EVERY_MS = 60_000;
-// Requests remembered as just looked at before the expired ones are swept out.
-const REMEMBERED_LOOKS = 10_000;
+
+// An open map calls once a minute; a few maps opened and closed on top of that stay well under this.
+const VIEWS_PER_USER = { limit: 60, windowSeconds: 10 * 60 };
+
+/**
+ * The map's call that it is open, counted in the user's throttle (429 when over): recorded as recordMapView says;
+ * 404 for a request that is not the user's.
+ */
+export async function mapOpen(
+  db: Database,
+  userId: string,
+  requestId: string,
+  viewId: number | undefined,
+): Promise<{ viewId: number | null }> {
+  throwWhenLimited(await countAttempt(db, `map-view:user:${userId}`, VIEWS_PER_USER), sayCommon, 'tooManyRequests');
+  const recorded = await recordMapView(db, userId, requestId, viewId);
+  // Someone else's request looks exactly like one that does not exist.
+  if (!recorded) throw new HttpError(404, sayCommon('requestNotFound'));
+  return recorded;
+}
 
 /**
  * Records that the user has the map of their request open: `viewId` still open (seen within VIEW_CONTINUES_MS), else
  * an opening seen within LOOK_EVERY_MS, else a new opening. Nothing is recorded unless the recipient shares now
  * (`viewId` null). Null: not the user's.
  */
-export async function recordMapView(
+async function recordMapView(
   db: Database,
   userId: string,
   requestId: string,
@@ -72,47 +93,4 @@ export async function mapViewsSeen(db: Database, requestId: string, now = new Da
     lastSeenAt: lastSeenAt?.toISOString() ?? null,
     openedAt: recent.map((view) => view.openedAt.toISOString()),
   };
-}
-
-/**
- * Records the server's looks: each request the requester was shown a position of counts as looked at now, unless
- * this instance already recorded it within LOOK_EVERY_MS. Only requests shared now are recorded (a look before
- * consent or after Stop sharing shows the recipient nothing), and only those are remembered, so a request shared a
- * moment later is recorded at the next look.
- */
-export class LookRecorder {
-  private readonly recorded = new Map<string, number>();
-
-  constructor(private readonly db: Database) {}
-
-  async record(requestIds: Iterable<string>, now = new Date()): Promise<void> {
-    const at = now.getTime();
-    const due = [...new Set(requestIds)].filter((id) => at - (this.recorded.get(id) ?? -Infinity) >= LOOK_EVERY_MS);
-    if (due.length === 0) return;
-    // Marked before the statement, so that looks arriving meanwhile do not record the same again.
-    for (const id of due) this.recorded.set(id, at);
-    let shared: Set<string>;
-    try {
-      shared = new Set(await recordLooks(this.db, due, new Date(at - VIEW_CONTINUES_MS), now));
-    } catch (error) {
-      for (const id of due) this.recorded.delete(id);
-      throw error;
-    }
-    for (const id of due) if (!shared.has(id)) this.recorded.delete(id);
-    if (this.recorded.size > REMEMBERED_LOOKS) {
-      for (const [id, when] of this.recorded) if (at - when >= LOOK_EVERY_MS) this.recorded.delete(id);
-    }
-  }
-}
-
-const recorders = new WeakMap<Database, LookRecorder>();
-
-/** The one recorder of a database in this process, so every route and the live streams coalesce together. */
-export function looksOf(db: Database): LookRecorder {
-  let recorder = recorders.get(db);
-  if (!recorder) {
-    recorder = new LookRecorder(db);
-    recorders.set(db, recorder);
-  }
-  return recorder;
 }

@@ -1,11 +1,17 @@
-import type { Database, DatabaseExecutor } from '../../db/open-database';
-import { HttpError } from '../../lib/envelope';
-import { messagesOf } from '../../lib/messages';
-import { publishRequestChange as publishView } from '../../requests/location-request-view';
-import type { ByteRange } from '../../voice/audio-store';
-import type { CheckedAudio } from '../../voice/audio-check';
-import { requestVoiceNote, requestVoiceReply, saveReply, servedAudio, type ServedAudio } from '../../voice/voice-notes';
-import { findRequest, linkState, noteHeardIn, notSharing } from './service';
+import type { Database, DatabaseExecutor } from '../db/open-database';
+import { HttpError } from '../lib/envelope';
+import { messagesOf } from '../lib/messages';
+import { publishRequestChange as publishView } from '../requests/location-request-view';
+import type { ByteRange } from '../voice/audio-store';
+import {
+  checkedUpload,
+  requestVoiceNote,
+  requestVoiceReply,
+  saveReply,
+  servedAudio,
+  type ServedAudio,
+} from '../voice/voice-notes';
+import { findRequest, linkState, noteHeardIn, notSharing } from './link-consent';
 
 // The recipient's side of voice notes: hearing the requester's note, and replying by voice while sharing.
 
@@ -34,18 +40,18 @@ export async function voiceReplyForRecipient(
   return servedAudio(db, await requestVoiceReply(db, request.id), range);
 }
 
-/** Whether the link takes a voice reply now (404 or 409 otherwise): asked before the upload is read as audio. */
-export async function checkReplyAllowed(db: DatabaseExecutor, token: string): Promise<void> {
-  const request = await findRequest(db, token);
-  if (linkState(request) !== 'sharing') throw new HttpError(409, say('replyNotSharing'));
-}
-
-/** A voice reply, only while the recipient shares; replaces the one before, and the requester sees it live. */
+/**
+ * A voice reply, only while the recipient shares (404 or 409 otherwise, asked before the upload is read as audio);
+ * the upload is checked like a requester's note, replaces the reply before, and the requester sees it live.
+ */
 export async function replyByVoice(
   db: Database,
   token: string,
-  audio: CheckedAudio,
+  upload: Uint8Array,
 ): Promise<{ durationMs: number; recordedTime: string }> {
+  const before = await findRequest(db, token);
+  if (linkState(before) !== 'sharing') throw new HttpError(409, say('replyNotSharing'));
+  const audio = await checkedUpload(upload);
   return db.transaction(async (tx) => {
     const request = await findRequest(tx, token, true);
     if (linkState(request) !== 'sharing') throw new HttpError(409, say('replyNotSharing'));

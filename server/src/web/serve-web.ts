@@ -12,7 +12,8 @@ import { cacheControlFor, REVALIDATE } from '../lib/cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { HttpError } from '../lib/envelope';
 import { isRecipientPage, recipientPageOf } from '../lib/recipient-pages';
-import { approximatePlaceShared, openLink, shareThrottle } from '../routes/share/service';
+import { approximatePlaceShared, openLink } from '../sharing/link-consent';
+import { shareThrottle } from '../sharing/share-throttle';
 import { tokenParams } from '../routes/share/schemas';
 import {
   RecipientRenderer,
@@ -131,7 +132,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
   });
 
   const recipientRenderer = new RecipientRenderer(remoteDistOf(webRoot, 'share'));
-  const throttle = shareThrottle(app, options.config);
+  const throttle = shareThrottle(app.db, app.auth.secrets.hmacSecret, options.config.authThrottleScale);
 
   /**
    * A recipient's page rendered for its link, so that it arrives complete: who asks, the link's state, forms that
@@ -194,7 +195,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     if (page === null) return reply.code(status).send(failure(status, refused.message));
     return reply.code(status).type('text/html; charset=utf-8').send(page);
   }
-  await app.register(recipientForms, { sendRecipientPage, publicUrl });
+  await app.register(recipientForms, { sendRecipientPage, publicUrl, throttle });
 
   // One file server for the host and every remote: each request names its build folder, and only after
   // publicFilePath (public-files.ts) has accepted the path as spelled.

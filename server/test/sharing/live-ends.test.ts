@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { locationRequests } from '../../../src/db/schema/location-requests';
-import { endSilentLiveWindows, LIVE_SILENCE_MS } from '../../../src/routes/share/service';
-import { describeEachDatabase } from '../../support/databases';
-import { insertRequest } from '../../support/share-fixtures';
-import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
-import { buildTestApp, type TestApp } from '../../support/test-app';
+import { locationRequests } from '../../src/db/schema/location-requests';
+import { endSilentLiveWindows, LIVE_SILENCE_MS } from '../../src/sharing/link-consent';
+import { describeEachDatabase } from '../support/databases';
+import { insertRequest } from '../support/share-fixtures';
+import { createRequester, type TestRequester } from '../support/subscriber-fixture';
+import { buildTestApp, type TestApp } from '../support/test-app';
 
 describeEachDatabase('a live window that ends early, and why the requester sees it ended', (driver) => {
   let testApp: TestApp;

@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt } from '../../auth/throttle';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { sayCommon } from '../../lib/messages';
-import { throwWhenLimited } from '../../lib/throttle-answer';
+import { mapOpen } from '../../sharing/map-views';
 import { mapViewBody, mapViewParams, mapViewResponse } from './schemas';
-import { recordMapView } from './service';
-
-// An open map calls once a minute; a few maps opened and closed on top of that stay well under this.
-const VIEWS_PER_USER = { limit: 60, windowSeconds: 10 * 60 };
 
 /** The requester has a request's map open: recorded for the recipient to see who looked (owner only). */
 const mapViewRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -30,15 +25,7 @@ const mapViewRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = request.session?.user.id;
       if (!userId) throw new HttpError(401, sayCommon('loginExpired'));
-      throwWhenLimited(
-        await countAttempt(app.db, `map-view:user:${userId}`, VIEWS_PER_USER),
-        sayCommon,
-        'tooManyRequests',
-      );
-      const recorded = await recordMapView(app.db, userId, request.params.id, request.body.viewId);
-      // Someone else's request looks exactly like one that does not exist.
-      if (!recorded) throw new HttpError(404, sayCommon('requestNotFound'));
-      return ok(recorded);
+      return ok(await mapOpen(app.db, userId, request.params.id, request.body.viewId));
     },
   );
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { ownedRequestPositions } from '../../requests/location-request-view';
 import { sayCommon } from '../../lib/messages';
-import { looksOf } from '../map-views/service';
+import { looksOf } from '../../sharing/look-recorder';
 import { requestPositionsParams, requestPositionsResponse } from './schemas';
 
 // An 8-hour live share every few seconds stays under this; older points add nothing a map can show.

@@ -7,7 +7,7 @@ import { listOwnedRequests, type LinkUrlSource } from '../../requests/location-r
 import { linkTokenKey, sealLegacyLinkTokens } from '../../requests/request-tokens';
 import { rehashLegacyTargetKeys } from '../../requests/send-limits';
 import { listTemplates, NOTE_MAX_LENGTH } from '../../requests/templates';
-import { looksOf } from '../map-views/service';
+import { looksOf } from '../../sharing/look-recorder';
 import { cancelSchema, sendAnswer, signedInResponses } from './answers';
 import {
   emailBody,

@@ -30,20 +30,20 @@ import {
   optOutOfRequests,
   reportAbuse,
   REPORTS_PER_LINK,
-  shareThrottle,
   startLiveSharing,
   stopSharing,
   withdrawConsent,
-} from './service';
-import { reporterKey } from './reporter-session';
+} from '../../sharing/link-consent';
+import { shareThrottle } from '../../sharing/share-throttle';
+import { reporterKey } from '../../plugins/reporter-session';
 import shareVoiceRoutes from './voice-routes';
 
 /**
  * The recipient's consent routes (docs/api-v1.md): HTTP only. The link's token is the only key, every use of it is
- * throttled; the rules are in service.ts.
+ * throttled; the rules are in sharing/link-consent.ts.
  */
 const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
-  const throttle = shareThrottle(app, options.config);
+  const throttle = shareThrottle(app.db, app.auth.secrets.hmacSecret, options.config.authThrottleScale);
   // The requester is told by email what the recipient did (requests/requester-notices.ts).
   const notices = { outbox: app.outbox, publicUrl: options.config.publicUrl };
 
@@ -99,9 +99,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       },
     },
     async (request) => {
-      // Looked up outside the transaction: reading the database file the first time takes a moment.
-      const place = app.geo.lookupIp(request.ip);
-      const approximate = await consentToShare(app.db, notices, request.params.token, place);
+      const approximate = await consentToShare(app.db, notices, app.geo.lookupIp, request.params.token, request.ip);
       return ok({ state: 'sharing' as const, approximate, attribution: DBIP_ATTRIBUTION });
     },
   );
@@ -256,9 +254,8 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       },
     },
     async (request, reply) => {
-      await throttle.report(request.ip);
       const reporter = reporterKey(request, reply, app.auth.secrets.hmacSecret, options.config.publicUrl);
-      return ok({ id: await reportAbuse(app.db, request.params.token, reporter, request.body) });
+      return ok({ id: await reportAbuse(app.db, throttle, request.ip, request.params.token, reporter, request.body) });
     },
   );
 

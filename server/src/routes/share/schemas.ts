@@ -2,19 +2,7 @@ import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
 import { LIVE_END_REASONS, REPORT_REASONS, type LiveEndReason } from '../../db/column-values';
-
-// `deleted`: the requester deleted the request (or their account); only opt-out and report still work.
-export const LINK_STATES = [
-  'open',
-  'sharing',
-  'declined',
-  'stopped',
-  'withdrawn',
-  'cancelled',
-  'expired',
-  'deleted',
-] as const;
-export type LinkState = (typeof LINK_STATES)[number];
+import { LINK_STATES } from '../../sharing/link-states';
 
 /** The reasons a page gives for ending its live window (`silent` is the server's own, for a page gone quiet). */
 const PAGE_LIVE_END_REASONS = LIVE_END_REASONS.filter(

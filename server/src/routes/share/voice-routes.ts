@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
-import { checkedUpload, VOICE_REPLIES_PER_DAY } from '../../voice/voice-notes';
+import { VOICE_REPLIES_PER_DAY } from '../../voice/voice-notes';
 import { acceptAudioBodies, askedRange, sendAudio } from '../voice-notes/audio-http';
 import { audioDescription, audioUpload, audioUploadTypes } from '../voice-notes/schemas';
 import { tokenParams, voiceReplyResponse } from './schemas';
-import { checkReplyAllowed, replyByVoice, voiceNoteForRecipient, voiceReplyForRecipient } from './voice-service';
+import { replyByVoice, voiceNoteForRecipient, voiceReplyForRecipient } from '../../sharing/recipient-voice';
 
 /**
  * The recipient's voice routes, inside the share routes (their token throttle applies): the requester's note, and
- * a reply by voice while sharing. HTTP only; the rules are in voice-service.ts.
+ * a reply by voice while sharing. HTTP only; the rules are in sharing/recipient-voice.ts.
  */
 const shareVoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   acceptAudioBodies(app);
@@ -47,11 +47,7 @@ const shareVoiceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: voiceReplyResponse, ...responses, 413: errorEnvelope, 429: errorEnvelope },
       },
     },
-    async (request) => {
-      await checkReplyAllowed(app.db, request.params.token);
-      const audio = await checkedUpload(request.body);
-      return ok({ voiceReply: await replyByVoice(app.db, request.params.token, audio) });
-    },
+    async (request) => ok({ voiceReply: await replyByVoice(app.db, request.params.token, request.body) }),
   );
 
   app.get(

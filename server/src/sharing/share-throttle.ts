@@ -1,0 +1,42 @@
+import { countAttempt, type ThrottleRule } from '../auth/throttle';
+import type { DatabaseExecutor } from '../db/open-database';
+import { keyedHash } from '../lib/keyed-hash';
+import { sayCommon } from '../lib/messages';
+import { throwWhenLimited } from '../lib/throttle-answer';
+import { requestTokenHash } from '../requests/request-tokens';
+
+// Counted in the database, so they hold across instances. A live share posts a position every few seconds at
+// most; a page load makes a handful of calls. People behind one carrier NAT share an address: the IP rule is wide.
+const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
+const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
+const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
+
+// The per-token throttle's key: part of the token's hash, never the token.
+const tokenKey = (token: string) => requestTokenHash(token).slice(0, 32);
+
+/** The throttle of a link's uses: the JSON routes, the page and its plain forms count together. */
+export interface ShareThrottle {
+  /** One use of a link (a page or a call). */
+  link: (ip: string, token: string) => Promise<void>;
+  /** One abuse report. */
+  report: (ip: string) => Promise<void>;
+}
+
+/**
+ * The throttle of everything done through a link, by address (kept as an HMAC of it: nothing about the recipient
+ * is stored before consent, not even the address in a throttle key) and by token. Throws 429 when over; `scale`
+ * multiplies every limit (the local trial's and the tests' setting).
+ */
+export function shareThrottle(db: DatabaseExecutor, hmacSecret: Buffer, scale: number): ShareThrottle {
+  const addressKey = (ip: string) => keyedHash(hmacSecret, 'share-ip', ip);
+  const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * scale });
+  const throttle = async (key: string, rule: ThrottleRule) =>
+    throwWhenLimited(await countAttempt(db, key, scaled(rule)), sayCommon, 'tooManyRequests');
+  return {
+    link: async (ip, token) => {
+      await throttle(`share:ip:${addressKey(ip)}`, SHARE_PER_IP);
+      await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
+    },
+    report: (ip) => throttle(`share:report:ip:${addressKey(ip)}`, REPORTS_PER_IP),
+  };
+}
