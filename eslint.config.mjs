@@ -50,6 +50,70 @@ const zone = (files, names, layerPatterns = [], ignores = []) => ({
   },
 });
 
+// The server's layers, from the bottom up; a module of server/src imports from its own layer and those below it,
+// never from one above (docs/architecture.md, "The server's layers"):
+//   lib and i18n   helpers that know no domain, and the texts
+//   db             the connection, the tables and the values their columns hold
+//   providers      messages and payments: the outside services a rule sends or charges through
+//   domains        the rules and their queries; a domain may import another (scripts/import-cycles.mjs forbids a
+//                  circle)
+//   config         the environment, read into each domain's own settings
+//   plugins        what the Fastify server holds open (database, outbox, live events, sessions, …)
+//   routes         HTTP: schemas and handlers
+//   web            the pages and files the server serves
+//   app, server    registering everything, listening
+// A name is a folder of server/src or one of its files (config.ts, app.ts, server.ts). A new folder goes in a layer,
+// or the test of these layers (scripts/test/server-layers.test.ts) fails.
+const serverLayers = [
+  ['lib', 'i18n'],
+  ['db'],
+  ['messages', 'payments'],
+  ['auth', 'accounts', 'requests', 'sharing', 'billing', 'voice', 'live', 'geo', 'push', 'retention'],
+  ['config'],
+  ['plugins'],
+  ['routes'],
+  ['web'],
+  ['app'],
+  ['server'],
+];
+const routesLayer = serverLayers.findIndex((names) => names.includes('routes'));
+const layerOrder = serverLayers.map((names) => names.join(', ')).join(' → ');
+// How deep below server/src a file sits: 0 for config.ts, 1 for db/x.ts, 2 for db/schema/x.ts, …
+const serverDepths = [0, 1, 2, 3];
+const filesAt = (name, depth) =>
+  depth === 0 ? [`server/src/${name}.ts`] : [`server/src/${name}/${'*/'.repeat(depth - 1)}*.ts`];
+/** The imports a file `depth` folders below server/src may not make: any layer above `layer`. */
+const aboveLayer = (layer, depth) => {
+  const above = serverLayers.slice(layer + 1).flat();
+  if (above.length === 0) return [];
+  const up = depth === 0 ? '\\./' : `(?:\\.\\./){${depth}}`;
+  return [
+    {
+      regex: `^${up}(?:${above.join('|')})(?:\\.ts)?(?:/|$)`,
+      message: `The server's layers go one way (${layerOrder}): import nothing from a layer above this one; move what both need down.`,
+    },
+  ];
+};
+// Files that still import up, until what they import moves down (the map views and the link's consent into
+// sharing/, money into the rules the browser shares): held to the server's other zones meanwhile.
+const stillImportingUp = [
+  'server/src/live/live-event-hub.ts',
+  'server/src/plugins/live-endings.ts',
+  'server/src/payments/paypal-outcomes.ts',
+  'server/src/payments/stripe-outcomes.ts',
+];
+const serverLayerZones = () =>
+  serverLayers.flatMap((names, layer) =>
+    serverDepths.map((depth) =>
+      zone(
+        names.flatMap((name) => filesAt(name, depth)),
+        [...apps, 'shared'],
+        aboveLayer(layer, depth),
+        stillImportingUp,
+      ),
+    ),
+  );
+
 const routeFileLayer = [
   { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'No SQL in a route file: query in data.ts, rule in service.ts.' },
   { regex: '/db/schema(?:/|$)', message: 'No SQL in a route file: query in data.ts, rule in service.ts.' },
@@ -151,7 +215,8 @@ export default tseslint.config(
   zone(['shared/**'], [...apps, 'server']),
   ...apps.flatMap(remoteZones),
   zone(['server/**'], [...apps, 'shared']),
+  ...serverLayerZones(),
   // A resource's route file is HTTP only (schema, session, call the service, answer): its queries live in the
   // resource's data.ts (or its domain folder), so the rules and the SQL are found by folder name.
-  zone(['server/src/routes/*/routes.ts'], [...apps, 'shared'], routeFileLayer),
+  zone(['server/src/routes/*/routes.ts'], [...apps, 'shared'], [...routeFileLayer, ...aboveLayer(routesLayer, 2)]),
 );

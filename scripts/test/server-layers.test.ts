@@ -1,0 +1,174 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+
+/** What the repository's lint says about each text, linted as the file it names (nothing is written). */
+function lint(files: { filePath: string; code: string }[]): LintMessage[][] {
+  const output = execFileSync(process.execPath, [path.join(__dirname, 'lint-texts.mjs')], {
+    input: JSON.stringify(files),
+    encoding: 'utf8',
+  });
+  return JSON.parse(output) as LintMessage[][];
+}
+
+const importOf = (from: string) => `import { thing } from '${from}';\nexport const used = thing;\n`;
+
+// Up the server's layers (lib → db → messages, payments → domains → config → plugins → routes → web → app → server)
+// is refused; down, and across one layer (a domain to another), is not.
+const cases = [
+  { name: 'a table imports a domain', filePath: 'server/src/db/schema/x.ts', from: '../../geo/place', refused: true },
+  {
+    name: 'the database imports a domain',
+    filePath: 'server/src/db/x.ts',
+    from: '../live/live-event-hub',
+    refused: true,
+  },
+  { name: 'a helper imports a domain', filePath: 'server/src/lib/x.ts', from: '../auth/throttle', refused: true },
+  {
+    name: 'a message provider imports a domain',
+    filePath: 'server/src/messages/x.ts',
+    from: '../requests/requests-config',
+    refused: true,
+  },
+  {
+    name: 'a payment provider imports billing',
+    filePath: 'server/src/payments/x.ts',
+    from: '../billing/money',
+    refused: true,
+  },
+  {
+    name: 'a domain imports a plugin',
+    filePath: 'server/src/billing/x.ts',
+    from: '../plugins/message-outbox',
+    refused: true,
+  },
+  { name: 'a domain imports the configuration', filePath: 'server/src/auth/x.ts', from: '../config', refused: true },
+  {
+    name: 'a domain imports a route',
+    filePath: 'server/src/live/x.ts',
+    from: '../routes/map-views/routes',
+    refused: true,
+  },
+  {
+    name: 'a plugin imports a route',
+    filePath: 'server/src/plugins/x.ts',
+    from: '../routes/share/routes',
+    refused: true,
+  },
+  {
+    name: 'a route file imports the web layer',
+    filePath: 'server/src/routes/runtime-config/routes.ts',
+    from: '../../web/cache-policy',
+    refused: true,
+  },
+  {
+    name: 'a route module imports the app',
+    filePath: 'server/src/routes/share/x.ts',
+    from: '../../app',
+    refused: true,
+  },
+  {
+    name: 'the configuration imports a plugin',
+    filePath: 'server/src/config.ts',
+    from: './plugins/auth',
+    refused: true,
+  },
+  { name: 'the app imports the server', filePath: 'server/src/app.ts', from: './server', refused: true },
+  { name: 'a table imports another table', filePath: 'server/src/db/schema/x.ts', from: './accounts', refused: false },
+  {
+    name: 'a table imports a column value',
+    filePath: 'server/src/db/schema/x.ts',
+    from: '../column-values',
+    refused: false,
+  },
+  { name: 'a domain imports a helper', filePath: 'server/src/requests/x.ts', from: '../lib/messages', refused: false },
+  {
+    name: 'a domain imports the database',
+    filePath: 'server/src/voice/x.ts',
+    from: '../db/open-database',
+    refused: false,
+  },
+  {
+    name: 'a domain imports a provider',
+    filePath: 'server/src/billing/x.ts',
+    from: '../payments/processor',
+    refused: false,
+  },
+  {
+    name: 'a domain imports another domain',
+    filePath: 'server/src/requests/x.ts',
+    from: '../voice/voice-notes',
+    refused: false,
+  },
+  {
+    name: 'the configuration reads a domain',
+    filePath: 'server/src/config.ts',
+    from: './billing/billing-config',
+    refused: false,
+  },
+  {
+    name: 'a plugin imports the configuration',
+    filePath: 'server/src/plugins/x.ts',
+    from: '../config',
+    refused: false,
+  },
+  {
+    name: 'a route file calls a domain',
+    filePath: 'server/src/routes/requests/routes.ts',
+    from: '../../requests/create-request',
+    refused: false,
+  },
+  {
+    name: 'a route module imports its own folder',
+    filePath: 'server/src/routes/share/x.ts',
+    from: './schemas',
+    refused: false,
+  },
+  {
+    name: 'the web layer imports a route',
+    filePath: 'server/src/web/x.ts',
+    from: '../routes/share/schemas',
+    refused: false,
+  },
+  { name: 'the app imports a plugin', filePath: 'server/src/app.ts', from: './plugins/auth', refused: false },
+  { name: 'the server imports the app', filePath: 'server/src/server.ts', from: './app', refused: false },
+];
+
+// Every folder and file of server/src has its place in the order: from any of them but the top, importing the top
+// (server.ts) is refused. A folder left out of the order would be held to nothing.
+const serverSource = path.join(__dirname, '../../server/src');
+const placed = fs
+  .readdirSync(serverSource, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() || (entry.name.endsWith('.ts') && entry.name !== 'server.ts'))
+  .map((entry) =>
+    entry.isDirectory()
+      ? { name: `${entry.name}/`, filePath: `server/src/${entry.name}/x.ts`, from: '../server' }
+      : { name: entry.name, filePath: `server/src/${entry.name}`, from: './server' },
+  );
+
+const layerErrors = (messages: LintMessage[] | undefined) =>
+  (messages ?? []).filter(
+    (message) => message.ruleId === 'no-restricted-imports' && message.message.includes("The server's layers"),
+  );
+
+describe("the server's layers", () => {
+  let results: LintMessage[][];
+  // One ESLint start for every case: loading the configuration is most of the cost.
+  beforeAll(() => {
+    results = lint([...cases, ...placed].map(({ filePath, from }) => ({ filePath, code: importOf(from) })));
+  }, 60_000);
+
+  it.each(cases.map((item, index) => ({ ...item, index })))('$name: refused $refused', ({ index, refused }) => {
+    expect(layerErrors(results[index]).length > 0).toBe(refused);
+  });
+
+  it('places every folder and file of server/src in the order', () => {
+    const unplaced = placed.filter((_, index) => layerErrors(results[cases.length + index]).length === 0);
+    expect(unplaced.map(({ name }) => name)).toEqual([]);
+  });
+});
