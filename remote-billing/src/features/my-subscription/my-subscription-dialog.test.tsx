@@ -1,13 +1,10 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { apiGet } from '@kabari/shared/api/api-client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { MemoryRouter } from '@kabari/shared/routing/router';
 import { activeSubscription } from '../../lib/subscription-info.fixture';
+import type { PaymentRecord } from '../../lib/subscription-api';
+import { fakeApi } from '../../../../jest/fake-api';
 import MySubscriptionDialog from './my-subscription-dialog';
-
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRawGet: jest.fn() }));
-
-const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
 
 jest.setTimeout(30_000);
 
@@ -15,11 +12,17 @@ const info = (currencyCode: string, amount: number) => ({
   ...activeSubscription,
   amount,
   currencyCode,
-  provider: 'stripe',
+  provider: 'stripe' as const,
   sandbox: false,
 });
 
-const payment = (id: string, state: string, amount: number, refundedAmount: number, currencyCode: string) => ({
+const payment = (
+  id: string,
+  state: PaymentRecord['state'],
+  amount: number,
+  refundedAmount: number,
+  currencyCode: string,
+): PaymentRecord => ({
   id,
   kind: 'renewal',
   amount,
@@ -32,12 +35,9 @@ const payment = (id: string, state: string, amount: number, refundedAmount: numb
 });
 
 async function openWith(locale: 'en' | 'id', currencyCode: string, items: ReturnType<typeof payment>[]) {
-  getMock.mockImplementation(async (path: string) => {
-    if (path.endsWith('/subscribe/info')) return info(currencyCode, items[0]!.amount);
-    if (path.endsWith('/payments')) return { items };
-    if (path.endsWith('/sessions')) return { items: [] };
-    throw new Error(path);
-  });
+  fakeApi.on('get', '/api/v1/personnal/subscribe/info', info(currencyCode, items[0]!.amount));
+  fakeApi.on('get', '/api/v1/personnal/payments', { items });
+  fakeApi.on('get', '/api/v1/personnal/sessions', { items: [] });
   await initI18n(locale);
   await act(async () => {
     render(
@@ -61,7 +61,6 @@ const stateCell = (table: HTMLElement, row: number) =>
 describe('My subscription: the payment history', () => {
   afterEach(() => {
     cleanup();
-    getMock.mockReset();
   });
 
   it('a partly refunded payment says how much came back, in its currency (English)', async () => {

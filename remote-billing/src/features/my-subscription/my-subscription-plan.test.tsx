@@ -1,13 +1,10 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { apiGet } from '@kabari/shared/api/api-client';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { MemoryRouter } from '@kabari/shared/routing/router';
 import { activeSubscription } from '../../lib/subscription-info.fixture';
+import type { PaymentRecord } from '../../lib/subscription-api';
+import { fakeApi } from '../../../../jest/fake-api';
 import MySubscriptionDialog from './my-subscription-dialog';
-
-jest.mock('@kabari/shared/api/api-client', () => ({ apiPost: jest.fn(), apiGet: jest.fn(), apiRawGet: jest.fn() }));
-
-const getMock = apiGet as jest.MockedFunction<typeof apiGet>;
 
 const active = activeSubscription;
 
@@ -16,30 +13,26 @@ jest.setTimeout(30_000);
 describe('My subscription: plan and payments', () => {
   afterEach(() => {
     cleanup();
-    getMock.mockReset();
   });
 
   it('My subscription shows the plan, status, valid-until date, next charge and the payments', async () => {
-    getMock.mockImplementation(async (path: string) => {
-      if (path.endsWith('/subscribe/info')) return active;
-      if (path.endsWith('/payments'))
-        return {
-          items: [
-            {
-              id: 'p1',
-              kind: 'first_day',
-              amount: 0.99,
-              currencyCode: 'USD',
-              state: 'succeeded',
-              cardBrand: 'visa',
-              cardLast4: '4242',
-              createdAt: '2026-11-21T10:00:00.000Z',
-            },
-          ],
-        };
-      if (path.endsWith('/sessions')) return { items: [] };
-      throw new Error(path);
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', active);
+    fakeApi.on('get', '/api/v1/personnal/payments', {
+      items: [
+        {
+          id: 'p1',
+          kind: 'first_day',
+          amount: 0.99,
+          currencyCode: 'USD',
+          state: 'succeeded',
+          refundedAmount: 0,
+          cardBrand: 'visa',
+          cardLast4: '4242',
+          createdAt: '2026-11-21T10:00:00.000Z',
+        },
+      ],
     });
+    fakeApi.on('get', '/api/v1/personnal/sessions', { items: [] });
     await initI18n('en');
     await act(async () => {
       render(
@@ -60,31 +53,22 @@ describe('My subscription: plan and payments', () => {
   });
 
   it('the payment history says each state in Indonesian', async () => {
-    const payment = (id: string, state: string) => ({
+    const payment = (id: string, state: PaymentRecord['state']): PaymentRecord => ({
       id,
       kind: 'renewal',
       amount: 449000,
       currencyCode: 'IDR',
       state,
+      refundedAmount: 0,
       cardBrand: null,
       cardLast4: null,
       createdAt: '2026-11-21T10:00:00.000Z',
     });
-    getMock.mockImplementation(async (path: string) => {
-      if (path.endsWith('/subscribe/info')) return { ...active, currencyCode: 'IDR', amount: 449000 };
-      if (path.endsWith('/payments')) {
-        return {
-          items: [
-            payment('p1', 'succeeded'),
-            payment('p2', 'failed'),
-            payment('p3', 'pending'),
-            payment('p4', 'refunded'),
-          ],
-        };
-      }
-      if (path.endsWith('/sessions')) return { items: [] };
-      throw new Error(path);
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', { ...active, currencyCode: 'IDR', amount: 449000 });
+    fakeApi.on('get', '/api/v1/personnal/payments', {
+      items: [payment('p1', 'succeeded'), payment('p2', 'failed'), payment('p3', 'pending'), payment('p4', 'refunded')],
     });
+    fakeApi.on('get', '/api/v1/personnal/sessions', { items: [] });
     await initI18n('id');
     await act(async () => {
       render(
