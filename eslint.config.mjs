@@ -94,14 +94,9 @@ const aboveLayer = (layer, depth) => {
     },
   ];
 };
-// Files that still import up, until what they import moves down (the map views and the link's consent into
-// sharing/, money into the rules the browser shares): held to the server's other zones meanwhile.
-const stillImportingUp = [
-  'server/src/live/live-event-hub.ts',
-  'server/src/plugins/live-endings.ts',
-  'server/src/payments/paypal-outcomes.ts',
-  'server/src/payments/stripe-outcomes.ts',
-];
+// Files that still import up, until what they import moves down (money, into the rules the browser shares): held
+// to the server's other zones meanwhile.
+const stillImportingUp = ['server/src/payments/paypal-outcomes.ts', 'server/src/payments/stripe-outcomes.ts'];
 const serverLayerZones = () =>
   serverLayers.flatMap((names, layer) =>
     serverDepths.map((depth) =>
