@@ -1,26 +1,23 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../../../jest/render-with-i18n';
+import { fakeApi } from '../../../jest/fake-api';
 import { outcomeOf, SharingEnded, StopSharing } from './stop-sharing';
-
-function reply(status: number, data: unknown) {
-  return { ok: status < 400, status, statusText: '', json: async () => ({ status, message: '', data }) };
-}
 
 describe('StopSharing', () => {
   it('stops through the link and says how it ended', async () => {
-    const fetchMock = jest.fn(async () => reply(200, { state: 'stopped' }));
-    global.fetch = fetchMock as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/stop', { state: 'stopped' });
     const onEnded = jest.fn();
     await renderAt('/share?token=tok', <StopSharing token="tok" eraseConfirmText="Erases it all." onEnded={onEnded} />);
     expect(screen.getByRole('region', { name: 'Stop sharing' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
     await waitFor(() => expect(onEnded).toHaveBeenCalledWith('stopped'));
-    expect(fetchMock).toHaveBeenCalledWith('/api/v1/share/links/tok/stop', expect.objectContaining({ method: 'POST' }));
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/stop').map((call) => call.url)).toEqual([
+      '/api/v1/share/links/tok/stop',
+    ]);
   });
 
   it('asks before erasing, and Keep it goes back without a call', async () => {
-    const fetchMock = jest.fn(async () => reply(200, { state: 'withdrawn' }));
-    global.fetch = fetchMock as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/withdraw', { state: 'withdrawn' });
     const onEnded = jest.fn();
     await renderAt(
       '/location-failed?token=tok',
@@ -36,19 +33,18 @@ describe('StopSharing', () => {
     expect(screen.getByRole('group', { name: 'Erase everything you shared?' })).toHaveTextContent('Erases it all.');
     fireEvent.click(screen.getByRole('button', { name: 'Keep it' }));
     expect(screen.queryByRole('group')).not.toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Stop and erase' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, stop and erase' }));
     await waitFor(() => expect(onEnded).toHaveBeenCalledWith('withdrawn'));
-    expect(fetchMock).toHaveBeenCalledWith(
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/withdraw').map((call) => call.url)).toEqual([
       '/api/v1/share/links/tok/withdraw',
-      expect.objectContaining({ method: 'POST' }),
-    );
+    ]);
   });
 
   it('forgets on this device what was shared, once erased', async () => {
-    global.fetch = jest.fn(async () => reply(200, { state: 'withdrawn' })) as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/withdraw', { state: 'withdrawn' });
     sessionStorage.setItem('kabari-share:tok', JSON.stringify({ approximateAddress: 'Menteng, Jakarta' }));
     sessionStorage.setItem('kabari-share:other', JSON.stringify({ approximateAddress: 'Bandung' }));
     const onEnded = jest.fn();
@@ -63,7 +59,7 @@ describe('StopSharing', () => {
   });
 
   it('says when the server could not stop, and lets the recipient try again', async () => {
-    global.fetch = jest.fn(async () => reply(500, null)) as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/stop', fakeApi.fail(500, 'Internal Server Error'));
     const onEnded = jest.fn();
     await renderAt('/share?token=tok', <StopSharing token="tok" eraseConfirmText="" onEnded={onEnded} />);
     fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));

@@ -1,5 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
+import { fakeApi } from '../../../../jest/fake-api';
 import LocationFailedPage from './location-failed-page';
 
 describe('LocationFailedPage', () => {
@@ -21,35 +22,30 @@ describe('LocationFailedPage', () => {
     expect(screen.getByRole('button', { name: 'Coba lagi' })).toBeEnabled();
   });
 
-  function reply(status: number, data: unknown) {
-    return { ok: status < 400, status, statusText: '', json: async () => ({ status, message: '', data }) };
-  }
-
   it('offers Stop sharing, since the approximate place may already be shared', async () => {
-    const fetchMock = jest.fn(async () => reply(200, { state: 'stopped' }));
-    global.fetch = fetchMock as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/stop', { state: 'stopped' });
     renderRecipientPage('/location-failed?token=tok&reason=denied', LocationFailedPage);
     fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
     expect(await screen.findByRole('heading', { name: /You stopped sharing/ })).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledWith('/api/v1/share/links/tok/stop', expect.objectContaining({ method: 'POST' }));
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/stop').map((call) => call.path)).toEqual([
+      { token: 'tok' },
+    ]);
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 
   it('offers Stop and erase, asking first (in Indonesian)', async () => {
-    const fetchMock = jest.fn(async () => reply(200, { state: 'withdrawn' }));
-    global.fetch = fetchMock as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/withdraw', { state: 'withdrawn' });
     renderRecipientPage('/id/location-failed?token=tok&reason=denied', LocationFailedPage);
     fireEvent.click(screen.getByRole('button', { name: 'Berhenti dan hapus' }));
     fireEvent.click(screen.getByRole('button', { name: 'Ya, hentikan dan hapus' }));
     expect(await screen.findByRole('heading', { name: /sudah dihapus/ })).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledWith(
-      '/api/v1/share/links/tok/withdraw',
-      expect.objectContaining({ method: 'POST' }),
-    );
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/withdraw').map((call) => call.path)).toEqual([
+      { token: 'tok' },
+    ]);
   });
 
   it('says so when nothing is being shared through the link', async () => {
-    global.fetch = jest.fn(async () => reply(409, null)) as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/stop', fakeApi.fail(409, 'You are not sharing through this link.'));
     renderRecipientPage('/location-failed?token=tok&reason=failed', LocationFailedPage);
     fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
     expect(await screen.findByRole('heading', { name: 'You are not sharing through this link.' })).toBeInTheDocument();
