@@ -1,7 +1,8 @@
 // Lint zones: shared → remotes → host is one way. A remote never imports another remote or the
 // host; shared imports no app. Each app reaches a store only through @kabari/shared. The browser (shared and the
 // apps) never imports the server, and the server never imports browser code: they meet only through the API, whose
-// types the browser reads from the generated contract (shared/src/api/api-schema.generated.ts).
+// types the browser reads from the generated contract (shared/src/api/api-schema.generated.ts), and through the
+// rules both apply (rules/, @kabari/rules), which import neither.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -15,6 +16,7 @@ const { webApps: apps } = require('./apps.js');
 const whyNot = {
   server: 'The browser never imports the server: they meet through the API (its types: @kabari/shared/api/api-types).',
   shared: 'The server never imports browser code: they meet through the API, whose types the browser generates.',
+  rules: 'The rules run in the server and in the browser: they import neither (only small pure libraries).',
 };
 const forbid = (names) =>
   names.flatMap((name) => [
@@ -208,6 +210,22 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { ...globals.serviceworker } },
   },
   zone(['shared/**'], [...apps, 'server']),
+  {
+    files: ['rules/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@kabari/*', ...['server', 'shared', ...apps].flatMap((name) => [`**/${name}/**`, `../${name}`])],
+              message: whyNot.rules,
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...apps.flatMap(remoteZones),
   zone(['server/**'], [...apps, 'shared']),
   ...serverLayerZones(),

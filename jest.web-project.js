@@ -25,6 +25,7 @@ module.exports = (dir, displayName) => ({
   transformIgnorePatterns: ['/node_modules/(?!(react-leaflet|@react-leaflet|leaflet)/)'],
   moduleNameMapper: {
     '^@kabari/shared/(.*)$': path.join(__dirname, 'shared/src/$1'),
+    '^@kabari/rules/(.*)$': path.join(__dirname, 'rules/src/$1'),
     '\\.css$': 'identity-obj-proxy',
     // The apps import antd per entry point from its ES build; jest runs the CommonJS twin.
     '^antd/es/(.*)$': 'antd/lib/$1',

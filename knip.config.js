@@ -44,6 +44,7 @@ module.exports = {
       entry: ['*.mjs', 'lib/{load-generator,bare-fastify}.mjs'],
       project: ['**/*.mjs'],
     },
+    rules: { entry: ['src/**/*.test.ts'], project: ['src/**/*.ts'] },
     shared: {
       entry: ['src/**/*.test.{ts,tsx}'],
       project: ['src/**/*.{ts,tsx}'],

@@ -6,7 +6,7 @@ import { parseCircular, parseDependencyTree } from 'dpdm';
 import { repoRoot, webApps } from './lib/run.mjs';
 
 const programs = [
-  { tsconfig: 'server/tsconfig.json', files: ['server/src/**/*.ts', 'server/test/**/*.ts'] },
+  { tsconfig: 'server/tsconfig.json', files: ['server/src/**/*.ts', 'server/test/**/*.ts', 'rules/src/**/*.ts'] },
   {
     tsconfig: 'tsconfig.web.json',
     files: ['shared', ...webApps].map((folder) => `${folder}/src/**/*.{ts,tsx}`),

@@ -36,6 +36,8 @@ module.exports = {
     // kdbush and geokdbush (the reverse geocoder's index) are ESM only, like the modules above.
     '/node_modules/(kdbush|geokdbush|tinyqueue)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
   },
+  // The rules the browser applies too, from their source (the build compiles them into dist/node_modules).
+  moduleNameMapper: { '^@kabari/rules/(.*)$': '<rootDir>/../rules/src/$1' },
   transformIgnorePatterns: [
     '/node_modules/(?!((@fastify/static|light-my-request)/node_modules/)?(content-disposition|cookie)/|@electric-sql/pglite/|kdbush/|geokdbush/|tinyqueue/)',
   ],

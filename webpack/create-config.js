@@ -9,10 +9,10 @@ const { sharedDependencies } = require('./shared-dependencies');
 const { StartAfterFirstPaintPlugin } = require('./start-after-first-paint-plugin');
 
 const repoRoot = path.join(__dirname, '..');
-// Every app imports the shared package from source.
+// Every app imports the shared package and the rules it shares with the server from source.
 const resolve = {
   extensions: ['.tsx', '.ts', '.js', '.mjs'],
-  alias: { '@kabari/shared': path.join(repoRoot, 'shared/src') },
+  alias: { '@kabari/shared': path.join(repoRoot, 'shared/src'), '@kabari/rules': path.join(repoRoot, 'rules/src') },
 };
 const injectExternalRuntimePlugin = path.join(
   repoRoot,

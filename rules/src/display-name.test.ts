@@ -30,5 +30,5 @@ describe('displayNameProblem', () => {
     ['x'.repeat(41), 'tooLong'],
     ['.-,', 'noLetter'],
     ['  ', 'empty'],
-  ])('refuses %j (%s), as the server does', (name, problem) => expect(displayNameProblem(name)).toBe(problem));
+  ])('refuses %j (%s)', (name, problem) => expect(displayNameProblem(name)).toBe(problem));
 });

@@ -1,30 +1,34 @@
 import { findLure } from './lure-check';
 
 /**
- * The display name is what recipients read in "Kabari: <name> asks to see your location", so it must look like a
- * name: letters of any script, spaces and . , ' -, at most 40 characters and 4 digits, with no web or email
- * address or phone number, and no bank's or payment service's name (nor Kabari's). The server holds the same rule
- * (and refuses what this misses); the forms say it before sending.
+ * The display name is the one piece of a request's message the requester writes about themselves: "Kabari: <name>
+ * asks to see your location". So it must look like a name and nothing else: letters of any script, spaces and the
+ * punctuation names use, short, with no web address, email address or phone number that a recipient could follow
+ * or call, and no bank's or payment service's name (nor Kabari's) to pass for one. The server holds every sign-up
+ * and change of name to it; the web forms say the same problem before sending. Each side words it in its own texts.
  */
 export const DISPLAY_NAME_MAX_LENGTH = 40;
+/** Enough for "Budi 2" or "Rina 1990", too few for a phone number or a bank's short code. */
 export const DISPLAY_NAME_MAX_DIGITS = 4;
 
 export type DisplayNameProblem =
   'empty' | 'withLink' | 'withPhone' | 'withBrand' | 'characters' | 'digits' | 'tooLong' | 'noLetter';
 
+// Letters and their combining marks of any script, decimal digits, the space, . , ' ’ and -.
 const NAME_CHARACTERS = /^[\p{L}\p{M}\p{Nd} .,'\u2019-]*$/u;
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/gu;
 
-/** The name as the server stores it: composed characters, no spaces at the ends, single spaces inside. */
+/** The name as stored: composed characters (NFC), no spaces at the ends, single spaces inside. */
 export function normaliseDisplayName(value: string): string {
   return value.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 
-/** What is wrong with a display name (the key of its text in the display-name namespace), or null. */
+/** What is wrong with a display name (once normalised), or null when it is a name. */
 export function displayNameProblem(value: string): DisplayNameProblem | null {
   const name = normaliseDisplayName(value);
   if (name === '') return 'empty';
+  // A lure first: "verify: https://…" is refused for what it is, not for its colon; "Call 0812…" for its number.
   const lure = findLure(name, { asName: true });
   if (lure?.kind === 'link') return 'withLink';
   if (lure?.kind === 'phone') return 'withPhone';

@@ -1,4 +1,4 @@
-import { findLink } from '../../src/lib/link-detector';
+import { findLink } from './link-detector';
 
 describe('findLink', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { findBrand, findLure, findPhoneNumber } from '../../src/lib/lure-check';
+import { findBrand, findLure, findPhoneNumber } from './lure-check';
 
 describe('findPhoneNumber', () => {
   it.each([

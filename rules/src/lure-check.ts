@@ -6,8 +6,8 @@ import { findLink } from './link-detector';
  * see your location", the personal note of an SMS or email, the text beside a voice note on the consent page): it
  * may not send the reader anywhere else. No link (findLink), no phone number to call or message on WhatsApp, and, for
  * a name, no bank's or payment service's name, nor Kabari's own: "BCA: rekening diblokir, hubungi 0812 3456 7890"
- * and "Bank BCA Security" are the lures this keeps out. The web forms hold the same rule
- * (shared/src/validation/lure-check.ts) so the requester reads the same refusal before sending.
+ * and "Bank BCA Security" are the lures this keeps out. The server refuses by it, and the web forms apply the same
+ * rule before sending, so the requester reads the refusal the server would give.
  */
 type LureKind = 'link' | 'phone' | 'brand';
 

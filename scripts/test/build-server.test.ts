@@ -38,4 +38,38 @@ describe("the server's production build (scripts/lib/build-server.mjs)", () => {
       warnings: [],
     });
   });
+
+  it('carries the rules the browser applies too, compiled, so the built server runs them without TypeScript', () => {
+    // Built by the test above (jest runs a file's tests in order).
+    const rules = path.join(output, 'node_modules/@kabari/rules');
+    expect(
+      fs
+        .readdirSync(rules)
+        .filter((name) => name.endsWith('.js'))
+        .sort(),
+    ).toEqual(['display-name.js', 'link-detector.js', 'lure-check.js', 'money.js']);
+    const answer = execFileSync(process.execPath, [
+      '-e',
+      `const { displayNameProblem } = require(${JSON.stringify(path.join(output, 'auth/display-name.js'))});
+       const { receiptEmail } = require(${JSON.stringify(path.join(output, 'billing/emails.js'))});
+       const facts = { displayName: 'Sari', amount: 449000, currency: 'IDR', kind: 'renewal', paidAt: new Date(0),
+         paymentId: 'p', method: 'card', validUntil: new Date(0), nextAmount: 449000, sandbox: false };
+       console.log(JSON.stringify({
+         name: displayNameProblem('Bank BCA Security')?.en,
+         subject: receiptEmail('id', facts).subject.replace(/\u00a0/g, ' '),
+         rulesFrom: Object.keys(require.cache).filter((file) => file.includes('@kabari')).map((file) =>
+           require('node:path').relative(${JSON.stringify(output)}, file)).sort(),
+       }));`,
+    ]).toString();
+    expect(JSON.parse(answer)).toEqual({
+      name: "A name cannot contain the name of a bank or a payment service, nor Kabari's",
+      subject: expect.stringContaining('Rp 449.000'),
+      rulesFrom: [
+        'node_modules/@kabari/rules/display-name.js',
+        'node_modules/@kabari/rules/link-detector.js',
+        'node_modules/@kabari/rules/lure-check.js',
+        'node_modules/@kabari/rules/money.js',
+      ],
+    });
+  });
 });

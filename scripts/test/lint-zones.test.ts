@@ -110,6 +110,28 @@ const cases = [
     from: 'drizzle-orm',
     refused: false,
   },
+  {
+    name: 'the server applies a shared rule',
+    filePath: 'server/src/lib/x.ts',
+    from: '@kabari/rules/money',
+    refused: false,
+  },
+  {
+    name: 'shared applies a shared rule',
+    filePath: 'shared/src/payments/x.ts',
+    from: '@kabari/rules/money',
+    refused: false,
+  },
+  {
+    name: 'a remote applies a shared rule',
+    filePath: 'remote-search/src/lib/x.ts',
+    from: '@kabari/rules/money',
+    refused: false,
+  },
+  { name: 'a rule imports the server', filePath: 'rules/src/x.ts', from: '../../server/src/config', refused: true },
+  { name: 'a rule imports shared', filePath: 'rules/src/x.ts', from: '@kabari/shared/i18n/locale', refused: true },
+  { name: 'a rule imports an app', filePath: 'rules/src/x.ts', from: '../../remote-search/src/lib/x', refused: true },
+  { name: 'a rule imports a pure library', filePath: 'rules/src/x.ts', from: 'libphonenumber-js/min', refused: false },
 ];
 
 describe('the lint zones', () => {

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import { VoiceRecorder } from '@kabari/shared/voice/voice-recorder';
-import { findLure } from '@kabari/shared/validation/lure-check';
+import { findLure } from '@kabari/rules/lure-check';
 import { dashboardRequestsNamespace } from '../i18n/dashboard-requests-namespace';
 import { removeVoiceNote, uploadVoiceNote, voiceNoteAudioUrl } from '../lib/voice-note-api';
 import './voice-note-field.css';

@@ -1,44 +1,34 @@
 import { z } from 'zod';
-import { findLure } from '../lib/lure-check';
+import {
+  DISPLAY_NAME_MAX_DIGITS,
+  DISPLAY_NAME_MAX_LENGTH,
+  displayNameProblem as problemOfName,
+  normaliseDisplayName,
+  type DisplayNameProblem,
+} from '@kabari/rules/display-name';
 import { inputMessage, messagesOf, textOf, type Locale, type LocalizedText } from '../lib/messages';
 
-/**
- * The display name is the one piece of a request's message the requester writes about themselves: "Kabari: <name>
- * asks to see your location". So it must look like a name and nothing else: letters of any script, spaces and the
- * punctuation names use, short, with no web address, email address or phone number that a recipient could follow
- * or call, and no bank's or payment service's name (nor Kabari's) to pass for one. The same rule holds at sign-up
- * and at a change of name; the web forms check it too, with the same texts.
- */
-export const DISPLAY_NAME_MAX_LENGTH = 40;
-/** Enough for "Budi 2" or "Rina 1990", too few for a phone number or a bank's short code. */
-export const DISPLAY_NAME_MAX_DIGITS = 4;
-
-// Letters and their combining marks of any script, decimal digits, the space, . , ' ’ and -.
-const NAME_CHARACTERS = /^[\p{L}\p{M}\p{Nd} .,'\u2019-]*$/u;
-const LETTER = /\p{L}/u;
-const DIGIT = /\p{Nd}/gu;
+// The rule itself is the one the web forms apply (@kabari/rules/display-name); the server words each problem in
+// its own texts (server/src/i18n, section displayName) and holds every sign-up and change of name to it.
 
 export const sayDisplayName = messagesOf('displayName');
 
-/** The name as stored: composed characters (NFC), no spaces at the ends, single spaces inside. */
-export function normaliseDisplayName(value: string): string {
-  return value.normalize('NFC').replace(/\s+/gu, ' ').trim();
-}
+/** The key of each problem's text and the text's parameters. */
+const problemText: Record<DisplayNameProblem, Parameters<typeof inputMessage>> = {
+  empty: ['common.fillInName'],
+  withLink: ['displayName.withLink'],
+  withPhone: ['displayName.withPhone'],
+  withBrand: ['displayName.withBrand'],
+  characters: ['displayName.characters'],
+  digits: ['displayName.digits', { maxDigits: DISPLAY_NAME_MAX_DIGITS }],
+  tooLong: ['displayName.tooLong', { max: DISPLAY_NAME_MAX_LENGTH }],
+  noLetter: ['displayName.noLetter'],
+};
 
-/** What is wrong with a (normalised) display name: the key of its text and the text's parameters; null for a name. */
+/** What is wrong with a display name: the key of its text and the text's parameters; null for a name. */
 function displayNameIssue(name: string): Parameters<typeof inputMessage> | null {
-  if (name === '') return ['common.fillInName'];
-  // A lure first: "verify: https://…" is refused for what it is, not for its colon; "Call 0812…" for its number.
-  const lure = findLure(name, { asName: true });
-  if (lure?.kind === 'link') return ['displayName.withLink'];
-  if (lure?.kind === 'phone') return ['displayName.withPhone'];
-  if (lure?.kind === 'brand') return ['displayName.withBrand'];
-  if (!NAME_CHARACTERS.test(name)) return ['displayName.characters'];
-  if ((name.match(DIGIT)?.length ?? 0) > DISPLAY_NAME_MAX_DIGITS)
-    return ['displayName.digits', { maxDigits: DISPLAY_NAME_MAX_DIGITS }];
-  if ([...name].length > DISPLAY_NAME_MAX_LENGTH) return ['displayName.tooLong', { max: DISPLAY_NAME_MAX_LENGTH }];
-  if (!LETTER.test(name)) return ['displayName.noLetter'];
-  return null;
+  const problem = problemOfName(name);
+  return problem && problemText[problem];
 }
 
 /** What is wrong with a (normalised) display name, in both languages; null when it is a name. */

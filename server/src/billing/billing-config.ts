@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Locale } from '../lib/messages';
 import type { PaypalSettings, StripeSettings } from '../payments/provider-settings';
-import { isKnownCurrency, parseMajorAmount } from './money';
+import { isKnownCurrency, parseMajorAmount } from '@kabari/rules/money';
 
 /**
  * The operator's billing settings, from the environment: prices per locale, the renewal period, the renewal

@@ -1,6 +1,6 @@
 import type { RenderedEmail } from '../messages/templates';
 import { messagesIn, type Locale } from '../lib/messages';
-import { formatMoney } from './money';
+import { formatMoney, toMajor } from '@kabari/rules/money';
 import { emailHtml, paragraphHtml, SIGNATURE } from '../messages/email-document';
 
 function render(locale: Locale, subject: string, paragraphs: string[]): RenderedEmail {
@@ -20,6 +20,10 @@ const text = messagesIn('billingEmail');
 
 const hello = (locale: Locale, name: string) => text(locale, 'hello', { name });
 
+/** An amount in minor units, written as the subscriber's pages write it. */
+const money = (minor: number, currency: string, locale: Locale) =>
+  formatMoney(toMajor(minor, currency), currency, locale);
+
 export interface ChargeFacts {
   displayName: string;
   amount: number;
@@ -37,7 +41,7 @@ export interface ChargeFacts {
 
 /** The receipt for every successful charge. */
 export function receiptEmail(locale: Locale, facts: ChargeFacts): RenderedEmail {
-  const paid = formatMoney(facts.amount, facts.currency, locale);
+  const paid = money(facts.amount, facts.currency, locale);
   return render(locale, text(locale, 'receiptSubject', { paid }), [
     hello(locale, facts.displayName),
     text(locale, facts.kind === 'first_day' ? 'receiptFirstDay' : 'receiptRenewal', { paid }),
@@ -48,7 +52,7 @@ export function receiptEmail(locale: Locale, facts: ChargeFacts): RenderedEmail 
     }),
     text(locale, 'receiptPaidUntil', {
       until: day(facts.validUntil, locale),
-      next: formatMoney(facts.nextAmount, facts.currency, locale),
+      next: money(facts.nextAmount, facts.currency, locale),
     }),
     text(locale, 'howToCancel'),
     ...(facts.needsPassword ? [text(locale, 'receiptSetPassword')] : []),
@@ -61,7 +65,7 @@ export function renewalReminderEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string; renewsAt: Date; byHand?: boolean },
 ): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, locale);
+  const amount = money(facts.amount, facts.currency, locale);
   const date = day(facts.renewsAt, locale);
   if (facts.byHand) {
     return render(locale, text(locale, 'byHandEndsSubject', { date }), [
@@ -85,7 +89,7 @@ export function renewByHandEmail(
   return render(locale, text(locale, 'renewByHandSubject'), [
     hello(locale, facts.displayName),
     text(locale, 'renewByHandWhy'),
-    text(locale, 'renewByHandHowTo', { amount: formatMoney(facts.amount, facts.currency, locale) }),
+    text(locale, 'renewByHandHowTo', { amount: money(facts.amount, facts.currency, locale) }),
   ]);
 }
 
@@ -100,7 +104,7 @@ export function sandboxEndedEmail(
   return render(locale, text(locale, 'sandboxEndedSubject'), [
     hello(locale, facts.displayName),
     text(locale, 'sandboxEndedWhy'),
-    text(locale, 'sandboxEndedHowTo', { amount: formatMoney(facts.amount, facts.currency, locale) }),
+    text(locale, 'sandboxEndedHowTo', { amount: money(facts.amount, facts.currency, locale) }),
   ]);
 }
 
@@ -122,7 +126,7 @@ export function renewalFailedEmail(
   return render(locale, text(locale, 'renewalFailedSubject'), [
     hello(locale, facts.displayName),
     text(locale, 'renewalFailedWhy', {
-      amount: formatMoney(facts.amount, facts.currency, locale),
+      amount: money(facts.amount, facts.currency, locale),
       reason: facts.reason,
     }),
     text(locale, facts.unconfirmed ? 'renewalFailedUnconfirmed' : 'renewalFailedNothingCharged'),
@@ -137,7 +141,7 @@ export function reversalEndedEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string; paidAt: Date; reason: 'refunded' | 'disputed' },
 ): RenderedEmail {
-  const params = { amount: formatMoney(facts.amount, facts.currency, locale), date: day(facts.paidAt, locale) };
+  const params = { amount: money(facts.amount, facts.currency, locale), date: day(facts.paidAt, locale) };
   return render(locale, text(locale, 'reversalSubject'), [
     hello(locale, facts.displayName),
     text(locale, facts.reason === 'refunded' ? 'reversalRefunded' : 'reversalDisputed', params),
@@ -153,7 +157,7 @@ export function disputeWonEmail(
   return render(locale, text(locale, 'disputeWonSubject'), [
     hello(locale, facts.displayName),
     text(locale, 'disputeWonDecided', {
-      amount: formatMoney(facts.amount, facts.currency, locale),
+      amount: money(facts.amount, facts.currency, locale),
       date: day(facts.paidAt, locale),
     }),
     text(locale, facts.renews ? 'disputeWonRenews' : 'disputeWonCancelled', { until: day(facts.validUntil, locale) }),
@@ -168,7 +172,7 @@ export function lateChargeRefundedEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string; chargedAt: Date },
 ): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, locale);
+  const amount = money(facts.amount, facts.currency, locale);
   return render(locale, text(locale, 'lateChargeSubject', { amount }), [
     hello(locale, facts.displayName),
     text(locale, 'lateChargeWhy', { amount, date: day(facts.chargedAt, locale) }),
@@ -185,7 +189,7 @@ export function duplicatePaymentRefundedEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string; chargedAt: Date },
 ): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, locale);
+  const amount = money(facts.amount, facts.currency, locale);
   return render(locale, text(locale, 'duplicateSubject', { amount }), [
     hello(locale, facts.displayName),
     text(locale, 'duplicateWhy', { amount, date: day(facts.chargedAt, locale) }),
@@ -207,7 +211,7 @@ export function refundRefusedOperatorEmail(facts: {
   reason: string | null;
   code: string;
 }): RenderedEmail {
-  const amount = formatMoney(facts.amount, facts.currency, 'en');
+  const amount = money(facts.amount, facts.currency, 'en');
   return render('en', `Kabari: a refund of ${amount} needs to be made by hand`, [
     `The payment provider refused a refund Kabari owes, and it will not be tried again. Please refund it by hand in the ${facts.provider} dashboard, or contact the payer.`,
     `Payment: ${facts.paymentId} · Provider: ${facts.provider} · Provider reference: ${facts.providerRef ?? 'none'}`,

@@ -1,5 +1,5 @@
 import type { payments } from '../db/schema/billing';
-import { toMajor } from './money';
+import { toMajor } from '@kabari/rules/money';
 
 /**
  * A payment as its subscriber sees it (the payments list, the data export): amounts in the currency's major unit,

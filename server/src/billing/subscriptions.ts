@@ -5,7 +5,7 @@ import { users } from '../db/schema/accounts';
 import { subscriptions } from '../db/schema/billing';
 import { DAY_MS } from './clock';
 import type { PaymentProcessors } from '../payments/processors';
-import { toMajor } from './money';
+import { toMajor } from '@kabari/rules/money';
 
 export type Subscription = typeof subscriptions.$inferSelect;
 

@@ -1,6 +1,6 @@
 import type { Order } from '@paypal/paypal-server-sdk';
 import type { PaypalSettings } from './provider-settings';
-import { minorDigits } from '../billing/money';
+import { minorDigits } from '@kabari/rules/money';
 import type { ChargeOutcome } from './processor';
 
 // What PayPal's answers mean for us, apart from the SDK itself: the reconciliation jobs read these, and only a

@@ -1,37 +1,9 @@
 import type Stripe from 'stripe';
-import { minorDigits } from '../billing/money';
+import { minorDigits, stripeDigits } from '@kabari/rules/money';
 import type { ChargeOutcome } from './processor';
 
 // What Stripe's answers mean for us, apart from the SDK itself: the webhooks and the reconciliation jobs read
 // these, and only a configured Stripe loads the SDK (see plugins/billing.ts).
-
-// How Stripe counts an amount (https://docs.stripe.com/currencies): in hundredths of the currency, whatever its
-// decimals in ISO 4217 or in ICU (rupiah and krónur included: ICU gives them none), but in whole units for these
-// zero-decimal currencies and in thousandths for the three-decimal ones below.
-const STRIPE_ZERO_DECIMAL = new Set([
-  'BIF',
-  'CLP',
-  'DJF',
-  'GNF',
-  'JPY',
-  'KMF',
-  'KRW',
-  'MGA',
-  'PYG',
-  'RWF',
-  'UGX',
-  'VND',
-  'VUV',
-  'XAF',
-  'XOF',
-  'XPF',
-]);
-
-const STRIPE_THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
-
-/** Stripe's decimals for a currency. */
-const stripeDigits = (currency: string) =>
-  STRIPE_ZERO_DECIMAL.has(currency) ? 0 : STRIPE_THREE_DECIMAL.has(currency) ? 3 : 2;
 
 /** Our minor units → Stripe's (Stripe counts rupiah in hundredths, Kabari in whole rupiah). */
 export function stripeAmount(amount: number, currency: string): number {

@@ -14,7 +14,7 @@ import { reconcileSignUps, type ReconciliationReport } from '../billing/sign-up-
 import type { BillingConfig } from '../billing/billing-config';
 import type { Locale } from '../lib/messages';
 import { BillingClock, addDays } from '../billing/clock';
-import { toMajor } from '../billing/money';
+import { toMajor } from '@kabari/rules/money';
 import { refundOwedFor, type RefundAttempt } from '../billing/refunds-owed';
 import type { Subscription } from '../billing/subscriptions';
 

@@ -1,4 +1,4 @@
-import { findLure } from '../lib/lure-check';
+import { findLure } from '@kabari/rules/lure-check';
 import { messagesIn, messagesOf, type Locale, type LocalizedText, type MessageKey } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
 import { emailHtml, emailText, paragraphHtml } from '../messages/email-document';

@@ -1,4 +1,4 @@
-import { minorDigits, parseMajorAmount, toMajor } from '../../src/billing/money';
+import { minorDigits, parseMajorAmount, toMajor } from '@kabari/rules/money';
 import { stripeAmount } from '../../src/payments/stripe-outcomes';
 
 describe('amounts sent to Stripe', () => {

@@ -20,7 +20,8 @@ import {
   digitsOnly,
   type CardDetails,
 } from './card-validation';
-import { formatMoney, type PaymentTerms } from './payment-terms';
+import { formatMoney } from '@kabari/rules/money';
+import type { PaymentTerms } from './payment-terms';
 import { PaymentTermsSummary, type PaymentKind } from './payment-terms-summary';
 import { PaypalButton } from './paypal-button';
 import { loadStripeOnce, StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';

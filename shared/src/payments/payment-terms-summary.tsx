@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import { formatDay } from '../i18n/format-time';
-import { formatMoney, type PaymentTerms } from './payment-terms';
+import { formatMoney } from '@kabari/rules/money';
+import type { PaymentTerms } from './payment-terms';
 import { paymentsNamespace } from './payments-namespace';
 
 /** A new subscriber's first day (the trial charge), or an expired subscriber paying for a period again. */

@@ -15,17 +15,3 @@ export function fetchPaymentTerms(locale: Locale): Promise<PaymentTerms> {
 export function hasNewUserDiscount(terms: PaymentTerms): boolean {
   return terms.firstDayDebitAmount < terms.amount;
 }
-
-// Money in English as en-US writes it: "$0.99" (en-GB would write "US$0.99").
-const intlLocale = (locale: Locale) => (locale === 'id' ? 'id-ID' : 'en-US');
-
-/** Amounts come in the major unit (1.99, 49000): whole amounts without decimals, others with two. */
-export function formatMoney(amount: number, currencyCode: string, locale: Locale): string {
-  const digits = Number.isInteger(amount) ? 0 : 2;
-  return new Intl.NumberFormat(intlLocale(locale), {
-    style: 'currency',
-    currency: currencyCode,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(amount);
-}

@@ -8,7 +8,7 @@ import Spin from 'antd/es/spin';
 import Tabs from 'antd/es/tabs';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { formatDay, formatTime } from '@kabari/shared/i18n/format-time';
-import { formatMoney } from '@kabari/shared/payments/payment-terms';
+import { formatMoney } from '@kabari/rules/money';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';

@@ -14,12 +14,8 @@ import { markPasswordPending } from '@kabari/shared/account/password-pending';
 import { rememberSearchedNumber } from '@kabari/shared/requests/searched-number';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { PaymentForm } from '@kabari/shared/payments/payment-form';
-import {
-  fetchPaymentTerms,
-  formatMoney,
-  hasNewUserDiscount,
-  type PaymentTerms,
-} from '@kabari/shared/payments/payment-terms';
+import { fetchPaymentTerms, hasNewUserDiscount, type PaymentTerms } from '@kabari/shared/payments/payment-terms';
+import { formatMoney } from '@kabari/rules/money';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
@@ -29,7 +25,7 @@ import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
 import { signUpHandlers, type AccountFields } from './sign-up-api';
 import { newSignUpAttempt } from './sign-up-attempt';
 import { termsVersion } from './terms-version';
-import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/shared/validation/display-name';
+import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/rules/display-name';
 import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
 import './sign-up-dialog.css';
 

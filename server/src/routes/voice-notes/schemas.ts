@@ -3,7 +3,7 @@ import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
 import { VOICE_MEDIA_TYPES } from '../../db/column-values';
 import { VOICE_NOTE_TEXT_MAX_LENGTH } from '../../db/voice-note-limits';
-import { findLure } from '../../lib/lure-check';
+import { findLure } from '@kabari/rules/lure-check';
 
 export const voiceNoteIdParams = z.object({ id: z.uuid({ message: inputMessage('voice.notFound') }) });
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { findRegistration } from '../../billing/registration-rows';
 import { firstDayKey } from '../../billing/sign-ups';
 import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
-import { minorDigits } from '../../billing/money';
+import { minorDigits } from '@kabari/rules/money';
 import { recordDispute, recordDisputeWon, recordRefund } from '../../billing/payment-reversals';
 import { settlePendingPayment } from '../../billing/settle';
 import { firstDelivery } from '../../billing/webhook-events';
