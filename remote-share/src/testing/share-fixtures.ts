@@ -1,7 +1,9 @@
 // Test helpers: what the server answers the recipient's pages.
+import type { LinkInfo } from '../lib/share-api';
+import { fakeApi } from '../../../jest/fake-api';
 
 /** A link its recipient shares through, as GET /api/v1/share/links/{token} answers it. */
-export const sharingLink = {
+export const sharingLink: LinkInfo = {
   requesterName: 'Budi Santoso',
   channel: 'link',
   state: 'sharing',
@@ -13,7 +15,8 @@ export const sharingLink = {
   voiceReply: null,
 };
 
-/** A 200 answer in the API's envelope, as fetch resolves it. */
-export function okReply(data: unknown) {
-  return { ok: true, status: 200, statusText: 'ok', json: async () => ({ status: 200, message: 'ok', data }) };
+/** The thank-you page's reads: the link (`link`), and who looked at the position (nobody yet). */
+export function answerSharing(link: LinkInfo = sharingLink): void {
+  fakeApi.on('get', '/api/v1/share/links/{token}', link);
+  fakeApi.on('get', '/api/v1/share/links/{token}/views', { lastSeenAt: null, openedAt: [] });
 }

@@ -1,12 +1,12 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
-import { okReply, sharingLink } from '../../testing/share-fixtures';
+import { answerSharing, sharingLink } from '../../testing/share-fixtures';
+import { fakeApi } from '../../../../jest/fake-api';
 import SharePage from './share-page';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
 const sharing = sharingLink;
-const reply = okReply;
 
 /** A browser whose live watch the test can fail as when location permission is withdrawn. */
 function watchThatFails(): () => void {
@@ -36,11 +36,9 @@ describe('SharePage', () => {
 
   it('says what was shared with whom, turns live sharing on until a time, and stops', async () => {
     const liveUntil = new Date(Date.now() + 15 * 60_000).toISOString();
-    global.fetch = jest.fn(async (url: string) => {
-      if (url.endsWith('/live')) return reply({ liveUntil });
-      if (url.endsWith('/stop')) return reply({ state: 'stopped' });
-      return reply(sharing);
-    }) as unknown as typeof fetch;
+    answerSharing();
+    fakeApi.on('post', '/api/v1/share/links/{token}/live', { liveUntil });
+    fakeApi.on('post', '/api/v1/share/links/{token}/stop', { state: 'stopped' });
     renderRecipientPage('/share?token=tok', SharePage);
     expect(
       await screen.findByRole('heading', { name: 'You shared your location with Budi Santoso.' }),
@@ -57,9 +55,8 @@ describe('SharePage', () => {
   });
 
   it('Stop and erase asks first, then says everything was erased (in Indonesian)', async () => {
-    global.fetch = jest.fn(async (url: string) =>
-      url.endsWith('/withdraw') ? reply({ state: 'withdrawn' }) : reply(sharing),
-    ) as unknown as typeof fetch;
+    answerSharing();
+    fakeApi.on('post', '/api/v1/share/links/{token}/withdraw', { state: 'withdrawn' });
     renderRecipientPage('/id/share?token=tok', SharePage);
     fireEvent.click(await screen.findByRole('button', { name: 'Berhenti dan hapus' }));
     fireEvent.click(screen.getByRole('button', { name: 'Ya, hentikan dan hapus' }));
@@ -67,11 +64,8 @@ describe('SharePage', () => {
   });
 
   it('says so when the link was no longer sharing by the time Stop sharing was pressed', async () => {
-    global.fetch = jest.fn(async (url: string) =>
-      url.endsWith('/stop')
-        ? { ok: false, status: 409, statusText: '', json: async () => ({ status: 409, message: '', data: null }) }
-        : reply(sharing),
-    ) as unknown as typeof fetch;
+    answerSharing();
+    fakeApi.on('post', '/api/v1/share/links/{token}/stop', fakeApi.fail(409, ''));
     renderRecipientPage('/share?token=tok', SharePage);
     fireEvent.click(await screen.findByRole('button', { name: 'Stop sharing' }));
     expect(await screen.findByRole('heading', { name: 'You are not sharing through this link.' })).toBeInTheDocument();
@@ -80,13 +74,12 @@ describe('SharePage', () => {
   });
 
   it('says the link is invalid when the server does not know it, or that it could not be read', async () => {
-    const unknown = { ok: false, status: 404, statusText: '', json: async () => ({ status: 404, message: '' }) };
-    global.fetch = jest.fn(async () => unknown) as unknown as typeof fetch;
+    fakeApi.on('get', '/api/v1/share/links/{token}', fakeApi.fail(404, ''));
     const { unmount } = renderRecipientPage('/share?token=nope', SharePage);
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid link!');
     unmount();
 
-    global.fetch = jest.fn(async () => ({ ...unknown, status: 500 })) as unknown as typeof fetch;
+    fakeApi.on('get', '/api/v1/share/links/{token}', fakeApi.fail(500, ''));
     renderRecipientPage('/share?token=tok', SharePage);
     expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
     expect(screen.queryByText('Invalid link!')).not.toBeInTheDocument();
@@ -102,7 +95,7 @@ describe('SharePage', () => {
         preciseAccuracy: null,
       }),
     );
-    global.fetch = jest.fn(async () => reply(sharing)) as unknown as typeof fetch;
+    answerSharing();
     renderRecipientPage('/id/share?token=tok-place', SharePage);
     expect(await screen.findByText(/Mountain View, California, Amerika Serikat/)).toBeInTheDocument();
   });
@@ -110,16 +103,17 @@ describe('SharePage', () => {
   it('says that live sharing stopped, and why, when the browser withdraws permission (in Indonesian)', async () => {
     const withdrawPermission = watchThatFails();
     const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
-    global.fetch = jest.fn(async () => reply({ ...sharing, liveUntil })) as unknown as typeof fetch;
+    answerSharing({ ...sharing, liveUntil });
+    fakeApi.on('post', '/api/v1/share/links/{token}/live/end', { liveUntil: null });
     renderRecipientPage('/id/share?token=tok', SharePage);
     expect(await screen.findByText(/^Berbagi langsung aktif sampai pukul/)).toBeInTheDocument();
     act(withdrawPermission);
     expect(await screen.findByText(/^Berbagi langsung berhenti: Izin lokasi ditolak/)).toBeInTheDocument();
     expect(screen.getByText(/Budi Santoso melihat bahwa berbagi langsung sudah berakhir/)).toBeInTheDocument();
     // The server ends the window too, so the requester's live badge goes off.
-    const ends = (global.fetch as jest.Mock).mock.calls.filter(([url]) => String(url).endsWith('/live/end'));
-    expect(ends).toHaveLength(1);
-    expect(JSON.parse((ends[0][1] as RequestInit).body as string)).toEqual({ liveUntil, reason: 'denied' });
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/live/end').map((call) => call.body)).toEqual([
+      { liveUntil, reason: 'denied' },
+    ]);
   });
 
   it('says while live that positions go out only while the page is open, and when location is allowed again', async () => {
@@ -131,11 +125,9 @@ describe('SharePage', () => {
       value: { query: jest.fn(async () => permission) },
     });
     const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
-    global.fetch = jest.fn(async (url: string) => {
-      if (url.endsWith('/live')) return reply({ liveUntil });
-      if (url.endsWith('/live/end')) return reply({ liveUntil: null });
-      return reply({ ...sharing, liveUntil });
-    }) as unknown as typeof fetch;
+    answerSharing({ ...sharing, liveUntil });
+    fakeApi.on('post', '/api/v1/share/links/{token}/live', { liveUntil });
+    fakeApi.on('post', '/api/v1/share/links/{token}/live/end', { liveUntil: null });
     try {
       renderRecipientPage('/share?token=tok', SharePage);
       expect(await screen.findByText(/^Live sharing is on until \d\d:\d\d\.$/)).toBeInTheDocument();
@@ -172,19 +164,12 @@ describe('SharePage', () => {
       configurable: true,
       value: { getCurrentPosition, watchPosition: jest.fn(), clearWatch: jest.fn() },
     });
-    const fetchMock = jest.fn(async (url: string) =>
-      url.endsWith('/positions')
-        ? reply({ accepted: true, liveUntil: null })
-        : reply({ ...sharing, shared: { approximate: true, precise: false } }),
-    );
-    global.fetch = fetchMock as unknown as typeof fetch;
+    answerSharing({ ...sharing, shared: { approximate: true, precise: false } });
+    fakeApi.on('post', '/api/v1/share/links/{token}/positions', { accepted: true, liveUntil: null });
     const { navigate } = renderRecipientPage('/share?token=tok-locate&locate=1', SharePage);
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/share?token=tok-locate', { replace: true }));
-    const posted = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/positions')) as unknown as [
-      string,
-      RequestInit,
-    ];
-    expect(JSON.parse(String(posted[1].body))).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 12 });
+    const [posted] = fakeApi.calls('post', '/api/v1/share/links/{token}/positions');
+    expect(posted?.body).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 12 });
     sessionStorage.clear();
   });
 
@@ -237,9 +222,7 @@ describe('SharePage', () => {
         clearWatch: jest.fn(),
       },
     });
-    global.fetch = jest.fn(async () =>
-      reply({ ...sharing, shared: { approximate: true, precise: false } }),
-    ) as unknown as typeof fetch;
+    answerSharing({ ...sharing, shared: { approximate: true, precise: false } });
     const { navigate } = renderRecipientPage('/id/share?token=tok&locate=1', SharePage);
     await waitFor(() =>
       expect(navigate).toHaveBeenCalledWith('/id/location-failed?token=tok&reason=denied', { replace: true }),

@@ -1,6 +1,8 @@
 import { act, screen } from '@testing-library/react';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
-import { okReply, sharingLink } from '../../testing/share-fixtures';
+import { sharingLink } from '../../testing/share-fixtures';
+import { fakeApi } from '../../../../jest/fake-api';
+import type { MapViewsSeen } from '../../lib/share-api';
 import { shareText } from '../../lib/share-text';
 import SharePage from './share-page';
 import { whoLookedText, WHO_LOOKED_EVERY_MS } from './who-looked';
@@ -51,15 +53,14 @@ describe('who looked: the sentence', () => {
 
 describe('who looked on the thank-you page', () => {
   const link = { ...sharingLink, shared: { approximate: true, precise: false } };
-  const reply = okReply;
 
   afterEach(() => jest.useRealTimers());
 
   it('asks once the page runs, then every half minute, and shows the answer', async () => {
     jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
-    let views: unknown = { lastSeenAt: null, openedAt: [] };
-    const fetchMock = jest.fn(async (url: string) => reply(url.endsWith('/views') ? views : link));
-    global.fetch = fetchMock as unknown as typeof fetch;
+    let views: MapViewsSeen = { lastSeenAt: null, openedAt: [] };
+    fakeApi.on('get', '/api/v1/share/links/{token}', link);
+    fakeApi.on('get', '/api/v1/share/links/{token}/views', () => views);
     renderRecipientPage('/id/share?token=tok', SharePage);
     expect(await screen.findByTestId('who-looked')).toHaveTextContent('Budi Santoso belum melihat posisi Anda.');
 
@@ -70,8 +71,8 @@ describe('who looked on the thank-you page', () => {
     expect(screen.getByTestId('who-looked')).toHaveTextContent(
       'Budi Santoso sedang melihat posisi Anda (1 kali hari ini).',
     );
-    const asked = fetchMock.mock.calls.filter(([url]) => url.endsWith('/views'));
+    const asked = fakeApi.calls('get', '/api/v1/share/links/{token}/views');
     expect(asked).toHaveLength(2);
-    expect(asked[0]?.[0]).toBe('/api/v1/share/links/tok/views');
+    expect(asked[0]?.url).toBe('/api/v1/share/links/tok/views');
   });
 });
