@@ -1,8 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
+import { fakeApi } from '../../../../jest/fake-api';
+import type { LinkInfo } from '../../lib/share-api';
 import EnterLinkPage from './enter-link-page';
 
-const openLink = {
+const openLink: LinkInfo = {
   requesterName: 'Budi Santoso',
   channel: 'sms',
   state: 'open',
@@ -14,21 +16,11 @@ const openLink = {
   voiceReply: null,
 };
 
-function reply(status: number, data: unknown, message = 'ok') {
-  return { ok: status < 400, status, statusText: message, json: async () => ({ status, message, data }) };
-}
+const attribution = { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com/', license: 'CC BY 4.0' };
 
-/** Routes the page's fetch calls by their path suffix. */
-function server(routes: Record<string, () => ReturnType<typeof reply>>) {
-  const fetchMock = jest.fn(async (url: string) => {
-    const match = Object.keys(routes)
-      .sort((a, b) => b.length - a.length)
-      .find((suffix) => url.endsWith(suffix));
-    if (!match) throw new Error(`unexpected call ${url}`);
-    return routes[match]!();
-  });
-  global.fetch = fetchMock as unknown as typeof fetch;
-  return fetchMock;
+/** The link as GET /api/v1/share/links/{token} answers it. */
+function answerLink(link: LinkInfo = openLink) {
+  fakeApi.on('get', '/api/v1/share/links/{token}', link);
 }
 
 function geolocation(getCurrentPosition: Geolocation['getCurrentPosition']) {
@@ -42,25 +34,26 @@ describe('EnterLinkPage', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('says the link is invalid when it carries no token, without calling the server', async () => {
-    global.fetch = jest.fn();
     renderRecipientPage('/enter-link', EnterLinkPage);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Location request');
     expect(screen.getByRole('alert')).toHaveTextContent('Invalid link!');
-    expect(global.fetch).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
   });
 
   it('says so in Indonesian when the server does not know the token', async () => {
-    const fetchMock = server({ '/abc': () => reply(404, null, 'Invalid link!') });
+    fakeApi.on('get', '/api/v1/share/links/{token}', fakeApi.fail(404, 'Invalid link!'));
     renderRecipientPage('/id/enter-link?token=abc', EnterLinkPage);
     expect(await screen.findByRole('heading', { name: 'Tautan tidak valid!' })).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledWith('/api/v1/share/links/abc', expect.anything());
+    expect(fakeApi.calls('get', '/api/v1/share/links/{token}').map((call) => call.url)).toEqual([
+      '/api/v1/share/links/abc',
+    ]);
   });
 
   // That no audio is fetched before Play is the browser's part (preload none, checked here; seen in the end-to-end
   // voice-note test): jsdom loads no media.
   it("offers the requester's voice note with its text before the recipient decides, its audio not preloaded", async () => {
     const voiceNote = { durationMs: 12_400, text: 'Ini Ibu, Nak.' };
-    const fetchMock = server({ '/tok': () => reply(200, { ...openLink, voiceNote }) });
+    answerLink({ ...openLink, voiceNote });
     renderRecipientPage('/id/enter-link?token=tok', EnterLinkPage);
     const player = await screen.findByLabelText('Pesan suara dari Budi Santoso, 0:12', { selector: 'audio' });
     expect(player.tagName).toBe('AUDIO');
@@ -69,15 +62,13 @@ describe('EnterLinkPage', () => {
     expect(screen.getByText('Budi Santoso menulis: “Ini Ibu, Nak.”')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Bagikan lokasi saya' })).toBeInTheDocument();
     // Only the link itself was asked for.
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fakeApi.called()).toEqual(['GET /api/v1/share/links/{token}']);
   });
 
   it('names who asks and what would be shared; Share records consent, sends the position and goes on to /share', async () => {
-    const fetchMock = server({
-      '/tok': () => reply(200, openLink),
-      '/tok/consent': () => reply(200, { state: 'sharing', approximate: null, attribution: {} }),
-      '/tok/positions': () => reply(200, { accepted: true, liveUntil: null }),
-    });
+    answerLink();
+    fakeApi.on('post', '/api/v1/share/links/{token}/consent', { state: 'sharing', approximate: null, attribution });
+    fakeApi.on('post', '/api/v1/share/links/{token}/positions', { accepted: true, liveUntil: null });
     geolocation((success) =>
       success({
         coords: { latitude: -6.2, longitude: 106.8, accuracy: 15 },
@@ -88,19 +79,17 @@ describe('EnterLinkPage', () => {
     expect(await screen.findByRole('heading', { name: 'Budi Santoso asks to see your location' })).toBeInTheDocument();
     expect(screen.getByText(/Your approximate place now/)).toBeInTheDocument();
     // Nothing but the opening before the recipient decides.
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fakeApi.called()).toEqual(['GET /api/v1/share/links/{token}']);
     fireEvent.click(screen.getByRole('button', { name: 'Share my location' }));
     // The thank-you page is served whole by the server: a page load, not a client-side route.
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/share?token=tok'));
-    const posted = fetchMock.mock.calls.find(([url]) => url.endsWith('/positions')) as unknown as [string, RequestInit];
-    expect(JSON.parse(String(posted[1].body))).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 15 });
+    const [posted] = fakeApi.calls('post', '/api/v1/share/links/{token}/positions');
+    expect(posted?.body).toMatchObject({ latitude: -6.2, longitude: 106.8, accuracy: 15 });
   });
 
   it('goes to /location-failed with the reason when the browser refuses', async () => {
-    server({
-      '/tok': () => reply(200, openLink),
-      '/tok/consent': () => reply(200, { state: 'sharing', approximate: null, attribution: {} }),
-    });
+    answerLink();
+    fakeApi.on('post', '/api/v1/share/links/{token}/consent', { state: 'sharing', approximate: null, attribution });
     geolocation((_success, failure) =>
       failure?.({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError),
     );
@@ -110,24 +99,22 @@ describe('EnterLinkPage', () => {
   });
 
   it('Decline says it plainly', async () => {
-    server({ '/tok': () => reply(200, openLink), '/tok/decline': () => reply(200, { state: 'declined' }) });
+    answerLink();
+    fakeApi.on('post', '/api/v1/share/links/{token}/decline', { state: 'declined' });
     renderRecipientPage('/enter-link?token=tok', EnterLinkPage);
     fireEvent.click(await screen.findByRole('button', { name: 'Decline' }));
     expect(await screen.findByRole('heading', { name: 'You declined' })).toBeInTheDocument();
   });
 
   it('shows the opt-out confirmation at once when the message’s opt-out link was followed', async () => {
-    const fetchMock = server({
-      '/tok': () => reply(200, openLink),
-      '/tok/opt-out': () => reply(200, { optedOut: true }),
-    });
+    answerLink();
+    fakeApi.on('post', '/api/v1/share/links/{token}/opt-out', { optedOut: true });
     renderRecipientPage('/enter-link?token=tok&action=opt-out', EnterLinkPage);
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, stop all requests' }));
     expect(await screen.findByText(/You will not receive any more location requests/)).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledWith(
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/opt-out').map((call) => call.url)).toEqual([
       '/api/v1/share/links/tok/opt-out',
-      expect.objectContaining({ method: 'POST' }),
-    );
+    ]);
   });
 
   it.each([
@@ -136,15 +123,15 @@ describe('EnterLinkPage', () => {
     ['withdrawn', 'You withdrew your consent'],
     ['expired', 'Invalid link!'],
     ['deleted', 'This request was deleted'],
-  ])('answers a %s link with its state', async (state, heading) => {
-    server({ '/tok': () => reply(200, { ...openLink, state }) });
+  ] as const)('answers a %s link with its state', async (state, heading) => {
+    answerLink({ ...openLink, state });
     renderRecipientPage('/enter-link?token=tok', EnterLinkPage);
     expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Share my location' })).not.toBeInTheDocument();
   });
 
   it('says of a link stopped and erased only that it ended, naming no one', async () => {
-    server({ '/tok': () => reply(200, { ...openLink, requesterName: '', state: 'withdrawn', liveUntil: null }) });
+    answerLink({ ...openLink, requesterName: '', state: 'withdrawn', liveUntil: null });
     renderRecipientPage('/enter-link?token=tok', EnterLinkPage);
     expect(await screen.findByRole('heading', { name: 'You withdrew your consent' })).toBeInTheDocument();
     expect(
@@ -155,7 +142,7 @@ describe('EnterLinkPage', () => {
   });
 
   it('still offers opt-out and report on a link whose request was deleted', async () => {
-    server({ '/tok': () => reply(200, { ...openLink, requesterName: '', state: 'deleted' }) });
+    answerLink({ ...openLink, requesterName: '', state: 'deleted' });
     renderRecipientPage('/enter-link?token=tok&action=opt-out', EnterLinkPage);
     expect(await screen.findByRole('button', { name: 'Yes, stop all requests' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Report abuse' })).toBeInTheDocument();
