@@ -70,7 +70,7 @@ const serverLayers = [
   ['lib', 'i18n'],
   ['db'],
   ['messages', 'payments'],
-  ['auth', 'accounts', 'requests', 'sharing', 'billing', 'voice', 'live', 'geo', 'push', 'retention'],
+  ['auth', 'accounts', 'requests', 'sharing', 'billing', 'voice', 'live', 'geo', 'push', 'retention', 'visitors'],
   ['config'],
   ['plugins'],
   ['routes'],
