@@ -1,4 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
+import { fakeApi } from '../../../../jest/fake-api';
 import { LIVE_HEARD_EVERY_MS, MIN_INTERVAL_MS, NO_POSITION_GRACE_MS, useLiveSharing } from './use-live-sharing';
 
 type Success = (position: GeolocationPosition) => void;
@@ -18,7 +19,6 @@ function failure(code: 1 | 2 | 3): GeolocationPositionError {
 describe('useLiveSharing', () => {
   let onPosition: Success;
   let onError: Failure;
-  let fetchMock: jest.Mock;
   const geolocation = {
     watchPosition: jest.fn((success: Success, error: Failure) => {
       onPosition = success;
@@ -35,19 +35,9 @@ describe('useLiveSharing', () => {
     geolocation.clearWatch.mockClear();
     Object.defineProperty(navigator, 'geolocation', { configurable: true, value: geolocation });
     // The server: positions accepted; the page's minute call answers the window it names (still open).
-    fetchMock = jest.fn(async (url: string, init?: RequestInit) => ({
-      ok: true,
-      status: 200,
-      statusText: 'ok',
-      json: async () => ({
-        status: 200,
-        message: 'ok',
-        data: url.endsWith('/live/heard')
-          ? { liveUntil: JSON.parse(init?.body as string).liveUntil }
-          : { accepted: true, liveUntil: null },
-      }),
-    }));
-    global.fetch = fetchMock as unknown as typeof fetch;
+    fakeApi.on('post', '/api/v1/share/links/{token}/positions', { accepted: true, liveUntil: null });
+    fakeApi.on('post', '/api/v1/share/links/{token}/live/heard', ({ liveUntil }) => ({ liveUntil }));
+    fakeApi.on('post', '/api/v1/share/links/{token}/live/end', { liveUntil: null });
   });
 
   afterEach(() => {
@@ -55,14 +45,10 @@ describe('useLiveSharing', () => {
   });
 
   const posted = () =>
-    fetchMock.mock.calls
-      .filter(([url]) => String(url).endsWith('/positions'))
-      .map(([url, init]) => [url, JSON.parse((init as RequestInit).body as string).latitude]);
+    fakeApi.calls('post', '/api/v1/share/links/{token}/positions').map((call) => [call.url, call.body.latitude]);
   // The calls that ended a live window early, with the window each named.
   const endedWindows = () =>
-    fetchMock.mock.calls
-      .filter(([url]) => String(url).endsWith('/live/end'))
-      .map(([url, init]) => [url, JSON.parse((init as RequestInit).body as string).liveUntil]);
+    fakeApi.calls('post', '/api/v1/share/links/{token}/live/end').map((call) => [call.url, call.body.liveUntil]);
 
   it('posts positions at most every 10 seconds, and ends by itself at its end time', async () => {
     const onEnded = jest.fn();
@@ -97,8 +83,7 @@ describe('useLiveSharing', () => {
     expect(onEnded).toHaveBeenCalledWith('denied');
     expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
     expect(endedWindows()).toEqual([['/api/v1/share/links/tok/live/end', liveUntil]]);
-    const [, init] = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/live/end'))!;
-    expect(JSON.parse((init as RequestInit).body as string).reason).toBe('denied');
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/live/end')[0]?.body.reason).toBe('denied');
     // A late error changes nothing.
     act(() => onError(failure(1)));
     expect(endedWindows()).toHaveLength(1);
@@ -123,12 +108,11 @@ describe('useLiveSharing', () => {
   });
 
   it('does not end the window when the server has stopped taking positions (it knows)', async () => {
-    fetchMock.mockImplementation(async () => ({
-      ok: false,
-      status: 409,
-      statusText: 'Conflict',
-      json: async () => ({ status: 409, message: 'You stopped sharing through this link.', data: null }),
-    }));
+    fakeApi.on(
+      'post',
+      '/api/v1/share/links/{token}/positions',
+      fakeApi.fail(409, 'You stopped sharing through this link.'),
+    );
     const onEnded = jest.fn();
     renderHook(() => useLiveSharing('tok', new Date(Date.now() + 60 * 60_000).toISOString(), onEnded));
     await act(async () => onPosition(fix(-6.1)));
@@ -167,7 +151,7 @@ describe('useLiveSharing', () => {
     const onEnded = jest.fn();
     const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
     renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
-    const heard = () => fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/live/heard'));
+    const heard = () => fakeApi.calls('post', '/api/v1/share/links/{token}/live/heard');
     await act(async () => {
       jest.advanceTimersByTime(LIVE_HEARD_EVERY_MS - 1);
     });
@@ -176,7 +160,7 @@ describe('useLiveSharing', () => {
       jest.advanceTimersByTime(2 * LIVE_HEARD_EVERY_MS);
     });
     expect(heard()).toHaveLength(2);
-    expect(JSON.parse((heard()[0]![1] as RequestInit).body as string)).toEqual({ liveUntil });
+    expect(heard()[0]?.body).toEqual({ liveUntil });
     expect(onEnded).not.toHaveBeenCalled();
   });
 
@@ -184,12 +168,7 @@ describe('useLiveSharing', () => {
     const onEnded = jest.fn();
     const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
     renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
-    fetchMock.mockImplementation(async () => ({
-      ok: true,
-      status: 200,
-      statusText: 'ok',
-      json: async () => ({ status: 200, message: 'ok', data: { liveUntil: null } }),
-    }));
+    fakeApi.on('post', '/api/v1/share/links/{token}/live/heard', { liveUntil: null });
     await act(async () => {
       jest.advanceTimersByTime(LIVE_HEARD_EVERY_MS);
     });
