@@ -253,15 +253,20 @@ afterAll(() => {
   globalThis.fetch = realFetch;
 });
 
+/** Throws, naming them, when calls came that no answer was set for (and forgets them). */
+function verify(): void {
+  const surprises = unexpected.splice(0);
+  if (surprises.length) throw new Error(`The fake API was called unexpectedly:\n${surprises.join('\n')}`);
+}
+
 // Between tests: a call nobody expected fails the test that made it; then every answer and record is forgotten.
 afterEach(() => {
-  const surprises = unexpected.splice(0);
   routes.length = 0;
   seen.length = 0;
   for (const effect of Object.values(effects)) effect.mockClear();
   if (withoutHost) installApiInterceptors(apiClient, effects);
   withoutHost = false;
-  if (surprises.length) throw new Error(`The fake API was called unexpectedly:\n${surprises.join('\n')}`);
+  verify();
 });
 
 export const fakeApi = {
@@ -307,6 +312,8 @@ export const fakeApi = {
     apiClient.interceptors.response.clear();
     withoutHost = true;
   },
+
+  verify,
 
   /** What the host's interceptors did besides answering: toasts, the session ending, the subscription page. */
   effects,
