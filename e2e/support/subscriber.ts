@@ -4,6 +4,7 @@
 // signed-in subscriber starts here instead of clicking through the sign-up (billing's own spec proves that).
 import { randomBytes } from 'node:crypto';
 import * as jsencryptModule from 'jsencrypt';
+import type { Envelope } from '../../shared/src/api/envelope';
 
 type JSEncryptInstance = { setPublicKey(pem: string): void; encrypt(text: string): string | false };
 const jsencryptExports = jsencryptModule as unknown as {
@@ -42,12 +43,6 @@ export interface SignUpOptions {
   cardNumber?: string;
   /** Sent with every call, e.g. an X-Forwarded-For of its own for each of many sign-ups (the soak loop). */
   headers?: Record<string, string>;
-}
-
-interface Envelope<T> {
-  status: number;
-  message: string;
-  data: T;
 }
 
 /** One API call: its envelope's data, or an error naming the route and the server's message. */
