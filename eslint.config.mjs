@@ -96,9 +96,6 @@ const aboveLayer = (layer, depth) => {
     },
   ];
 };
-// Files that still import up, until what they import moves down (money, into the rules the browser shares): held
-// to the server's other zones meanwhile.
-const stillImportingUp = ['server/src/payments/paypal-outcomes.ts', 'server/src/payments/stripe-outcomes.ts'];
 const serverLayerZones = () =>
   serverLayers.flatMap((names, layer) =>
     serverDepths.map((depth) =>
@@ -106,7 +103,6 @@ const serverLayerZones = () =>
         names.flatMap((name) => filesAt(name, depth)),
         [...apps, 'shared'],
         aboveLayer(layer, depth),
-        stillImportingUp,
       ),
     ),
   );
