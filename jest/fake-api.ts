@@ -2,7 +2,6 @@
 // adapter (so the real API client, the host's interceptors and the envelope's unwrapping all run) and as `fetch`
 // (the share page's plain-fetch client). Each route is typed by its path from the server's OpenAPI document; a call
 // nobody set an answer for fails the test. Answers and recorded calls are forgotten after each test.
-import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { apiClient } from '@kabari/shared/api/api-client';
 import type {
   ApiBody,
@@ -173,12 +172,17 @@ const effects = {
 installApiInterceptors(apiClient, effects);
 let withoutHost = false;
 
-apiClient.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+// axios's errors as its own adapters make them (what the interceptors read of one), without importing axios here: it
+// is the shared package's dependency.
+function axiosError(message: string, code: string, fields: object): Error {
+  return Object.assign(new Error(message), { isAxiosError: true, name: 'AxiosError', code, ...fields });
+}
+
+type Adapter = Extract<NonNullable<typeof apiClient.defaults.adapter>, (...args: never[]) => unknown>;
+
+const adapter: Adapter = async (config) => {
   const headers = Object.fromEntries(
-    Object.entries(AxiosHeaders.from(config.headers).toJSON()).map(([name, value]) => [
-      name.toLowerCase(),
-      String(value),
-    ]),
+    Object.entries(config.headers.toJSON()).map(([name, value]) => [name.toLowerCase(), String(value)]),
   );
   const outcome = await answer({
     method: config.method ?? 'get',
@@ -192,21 +196,22 @@ apiClient.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise
         .map((name) => [name, config[name]]),
     ),
   });
-  if ('kind' in outcome) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config);
+  if ('kind' in outcome) throw axiosError('Network Error', 'ERR_NETWORK', { config });
   const file = outcome.body instanceof Blob;
-  const response: AxiosResponse = {
+  const response = {
     data: file ? outcome.body : JSON.stringify(outcome.body),
     status: outcome.status,
     statusText: '',
-    headers: new AxiosHeaders(outcome.headers ?? { 'content-type': 'application/json' }),
+    headers: outcome.headers ?? { 'content-type': 'application/json' },
     config,
   };
   if (outcome.status >= 400) {
-    const code = outcome.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST;
-    throw new AxiosError(`Request failed with status code ${outcome.status}`, code, config, null, response);
+    const code = outcome.status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST';
+    throw axiosError(`Request failed with status code ${outcome.status}`, code, { config, response });
   }
   return response;
 };
+apiClient.defaults.adapter = adapter;
 
 function fetchHeaders(headers: HeadersInit | undefined): Record<string, string> {
   const found: Record<string, string> = {};
