@@ -1,14 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
 import type { Config } from '../../config';
 import { errorResponses, ok } from '../../lib/envelope';
-import { contactMessageBody, contactMessageResponse, sayContact } from './schemas';
-import { sendContactMessage } from './service';
-import { throwWhenLimited } from '../../lib/throttle-answer';
-
-// Generous enough for people behind one carrier-grade NAT (common on Indonesian mobile networks), tight enough
-// that the form cannot be used to flood the operator's mailbox. Counted in the database: it holds across instances.
-export const CONTACT_PER_IP: ThrottleRule = { limit: 10, windowSeconds: 60 * 60 };
+import { CONTACT_PER_IP, sendContactMessage } from '../../visitors/contact-form';
+import { contactMessageBody, contactMessageResponse } from './schemas';
 
 /** The public contact form (/contact-us): stored for the operator and emailed to OPERATOR_EMAIL through the outbox. */
 const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -29,13 +23,8 @@ const contactRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       },
     },
     async (request) => {
-      const limit = await countAttempt(
-        app.db,
-        throttleKey(app.auth.secrets.hmacSecret, 'contact:ip', request.ip),
-        CONTACT_PER_IP,
-      );
-      throwWhenLimited(limit, sayContact, 'tooManyMessages');
-      await sendContactMessage(app, request.body, operatorEmail);
+      const deps = { db: app.db, outbox: app.outbox, hmacSecret: app.auth.secrets.hmacSecret };
+      await sendContactMessage(deps, request.ip, request.body, operatorEmail);
       return ok({ received: true as const });
     },
   );

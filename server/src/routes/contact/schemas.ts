@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
-import { inputMessage, messagesOf } from '../../lib/messages';
+import { inputMessage } from '../../lib/messages';
 import { CONTACT_TOPICS } from '../../db/column-values';
 import { emailField } from '../auth/schemas';
 
@@ -8,9 +8,6 @@ import { emailField } from '../auth/schemas';
 export const NAME_MAX = 100;
 export const MESSAGE_MIN = 10;
 export const MESSAGE_MAX = 5000;
-
-/** The contact form's texts, both languages; the schema gives zod the English one and the answer is localised. */
-export const sayContact = messagesOf('contact');
 
 // No line breaks or other control characters: the name goes into the email's subject line.
 const SINGLE_LINE = /^[^\p{Cc}]*$/u;

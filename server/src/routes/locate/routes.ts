@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
 import { errorResponses, ok } from '../../lib/envelope';
 import { countryResponse, visitorReportBody, visitorReportResponse } from './schemas';
-import { recordVisitorReport } from './service';
+import { recordVisitorReport } from '../../visitors/visitor-reports';
 
 const locateRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(

@@ -29,8 +29,6 @@ export const visitorReportBody = z.object({
   visitTime: z.iso.datetime({ offset: true, message: 'visitTime must be an ISO timestamp' }),
 });
 
-export type VisitorReport = z.infer<typeof visitorReportBody>;
-
 export const visitorReportResponse = envelope(z.object({ recorded: z.literal(true) }));
 
 export const countryResponse = envelope(

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countAttempt, throttleKey } from '../../auth/throttle';
-import { sayCommon } from '../../lib/messages';
+import { requestRefund } from '../../billing/refund-requests';
 import type { Config } from '../../config';
 import { errorResponses, ok } from '../../lib/envelope';
 import { refundBody, refundResponse } from './schemas';
-import { requestRefund } from './service';
-import { throwWhenLimited } from '../../lib/throttle-answer';
 
 /** /unsubscribe-and-refund: cancel and ask for a refund; stored for the operator, confirmed by email. */
 const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -27,13 +24,15 @@ const refundRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
       },
     },
     async (request) => {
-      const limit = await countAttempt(app.db, throttleKey(app.auth.secrets.hmacSecret, 'refund:ip', request.ip), {
-        limit: 20 * authThrottleScale,
-        windowSeconds: 3600,
-      });
-      throwWhenLimited(limit, sayCommon, 'tooManyFromNetwork');
       const session = await app.auth.sessionOf(request);
-      const id = await requestRefund(app, {
+      const deps = {
+        db: app.db,
+        outbox: app.outbox,
+        hmacSecret: app.auth.secrets.hmacSecret,
+        clock: app.billing.clock,
+        throttleScale: authThrottleScale,
+      };
+      const id = await requestRefund(deps, request.ip, {
         ...request.body,
         signedInAsEmail: session?.user.email === request.body.email,
         operatorAddress: operatorEmail,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { contactMessages } from '../../../src/db/schema/accounts';
 import { outboxMessages } from '../../../src/db/schema/outbox';
-import { CONTACT_PER_IP } from '../../../src/routes/contact/routes';
+import { CONTACT_PER_IP } from '../../../src/visitors/contact-form';
 import { describeEachDatabase } from '../../support/databases';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 

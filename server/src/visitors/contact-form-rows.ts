@@ -1,5 +1,5 @@
-import type { DatabaseExecutor } from '../../db/open-database';
-import { contactMessages } from '../../db/schema/accounts';
+import type { DatabaseExecutor } from '../db/open-database';
+import { contactMessages } from '../db/schema/accounts';
 
 /** Stores a contact-form message for the operator; answers its id and when it arrived. */
 export async function insertContactMessage(db: DatabaseExecutor, values: typeof contactMessages.$inferInsert) {

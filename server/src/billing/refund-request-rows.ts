@@ -1,5 +1,5 @@
-import type { DatabaseExecutor } from '../../db/open-database';
-import { refundRequests } from '../../db/schema/billing';
+import type { DatabaseExecutor } from '../db/open-database';
+import { refundRequests } from '../db/schema/billing';
 
 /** Stores a refund request for the operator; answers its id. */
 export async function insertRefundRequest(

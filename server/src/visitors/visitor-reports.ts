@@ -1,12 +1,28 @@
-import type { DatabaseExecutor } from '../../db/open-database';
-import { HttpError } from '../../lib/envelope';
-import { messagesOf } from '../../lib/messages';
-import { isRecipientPage } from '../../lib/recipient-pages';
-import { insertVisitorReport } from './data';
-import type { VisitorReport } from './schemas';
-import { webAddress } from '../../lib/web-address';
+import type { DatabaseExecutor } from '../db/open-database';
+import { HttpError } from '../lib/envelope';
+import { messagesOf } from '../lib/messages';
+import { isRecipientPage } from '../lib/recipient-pages';
+import { insertVisitorReport, type NewVisitorReport } from './visitor-report-rows';
+import { webAddress } from '../lib/web-address';
 
 const say = messagesOf('locate');
+
+/** A visitor's device report as the browser sends it: only what the browser says about itself. */
+export interface VisitorReport {
+  visitorId: string;
+  userAgent: string;
+  osName: string | null;
+  osVersion: string | null;
+  browserName: string | null;
+  browserVersion: string | null;
+  deviceType: NewVisitorReport['deviceType'];
+  deviceBrand: string | null;
+  deviceModel: string | null;
+  pageUrl: string | null;
+  referrerUrl: string | null;
+  source: string | null;
+  visitTime: string;
+}
 
 // A marker such as "sms" or "newsletter-2026": anything else (a name, a number, a token) is not a source.
 const SOURCE_MARKER = /^[\w.-]{1,64}$/;
