@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
@@ -64,4 +64,9 @@ export async function recordPaymentOutcome(
 export async function lockPayment(tx: DatabaseExecutor, paymentId: string): Promise<Payment | undefined> {
   const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
   return row;
+}
+
+/** The account's payments, newest first (at most 500). */
+export function paymentsOf(db: DatabaseExecutor, userId: string) {
+  return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(500);
 }

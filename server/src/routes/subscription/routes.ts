@@ -3,7 +3,13 @@ import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { paidAmountResponse } from '../registration/schemas';
 import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
-import { cancelRenewals, paymentHistory, renewalTerms, renewSubscription, subscriptionNow } from './service';
+import {
+  cancelRenewals,
+  paymentHistory,
+  renewalTerms,
+  renewSubscription,
+  subscriptionNow,
+} from '../../billing/subscriber-billing';
 
 /**
  * The signed-in user's subscription: info (on every protected navigation), cancel, renew, payments. HTTP only; the

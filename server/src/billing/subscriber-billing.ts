@@ -1,28 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import type { User } from '../../auth/users';
-import { sayBilling as say } from '../../billing/billing-messages';
-import { cancelledEmail } from '../../billing/emails';
-import { paymentView } from '../../billing/payment-view';
-import { openPaypalOrder } from '../../billing/paypal-orders';
-import { findRegistration, insertRegistration, setRegistrationProviderRef } from '../../billing/registration-rows';
-import { bookRestart, type RestartResult } from '../../billing/restarts';
-import { restartKey, type FirstChargeAnswer } from '../../billing/sign-ups';
+import type { User } from '../auth/users';
+import { sayBilling as say } from './billing-messages';
+import { cancelledEmail } from './emails';
+import { paymentView } from './payment-view';
+import { openPaypalOrder } from './paypal-orders';
+import { findRegistration, insertRegistration, setRegistrationProviderRef } from './registration-rows';
+import { bookRestart, type RestartResult } from './restarts';
+import { restartKey, type FirstChargeAnswer } from './sign-ups';
 import {
   cancelSubscription,
   effectiveStatus,
   findSubscription,
   subscriptionInfo,
   type Subscription,
-} from '../../billing/subscriptions';
-import type { PaymentProvider } from '../../db/column-values';
-import type { DatabaseExecutor } from '../../db/open-database';
-import { HttpError } from '../../lib/envelope';
-import { authorizeSandboxPayment } from '../../payments/sandbox-processor';
-import { paymentsOf } from './data';
-import type { renewBody, renewResponse } from './schemas';
-import { processorsOf } from '../../payments/processors';
+} from './subscriptions';
+import type { PaymentProvider } from '../db/column-values';
+import type { DatabaseExecutor } from '../db/open-database';
+import { HttpError } from '../lib/envelope';
+import { authorizeSandboxPayment } from '../payments/sandbox-processor';
+import { paymentsOf } from './payment-rows';
+import type { CardInput } from '../payments/card-checks';
+import type { SandboxMethod } from '../payments/sandbox-processor';
+import { processorsOf } from '../payments/processors';
 
 // The signed-in subscriber's subscription: what it is, cancelling it, paying again once it has ended, the payments.
 
@@ -74,17 +74,30 @@ export async function cancelRenewals(deps: SubscriptionDeps, user: User) {
   return subscriptionInfo(result.subscription, now, processorsOf(deps.billing));
 }
 
-type RenewAnswer = z.infer<typeof renewResponse>['data'];
+/** What the dashboard's next step is after a renewal was asked: done, 3-D Secure, or PayPal's button. */
+interface RenewAnswer {
+  registerId: string;
+  requiresAction?: boolean;
+  clientSecret?: string;
+  orderId?: string;
+}
+
+/** A subscriber's ask to pay again, as the renewal dialog sends it. */
+export interface RenewAsk {
+  method: SandboxMethod;
+  card?: CardInput | undefined;
+  paymentMethodId?: string | undefined;
+  locale?: 'en' | 'id' | undefined;
+  registerId?: string | undefined;
+  orderId?: string | undefined;
+  capture?: boolean | undefined;
+}
 
 /**
  * An expired subscriber pays again (sandbox, Stripe or PayPal, as configured) for a new full period from now; 400
  * while access lasts. PayPal takes two calls: the first opens an order, the second (`capture`) captures it.
  */
-export async function renewSubscription(
-  deps: SubscriptionDeps,
-  user: User,
-  body: z.infer<typeof renewBody>,
-): Promise<RenewAnswer> {
+export async function renewSubscription(deps: SubscriptionDeps, user: User, body: RenewAsk): Promise<RenewAnswer> {
   const now = deps.billing.clock.now();
   const subscription = await findSubscription(deps.db, user.id);
   if (!subscription) throw new HttpError(404, say('noSubscription'));
