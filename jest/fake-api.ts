@@ -35,19 +35,20 @@ interface FileAnswer {
 }
 
 type Operation<M extends ApiMethodName, P extends ApiPathWith<M>> = M & ApiMethod<P>;
-type Never<T, Else> = [T] extends [never] ? Else : T;
+/** T, or `Else` where the path has none (no body, no placeholders, no query). */
+type OrElse<T, Else> = [T] extends [never] ? Else : T;
 
 /** What the fake saw of one call. */
 export interface FakeCall<M extends ApiMethodName, P extends ApiPathWith<M>> {
   /** The JSON body (a Blob for an upload); undefined when none was sent. */
-  body: Never<ApiBody<P, Operation<M, P>>, undefined>;
+  body: OrElse<ApiBody<P, Operation<M, P>>, undefined>;
   /** The values of the path's `{name}` placeholders, decoded. */
-  path: Never<ApiPathParams<P, Operation<M, P>>, Record<string, never>>;
+  path: OrElse<ApiPathParams<P, Operation<M, P>>, Record<string, never>>;
   /** The query string, its values as sent. */
-  query: Never<ApiQuery<P, Operation<M, P>>, Record<string, never>>;
+  query: OrElse<ApiQuery<P, Operation<M, P>>, Record<string, never>>;
   /** The request's headers, their names in lower case. */
   headers: Record<string, string>;
-  /** The URL as sent (path and query). */
+  /** The URL as sent: its path, and any query written into it (the API client's parameters are in `query`). */
   url: string;
   /** The API client's own options (absent on a plain-fetch call). */
   options: { toastErrors?: boolean; handledStatuses?: readonly number[]; raw?: boolean; responseType?: string };
