@@ -1,14 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { findUserByEmail } from '../../auth/users';
-import { subscriptionInfo } from '../../billing/subscriptions';
-import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { sayBilling } from '../../billing/billing-messages';
-import { messagesOf } from '../../lib/messages';
-import { expireSubscriptionAt } from './data';
+import { expireSubscriptionNow, runRenewalsNow } from '../../billing/dev-billing';
+import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { expireBody, expireResponse, runRenewalsBody, runRenewalsResponse } from './schemas';
-import { processorsOf } from '../../payments/processors';
-
-const say = messagesOf('devBilling');
 
 /**
  * Development and end-to-end tools for subscriptions, registered only when DEV_BILLING_TOOLS=true, behind the dev
@@ -26,14 +19,7 @@ const devBillingRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, o
         response: { 200: expireResponse, 404: errorEnvelope, ...errorResponses },
       },
     },
-    async (request) => {
-      const user = await findUserByEmail(app.db, request.body.email);
-      if (!user) throw new HttpError(404, say('noAccount'));
-      const now = app.billing.clock.now();
-      const updated = await expireSubscriptionAt(app.db, user.id, now);
-      if (!updated) throw new HttpError(404, sayBilling('noSubscription'));
-      return ok(subscriptionInfo(updated, now, processorsOf(app.billing)));
-    },
+    async (request) => ok(await expireSubscriptionNow(app, request.body.email)),
   );
 
   app.post(
@@ -47,18 +33,7 @@ const devBillingRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, o
         response: { 200: runRenewalsResponse, 404: errorEnvelope, ...errorResponses },
       },
     },
-    async (request) => {
-      const { at, email } = request.body;
-      let userId: string | undefined;
-      if (email) {
-        const user = await findUserByEmail(app.db, email);
-        if (!user) throw new HttpError(404, say('noAccount'));
-        userId = user.id;
-      }
-      const report = await app.billing.runRenewals(at ? new Date(at) : undefined, userId);
-      app.outbox.kick();
-      return ok(report);
-    },
+    async (request) => ok(await runRenewalsNow(app, request.body.at, request.body.email)),
   );
 };
 

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope';
-import { latestOutboxMessages } from './data';
+import { localOutbox } from '../../messages/local-outbox';
 import { escapeHtml } from '../../lib/escape-html';
 
 const outboxMessage = z.object({
@@ -50,22 +50,7 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, op
     },
     async (request, reply) => {
       const { recipient, format, limit } = request.query;
-      const rows = await latestOutboxMessages(app.db, recipient, limit);
-      const messages = rows.map((row) => ({
-        id: row.id,
-        channel: row.channel === 'sms' ? ('sms' as const) : ('email' as const),
-        recipient: row.recipient,
-        subject: row.subject,
-        bodyText: row.bodyText,
-        replyTo: row.replyTo,
-        locale: row.locale,
-        state: row.state,
-        transport: row.transport,
-        attempts: row.attempts,
-        lastError: row.lastError,
-        createdAt: row.createdAt.toISOString(),
-        sentAt: row.sentAt?.toISOString() ?? null,
-      }));
+      const messages = await localOutbox(app.db, recipient, limit);
       reply.header('cache-control', 'no-store');
       const wantsHtml = format === 'html' || (format === undefined && request.headers.accept?.includes('text/html'));
       if (!wantsHtml) return ok(messages);

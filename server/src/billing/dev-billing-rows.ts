@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../../db/open-database';
-import { subscriptions } from '../../db/schema/billing';
+import type { DatabaseExecutor } from '../db/open-database';
+import { subscriptions } from '../db/schema/billing';
 
 /** Ends an account's subscription at `now`, as a failed renewal would; undefined when it has none. */
 export async function expireSubscriptionAt(db: DatabaseExecutor, userId: string, now: Date) {
