@@ -40,7 +40,7 @@ import locateRoutes from './routes/locate/routes';
 import registrationRoutes from './routes/registration/routes';
 import subscriptionRoutes from './routes/subscription/routes';
 import accountRoutes from './routes/account/routes';
-import type { ExportLimits } from './routes/account/export-archive';
+import type { ExportLimits } from './accounts/export-archive';
 import refundRoutes from './routes/refunds/routes';
 import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';

@@ -3,7 +3,7 @@ import { users } from '../../src/db/schema/accounts';
 import { geocodeCache } from '../../src/db/schema/location-requests';
 import { englishAddress } from '../../src/geo/place';
 import { createReverseGeocoder, nearestPlace } from '../../src/geo/reverse-geocode';
-import { eraseAccount } from '../../src/routes/account/erase-account';
+import { eraseAccount } from '../../src/accounts/erasure-rows';
 import { describeEachDatabase } from '../support/databases';
 import { insertRequest, insertRequester } from '../support/share-fixtures';
 import { buildTestApp, type TestApp } from '../support/test-app';

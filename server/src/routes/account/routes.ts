@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { messagesOf } from '../../lib/messages';
+import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import {
   deleteAccountBody,
   emailBody,
@@ -15,7 +14,7 @@ import {
   successResponse,
   userResponse,
 } from './schemas';
-import { claimExportLease, DEFAULT_EXPORT_LIMITS, exportArchive, type ExportLimits } from './export-archive';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../accounts/export-archive';
 import {
   changeDisplayName,
   changeNoticeSettings,
@@ -23,18 +22,16 @@ import {
   confirmEmailChange,
   deleteAccount,
   endSession,
-  exportAccount,
+  startAccountExport,
   listSessions,
   noticeSettings,
   requestEmailChange,
-} from './service';
+} from '../../accounts/own-account';
 
 /**
  * The subscriber's own data: export, delete, name, email, password, sessions. HTTP only: every route is the signed-in
- * caller's own, and the rules are in service.ts.
+ * caller's own, and the rules are in accounts/own-account.ts.
  */
-const sayAccount = messagesOf('account');
-
 const accountRoutes: FastifyPluginAsyncZod<{ exportLimits?: Partial<ExportLimits> }> = async (app, options) => {
   const exportLimits: ExportLimits = { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits };
   const authed = { preHandler: app.auth.requireSession };
@@ -61,27 +58,14 @@ const accountRoutes: FastifyPluginAsyncZod<{ exportLimits?: Partial<ExportLimits
       },
     },
     async (request, reply) => {
-      const release = await claimExportLease(app.db, request.session!.user.id, exportLimits);
-      if (!release) throw new HttpError(429, sayAccount('exportRunning'));
-      const finished = () =>
-        release().catch((error: unknown) => {
-          // The lease then frees itself a minute after the deadline.
-          app.log.error({ err: error }, 'Could not end the lease of a data export');
-        });
-      let document: Awaited<ReturnType<typeof exportAccount>>;
-      try {
-        document = await exportAccount(app, request.session!);
-      } catch (error) {
-        await finished();
-        throw error;
-      }
+      const archive = await startAccountExport(app, request.session!, exportLimits);
       const day = new Date().toISOString().slice(0, 10);
       // A file, not the JSON envelope: streamed as it is made, past the response schema.
       return (reply as FastifyReply)
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="kabari-my-data-${day}.zip"`)
         .type('application/zip')
-        .send(exportArchive(app.db, document, exportLimits, finished));
+        .send(archive);
     },
   );
 

@@ -1,27 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { unsendableNameProblem } from '../../auth/display-name';
-import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords';
-import { revokeSession, revokeUserSessions, type Session } from '../../auth/sessions';
-import { countAttempt } from '../../auth/throttle';
-import { findUserByEmail, setPasswordHash, userCacheInfo, type User, type UserCacheInfo } from '../../auth/users';
-import { issueEmailChangeCode, redeemEmailChangeCode } from '../../auth/verification-codes';
-import { redeemBillingCode } from '../../billing/billing-codes';
-import { sayBilling } from '../../billing/billing-messages';
-import { accountDeletedEmail } from '../../billing/emails';
-import { paymentView } from '../../billing/payment-view';
-import { findSubscription, subscriptionInfo, type Subscription } from '../../billing/subscriptions';
-import { HttpError } from '../../lib/envelope';
-import { messagesOf, sayCommon } from '../../lib/messages';
-import { throwWhenLimited } from '../../lib/throttle-answer';
-import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../../messages/templates';
-import { processorsOf } from '../../payments/processors';
-import { pushSubscriptionsOf } from '../../push/push-subscriptions';
-import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../../requests/requester-notices';
-import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './data';
-import { isUniqueViolation } from '../../db/unique-violation';
-import { eraseAccount } from './erase-account';
-import { exportedVoiceNotes } from '../../voice/voice-notes';
+import { unsendableNameProblem } from '../auth/display-name';
+import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords';
+import { revokeSession, revokeUserSessions, type Session } from '../auth/sessions';
+import { countAttempt } from '../auth/throttle';
+import { findUserByEmail, setPasswordHash, userCacheInfo, type User, type UserCacheInfo } from '../auth/users';
+import { issueEmailChangeCode, redeemEmailChangeCode } from '../auth/verification-codes';
+import { redeemBillingCode } from '../billing/billing-codes';
+import { sayBilling } from '../billing/billing-messages';
+import { accountDeletedEmail } from '../billing/emails';
+import { paymentView } from '../billing/payment-view';
+import { findSubscription, subscriptionInfo, type Subscription } from '../billing/subscriptions';
+import { HttpError } from '../lib/envelope';
+import { messagesOf, sayCommon } from '../lib/messages';
+import { throwWhenLimited } from '../lib/throttle-answer';
+import { emailChangeCodeEmail, emailChangedEmail, passwordChangedEmail } from '../messages/templates';
+import { processorsOf } from '../payments/processors';
+import { pushSubscriptionsOf } from '../push/push-subscriptions';
+import { noticeSettingsOf, setNoticeSettings, type NoticeSettings } from '../requests/requester-notices';
+import { accountRows, activeSessionsOf, isOwnOpenSession, setDisplayName, setEmail } from './account-rows';
+import { isUniqueViolation } from '../db/unique-violation';
+import { eraseAccount } from './erasure-rows';
+import { exportedVoiceNotes } from '../voice/voice-notes';
+import { exportArchive, type ExportLimits } from './export-archive';
+import { claimExportLease } from './export-lease-rows';
+import type { Readable } from 'node:stream';
 
 // The subscriber's rules about their own account: export, delete, name, email, password, sessions. Every rule acts
 // on the signed-in account it is given, nothing else.
@@ -73,10 +76,32 @@ async function forgetAtProvider(deps: AccountDeps, subscription: Subscription): 
 }
 
 /**
+ * My data as a ZIP, made as the client reads it (export-archive.ts): one export at a time per account (429 while
+ * another is still being made), ended at the deadline of `limits`.
+ */
+export async function startAccountExport(deps: AccountDeps, session: Session, limits: ExportLimits): Promise<Readable> {
+  const release = await claimExportLease(deps.db, session.user.id, limits.deadlineMs);
+  if (!release) throw new HttpError(429, sayAccount('exportRunning'));
+  const finished = () =>
+    release().catch((error: unknown) => {
+      // The lease then frees itself a minute after the deadline.
+      deps.log.error({ err: error }, 'Could not end the lease of a data export');
+    });
+  let document: Awaited<ReturnType<typeof exportAccount>>;
+  try {
+    document = await exportAccount(deps, session);
+  } catch (error) {
+    await finished();
+    throw error;
+  }
+  return exportArchive(deps.db, document, limits, finished);
+}
+
+/**
  * My data as one document: account, consent at sign-up, notice settings and the browsers with notifications on,
  * sessions, refund requests, subscription, payments, and the requests with their positions. Never a link's token, in any form: the export is a file that travels.
  */
-export async function exportAccount(deps: AccountDeps, session: Session) {
+async function exportAccount(deps: AccountDeps, session: Session) {
   const { user } = session;
   const subscription = await findSubscription(deps.db, user.id);
   const { paid, requests, shared, looked, devices, refunds } = await accountRows(deps.db, user);

@@ -1,20 +1,20 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../../db/open-database';
-import { authThrottles, contactMessages, users, verificationCodes } from '../../db/schema/accounts';
-import { payments, refundRequests, registrations, subscriptions } from '../../db/schema/billing';
+import type { DatabaseExecutor } from '../db/open-database';
+import { authThrottles, contactMessages, users, verificationCodes } from '../db/schema/accounts';
+import { payments, refundRequests, registrations, subscriptions } from '../db/schema/billing';
 import {
   abuseReports,
   dailySendCounts,
   linkTombstones,
   locationRequests,
   sendLimits,
-} from '../../db/schema/location-requests';
-import { outboxMessages } from '../../db/schema/outbox';
-import { pushSubscriptionsOf } from '../../push/push-subscriptions';
-import { forgetCachedAddresses } from '../../geo/cached-addresses';
-import type { ReverseGeocoder } from '../../geo/reverse-geocode';
-import { throttleKey } from '../../auth/throttle';
-import { accountDayKey } from '../../requests/daily-send-counts';
+} from '../db/schema/location-requests';
+import { outboxMessages } from '../db/schema/outbox';
+import { pushSubscriptionsOf } from '../push/push-subscriptions';
+import { forgetCachedAddresses } from '../geo/cached-addresses';
+import type { ReverseGeocoder } from '../geo/reverse-geocode';
+import { throttleKey } from '../auth/throttle';
+import { accountDayKey } from '../requests/daily-send-counts';
 
 // The sign-in and code counters the auth routes keep per email (under a keyed hash of it).
 const EMAIL_THROTTLE_KINDS = ['login:account', 'send-code:account'];

@@ -1,11 +1,11 @@
 import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { User } from '../../auth/users';
-import type { DatabaseExecutor } from '../../db/open-database';
-import { sessions, users, verificationCodes } from '../../db/schema/accounts';
-import { payments, refundRequests } from '../../db/schema/billing';
-import { locationRequests, mapViews, positions } from '../../db/schema/location-requests';
+import type { User } from '../auth/users';
+import type { DatabaseExecutor } from '../db/open-database';
+import { sessions, users, verificationCodes } from '../db/schema/accounts';
+import { payments, refundRequests } from '../db/schema/billing';
+import { locationRequests, mapViews, positions } from '../db/schema/location-requests';
 
-// The subscriber's own rows: every query the account rules (service.ts) make, besides erasure (erase-account.ts).
+// The subscriber's own rows: every query the account rules (own-account.ts) make, besides erasure (erase-account.ts).
 
 /**
  * Everything an account holds, for its export: payments, requests with their positions and map views, sessions,
