@@ -9,7 +9,7 @@ import {
   pushSubscriptionBody,
   pushTestResponse,
 } from './schemas';
-import { sendTestNotification, subscribeBrowser, unsubscribeBrowser } from './service';
+import { sendTestNotification, subscribeBrowser, unsubscribeBrowser } from '../../push/browser-notifications';
 
 /**
  * Notifications by Web Push: the key browsers subscribe with, turning them on and off in a browser, and a test

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { paypalHeaders, stripeHeaders, webhookResponse } from './schemas';
-import { say, webhookRules, type PaypalCaptureEvent } from './service';
+import { say, webhookRules, type PaypalCaptureEvent } from '../../billing/payment-webhooks';
 
 /**
  * Provider webhooks. The body is read raw (a signature covers the exact bytes), so this plugin is encapsulated:

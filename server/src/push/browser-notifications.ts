@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { User } from '../../auth/users';
-import { HttpError } from '../../lib/envelope';
-import { messagesOf } from '../../lib/messages';
+import type { User } from '../auth/users';
+import { HttpError } from '../lib/envelope';
+import { messagesOf } from '../lib/messages';
 import {
   NonPublicAddressError,
   resolvePublicAddress,
   UnresolvableHostError,
   type PublicAddressPolicy,
-} from '../../lib/public-address';
-import { testPushNotification } from '../../messages/templates';
-import { pushSubscriptionsOf, removePushSubscription, savePushSubscription } from '../../push/push-subscriptions';
+} from '../lib/public-address';
+import { testPushNotification } from '../messages/templates';
+import { pushSubscriptionsOf, removePushSubscription, savePushSubscription } from './push-subscriptions';
 
 const say = messagesOf('push');
 

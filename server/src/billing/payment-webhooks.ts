@@ -1,17 +1,17 @@
 import type Stripe from 'stripe';
 import type { FastifyInstance } from 'fastify';
-import { findRegistration } from '../../billing/registration-rows';
-import { firstDayKey } from '../../billing/sign-ups';
-import { settleSignUpAnswer } from '../../billing/sign-up-reconciliation';
+import { findRegistration } from './registration-rows';
+import { firstDayKey } from './sign-ups';
+import { settleSignUpAnswer } from './sign-up-reconciliation';
 import { minorDigits } from '@kabari/rules/money';
-import { recordDispute, recordDisputeWon, recordRefund } from '../../billing/payment-reversals';
-import { settlePendingPayment } from '../../billing/settle';
-import { firstDelivery } from '../../billing/webhook-events';
-import type { DatabaseExecutor } from '../../db/open-database';
-import { HttpError } from '../../lib/envelope';
-import { messagesOf } from '../../lib/messages';
-import type { PaypalProcessor } from '../../payments/paypal';
-import { intentOutcome, refOf, stripeAmount } from '../../payments/stripe-outcomes';
+import { recordDispute, recordDisputeWon, recordRefund } from './payment-reversals';
+import { settlePendingPayment } from './settle';
+import { firstDelivery } from './webhook-events';
+import type { DatabaseExecutor } from '../db/open-database';
+import { HttpError } from '../lib/envelope';
+import { messagesOf } from '../lib/messages';
+import type { PaypalProcessor } from '../payments/paypal';
+import { intentOutcome, refOf, stripeAmount } from '../payments/stripe-outcomes';
 
 // What a provider's verified event changes: a pending payment settled, a sign-up completed or failed, a refund or a
 // dispute recorded. Each event id is recorded in the same transaction as its effect, so a replay changes nothing.
