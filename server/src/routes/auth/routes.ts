@@ -15,7 +15,7 @@ import {
   sessionResponse,
   successResponse,
 } from './schemas';
-import { signInRules } from './service';
+import { signInRules } from '../../auth/sign-in';
 
 /** Login, password reset by emailed code, login by one-time auth code, logout. HTTP only; the rules are in service.ts. */
 const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {

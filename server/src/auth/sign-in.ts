@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import { passwordProblem, hashPassword, verifyPassword } from '../../auth/passwords';
-import { revokeUserSessions, type Session } from '../../auth/sessions';
+import { passwordProblem, hashPassword, verifyPassword } from './passwords';
+import { revokeUserSessions, type Session } from './sessions';
 import {
   claimAttempt,
   clearAttempts,
@@ -11,22 +10,35 @@ import {
   waitingFor,
   type BackoffRule,
   type ThrottleRule,
-} from '../../auth/throttle';
-import { findUserByEmail, setPasswordHash, type User } from '../../auth/users';
-import { consumeCode, spendAttempt } from '../../auth/verification-code-rows';
-import { checkResetCode, issueResetCode, redeemAuthCode } from '../../auth/verification-codes';
-import { issueBillingCode, SEND_CODE_PURPOSES } from '../../billing/billing-codes';
-import { billingCodeEmail } from '../../billing/emails';
-import { HttpError } from '../../lib/envelope';
-import { messagesOf, sayCommon, type Locale } from '../../lib/messages';
-import { throwWhenLimited } from '../../lib/throttle-answer';
-import { passwordChangedEmail, resetCodeEmail } from '../../messages/templates';
-import type { resetPasswordBody, sendCodeBody } from './schemas';
+} from './throttle';
+import { findUserByEmail, setPasswordHash, type User } from './users';
+import { consumeCode, spendAttempt } from './verification-code-rows';
+import { checkResetCode, issueResetCode, redeemAuthCode } from './verification-codes';
+import { issueBillingCode, SEND_CODE_PURPOSES } from '../billing/billing-codes';
+import { billingCodeEmail } from '../billing/emails';
+import { HttpError } from '../lib/envelope';
+import { messagesOf, sayCommon, type Locale } from '../lib/messages';
+import { throwWhenLimited } from '../lib/throttle-answer';
+import { passwordChangedEmail, resetCodeEmail } from '../messages/templates';
 
 // Who may sign in, and how often: the password check with its back-off, the emailed codes, the password reset, the
 // one-time auth code. Sessions themselves are the routes' (a cookie is HTTP).
 
 /** What the sign-in rules use of the server: the database, the outbox, the secrets and session cache, the log. */
+/** An ask for a code by email: 1 a password reset, 2 a refund request, 3 an account's deletion. */
+export interface CodeAsk {
+  email: string;
+  type: 1 | 2 | 3;
+  locale?: Locale | undefined;
+}
+
+/** A new password (encrypted by the browser) and the emailed code that allows it. */
+export interface PasswordReset {
+  email: string;
+  password: string;
+  verificationCode: string;
+}
+
 export type SignInDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'log'>;
 
 const MINUTE = 60;
@@ -102,7 +114,7 @@ export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) 
      * Emails a 6-digit code (password reset, refund request or account deletion) in `readerLocale` unless the form
      * names one; the same answer whether or not the email has an account.
      */
-    async sendCode(ip: string, body: z.infer<typeof sendCodeBody>, readerLocale: (own: Locale) => Locale) {
+    async sendCode(ip: string, body: CodeAsk, readerLocale: (own: Locale) => Locale) {
       const { email } = body;
       const ipLimit = await countAttempt(deps.db, key('send-code:ip', ip), limits.sendCodePerIp);
       throwWhenLimited(ipLimit, say, 'codesFromNetwork');
@@ -140,7 +152,7 @@ export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) 
      * A new password with the emailed code: every session of the account ends but the caller's own (`current`),
      * the owner is told, and the sign-in back-off is cleared for whoever holds the code.
      */
-    async resetPassword(ip: string, body: z.infer<typeof resetPasswordBody>, current: Session | null) {
+    async resetPassword(ip: string, body: PasswordReset, current: Session | null) {
       const { email, password, verificationCode } = body;
       const ipLimit = await countAttempt(deps.db, key('reset:ip', ip), limits.resetPerIp);
       throwWhenLimited(ipLimit, say, 'resetsFromNetwork');
