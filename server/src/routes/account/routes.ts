@@ -58,7 +58,9 @@ const accountRoutes: FastifyPluginAsyncZod<{ exportLimits?: Partial<ExportLimits
       },
     },
     async (request, reply) => {
-      const archive = await startAccountExport(app, request.session!, exportLimits);
+      // Read at each export: a test changes its deadline between exports.
+      const limits: ExportLimits = { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits };
+      const archive = await startAccountExport(app, request.session!, limits);
       const day = new Date().toISOString().slice(0, 10);
       // A file, not the JSON envelope: streamed as it is made, past the response schema.
       return (reply as FastifyReply)
