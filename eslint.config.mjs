@@ -107,9 +107,10 @@ const serverLayerZones = () =>
     ),
   );
 
+const noSqlInRoutes = 'No SQL in a route file: queries in the domain folder’s *-rows.ts, rules beside them.';
 const routeFileLayer = [
-  { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'No SQL in a route file: query in data.ts, rule in service.ts.' },
-  { regex: '/db/schema(?:/|$)', message: 'No SQL in a route file: query in data.ts, rule in service.ts.' },
+  { group: ['drizzle-orm', 'drizzle-orm/*'], message: noSqlInRoutes },
+  { regex: '/db/schema(?:/|$)', message: noSqlInRoutes },
 ];
 
 // Inside an app (each remote and the host), bulletproof-react layers: src/app (the pages that compose features) → src/features/<feature> →
@@ -225,7 +226,7 @@ export default tseslint.config(
   ...apps.flatMap(remoteZones),
   zone(['server/**'], [...apps, 'shared']),
   ...serverLayerZones(),
-  // A resource's route file is HTTP only (schema, session, call the service, answer): its queries live in the
-  // resource's data.ts (or its domain folder), so the rules and the SQL are found by folder name.
+  // A resource's route file is HTTP only (schema, session, call the domain, answer): its rules and their queries live
+  // in a domain folder (the queries in *-rows.ts beside the rules), so they are found by the domain's name.
   zone(['server/src/routes/*/routes.ts'], [...apps, 'shared'], [...routeFileLayer, ...aboveLayer(routesLayer, 2)]),
 );

@@ -9,7 +9,7 @@ import {
   requestEvents,
 } from '../db/schema/location-requests';
 
-// The recipient's side of a location request, as rows: every query the consent rules (service.ts) make.
+// The recipient's side of a location request, as rows: every query the consent rules (link-consent.ts) make.
 
 export type LocationRequestRow = typeof locationRequests.$inferSelect;
 export type LinkTombstoneRow = typeof linkTombstones.$inferSelect;

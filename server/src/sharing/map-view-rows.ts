@@ -2,7 +2,7 @@ import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests, mapViews } from '../db/schema/location-requests';
 
-// The requester looking at a request's map, as rows: every query the map-view rules (service.ts) make.
+// The requester looking at a request's map, as rows: every query the map-view rules (map-views.ts) make.
 
 /** The request with this id if it is the user's: its consent state, or undefined (someone else's, or none). */
 export async function ownedRequestConsent(

@@ -186,7 +186,7 @@ export const abuseReports = pgTable(
     // The link reported, as its token's sha256 (the request's and the tombstone's token_hash): it outlives the
     // request. Null on reports stored before it was kept.
     tokenHash: text('token_hash'),
-    // A keyed hash of the reporting browser's random cookie (routes/share/reporter-session.ts): names nobody.
+    // A keyed hash of the reporting browser's random cookie (plugins/reporter-session.ts): names nobody.
     reporterKey: text('reporter_key'),
     reason: text('reason', { enum: REPORT_REASONS }).notNull(),
     details: text('details'),

@@ -17,7 +17,7 @@ import {
 } from './schemas';
 import { signInRules } from '../../auth/sign-in';
 
-/** Login, password reset by emailed code, login by one-time auth code, logout. HTTP only; the rules are in service.ts. */
+/** Login, password reset by emailed code, login by one-time auth code, logout. HTTP only; the rules are in auth/sign-in.ts. */
 const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const scale = options.config.authThrottleScale;
   const { secrets } = app.auth;
