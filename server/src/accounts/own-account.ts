@@ -25,6 +25,7 @@ import { exportedVoiceNotes } from '../voice/voice-notes';
 import { exportArchive, type ExportLimits } from './export-archive';
 import { claimExportLease } from './export-lease-rows';
 import type { Readable } from 'node:stream';
+import { looksOf } from '../sharing/look-recorder';
 
 // The subscriber's rules about their own account: export, delete, name, email, password, sessions. Every rule acts
 // on the signed-in account it is given, nothing else.
@@ -106,6 +107,9 @@ async function exportAccount(deps: AccountDeps, session: Session) {
   const subscription = await findSubscription(deps.db, user.id);
   const { paid, requests, shared, looked, devices, refunds } = await accountRows(deps.db, user);
   const voiceNotes = await exportedVoiceNotes(deps.db, user.id);
+  // The export shows the requester the positions: a look at each recipient whose positions it holds, recorded
+  // before it goes out, as the history's and the map's answers are.
+  await looksOf(deps.db).record(new Set(shared.map((position) => position.requestId)));
   return {
     exportedAt: new Date().toISOString(),
     account: userCacheInfo(user),

@@ -85,6 +85,14 @@ describeEachDatabase('who looked: every answer that shows a position counts, wha
     expect(await viewsOf(stopped.id)).toEqual([]);
   });
 
+  it('the data export, which holds the positions, is a look at each recipient who shares now', async () => {
+    const request = await sharedWithPosition();
+    expect(await seen(request.token)).toEqual({ lastSeenAt: null, openedAt: [] });
+    const exported = await get('/api/v1/personnal/account/export', sari);
+    expect(exported.statusCode).toBe(200);
+    lookedJustNow(await seen(request.token));
+  });
+
   it("the map's positions are a look, and only the owner's answer records one", async () => {
     const request = await sharedWithPosition();
     expect((await get(`/api/v1/requests/${request.id}/positions`, budi)).statusCode).toBe(404);
