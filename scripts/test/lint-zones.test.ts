@@ -1,21 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-
-interface LintMessage {
-  ruleId: string | null;
-  message: string;
-}
-
-/** What the repository's lint says about each text, linted as the file it names (nothing is written). */
-function lint(files: { filePath: string; code: string }[]): LintMessage[][] {
-  const output = execFileSync(process.execPath, [path.join(__dirname, 'lint-texts.mjs')], {
-    input: JSON.stringify(files),
-    encoding: 'utf8',
-  });
-  return JSON.parse(output) as LintMessage[][];
-}
-
-const importOf = (from: string) => `import { thing } from '${from}';\nexport const used = thing;\n`;
+import { importOf, lint, type LintMessage } from './lint-samples';
 
 // One ESLint start for every case: loading the configuration is most of the cost.
 const cases = [

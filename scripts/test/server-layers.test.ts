@@ -1,22 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-
-interface LintMessage {
-  ruleId: string | null;
-  message: string;
-}
-
-/** What the repository's lint says about each text, linted as the file it names (nothing is written). */
-function lint(files: { filePath: string; code: string }[]): LintMessage[][] {
-  const output = execFileSync(process.execPath, [path.join(__dirname, 'lint-texts.mjs')], {
-    input: JSON.stringify(files),
-    encoding: 'utf8',
-  });
-  return JSON.parse(output) as LintMessage[][];
-}
-
-const importOf = (from: string) => `import { thing } from '${from}';\nexport const used = thing;\n`;
+import { importOf, lint, type LintMessage } from './lint-samples';
 
 // Up the server's layers (lib → db → messages, payments → domains → config → plugins → routes → web → app → server)
 // is refused; down, and across one layer (a domain to another), is not.
