@@ -1,4 +1,5 @@
 import { StrictMode, startTransition, type ComponentType } from 'react';
+import type { ApiSchema } from '@kabari/shared/api/api-types';
 import type { Envelope } from '@kabari/shared/api/envelope';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import commonEn from '@kabari/shared/i18n/common.en.json';
@@ -6,12 +7,12 @@ import commonId from '@kabari/shared/i18n/common.id.json';
 import { yieldToBrowser } from './app/yield-to-browser';
 import { recipientPageOf } from './lib/recipient-routes';
 
+/** What the server rendered the page with: its address, its link, and what a plain form did. */
+type RecipientPageData = ApiSchema<'RecipientPageData'>;
+
 /** What a recipient's page is given: its address and, when the server rendered it for its link, that link. */
-interface RecipientPageProps {
+interface RecipientPageProps extends Partial<Pick<RecipientPageData, 'link' | 'failure' | 'shared'>> {
   location: { pathname: string; search: string };
-  link?: unknown;
-  failure?: unknown;
-  shared?: unknown;
 }
 
 /** What the server rendered the page with (server/src/web/recipient-pages.ts): hydration must start from it. */
@@ -19,13 +20,9 @@ function serverData(): RecipientPageProps | null {
   const block = document.getElementById('recipient-data');
   if (!block?.textContent) return null;
   try {
-    const data = JSON.parse(block.textContent) as {
-      pathname?: unknown;
-      search?: unknown;
-      link?: unknown;
-      failure?: unknown;
-      shared?: unknown;
-    };
+    // The server checked it against the schema before writing it; the address is checked again as the one thing
+    // hydration cannot start without.
+    const data = JSON.parse(block.textContent) as Partial<RecipientPageData>;
     if (typeof data.pathname !== 'string' || typeof data.search !== 'string') return null;
     const { link, failure, shared } = data;
     return { location: { pathname: data.pathname, search: data.search }, link, failure, shared };

@@ -6,7 +6,6 @@ import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import EnterLinkPage from './features/consent/enter-link-page';
 import LocationFailedPage from './features/location-failed/location-failed-page';
 import SharePage from './features/share/share-page';
-import type { ShareSummary } from './lib/share-flow';
 import type { LinkLoad, RecipientFailure, RecipientPageProps } from './lib/use-link';
 
 const pages: Record<string, ComponentType<RecipientPageProps>> = {
@@ -32,7 +31,7 @@ export function renderRecipientPage(
   search: string,
   link: LinkLoad,
   failure?: RecipientFailure,
-  shared?: ShareSummary,
+  shared?: RecipientPageProps['shared'],
 ): string | null {
   const Page = pages[pathname.replace(/^\/id\//, '/').replace(/(.)\/+$/, '$1')];
   if (!Page) return null;

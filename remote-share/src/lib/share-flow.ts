@@ -1,16 +1,19 @@
-import type { PlaceParts } from '@kabari/shared/geo/place-address';
+import type { ApiSchema } from '@kabari/shared/api/api-types';
 import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { currentPosition, GeolocationError, positionBody } from './geolocation';
 import { shareApi, type SharedPosition } from './share-api';
 
-/** What the thank-you page says was shared: kept for this tab only, never sent anywhere. */
-export interface ShareSummary {
-  /** The server's English text: shown only when the place's parts are not known (older servers). */
-  approximateAddress: string | null;
-  /** The place's parts, written in the page's language when shown. */
-  approximatePlace?: PlaceParts | null;
-  approximateKnown: boolean;
+/** What the server says this browser shared through the plain form (the page's data, `shared`). */
+type SharedByForm = NonNullable<ApiSchema<'RecipientPageData'>['shared']>;
+
+/**
+ * What the thank-you page says was shared: kept for this tab only, never sent anywhere. The server's summary of a
+ * plain form's Share, plus the precise position's accuracy once this page's script shared it.
+ */
+export interface ShareSummary extends Omit<SharedByForm, 'approximatePlace' | 'preciseAccuracy'> {
+  /** The place's parts, written in the page's language when shown; absent in a summary an older page kept. */
+  approximatePlace?: SharedByForm['approximatePlace'];
   preciseAccuracy: number | null;
 }
 

@@ -2,19 +2,17 @@ import { useEffect, useState } from 'react';
 import { localeFromPath, type Locale } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { isApiError } from '@kabari/shared/api/api-error';
-import type { ApiData } from '@kabari/shared/api/api-types';
+import type { ApiSchema } from '@kabari/shared/api/api-types';
 import { shareApi, type LinkInfo } from './share-api';
-import type { ShareSummary } from './share-flow';
+
+/** What the server renders a recipient's page with and gives its script (the page's data block). */
+type RecipientPageData = ApiSchema<'RecipientPageData'>;
 
 /**
  * The link behind the page's token, as far as it is known. Ready: exactly what GET /api/v1/share/links/{token}
  * answers, whether the page asked for it or the server gave it with the page (checked there by the route's schema).
  */
-export type LinkLoad =
-  | { kind: 'checking' }
-  | { kind: 'invalid' }
-  | { kind: 'error' }
-  | { kind: 'ready'; link: ApiData<'/api/v1/share/links/{token}', 'get'> };
+export type LinkLoad = { kind: 'checking' } | RecipientPageData['link'];
 
 /** Where a recipient's page is and how it moves on: what the host (or the server, or a test) gives it. */
 export interface RecipientPageProps {
@@ -36,16 +34,14 @@ export interface RecipientPageProps {
    * What this browser shared through the plain form (its Share sent before, or without, the page's script), as the
    * server found it: the thank-you page names the approximate place from the first render.
    */
-  shared?: ShareSummary;
+  shared?: RecipientPageData['shared'];
 }
+
+/** A form sent without the page's script that the server refused: which, and the server's words. */
+export type RecipientFailure = NonNullable<RecipientPageData['failure']>;
 
 /** The recipient's actions that are plain forms too, so that they work before (or without) the page's script. */
-export type RecipientAction = 'share' | 'decline' | 'opt-out' | 'report';
-
-export interface RecipientFailure {
-  action: RecipientAction;
-  message: string;
-}
+export type RecipientAction = RecipientFailure['action'];
 
 function browserNavigate(path: string, options?: { replace?: boolean }): void {
   if (options?.replace) window.location.replace(path);

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /** OpenAPI from the routes' zod schemas: the UI at /api/docs, the document at /api/docs/json. */
 export default fp(
@@ -26,6 +26,9 @@ export default fp(
         },
       },
       transform: jsonSchemaTransform,
+      // The zod schemas given an id (`.meta({ id })`) become named components, e.g. the recipient page's data,
+      // which reaches the browser in the page rather than through a route.
+      transformObject: jsonSchemaTransformObject,
     });
     await app.register(swaggerUi, { routePrefix: '/api/docs' });
   },

@@ -1,44 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { z } from 'zod';
-import { linkView, placeSchema } from '../routes/share/schemas';
+import type { z } from 'zod';
+import {
+  type recipientFailure,
+  type recipientLink,
+  recipientPageData,
+  type sharedSummary,
+} from '../routes/share/schemas';
 
-// What a recipient's page is rendered with, and what its script hydrates with, written as the API's own schemas: the
-// link is exactly what GET /api/v1/share/links/{token} answers (remote-share types it from the OpenAPI document), so
-// the page the server renders and the page the browser asks for show the same link. Checked before it is used:
-// only what the schemas name reaches the page, as only that reaches the route's answer.
-
-const recipientLink = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('invalid') }),
-  z.object({ kind: z.literal('error') }),
-  z.object({ kind: z.literal('ready'), link: linkView }),
-]);
-
-/** A form sent without the page's script that was refused: which, and the server's words (remote-share's `failure`). */
-const recipientFailure = z.object({
-  action: z.enum(['share', 'decline', 'opt-out', 'report']),
-  message: z.string(),
-});
-
-/**
- * What this browser shared through the plain form, for the thank-you page to name (remote-share's `shared`, its
- * ShareSummary): the approximate place, in the API's place parts, or that none was found.
- */
-const sharedSummary = z.object({
-  approximateAddress: z.string().nullable(),
-  approximatePlace: placeSchema.nullable(),
-  approximateKnown: z.boolean(),
-  preciseAccuracy: z.null(),
-});
-
-const recipientPageData = z.object({
-  pathname: z.string(),
-  search: z.string(),
-  link: recipientLink,
-  failure: recipientFailure.optional(),
-  shared: sharedSummary.optional(),
-});
+// What a recipient's page is rendered with, and what its script hydrates with: the share routes' RecipientPageData,
+// named in the OpenAPI document, so that the browser types it from there. Checked before it is used: only what the
+// schema names reaches the page, as only that reaches the link route's answer.
 
 /** What the recipient's page is told about its link, as remote-share's pages take it (their `link` prop). */
 export type RecipientLink = z.input<typeof recipientLink>;

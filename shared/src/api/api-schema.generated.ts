@@ -8504,7 +8504,126 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        RecipientPageDataInput: {
+            pathname: string;
+            search: string;
+            link: {
+                /** @constant */
+                kind: "invalid";
+            } | {
+                /** @constant */
+                kind: "error";
+            } | {
+                /** @constant */
+                kind: "ready";
+                link: {
+                    requesterName: string;
+                    /** @enum {string} */
+                    channel: "sms" | "email" | "link";
+                    /** @enum {string} */
+                    state: "open" | "sharing" | "declined" | "stopped" | "withdrawn" | "cancelled" | "expired" | "deleted";
+                    /** @description ISO 8601 */
+                    expiresAt: string;
+                    liveUntil: string | null;
+                    canOptOut: boolean;
+                    /** @description What the recipient has shared through this link so far (nothing after Stop and erase) */
+                    shared: {
+                        approximate: boolean;
+                        precise: boolean;
+                    };
+                    /** @description The voice note sent with the request (its audio: GET …/voice-note); null when none, or once ended */
+                    voiceNote: {
+                        durationMs: number;
+                        text: string | null;
+                    } | null;
+                    /** @description The recipient's own voice reply (its audio: GET …/voice-reply); null when none */
+                    voiceReply: {
+                        durationMs: number;
+                        /** @description ISO 8601 */
+                        recordedTime: string;
+                    } | null;
+                };
+            };
+            failure?: {
+                /** @enum {string} */
+                action: "share" | "decline" | "opt-out" | "report";
+                message: string;
+            };
+            shared?: {
+                approximateAddress: string | null;
+                approximatePlace: {
+                    name: string | null;
+                    region?: string | null;
+                    /** @description ISO 3166-1 alpha-2 */
+                    countryCode: string | null;
+                    /** @description Whole kilometres from the named place, when not in it */
+                    distanceKm?: number | null;
+                } | null;
+                approximateKnown: boolean;
+                preciseAccuracy: null;
+            };
+        };
+        RecipientPageData: {
+            pathname: string;
+            search: string;
+            link: {
+                /** @constant */
+                kind: "invalid";
+            } | {
+                /** @constant */
+                kind: "error";
+            } | {
+                /** @constant */
+                kind: "ready";
+                link: {
+                    requesterName: string;
+                    /** @enum {string} */
+                    channel: "sms" | "email" | "link";
+                    /** @enum {string} */
+                    state: "open" | "sharing" | "declined" | "stopped" | "withdrawn" | "cancelled" | "expired" | "deleted";
+                    /** @description ISO 8601 */
+                    expiresAt: string;
+                    liveUntil: string | null;
+                    canOptOut: boolean;
+                    /** @description What the recipient has shared through this link so far (nothing after Stop and erase) */
+                    shared: {
+                        approximate: boolean;
+                        precise: boolean;
+                    };
+                    /** @description The voice note sent with the request (its audio: GET …/voice-note); null when none, or once ended */
+                    voiceNote: {
+                        durationMs: number;
+                        text: string | null;
+                    } | null;
+                    /** @description The recipient's own voice reply (its audio: GET …/voice-reply); null when none */
+                    voiceReply: {
+                        durationMs: number;
+                        /** @description ISO 8601 */
+                        recordedTime: string;
+                    } | null;
+                };
+            };
+            failure?: {
+                /** @enum {string} */
+                action: "share" | "decline" | "opt-out" | "report";
+                message: string;
+            };
+            shared?: {
+                approximateAddress: string | null;
+                approximatePlace: {
+                    name: string | null;
+                    region?: string | null;
+                    /** @description ISO 3166-1 alpha-2 */
+                    countryCode: string | null;
+                    /** @description Whole kilometres from the named place, when not in it */
+                    distanceKm?: number | null;
+                } | null;
+                approximateKnown: boolean;
+                preciseAccuracy: null;
+            };
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;

@@ -2,9 +2,11 @@
 // one contract, written once as the routes' zod schemas. Name a shape after the route that returns it, e.g.
 // `type NumberLookup = ApiData<'/api/v1/numbers/lookup', 'get'>`. The API client (api-client.ts) types every call
 // by its path with these.
-import type { paths } from './api-schema.generated';
+import type { components, paths } from './api-schema.generated';
 
 export type ApiPath = keyof paths;
+/** A shape the document names though no route answers it, e.g. `ApiSchema<'RecipientPageData'>`: as the server sends it. */
+export type ApiSchema<N extends keyof components['schemas']> = components['schemas'][N];
 export type ApiMethodName = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** The paths that answer a method. */
 export type ApiPathWith<M extends ApiMethodName> = {

@@ -141,3 +141,41 @@ export const reportBody = z.object({
 });
 
 export const reportResponse = envelope(z.object({ id: z.string() }));
+
+// What a recipient's page is rendered with and hydrates from (server/src/web/recipient-pages.ts): its address and
+// the link exactly as GET /api/v1/share/links/{token} answers it, so that both show the same link.
+export const recipientLink = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('invalid') }),
+  z.object({ kind: z.literal('error') }),
+  z.object({ kind: z.literal('ready'), link: linkView }),
+]);
+
+/** A form sent without the page's script that was refused: which, and the server's words (remote-share's `failure`). */
+export const recipientFailure = z.object({
+  action: z.enum(['share', 'decline', 'opt-out', 'report']),
+  message: z.string(),
+});
+
+/**
+ * What this browser shared through the plain form, for the thank-you page to name (remote-share's `shared`, its
+ * ShareSummary): the approximate place, in the API's place parts, or that none was found.
+ */
+export const sharedSummary = z.object({
+  approximateAddress: z.string().nullable(),
+  approximatePlace: placeSchema.nullable(),
+  approximateKnown: z.boolean(),
+  preciseAccuracy: z.null(),
+});
+
+// Named in the OpenAPI document (components.schemas.RecipientPageData) though no route answers it, and kept here, with
+// the link it carries, so that the document names it whether or not this server serves the web app: the host and
+// remote-share read the page's data with the types generated from that document.
+export const recipientPageData = z
+  .object({
+    pathname: z.string(),
+    search: z.string(),
+    link: recipientLink,
+    failure: recipientFailure.optional(),
+    shared: sharedSummary.optional(),
+  })
+  .meta({ id: 'RecipientPageData' });
