@@ -22,4 +22,7 @@ function appIn(folder) {
   return app;
 }
 
-module.exports = { host, remotes, webApps, appIn };
+/** Each remote's container by its name: what the browser code is built with (`__KABARI_FEDERATION_NAMES__`). */
+const federationNames = Object.fromEntries(remotes.map((remote) => [remote.name, remote.federationName]));
+
+module.exports = { host, remotes, webApps, appIn, federationNames };

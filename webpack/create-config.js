@@ -1,10 +1,11 @@
 // One webpack config factory for the host and every remote (Module Federation 2).
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
-const { container } = require('webpack');
+const { container, DefinePlugin } = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+const { federationNames } = require('../apps');
 const { sharedDependencies } = require('./shared-dependencies');
 const { StartAfterFirstPaintPlugin } = require('./start-after-first-paint-plugin');
 
@@ -18,6 +19,14 @@ const injectExternalRuntimePlugin = path.join(
   repoRoot,
   'node_modules/@module-federation/inject-external-runtime-core-plugin/dist/index.js',
 );
+
+/**
+ * The remotes' container names, from apps.js (the one list), as the browser code reads them
+ * (shared/src/config/runtime-config.ts); jest.web-project.js gives the tests the same.
+ */
+function appListPlugin() {
+  return new DefinePlugin({ __KABARI_FEDERATION_NAMES__: JSON.stringify(federationNames) });
+}
 
 /**
  * @param {object} app
@@ -76,6 +85,7 @@ function createConfig(app) {
         ],
       },
       plugins: [
+        appListPlugin(),
         light
           ? new container.ModuleFederationPlugin({
               name: app.federationName,
@@ -202,7 +212,7 @@ function createPrerenderConfig(app) {
         { test: /\.(png|svg|jpe?g|gif|webp|woff2?)$/, type: 'asset/resource' },
       ],
     },
-    plugins: [new MiniCssExtractPlugin({ filename: '[name].css' })],
+    plugins: [appListPlugin(), new MiniCssExtractPlugin({ filename: '[name].css' })],
     optimization: { minimize: false, splitChunks: false },
     performance: { hints: false },
     stats: 'errors-warnings',

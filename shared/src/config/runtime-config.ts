@@ -7,13 +7,11 @@ export type RuntimeConfig = ApiData<'/runtime-config.json', 'get'>;
 /** The remotes the server's runtime configuration names: a remote added there is missing below until added. */
 export type RemoteName = keyof RuntimeConfig['remotes'];
 
-/** Module Federation container names: the remote's `federationName` in apps.js (a test checks they agree). */
-export const federationNames: Record<RemoteName, string> = {
-  search: 'kabari_search',
-  dashboard: 'kabari_dashboard',
-  billing: 'kabari_billing',
-  share: 'kabari_share',
-};
+/** Each remote's `federationName` in apps.js, built in (webpack/create-config.js; jest.web-project.js in tests). */
+declare const __KABARI_FEDERATION_NAMES__: Record<RemoteName, string>;
+
+/** Module Federation container names (a test checks that apps.js names the server's remotes). */
+export const federationNames: Record<RemoteName, string> = __KABARI_FEDERATION_NAMES__;
 export const remoteNames = Object.keys(federationNames) as RemoteName[];
 
 // Checked at run time too: the configuration may come from a server deployed apart from this build.
