@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthServices } from '../auth/auth-services';
+import type { Billing } from '../billing/billing-services';
+import type { Database } from '../db/open-database';
+import type { ReverseGeocoder } from '../geo/reverse-geocode';
+import type { MessageOutbox } from '../messages/message-outbox';
 import { unsendableNameProblem } from '../auth/display-name';
 import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords';
 import { revokeSession, revokeUserSessions, type Session } from '../auth/sessions';
@@ -31,7 +36,14 @@ import { looksOf } from '../sharing/look-recorder';
 // on the signed-in account it is given, nothing else.
 
 /** What the account rules use of the server: the database, the outbox, the secrets, the providers, the log. */
-export type AccountDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'geo' | 'billing' | 'log'>;
+export interface AccountDeps {
+  db: Database;
+  outbox: MessageOutbox;
+  auth: Pick<AuthServices, 'secrets' | 'passwordCipher'>;
+  geo: { reverseGeocoder: ReverseGeocoder };
+  billing: Pick<Billing, 'clock' | 'sandbox' | 'stripe' | 'paypal'>;
+  log: FastifyBaseLogger;
+}
 
 const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 // Each code is an email to an address we do not know yet to be theirs: few of them.

@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthServices } from './auth-services';
+import type { Database } from '../db/open-database';
+import type { MessageOutbox } from '../messages/message-outbox';
 import { passwordProblem, hashPassword, verifyPassword } from './passwords';
 import { revokeUserSessions, type Session } from './sessions';
 import {
@@ -39,7 +42,12 @@ export interface PasswordReset {
   verificationCode: string;
 }
 
-export type SignInDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'log'>;
+export interface SignInDeps {
+  db: Database;
+  outbox: MessageOutbox;
+  auth: AuthServices;
+  log: FastifyBaseLogger;
+}
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;

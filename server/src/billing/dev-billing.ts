@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/open-database';
+import type { MessageOutbox } from '../messages/message-outbox';
+import type { Billing } from './billing-services';
 import { findUserByEmail } from '../auth/users';
 import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
@@ -12,7 +14,11 @@ import { subscriptionInfo } from './subscriptions';
 const say = messagesOf('devBilling');
 
 /** What the tools use of the server: the database, billing, and the outbox the renewals' emails go to. */
-export type DevBillingDeps = Pick<FastifyInstance, 'db' | 'billing' | 'outbox'>;
+export interface DevBillingDeps {
+  db: Database;
+  outbox: MessageOutbox;
+  billing: Pick<Billing, 'clock' | 'sandbox' | 'stripe' | 'paypal' | 'runRenewals'>;
+}
 
 async function userIdOf(deps: DevBillingDeps, email: string): Promise<string> {
   const user = await findUserByEmail(deps.db, email);

@@ -1,5 +1,4 @@
 import type Stripe from 'stripe';
-import type { FastifyInstance } from 'fastify';
 import { findRegistration } from './registration-rows';
 import { firstDayKey } from './sign-ups';
 import { settleSignUpAnswer } from './sign-up-reconciliation';
@@ -7,7 +6,9 @@ import { minorDigits } from '@kabari/rules/money';
 import { recordDispute, recordDisputeWon, recordRefund } from './payment-reversals';
 import { settlePendingPayment } from './settle';
 import { firstDelivery } from './webhook-events';
-import type { DatabaseExecutor } from '../db/open-database';
+import type { Database, DatabaseExecutor } from '../db/open-database';
+import type { MessageOutbox } from '../messages/message-outbox';
+import type { Billing } from './billing-services';
 import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
 import type { PaypalProcessor } from '../payments/paypal';
@@ -17,7 +18,11 @@ import { intentOutcome, refOf, stripeAmount } from '../payments/stripe-outcomes'
 // dispute recorded. Each event id is recorded in the same transaction as its effect, so a replay changes nothing.
 
 /** What the webhook rules use of the server: the database, the outbox, billing. */
-export type WebhookDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'billing'>;
+export interface WebhookDeps {
+  db: Database;
+  outbox: MessageOutbox;
+  billing: Pick<Billing, 'clock' | 'config' | 'refundOwedNow'>;
+}
 
 /** What the webhooks answer (read by the providers and in their dashboards; both languages as everywhere). */
 export const say = messagesOf('webhooks');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthServices } from '../auth/auth-services';
 import type { User } from '../auth/users';
 import { sayBilling as say } from './billing-messages';
 import { cancelledEmail } from './emails';
@@ -16,7 +17,9 @@ import {
   type Subscription,
 } from './subscriptions';
 import type { PaymentProvider } from '../db/column-values';
-import type { DatabaseExecutor } from '../db/open-database';
+import type { Database, DatabaseExecutor } from '../db/open-database';
+import type { MessageOutbox } from '../messages/message-outbox';
+import type { Billing } from './billing-services';
 import { HttpError } from '../lib/envelope';
 import { authorizeSandboxPayment } from '../payments/sandbox-processor';
 import { paymentsOf } from './payment-rows';
@@ -27,7 +30,16 @@ import { processorsOf } from '../payments/processors';
 // The signed-in subscriber's subscription: what it is, cancelling it, paying again once it has ended, the payments.
 
 /** What the subscription rules use of the server: the database, the outbox, the session cache, billing. */
-export type SubscriptionDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'billing' | 'log'>;
+export interface SubscriptionDeps {
+  db: Database;
+  outbox: MessageOutbox;
+  auth: Pick<AuthServices, 'cache'>;
+  billing: Pick<
+    Billing,
+    'clock' | 'config' | 'sandbox' | 'stripe' | 'paypal' | 'methodsFor' | 'renewalTerms' | 'refundOwedNow'
+  >;
+  log: FastifyBaseLogger;
+}
 
 /**
  * The subscription as the app checks it on every protected navigation; 404 without one. The row may come from the

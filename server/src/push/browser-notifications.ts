@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/open-database';
+import type { MessageOutbox } from '../messages/message-outbox';
 import type { User } from '../auth/users';
 import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
@@ -27,9 +28,15 @@ async function checkPushEndpoint(endpoint: string, policy: PublicAddressPolicy):
   }
 }
 
+/** What the browser notifications use of the server: the database and the outbox that sends the pushes. */
+export interface PushDeps {
+  db: Database;
+  outbox: Pick<MessageOutbox, 'pushAddressPolicy' | 'queuePush' | 'kick'>;
+}
+
 /** Notifications turned on in this browser for this subscriber; answers how many browsers have them now. */
 export async function subscribeBrowser(
-  app: FastifyInstance,
+  app: PushDeps,
   userId: string,
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
 ): Promise<{ devices: number }> {
@@ -41,7 +48,7 @@ export async function subscribeBrowser(
 
 /** Notifications turned off in this browser. */
 export async function unsubscribeBrowser(
-  app: FastifyInstance,
+  app: PushDeps,
   userId: string,
   endpoint: string,
 ): Promise<{ removed: boolean }> {
@@ -53,7 +60,7 @@ export async function unsubscribeBrowser(
  * notice settings (they asked for it). 409 when there is none.
  */
 export async function sendTestNotification(
-  app: FastifyInstance,
+  app: PushDeps,
   user: Pick<User, 'id' | 'locale'>,
   publicUrl: string,
 ): Promise<{ devices: number }> {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
+import { refuseUnconfiguredPayments } from '../../plugins/payments-configured';
 import type { Config } from '../../config';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { requestLocale } from '../../lib/messages';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { refuseUnconfiguredPayments } from '../../billing/payments-configured';
+import { refuseUnconfiguredPayments } from '../../plugins/payments-configured';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { paidAmountResponse } from '../registration/schemas';
 import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
