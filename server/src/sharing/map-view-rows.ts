@@ -17,12 +17,21 @@ export async function ownedRequestConsent(
   return request;
 }
 
-/** The latest opening of a request's map seen after `since`: its id, or null. */
-export async function currentMapView(db: DatabaseExecutor, requestId: string, since: Date): Promise<number | null> {
+/**
+ * The latest opening of a request's map that the server began after `since` and no map has taken on yet (it was
+ * never seen again: seen when it was opened): its id, or null.
+ */
+export async function serverBegunMapView(db: DatabaseExecutor, requestId: string, since: Date): Promise<number | null> {
   const [view] = await db
     .select({ id: mapViews.id })
     .from(mapViews)
-    .where(and(eq(mapViews.requestId, requestId), gt(mapViews.lastSeenAt, since)))
+    .where(
+      and(
+        eq(mapViews.requestId, requestId),
+        gt(mapViews.lastSeenAt, since),
+        eq(mapViews.lastSeenAt, mapViews.openedAt),
+      ),
+    )
     .orderBy(desc(mapViews.lastSeenAt))
     .limit(1);
   return view?.id ?? null;

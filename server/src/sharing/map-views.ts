@@ -5,11 +5,11 @@ import { sayCommon } from '../lib/messages';
 import { throwWhenLimited } from '../lib/throttle-answer';
 import {
   continueMapView,
-  currentMapView,
   insertMapView,
   lastMapViewAt,
   mapViewsSince,
   ownedRequestConsent,
+  serverBegunMapView,
 } from './map-view-rows';
 
 // The rules of map views: the requester's looking at what a recipient shares is recorded while the recipient shares,
@@ -71,10 +71,10 @@ async function recordMapView(
       const continued = await continueMapView(tx, requestId, viewId, since, now);
       if (continued !== null) return { viewId: continued };
     }
-    // A map just opened takes on the opening seen within the last minute, such as the one the server began a moment
-    // ago when it answered the map's positions or the history: one stretch of looking is one opening, whichever
-    // call came first.
-    const recent = await currentMapView(tx, requestId, new Date(now.getTime() - LOOK_EVERY_MS));
+    // A map just opened takes on the opening the server began within the last minute when it answered the map's
+    // positions or the history: one stretch of looking is one opening, whichever call came first. An opening a map
+    // already took on is not taken again: a map closed and opened again is a new opening.
+    const recent = await serverBegunMapView(tx, requestId, new Date(now.getTime() - LOOK_EVERY_MS));
     if (recent !== null) return { viewId: (await continueMapView(tx, requestId, recent, since, now)) ?? recent };
     return { viewId: await insertMapView(tx, requestId, now) };
   });

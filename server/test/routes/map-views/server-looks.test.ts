@@ -161,5 +161,18 @@ describeEachDatabase('who looked: every answer that shows a position counts, wha
     await get('/api/v1/requests?page=1&pageSize=50', sari);
     expect(opened.json().data.viewId).toBe(begun!.id);
     expect(await viewsOf(request.id)).toHaveLength(1);
+
+    // The map closed and opened again, a moment later: a second opening, though the server's look was this minute.
+    await get(`/api/v1/requests/${request.id}/positions`, sari);
+    const reopened = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/v1/requests/${request.id}/views`,
+      headers: sari.headers,
+      payload: {},
+    });
+    expect(reopened.statusCode).toBe(200);
+    expect(reopened.json().data.viewId).not.toBe(begun!.id);
+    expect(await viewsOf(request.id)).toHaveLength(2);
+    expect((await seen(request.token)).openedAt).toHaveLength(2);
   });
 });
