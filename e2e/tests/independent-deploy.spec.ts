@@ -24,8 +24,9 @@ test.describe('remotes are deployed independently', () => {
     // A separate team's checkout of remote-search with a changed text, built on its own.
     const work = path.join(repoRoot, '.tmp', `e2e-redeploy-${process.pid}`);
     fs.rmSync(work, { recursive: true, force: true });
-    // What its build reads: the remote, the shared package, the webpack factory and the list of apps.
-    for (const dir of ['remote-search', 'shared', 'webpack', 'apps.js']) {
+    // What its build reads: the remote, the shared package, the rules it shares with the server, the webpack factory
+    // and the list of apps.
+    for (const dir of ['remote-search', 'shared', 'rules', 'webpack', 'apps.js']) {
       fs.cpSync(path.join(repoRoot, dir), path.join(work, dir), {
         recursive: true,
         filter: (source) => !/[\\/](dist|node_modules)$/.test(source),

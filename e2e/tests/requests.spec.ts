@@ -125,7 +125,7 @@ for (const { locale, number, typed, name } of journeys) {
     baseURL,
   }) => {
     await context.grantPermissions(['clipboard-write'], { origin: baseURL });
-    const displayName = `${name} Kabari`;
+    const displayName = `${name} Wijaya`;
     await signIn(context, baseURL!, displayName);
     await page.goto(say.path);
     const search = page.getByRole('region', { name: say.newSearch });
