@@ -37,11 +37,11 @@ export interface RecipientPageProps {
   shared?: RecipientPageData['shared'];
 }
 
-/** A form sent without the page's script that the server refused: which, and the server's words. */
+/**
+ * A form sent without the page's script that the server refused: which (the recipient's actions that are plain forms
+ * too, so that they work before or without the script), and the server's words.
+ */
 export type RecipientFailure = NonNullable<RecipientPageData['failure']>;
-
-/** The recipient's actions that are plain forms too, so that they work before (or without) the page's script. */
-export type RecipientAction = RecipientFailure['action'];
 
 function browserNavigate(path: string, options?: { replace?: boolean }): void {
   if (options?.replace) window.location.replace(path);
