@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import { HttpError } from '../lib/envelope';
+import { sayRequests } from './request-messages';
 
 /**
  * Whether the user may send requests: a subscription that is in its trial, active, or cancelled but still paid
@@ -12,4 +14,9 @@ export async function hasLiveSubscription(db: DatabaseExecutor, userId: string):
         where user_id = ${userId} and status in ('trial', 'active', 'cancelled') and valid_until > now()`,
   );
   return rows.length > 0;
+}
+
+/** Only subscribers whose subscription runs may send: 403, which the client shows as the expired state. */
+export async function requireSubscriber(db: DatabaseExecutor, userId: string): Promise<void> {
+  if (!(await hasLiveSubscription(db, userId))) throw new HttpError(403, sayRequests('subscriptionNeeded'));
 }

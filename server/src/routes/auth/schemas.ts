@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { inputMessage } from '../../lib/messages';
 import { envelope } from '../../lib/envelope';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../../lib/email-address';
 
 // An email: non-space text, an at sign, more text, a dot and more text, no spaces.
 export const emailField = z
@@ -8,8 +9,8 @@ export const emailField = z
   .trim()
   .toLowerCase()
   .min(1, inputMessage('common.enterEmail'))
-  .max(254, inputMessage('common.enterValidEmail'))
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, inputMessage('common.enterValidEmail'));
+  .max(EMAIL_MAX_LENGTH, inputMessage('common.enterValidEmail'))
+  .regex(EMAIL_PATTERN, inputMessage('common.enterValidEmail'));
 
 /** The password as jsencrypt sends it: RSA PKCS#1 v1.5 under GET /api/v1/auth/publicKey, base64. */
 export const encryptedPassword = (missing: string) =>

@@ -4,7 +4,8 @@ import { errorEnvelope, ok } from '../../lib/envelope';
 import { createLinkRequest } from '../../requests/create-request';
 import { linkTokenKey } from '../../requests/request-tokens';
 import { cancelSchema, sendAnswer, signedInResponses } from '../requests/answers';
-import { cancelRequest, requireSubscriber } from '../requests/service';
+import { cancelRequest } from '../../requests/send-rules';
+import { requireSubscriber } from '../../requests/subscriber-access';
 import { limitedResponse, requestResponse } from '../requests/schemas';
 import { createLinkBody } from './schemas';
 

@@ -5,7 +5,7 @@ import type { CreateOutcome } from '../../requests/create-request';
 import type { SendLimitsConfig } from '../../requests/requests-config';
 import { sayRequests } from '../../requests/request-messages';
 import { cancelResponse, requestIdParams } from './schemas';
-import { limitText } from './service';
+import { limitText } from '../../requests/send-rules';
 
 // The HTTP answers the request routes and the link routes share.
 

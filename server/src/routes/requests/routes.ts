@@ -25,7 +25,13 @@ import {
   templatesQuery,
   templatesResponse,
 } from './schemas';
-import { cancelRequest, previewMessage, sendMessageRequest, TARGET_LIMIT_CHECKS, targetLimit } from './service';
+import {
+  cancelRequest,
+  previewMessage,
+  sendMessageRequest,
+  TARGET_LIMIT_CHECKS,
+  targetLimit,
+} from '../../requests/send-rules';
 
 const sendResponses = { ...signedInResponses, 403: errorEnvelope, 409: errorEnvelope, 429: limitedResponse };
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { checkedUpload, ownedAudio, removeDraft, saveDraft, VOICE_NOTES_PER_DAY } from '../../voice/voice-notes';
-import { requireSubscriber } from '../requests/service';
+import { requireSubscriber } from '../../requests/subscriber-access';
 import { acceptAudioBodies, askedRange, sendAudio } from './audio-http';
 import {
   audioDescription,

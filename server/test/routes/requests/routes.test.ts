@@ -7,7 +7,7 @@ import {
   sendLimits,
 } from '../../../src/db/schema/location-requests';
 import { outboxMessages } from '../../../src/db/schema/outbox';
-import { TARGET_LIMIT_CHECKS } from '../../../src/routes/requests/service';
+import { TARGET_LIMIT_CHECKS } from '../../../src/requests/send-rules';
 import { keyedHash } from '../../../src/lib/keyed-hash';
 import { optOutKey } from '../../../src/requests/opt-outs';
 import { requestTokenHash } from '../../../src/requests/request-tokens';

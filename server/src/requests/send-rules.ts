@@ -1,31 +1,65 @@
-import type { z } from 'zod';
-import { unsendableNameProblem } from '../../auth/display-name';
-import { countAttempt, type ThrottleRule } from '../../auth/throttle';
-import type { User } from '../../auth/users';
-import type { Config } from '../../config';
-import type { Database, DatabaseExecutor } from '../../db/open-database';
-import { HttpError } from '../../lib/envelope';
-import { inputMessageText, sayCommon, type Locale, type LocalizedText } from '../../lib/messages';
-import { throwWhenLimited } from '../../lib/throttle-answer';
-import { cancelOwnedRequest, type CancelOutcome } from '../../requests/cancel-request';
+import { unsendableNameProblem } from '../auth/display-name';
+import { countAttempt, type ThrottleRule } from '../auth/throttle';
+import type { User } from '../auth/users';
+import type { Database, DatabaseExecutor } from '../db/open-database';
+import { HttpError } from '../lib/envelope';
+import { normalEmail } from '../lib/email-address';
+import { sayCommon, type Locale, type LocalizedText } from '../lib/messages';
+import { throwWhenLimited } from '../lib/throttle-answer';
+import { cancelOwnedRequest, type CancelOutcome } from './cancel-request';
+import { createMessageRequest, type CreateOutcome, type LimitRule, type RequestSender } from './create-request';
+import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from './daily-send-counts';
+import type { LinkUrlSource } from './location-request-view';
+import { canReceiveSms, numberFacts, parseNumber } from './number-facts';
+import { isOptedOut } from './opt-outs';
+import { hoursText, sayRequests, sayRequestsIn } from './request-messages';
+import type { SendLimitsConfig } from './requests-config';
+import { linkLimitKey, nextAllowedAt, targetLimitKey } from './send-limits';
+import { smsCountryRefusal } from './sms-countries';
+import { requireSubscriber } from './subscriber-access';
 import {
-  createMessageRequest,
-  type CreateOutcome,
-  type LimitRule,
-  type RequestSender,
-} from '../../requests/create-request';
-import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from '../../requests/daily-send-counts';
-import type { LinkUrlSource } from '../../requests/location-request-view';
-import { canReceiveSms, numberFacts, parseNumber } from '../../requests/number-facts';
-import { isOptedOut } from '../../requests/opt-outs';
-import { hoursText, sayRequests, sayRequestsIn } from '../../requests/request-messages';
-import type { SendLimitsConfig } from '../../requests/requests-config';
-import { linkLimitKey, nextAllowedAt, targetLimitKey } from '../../requests/send-limits';
-import { smsCountryRefusal } from '../../requests/sms-countries';
-import { hasLiveSubscription } from '../../requests/subscriber-access';
-import { messageLinks, noteProblem, PREVIEW_TOKEN, renderMessage, type MessageChannel } from '../../requests/templates';
-import { emailField } from '../auth/schemas';
-import type { emailBody, limitQuery, previewBody, smsBody } from './schemas';
+  messageLinks,
+  noteProblem,
+  PREVIEW_TOKEN,
+  renderMessage,
+  type MessageChannel,
+  type TemplateId,
+} from './templates';
+
+/** The settings a send reads: where links point, how long they last, the send limits, who hears of the budget. */
+export interface SendSettings {
+  publicUrl: string;
+  operatorEmail: string;
+  requests: { linkExpiryDays: number; sendLimits: SendLimitsConfig };
+}
+
+/** What a preview takes: the channel, the template, the requester's note and the message's language. */
+export interface PreviewInput {
+  channel: MessageChannel;
+  templateId: TemplateId;
+  note: string;
+  locale: Locale;
+}
+
+/** What a limit check asks about: the next link, or a number (with its country) or an address. */
+export interface LimitQuery {
+  channel: MessageChannel | 'link';
+  number?: string | undefined;
+  country?: string | undefined;
+  email?: string | undefined;
+}
+
+interface MessageFields {
+  templateId: TemplateId;
+  note: string;
+  locale: Locale;
+  voiceNote?: { id: string; text?: string | undefined } | undefined;
+}
+
+/** A request to send: by SMS to a number (its country helps read it), or by email to an address already checked. */
+export type MessageToSend =
+  | ({ channel: 'sms'; number: string; country?: string | undefined } & MessageFields)
+  | ({ channel: 'email'; email: string } & MessageFields);
 
 // The subscriber's rules for asking: who may send, to which number or address, how often, with which note; what a
 // send or a limit check answers. The sending itself (opt-out, slots, counts, the message) is requests/create-request.
@@ -36,11 +70,6 @@ import type { emailBody, limitQuery, previewBody, smsBody } from './schemas';
  * across instances) is generous for that and stops walking through numbers.
  */
 export const TARGET_LIMIT_CHECKS: ThrottleRule = { limit: 60, windowSeconds: 60 * 60 };
-
-/** Only subscribers whose subscription runs may send: 403, which the client shows as the expired state. */
-export async function requireSubscriber(db: DatabaseExecutor, userId: string): Promise<void> {
-  if (!(await hasLiveSubscription(db, userId))) throw new HttpError(403, sayRequests('subscriptionNeeded'));
-}
 
 /** The owner's request cancelled (or unchanged, when it had ended); anyone else's: 404. */
 export async function cancelRequest(
@@ -107,7 +136,7 @@ function checkNote(channel: MessageChannel, note: string): string {
 const daysFromNow = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);
 
 /** The exact message a request would send, the link's token shown as …. */
-export function previewMessage(config: Config, user: User, body: z.infer<typeof previewBody>) {
+export function previewMessage(config: SendSettings, user: User, body: PreviewInput) {
   const { channel, note, locale } = body;
   checkRequesterName(user.displayName);
   const message = renderMessage({
@@ -149,12 +178,7 @@ async function dailyRefusal(
  * When the next request to a target (or the next link) is possible, whether the target opted out, and what else
  * would refuse it today (its texts in both languages). A number or address only for subscribers, a few an hour.
  */
-export async function targetLimit(
-  deps: RequestSender,
-  config: Config,
-  userId: string,
-  query: z.infer<typeof limitQuery>,
-) {
+export async function targetLimit(deps: RequestSender, config: SendSettings, userId: string, query: LimitQuery) {
   const { channel, number, country, email } = query;
   const { db } = deps;
   const { hmacSecret } = deps.auth.secrets;
@@ -173,12 +197,9 @@ export async function targetLimit(
   let countryCode: string | null = null;
   if (channel === 'sms') ({ e164: target, countryCode } = await smsTarget(number, country));
   else {
-    const parsed = emailField.safeParse(email ?? '');
-    if (!parsed.success) {
-      const problem = parsed.error.issues[0]?.message;
-      throw new HttpError(400, (problem && inputMessageText(problem)) || sayCommon('enterValidEmail'));
-    }
-    target = parsed.data;
+    const checked = normalEmail(email ?? '');
+    if (!checked.ok) throw new HttpError(400, sayCommon(checked.problem));
+    target = checked.email;
   }
   const [next, optedOut, refusal] = await Promise.all([
     nextAllowedAt(db, targetLimitKey(hmacSecret, target)),
@@ -194,9 +215,9 @@ export async function targetLimit(
  */
 export async function sendMessageRequest(
   deps: RequestSender,
-  config: Config,
+  config: SendSettings,
   user: User,
-  message: ({ channel: 'sms' } & z.infer<typeof smsBody>) | ({ channel: 'email' } & z.infer<typeof emailBody>),
+  message: MessageToSend,
 ): Promise<CreateOutcome> {
   await requireSubscriber(deps.db, user.id);
   const limits = config.requests.sendLimits;
