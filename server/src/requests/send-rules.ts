@@ -7,7 +7,13 @@ import { normalEmail } from '../lib/email-address';
 import { sayCommon, type Locale, type LocalizedText } from '../lib/messages';
 import { throwWhenLimited } from '../lib/throttle-answer';
 import { cancelOwnedRequest, type CancelOutcome } from './cancel-request';
-import { createMessageRequest, type CreateOutcome, type LimitRule, type RequestSender } from './create-request';
+import {
+  createLinkRequest,
+  createMessageRequest,
+  type CreateOutcome,
+  type LimitRule,
+  type RequestSender,
+} from './create-request';
 import { accountDayKey, dailyLimitReached, nextSendDay, SMS_BUDGET_KEY } from './daily-send-counts';
 import type { LinkUrlSource } from './location-request-view';
 import { canReceiveSms, numberFacts, parseNumber } from './number-facts';
@@ -243,5 +249,23 @@ export async function sendMessageRequest(
     limits,
     operatorEmail: config.operatorEmail,
     voiceNote: message.voiceNote,
+  });
+}
+
+/** A trackable link the subscriber shares themselves, titled; one new link every 3 hours. */
+export async function sendLinkRequest(
+  deps: RequestSender,
+  config: SendSettings,
+  user: User,
+  link: { title: string; locale: Locale; voiceNote?: { id: string; text?: string | undefined } | undefined },
+): Promise<CreateOutcome> {
+  await requireSubscriber(deps.db, user.id);
+  return createLinkRequest(deps, {
+    title: link.title,
+    locale: link.locale,
+    requester: { userId: user.id, displayName: user.displayName },
+    baseUrl: config.publicUrl,
+    expiryDays: config.requests.linkExpiryDays,
+    voiceNote: link.voiceNote,
   });
 }

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { errorEnvelope, ok } from '../../lib/envelope';
-import { createLinkRequest } from '../../requests/create-request';
 import { linkTokenKey } from '../../requests/request-tokens';
 import { cancelSchema, sendAnswer, signedInResponses } from '../requests/answers';
-import { cancelRequest } from '../../requests/send-rules';
-import { requireSubscriber } from '../../requests/subscriber-access';
+import { cancelRequest, sendLinkRequest } from '../../requests/send-rules';
 import { limitedResponse, requestResponse } from '../requests/schemas';
 import { createLinkBody } from './schemas';
 
@@ -30,16 +28,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       },
     },
     async (request, reply) => {
-      const user = request.session!.user;
-      await requireSubscriber(app.db, user.id);
-      const outcome = await createLinkRequest(app, {
-        title: request.body.title,
-        locale: request.body.locale,
-        requester: { userId: user.id, displayName: user.displayName },
-        baseUrl: config.publicUrl,
-        expiryDays: config.requests.linkExpiryDays,
-        voiceNote: request.body.voiceNote,
-      });
+      const outcome = await sendLinkRequest(app, config, request.session!.user, request.body);
       return sendAnswer(request, reply, outcome, 'link');
     },
   );
