@@ -3,6 +3,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
 import { countDailySend, nextSendDay } from '../requests/daily-send-counts';
+import { requireSubscriber } from '../requests/subscriber-access';
 import { checkVoiceAudio, type CheckedAudio } from './audio-check';
 import { databaseAudioStore, type ByteRange, type VoiceAudioStore } from './audio-store';
 import { VOICE_NOTE_MAX_BYTES, VOICE_NOTE_MAX_MS } from '../db/voice-note-limits';
@@ -74,8 +75,14 @@ function tooMany(key: 'tooMany' | 'tooManyReplies', limit: number): HttpError {
   return new HttpError(429, say(key, { limit }), { 'retry-after': String(seconds) });
 }
 
+/** A subscriber's recording checked and kept as a draft, to send with their next request. */
+export async function recordDraft(db: DatabaseExecutor, userId: string, upload: Uint8Array): Promise<VoiceNoteView> {
+  await requireSubscriber(db, userId);
+  return saveDraft(db, userId, await checkedUpload(upload));
+}
+
 /** Stores a requester's recorded note as a draft, counted against the account's notes of the day. */
-export async function saveDraft(db: DatabaseExecutor, userId: string, audio: CheckedAudio): Promise<VoiceNoteView> {
+async function saveDraft(db: DatabaseExecutor, userId: string, audio: CheckedAudio): Promise<VoiceNoteView> {
   return db.transaction(async (tx) => {
     const counted = await countDailySend(tx, `voice:account:${userId}`, VOICE_NOTES_PER_DAY);
     if (!counted.counted) throw tooMany('tooMany', VOICE_NOTES_PER_DAY);

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
-import { checkedUpload, ownedAudio, removeDraft, saveDraft, VOICE_NOTES_PER_DAY } from '../../voice/voice-notes';
-import { requireSubscriber } from '../../requests/subscriber-access';
+import { ownedAudio, recordDraft, removeDraft, VOICE_NOTES_PER_DAY } from '../../voice/voice-notes';
 import { acceptAudioBodies, askedRange, sendAudio } from './audio-http';
 import {
   audioDescription,
@@ -47,12 +46,7 @@ const voiceNoteRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      const userId = request.session!.user.id;
-      await requireSubscriber(app.db, userId);
-      const audio = await checkedUpload(request.body);
-      return ok({ voiceNote: await saveDraft(app.db, userId, audio) });
-    },
+    async (request) => ok({ voiceNote: await recordDraft(app.db, request.session!.user.id, request.body) }),
   );
 
   app.post(
