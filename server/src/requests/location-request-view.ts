@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../db/open-database';
+import type { Database, DatabaseExecutor } from '../db/open-database';
 import { locationRequests, positions } from '../db/schema/location-requests';
 import { outboxMessages } from '../db/schema/outbox';
 import { publishRequestEvent } from '../live/request-events';
+import { looksOf } from '../sharing/look-recorder';
 import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
 import type { DeliveryState, LocationRequestView, PositionView } from './view-types';
@@ -195,4 +196,17 @@ export async function ownedRequestPositions(
     .orderBy(desc(positions.recordedAt), desc(positions.id))
     .limit(limit);
   return rows.reverse().map(toPositionView);
+}
+
+/** A page of the owner's requests as the list shows them; each latest address shown is a look, recorded first. */
+export async function requestsShownTo(
+  db: Database,
+  userId: string,
+  page: number,
+  pageSize: number,
+  links: LinkUrlSource,
+): Promise<{ items: LocationRequestView[]; total: number }> {
+  const listed = await listOwnedRequests(db, userId, page, pageSize, links);
+  await looksOf(db).record(listed.items.filter((item) => item.lastPosition !== null).map((item) => item.id));
+  return listed;
 }

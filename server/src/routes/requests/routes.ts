@@ -3,11 +3,10 @@ import type { Config } from '../../config';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { requestLocale, sayCommon } from '../../lib/messages';
 import { deleteOwnedRequest } from '../../requests/cancel-request';
-import { listOwnedRequests, type LinkUrlSource } from '../../requests/location-request-view';
+import { requestsShownTo, type LinkUrlSource } from '../../requests/location-request-view';
 import { linkTokenKey, sealLegacyLinkTokens } from '../../requests/request-tokens';
 import { rehashLegacyTargetKeys } from '../../requests/send-limits';
 import { listTemplates, NOTE_MAX_LENGTH } from '../../requests/templates';
-import { looksOf } from '../../sharing/look-recorder';
 import { cancelSchema, sendAnswer, signedInResponses } from './answers';
 import {
   emailBody,
@@ -191,9 +190,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     },
     async (request) => {
       const { page, pageSize } = request.query;
-      const { items, total } = await listOwnedRequests(app.db, request.session!.user.id, page, pageSize, links);
-      // A latest address shown is a look at that recipient, recorded before it is answered.
-      await looksOf(app.db).record(items.filter((item) => item.lastPosition !== null).map((item) => item.id));
+      const { items, total } = await requestsShownTo(app.db, request.session!.user.id, page, pageSize, links);
       return ok({ items, total, page, pageSize });
     },
   );
