@@ -5,8 +5,11 @@ import { escapeHtml } from '../lib/escape-html';
 import { englishPathOf, indonesianPathOf } from '../lib/locale-paths';
 import { RECIPIENT_PAGES } from '../lib/recipient-pages';
 
-/** Routes that are personal or need a login: crawlers are asked to stay out, in both languages. */
-export const DISALLOWED_PATHS = ['/dashboard', ...RECIPIENT_PAGES, '/register'];
+/**
+ * Routes that are personal or need a login (the operator's console too): crawlers are asked to stay out, in both
+ * languages.
+ */
+export const DISALLOWED_PATHS = ['/dashboard', ...RECIPIENT_PAGES, '/register', '/operator'];
 
 function origin(publicUrl: string): string {
   return publicUrl.replace(/\/+$/, '');

@@ -12,6 +12,7 @@ import { cacheControlFor, REVALIDATE } from '../lib/cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
 import { HttpError } from '../lib/envelope';
 import { isRecipientPage, recipientPageOf } from '../lib/recipient-pages';
+import { englishPathOf } from '../lib/locale-paths';
 import { approximatePlaceShared, openLink } from '../sharing/link-consent';
 import { shareThrottle } from '../sharing/share-throttle';
 import { tokenParams } from '../routes/share/schemas';
@@ -104,6 +105,12 @@ function chosenLanguage(url: string): { locale: 'en' | 'id'; target: string } | 
   parsed.searchParams.delete(CHOSEN_LANGUAGE_PARAM);
   // One leading slash: '//host' would send the browser to another site.
   return { locale, target: `${parsed.pathname.replace(/^\/+/, '/')}${parsed.search}` };
+}
+
+/** The operator's console and every page below it, in either language. */
+function isConsolePage(pathname: string): boolean {
+  const english = englishPathOf(pathname);
+  return english === '/operator' || english.startsWith('/operator/');
 }
 
 function sendText(request: FastifyRequest, reply: FastifyReply, type: string, text: string, etag = strongEtag(text)) {
@@ -298,6 +305,8 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         return reply.code(503).send(failure(503, say('notBuilt')[requestLocale(request)]));
       }
       reply.header('permissions-policy', pagePermissionsPolicy(options.config, pathname));
+      // The operator's console is no page for search engines, wherever a link to it turns up.
+      if (isConsolePage(pathname)) reply.header('x-robots-tag', 'noindex, nofollow');
       return sendText(request, reply, 'text/html; charset=utf-8', stitched.html, stitched.etag);
     },
   });

@@ -5,6 +5,7 @@ describe('robotsTxt', () => {
     const text = robotsTxt('https://kabari.example/');
     expect(text).toContain('Disallow: /dashboard\nDisallow: /id/dashboard\n');
     expect(text).toContain('Disallow: /id/enter-link\n');
+    expect(text).toContain('Disallow: /operator\nDisallow: /id/operator\n');
     expect(text.trimEnd().endsWith('Sitemap: https://kabari.example/sitemap.xml')).toBe(true);
   });
 });

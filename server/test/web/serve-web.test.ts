@@ -133,6 +133,17 @@ describe('serving the built web apps (SERVE_WEB)', () => {
     const unknown = await get('/no/such/page/', HTML);
     expect(unknown.statusCode).toBe(200);
     expect(unknown.body).toContain('<div id="root"></div>');
+    expect(unknown.headers['x-robots-tag']).toBeUndefined();
+  });
+
+  it("answers the operator's console with the host HTML, kept out of search engines in both languages", async () => {
+    for (const page of ['/operator', '/operator/reports/3f1c', '/id/operator/sign-in']) {
+      const response = await get(page, HTML);
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('<div id="root"></div>');
+      expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+    }
+    expect((await get('/operators-guide', HTML)).headers['x-robots-tag']).toBeUndefined();
   });
 
   it('serves prerendered pages stitched into the shell of their language', async () => {
