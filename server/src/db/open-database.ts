@@ -11,6 +11,7 @@ import { migratePglite, migratePostgres } from './migrate';
 import * as accountTables from './schema/accounts';
 import * as billingTables from './schema/billing';
 import * as locationRequestTables from './schema/location-requests';
+import * as operatorTables from './schema/operators';
 import * as outboxTables from './schema/outbox';
 import * as serverTables from './schema/server';
 import * as voiceNoteTables from './schema/voice-notes';
@@ -23,6 +24,7 @@ export const schema = {
   ...billingTables,
   ...locationRequestTables,
   ...voiceNoteTables,
+  ...operatorTables,
 };
 
 /** One Drizzle type for both drivers: write queries with the query builder so they run on either. */
