@@ -29,6 +29,7 @@ import messageOutboxPlugin, { type DeliveryTiming } from './plugins/message-outb
 import helmetPlugin from './plugins/helmet';
 import invalidTextPlugin, { isInvalidTextError, sayInvalidText } from './plugins/invalid-text';
 import liveEventsPlugin from './plugins/live-events';
+import operatorGuard from './plugins/operator-guard';
 import rateLimitPlugin from './plugins/rate-limit';
 import swaggerPlugin from './plugins/swagger';
 import authRoutes from './routes/auth/routes';
@@ -216,6 +217,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     timing: options.outboxTiming,
   });
   await app.register(authPlugin, { config });
+  await app.register(operatorGuard, { config });
   await app.register(billingPlugin, { config });
   await app.register(geoPlugin, { config });
   await app.register(retentionJob, { config });
