@@ -25,7 +25,7 @@ export const SUBSCRIPTION_STATUSES = ['trial', 'active', 'cancelled', 'expired',
 export const PAYMENT_KINDS = ['first_day', 'renewal'] as const;
 export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed'] as const;
 /** Why money we did not earn is owed back (refunds-owed.ts). */
-export const REFUND_REASONS = ['email_in_use', 'late_renewal', 'duplicate_payment'] as const;
+export const REFUND_REASONS = ['email_in_use', 'late_renewal', 'duplicate_payment', 'suspension'] as const;
 export const REFUND_REQUEST_STATES = ['open', 'refunded', 'rejected'] as const;
 
 export const REQUEST_CHANNELS = ['sms', 'email', 'link'] as const;
@@ -34,6 +34,8 @@ export const REQUEST_STATUSES = ['pending', 'ip_located', 'gps_tracked'] as cons
 export const POSITION_SOURCES = ['ip', 'gps'] as const;
 /** What a recipient may report a request for. */
 export const REPORT_REASONS = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'] as const;
+/** What the operator decided about an abuse report (safety-desk/): a closed report has one. */
+export const REPORT_OUTCOMES = ['dismissed', 'warned', 'suspended'] as const;
 /** A requester's live events: a request's view changed, a position arrived, consent was withdrawn. */
 export const REQUEST_EVENT_TYPES = ['request', 'position', 'withdrawn'] as const;
 /** What the recipient decided: none → declined | sharing → stopped | withdrawn; cancelled by the requester. */
@@ -62,6 +64,7 @@ export type RegistrationState = (typeof REGISTRATION_STATES)[number];
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 export type RefundReason = (typeof REFUND_REASONS)[number];
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export type ConsentState = (typeof CONSENT_STATES)[number];

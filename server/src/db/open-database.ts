@@ -13,6 +13,7 @@ import * as billingTables from './schema/billing';
 import * as locationRequestTables from './schema/location-requests';
 import * as operatorTables from './schema/operators';
 import * as outboxTables from './schema/outbox';
+import * as safetyDeskTables from './schema/safety-desk';
 import * as serverTables from './schema/server';
 import * as voiceNoteTables from './schema/voice-notes';
 
@@ -25,6 +26,7 @@ export const schema = {
   ...locationRequestTables,
   ...voiceNoteTables,
   ...operatorTables,
+  ...safetyDeskTables,
 };
 
 /** One Drizzle type for both drivers: write queries with the query builder so they run on either. */

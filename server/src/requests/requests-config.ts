@@ -63,6 +63,17 @@ export const requestsEnvironment = {
   SMS_DAILY_BUDGET: dailyCount(1_000_000, SEND_LIMIT_DEFAULTS.smsDailyBudget),
   // The countries (ISO 3166 alpha-2) whose numbers may get an SMS.
   SMS_COUNTRIES: countryList.default([...SEND_LIMIT_DEFAULTS.smsCountries]),
+  // What one SMS costs at the provider, in the currency's minor unit: the operator's console adds up the SMS spent.
+  SMS_PRICE_MINOR: z.coerce
+    .number({ message: 'expected a whole number of minor units from 0 to 1000000' })
+    .int('expected a whole number of minor units from 0 to 1000000')
+    .min(0, 'expected a whole number of minor units from 0 to 1000000')
+    .max(1_000_000, 'expected a whole number of minor units from 0 to 1000000')
+    .optional(),
+  SMS_PRICE_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 currency code, e.g. USD')
+    .default('USD'),
 };
 
 type RequestsEnvironment = z.output<z.ZodObject<typeof requestsEnvironment>>;
@@ -82,6 +93,8 @@ export interface RequestsConfig {
   /** How long a consent link (SMS, email or trackable link) stays open. */
   linkExpiryDays: number;
   sendLimits: SendLimitsConfig;
+  /** One SMS's price at the provider (SMS_PRICE_MINOR); unset: the console counts SMS without a cost. */
+  smsPrice: { minor: number; currency: string } | undefined;
 }
 
 export function requestsConfig(e: RequestsEnvironment, fail: (message: string) => Error): RequestsConfig {
@@ -104,5 +117,7 @@ export function requestsConfig(e: RequestsEnvironment, fail: (message: string) =
       smsDailyBudget: e.SMS_DAILY_BUDGET,
       smsCountries: [...new Set(e.SMS_COUNTRIES)],
     },
+    smsPrice:
+      e.SMS_PRICE_MINOR === undefined ? undefined : { minor: e.SMS_PRICE_MINOR, currency: e.SMS_PRICE_CURRENCY },
   };
 }

@@ -19,7 +19,18 @@ describe('requests configuration', () => {
       twilio: undefined,
       linkExpiryDays: 7,
       sendLimits: DEFAULT_SEND_LIMITS,
+      smsPrice: undefined,
     });
+  });
+
+  it('takes an SMS price with its currency, and refuses a malformed one', () => {
+    expect(loadConfig({ SMS_PRICE_MINOR: '3500', SMS_PRICE_CURRENCY: 'IDR' }).requests.smsPrice).toEqual({
+      minor: 3500,
+      currency: 'IDR',
+    });
+    expect(loadConfig({ SMS_PRICE_MINOR: '8' }).requests.smsPrice).toEqual({ minor: 8, currency: 'USD' });
+    expect(() => loadConfig({ SMS_PRICE_MINOR: '-1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SMS_PRICE_MINOR: '8', SMS_PRICE_CURRENCY: 'dollars' })).toThrow(ConfigError);
   });
 
   it('takes Twilio with all three variables, and LINK_EXPIRY_DAYS', () => {
@@ -28,6 +39,7 @@ describe('requests configuration', () => {
       twilio: { accountSid: TWILIO.TWILIO_ACCOUNT_SID, authToken: 'secret-token', from: '+15005550006' },
       linkExpiryDays: 14,
       sendLimits: DEFAULT_SEND_LIMITS,
+      smsPrice: undefined,
     });
   });
 

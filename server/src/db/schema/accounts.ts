@@ -187,6 +187,10 @@ export const contactMessages = pgTable(
     message: text('message').notNull(),
     locale: text('locale', { enum: LOCALES }).notNull(),
     createdAt: createdAt(),
+    // The operator's queue (safety-desk/): opened in the console, answered (by email, outside Kabari) with a note.
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+    answerNote: text('answer_note'),
   },
   (table) => [
     index('contact_messages_created_at_idx').on(table.createdAt),

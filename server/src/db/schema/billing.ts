@@ -143,6 +143,8 @@ export const payments = pgTable(
     // A refund owed that the provider refused for good: when, and the provider's error code (left to the operator).
     refundFailedAt: timestamp('refund_failed_at', { withTimezone: true, mode: 'date' }),
     refundFailure: text('refund_failure'),
+    // The operator's reference for a refund they made by hand, outside Kabari (marked refunded in the console).
+    refundReference: text('refund_reference'),
   },
   (table) => [
     uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKey),
@@ -187,6 +189,9 @@ export const refundRequests = pgTable(
     locale: text('locale', { enum: LOCALES }).notNull(),
     state: text('state', { enum: REFUND_REQUEST_STATES }).notNull().default('open'),
     createdAt: createdAt(),
+    // When the operator refunded it (through the processor, or by hand with their reference).
+    refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
+    refundReference: text('refund_reference'),
   },
   (table) => [
     check('refund_requests_state_check', oneOf(table.state, REFUND_REQUEST_STATES)),

@@ -19,6 +19,7 @@ import {
   LIVE_END_REASONS,
   oneOf,
   POSITION_SOURCES,
+  REPORT_OUTCOMES,
   REPORT_REASONS,
   REQUEST_CHANNELS,
   REQUEST_EVENT_TYPES,
@@ -191,6 +192,12 @@ export const abuseReports = pgTable(
     reason: text('reason', { enum: REPORT_REASONS }).notNull(),
     details: text('details'),
     createdAt: createdAt(),
+    // The operator's decision (safety-desk/): open while null; closed_by is the operator's id (their audit log
+    // names them), note what they wrote.
+    outcome: text('outcome', { enum: REPORT_OUTCOMES }),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    closedBy: uuid('closed_by'),
+    operatorNote: text('operator_note'),
   },
   (table) => [
     uniqueIndex('abuse_reports_token_reporter_unique').on(table.tokenHash, table.reporterKey),
@@ -199,7 +206,12 @@ export const abuseReports = pgTable(
       .on(table.requestId)
       .where(sql`${table.requestId} is not null`),
     index('abuse_reports_created_at_idx').on(table.createdAt),
+    index('abuse_reports_requester_id_idx')
+      .on(table.requesterId)
+      .where(sql`${table.requesterId} is not null`),
     check('abuse_reports_reason_check', oneOf(table.reason, REPORT_REASONS)),
+    check('abuse_reports_outcome_check', oneOf(table.outcome, REPORT_OUTCOMES)),
+    check('abuse_reports_closed_check', sql`(${table.outcome} is null) = (${table.closedAt} is null)`),
   ],
 );
 
