@@ -46,6 +46,7 @@ import refundRoutes from './routes/refunds/routes';
 import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';
 import mapViewRoutes from './routes/map-views/routes';
+import myRequestsRoutes from './routes/my-requests/routes';
 import pushRoutes from './routes/push/routes';
 import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
@@ -235,6 +236,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(accountRoutes, { exportLimits: options.exportLimits });
   await app.register(refundRoutes, { config });
   await app.register(shareRoutes, { config });
+  await app.register(myRequestsRoutes, { config });
   await app.register(liveEventsRoutes);
   await app.register(positionsRoutes);
   await app.register(mapViewRoutes);

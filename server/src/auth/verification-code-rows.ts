@@ -112,3 +112,23 @@ export async function consumeLiveCodeByHash(
     .returning({ email: verificationCodes.email });
   return rows[0]?.email ?? null;
 }
+
+/** The live code of a purpose with this hash, left as it is: what it was issued for (`email`) and until when. */
+export async function liveCodeByHash(
+  db: DatabaseExecutor,
+  purpose: Purpose,
+  codeHash: string,
+): Promise<{ email: string; expiresAt: Date } | undefined> {
+  const [row] = await db
+    .select({ email: verificationCodes.email, expiresAt: verificationCodes.expiresAt })
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.codeHash, codeHash),
+        eq(verificationCodes.purpose, purpose),
+        isNull(verificationCodes.consumedAt),
+        gt(verificationCodes.expiresAt, new Date()),
+      ),
+    );
+  return row;
+}

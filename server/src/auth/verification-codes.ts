@@ -14,7 +14,8 @@ import {
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 
-export type CodePurpose = 'reset_password' | 'auth_code' | 'change_email' | 'refund_request' | 'delete_account';
+export type CodePurpose =
+  'reset_password' | 'auth_code' | 'change_email' | 'refund_request' | 'delete_account' | 'overview_code';
 
 /** Codes are stored as HMACs: a 6-digit code's plain hash would be brute-forced from a leaked table at once. */
 function codeHash(secret: Buffer, purpose: CodePurpose, email: string, code: string): string {

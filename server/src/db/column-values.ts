@@ -10,6 +10,9 @@ export const VERIFICATION_PURPOSES = [
   'refund_request',
   'delete_account',
   'change_email',
+  // The recipient's consent overview: the code sent to an address, and the 15-minute session it opens.
+  'overview_code',
+  'overview_session',
 ] as const;
 export const CONTACT_TOPICS = ['question', 'billing', 'privacy', 'misuse', 'other'] as const;
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'paypal'] as const;

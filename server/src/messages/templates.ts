@@ -100,6 +100,33 @@ function codeEmail(locale: Locale, parts: CodeEmailParts): RenderedEmail {
   return { subject: parts.subject, text: plain, html };
 }
 
+/** The consent overview's page in the reader's language: where a code sent for it is entered. */
+export const overviewPageIn = (siteUrl: string, locale: Locale) =>
+  `${siteUrl}${locale === 'id' ? '/id' : ''}/my-requests`;
+
+const overviewText = messagesIn('overviewCode');
+
+/**
+ * The code that opens the consent overview, sent to the address that was typed on it. It names no requester and
+ * says nothing of whether any request went there: the message is the same for every address.
+ */
+export function overviewCodeEmail(locale: Locale, code: string, siteUrl: string): RenderedEmail {
+  return codeEmail(locale, {
+    subject: overviewText(locale, 'subject'),
+    greeting: overviewText(locale, 'greeting'),
+    intro: overviewText(locale, 'intro'),
+    code,
+    use: overviewText(locale, 'use'),
+    link: { text: overviewText(locale, 'where'), url: overviewPageIn(siteUrl, locale) },
+    ignore: overviewText(locale, 'ignore'),
+  });
+}
+
+/** The same code by SMS: one segment's worth of words, and the only address it may be entered at. */
+export function overviewCodeSms(locale: Locale, code: string, siteUrl: string): string {
+  return overviewText(locale, 'sms', { code, url: overviewPageIn(siteUrl, locale) });
+}
+
 /** "b•••@example.com": enough for the owner to recognise, not the whole address in a mailbox they may have lost. */
 export function maskedEmail(email: string): string {
   const at = email.lastIndexOf('@');

@@ -51,12 +51,18 @@ export function listTemplates(channel: MessageChannel, locale: Locale): Template
 export interface MessageLinks {
   consentUrl: string;
   optOutUrl: string;
+  /** The consent overview ("Who can see me"): every request to the address, without the link. */
+  overviewUrl: string;
 }
 
-/** `/enter-link?token=…` (and `/id/enter-link` for Indonesian) on the site's address; opt-out is the same page. */
+/**
+ * `/enter-link?token=…` (and `/id/enter-link` for Indonesian) on the site's address; opt-out is the same page, and
+ * the opt-out part also names `/my-requests`, where every request to the address can be stopped at once.
+ */
 export function messageLinks(baseUrl: string, locale: Locale, token: string): MessageLinks {
-  const page = `${baseUrl}${locale === 'id' ? '/id' : ''}/enter-link?token=${encodeURIComponent(token)}`;
-  return { consentUrl: page, optOutUrl: `${page}&action=opt-out` };
+  const prefix = `${baseUrl}${locale === 'id' ? '/id' : ''}`;
+  const page = `${prefix}/enter-link?token=${encodeURIComponent(token)}`;
+  return { consentUrl: page, optOutUrl: `${page}&action=opt-out`, overviewUrl: `${prefix}/my-requests` };
 }
 
 export interface RenderedMessage {
@@ -85,13 +91,14 @@ function formatDate(date: Date, locale: Locale): string {
 export function renderMessage(input: MessageInput): RenderedMessage {
   const { locale, requesterName: name } = input;
   const note = input.note.trim();
-  const { consentUrl, optOutUrl } = input.links;
+  const { consentUrl, optOutUrl, overviewUrl } = input.links;
   if (input.channel === 'sms') {
     const parts = [
       text(locale, 'smsAsk', { name }),
       note ? text(locale, 'smsNote', { note }) : null,
       `${text(locale, 'smsShare')} ${consentUrl}`,
       `${text(locale, 'smsOptOut')} ${optOutUrl}`,
+      `${text(locale, 'smsOverview')} ${overviewUrl}`,
     ];
     return { subject: null, text: parts.filter(Boolean).join(' '), html: null };
   }
@@ -102,6 +109,7 @@ export function renderMessage(input: MessageInput): RenderedMessage {
   const share = text(locale, 'emailShare');
   const expires = text(locale, 'expires', { date: formatDate(input.expiresAt, locale) });
   const optOut = text(locale, 'emailOptOut');
+  const overview = text(locale, 'emailOverview');
   const plain = emailText([
     greeting,
     '',
@@ -114,6 +122,9 @@ export function renderMessage(input: MessageInput): RenderedMessage {
     '',
     optOut,
     optOutUrl,
+    '',
+    overview,
+    overviewUrl,
   ]);
   const html = emailHtml(
     locale,
@@ -127,6 +138,7 @@ export function renderMessage(input: MessageInput): RenderedMessage {
       `<p><a href="${escapeHtml(consentUrl)}">${escapeHtml(consentUrl)}</a></p>`,
       paragraphHtml(expires),
       `<p style="color: #666">${escapeHtml(optOut)} <a href="${escapeHtml(optOutUrl)}">${escapeHtml(optOutUrl)}</a></p>`,
+      `<p style="color: #666">${escapeHtml(overview)} <a href="${escapeHtml(overviewUrl)}">${escapeHtml(overviewUrl)}</a></p>`,
     ].join('\n'),
   );
   return { subject: text(locale, 'subject', { name }), text: plain, html };

@@ -32,7 +32,7 @@ import {
 } from './link-rows';
 import type { LinkState } from './link-states';
 import type { ShareThrottle } from './share-throttle';
-import type { LiveEndReason, REPORT_REASONS, REQUEST_CHANNELS } from '../db/column-values';
+import type { LiveEndReason, REPORT_REASONS, REQUEST_CHANNELS, RequestChannel } from '../db/column-values';
 import { eraseVoiceReply, keepNoteWithReport, voiceNotesByRequest } from '../voice/voice-notes';
 
 // The recipient's consent rules: what a link's token may do in each state. The token is the only key (no account);
@@ -64,15 +64,28 @@ export async function findRequest(db: DatabaseExecutor, token: string, lock = fa
   return request;
 }
 
+/**
+ * Which request a rule acts on: a link's token, or a request the consent overview found among those sent to the
+ * address its visitor proved (`find` locks it, or throws 404). The rule is the same either way, and so is what the
+ * requester is told.
+ */
+export type RequestKey = string | { find: (tx: DatabaseExecutor) => Promise<LocationRequestRow> };
+
+const lockedRequest = (tx: DatabaseExecutor, key: RequestKey) =>
+  typeof key === 'string' ? findRequest(tx, key, true) : key.find(tx);
+
 /** The request behind a token, or what is left of it once deleted (opt-out and report still work); else 404. */
-async function findRequestOrTombstone(
+function findRequestOrTombstone(db: DatabaseExecutor, token: string, lock = false) {
+  return findByHashOrTombstone(db, requestTokenHash(token), lock);
+}
+
+async function findByHashOrTombstone(
   db: DatabaseExecutor,
-  token: string,
+  tokenHash: string,
   lock = false,
 ): Promise<
   { request: LocationRequestRow; tombstone?: undefined } | { request?: undefined; tombstone: LinkTombstoneRow }
 > {
-  const tokenHash = requestTokenHash(token);
   const request = await requestByTokenHash(db, tokenHash, lock);
   if (request) return { request };
   const tombstone = await tombstoneByTokenHash(db, tokenHash);
@@ -384,12 +397,12 @@ export async function endSilentLiveWindows(db: Database, now = new Date()): Prom
 async function decide(
   db: Database,
   notices: RequesterNoticeDeps,
-  token: string,
+  key: RequestKey,
   from: LinkState,
   change: { consent: 'stopped' | 'declined'; liveUntil?: null },
 ): Promise<LinkState> {
   const decided = await db.transaction(async (tx) => {
-    let row = await findRequest(tx, token, true);
+    let row = await lockedRequest(tx, key);
     const state = linkState(row);
     if (state === change.consent) return state;
     if (state !== from) throw notSharing(state);
@@ -403,12 +416,12 @@ async function decide(
 }
 
 /** Stop sharing at once; what was shared stays visible to the requester. */
-export const stopSharing = (db: Database, notices: RequesterNoticeDeps, token: string) =>
-  decide(db, notices, token, 'sharing', { consent: 'stopped', liveUntil: null });
+export const stopSharing = (db: Database, notices: RequesterNoticeDeps, key: RequestKey) =>
+  decide(db, notices, key, 'sharing', { consent: 'stopped', liveUntil: null });
 
 /** Decline the request: nothing is shared. */
-export const declineRequest = (db: Database, notices: RequesterNoticeDeps, token: string) =>
-  decide(db, notices, token, 'open', { consent: 'declined' });
+export const declineRequest = (db: Database, notices: RequesterNoticeDeps, key: RequestKey) =>
+  decide(db, notices, key, 'open', { consent: 'declined' });
 
 /**
  * Stop and erase: withdraws consent and erases every position shared through the link, the live events that
@@ -419,10 +432,10 @@ export async function withdrawConsent(
   db: Database,
   notices: RequesterNoticeDeps,
   geocoder: ReverseGeocoder,
-  token: string,
+  key: RequestKey,
 ): Promise<LinkState> {
   const withdrawn = await db.transaction(async (tx) => {
-    let row = await findRequest(tx, token, true);
+    let row = await lockedRequest(tx, key);
     const state = linkState(row);
     if (state === 'withdrawn') return state;
     if (state !== 'sharing' && state !== 'stopped') throw notSharing(state);
@@ -466,11 +479,30 @@ export function optOutOfRequests(db: Database, hmacSecret: Buffer, token: string
     const channel = found.request?.channel ?? found.tombstone!.channel;
     if (!targetHash) throw new HttpError(409, say('nothingToOptOut'));
     await recordOptOut(tx, targetHash, channel);
-    const row = found.request;
-    if (row && linkState(row) === 'open') {
-      await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
-      await publishView(tx, row.userId, row.id);
-    }
+    if (found.request) await declineUnanswered(tx, found.request);
+  });
+}
+
+/** An opt-out declines the request it came through while unanswered, as the requester sees at once. */
+async function declineUnanswered(tx: DatabaseExecutor, row: LocationRequestRow): Promise<void> {
+  if (linkState(row) !== 'open') return;
+  await updateRequest(tx, row.id, { consent: 'declined', decidedAt: new Date() });
+  await publishView(tx, row.userId, row.id);
+}
+
+/**
+ * The consent overview's opt-out: the address it proved (its keyed hash) opts out of every future request, and
+ * every request to it still unanswered is declined, as the link's opt-out declines its own.
+ */
+export function optOutAddress(
+  db: Database,
+  targetHash: string,
+  channel: RequestChannel,
+  unanswered: Exclude<RequestKey, string>[],
+): Promise<void> {
+  return db.transaction(async (tx) => {
+    await recordOptOut(tx, targetHash, channel);
+    for (const key of unanswered) await declineUnanswered(tx, await key.find(tx));
   });
 }
 
@@ -485,14 +517,15 @@ export async function reportAbuse(
   db: Database,
   throttle: ShareThrottle,
   ip: string,
-  token: string,
+  link: string | { tokenHash: string },
   reporterKey: string,
   report: AbuseReport,
 ): Promise<string> {
   await throttle.report(ip);
-  const tokenHash = requestTokenHash(token);
+  // The overview reports a request it found by its address: by the token's hash, which is all it has of the link.
+  const tokenHash = typeof link === 'string' ? requestTokenHash(link) : link.tokenHash;
   return db.transaction(async (tx) => {
-    const found = await findRequestOrTombstone(tx, token);
+    const found = await findByHashOrTombstone(tx, tokenHash);
     await lockLinkReports(tx, tokenHash);
     const earlier = await reportOfReporter(tx, tokenHash, reporterKey);
     if (earlier) return earlier;

@@ -19,6 +19,7 @@ describe('request messages', () => {
           expect(message.text).toContain('Sari');
           expect(message.text).toContain(localeLinks.consentUrl);
           expect(message.text).toContain(localeLinks.optOutUrl);
+          expect(message.text).toContain(localeLinks.overviewUrl);
           expect(message.text.includes('Home yet?')).toBe(note !== '');
         }
       }
@@ -26,6 +27,7 @@ describe('request messages', () => {
     expect(messageLinks('https://kabari.example', 'id', 'tok')).toEqual({
       consentUrl: 'https://kabari.example/id/enter-link?token=tok',
       optOutUrl: 'https://kabari.example/id/enter-link?token=tok&action=opt-out',
+      overviewUrl: 'https://kabari.example/id/my-requests',
     });
   });
 

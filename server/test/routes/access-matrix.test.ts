@@ -1,4 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
+import { outboxMessages } from '../../src/db/schema/outbox';
+import { optOutKey } from '../../src/requests/opt-outs';
 import { locationRequests, positions } from '../../src/db/schema/location-requests';
 import { createSession } from '../../src/auth/sessions';
 import { voiceNoteAudio, voiceNotes } from '../../src/db/schema/voice-notes';
@@ -14,9 +16,10 @@ import { buildTestApp, type TestApp } from '../support/test-app';
  *
  * The callers tried against a subscriber's object: nobody signed in, another subscriber, and the owner once their
  * subscription has expired. Against a recipient's link: a token nobody was given, the token of a link its requester
- * cancelled, and the token of a link that was erased (Stop and erase, account deletion).
+ * cancelled, and the token of a link that was erased (Stop and erase, account deletion). Against a request in the
+ * consent overview: no session, a session of another address, and a session of the address that ended.
  */
-type Kind = 'owned-request' | 'owned-voice-note' | 'own-session' | 'sign-up' | 'recipient-link';
+type Kind = 'owned-request' | 'owned-voice-note' | 'own-session' | 'sign-up' | 'recipient-link' | 'overview-request';
 
 const MATRIX: Record<string, Kind> = {
   'DELETE /api/v1/requests/{id}': 'owned-request',
@@ -43,6 +46,11 @@ const MATRIX: Record<string, Kind> = {
   'GET /api/v1/share/links/{token}/voice-note': 'recipient-link',
   'POST /api/v1/share/links/{token}/voice-reply': 'recipient-link',
   'GET /api/v1/share/links/{token}/voice-reply': 'recipient-link',
+  'POST /api/v1/my-requests/{id}/decline': 'overview-request',
+  'POST /api/v1/my-requests/{id}/stop': 'overview-request',
+  'POST /api/v1/my-requests/{id}/withdraw': 'overview-request',
+  'POST /api/v1/my-requests/{id}/report': 'overview-request',
+  'GET /api/v1/my-requests/{id}/voice-note': 'overview-request',
 };
 
 /** A body each recipient route accepts, so that a refusal is about the link and not about the input. */
@@ -88,10 +96,15 @@ describe('the access matrix', () => {
     await testApp?.close();
   });
 
-  const call = (route: string, values: Record<string, string>, headers: Record<string, string> = {}) => {
+  const call = (
+    route: string,
+    values: Record<string, string>,
+    headers: Record<string, string> = {},
+    payload?: object,
+  ) => {
     const [method, template] = route.split(' ') as [string, string];
     const url = template.replace(/\{(\w+)\}/g, (_whole, name: string) => values[name] ?? '');
-    const body = RECIPIENT_BODIES[url.split('/').at(-1) ?? ''];
+    const body = payload ?? RECIPIENT_BODIES[url.split('/').at(-1) ?? ''];
     address += 1;
     return testApp.app.inject({
       method: method as 'GET',
@@ -106,6 +119,22 @@ describe('the access matrix', () => {
     const withObject = documented.filter((route) => /\{\w+\}/.test(route)).sort();
     expect(withObject).toEqual(Object.keys(MATRIX).sort());
   });
+
+  /** A session of the consent overview for `target`, proven through the code its message carries. */
+  const overviewSession = async (target: string) => {
+    const sent = await call('POST /api/v1/my-requests/code', {}, {}, { address: target });
+    expect(sent.statusCode).toBe(200);
+    const [message] = await testApp.app.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.recipient, target))
+      .orderBy(desc(outboxMessages.createdAt))
+      .limit(1);
+    const code = message!.bodyText.match(/\b(\d{6})\b/)![1]!;
+    const opened = await call('POST /api/v1/my-requests/session', {}, {}, { address: target, code });
+    const cookie = opened.cookies.find((set) => set.name === 'kabari-overview')!;
+    return { cookie: `kabari-overview=${cookie.value}` };
+  };
 
   const routesOf = (kind: Kind) => Object.keys(MATRIX).filter((route) => MATRIX[route] === kind);
 
@@ -204,6 +233,39 @@ describe('the access matrix', () => {
       const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, cancelled.id));
       const shared = await testApp.app.db.select().from(positions).where(eq(positions.requestId, cancelled.id));
       expect([route, row?.consent, shared]).toEqual([route, 'cancelled', []]);
+    }
+  });
+
+  it("refuses a request in the consent overview without a session (401), to another address's session (404), and once the session ended", async () => {
+    const mine = '+6281255550101';
+    const theirs = '+6281255550202';
+    const mySession = await overviewSession(mine);
+    const theirSession = await overviewSession(theirs);
+    for (const route of routesOf('overview-request')) {
+      const request = await insertRequest(testApp.app.db, owner.userId, {
+        target: theirs,
+        targetHash: optOutKey(testApp.app.auth.secrets.hmacSecret, theirs),
+      });
+      expect([route, (await call(route, { id: request.id })).statusCode]).toEqual([route, 401]);
+      expect([route, (await call(route, { id: request.id }, mySession)).statusCode]).toEqual([route, 404]);
+      // Still there, unchanged: a refusal changes nothing.
+      const [row] = await testApp.app.db.select().from(locationRequests).where(eq(locationRequests.id, request.id));
+      const { token: _token, ...stored } = request;
+      expect([route, row]).toEqual([route, stored]);
+      // Its own address's session reaches it (the voice note: none was sent, 404 from the note, not the request).
+      const own = await call(route, { id: request.id }, theirSession);
+      expect([route, own.statusCode]).toEqual([
+        route,
+        route.endsWith('voice-note') ? 404 : route.endsWith('/stop') || route.endsWith('/withdraw') ? 409 : 200,
+      ]);
+    }
+    await call('POST /api/v1/my-requests/session/end', {}, theirSession);
+    const request = await insertRequest(testApp.app.db, owner.userId, {
+      target: theirs,
+      targetHash: optOutKey(testApp.app.auth.secrets.hmacSecret, theirs),
+    });
+    for (const route of routesOf('overview-request')) {
+      expect([route, (await call(route, { id: request.id }, theirSession)).statusCode]).toEqual([route, 401]);
     }
   });
 });

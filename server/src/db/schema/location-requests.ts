@@ -87,6 +87,10 @@ export const locationRequests = pgTable(
       .on(table.id)
       .where(sql`${table.legacyToken} is not null`),
     index('location_requests_user_created_idx').on(table.userId, table.createdAt),
+    // The consent overview finds the requests to an address by its keyed hash.
+    index('location_requests_target_hash_idx')
+      .on(table.targetHash)
+      .where(sql`${table.targetHash} is not null`),
     index('location_requests_unkeyed_target_idx')
       .on(table.id)
       .where(sql`${table.target} is not null and ${table.targetHash} is null`),
