@@ -4,5 +4,6 @@ module.exports = {
     './enter-link-page': './src/features/consent/enter-link-page.tsx',
     './share-page': './src/features/share/share-page.tsx',
     './location-failed-page': './src/features/location-failed/location-failed-page.tsx',
+    './my-requests-page': './src/features/my-requests/my-requests-page.tsx',
   },
 };

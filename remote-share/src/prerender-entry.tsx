@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { definePrerender } from '@kabari/shared/prerender/define-prerender';
 import EnterLinkPage from './features/consent/enter-link-page';
 import LocationFailedPage from './features/location-failed/location-failed-page';
+import MyRequestsPage from './features/my-requests/my-requests-page';
 import SharePage from './features/share/share-page';
 import type { LinkLoad, RecipientFailure, RecipientPageProps } from './lib/use-link';
 
@@ -12,6 +13,7 @@ const pages: Record<string, ComponentType<RecipientPageProps>> = {
   '/enter-link': EnterLinkPage,
   '/share': SharePage,
   '/location-failed': LocationFailedPage,
+  '/my-requests': MyRequestsPage,
 };
 
 // Each page is given its address (these pages use no router); the query string is not known at build time.

@@ -51,9 +51,9 @@ describe('AppRoutes', () => {
     clearSession();
   });
 
-  it("knows every route: 16 public (3 of them the recipient's, open to anyone), 5 protected", () => {
+  it("knows every route: 17 public (4 of them the recipient's, open to anyone), 5 protected", () => {
     expect(publicPaths).toHaveLength(13);
-    expect(anyonePaths).toEqual(['/enter-link', '/location-failed', '/share']);
+    expect(anyonePaths).toEqual(['/enter-link', '/location-failed', '/share', '/my-requests']);
     expect(protectedPaths).toEqual([
       '/dashboard',
       '/dashboard/modules/SuccessModal',

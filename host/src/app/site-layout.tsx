@@ -161,6 +161,10 @@ export function SiteLayout({ children, staticHeader = false }: { children: React
       </main>
       <footer className="site-footer">
         <p>{t('footer.tagline')}</p>
+        {/* For anyone who received a request: every request to their number or email, without an account. */}
+        <p>
+          <a href={localizePath(routePaths.myRequests, locale)}>{t('footer.myRequests')}</a>
+        </p>
         <p>{t('footer.rights', { year: new Date().getFullYear() })}</p>
       </footer>
     </div>

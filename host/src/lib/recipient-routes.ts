@@ -9,6 +9,7 @@ export const recipientRoutes: Record<string, string> = {
   [routePaths.enterLink]: 'enter-link-page',
   [routePaths.locationFailed]: 'location-failed-page',
   [routePaths.share]: 'share-page',
+  [routePaths.myRequests]: 'my-requests-page',
 };
 
 /** The exposed module of remote-share for a path, or null when the path is not a recipient's page. */

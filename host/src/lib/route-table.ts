@@ -79,6 +79,7 @@ const routeTable: Record<RouteName, RouteSpec> = {
   enterLink: { access: 'anyone', page: { remote: 'share', exposed: 'enter-link-page' } },
   locationFailed: { access: 'anyone', page: { remote: 'share', exposed: 'location-failed-page' } },
   share: { access: 'anyone', page: { remote: 'share', exposed: 'share-page' } },
+  myRequests: { access: 'anyone', page: { remote: 'share', exposed: 'my-requests-page' } },
   dashboard: { access: 'protected', page: dashboardPage },
   successModal: dashboardDialog('successModal'),
   mySubscription: dashboardDialog('mySubscription'),

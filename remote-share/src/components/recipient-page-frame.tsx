@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import type { Locale } from '@kabari/shared/i18n/locale';
-import { RecipientLocale } from '../lib/share-text';
+import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { routePaths } from '@kabari/shared/routing/route-paths';
+import { RecipientLocale, shareText } from '../lib/share-text';
 
 interface RecipientPageFrameProps {
   locale: Locale;
@@ -11,11 +12,21 @@ interface RecipientPageFrameProps {
   title: string;
   /** Said under the title, before anything about the link. */
   lead?: string;
+  /** Whether to end with the link to the consent overview (every page but the overview itself). */
+  overviewLink?: boolean;
   children: ReactNode;
 }
 
 /** What every recipient's page is made of: its language for the texts inside, the page, its title and lead. */
-export function RecipientPageFrame({ locale, hydrated, titleId, title, lead, children }: RecipientPageFrameProps) {
+export function RecipientPageFrame({
+  locale,
+  hydrated,
+  titleId,
+  title,
+  lead,
+  overviewLink = true,
+  children,
+}: RecipientPageFrameProps) {
   return (
     <RecipientLocale.Provider value={locale}>
       <article
@@ -30,6 +41,12 @@ export function RecipientPageFrame({ locale, hydrated, titleId, title, lead, chi
           {lead && <p className="recipient__lead">{lead}</p>}
         </header>
         {children}
+        {/* Every request to the recipient's number or email in one place, even once this link's message is gone. */}
+        {overviewLink && (
+          <p className="recipient__small">
+            <a href={localizePath(routePaths.myRequests, locale)}>{shareText(locale)('myRequests.linkFromPages')}</a>
+          </p>
+        )}
       </article>
     </RecipientLocale.Provider>
   );

@@ -1,7 +1,10 @@
 import { englishPathOf } from './locale-paths';
 
-/** The pages a location request's recipient opens from the link: nothing about them is recorded there. */
-export const RECIPIENT_PAGES = ['/enter-link', '/location-failed', '/share'] as const;
+/**
+ * The pages a location request's recipient opens from the link, and the consent overview of every request to their
+ * address (/my-requests): nothing about them is recorded there.
+ */
+export const RECIPIENT_PAGES = ['/enter-link', '/location-failed', '/share', '/my-requests'] as const;
 
 type RecipientPage = (typeof RECIPIENT_PAGES)[number];
 

@@ -16,6 +16,8 @@ export const routePaths = {
   enterLink: '/enter-link',
   locationFailed: '/location-failed',
   share: '/share',
+  /** The recipient's consent overview ("Who can see me"): every request to a proven number or email address. */
+  myRequests: '/my-requests',
   dashboard: '/dashboard',
   successModal: '/dashboard/modules/SuccessModal',
   mySubscription: '/dashboard/modules/MySubscription',
