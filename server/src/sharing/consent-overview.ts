@@ -45,9 +45,9 @@ import type { ShareThrottle } from './share-throttle';
 const say = messagesOf('myRequests');
 
 /** How long a proven address stays open: a phone left unlocked on a table shows the list no longer than this. */
-export const OVERVIEW_SESSION_MS = 15 * 60_000;
+const OVERVIEW_SESSION_MS = 15 * 60_000;
 /** Ended requests are listed this long after they ended: numbers change hands, older ones may be someone else's. */
-export const ENDED_SHOWN_MS = 30 * 24 * 60 * 60_000;
+const ENDED_SHOWN_MS = 30 * 24 * 60 * 60_000;
 
 // A code goes to whatever address is typed, so both the address and the network that asks are held to a few.
 const CODES_PER_ADDRESS: ThrottleRule = { limit: 3, windowSeconds: 15 * 60 };

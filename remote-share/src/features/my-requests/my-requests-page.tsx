@@ -19,7 +19,7 @@ import '../../components/recipient-pages.css';
  * Where Quick exit goes: a page anyone might have open (a weather search), that loads fast on any phone and says
  * nothing about Kabari. The reasons are in docs/product-decisions.md.
  */
-export const QUICK_EXIT_URL = 'https://www.google.com/search?q=weather';
+const QUICK_EXIT_URL = 'https://www.google.com/search?q=weather';
 
 const REPORT_REASONS: ReportReason[] = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'];
 
@@ -27,7 +27,7 @@ const REPORT_REASONS: ReportReason[] = ['unknown_requester', 'harassment', 'stal
  * Quick exit: the session ends first (a beacon, which the browser sends even as the page goes), then the page is
  * replaced in the history by the neutral one, so Back does not return here.
  */
-export function quickExit(): void {
+function quickExit(): void {
   const beaconSent = () => {
     try {
       return navigator.sendBeacon?.(SESSION_END_PATH) ?? false;

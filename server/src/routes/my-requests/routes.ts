@@ -35,8 +35,8 @@ import {
 } from './schemas';
 
 /** The overview's session cookie: random, HttpOnly, SameSite=Strict, sent only to the overview's API and pages. */
-export const OVERVIEW_COOKIE = 'kabari-overview';
-export const OVERVIEW_COOKIE_PATHS = ['/api/v1/my-requests', '/my-requests', '/id/my-requests'] as const;
+const OVERVIEW_COOKIE = 'kabari-overview';
+const OVERVIEW_COOKIE_PATHS = ['/api/v1/my-requests', '/my-requests', '/id/my-requests'] as const;
 
 /**
  * The consent overview ("Who can see me", docs/api-v1.md): a code proves an address, a session of at most 15
