@@ -85,6 +85,9 @@ test.describe('the web layer of the production build', () => {
     // page keeps the site's same-origin opener policy.
     const recipient = await page.goto('/id/enter-link?token=not-a-real-link');
     expect(recipient!.headers()['cross-origin-opener-policy']).toBeUndefined();
+    // Its plain forms post to itself: under no-referrer the browser would name their origin `null`, which the
+    // cross-site check refuses. same-origin names ours and still gives no other site the address (the token).
+    expect(recipient!.headers()['referrer-policy']).toBe('same-origin');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(await allowed(page, FEATURES)).toEqual({
       geolocation: true,
@@ -98,6 +101,7 @@ test.describe('the web layer of the production build', () => {
 
     const other = await page.goto('/about-us');
     expect(other!.headers()['cross-origin-opener-policy']).toBe('same-origin');
+    expect(other!.headers()['referrer-policy']).toBe('no-referrer');
     expect(await allowed(page, FEATURES)).toEqual({
       geolocation: false,
       // No Stripe keys here: no wallet button, so no payment either.
