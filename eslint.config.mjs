@@ -83,6 +83,7 @@ const serverLayers = [
     'retention',
     'visitors',
     'operators',
+    'safety-desk',
   ],
   ['config'],
   ['plugins'],

@@ -50,6 +50,7 @@ import myRequestsRoutes from './routes/my-requests/routes';
 import pushRoutes from './routes/push/routes';
 import linkRoutes from './routes/links/routes';
 import numberRoutes from './routes/numbers/routes';
+import operatorDeskRoutes from './routes/operator-desk/routes';
 import requestRoutes from './routes/requests/routes';
 import runtimeConfigRoutes from './routes/runtime-config/routes';
 import shareRoutes from './routes/share/routes';
@@ -245,6 +246,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(requestRoutes, { config });
   await app.register(linkRoutes, { config });
   await app.register(voiceNoteRoutes);
+  await app.register(operatorDeskRoutes, { config });
   await app.register(devToolsRoutes, { config });
 
   if (config.serveWeb) {

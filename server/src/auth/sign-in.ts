@@ -23,6 +23,7 @@ import { HttpError } from '../lib/envelope';
 import { messagesOf, sayCommon, type Locale } from '../lib/messages';
 import { throwWhenLimited } from '../lib/throttle-answer';
 import { passwordChangedEmail, resetCodeEmail } from '../messages/templates';
+import { refuseSuspendedSignIn } from '../safety-desk/suspension-checks';
 
 // Who may sign in, and how often: the password check with its back-off, the emailed codes, the password reset, the
 // one-time auth code. Sessions themselves are the routes' (a cookie is HTTP).
@@ -115,6 +116,8 @@ export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) 
       }
       await clearAttempts(deps.db, pairKey);
       await clearAttempts(deps.db, accountKey);
+      // Said only to whoever knows the password: a suspension is not a way to learn an address has an account.
+      await refuseSuspendedSignIn(deps.db, user.id);
       return user;
     },
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
 import { HttpError } from '../lib/envelope';
+import { refuseSuspendedSender } from '../safety-desk/suspension-checks';
 import { sayRequests } from './request-messages';
 
 /**
@@ -16,7 +17,11 @@ export async function hasLiveSubscription(db: DatabaseExecutor, userId: string):
   return rows.length > 0;
 }
 
-/** Only subscribers whose subscription runs may send: 403, which the client shows as the expired state. */
+/**
+ * Only subscribers whose subscription runs, and whose account is not suspended, may send: 403, which the client
+ * shows as the expired state (the suspension's message says why).
+ */
 export async function requireSubscriber(db: DatabaseExecutor, userId: string): Promise<void> {
+  await refuseSuspendedSender(db, userId);
   if (!(await hasLiveSubscription(db, userId))) throw new HttpError(403, sayRequests('subscriptionNeeded'));
 }

@@ -5,6 +5,7 @@ import { pruneVoiceNotes } from '../voice/voice-note-rows';
 import { VOICE_DRAFT_HOURS } from '../voice/voice-notes';
 import {
   ABUSE_REPORT_DAYS,
+  SUSPENSION_DAYS,
   CONTACT_MESSAGE_DAYS,
   LAPSED_ACCOUNT_DAYS,
   PAYMENT_YEARS,
@@ -40,6 +41,8 @@ export interface RetentionResult {
   webhookEvents: number;
   contactMessages: number;
   abuseReports: number;
+  /** Suspensions lifted SUSPENSION_DAYS ago (a standing one stays while it stands). */
+  accountSuspensions: number;
   refundRequests: number;
   /** Sessions that ended (signed out, or expired) RETENTION_DAYS ago. */
   sessions: number;
@@ -74,6 +77,7 @@ const NOTHING: Omit<RetentionResult, 'ran'> = {
   webhookEvents: 0,
   contactMessages: 0,
   abuseReports: 0,
+  accountSuspensions: 0,
   refundRequests: 0,
   sessions: 0,
   payments: 0,
@@ -188,6 +192,10 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
         sql`delete from contact_messages where created_at < ${daysAgo(CONTACT_MESSAGE_DAYS)}`,
       ),
       abuseReports: await deleted(tx, sql`delete from abuse_reports where created_at < ${daysAgo(ABUSE_REPORT_DAYS)}`),
+      accountSuspensions: await deleted(
+        tx,
+        sql`delete from account_suspensions where lifted_at < ${daysAgo(SUSPENSION_DAYS)}`,
+      ),
       refundRequests: await deleted(
         tx,
         sql`delete from refund_requests where created_at < ${daysAgo(REFUND_REQUEST_DAYS)}`,

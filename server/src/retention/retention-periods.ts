@@ -8,6 +8,8 @@ export const TOMBSTONE_DAYS = 365;
 /** Time to answer a message and follow it up, or to act on a report of abuse or a refund request. */
 export const CONTACT_MESSAGE_DAYS = 365;
 export const ABUSE_REPORT_DAYS = 365;
+/** A lifted suspension, kept as long as a report: the operator sees what was decided before if it happens again. */
+export const SUSPENSION_DAYS = 365;
 export const REFUND_REQUEST_DAYS = 365;
 /** Providers retry a webhook for about 3 days and can resend an event for 30: a replay within that does nothing. */
 export const WEBHOOK_EVENT_DAYS = 90;
