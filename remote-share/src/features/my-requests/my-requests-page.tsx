@@ -246,7 +246,7 @@ export default function MyRequestsPage(props: RecipientPageProps) {
     body = <p role="status">{t('myRequests.loading')}</p>;
   } else if (step.kind === 'address') {
     body = (
-      <form className="recipient__panel" onSubmit={sendCode} noValidate>
+      <form method="post" className="recipient__panel" onSubmit={sendCode} noValidate>
         <label htmlFor="overview-address">{t('myRequests.addressLabel')}</label>
         <input
           id="overview-address"
@@ -273,7 +273,7 @@ export default function MyRequestsPage(props: RecipientPageProps) {
     );
   } else if (step.kind === 'code') {
     body = (
-      <form className="recipient__panel" onSubmit={enterCode} noValidate>
+      <form method="post" className="recipient__panel" onSubmit={enterCode} noValidate>
         <p role="status">{t('myRequests.codeSent', { address: step.address })}</p>
         <label htmlFor="overview-code">{t('myRequests.codeLabel')}</label>
         <input
