@@ -90,7 +90,7 @@ const serverLayers = [
   ['routes'],
   ['web'],
   ['app'],
-  ['server'],
+  ['server', 'operator-cli'],
 ];
 const routesLayer = serverLayers.findIndex((names) => names.includes('routes'));
 const layerOrder = serverLayers.map((names) => names.join(', ')).join(' → ');

@@ -46,6 +46,7 @@ import refundRoutes from './routes/refunds/routes';
 import webhookRoutes from './routes/webhooks/routes';
 import positionsRoutes from './routes/positions/routes';
 import mapViewRoutes from './routes/map-views/routes';
+import operatorAuthRoutes from './routes/operator-auth/routes';
 import myRequestsRoutes from './routes/my-requests/routes';
 import pushRoutes from './routes/push/routes';
 import linkRoutes from './routes/links/routes';
@@ -247,6 +248,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(linkRoutes, { config });
   await app.register(voiceNoteRoutes);
   await app.register(operatorDeskRoutes, { config });
+  await app.register(operatorAuthRoutes, { config });
   await app.register(devToolsRoutes, { config });
 
   if (config.serveWeb) {

@@ -106,7 +106,7 @@ export async function takeTotpStep(db: DatabaseExecutor, operatorId: string, ste
 }
 
 /** Uses up a recovery code of the operator; false when it is not one of theirs or was used already. */
-export async function useRecoveryCode(db: DatabaseExecutor, operatorId: string, codeHash: string): Promise<boolean> {
+export async function spendRecoveryCode(db: DatabaseExecutor, operatorId: string, codeHash: string): Promise<boolean> {
   const used = await db
     .update(operatorRecoveryCodes)
     .set({ usedAt: sql`now()` })

@@ -22,6 +22,12 @@ export default fp(
               name: 'Authorization',
               description: 'The session token, raw or as "Bearer <token>"',
             },
+            operatorSession: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'kabari_operator',
+              description: "An operator's session (the console's routes; without it they answer 404)",
+            },
           },
         },
       },

@@ -8,6 +8,7 @@ import {
   SUSPENSION_DAYS,
   CONTACT_MESSAGE_DAYS,
   LAPSED_ACCOUNT_DAYS,
+  OPERATOR_AUDIT_YEARS,
   PAYMENT_YEARS,
   REFUND_REQUEST_DAYS,
   SPENT_COUNTER_HOURS,
@@ -46,6 +47,10 @@ export interface RetentionResult {
   refundRequests: number;
   /** Sessions that ended (signed out, or expired) RETENTION_DAYS ago. */
   sessions: number;
+  /** Operators' sessions that ended RETENTION_DAYS ago. */
+  operatorSessions: number;
+  /** Audit log entries older than OPERATOR_AUDIT_YEARS. */
+  operatorAuditLog: number;
   payments: number;
   /** Daily send counts of days before yesterday (UTC). */
   dailySendCounts: number;
@@ -80,6 +85,8 @@ const NOTHING: Omit<RetentionResult, 'ran'> = {
   accountSuspensions: 0,
   refundRequests: 0,
   sessions: 0,
+  operatorSessions: 0,
+  operatorAuditLog: 0,
   payments: 0,
   dailySendCounts: 0,
   voiceNotes: 0,
@@ -201,6 +208,14 @@ export async function pruneExpiredData(db: Database, retentionDays: number): Pro
         sql`delete from refund_requests where created_at < ${daysAgo(REFUND_REQUEST_DAYS)}`,
       ),
       sessions: await deleted(tx, sql`delete from sessions where expires_at < ${cutoff} or revoked_at < ${cutoff}`),
+      operatorSessions: await deleted(
+        tx,
+        sql`delete from operator_sessions where expires_at < ${cutoff} or revoked_at < ${cutoff}`,
+      ),
+      operatorAuditLog: await deleted(
+        tx,
+        sql`delete from operator_audit_log where created_at < now() - make_interval(years => ${OPERATOR_AUDIT_YEARS})`,
+      ),
       payments: await deleted(
         tx,
         sql`delete from payments where created_at < now() - make_interval(years => ${PAYMENT_YEARS})`,

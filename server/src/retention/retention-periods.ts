@@ -22,6 +22,11 @@ export const LAPSED_ACCOUNT_DAYS = 365;
 /** Accounting and tax records: Indonesian law asks for 10 years. */
 export const PAYMENT_YEARS = 10;
 /**
+ * What operators did (suspensions, refunds, warnings): long enough to answer a complaint or a regulator about a
+ * decision. The audit log's trigger refuses to delete a younger entry (migration 0027 holds the same 3 years).
+ */
+export const OPERATOR_AUDIT_YEARS = 3;
+/**
  * Throttle counters and send limits are dead once their window has passed. No throttle window is longer than a day
  * (countAttempt refuses one) and the send limit is 3 hours, so a day after it started a row is spent.
  */

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { queryRows } from '../../src/db/open-database';
+import { operators } from '../../src/db/schema/operators';
+import { startOperatorSession } from '../../src/operators/operator-sessions';
+import { OPERATOR_COOKIE } from '../../src/plugins/operator-guard';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { tableDigests } from '../support/table-digests';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -15,7 +18,8 @@ import { buildTestApp, type TestApp } from '../support/test-app';
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 12);
 // What a refused request may change: the throttles count attempts, refused ones too, since that is what stops a
 // guesser.
-const THROTTLE_TABLES = ['auth_throttles'];
+// An operator's session notes each request, refused ones too (its idle deadline moves on).
+const THROTTLE_TABLES = ['auth_throttles', 'operator_sessions'];
 
 /** The live stream answers signed-in callers with a stream that does not end: it is tried signed out only. */
 const STREAM = 'GET /api/v1/locate/events';
@@ -80,10 +84,22 @@ describe('every route under random and malformed input', () => {
   let subscriber: TestRequester;
   let routes: { method: string; path: string; queryNames: string[]; bodyNames: string[] }[];
   let address = 0;
+  let operatorCookie = '';
+  let operatorMayHaveLeft = false;
+
+  /** The console's routes are fuzzed signed in as an operator (from Kabari's own origin), not as a subscriber. */
+  async function signInOperator(): Promise<void> {
+    const [operator] = await testApp.app.db
+      .insert(operators)
+      .values({ email: `fuzz-${Date.now()}-${Math.random()}@example.com`, enrolledAt: new Date() })
+      .returning();
+    operatorCookie = `${OPERATOR_COOKIE}=${(await startOperatorSession(testApp.app.db, operator!)).token}`;
+  }
 
   beforeAll(async () => {
     testApp = await buildTestApp('pglite', { RENEWAL_INTERVAL_SECONDS: '0' });
     subscriber = await createRequester(testApp.app);
+    await signInOperator();
     const document = testApp.app.swagger() as {
       paths: Record<
         string,
@@ -162,8 +178,15 @@ describe('every route under random and malformed input', () => {
               sessionMayHaveEnded = false;
             }
             const headers: Record<string, string> = { ...request.headers };
-            if (request.signedIn && `${route.method} ${route.path}` !== STREAM)
+            if (request.signedIn && route.path.startsWith('/api/v1/operator/')) {
+              // A fuzzed success may have signed the operator out: then another operator signs in.
+              if (operatorMayHaveLeft) await signInOperator();
+              operatorMayHaveLeft = false;
+              headers.cookie = operatorCookie;
+              headers.origin ??= 'http://localhost:8080';
+            } else if (request.signedIn && `${route.method} ${route.path}` !== STREAM) {
               headers.authorization = subscriber.token;
+            }
             let payload: string | Buffer | undefined;
             if (route.method !== 'GET' && route.method !== 'DELETE' && request.body.kind !== 'none') {
               if (request.body.kind === 'json') {
@@ -195,6 +218,7 @@ describe('every route under random and malformed input', () => {
               ]);
             }
             if (response.statusCode >= 400) expect([where, await storedRows()]).toEqual([where, before]);
+            else if (route.method !== 'GET' && route.path.startsWith('/api/v1/operator/')) operatorMayHaveLeft = true;
             else if (route.method !== 'GET') sessionMayHaveEnded = true;
           }),
           { numRuns: RUNS_PER_ROUTE },
