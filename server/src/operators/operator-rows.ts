@@ -11,11 +11,6 @@ export async function operatorByEmail(db: DatabaseExecutor, email: string): Prom
   return row;
 }
 
-export async function operatorById(db: DatabaseExecutor, id: string): Promise<OperatorRow | undefined> {
-  const [row] = await db.select().from(operators).where(eq(operators.id, id));
-  return row;
-}
-
 /** The operator whose enrolment link this is, while it is unused, unexpired and the operator not disabled. */
 export async function operatorByEnrolmentToken(
   db: DatabaseExecutor,
