@@ -10,6 +10,7 @@ const remotes = [
   { name: 'dashboard', folder: 'remote-dashboard', federationName: 'kabari_dashboard', port: 3002 },
   { name: 'billing', folder: 'remote-billing', federationName: 'kabari_billing', port: 3003 },
   { name: 'share', folder: 'remote-share', federationName: 'kabari_share', port: 3004 },
+  { name: 'operator', folder: 'remote-operator', federationName: 'kabari_operator', port: 3005 },
 ];
 
 /** Every web app's folder, the remotes first: the build makes them in this order. */

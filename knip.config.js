@@ -19,6 +19,7 @@ const sharedSingletonsOnly = {
   'remote-dashboard': ['react-router-dom'],
   'remote-search': ['react-router-dom', 'zustand'],
   'remote-share': ['antd', 'react-router-dom', 'zustand'],
+  'remote-operator': ['react-router-dom'],
 };
 
 /** @type {import('knip').KnipConfig} */

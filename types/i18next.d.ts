@@ -21,6 +21,7 @@ import type dashboardRequests from '../remote-dashboard/src/i18n/dashboard-reque
 import type dashboardLive from '../remote-dashboard/src/i18n/dashboard-live.en.json';
 import type billing from '../remote-billing/src/i18n/billing.en.json';
 import type share from '../remote-share/src/i18n/share.en.json';
+import type operator from '../remote-operator/src/i18n/operator.en.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -47,6 +48,7 @@ declare module 'i18next' {
       'dashboard-live': typeof dashboardLive;
       billing: typeof billing;
       share: typeof share;
+      operator: typeof operator;
     };
   }
 }

@@ -13,11 +13,14 @@ import { recipientPageOf } from './lib/recipient-routes';
 export const pageSlotText = 'KABARI_PAGE_SLOT';
 
 // A shell for every public (and recipient's) page a remote provides; the server uses it where the remote prerenders the page.
+// Not the operator's console: it is no public page, and its layout is its own.
 // Mirrors RemotePage: the page sits in a Suspense boundary, so the client can hydrate the layout
 // at once and the page when its remote has loaded.
 export default definePrerender(
   appRoutes
-    .filter((route) => route.access !== 'protected' && route.page && !recipientPageOf(route.path))
+    .filter(
+      (route) => (route.access === 'public' || route.access === 'anyone') && route.page && !recipientPageOf(route.path),
+    )
     .map((route) => route.path),
   () => (
     <SiteLayout>

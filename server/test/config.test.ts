@@ -33,6 +33,7 @@ describe('loadConfig', () => {
         dashboard: '/remotes/dashboard/mf-manifest.json',
         billing: '/remotes/billing/mf-manifest.json',
         share: '/remotes/share/mf-manifest.json',
+        operator: '/remotes/operator/mf-manifest.json',
       },
     });
     // The repository root, where host/dist and remote-*/dist are built.

@@ -1,7 +1,7 @@
 import { Route, Routes } from '@kabari/shared/routing/router';
 import { ErrorPage } from '../features/errors/error-page';
 import { RouteView } from './route-view';
-import { appRoutes, twinPaths } from '../lib/route-table';
+import { appRoutes, routePatterns } from '../lib/route-table';
 import { useScrollOnNavigation } from '../lib/scroll-on-navigation';
 import { useDocumentBoundary } from '../lib/document-boundary';
 
@@ -12,7 +12,7 @@ export function AppRoutes() {
   return (
     <Routes>
       {appRoutes.flatMap((route) =>
-        twinPaths(route.path).map((path) => <Route key={path} path={path} element={<RouteView route={route} />} />),
+        routePatterns(route).map((path) => <Route key={path} path={path} element={<RouteView route={route} />} />),
       )}
       <Route path="*" element={<ErrorPage statusCode={404} />} />
     </Routes>

@@ -122,6 +122,9 @@ export function SiteLayout({ children, staticHeader = false }: { children: React
   const hasUser = useSignedIn();
   const hydrated = useHydrated();
   const signedIn = hydrated && hasUser;
+  const { pathname } = useLocation();
+  // The operator's console: its remote draws its own header (no subscriber's links, no Log in), in this language.
+  if (findAppRoute(pathname)?.ownLayout) return <>{children}</>;
   return (
     <div className="site">
       <a className="skip-link" href="#main">

@@ -6,9 +6,10 @@ import type { RouteDialogName } from './route-dialogs';
 /**
  * Public routes are for visitors (a signed-in user is sent to the dashboard); protected ones need a
  * token. 'anyone': the recipient's pages, where a consent link must work for whoever received it, signed in or
- * not (see docs/product-decisions.md).
+ * not (see docs/product-decisions.md). 'console': the operator's console, whose own sign-in (a separate account
+ * and cookie) its remote checks; a subscriber's session neither opens nor closes it.
  */
-export type RouteAccess = 'public' | 'protected' | 'anyone';
+export type RouteAccess = 'public' | 'protected' | 'anyone' | 'console';
 
 export interface RouteLocation {
   pathname: string;
@@ -30,6 +31,10 @@ export interface RouteSpec {
    * touch, key, focus, mouse move or wheel, not on load (webpack/start-after-first-paint.browser.js).
    */
   startsOnFirstUse?: boolean;
+  /** The page routes the paths below its own itself (the console's `/operator/reports/:id`). */
+  subpaths?: boolean;
+  /** The page brings its own layout: no site header, footer or Log in around it. */
+  ownLayout?: boolean;
 }
 
 export interface AppRoute extends RouteSpec {
@@ -85,6 +90,13 @@ const routeTable: Record<RouteName, RouteSpec> = {
   mySubscription: dashboardDialog('mySubscription'),
   subscriptionExpiredModal: dashboardDialog('subscriptionExpiredModal'),
   cancelMySubscriptionModal: dashboardDialog('cancelMySubscriptionModal'),
+  // Loaded only here: no other route fetches anything of the operator's remote.
+  operator: {
+    access: 'console',
+    page: { remote: 'operator', exposed: 'operator-console' },
+    subpaths: true,
+    ownLayout: true,
+  },
 };
 
 export const appRoutes: AppRoute[] = (Object.keys(routeTable) as RouteName[]).map((name) => ({
@@ -98,7 +110,12 @@ export function twinPaths(path: string): [string, string] {
   return [path, path === '/' ? '/id' : `/id${path}`];
 }
 
+/** The patterns a route answers: its path and /id twin, each with every path below it when the page routes those. */
+export function routePatterns(route: AppRoute): string[] {
+  return twinPaths(route.path).map((path) => (route.subpaths ? `${path}/*` : path));
+}
+
 /** The route a URL path shows, if any (the catch-all otherwise). */
 export function findAppRoute(pathname: string): AppRoute | undefined {
-  return appRoutes.find((route) => twinPaths(route.path).some((path) => matchPath({ path, end: true }, pathname)));
+  return appRoutes.find((route) => routePatterns(route).some((path) => matchPath({ path, end: true }, pathname)));
 }

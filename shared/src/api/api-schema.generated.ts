@@ -142,6 +142,7 @@ export interface paths {
                                     dashboard: string;
                                     billing: string;
                                     share: string;
+                                    operator: string;
                                 };
                                 /** @description The requester's map: Leaflet tile URL template (TILE_URL) and its attribution HTML (TILE_ATTRIBUTION) */
                                 map: {

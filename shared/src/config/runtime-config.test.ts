@@ -5,6 +5,7 @@ const remotes = {
   dashboard: '/remotes/dashboard/mf-manifest.json',
   billing: 'https://cdn.example.test/billing/mf-manifest.json',
   share: '/remotes/share/mf-manifest.json',
+  operator: '/remotes/operator/mf-manifest.json',
 };
 const map = {
   tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',

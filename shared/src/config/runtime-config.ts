@@ -24,6 +24,7 @@ const runtimeConfigSchema: z.ZodMiniType<RuntimeConfig> = z.object({
     dashboard: z.string().check(z.minLength(1)),
     billing: z.string().check(z.minLength(1)),
     share: z.string().check(z.minLength(1)),
+    operator: z.string().check(z.minLength(1)),
   }),
   /** The requester's map: a Leaflet tile URL template and the attribution (HTML) its provider requires. */
   map: z.object({

@@ -23,6 +23,8 @@ export const routePaths = {
   mySubscription: '/dashboard/modules/MySubscription',
   subscriptionExpiredModal: '/dashboard/modules/subscriptionExpiredModal',
   cancelMySubscriptionModal: '/dashboard/modules/cancleMySubscriptionModal',
+  /** The operator's console: its remote routes the paths below it (sign-in, reports/:id, the queues). */
+  operator: '/operator',
 } as const;
 
 export type RouteName = keyof typeof routePaths;

@@ -13,4 +13,5 @@ export {
   matchPath,
   useLocation,
   useNavigate,
+  useParams,
 } from 'react-router';

@@ -12,6 +12,7 @@ describe('runtimeConfigOf', () => {
         dashboard: '/remotes/dashboard/mf-manifest.json',
         billing: '/remotes/billing/mf-manifest.json',
         share: '/remotes/share/mf-manifest.json',
+        operator: '/remotes/operator/mf-manifest.json',
       },
       map: {
         tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
@@ -52,6 +53,7 @@ describe('GET /runtime-config.json (development: the web apps are not served)', 
           dashboard: '/remotes/dashboard/mf-manifest.json',
           billing: 'https://cdn.example.com/billing/v2/mf-manifest.json',
           share: 'http://127.0.0.1:9999/remotes/share/mf-manifest.json',
+          operator: '/remotes/operator/mf-manifest.json',
         },
         map: {
           tileUrl: 'https://{s}.tiles.example.com/osm/{z}/{x}/{y}{r}.png',

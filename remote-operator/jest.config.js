@@ -1,0 +1,1 @@
+module.exports = require('../jest.web-project.js')(__dirname, 'remote-operator');

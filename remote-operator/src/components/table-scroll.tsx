@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+
+/**
+ * A table that scrolls sideways on a phone rather than squeezing its columns. The region takes the keyboard's focus,
+ * so that it can be scrolled without a pointer, and is named by the table's heading.
+ */
+export function TableScroll({ labelledBy, children }: { labelledBy: string; children: ReactNode }) {
+  return (
+    <div className="console-table-scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
