@@ -85,13 +85,21 @@ export async function preparePgliteTemplate(): Promise<string> {
   return path.join(folder, 'pglite');
 }
 
-export async function startKabari(env: Record<string, string> = {}): Promise<KabariServer> {
+/**
+ * `beforeStart`: runs once the data folder is ready and before the server opens it (the embedded database takes one
+ * process at a time), e.g. a command of the server's own against that database.
+ */
+export async function startKabari(
+  env: Record<string, string> = {},
+  beforeStart?: (dataDir: string) => void | Promise<void>,
+): Promise<KabariServer> {
   const port = await freePort();
   const dataDir = scratchDir('kabari-e2e-');
   // A copy of the migrated database the global setup made: a first start's initdb and migrations cost seconds of
   // CPU each time, which a run that starts a dozen servers on two cores feels.
   const template = process.env.KABARI_E2E_PGLITE_TEMPLATE;
   if (template && !env.DATABASE_URL) fs.cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
+  await beforeStart?.(dataDir);
   let log = '';
   // --liftoff-only: PGlite's WebAssembly Postgres runs on V8's baseline compiler, without the optimizing tier-up a
   // long-lived server earns back: a test server lives a minute or two, and the servers of a whole Playwright run
