@@ -223,8 +223,8 @@ test.describe('a report leads to a decision', () => {
     const suspendedAt = Date.now();
 
     await test.step('within 5 seconds the live share has ended on both pages', async () => {
-      await expect(recipient.getByText(/^Live sharing is on until/)).toBeHidden({ timeout: 5_000 });
-      await expect(map.getByTestId('live-badge')).toBeHidden({
+      await expect(map.getByTestId('live-badge')).toBeHidden({ timeout: 5_000 });
+      await expect(recipient.getByText(/^Live sharing is on until/)).toBeHidden({
         timeout: Math.max(0, suspendedAt + 5_000 - Date.now()),
       });
       expect(Date.now() - suspendedAt).toBeLessThan(5_000);
