@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/open-database';
 import { registrations } from '../db/schema/billing';
 import { HttpError } from '../lib/envelope';
+import type { Logger } from '../lib/logger';
 import type { PaypalProcessor } from '../payments/paypal';
 import { sayBilling } from './billing-messages';
 
@@ -22,7 +22,7 @@ export function providerErrorSummary(error: unknown): { status?: number; message
  * 502 in both languages.
  */
 export async function openPaypalOrder(
-  deps: { db: Database; paypal: PaypalProcessor; log: FastifyBaseLogger },
+  deps: { db: Database; paypal: PaypalProcessor; log: Logger },
   input: {
     registrationId: string;
     paymentKey: string;

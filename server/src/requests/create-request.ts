@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { AuthServices } from '../auth/auth-services';
+import type { Database } from '../db/open-database';
 import type { Locale } from '../lib/messages';
+import type { MessageOutbox } from '../messages/message-outbox';
 import { locationRequests } from '../db/schema/location-requests';
 import { findOwnedRequest, publishRequestView, type LinkUrlSource } from './location-request-view';
 import type { LocationRequestView } from './view-types';
@@ -37,7 +39,11 @@ interface Requester {
 }
 
 /** What sending uses of the server: the database, the outbox, the secrets. */
-export type RequestSender = Pick<FastifyInstance, 'db' | 'outbox' | 'auth'>;
+export interface RequestSender {
+  db: Database;
+  outbox: MessageOutbox;
+  auth: Pick<AuthServices, 'secrets'>;
+}
 
 interface Common {
   requester: Requester;

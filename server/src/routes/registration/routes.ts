@@ -1,4 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  signUpResult,
+  signUpWithPaypal,
+  signUpWithSandbox,
+  signUpWithStripe,
+  type SignUpDeps,
+} from '../../billing/registration';
 import { refuseUnconfiguredPayments } from '../../plugins/payments-configured';
 import type { Config } from '../../config';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
@@ -15,11 +22,10 @@ import {
   stripeRegisterResponse,
   sandboxRegistrationBody,
 } from './schemas';
-import { signUpResult, signUpWithPaypal, signUpWithSandbox, signUpWithStripe, type SignUpDeps } from './service';
 
 /**
  * getPaidAmount, registerAndSign/v5pay (the sandbox), stripe and paypal, registerQuery/{id}: sign-up with payment,
- * and its result. HTTP only; the rules are in service.ts.
+ * and its result. HTTP only; the rules are in billing/registration.ts.
  */
 const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const scale = options.config.authThrottleScale;

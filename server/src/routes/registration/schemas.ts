@@ -36,12 +36,6 @@ export const paidAmountResponse = envelope(
   }),
 );
 
-/**
- * The current terms of use: their "last updated" date (remote-search/src/i18n/search-terms.*.json). Recorded with
- * each sign-up's consent when the app does not say which terms it showed.
- */
-export const CURRENT_TERMS_VERSION = '2026-11-22';
-
 /** The account part of every registerAndSign body (the create-account step). */
 export const accountFields = {
   email: emailField,

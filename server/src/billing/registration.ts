@@ -1,46 +1,54 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import { hashPassword, passwordProblem } from '../../auth/passwords';
-import { countAttempt, throttleKey, type ThrottleRule } from '../../auth/throttle';
-import { findUserByEmail } from '../../auth/users';
-import { issueAuthCode } from '../../auth/verification-codes';
-import { failureText, sayBilling as say } from '../../billing/billing-messages';
-import { openPaypalOrder } from '../../billing/paypal-orders';
+import type { AuthServices } from '../auth/auth-services';
+import { hashPassword, passwordProblem } from '../auth/passwords';
+import { countAttempt, throttleKey, type ThrottleRule } from '../auth/throttle';
+import { findUserByEmail } from '../auth/users';
+import { issueAuthCode } from '../auth/verification-codes';
+import type { PaymentProvider, RegistrationState } from '../db/column-values';
+import type { Database } from '../db/open-database';
+import { isUniqueViolation } from '../db/unique-violation';
+import { HttpError } from '../lib/envelope';
+import type { Logger } from '../lib/logger';
+import { sayCommon, type Locale } from '../lib/messages';
+import { throwWhenLimited } from '../lib/throttle-answer';
+import type { MessageOutbox } from '../messages/message-outbox';
+import type { CardInput } from '../payments/card-checks';
+import { authorizeSandboxPayment, type SandboxMethod } from '../payments/sandbox-processor';
+import type { Billing } from './billing-services';
+import { failureText, sayBilling as say } from './billing-messages';
+import { openPaypalOrder } from './paypal-orders';
 import {
   findRegistration,
   findRegistrationByAttempt,
   insertRegistration,
   type RegistrationRow,
-} from '../../billing/registration-rows';
-import { bookFirstDay, claimAuthCodeHandout, firstDayKey, type FirstChargeAnswer } from '../../billing/sign-ups';
-import { findSubscription } from '../../billing/subscriptions';
-import type { PaymentProvider } from '../../db/column-values';
-import { isUniqueViolation } from '../../db/unique-violation';
-import { HttpError } from '../../lib/envelope';
-import { sayCommon, type Locale } from '../../lib/messages';
-import { throwWhenLimited } from '../../lib/throttle-answer';
-import { authorizeSandboxPayment } from '../../payments/sandbox-processor';
-import {
-  CURRENT_TERMS_VERSION,
-  type paypalBody,
-  type registerQueryResponse,
-  type sandboxRegistrationBody,
-  type stripeBody,
-} from './schemas';
+} from './registration-rows';
+import { bookFirstDay, claimAuthCodeHandout, firstDayKey, type FirstChargeAnswer } from './sign-ups';
+import { findSubscription } from './subscriptions';
 
 // Sign-up with payment: the account is made only once the first day is paid (sign-ups.ts books it). Each way to pay
 // checks the account first, stores the attempt, asks its processor, and books the answer.
 
 /** What the sign-up rules use of the server: the database, the outbox, the secrets, billing, the log. */
-export type SignUpDeps = Pick<FastifyInstance, 'db' | 'outbox' | 'auth' | 'billing' | 'log'> & {
+export interface SignUpDeps {
+  db: Database;
+  outbox: MessageOutbox;
+  auth: Pick<AuthServices, 'secrets' | 'passwordCipher'>;
+  billing: Pick<Billing, 'config' | 'clock' | 'methodsFor' | 'stripe' | 'paypal' | 'refundOwedNow'>;
+  log: Logger;
   /** Multiplies every throttle limit (raised for test runs that sign up many accounts from one address). */
   throttleScale: number;
-};
+}
+
+/**
+ * The current terms of use: their "last updated" date (remote-search/src/i18n/search-terms.*.json). Recorded with
+ * each sign-up's consent when the app does not say which terms it showed.
+ */
+const CURRENT_TERMS_VERSION = '2026-11-22';
 
 const SIGN_UPS_PER_IP: ThrottleRule = { limit: 60, windowSeconds: 60 * 60 };
 
-/** The account fields every way to pay sends alike. */
+/** The account fields every way to pay sends alike (the route's schema has checked them, and both consents). */
 interface SignUpForm {
   email: string;
   displayName: string;
@@ -49,6 +57,41 @@ interface SignUpForm {
   password?: string | undefined;
   termsVersion?: string;
   attemptId?: string | undefined;
+}
+
+/** Sign-up with the sandbox processor: the method, and for a card its details (checked, used once, never kept). */
+export interface SandboxSignUp extends SignUpForm {
+  method: SandboxMethod;
+  card?: CardInput | undefined;
+}
+
+/** Sign-up with Stripe: the PaymentMethod Elements or the payment request made (no card data reaches the server). */
+export interface StripeSignUp extends SignUpForm {
+  method: 'card' | 'wallet';
+  paymentMethodId: string;
+}
+
+/** Sign-up with PayPal: first without `capture` (the order is made), then with it and the order the buyer approved. */
+export interface PaypalSignUp extends SignUpForm {
+  method: 'paypal';
+  registerId?: string | undefined;
+  orderId?: string | undefined;
+  capture?: boolean | undefined;
+}
+
+/** Stripe's answer to a sign-up: with requiresAction, the client secret the page completes 3-D Secure with. */
+export interface StripeSignUpAnswer {
+  registerId: string;
+  requiresAction: boolean;
+  clientSecret?: string;
+}
+
+/** How a sign-up stands, as the register result screen reads it. */
+export interface SignUpState {
+  state: RegistrationState;
+  failureCode?: string;
+  failureMessage?: string;
+  authCode?: string;
 }
 
 /** Every sign-up first: throttled per address, the email free, the password checked and hashed. */
@@ -167,11 +210,7 @@ const methodsOf = (deps: SignUpDeps, locale: Locale) =>
   deps.billing.methodsFor(deps.billing.config.prices[locale].currency);
 
 /** Sign-up paid with the sandbox processor: a card with a bad format is refused (400) before anything is stored. */
-export async function signUpWithSandbox(
-  deps: SignUpDeps,
-  ip: string,
-  form: z.infer<typeof sandboxRegistrationBody>,
-): Promise<string> {
+export async function signUpWithSandbox(deps: SignUpDeps, ip: string, form: SandboxSignUp): Promise<string> {
   if (methodsOf(deps, form.locale)[form.method] !== 'sandbox') throw new HttpError(400, say('methodUnavailable'));
   const earlier = await earlierSubmission(deps, form, 'sandbox');
   if (earlier) return earlier.id;
@@ -206,7 +245,7 @@ export async function signUpWithSandbox(
 }
 
 /** Sign-up paid with Stripe (a PaymentMethod from Elements or the payment request); 3-D Secure may follow. */
-export async function signUpWithStripe(deps: SignUpDeps, ip: string, form: z.infer<typeof stripeBody>) {
+export async function signUpWithStripe(deps: SignUpDeps, ip: string, form: StripeSignUp): Promise<StripeSignUpAnswer> {
   const { stripe } = deps.billing;
   if (!stripe || methodsOf(deps, form.locale)[form.method] !== 'stripe')
     throw new HttpError(400, say('methodUnavailable'));
@@ -249,7 +288,10 @@ export async function signUpWithStripe(deps: SignUpDeps, ip: string, form: z.inf
  * a second charge). A payment still waiting for 3-D Secure gives the page its client secret again; otherwise the
  * page polls registerQuery for how it ended.
  */
-async function stripeAttemptAgain(stripe: NonNullable<SignUpDeps['billing']['stripe']>, earlier: RegistrationRow) {
+async function stripeAttemptAgain(
+  stripe: NonNullable<SignUpDeps['billing']['stripe']>,
+  earlier: RegistrationRow,
+): Promise<StripeSignUpAnswer> {
   if (earlier.state === 'querying' && earlier.providerRef) {
     const intent = await stripe.retrieveIntent(earlier.providerRef);
     if (intent.status === 'requires_action' && intent.client_secret) {
@@ -267,7 +309,7 @@ async function stripeAttemptAgain(stripe: NonNullable<SignUpDeps['billing']['str
 export async function signUpWithPaypal(
   deps: SignUpDeps,
   ip: string,
-  form: z.infer<typeof paypalBody>,
+  form: PaypalSignUp,
 ): Promise<{ registerId: string; orderId: string }> {
   const { paypal } = deps.billing;
   if (!paypal || methodsOf(deps, form.locale).paypal !== 'paypal') throw new HttpError(400, say('methodUnavailable'));
@@ -335,7 +377,7 @@ export async function signUpResult(
   deps: Pick<SignUpDeps, 'db' | 'auth' | 'billing'>,
   registrationId: string,
   readerLocale: (own: Locale) => Locale,
-): Promise<z.infer<typeof registerQueryResponse>['data']> {
+): Promise<SignUpState> {
   const registration = await findRegistration(deps.db, registrationId);
   if (!registration) throw new HttpError(404, say('signUpNotFound'));
   const { state } = registration;
