@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
-import { errorEnvelope, ok } from '../../lib/envelope';
+import { ok } from '../../lib/envelope';
 import { linkTokenKey } from '../../requests/request-tokens';
-import { cancelSchema, sendAnswer, signedInResponses } from '../requests/answers';
 import { cancelRequest, sendLinkRequest } from '../../requests/send-rules';
-import { limitedResponse, requestResponse } from '../requests/schemas';
+import { cancelSchema, linkSendResponses, sendAnswer } from '../send-answers';
 import { createLinkBody } from './schemas';
 
 /** Trackable links: a long random token the requester shares; cancellable; one new link every 3 hours. */
@@ -24,7 +23,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         description: `The link expires after ${config.requests.linkExpiryDays} days (LINK_EXPIRY_DAYS) unless cancelled.`,
         security,
         body: createLinkBody,
-        response: { 200: requestResponse, ...signedInResponses, 403: errorEnvelope, 429: limitedResponse },
+        response: linkSendResponses,
       },
     },
     async (request, reply) => {

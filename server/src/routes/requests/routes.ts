@@ -7,10 +7,9 @@ import { requestsShownTo, type LinkUrlSource } from '../../requests/location-req
 import { linkTokenKey, sealLegacyLinkTokens } from '../../requests/request-tokens';
 import { rehashLegacyTargetKeys } from '../../requests/send-limits';
 import { listTemplates, NOTE_MAX_LENGTH } from '../../requests/templates';
-import { cancelSchema, sendAnswer, signedInResponses } from './answers';
+import { cancelSchema, messageSendResponses, sendAnswer, signedInResponses } from '../send-answers';
 import {
   emailBody,
-  limitedResponse,
   limitQuery,
   limitResponse,
   listQuery,
@@ -18,7 +17,6 @@ import {
   previewBody,
   previewResponse,
   requestIdParams,
-  requestResponse,
   smsBody,
   successResponse,
   templatesQuery,
@@ -31,8 +29,6 @@ import {
   TARGET_LIMIT_CHECKS,
   targetLimit,
 } from '../../requests/send-rules';
-
-const sendResponses = { ...signedInResponses, 403: errorEnvelope, 409: errorEnvelope, 429: limitedResponse };
 
 /** Location requests by SMS and email, their history, and the limits. Every route is owner-checked. */
 const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -140,7 +136,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           'appear in a message. 403 when the subscription has expired.',
         security,
         body: smsBody,
-        response: { 200: requestResponse, ...sendResponses },
+        response: messageSendResponses,
       },
     },
     async (request, reply) => {
@@ -162,7 +158,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           'there is no budget or country list for email.',
         security,
         body: emailBody,
-        response: { 200: requestResponse, ...sendResponses },
+        response: messageSendResponses,
       },
     },
     async (request, reply) => {

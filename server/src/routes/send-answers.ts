@@ -1,15 +1,33 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { requestLocale } from '../../lib/messages';
-import type { CreateOutcome } from '../../requests/create-request';
-import type { SendLimitsConfig } from '../../requests/requests-config';
-import { sayRequests } from '../../requests/request-messages';
-import { cancelResponse, requestIdParams } from './schemas';
-import { limitText } from '../../requests/send-rules';
+import { errorEnvelope, errorResponses, HttpError, ok } from '../lib/envelope';
+import { requestLocale } from '../lib/messages';
+import type { CreateOutcome } from '../requests/create-request';
+import type { SendLimitsConfig } from '../requests/requests-config';
+import { sayRequests } from '../requests/request-messages';
+import { limitText } from '../requests/send-rules';
+import { cancelResponse, limitedResponse, requestIdParams, requestResponse } from './requests/schemas';
 
-// The HTTP answers the request routes and the link routes share.
+// The HTTP answers the request routes and the link routes share (a link is a request the requester sends
+// themselves): here, so that neither route folder imports the other.
 
 export const signedInResponses = { ...errorResponses, 401: errorEnvelope };
+
+/** A link's send: the request, or 403 (no subscription) or 429 (the 3-hour limit). */
+export const linkSendResponses = {
+  200: requestResponse,
+  ...signedInResponses,
+  403: errorEnvelope,
+  429: limitedResponse,
+};
+
+/** An SMS or email send: as a link's, and 409 for a number or address that opted out. */
+export const messageSendResponses = {
+  200: requestResponse,
+  ...signedInResponses,
+  403: errorEnvelope,
+  409: errorEnvelope,
+  429: limitedResponse,
+};
 
 /** The schema of POST /api/v1/requests/{id}/cancel and of its alias POST /api/v1/links/{id}/cancel. */
 export const cancelSchema = {
