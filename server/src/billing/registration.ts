@@ -16,6 +16,7 @@ import type { CardInput } from '../payments/card-checks';
 import { authorizeSandboxPayment, type SandboxMethod } from '../payments/sandbox-processor';
 import type { Billing } from './billing-services';
 import { failureText, sayBilling as say } from './billing-messages';
+import { refuseSuspendedEmail } from '../safety-desk/suspension-checks';
 import { openPaypalOrder } from './paypal-orders';
 import {
   findRegistration,
@@ -94,12 +95,14 @@ export interface SignUpState {
   authCode?: string;
 }
 
-/** Every sign-up first: throttled per address, the email free, the password checked and hashed. */
+/** Every sign-up first: throttled per address, the email free and not suspended, the password checked and hashed. */
 async function prepareAccount(deps: SignUpDeps, ip: string, form: SignUpForm): Promise<string | null> {
   const rule = { ...SIGN_UPS_PER_IP, limit: SIGN_UPS_PER_IP.limit * deps.throttleScale };
   const limit = await countAttempt(deps.db, throttleKey(deps.auth.secrets.hmacSecret, 'register:ip', ip), rule);
   throwWhenLimited(limit, say, 'signUpsFromNetwork');
   if (await findUserByEmail(deps.db, form.email)) throw new HttpError(409, sayCommon('emailInUse'));
+  // An email a standing suspension holds opens no new account (its account erased or not).
+  await refuseSuspendedEmail(deps.db, deps.auth.secrets.hmacSecret, form.email);
   if (!form.password) return null;
   const password = deps.auth.passwordCipher.decrypt(form.password);
   const problem = passwordProblem(password);

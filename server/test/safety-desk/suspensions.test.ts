@@ -179,6 +179,15 @@ describeEachDatabase('suspending a requester', (driver) => {
     await expect(refuseSuspendedEmail(db(), app().auth.secrets.hmacSecret, subject.email)).resolves.toBeUndefined();
   });
 
+  it('sign-up refuses the suspended email, its account erased, until the suspension is lifted', async () => {
+    const subject = await reportedSubscriber();
+    const { suspensionId } = await suspendRequester(deps(), operator, subject.report.id, 'Harassment');
+    await db().delete(users).where(eq(users.id, subject.userId));
+    await expect(signUpSubscriber(app(), { email: subject.email.toUpperCase() })).rejects.toThrow(/"status":403/);
+    await liftSuspension(db(), operator, suspensionId!, 'Appeal accepted');
+    expect((await signUpSubscriber(app(), { email: subject.email })).query.data.state).toBe('created');
+  });
+
   it('lifting lets the same account sign in again; what was ended stays ended', async () => {
     const subject = await reportedSubscriber();
     const { suspensionId } = await suspendRequester(deps(), operator, subject.report.id, 'Spam');
