@@ -124,11 +124,13 @@ const cases = [
 ];
 
 // Every folder and file of server/src has its place in the order: from any of them but the top, importing the top
-// (server.ts) is refused. A folder left out of the order would be held to nothing.
+// (server.ts) is refused. A folder left out of the order would be held to nothing. The top holds the two programs
+// (server.ts, and operator-cli.ts, the operator command), which may import anything.
+const programs = ['server.ts', 'operator-cli.ts'];
 const serverSource = path.join(__dirname, '../../server/src');
 const placed = fs
   .readdirSync(serverSource, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() || (entry.name.endsWith('.ts') && entry.name !== 'server.ts'))
+  .filter((entry) => entry.isDirectory() || (entry.name.endsWith('.ts') && !programs.includes(entry.name)))
   .map((entry) =>
     entry.isDirectory()
       ? { name: `${entry.name}/`, filePath: `server/src/${entry.name}/x.ts`, from: '../server' }

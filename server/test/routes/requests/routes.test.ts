@@ -103,7 +103,8 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
         text:
           'Kabari: Sari Wulandari asks to see your location. Note: "Are you home yet?" Share or decline: ' +
           'https://kabari.example/enter-link?token=%E2%80%A6 Stop all requests: ' +
-          'https://kabari.example/enter-link?token=%E2%80%A6&action=opt-out',
+          'https://kabari.example/enter-link?token=%E2%80%A6&action=opt-out ' +
+          'All requests to you: https://kabari.example/my-requests',
       });
     });
 
