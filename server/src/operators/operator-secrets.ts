@@ -1,13 +1,9 @@
-import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { keyedHash } from '../lib/keyed-hash';
+import { openText, sealingKeyFor, sealText } from '../lib/sealed-text';
 
 // How an operator's secrets are kept: tokens (enrolment, session) as their sha256, recovery codes as a keyed hash,
 // the authenticator's secret sealed with a key derived from the server's secret.
-
-const SEALED_PREFIX = 'v1.';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-const keys = new WeakMap<Buffer, Buffer>();
 
 /** A new token of 256 random bits (enrolment link, session cookie): it goes out once, only its hash is kept. */
 export function newOperatorToken(): string {
@@ -42,41 +38,17 @@ export function newRecoveryCode(): string {
   return `${letters.slice(0, 4)}-${letters.slice(4, 8)}-${letters.slice(8)}`;
 }
 
-function sealingKey(secret: Buffer): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'kabari operator totp secret v1', 32));
-    keys.set(secret, key);
-  }
-  return key;
-}
+const sealingKey = sealingKeyFor('kabari operator totp secret v1');
 
 /**
- * The authenticator's secret sealed with AES-256-GCM for its operator (the operator's id is the associated data:
- * a sealed secret copied onto another row does not open there).
+ * The authenticator's secret sealed for its operator (lib/sealed-text.ts: the operator's id is the associated data,
+ * so a sealed secret copied onto another row does not open there).
  */
 export function sealTotpSecret(secret: Buffer, operatorId: string, base32: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(secret), iv);
-  cipher.setAAD(Buffer.from(operatorId, 'utf8'));
-  const sealed = Buffer.concat([iv, cipher.update(base32, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-  return SEALED_PREFIX + sealed.toString('base64url');
+  return sealText(sealingKey(secret), operatorId, base32);
 }
 
 /** The secret, or null when it cannot be opened (another server secret, another row, altered). */
 export function openTotpSecret(secret: Buffer, operatorId: string, sealed: string): string | null {
-  if (!sealed.startsWith(SEALED_PREFIX)) return null;
-  const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64url');
-  if (bytes.length <= IV_BYTES + TAG_BYTES) return null;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', sealingKey(secret), bytes.subarray(0, IV_BYTES));
-    decipher.setAAD(Buffer.from(operatorId, 'utf8'));
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    return Buffer.concat([
-      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
-      decipher.final(),
-    ]).toString('utf8');
-  } catch {
-    return null;
-  }
+  return openText(sealingKey(secret), operatorId, sealed);
 }

@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/open-database';
+import { openText, sealingKeyFor, sealText } from '../lib/sealed-text';
 
 /**
  * A request's token is the only key to its consent link. The database holds its sha256 for the lookup (192 random
@@ -19,49 +20,17 @@ export function requestTokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-const SEALED_PREFIX = 'v1.';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-const keys = new WeakMap<Buffer, Buffer>();
-
 /** The AES-256 key that seals link tokens: HKDF-SHA256 of the server's secret, for this purpose only. */
-export function linkTokenKey(secret: Buffer): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'kabari location-request link token v1', 32));
-    keys.set(secret, key);
-  }
-  return key;
-}
+export const linkTokenKey = sealingKeyFor('kabari location-request link token v1');
 
-/**
- * The token sealed with AES-256-GCM for the request it belongs to (its id is the associated data: a sealed token
- * copied onto another row does not open there). `v1.` and base64url of the nonce, the ciphertext and the tag.
- */
+/** The token sealed for the request it belongs to (lib/sealed-text.ts: its id is the associated data). */
 export function sealLinkToken(key: Buffer, requestId: string, token: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(requestId, 'utf8'));
-  const sealed = Buffer.concat([iv, cipher.update(token, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-  return SEALED_PREFIX + sealed.toString('base64url');
+  return sealText(key, requestId, token);
 }
 
 /** The token, or null when it cannot be opened (another secret, another row, altered). */
 export function openLinkToken(key: Buffer, requestId: string, sealed: string): string | null {
-  if (!sealed.startsWith(SEALED_PREFIX)) return null;
-  const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64url');
-  if (bytes.length <= IV_BYTES + TAG_BYTES) return null;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
-    decipher.setAAD(Buffer.from(requestId, 'utf8'));
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    return Buffer.concat([
-      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
-      decipher.final(),
-    ]).toString('utf8');
-  } catch {
-    return null;
-  }
+  return openText(key, requestId, sealed);
 }
 
 const LEGACY_BATCH = 500;
