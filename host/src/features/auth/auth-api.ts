@@ -5,9 +5,16 @@ import { encryptPassword } from '@kabari/shared/account/password-encryption';
 /** The signed-in user. The session token is not in it: the server sets it as an HttpOnly cookie. */
 export type LoginResult = ApiData<'/api/v1/auth/login', 'post'>;
 
-/** POST /api/v1/auth/login. A wrong password rejects (the interceptors toast the server's message). */
+/**
+ * POST /api/v1/auth/login. A wrong password rejects (the interceptors toast the server's message). A 403 is a
+ * suspended account's refusal, not the subscription's: the dialog says it, instead of the expired page.
+ */
 export async function logIn(email: string, password: string): Promise<LoginResult> {
-  return apiPost('/api/v1/auth/login', { email, password: await encryptPassword(password) });
+  return apiPost(
+    '/api/v1/auth/login',
+    { email, password: await encryptPassword(password) },
+    { handledStatuses: [403] },
+  );
 }
 
 /** Send-code type 1: password reset. */

@@ -1,5 +1,6 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { ApiError } from '@kabari/shared/api/api-error';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter } from '@kabari/shared/routing/router';
@@ -101,6 +102,19 @@ describe('LoginDialog', () => {
     expect(useOverlayStore.getState().open.login).toBe(true);
     expect(useUserStore.getState().user).toBeNull();
     expect(showToast).not.toHaveBeenCalled();
+  });
+
+  it("says a suspended account's refusal (403) itself, and stays open", async () => {
+    const { showToast } = jest.requireMock('@kabari/shared/ui/toasts') as { showToast: jest.Mock };
+    showToast.mockClear();
+    const message = 'Your account has been suspended after a report of misuse.';
+    logInMock.mockRejectedValue(new ApiError(message, 403));
+    await openLoginAt('/');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Password'), 'right-one{Enter}');
+    await waitFor(() => expect(showToast).toHaveBeenCalledWith('error', message));
+    expect(useOverlayStore.getState().open.login).toBe(true);
+    expect(useUserStore.getState().user).toBeNull();
   });
 
   it('does not close on Escape; the close button closes it and clears both fields', async () => {

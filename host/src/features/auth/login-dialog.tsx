@@ -15,6 +15,7 @@ import { canSubmitLogin, trimmed, type LoginValues } from './auth-validation';
 import { AuthForm, AuthModal } from './auth-modal';
 import { EmailField } from './email-field';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
+import { ApiError } from '@kabari/shared/api/api-error';
 
 /** The login dialog, opened by the `login` overlay flag. Loaded the first time it opens. */
 export default function LoginDialog() {
@@ -53,6 +54,8 @@ export default function LoginDialog() {
       // The dialog stays open. A refused login was already toasted by the API client with the
       // server's reason; the dialog adds no message of its own.
       if (error instanceof PasswordEncryptionError) showToast('error', t('auth.encryptionFailed'));
+      // A suspended account's refusal (403), which the API client leaves to the dialog.
+      else if (error instanceof ApiError && error.status === 403) showToast('error', error.message);
     } finally {
       submittingNow.current = false;
       setSubmitting(false);
