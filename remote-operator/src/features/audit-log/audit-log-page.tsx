@@ -20,7 +20,7 @@ export function AuditLogPage() {
   const before = cursors[cursors.length - 1] ?? null;
   const data = useConsoleData(() => fetchAuditLog(before), before ?? '');
   return (
-    <section className="console-panel" aria-labelledby="audit-title">
+    <section className="console-panel">
       <h1 id="audit-title">{t('auditLog.title')}</h1>
       <p className="console-muted">{t('auditLog.intro')}</p>
       <DataState data={data}>

@@ -19,7 +19,7 @@ export function FailedMessagesPage() {
   const data = useConsoleData(fetchFailedMessages, 'failed');
   const { busy, run } = useConsoleAction();
   return (
-    <section className="console-panel" aria-labelledby="failed-title">
+    <section className="console-panel">
       <h1 id="failed-title">{t('failedMessages.title')}</h1>
       <DataState data={data}>
         {(messages) => (

@@ -64,7 +64,7 @@ export function RefundsPage() {
   }
 
   return (
-    <section className="console-panel" aria-labelledby="refunds-title">
+    <section className="console-panel">
       <h1 id="refunds-title">{t('refunds.title')}</h1>
       <DataState data={data}>
         {(refunds) => (
