@@ -5,7 +5,7 @@ import { CookieNotice } from './cookie-notice';
 /** Every item says why, for how long, where and of which kind, in words (not a missing translation's key). */
 function expectEveryItemExplained() {
   const items = screen.getAllByRole('listitem');
-  expect(items).toHaveLength(12);
+  expect(items).toHaveLength(14);
   for (const item of items) {
     const answers = within(item)
       .getAllByRole('definition')
@@ -32,6 +32,8 @@ describe('CookieNotice', () => {
       'kabari-share:<token>',
       'kabari-shared-here',
       'kabari-reporter',
+      'kabari-overview',
+      'kabari_operator',
     ]);
     const locale = screen.getAllByRole('listitem')[1] as HTMLElement;
     expect(within(locale).getByText('365 days')).toBeInTheDocument();

@@ -23,7 +23,9 @@ interface StoredItem {
     | 'searchedNumber'
     | 'shareSummary'
     | 'sharedHere'
-    | 'reporter';
+    | 'reporter'
+    | 'overview'
+    | 'operator';
 }
 
 /**
@@ -34,7 +36,9 @@ interface StoredItem {
  * and the number searched before it (shared/src/requests/searched-number.ts),
  * a recipient's share summary (remote-share share-flow.ts; `<token>` stands for the link's code) and the note that
  * this browser shared through a link's plain form (server/src/web/shared-here.ts), and the browser that reported a link
- * (server/src/routes/share/reporter-session.ts). Adding one
+ * (server/src/routes/share/reporter-session.ts), the session of someone who proved their address on the page of every
+ * request to them (server/src/routes/my-requests/routes.ts) and an operator's console session
+ * (server/src/plugins/operator-guard.ts). Adding one
  * there means adding it here: stored-items-coverage.test.ts finds them in the code. Stripe's and PayPal's own
  * cookies are not Kabari's: the page's text says when they appear.
  */
@@ -51,6 +55,8 @@ export const storedItems: readonly StoredItem[] = [
   { name: 'kabari-share:<token>', kind: 'sessionStorage', category: 'essential', key: 'shareSummary' },
   { name: 'kabari-shared-here', kind: 'cookie', category: 'essential', key: 'sharedHere' },
   { name: 'kabari-reporter', kind: 'cookie', category: 'essential', key: 'reporter' },
+  { name: 'kabari-overview', kind: 'cookie', category: 'essential', key: 'overview' },
+  { name: 'kabari_operator', kind: 'cookie', category: 'essential', key: 'operator' },
 ];
 
 /** Which cookies and storage items exist, and why: one card per item (readable on a phone, unlike a wide table). */

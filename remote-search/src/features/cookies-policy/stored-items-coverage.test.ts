@@ -64,13 +64,21 @@ function serverFiles(dir: string): string[] {
   });
 }
 
-/** Every cookie the server sets, with the file that sets it. */
+/** Every cookie the server sets, with the file that sets it; a name's constant may come from another server file. */
 function cookiesSetByServer(): Map<string, string> {
+  const files = serverFiles(path.join(repositoryRoot, 'server/src')).map((file) => ({
+    file,
+    text: fs.readFileSync(file, 'utf8'),
+  }));
+  const constantIn = (name: string, text: string) => new RegExp(`const\\s+${name}\\s*=\\s*'([^']+)'`).exec(text)?.[1];
   const found = new Map<string, string>();
-  for (const file of serverFiles(path.join(repositoryRoot, 'server/src'))) {
-    const text = fs.readFileSync(file, 'utf8');
+  for (const { file, text } of files) {
     for (const [, name = ''] of text.matchAll(SERVER_SET_COOKIE)) {
-      const value = new RegExp(`const\\s+${name}\\s*=\\s*'([^']+)'`).exec(text)?.[1];
+      const value =
+        constantIn(name, text) ??
+        (new RegExp(`import\\s*\\{[^}]*\\b${name}\\b`).test(text)
+          ? files.map((other) => constantIn(name, other.text)).find(Boolean)
+          : undefined);
       found.set(value ?? `<${name}>`, path.relative(repositoryRoot, file));
     }
   }
@@ -94,6 +102,8 @@ describe('the cookie notice lists everything the code keeps in the browser', () 
       'kabari-share:<token>',
       'kabari-shared-here',
       'kabari-reporter',
+      'kabari-overview',
+      'kabari_operator',
     ]) {
       expect(inCode.has(known)).toBe(true);
     }
