@@ -1,7 +1,12 @@
 import { hash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { sessions, users } from '../db/schema/accounts';
+import {
+  insertSession,
+  liveSessionByTokenHash,
+  revokeSessionRow,
+  revokeSessionRowsOf,
+  touchSession,
+} from './session-rows';
 import type { User } from './users';
 
 export const SESSION_DAYS = 30;
@@ -30,17 +35,13 @@ export async function createSession(
   userAgent: string | undefined,
 ): Promise<{ token: string; sessionId: string }> {
   const token = randomBytes(32).toString('base64url');
-  const [row] = await db
-    .insert(sessions)
-    .values({
-      userId,
-      tokenHash: tokenHash(token),
-      userAgent: userAgent?.slice(0, 512) ?? null,
-      expiresAt: daysFromNow(SESSION_DAYS),
-    })
-    .returning({ id: sessions.id });
-  if (!row) throw new Error('the session was not created');
-  return { token, sessionId: row.id };
+  const sessionId = await insertSession(db, {
+    userId,
+    tokenHash: tokenHash(token),
+    userAgent: userAgent?.slice(0, 512) ?? null,
+    expiresAt: daysFromNow(SESSION_DAYS),
+  });
+  return { token, sessionId };
 }
 
 /**
@@ -52,37 +53,20 @@ export async function findSession(
   token: string,
 ): Promise<(Session & { renewed: boolean }) | null> {
   if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return null;
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(eq(sessions.tokenHash, tokenHash(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
-    );
+  const row = await liveSessionByTokenHash(db, tokenHash(token), new Date());
   if (!row) return null;
   const renewed = Date.now() - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS;
   if (renewed) {
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: new Date(), expiresAt: daysFromNow(SESSION_DAYS) })
-      .where(eq(sessions.id, row.session.id));
+    await touchSession(db, row.session.id, new Date(), daysFromNow(SESSION_DAYS));
   }
   return { id: row.session.id, user: row.user, renewed };
 }
 
 export async function revokeSession(db: DatabaseExecutor, sessionId: string): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await revokeSessionRow(db, sessionId);
 }
 
 /** After a password change: every session of the user ends, except the one making the change (if any). */
 export async function revokeUserSessions(db: DatabaseExecutor, userId: string, keepSessionId?: string): Promise<void> {
-  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
-  if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
-  await db
-    .update(sessions)
-    .set({ revokedAt: sql`now()` })
-    .where(and(...conditions));
+  await revokeSessionRowsOf(db, userId, keepSessionId);
 }

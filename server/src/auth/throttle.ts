@@ -1,7 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../db/open-database';
-import { authThrottles } from '../db/schema/accounts';
+import type { DatabaseExecutor } from '../db/open-database';
 import { keyedHash } from '../lib/keyed-hash';
+import {
+  countFailureUnlessWaiting,
+  countInWindow,
+  deleteThrottle,
+  secondsBlocked,
+  throttleRow,
+  uncountFailure,
+} from './throttle-rows';
 
 /**
  * The key of a counter about an address or an email: `<kind>:<keyed hash>`. The kind stays readable (what a row
@@ -34,24 +40,14 @@ export async function countAttempt(db: DatabaseExecutor, key: string, rule: Thro
   if (rule.windowSeconds > LONGEST_WINDOW_SECONDS) {
     throw new Error(`A throttle window longer than a day (${rule.windowSeconds} s) would outlive its counter`);
   }
-  const [row] = await queryRows<{ count: number; window_started_at: string | Date }>(
-    db,
-    sql`
-      insert into auth_throttles (key, count, window_started_at) values (${key}, 1, now())
-      on conflict (key) do update set
-        count = case when auth_throttles.window_started_at <= now() - make_interval(secs => ${rule.windowSeconds})
-                     then 1 else auth_throttles.count + 1 end,
-        window_started_at = case when auth_throttles.window_started_at <= now() - make_interval(secs => ${rule.windowSeconds})
-                     then now() else auth_throttles.window_started_at end
-      returning count, window_started_at`,
-  );
+  const row = await countInWindow(db, key, rule.windowSeconds);
   if (!row || Number(row.count) <= rule.limit) return { limited: false };
   return { limited: true, retryAfterSeconds: retryAfter(new Date(row.window_started_at), rule.windowSeconds) };
 }
 
 /** Whether `key` is already at its limit, without counting anything. */
 export async function isLimited(db: DatabaseExecutor, key: string, rule: ThrottleRule): Promise<ThrottleResult> {
-  const [row] = await db.select().from(authThrottles).where(eq(authThrottles.key, key));
+  const row = await throttleRow(db, key);
   if (!row) return { limited: false };
   const windowEnds = row.windowStartedAt.getTime() + rule.windowSeconds * 1000;
   if (windowEnds <= Date.now() || row.count < rule.limit) return { limited: false };
@@ -59,7 +55,7 @@ export async function isLimited(db: DatabaseExecutor, key: string, rule: Throttl
 }
 
 export async function clearAttempts(db: DatabaseExecutor, key: string): Promise<void> {
-  await db.delete(authThrottles).where(eq(authThrottles.key, key));
+  await deleteThrottle(db, key);
 }
 
 /**
@@ -81,36 +77,15 @@ export interface BackoffRule {
  * `window_started_at` holds the last counted attempt.
  */
 export async function claimAttempt(db: DatabaseExecutor, key: string, rule: BackoffRule): Promise<ThrottleResult> {
-  const failures = sql`(case when auth_throttles.window_started_at <= now() - make_interval(secs => ${rule.forgetAfterSeconds})
-                             then 1 else auth_throttles.count + 1 end)`;
-  const [row] = await queryRows<{ count: number }>(
-    db,
-    sql`
-      insert into auth_throttles (key, count, window_started_at, blocked_until)
-      values (${key}, 1, now(), ${rule.freeFailures < 1 ? sql`now() + make_interval(secs => ${rule.firstDelaySeconds})` : null})
-      on conflict (key) do update set
-        count = ${failures},
-        window_started_at = now(),
-        blocked_until = case when ${failures} > ${rule.freeFailures}
-          then now() + make_interval(secs => least(
-            ${rule.firstDelaySeconds}::float8 * power(2, ${failures} - ${rule.freeFailures} - 1), ${rule.maxDelaySeconds}))
-          else null end
-        where auth_throttles.blocked_until is null or auth_throttles.blocked_until <= now()
-      returning count`,
-  );
-  if (row) return { limited: false };
+  if (await countFailureUnlessWaiting(db, key, rule)) return { limited: false };
   return waitingFor(db, key);
 }
 
 /** Whether `key` waits now (and how long), without counting anything. */
 export async function waitingFor(db: DatabaseExecutor, key: string): Promise<ThrottleResult> {
-  const [row] = await queryRows<{ seconds: number | string | null }>(
-    db,
-    sql`select ceil(extract(epoch from blocked_until - now())) as seconds
-          from auth_throttles where key = ${key} and blocked_until > now()`,
-  );
-  if (!row || row.seconds === null) return { limited: false };
-  return { limited: true, retryAfterSeconds: Math.max(1, Number(row.seconds)) };
+  const seconds = await secondsBlocked(db, key);
+  if (seconds === null) return { limited: false };
+  return { limited: true, retryAfterSeconds: Math.max(1, seconds) };
 }
 
 /**
@@ -118,8 +93,5 @@ export async function waitingFor(db: DatabaseExecutor, key: string): Promise<Thr
  * (else the claim would have been refused), so none is left.
  */
 export async function giveBackAttempt(db: DatabaseExecutor, key: string): Promise<void> {
-  await db
-    .update(authThrottles)
-    .set({ count: sql`greatest(${authThrottles.count} - 1, 0)`, blockedUntil: null })
-    .where(eq(authThrottles.key, key));
+  await uncountFailure(db, key);
 }

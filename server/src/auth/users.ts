@@ -1,44 +1,33 @@
-import { eq, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { users } from '../db/schema/accounts';
 import type { Locale } from '../lib/messages';
 import { hashPassword } from './passwords';
+import { insertUser, updatePasswordHash, userByEmail, userById, type UserRow } from './user-rows';
 
-export type User = typeof users.$inferSelect;
+export type User = UserRow;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
 export async function findUserByEmail(db: DatabaseExecutor, email: string): Promise<User | undefined> {
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)));
-  return user;
+  return userByEmail(db, normalizeEmail(email));
 }
 
 export async function findUserById(db: DatabaseExecutor, id: string): Promise<User | undefined> {
-  const [user] = await db.select().from(users).where(eq(users.id, id));
-  return user;
+  return userById(db, id);
 }
 
 export async function createUser(
   db: DatabaseExecutor,
   input: { email: string; displayName: string; password: string; phone?: string | null; locale?: Locale },
 ): Promise<User> {
-  const [user] = await db
-    .insert(users)
-    .values({
-      email: normalizeEmail(input.email),
-      displayName: input.displayName.trim(),
-      phone: input.phone ?? null,
-      passwordHash: await hashPassword(input.password),
-      locale: input.locale ?? 'en',
-    })
-    .returning();
-  if (!user) throw new Error('the user was not created');
-  return user;
+  return insertUser(db, {
+    email: normalizeEmail(input.email),
+    displayName: input.displayName.trim(),
+    phone: input.phone ?? null,
+    passwordHash: await hashPassword(input.password),
+    locale: input.locale ?? 'en',
+  });
 }
 
 /** A new password's hash for the account; answers when it changed. */
@@ -47,12 +36,7 @@ export async function setPasswordHash(
   userId: string,
   passwordHash: string,
 ): Promise<Date | null> {
-  const [changed] = await db
-    .update(users)
-    .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(eq(users.id, userId))
-    .returning({ at: users.passwordChangedAt });
-  return changed?.at ?? null;
+  return updatePasswordHash(db, userId, passwordHash);
 }
 
 /** What the browser keeps as the current user (the login answer's user.userCacheInfo). Never the password hash. */
