@@ -110,15 +110,73 @@ const aboveLayer = (layer, depth) => {
     },
   ];
 };
+// From the providers up (messages, payments, the domains, config, plugins, routes, web), a file holds no query: the
+// queries live in *-rows.ts beside the rules that use them, and only those import drizzle-orm or the tables (their
+// types too: a rule reads a row's type from its rows file).
+const noQueriesHere = 'Queries live in *-rows.ts beside the rules that use them: no drizzle-orm or db/schema here.';
+const queryImports = [
+  { regex: '^drizzle-orm(?:/|$)', message: noQueriesHere },
+  { regex: '(?:^|/)db/schema(?:/|$)', message: noQueriesHere },
+];
+const queryFreeLayers = [
+  serverLayers.findIndex((names) => names.includes('messages')),
+  serverLayers.findIndex((names) => names.includes('web')),
+];
+// Files whose rules and queries are not apart yet; each leaves this list when it is split.
+const queriesNotYetApart = [
+  // billing/ (being split)
+  ...[
+    'payment-reversals',
+    'payment-view',
+    'paypal-orders',
+    'reconciliation',
+    'renewal-reconciliation',
+    'renewals',
+    'restarts',
+    'settle',
+    'sign-up-reconciliation',
+    'subscriptions',
+    'webhook-events',
+  ].map((name) => `server/src/billing/${name}.ts`),
+  // the other domains (being split)
+  ...[
+    'geo/cached-addresses',
+    'geo/reverse-geocode',
+    'live/live-event-hub',
+    'live/request-events',
+    'messages/web-push-sender',
+    'plugins/message-outbox',
+    'push/push-subscriptions',
+    'requests/cancel-request',
+    'requests/create-request',
+    'requests/daily-send-counts',
+    'requests/location-request-view',
+    'requests/opt-outs',
+    'requests/request-tokens',
+    'requests/requester-notices',
+    'requests/send-limits',
+    'requests/subscriber-access',
+    'retention/retention-job',
+    'voice/audio-store',
+  ].map((name) => `server/src/${name}.ts`),
+];
 const serverLayerZones = () =>
   serverLayers.flatMap((names, layer) =>
-    serverDepths.map((depth) =>
-      zone(
-        names.flatMap((name) => filesAt(name, depth)),
-        [...apps, 'shared'],
-        aboveLayer(layer, depth),
-      ),
-    ),
+    serverDepths.flatMap((depth) => {
+      const files = names.flatMap((name) => filesAt(name, depth));
+      const layerZone = zone(files, [...apps, 'shared'], aboveLayer(layer, depth));
+      if (layer < queryFreeLayers[0] || layer > queryFreeLayers[1]) return [layerZone];
+      // The same zone again with the query imports, over every file but the rows files (the later zone wins).
+      return [
+        layerZone,
+        zone(
+          files,
+          [...apps, 'shared'],
+          [...aboveLayer(layer, depth), ...queryImports],
+          ['server/src/**/*-rows.ts', ...queriesNotYetApart],
+        ),
+      ];
+    }),
   );
 
 const noSqlInRoutes = 'No SQL in a route file: queries in the domain folder’s *-rows.ts, rules beside them.';

@@ -158,3 +158,66 @@ describe("the server's layers", () => {
     expect(unplaced.map(({ name }) => name)).toEqual([]);
   });
 });
+
+// Queries live in *-rows.ts beside the rules that use them: from the providers up, any other file importing
+// drizzle-orm or a table (its type too) is refused; a rows file is not, and is still held to the layers.
+const queryCases = [
+  { name: 'a rule file imports drizzle-orm', filePath: 'server/src/requests/x.ts', code: importOf('drizzle-orm') },
+  {
+    name: 'a rule file imports a table',
+    filePath: 'server/src/auth/x.ts',
+    code: importOf('../db/schema/accounts'),
+  },
+  {
+    name: "a rule file imports a table's type",
+    filePath: 'server/src/live/x.ts',
+    code: "import type { thing } from '../db/schema/location-requests';\nexport type Used = thing;\n",
+  },
+  {
+    name: 'a rule file imports a drizzle subpath',
+    filePath: 'server/src/geo/x.ts',
+    code: importOf('drizzle-orm/pg-core'),
+  },
+  { name: 'a provider imports drizzle-orm', filePath: 'server/src/messages/x.ts', code: importOf('drizzle-orm') },
+  { name: 'a plugin imports drizzle-orm', filePath: 'server/src/plugins/x.ts', code: importOf('drizzle-orm') },
+  {
+    name: 'a route module imports a table',
+    filePath: 'server/src/routes/share/x.ts',
+    code: importOf('../../db/schema/accounts'),
+  },
+  { name: 'the web layer imports a table', filePath: 'server/src/web/x.ts', code: importOf('../db/schema/accounts') },
+].map((item) => ({ ...item, refused: true }));
+const rowsCases = [
+  { name: 'a rows file imports drizzle-orm', filePath: 'server/src/requests/x-rows.ts', code: importOf('drizzle-orm') },
+  {
+    name: 'a rows file imports a table',
+    filePath: 'server/src/requests/x-rows.ts',
+    code: importOf('../db/schema/location-requests'),
+  },
+  { name: 'the database imports drizzle-orm', filePath: 'server/src/db/x.ts', code: importOf('drizzle-orm') },
+  { name: 'a table imports drizzle-orm', filePath: 'server/src/db/schema/x.ts', code: importOf('drizzle-orm/pg-core') },
+].map((item) => ({ ...item, refused: false }));
+
+const queryErrors = (messages: LintMessage[] | undefined) =>
+  (messages ?? []).filter(
+    (message) => message.ruleId === 'no-restricted-imports' && message.message.includes('Queries live in *-rows.ts'),
+  );
+
+describe('queries live in *-rows.ts', () => {
+  const samples = [...queryCases, ...rowsCases];
+  let results: LintMessage[][];
+  beforeAll(() => {
+    results = lint([
+      ...samples.map(({ filePath, code }) => ({ filePath, code })),
+      { filePath: 'server/src/requests/x-rows.ts', code: importOf('../plugins/auth') },
+    ]);
+  }, 60_000);
+
+  it.each(samples.map((item, index) => ({ ...item, index })))('$name: refused $refused', ({ index, refused }) => {
+    expect(queryErrors(results[index]).length > 0).toBe(refused);
+  });
+
+  it('holds a rows file to the layers all the same', () => {
+    expect(layerErrors(results[samples.length])).toHaveLength(1);
+  });
+});
