@@ -7,7 +7,7 @@ import type { RenewalReport } from './renewals';
 import type { RenewalReconciliationReport } from './renewal-reconciliation';
 import type { ReconciliationReport } from './sign-up-reconciliation';
 import type { RefundAttempt } from './refunds-owed';
-import type { Subscription } from './subscriptions';
+import type { Subscription } from './subscription-rows';
 
 // What the server holds for payments (the billing plugin builds it at start); the rules take the part they use.
 

@@ -1,12 +1,9 @@
 import type { PaymentState } from '../db/column-values';
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, subscriptions } from '../db/schema/billing';
 import type { MessageOutbox } from '../messages/message-outbox';
 import { disputeWonEmail, reversalEndedEmail } from './emails';
-import { lockSubscriptionWithUser } from './subscriptions';
-
-type Payment = typeof payments.$inferSelect;
+import { lockNewestPaymentByRef, lockPaymentByKey, updatePayment, type Payment } from './payment-rows';
+import { lockSubscriptionWithUser, updateSubscription } from './subscription-rows';
 
 /** Payments money can come back from: a refund or a dispute on anything else changes nothing. */
 const REVERSIBLE_STATES = new Set<PaymentState>(['succeeded', 'partly_refunded', 'refunded', 'disputed']);
@@ -35,21 +32,18 @@ async function endSubscriptionFor(
   if (reason === 'refunded' && payment.periodIndex !== subscription.periodIndex) return false;
   // Our own refund of money we did not earn (refunds-owed.ts): the period in progress was paid by another charge.
   if (reason === 'refunded' && payment.refundReason) return false;
-  await tx
-    .update(subscriptions)
-    .set({
-      status: 'unsubscribed',
-      validUntil: subscription.validUntil < now ? subscription.validUntil : now,
-      cancelledAt: subscription.cancelledAt ?? now,
-      // What a won dispute gives back (recordDisputeWon).
-      ...(reason === 'disputed' && {
-        disputedPaymentId: payment.id,
-        statusBeforeDispute: subscription.status,
-        validUntilBeforeDispute: subscription.validUntil,
-      }),
-      updatedAt: now,
-    })
-    .where(eq(subscriptions.id, subscription.id));
+  await updateSubscription(tx, subscription.id, {
+    status: 'unsubscribed',
+    validUntil: subscription.validUntil < now ? subscription.validUntil : now,
+    cancelledAt: subscription.cancelledAt ?? now,
+    // What a won dispute gives back (recordDisputeWon).
+    ...(reason === 'disputed' && {
+      disputedPaymentId: payment.id,
+      statusBeforeDispute: subscription.status,
+      validUntilBeforeDispute: subscription.validUntil,
+    }),
+    updatedAt: now,
+  });
   const locale = user.locale;
   await outbox.queue(tx, {
     idempotencyKey: `reversal-ended:${subscription.id}:${payment.id}`,
@@ -66,20 +60,17 @@ async function endSubscriptionFor(
   return true;
 }
 
+/**
+ * The payment a provider's event is about, locked: by our key when the event carries it, else the newest payment
+ * money can come back from with the provider's reference.
+ */
 async function lockPayment(tx: DatabaseExecutor, find: { providerRef?: string | null; paymentKey?: string | null }) {
   if (find.paymentKey) {
-    const [byKey] = await tx.select().from(payments).where(eq(payments.idempotencyKey, find.paymentKey)).for('update');
+    const byKey = await lockPaymentByKey(tx, find.paymentKey);
     if (byKey) return byKey;
   }
   if (!find.providerRef) return undefined;
-  const [byRef] = await tx
-    .select()
-    .from(payments)
-    .where(and(eq(payments.providerRef, find.providerRef), inArray(payments.state, [...REVERSIBLE_STATES])))
-    .orderBy(desc(payments.createdAt))
-    .limit(1)
-    .for('update');
-  return byRef;
+  return lockNewestPaymentByRef(tx, find.providerRef, [...REVERSIBLE_STATES]);
 }
 
 /**
@@ -101,7 +92,7 @@ export async function recordRefund(
   const full = refunded >= payment.amount;
   const state =
     payment.state === 'disputed' ? 'disputed' : full ? 'refunded' : refunded > 0 ? 'partly_refunded' : payment.state;
-  await tx.update(payments).set({ state, refundedAmount: refunded }).where(eq(payments.id, payment.id));
+  await updatePayment(tx, payment.id, { state, refundedAmount: refunded });
   const endedSubscription = full && (await endSubscriptionFor(tx, outbox, payment, 'refunded', now));
   return { recorded: true, state, endedSubscription };
 }
@@ -115,10 +106,7 @@ export async function recordDispute(
 ): Promise<ReversalResult> {
   const payment = await lockPayment(tx, find);
   if (!payment || !REVERSIBLE_STATES.has(payment.state)) return { recorded: false };
-  await tx
-    .update(payments)
-    .set({ state: 'disputed', disputedAt: payment.disputedAt ?? now })
-    .where(eq(payments.id, payment.id));
+  await updatePayment(tx, payment.id, { state: 'disputed', disputedAt: payment.disputedAt ?? now });
   const endedSubscription = await endSubscriptionFor(tx, outbox, payment, 'disputed', now);
   return { recorded: true, state: 'disputed', endedSubscription };
 }
@@ -142,7 +130,7 @@ export async function recordDisputeWon(
       : payment.refundedAmount > 0
         ? 'partly_refunded'
         : 'succeeded';
-  await tx.update(payments).set({ state }).where(eq(payments.id, payment.id));
+  await updatePayment(tx, payment.id, { state });
   if (!payment.subscriptionId) return { recorded: true, restoredSubscription: false };
   const row = await lockSubscriptionWithUser(tx, payment.subscriptionId);
   const subscription = row?.subscription;
@@ -157,18 +145,15 @@ export async function recordDisputeWon(
     return { recorded: true, restoredSubscription: false };
   }
   const status = subscription.statusBeforeDispute;
-  await tx
-    .update(subscriptions)
-    .set({
-      status,
-      validUntil: subscription.validUntilBeforeDispute,
-      cancelledAt: status === 'cancelled' ? subscription.cancelledAt : null,
-      disputedPaymentId: null,
-      statusBeforeDispute: null,
-      validUntilBeforeDispute: null,
-      updatedAt: now,
-    })
-    .where(eq(subscriptions.id, subscription.id));
+  await updateSubscription(tx, subscription.id, {
+    status,
+    validUntil: subscription.validUntilBeforeDispute,
+    cancelledAt: status === 'cancelled' ? subscription.cancelledAt : null,
+    disputedPaymentId: null,
+    statusBeforeDispute: null,
+    validUntilBeforeDispute: null,
+    updatedAt: now,
+  });
   const { user } = row;
   await outbox.queue(tx, {
     idempotencyKey: `dispute-won:${subscription.id}:${payment.id}`,

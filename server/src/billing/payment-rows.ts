@@ -1,4 +1,5 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { PaymentState } from '../db/column-values';
 import type { DatabaseExecutor } from '../db/open-database';
 import { payments } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
@@ -64,6 +65,36 @@ export async function recordPaymentOutcome(
 export async function lockPayment(tx: DatabaseExecutor, paymentId: string): Promise<Payment | undefined> {
   const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
   return row;
+}
+
+/** The payment with this idempotency key, its row locked for the caller's transaction. */
+export async function lockPaymentByKey(tx: DatabaseExecutor, idempotencyKey: string): Promise<Payment | undefined> {
+  const [row] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey)).for('update');
+  return row;
+}
+
+/** The newest payment in one of `states` with this provider's reference, its row locked for the caller's transaction. */
+export async function lockNewestPaymentByRef(
+  tx: DatabaseExecutor,
+  providerRef: string,
+  states: readonly PaymentState[],
+): Promise<Payment | undefined> {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.providerRef, providerRef), inArray(payments.state, [...states])))
+    .orderBy(desc(payments.createdAt))
+    .limit(1)
+    .for('update');
+  return row;
+}
+
+export async function updatePayment(
+  tx: DatabaseExecutor,
+  paymentId: string,
+  changes: Partial<NewPayment>,
+): Promise<void> {
+  await tx.update(payments).set(changes).where(eq(payments.id, paymentId));
 }
 
 /** The account's payments, newest first (at most 500). */

@@ -1,11 +1,11 @@
-import type { payments } from '../db/schema/billing';
 import { toMajor } from '@kabari/rules/money';
+import type { Payment } from './payment-rows';
 
 /**
  * A payment as its subscriber sees it (the payments list, the data export): amounts in the currency's major unit,
  * the card's brand and last four at most, never card data.
  */
-export function paymentView(row: typeof payments.$inferSelect) {
+export function paymentView(row: Payment) {
   return {
     id: row.id,
     kind: row.kind,

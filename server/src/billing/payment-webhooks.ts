@@ -5,7 +5,7 @@ import { settleSignUpAnswer } from './sign-up-reconciliation';
 import { minorDigits } from '@kabari/rules/money';
 import { recordDispute, recordDisputeWon, recordRefund } from './payment-reversals';
 import { settlePendingPayment } from './settle';
-import { firstDelivery } from './webhook-events';
+import { firstDelivery } from './webhook-event-rows';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import type { MessageOutbox } from '../messages/message-outbox';
 import type { Billing } from './billing-services';

@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { registrations } from '../db/schema/billing';
 import { HttpError } from '../lib/envelope';
 import type { Logger } from '../lib/logger';
 import type { PaypalProcessor } from '../payments/paypal';
 import { sayBilling } from './billing-messages';
+import { setRegistrationProviderRef, updateRegistration } from './registration-rows';
 
 /** What may be logged of a provider's error: never its request (it carries the access token). */
 export function providerErrorSummary(error: unknown): { status?: number; message: string } {
@@ -46,21 +45,15 @@ export async function openPaypalOrder(
     });
   } catch (error) {
     deps.log.error({ paypal: providerErrorSummary(error) }, 'PayPal did not create the order');
-    await deps.db
-      .update(registrations)
-      .set({
-        state: 'sign_failed',
-        failureCode: 'order_failed',
-        failureMessage: sayBilling('paypalUnavailable').en,
-        passwordHash: null,
-        updatedAt: now,
-      })
-      .where(eq(registrations.id, registrationId));
+    await updateRegistration(deps.db, registrationId, {
+      state: 'sign_failed',
+      failureCode: 'order_failed',
+      failureMessage: sayBilling('paypalUnavailable').en,
+      passwordHash: null,
+      updatedAt: now,
+    });
     throw new HttpError(502, sayBilling('paypalUnavailable'));
   }
-  await deps.db
-    .update(registrations)
-    .set({ providerRef: orderId, updatedAt: now })
-    .where(eq(registrations.id, registrationId));
+  await setRegistrationProviderRef(deps.db, registrationId, orderId, now);
   return orderId;
 }

@@ -3,7 +3,7 @@ import type { PaymentProvider, RefundReason } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { payments } from '../db/schema/billing';
 import type { Payment } from './payment-rows';
-import { claimNextRow, notCheckedRecently } from './reconciliation';
+import { claimNextRow, notCheckedRecently } from './reconciliation-rows';
 
 // The refunds Kabari owes, as rows: marked owed, claimed by one instance at a time, and recorded as made or
 // refused. The rules (what is owed, who is told) are in refunds-owed.ts.

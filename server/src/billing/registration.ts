@@ -25,7 +25,7 @@ import {
   type RegistrationRow,
 } from './registration-rows';
 import { bookFirstDay, claimAuthCodeHandout, firstDayKey, type FirstChargeAnswer } from './sign-ups';
-import { findSubscription } from './subscriptions';
+import { findSubscription } from './subscription-rows';
 
 // Sign-up with payment: the account is made only once the first day is paid (sign-ups.ts books it). Each way to pay
 // checks the account first, stores the attempt, asks its processor, and books the answer.

@@ -1,6 +1,3 @@
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../db/open-database';
-import { payments } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaypalProcessor } from '../payments/paypal';
 import { orderOutcome } from '../payments/paypal-outcomes';
@@ -8,21 +5,15 @@ import type { StripeProcessor } from '../payments/stripe';
 import { intentOutcome } from '../payments/stripe-outcomes';
 import { failureText } from './billing-messages';
 import { renewalFailedEmail } from './emails';
-import {
-  askProvider,
-  claimNextRow,
-  dueForCheck,
-  RECONCILIATION_LIMITS,
-  runReconciliationPass,
-  type ReconciliationDeps,
-} from './reconciliation';
+import { askProvider, runReconciliationPass, type ReconciliationDeps } from './reconciliation';
+import { RECONCILIATION_LIMITS } from './reconciliation-limits';
+import { claimNextPendingRenewal } from './reconciliation-rows';
 import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment } from './settle';
-import { lockPayment } from './payment-rows';
+import { lockPayment, type Payment } from './payment-rows';
 import { endSubscription } from './renewal-rows';
-import { lockSubscriptionWithUser } from './subscriptions';
+import { lockSubscriptionWithUser } from './subscription-rows';
 
-type Payment = typeof payments.$inferSelect;
 type SettledOutcome = Exclude<ChargeOutcome, { outcome: 'pending' }>;
 
 export interface RenewalReconciliationReport extends RefundsOwedReport {
@@ -39,28 +30,6 @@ export interface RenewalReconciliationReport extends RefundsOwedReport {
 }
 
 type RenewalAnswer = { kind: 'settled'; outcome: SettledOutcome } | { kind: 'open' } | { kind: 'cannot_tell' };
-
-const UNKNOWN_AFTER_SECONDS = RECONCILIATION_LIMITS.unknownAfterMs / 1000;
-
-/**
- * Claims the next scheduled renewal left pending (a renew after expiry is its sign-up's, asked about by the
- * sign-up job): old enough, not asked recently, not past the long limit (handled once there), not locked by
- * another instance. checked_at moves to `at` in the same short transaction; the provider is asked outside it.
- */
-function claimNext(db: Database, at: Date): Promise<Payment | undefined> {
-  const due = and(
-    eq(payments.state, 'pending'),
-    eq(payments.kind, 'renewal'),
-    isNull(payments.registrationId),
-    inArray(payments.provider, ['stripe', 'paypal']),
-    ...dueForCheck(at, payments.createdAt, payments.checkedAt),
-    or(
-      isNull(payments.checkedAt),
-      lt(payments.checkedAt, sql`${payments.createdAt} + make_interval(secs => ${UNKNOWN_AFTER_SECONDS})`),
-    ),
-  );
-  return claimNextRow(db, payments, due, payments.createdAt, at);
-}
 
 /** Off-session nobody can complete 3-D Secure: the same failure chargeSaved answers at once. */
 function needsThePayer(providerRef: string | null, code: string, message: string): RenewalAnswer {
@@ -206,7 +175,7 @@ async function reconcileOne(deps: ReconciliationDeps, payment: Payment, at: Date
 export async function reconcileRenewals(deps: ReconciliationDeps, at: Date): Promise<RenewalReconciliationReport> {
   const report = { checked: 0, renewed: 0, failed: 0, unconfirmed: 0, waiting: 0, owedBack: 0 };
   await runReconciliationPass(
-    () => claimNext(deps.db, at),
+    () => claimNextPendingRenewal(deps.db, at),
     (payment) => reconcileOne(deps, payment, at),
     report,
   );

@@ -4,7 +4,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { subscriptions } from '../db/schema/billing';
 import type { User } from '../auth/users';
-import type { Subscription } from './subscriptions';
+import type { Subscription } from './subscription-rows';
 
 // The renewal job's queries: which subscriptions are due, locked for one instance, and the changes a renewal makes.
 // The rules (when to remind, charge, end or extend) are in renewals.ts.

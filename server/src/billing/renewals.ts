@@ -1,7 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { User } from '../auth/users';
 import type { Database, DatabaseExecutor } from '../db/open-database';
-import type { users } from '../db/schema/accounts';
-import type { payments, subscriptions } from '../db/schema/billing';
+import type { Logger } from '../lib/logger';
 import type { MessageOutbox } from '../messages/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaymentProcessors } from '../payments/processors';
@@ -24,18 +23,15 @@ import {
   lockNextRenewalDue,
   markReminderSent,
 } from './renewal-rows';
-import { bookPaymentByKey, paymentByKey } from './payment-rows';
-
-type Subscription = typeof subscriptions.$inferSelect;
-type User = typeof users.$inferSelect;
-type Payment = typeof payments.$inferSelect;
+import { bookPaymentByKey, paymentByKey, type Payment } from './payment-rows';
+import type { Subscription } from './subscription-rows';
 
 export interface RenewalDeps {
   db: Database;
   outbox: MessageOutbox;
   config: BillingConfig;
   processors: PaymentProcessors;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 export interface RenewalReport {

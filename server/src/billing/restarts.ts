@@ -1,11 +1,11 @@
 import type { PaymentProvider } from '../db/column-values';
-import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { payments, registrations, subscriptions } from '../db/schema/billing';
 import type { Locale } from '../lib/messages';
 import { addDays } from './clock';
 import { methodLabel, receiptEmail } from './emails';
+import { bookPaymentByKey, bookPaymentOnce } from './payment-rows';
 import { markRefundOwed } from './refund-rows';
+import { lockRegistration, updateRegistration } from './registration-rows';
 import {
   type FirstChargeAnswer,
   type RegistrationDeps,
@@ -14,7 +14,8 @@ import {
   restartKey,
   takenPayment,
 } from './sign-ups';
-import { type Subscription, effectiveStatus } from './subscriptions';
+import { changeSubscription, lockSubscription, type Subscription } from './subscription-rows';
+import { effectiveStatus } from './subscriptions';
 
 // Renew after expiry: a new charge by hand restarts the subscription, booked once by the attempt's key; paid twice,
 // the second payment is owed back.
@@ -31,23 +32,20 @@ export async function recordPendingRestart(
     now: Date;
   },
 ) {
-  await tx
-    .insert(payments)
-    .values({
-      userId: input.userId,
-      subscriptionId: input.subscription.id,
-      registrationId: input.registrationId,
-      kind: 'renewal',
-      periodIndex: input.subscription.periodIndex + 1,
-      idempotencyKey: restartKey(input.registrationId),
-      provider: input.provider,
-      providerRef: input.providerRef,
-      currency: input.subscription.currency,
-      amount: input.subscription.amount,
-      state: 'pending',
-      createdAt: input.now,
-    })
-    .onConflictDoNothing({ target: payments.idempotencyKey });
+  await bookPaymentOnce(tx, {
+    userId: input.userId,
+    subscriptionId: input.subscription.id,
+    registrationId: input.registrationId,
+    kind: 'renewal',
+    periodIndex: input.subscription.periodIndex + 1,
+    idempotencyKey: restartKey(input.registrationId),
+    provider: input.provider,
+    providerRef: input.providerRef,
+    currency: input.subscription.currency,
+    amount: input.subscription.amount,
+    state: 'pending',
+    createdAt: input.now,
+  });
 }
 
 /**
@@ -133,16 +131,8 @@ export async function restartSubscription(
   deps: RegistrationDeps,
 ): Promise<RestartResult> {
   const { user, charge } = input;
-  await tx
-    .select({ id: registrations.id })
-    .from(registrations)
-    .where(eq(registrations.id, input.registrationId))
-    .for('update');
-  const [subscription] = await tx
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.id, input.subscription.id))
-    .for('update');
+  await lockRegistration(tx, input.registrationId);
+  const subscription = await lockSubscription(tx, input.subscription.id);
   if (!subscription) throw new Error('The subscription of a renewal by hand is gone');
   const status = effectiveStatus(subscription, deps.now);
   const renewedMeanwhile =
@@ -160,62 +150,53 @@ export async function restartSubscription(
     amount: subscription.amount,
     ...takenPayment(charge, deps.now),
   } as const;
-  const [payment] = await tx
-    .insert(payments)
-    .values({ ...values, createdAt: deps.now })
-    .onConflictDoUpdate({ target: payments.idempotencyKey, set: values })
-    .returning();
+  const payment = await bookPaymentByKey(tx, { ...values, createdAt: deps.now }, values);
 
   if (renewedMeanwhile) {
     // registerQuery tells the subscriber why (the subscription is active; this payment is refunded in full).
-    await markRefundOwed(tx, payment!.id, 'duplicate_payment', deps.now);
-    await tx
-      .update(registrations)
-      .set({
-        state: 'sign_failed',
-        failureCode: 'duplicate_payment',
-        failureMessage: null,
-        userId: user.id,
-        subscriptionId: subscription.id,
-        updatedAt: deps.now,
-      })
-      .where(eq(registrations.id, input.registrationId));
+    await markRefundOwed(tx, payment.id, 'duplicate_payment', deps.now);
+    await updateRegistration(tx, input.registrationId, {
+      state: 'sign_failed',
+      failureCode: 'duplicate_payment',
+      failureMessage: null,
+      userId: user.id,
+      subscriptionId: subscription.id,
+      updatedAt: deps.now,
+    });
     return { restarted: false, duplicate: true };
   }
 
   const locale: Locale = user.locale;
   const validUntil = addDays(deps.now, subscription.periodDays);
-  const [updated] = await tx
-    .update(subscriptions)
-    .set({
-      status: 'active',
-      provider: input.provider,
-      providerCustomerRef: charge.customerRef,
-      providerPaymentMethodRef: charge.paymentMethodRef,
-      periodIndex,
-      currentPeriodStart: deps.now,
-      validUntil,
-      cancelledAt: null,
-      updatedAt: deps.now,
-    })
-    .where(eq(subscriptions.id, subscription.id))
-    .returning();
-  await tx
-    .update(registrations)
-    .set({ state: 'created', userId: user.id, subscriptionId: subscription.id, updatedAt: deps.now })
-    .where(eq(registrations.id, input.registrationId));
+  const updated = await changeSubscription(tx, subscription.id, {
+    status: 'active',
+    provider: input.provider,
+    providerCustomerRef: charge.customerRef,
+    providerPaymentMethodRef: charge.paymentMethodRef,
+    periodIndex,
+    currentPeriodStart: deps.now,
+    validUntil,
+    cancelledAt: null,
+    updatedAt: deps.now,
+  });
+  await updateRegistration(tx, input.registrationId, {
+    state: 'created',
+    userId: user.id,
+    subscriptionId: subscription.id,
+    updatedAt: deps.now,
+  });
   const receipt = receiptEmail(locale, {
     displayName: user.displayName,
-    amount: payment!.amount,
-    currency: payment!.currency,
+    amount: payment.amount,
+    currency: payment.currency,
     kind: 'renewal',
     paidAt: deps.now,
-    paymentId: payment!.id,
-    method: methodLabel(locale, { ...payment!, method: charge.method }),
+    paymentId: payment.id,
+    method: methodLabel(locale, { ...payment, method: charge.method }),
     validUntil,
     nextAmount: subscription.amount,
     sandbox: input.provider === 'sandbox',
   });
-  await deps.outbox.queue(tx, { idempotencyKey: `receipt:${payment!.id}`, to: user.email, locale, ...receipt });
+  await deps.outbox.queue(tx, { idempotencyKey: `receipt:${payment.id}`, to: user.email, locale, ...receipt });
   return { restarted: true, subscription: updated! };
 }

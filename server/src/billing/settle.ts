@@ -1,13 +1,12 @@
-import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { registrations } from '../db/schema/billing';
 import type { ChargeOutcome } from '../payments/processor';
 import { lockPayment, paymentByKey, recordPaymentOutcome, type Payment } from './payment-rows';
 import { markRefundOwed } from './refund-rows';
+import { lockRegistration } from './registration-rows';
 import { settleRenewal } from './renewals';
 import { restartSubscription } from './restarts';
 import { completeRegistration, failRegistration, type PaymentMethodKind, type RegistrationDeps } from './sign-ups';
-import { lockSubscriptionWithUser } from './subscriptions';
+import { lockSubscriptionWithUser } from './subscription-rows';
 
 export type SettleResult =
   /** missing: no payment has this key (yet: the webhook may have overtaken the call that records it). */
@@ -59,7 +58,7 @@ export async function settlePendingPayment(
   // The sign-up first, then its payment: the order every path takes (the Stripe webhook, the routes, the
   // reconciliation job), so two of them settling one attempt at once wait for each other instead of deadlocking.
   if (found.registrationId) {
-    await tx.select().from(registrations).where(eq(registrations.id, found.registrationId)).for('update');
+    await lockRegistration(tx, found.registrationId);
   }
   const payment = await lockPayment(tx, found.id);
   if (!payment) return { settled: false, missing: true };

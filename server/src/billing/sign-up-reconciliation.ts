@@ -1,6 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Database, DatabaseExecutor } from '../db/open-database';
-import { registrations, subscriptions } from '../db/schema/billing';
+import type { DatabaseExecutor } from '../db/open-database';
 import type { MessageOutbox } from '../messages/message-outbox';
 import type { ChargeOutcome } from '../payments/processor';
 import type { PaypalProcessor } from '../payments/paypal';
@@ -9,17 +7,14 @@ import type { StripeProcessor } from '../payments/stripe';
 import { intentOutcome, refOf } from '../payments/stripe-outcomes';
 import type { BillingConfig } from './billing-config';
 import type { Locale } from '../lib/messages';
-import {
-  askProvider,
-  claimNextRow,
-  dueForCheck,
-  RECONCILIATION_LIMITS,
-  runReconciliationPass,
-  type ReconciliationDeps,
-} from './reconciliation';
+import { askProvider, runReconciliationPass, type ReconciliationDeps } from './reconciliation';
+import { RECONCILIATION_LIMITS } from './reconciliation-limits';
+import { claimNextQueryingRegistration } from './reconciliation-rows';
+import { lockRegistration, type RegistrationRow as Registration } from './registration-rows';
 import { payRefundsOwed, refundOwedFor, type RefundsOwedReport } from './refunds-owed';
 import { settlePendingPayment, type SettleResult } from './settle';
 import { recordPendingRestart } from './restarts';
+import { findSubscriptionById } from './subscription-rows';
 import {
   abandonRegistration,
   firstDayKey,
@@ -39,7 +34,6 @@ export interface ReconciliationReport extends RefundsOwedReport {
   waiting: number;
 }
 
-type Registration = typeof registrations.$inferSelect;
 type SettledOutcome = Exclude<ChargeOutcome, { outcome: 'pending' }>;
 type ProviderAnswerSaved = { customerRef: string | null; paymentMethodRef: string | null };
 
@@ -55,20 +49,6 @@ type ProviderAnswer =
   | { kind: 'open'; providerRef: string | null }
   /** The provider cannot be asked or does not know this payment. */
   | { kind: 'cannot_tell' };
-
-/**
- * Claims the next attempt to ask about: one still being queried, old enough, not asked recently, not locked by
- * another instance. Its checked_at moves to `at` in the same short transaction, so no other instance (nor this
- * pass) takes it again before the recheck interval; the provider is asked outside any transaction.
- */
-function claimNext(db: Database, at: Date): Promise<Registration | undefined> {
-  const due = and(
-    eq(registrations.state, 'querying'),
-    inArray(registrations.provider, ['stripe', 'paypal']),
-    ...dueForCheck(at, registrations.createdAt, registrations.checkedAt),
-  );
-  return claimNextRow(db, registrations, due, registrations.createdAt, at);
-}
 
 async function askStripe(
   stripe: StripeProcessor,
@@ -153,17 +133,10 @@ export async function settleSignUpAnswer(
   const paymentKey = signUpPaymentKey(registration);
   const providerRef = outcome.providerRef ?? registration.providerRef ?? registration.id;
   // The sign-up first, then its payment: the lock order of settlePendingPayment.
-  const [current] = await tx
-    .select({ state: registrations.state })
-    .from(registrations)
-    .where(eq(registrations.id, registration.id))
-    .for('update');
+  const current = await lockRegistration(tx, registration.id);
   if (current?.state === 'querying') {
     if (restart) {
-      const [subscription] = await tx
-        .select()
-        .from(subscriptions)
-        .where(eq(subscriptions.id, registration.subscriptionId!));
+      const subscription = await findSubscriptionById(tx, registration.subscriptionId!);
       if (!subscription) return null;
       await recordPendingRestart(tx, {
         registrationId: registration.id,
@@ -251,7 +224,7 @@ async function reconcileOne(deps: ReconciliationDeps, registration: Registration
 export async function reconcileSignUps(deps: ReconciliationDeps, at: Date): Promise<ReconciliationReport> {
   const report = { checked: 0, settled: 0, unsubscribed: 0, unknown: 0, waiting: 0 };
   await runReconciliationPass(
-    () => claimNext(deps.db, at),
+    () => claimNextQueryingRegistration(deps.db, at),
     (registration) => reconcileOne(deps, registration, at),
     report,
   );

@@ -4,7 +4,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import { payments, subscriptions } from '../db/schema/billing';
 import type { NewPayment } from './payment-rows';
-import type { Subscription } from './subscriptions';
+import type { Subscription } from './subscription-rows';
 
 // What a sign-up attempt writes besides its registration (registration-rows.ts): the new account, its trial
 // subscription, and changes to the attempt's payments (booked in payment-rows.ts). What to write, and when, is

@@ -9,13 +9,8 @@ import { openPaypalOrder } from './paypal-orders';
 import { findRegistration, insertRegistration, setRegistrationProviderRef } from './registration-rows';
 import { bookRestart, type RestartResult } from './restarts';
 import { restartKey, type FirstChargeAnswer } from './sign-ups';
-import {
-  cancelSubscription,
-  effectiveStatus,
-  findSubscription,
-  subscriptionInfo,
-  type Subscription,
-} from './subscriptions';
+import { cancelSubscription, effectiveStatus, subscriptionInfo } from './subscriptions';
+import { findSubscription, type Subscription } from './subscription-rows';
 import type { PaymentProvider } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import type { MessageOutbox } from '../messages/message-outbox';

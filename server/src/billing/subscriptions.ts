@@ -1,13 +1,9 @@
 import type { PaymentProvider, SubscriptionStatus } from '../db/column-values';
-import { eq } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { users } from '../db/schema/accounts';
-import { subscriptions } from '../db/schema/billing';
 import { DAY_MS } from './clock';
 import type { PaymentProcessors } from '../payments/processors';
 import { toMajor } from '@kabari/rules/money';
-
-export type Subscription = typeof subscriptions.$inferSelect;
+import { changeSubscription, lockSubscriptionOf, type Subscription } from './subscription-rows';
 
 // A trial or active subscription whose renewal is due counts as paid for this long after valid_until, so a
 // renewal job running a little late never locks anyone out; past it, access ends even if no job ran.
@@ -88,36 +84,16 @@ function describeSubscription(
   };
 }
 
-/** A subscription with its subscriber, the subscription row locked for the caller's transaction. */
-export async function lockSubscriptionWithUser(tx: DatabaseExecutor, subscriptionId: string) {
-  const [row] = await tx
-    .select({ subscription: subscriptions, user: users })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(eq(subscriptions.id, subscriptionId))
-    .for('update', { of: subscriptions });
-  return row;
-}
-
-export async function findSubscription(db: DatabaseExecutor, userId: string): Promise<Subscription | undefined> {
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
-  return row;
-}
-
 /** Stops renewals; access continues until valid_until. Idempotent for a subscription already cancelled. */
 export async function cancelSubscription(
   tx: DatabaseExecutor,
   userId: string,
   now: Date,
 ): Promise<{ subscription: Subscription; changed: boolean } | null> {
-  const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).for('update');
+  const current = await lockSubscriptionOf(tx, userId);
   if (!current) return null;
   const status = effectiveStatus(current, now);
   if (status !== 'trial' && status !== 'active') return { subscription: current, changed: false };
-  const [updated] = await tx
-    .update(subscriptions)
-    .set({ status: 'cancelled', cancelledAt: now, updatedAt: now })
-    .where(eq(subscriptions.id, current.id))
-    .returning();
+  const updated = await changeSubscription(tx, current.id, { status: 'cancelled', cancelledAt: now, updatedAt: now });
   return { subscription: updated!, changed: true };
 }

@@ -1,4 +1,5 @@
-import { subscriptionInfo, type Subscription } from '../../src/billing/subscriptions';
+import type { Subscription } from '../../src/billing/subscription-rows';
+import { subscriptionInfo } from '../../src/billing/subscriptions';
 import { processorsOf } from '../../src/payments/processors';
 
 const DAY = 24 * 60 * 60 * 1000;
