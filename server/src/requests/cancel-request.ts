@@ -1,7 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { locationRequests } from '../db/schema/location-requests';
 import { findOwnedRequest, publishRequestChange, type LinkUrlSource } from './location-request-view';
+import { deleteOwnedRequestRow, markOwnedRequestCancelled } from './request-rows';
 import type { LocationRequestView } from './view-types';
 
 /** The consent states a cancel changes: not yet answered, sharing, or stopped for now (the link still opens). */
@@ -24,20 +23,10 @@ export async function cancelOwnedRequest(
   links: LinkUrlSource,
 ): Promise<CancelOutcome | undefined> {
   return db.transaction(async (tx) => {
-    const changed = await tx
-      .update(locationRequests)
-      .set({ consent: 'cancelled', cancelledAt: new Date(), liveUntil: null })
-      .where(
-        and(
-          eq(locationRequests.id, requestId),
-          eq(locationRequests.userId, userId),
-          inArray(locationRequests.consent, [...CANCELLABLE_CONSENTS]),
-        ),
-      )
-      .returning({ id: locationRequests.id });
-    if (changed.length > 0) await publishRequestChange(tx, userId, requestId);
+    const cancelled = await markOwnedRequestCancelled(tx, userId, requestId, [...CANCELLABLE_CONSENTS], new Date());
+    if (cancelled) await publishRequestChange(tx, userId, requestId);
     const request = await findOwnedRequest(tx, userId, requestId, links);
-    return request ? { request, cancelled: changed.length > 0 } : undefined;
+    return request ? { request, cancelled } : undefined;
   });
 }
 
@@ -46,9 +35,5 @@ export async function cancelOwnedRequest(
  * false when it does not exist or belongs to someone else (the caller answers both alike).
  */
 export async function deleteOwnedRequest(db: Database, userId: string, requestId: string): Promise<boolean> {
-  const deleted = await db
-    .delete(locationRequests)
-    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId)))
-    .returning({ id: locationRequests.id });
-  return deleted.length > 0;
+  return deleteOwnedRequestRow(db, userId, requestId);
 }

@@ -3,12 +3,12 @@ import type { AuthServices } from '../auth/auth-services';
 import type { Database } from '../db/open-database';
 import type { Locale } from '../lib/messages';
 import type { MessageOutbox } from '../messages/message-outbox';
-import { locationRequests } from '../db/schema/location-requests';
 import { findOwnedRequest, publishRequestView, type LinkUrlSource } from './location-request-view';
 import type { LocationRequestView } from './view-types';
 import { isOptedOut, optOutKey } from './opt-outs';
 import { accountDayKey, countDailySend, nextSendDay, sendDay, SMS_BUDGET_KEY } from './daily-send-counts';
 import type { SendLimitsConfig } from './requests-config';
+import { insertRequest } from './request-rows';
 import { claimSendSlot, linkLimitKey, targetLimitKey } from './send-limits';
 import { queueSmsBudgetAlert } from './sms-budget-alert';
 import { linkTokenKey, newRequestToken, requestTokenHash, sealLinkToken } from './request-tokens';
@@ -124,7 +124,7 @@ export async function createMessageRequest(
               html: message.html ?? '',
             });
       if (!messageId) throw new Error('the request message was not queued');
-      await tx.insert(locationRequests).values({
+      await insertRequest(tx, {
         id: requestId,
         userId: input.requester.userId,
         channel: input.channel,
@@ -158,7 +158,7 @@ export async function createLinkRequest(app: RequestSender, input: Common & { ti
     const requestId = randomUUID();
     const token = newRequestToken();
     const tokenKey = linkTokenKey(app.auth.secrets.hmacSecret);
-    await tx.insert(locationRequests).values({
+    await insertRequest(tx, {
       id: requestId,
       userId: input.requester.userId,
       channel: 'link',

@@ -1,6 +1,5 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../db/open-database';
-import { dailySendCounts } from '../db/schema/location-requests';
+import type { DatabaseExecutor } from '../db/open-database';
+import { countOneBelow, dayCount, deleteCountsBefore } from './daily-send-count-rows';
 import type { MessageChannel } from './templates';
 
 /** An account's own count of a channel, and everyone's SMS together (the operator's budget). */
@@ -32,14 +31,8 @@ export async function countDailySend(
   day = sendDay(),
 ): Promise<DailyCount> {
   if (limit <= 0) return { counted: false };
-  const [row] = await queryRows<{ count: number }>(
-    db,
-    sql`insert into daily_send_counts (key, day, count) values (${key}, ${day}::date, 1)
-        on conflict (key, day) do update set count = daily_send_counts.count + 1
-        where daily_send_counts.count < ${limit}
-        returning count`,
-  );
-  return row ? { counted: true, count: Number(row.count) } : { counted: false };
+  const count = await countOneBelow(db, key, day, limit);
+  return count === undefined ? { counted: false } : { counted: true, count };
 }
 
 /** Whether today's count for `key` has reached `limit` (a check before sending; the send counts atomically). */
@@ -50,19 +43,11 @@ export async function dailyLimitReached(
   day = sendDay(),
 ): Promise<boolean> {
   if (limit <= 0) return true;
-  const [row] = await db
-    .select({ count: dailySendCounts.count })
-    .from(dailySendCounts)
-    .where(and(eq(dailySendCounts.key, key), eq(dailySendCounts.day, day)));
-  return (row?.count ?? 0) >= limit;
+  return ((await dayCount(db, key, day)) ?? 0) >= limit;
 }
 
 /** Deletes the counts of days before yesterday: nothing reads them. */
 export async function pruneDailySendCounts(db: DatabaseExecutor, now = new Date()): Promise<number> {
   const yesterday = sendDay(new Date(now.getTime() - 24 * 60 * 60 * 1000));
-  const deleted = await db
-    .delete(dailySendCounts)
-    .where(lt(dailySendCounts.day, yesterday))
-    .returning({ key: dailySendCounts.key });
-  return deleted.length;
+  return deleteCountsBefore(db, yesterday);
 }

@@ -1,9 +1,17 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database, DatabaseExecutor } from '../db/open-database';
-import { locationRequests, positions } from '../db/schema/location-requests';
-import { outboxMessages } from '../db/schema/outbox';
 import { publishRequestEvent } from '../live/request-events';
 import { looksOf } from '../sharing/look-recorder';
+import {
+  countOwnedRequests,
+  lastPositionRows,
+  latestPositionRows,
+  ownedRequestId,
+  ownedRequestsPage,
+  ownedRequestWithDelivery,
+  type PositionRow,
+  type RequestRow,
+  type RequestWithDelivery,
+} from './request-rows';
 import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
 import type { DeliveryState, LocationRequestView, PositionView } from './view-types';
@@ -15,9 +23,6 @@ export function deliveryStateOf(state: string | null, transport: string | null):
   if (state === 'sent' && transport === 'local') return 'outbox';
   return state as DeliveryState;
 }
-
-type RequestRow = typeof locationRequests.$inferSelect;
-type PositionRow = typeof positions.$inferSelect;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -88,18 +93,14 @@ export function toLocationRequestView(
 /** The latest position of each request given. */
 async function lastPositions(db: DatabaseExecutor, requestIds: string[]): Promise<Map<string, PositionRow>> {
   if (requestIds.length === 0) return new Map();
-  const rows = await db
-    .selectDistinctOn([positions.requestId])
-    .from(positions)
-    .where(inArray(positions.requestId, requestIds))
-    .orderBy(positions.requestId, desc(positions.id));
+  const rows = await lastPositionRows(db, requestIds);
   return new Map(rows.map((row) => [row.requestId, row]));
 }
 
 /** Views of the given rows (with their delivery state and last position), in the same order. */
 async function viewsOf(
   db: DatabaseExecutor,
-  rows: { request: RequestRow; delivery: string | null; transport: string | null }[],
+  rows: RequestWithDelivery[],
   links: LinkUrlSource | null,
 ): Promise<LocationRequestView[]> {
   const ids = rows.map((row) => row.request.id);
@@ -116,13 +117,6 @@ async function viewsOf(
   );
 }
 
-function selectWithDelivery(db: DatabaseExecutor) {
-  return db
-    .select({ request: locationRequests, delivery: outboxMessages.state, transport: outboxMessages.transport })
-    .from(locationRequests)
-    .leftJoin(outboxMessages, eq(outboxMessages.id, locationRequests.messageId));
-}
-
 /** One request of one owner: undefined when it does not exist or belongs to someone else. */
 export async function findOwnedRequest(
   db: DatabaseExecutor,
@@ -130,9 +124,7 @@ export async function findOwnedRequest(
   requestId: string,
   links: LinkUrlSource | null,
 ): Promise<LocationRequestView | undefined> {
-  const rows = await selectWithDelivery(db).where(
-    and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId)),
-  );
+  const rows = await ownedRequestWithDelivery(db, userId, requestId);
   const [view] = await viewsOf(db, rows, links);
   return view;
 }
@@ -145,12 +137,8 @@ export async function listOwnedRequests(
   pageSize: number,
   links: LinkUrlSource,
 ): Promise<{ items: LocationRequestView[]; total: number }> {
-  const rows = await selectWithDelivery(db)
-    .where(eq(locationRequests.userId, userId))
-    .orderBy(desc(locationRequests.createdAt), desc(locationRequests.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const total = await db.$count(locationRequests, eq(locationRequests.userId, userId));
+  const rows = await ownedRequestsPage(db, userId, pageSize, (page - 1) * pageSize);
+  const total = await countOwnedRequests(db, userId);
   return { items: await viewsOf(db, rows, links), total };
 }
 
@@ -184,17 +172,9 @@ export async function ownedRequestPositions(
   requestId: string,
   limit: number,
 ): Promise<PositionView[] | undefined> {
-  const [owned] = await db
-    .select({ id: locationRequests.id })
-    .from(locationRequests)
-    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId)));
+  const owned = await ownedRequestId(db, userId, requestId);
   if (!owned) return undefined;
-  const rows = await db
-    .select()
-    .from(positions)
-    .where(eq(positions.requestId, owned.id))
-    .orderBy(desc(positions.recordedAt), desc(positions.id))
-    .limit(limit);
+  const rows = await latestPositionRows(db, owned, limit);
   return rows.reverse().map(toPositionView);
 }
 

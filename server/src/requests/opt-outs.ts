@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { RequestChannel } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
-import { locationRequests, optOuts } from '../db/schema/location-requests';
 import { keyedHash } from '../lib/keyed-hash';
+import {
+  deleteOptOut,
+  insertOptOut,
+  optOutsUnder,
+  optOutUnder,
+  requestsWithoutTargetKey,
+  setRequestTargetKey,
+  type OptOutRow,
+} from './opt-out-rows';
 
 const normalised = (target: string) => target.trim().toLowerCase();
 
@@ -25,22 +32,16 @@ export function legacyOptOutHash(target: string): string {
 }
 
 /** Moves an opt-out stored under the old hash to the keyed one; the new row is written first, so none is lost. */
-async function rekey(db: DatabaseExecutor, legacy: typeof optOuts.$inferSelect, key: string): Promise<void> {
-  await db
-    .insert(optOuts)
-    .values({ targetHash: key, channel: legacy.channel, createdAt: legacy.createdAt })
-    .onConflictDoNothing();
-  await db.delete(optOuts).where(eq(optOuts.targetHash, legacy.targetHash));
+async function rekey(db: DatabaseExecutor, legacy: OptOutRow, key: string): Promise<void> {
+  await insertOptOut(db, { targetHash: key, channel: legacy.channel, createdAt: legacy.createdAt });
+  await deleteOptOut(db, legacy.targetHash);
 }
 
 /** Whether the number or email address opted out of every request (under either key; an old one is re-keyed). */
 export async function isOptedOut(db: DatabaseExecutor, secret: Buffer, target: string): Promise<boolean> {
   const key = optOutKey(secret, target);
   const legacy = legacyOptOutHash(target);
-  const rows = await db
-    .select()
-    .from(optOuts)
-    .where(inArray(optOuts.targetHash, [key, legacy]));
+  const rows = await optOutsUnder(db, [key, legacy]);
   const old = rows.find((row) => row.targetHash === legacy);
   if (old) await rekey(db, old, key);
   return rows.length > 0;
@@ -48,7 +49,7 @@ export async function isOptedOut(db: DatabaseExecutor, secret: Buffer, target: s
 
 /** Records an opt-out under the key given (a request's keyed target hash, or what its tombstone kept). */
 export async function recordOptOut(db: DatabaseExecutor, targetHash: string, channel: RequestChannel): Promise<void> {
-  await db.insert(optOuts).values({ targetHash, channel }).onConflictDoNothing();
+  await insertOptOut(db, { targetHash, channel });
 }
 
 const REKEY_BATCH = 500;
@@ -63,18 +64,11 @@ export async function rekeyOptOuts(db: Database, secret: Buffer): Promise<{ requ
   const done = { requests: 0, optOuts: 0 };
   for (;;) {
     const batch = await db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: locationRequests.id, target: locationRequests.target })
-        .from(locationRequests)
-        .where(and(isNotNull(locationRequests.target), isNull(locationRequests.targetHash)))
-        .limit(REKEY_BATCH);
+      const rows = await requestsWithoutTargetKey(tx, REKEY_BATCH);
       for (const row of rows) {
         const key = optOutKey(secret, row.target!);
-        await tx.update(locationRequests).set({ targetHash: key }).where(eq(locationRequests.id, row.id));
-        const [legacy] = await tx
-          .select()
-          .from(optOuts)
-          .where(eq(optOuts.targetHash, legacyOptOutHash(row.target!)));
+        await setRequestTargetKey(tx, row.id, key);
+        const legacy = await optOutUnder(tx, legacyOptOutHash(row.target!));
         if (legacy) {
           await rekey(tx, legacy, key);
           done.optOuts += 1;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../db/open-database';
+import type { Database } from '../db/open-database';
 import { openText, sealingKeyFor, sealText } from '../lib/sealed-text';
+import { lockLegacyTokens, replaceLegacyToken } from './request-rows';
 
 /**
  * A request's token is the only key to its consent link. The database holds its sha256 for the lookup (192 random
@@ -47,18 +47,10 @@ export async function sealLegacyLinkTokens(db: Database, secret: Buffer): Promis
   let total = 0;
   for (;;) {
     const done = await db.transaction(async (tx) => {
-      const rows = await queryRows<{ id: string; channel: string; legacy_token: string }>(
-        tx,
-        sql`select id, channel, legacy_token from location_requests where legacy_token is not null
-            limit ${LEGACY_BATCH} for update skip locked`,
-      );
+      const rows = await lockLegacyTokens(tx, LEGACY_BATCH);
       for (const row of rows) {
         const sealed = row.channel === 'link' ? sealLinkToken(key, row.id, row.legacy_token) : null;
-        await queryRows(
-          tx,
-          sql`update location_requests set token_cipher = coalesce(token_cipher, ${sealed}), legacy_token = null
-              where id = ${row.id}`,
-        );
+        await replaceLegacyToken(tx, row.id, sealed);
       }
       return rows.length;
     });

@@ -1,19 +1,17 @@
-import { and, eq, gt, lte } from 'drizzle-orm';
+import { findUserById } from '../auth/users';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { NOTICE_CHANNELS, REQUESTER_NOTICES, type NoticeChannel, type RequesterNotice } from '../db/column-values';
-import { noticeOptOuts, users } from '../db/schema/accounts';
-import { locationRequests } from '../db/schema/location-requests';
 import { requesterNoticeEmail, requesterNoticePush } from '../messages/templates';
 import { pushSubscriptionsOf } from '../push/push-subscriptions';
 import type { MessageOutbox } from '../messages/message-outbox';
-
-type RequestRow = typeof locationRequests.$inferSelect;
+import { deleteNoticeOptOut, insertNoticeOptOut, noticeOptOutsOf } from './notice-rows';
+import { liveWindowsEnded, type RequestRow } from './request-rows';
 
 /** Which notices a subscriber gets, per channel: every one unless turned off. */
 export type NoticeSettings = Record<NoticeChannel, Record<RequesterNotice, boolean>>;
 
 export async function noticeSettingsOf(db: DatabaseExecutor, userId: string): Promise<NoticeSettings> {
-  const off = await db.select().from(noticeOptOuts).where(eq(noticeOptOuts.userId, userId));
+  const off = await noticeOptOutsOf(db, userId);
   return Object.fromEntries(
     NOTICE_CHANNELS.map((channel) => [
       channel,
@@ -35,13 +33,8 @@ export async function setNoticeSettings(
 ): Promise<void> {
   for (const channel of NOTICE_CHANNELS) {
     for (const [notice, on] of Object.entries(settings[channel] ?? {}) as [RequesterNotice, boolean][]) {
-      const row = and(
-        eq(noticeOptOuts.userId, userId),
-        eq(noticeOptOuts.channel, channel),
-        eq(noticeOptOuts.notice, notice),
-      );
-      if (on) await db.delete(noticeOptOuts).where(row);
-      else await db.insert(noticeOptOuts).values({ userId, channel, notice }).onConflictDoNothing();
+      if (on) await deleteNoticeOptOut(db, userId, channel, notice);
+      else await insertNoticeOptOut(db, userId, channel, notice);
     }
   }
 }
@@ -66,7 +59,7 @@ export async function noticeToRequester(
   notice: RequesterNotice,
   occurrence?: string,
 ): Promise<boolean> {
-  const [requester] = await tx.select().from(users).where(eq(users.id, request.userId));
+  const requester = await findUserById(tx, request.userId);
   if (!requester) return false;
   const settings = await noticeSettingsOf(tx, requester.id);
   const key = `requester-notice:${request.id}:${notice}${occurrence ? `:${occurrence}` : ''}`;
@@ -104,16 +97,7 @@ const LIVE_ENDINGS_LOOKBACK_MS = 24 * 60 * 60 * 1000;
  * many instances (the key names the window's end). Answers for how many windows it queued messages.
  */
 export async function noticeLiveEndings(db: Database, deps: RequesterNoticeDeps, now = new Date()): Promise<number> {
-  const ended = await db
-    .select()
-    .from(locationRequests)
-    .where(
-      and(
-        eq(locationRequests.consent, 'sharing'),
-        lte(locationRequests.liveUntil, now),
-        gt(locationRequests.liveUntil, new Date(now.getTime() - LIVE_ENDINGS_LOOKBACK_MS)),
-      ),
-    );
+  const ended = await liveWindowsEnded(db, new Date(now.getTime() - LIVE_ENDINGS_LOOKBACK_MS), now);
   let queued = 0;
   for (const request of ended) {
     if (await noticeToRequester(db, deps, request, 'live_ended', request.liveUntil!.toISOString())) queued += 1;

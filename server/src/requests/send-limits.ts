@@ -1,7 +1,6 @@
-import { and, eq, like, or, sql } from 'drizzle-orm';
-import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
-import { sendLimits } from '../db/schema/location-requests';
+import type { Database, DatabaseExecutor } from '../db/open-database';
 import { keyedHash } from '../lib/keyed-hash';
+import { deleteLegacySlot, legacyTargetSlots, mergeSlot, sendLimitRow, takeSlotIfPassed } from './send-limit-rows';
 
 /** One SMS or email to a number or address every 3 hours (whoever sends it), one new link every 3 hours. */
 export const SEND_WINDOW_SECONDS = 3 * 60 * 60;
@@ -27,14 +26,7 @@ function nextAfter(lastSentAt: Date | string): Date {
  * request and its message: if that transaction rolls back, so does the claim.
  */
 export async function claimSendSlot(db: DatabaseExecutor, key: string): Promise<LimitClaim> {
-  const won = await queryRows<{ last_sent_at: string | Date }>(
-    db,
-    sql`insert into send_limits (key, last_sent_at) values (${key}, now())
-        on conflict (key) do update set last_sent_at = excluded.last_sent_at
-        where send_limits.last_sent_at <= now() - make_interval(secs => ${SEND_WINDOW_SECONDS})
-        returning last_sent_at`,
-  );
-  if (won.length > 0) return { allowed: true };
+  if (await takeSlotIfPassed(db, key, SEND_WINDOW_SECONDS)) return { allowed: true };
   const next = await nextAllowedAt(db, key);
   // The row exists (the upsert found it): next is set, unless it was deleted in between, which allows a retry.
   return next ? { allowed: false, nextAllowedAt: next } : { allowed: false, nextAllowedAt: new Date() };
@@ -42,14 +34,11 @@ export async function claimSendSlot(db: DatabaseExecutor, key: string): Promise<
 
 /** When the next send for `key` is possible, or null when it is possible now. */
 export async function nextAllowedAt(db: DatabaseExecutor, key: string): Promise<Date | null> {
-  const [row] = await db.select().from(sendLimits).where(eq(sendLimits.key, key));
+  const row = await sendLimitRow(db, key);
   if (!row) return null;
   const next = nextAfter(row.lastSentAt);
   return next.getTime() > Date.now() ? next : null;
 }
-
-// Slots written before the keys were hashed: `target:` and the E.164 number (+…) or the email address (…@…).
-const legacyTargetKey = or(like(sendLimits.key, 'target:+%'), like(sendLimits.key, 'target:%@%'));
 
 /**
  * Moves the 3-hour slots stored under a raw number or address to their keyed hash, and deletes the ones whose
@@ -59,18 +48,13 @@ const legacyTargetKey = or(like(sendLimits.key, 'target:+%'), like(sendLimits.ke
  */
 export async function rehashLegacyTargetKeys(db: Database, secret: Buffer): Promise<number> {
   return db.transaction(async (tx) => {
-    const rows = await tx.select().from(sendLimits).where(legacyTargetKey);
+    const rows = await legacyTargetSlots(tx);
     for (const row of rows) {
       const target = row.key.slice('target:'.length);
       if (nextAfter(row.lastSentAt).getTime() > Date.now()) {
-        await queryRows(
-          tx,
-          sql`insert into send_limits (key, last_sent_at) values (${targetLimitKey(secret, target)}, ${row.lastSentAt.toISOString()}::timestamptz)
-              on conflict (key) do update
-              set last_sent_at = greatest(send_limits.last_sent_at, excluded.last_sent_at)`,
-        );
+        await mergeSlot(tx, targetLimitKey(secret, target), row.lastSentAt);
       }
-      await tx.delete(sendLimits).where(and(eq(sendLimits.key, row.key), legacyTargetKey));
+      await deleteLegacySlot(tx, row.key);
     }
     return rows.length;
   });

@@ -1,20 +1,15 @@
-import { sql } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import type { DatabaseExecutor } from '../db/open-database';
 import { HttpError } from '../lib/envelope';
 import { refuseSuspendedSender } from '../safety-desk/suspension-checks';
 import { sayRequests } from './request-messages';
+import { liveSubscriptionExists } from './subscriber-rows';
 
 /**
  * Whether the user may send requests: a subscription that is in its trial, active, or cancelled but still paid
  * for (cancelling keeps access until valid_until), and not past valid_until.
  */
 export async function hasLiveSubscription(db: DatabaseExecutor, userId: string): Promise<boolean> {
-  const rows = await queryRows<{ one: number }>(
-    db,
-    sql`select 1 as one from subscriptions
-        where user_id = ${userId} and status in ('trial', 'active', 'cancelled') and valid_until > now()`,
-  );
-  return rows.length > 0;
+  return liveSubscriptionExists(db, userId);
 }
 
 /**
