@@ -146,11 +146,24 @@ const queriesNotYetApart = [
     'voice/audio-store',
   ].map((name) => `server/src/${name}.ts`),
 ];
+// The domains are handed plain types (lib/logger.ts's Logger, small interfaces of what they use), never Fastify's:
+// the server's HTTP stays in plugins and routes. Type imports count too.
+const domainsLayer = serverLayers.findIndex((names) => names.includes('billing'));
+const fastifyImports = [
+  {
+    regex: '^(?:fastify(?:$|/|-)|@fastify/)',
+    message: 'A domain knows no Fastify: take the plain types it uses (Logger from lib/logger.ts, a small interface).',
+  },
+];
+const layerPatterns = (layer, depth) => [
+  ...aboveLayer(layer, depth),
+  ...(layer === domainsLayer ? fastifyImports : []),
+];
 const serverLayerZones = () =>
   serverLayers.flatMap((names, layer) =>
     serverDepths.flatMap((depth) => {
       const files = names.flatMap((name) => filesAt(name, depth));
-      const layerZone = zone(files, [...apps, 'shared'], aboveLayer(layer, depth));
+      const layerZone = zone(files, [...apps, 'shared'], layerPatterns(layer, depth));
       if (layer < queryFreeLayers[0] || layer > queryFreeLayers[1]) return [layerZone];
       // The same zone again with the query imports, over every file but the rows files (the later zone wins).
       return [
@@ -158,7 +171,7 @@ const serverLayerZones = () =>
         zone(
           files,
           [...apps, 'shared'],
-          [...aboveLayer(layer, depth), ...queryImports],
+          [...layerPatterns(layer, depth), ...queryImports],
           ['server/src/**/*-rows.ts', ...queriesNotYetApart],
         ),
       ];

@@ -221,3 +221,46 @@ describe('queries live in *-rows.ts', () => {
     expect(layerErrors(results[samples.length])).toHaveLength(1);
   });
 });
+
+// The domains are handed plain types, never Fastify's (its types count too); plugins and routes hold the HTTP.
+const fastifyCases = [
+  {
+    name: "a domain imports Fastify's logger type",
+    filePath: 'server/src/billing/x.ts',
+    code: "import type { FastifyBaseLogger } from 'fastify';\nexport type Used = FastifyBaseLogger;\n",
+    refused: true,
+  },
+  {
+    name: 'a rows file imports Fastify',
+    filePath: 'server/src/requests/x-rows.ts',
+    code: importOf('fastify'),
+    refused: true,
+  },
+  {
+    name: 'a domain imports a Fastify plugin',
+    filePath: 'server/src/auth/x.ts',
+    code: importOf('@fastify/cookie'),
+    refused: true,
+  },
+  { name: 'a plugin imports Fastify', filePath: 'server/src/plugins/x.ts', code: importOf('fastify'), refused: false },
+  {
+    name: 'a route module imports Fastify',
+    filePath: 'server/src/routes/share/x.ts',
+    code: importOf('fastify'),
+    refused: false,
+  },
+];
+
+describe('the domains know no Fastify', () => {
+  let results: LintMessage[][];
+  beforeAll(() => {
+    results = lint(fastifyCases.map(({ filePath, code }) => ({ filePath, code })));
+  }, 60_000);
+
+  it.each(fastifyCases.map((item, index) => ({ ...item, index })))('$name: refused $refused', ({ index, refused }) => {
+    const fastifyErrors = (results[index] ?? []).filter(
+      (message) => message.ruleId === 'no-restricted-imports' && message.message.includes('A domain knows no Fastify'),
+    );
+    expect(fastifyErrors.length > 0).toBe(refused);
+  });
+});

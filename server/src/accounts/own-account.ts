@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger';
 import type { AuthServices } from '../auth/auth-services';
 import type { Billing } from '../billing/billing-services';
 import type { Database } from '../db/open-database';
@@ -43,7 +43,7 @@ export interface AccountDeps {
   auth: Pick<AuthServices, 'secrets' | 'passwordCipher'>;
   geo: { reverseGeocoder: ReverseGeocoder };
   billing: Pick<Billing, 'clock' | 'sandbox' | 'stripe' | 'paypal'>;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 const ACCOUNT_CHECKS = { limit: 10, windowSeconds: 15 * 60 };

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger';
 import type { AuthServices } from './auth-services';
 import type { Database } from '../db/open-database';
 import type { MessageOutbox } from '../messages/message-outbox';
@@ -47,7 +47,7 @@ export interface SignInDeps {
   db: Database;
   outbox: MessageOutbox;
   auth: AuthServices;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 const MINUTE = 60;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger';
 import type { AuthServices } from '../auth/auth-services';
 import type { User } from '../auth/users';
 import { sayBilling as say } from './billing-messages';
@@ -33,7 +33,7 @@ export interface SubscriptionDeps {
     Billing,
     'clock' | 'config' | 'sandbox' | 'stripe' | 'paypal' | 'methodsFor' | 'renewalTerms' | 'refundOwedNow'
   >;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { ok } from '../../lib/envelope';
 import { linkTokenKey } from '../../requests/request-tokens';
+import type { RequestSender } from '../../requests/create-request';
 import { cancelRequest, sendLinkRequest } from '../../requests/send-rules';
 import { cancelSchema, linkSendResponses, sendAnswer } from '../send-answers';
 import { createLinkBody } from './schemas';
@@ -11,6 +12,8 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
   const { config } = options;
   const security = [{ token: [] }];
   const links = { baseUrl: config.publicUrl, tokenKey: linkTokenKey(app.auth.secrets.hmacSecret) };
+  // What sending uses of the server, handed over by name rather than the whole instance.
+  const sender: RequestSender = { db: app.db, outbox: app.outbox, auth: app.auth };
 
   app.post(
     '/api/v1/links',
@@ -27,7 +30,7 @@ const linkRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       },
     },
     async (request, reply) => {
-      const outcome = await sendLinkRequest(app, config, request.session!.user, request.body);
+      const outcome = await sendLinkRequest(sender, config, request.session!.user, request.body);
       return sendAnswer(request, reply, outcome, 'link');
     },
   );

@@ -29,6 +29,7 @@ import {
   TARGET_LIMIT_CHECKS,
   targetLimit,
 } from '../../requests/send-rules';
+import type { RequestSender } from '../../requests/create-request';
 
 /** Location requests by SMS and email, their history, and the limits. Every route is owner-checked. */
 const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -40,6 +41,8 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     baseUrl: config.publicUrl,
     tokenKey: linkTokenKey(app.auth.secrets.hmacSecret),
   };
+  // What sending uses of the server, handed over by name rather than the whole instance.
+  const sender: RequestSender = { db: app.db, outbox: app.outbox, auth: app.auth };
 
   // 3-hour slots stored under a raw number or address before the keys were hashed move to their hash; links'
   // tokens stored in the clear before tokens were hashed are sealed.
@@ -100,7 +103,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       },
     },
     async (request) => {
-      const limit = await targetLimit(app, config, request.session!.user.id, request.query);
+      const limit = await targetLimit(sender, config, request.session!.user.id, request.query);
       const { refusal } = limit;
       return ok({
         nextAllowedAt: limit.nextAllowedAt?.toISOString() ?? null,
@@ -140,7 +143,10 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       },
     },
     async (request, reply) => {
-      const outcome = await sendMessageRequest(app, config, request.session!.user, { channel: 'sms', ...request.body });
+      const outcome = await sendMessageRequest(sender, config, request.session!.user, {
+        channel: 'sms',
+        ...request.body,
+      });
       return sendAnswer(request, reply, outcome, 'number', limits);
     },
   );
@@ -162,7 +168,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       },
     },
     async (request, reply) => {
-      const outcome = await sendMessageRequest(app, config, request.session!.user, {
+      const outcome = await sendMessageRequest(sender, config, request.session!.user, {
         channel: 'email',
         ...request.body,
       });
