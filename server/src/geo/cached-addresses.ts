@@ -1,6 +1,5 @@
-import { inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { geocodeCache, positions } from '../db/schema/location-requests';
+import { deleteCachedPlaces, positionCoordinates } from './geocode-cache-rows';
 import type { ReverseGeocoder } from './reverse-geocode';
 
 /**
@@ -13,12 +12,9 @@ export async function forgetCachedAddresses(
   requestIds: string[],
 ): Promise<void> {
   if (requestIds.length === 0) return;
-  const shared = await db
-    .select({ latitude: positions.latitude, longitude: positions.longitude })
-    .from(positions)
-    .where(inArray(positions.requestId, requestIds));
+  const shared = await positionCoordinates(db, requestIds);
   const keys = shared
     .map((position) => geocoder.cacheKeyOf(position.latitude, position.longitude))
     .filter((key): key is string => key !== null);
-  if (keys.length > 0) await db.delete(geocodeCache).where(inArray(geocodeCache.key, keys));
+  if (keys.length > 0) await deleteCachedPlaces(db, keys);
 }

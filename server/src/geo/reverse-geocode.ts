@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { geocodeCache } from '../db/schema/location-requests';
 import type { Place } from '../db/column-values';
+import { cachedPlace, cachePlace } from './geocode-cache-rows';
 import { openPlaceIndex, type PlaceIndex, type WarningLog } from './place-index';
 
 export interface ReverseGeocoder {
@@ -117,14 +116,11 @@ export function createReverseGeocoder(
     cacheKeyOf,
     async placeOf(latitude, longitude) {
       const key = cacheKeyOf(latitude, longitude);
-      const [cached] = await db
-        .select()
-        .from(geocodeCache)
-        .where(sql`${geocodeCache.key} = ${key}`);
+      const cached = await cachedPlace(db, key);
       if (cached) return cached.place ?? nearestPlace(latitude, longitude, log);
       try {
         const place = await askNominatim(latitude, longitude);
-        await db.insert(geocodeCache).values({ key, place }).onConflictDoNothing();
+        await cachePlace(db, key, place);
         return place ?? nearestPlace(latitude, longitude, log);
       } catch (error) {
         log.warn({ err: error }, 'Reverse geocoding through NOMINATIM_URL failed; using the bundled place data');
