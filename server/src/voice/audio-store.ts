@@ -1,7 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import type { DatabaseExecutor } from '../db/open-database';
 import { asBuffer } from '../lib/bytes';
-import { voiceNoteAudio } from '../db/schema/voice-notes';
+import { audioBytes, audioPart, copyAudio, insertAudio } from './audio-rows';
 
 /** Bytes `start` to `end` of a note's audio, both included (an HTTP range). */
 export interface ByteRange {
@@ -24,25 +23,15 @@ export interface VoiceAudioStore {
 
 export const databaseAudioStore: VoiceAudioStore = {
   async save(db, voiceNoteId, bytes) {
-    await db.insert(voiceNoteAudio).values({ voiceNoteId, bytes });
+    await insertAudio(db, voiceNoteId, bytes);
   },
   async read(db, voiceNoteId, range) {
-    if (!range) {
-      const [row] = await db.select().from(voiceNoteAudio).where(eq(voiceNoteAudio.voiceNoteId, voiceNoteId));
-      return row?.bytes;
-    }
+    if (!range) return audioBytes(db, voiceNoteId);
     // Only the bytes asked for leave the database (substring counts from 1).
-    const [row] = await queryRows<{ part: Buffer | Uint8Array }>(
-      db,
-      sql`select substring(bytes from ${range.start + 1} for ${range.end - range.start + 1}) as part
-          from voice_note_audio where voice_note_id = ${voiceNoteId}`,
-    );
-    return row ? asBuffer(row.part) : undefined;
+    const part = await audioPart(db, voiceNoteId, range.start + 1, range.end - range.start + 1);
+    return part ? asBuffer(part) : undefined;
   },
   async copy(db, fromId, toId) {
-    await db.execute(
-      sql`insert into voice_note_audio (voice_note_id, bytes)
-          select ${toId}, bytes from voice_note_audio where voice_note_id = ${fromId}`,
-    );
+    await copyAudio(db, fromId, toId);
   },
 };
