@@ -1,7 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
+import type { Database } from '../db/open-database';
 import { pruneDailySendCounts } from '../requests/daily-send-counts';
-import { pruneVoiceNotes } from '../voice/voice-note-rows';
 import { VOICE_DRAFT_HOURS } from '../voice/voice-notes';
 import {
   ABUSE_REPORT_DAYS,
@@ -15,6 +13,32 @@ import {
   TOMBSTONE_DAYS,
   WEBHOOK_EVENT_DAYS,
 } from './retention-periods';
+import {
+  deleteAbuseReports,
+  deleteAuditLog,
+  deleteContactMessages,
+  deleteEndedOperatorSessions,
+  deleteEndedSessions,
+  deleteExpiredCodes,
+  deleteGeocodeAnswers,
+  deleteLapsedPushSubscriptions,
+  deleteLapsedRequests,
+  deleteLiftedSuspensions,
+  deleteLinkTombstones,
+  deleteMapViews,
+  deletePayments,
+  deletePositions,
+  deleteRefundRequests,
+  deleteRegistrations,
+  deleteRequestEvents,
+  deleteSentMessages,
+  deleteSpentSendLimits,
+  deleteSpentThrottles,
+  deleteVisitorReports,
+  deleteVoiceNotes,
+  deleteWebhookEvents,
+  tryTransactionLock,
+} from './retention-rows';
 
 // The retention job: the deletes that carry out retention-periods.ts, one instance at a time.
 
@@ -95,51 +119,6 @@ const NOTHING: Omit<RetentionResult, 'ran'> = {
   pushSubscriptions: 0,
 };
 
-/** Runs a delete and counts the rows it removed, without sending them back. */
-async function deleted(db: DatabaseExecutor, statement: SQL): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`with gone as (${statement} returning 1) select count(*)::int as n from gone`,
-  );
-  return Number(row?.n ?? 0);
-}
-
-/**
- * The accounts (as `<alias>.user_id` in a where clause) that have had no subscription for `days`: the last one
- * ended (past its valid_until, and neither on trial nor active) that long ago, or the account is that old and has
- * none.
- */
-function lapsedAccount(userId: SQL, days: number): SQL {
-  const since = sql`now() - make_interval(days => ${days})`;
-  return sql`exists (select 1 from users where users.id = ${userId} and users.created_at < ${since})
-    and not exists (select 1 from subscriptions
-                    where subscriptions.user_id = ${userId}
-                      and (subscriptions.status in ('trial', 'active') or subscriptions.valid_until >= ${since}))`;
-}
-
-/**
- * The ended requests of lapsed accounts: declined, stopped, withdrawn, cancelled, or expired unanswered (one still
- * shared stays while the recipient shares). Their positions, map views, events and voice notes go with them by
- * their foreign keys, a tombstone keeps the message's opt-out and report links working, and the message that
- * carried the link goes too.
- */
-async function pruneLapsedRequests(db: DatabaseExecutor): Promise<{ requests: number; messages: number }> {
-  const [row] = await queryRows<{ requests: number; messages: number }>(
-    db,
-    sql`with gone as (
-          delete from location_requests
-          where (consent in ('declined', 'stopped', 'withdrawn', 'cancelled')
-                 or (consent = 'none' and expires_at < now()))
-            and ${lapsedAccount(sql`location_requests.user_id`, LAPSED_ACCOUNT_DAYS)}
-          returning message_id
-        ), gone_messages as (
-          delete from outbox_messages where id in (select message_id from gone) returning 1
-        )
-        select (select count(*) from gone)::int as requests, (select count(*) from gone_messages)::int as messages`,
-  );
-  return { requests: Number(row?.requests ?? 0), messages: Number(row?.messages ?? 0) };
-}
-
 /**
  * Deletes every kind of personal data whose time is over: positions, live events, cached geocoding answers, sent
  * messages, visitor reports, ended sessions and old sign-up attempts after `retentionDays`; spent throttle counters,
@@ -151,78 +130,45 @@ async function pruneLapsedRequests(db: DatabaseExecutor): Promise<{ requests: nu
  */
 export async function pruneExpiredData(db: Database, retentionDays: number): Promise<RetentionResult> {
   return db.transaction(async (tx) => {
-    const [lock] = await queryRows<{ locked: boolean }>(
-      tx,
-      sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as locked`,
-    );
-    if (!lock?.locked) return { ran: false, ...NOTHING };
-    const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
-    const daysAgo = (days: number) => sql`now() - make_interval(days => ${days})`;
-    const spent = sql`now() - make_interval(hours => ${SPENT_COUNTER_HOURS})`;
-    // First, so that the voice notes and positions of the requests it deletes are counted with them.
-    const lapsed = await pruneLapsedRequests(tx);
+    if (!(await tryTransactionLock(tx, RETENTION_LOCK_KEY))) return { ran: false, ...NOTHING };
+    // First, so that the voice notes and positions of the requests it deletes are counted with them. Ended requests
+    // (declined, stopped, withdrawn, cancelled, or expired unanswered; one still shared stays while the recipient
+    // shares): their positions, map views, events and voice notes go with them by their foreign keys, a tombstone
+    // keeps the message's opt-out and report links working, and the message that carried the link goes too.
+    const lapsed = await deleteLapsedRequests(tx, LAPSED_ACCOUNT_DAYS);
     return {
       ran: true,
       locationRequests: lapsed.requests,
       requestMessages: lapsed.messages,
-      pushSubscriptions: await deleted(
-        tx,
-        sql`delete from push_subscriptions where ${lapsedAccount(sql`push_subscriptions.user_id`, LAPSED_ACCOUNT_DAYS)}`,
-      ),
-      positions: await deleted(tx, sql`delete from positions where created_at < ${cutoff}`),
-      requestEvents: await deleted(tx, sql`delete from request_events where created_at < ${cutoff}`),
-      mapViews: await deleted(tx, sql`delete from map_views where last_seen_at < ${cutoff}`),
-      geocodeCache: await deleted(tx, sql`delete from geocode_cache where created_at < ${cutoff}`),
-      linkTombstones: await deleted(tx, sql`delete from link_tombstones where deleted_at < ${daysAgo(TOMBSTONE_DAYS)}`),
+      pushSubscriptions: await deleteLapsedPushSubscriptions(tx, LAPSED_ACCOUNT_DAYS),
+      positions: await deletePositions(tx, retentionDays),
+      requestEvents: await deleteRequestEvents(tx, retentionDays),
+      mapViews: await deleteMapViews(tx, retentionDays),
+      geocodeCache: await deleteGeocodeAnswers(tx, retentionDays),
+      linkTombstones: await deleteLinkTombstones(tx, TOMBSTONE_DAYS),
       // A sent message (a code, a receipt, a contact form's copy) holds an address and a name: it is not kept
       // forever. Still queued ones wait for delivery; a request's own message lives as long as the request, whose
       // history shows its delivery state.
-      outboxMessages: await deleted(
-        tx,
-        sql`delete from outbox_messages
-            where state <> 'queued' and coalesce(sent_at, created_at) < ${cutoff}
-              and not exists (select 1 from location_requests where location_requests.message_id = outbox_messages.id)`,
-      ),
-      visitorReports: await deleted(tx, sql`delete from visitor_reports where created_at < ${cutoff}`),
-      authThrottles: await deleted(tx, sql`delete from auth_throttles where window_started_at < ${spent}`),
-      sendLimits: await deleted(tx, sql`delete from send_limits where last_sent_at < ${spent}`),
+      outboxMessages: await deleteSentMessages(tx, retentionDays),
+      visitorReports: await deleteVisitorReports(tx, retentionDays),
+      authThrottles: await deleteSpentThrottles(tx, SPENT_COUNTER_HOURS),
+      sendLimits: await deleteSpentSendLimits(tx, SPENT_COUNTER_HOURS),
       // An expired code can no longer be used, and nothing reads it.
-      verificationCodes: await deleted(tx, sql`delete from verification_codes where expires_at < now()`),
+      verificationCodes: await deleteExpiredCodes(tx),
       // Settled within a day (the reconciliation gives up after 24 hours); the account, if any, has the details.
-      registrations: await deleted(tx, sql`delete from registrations where updated_at < ${cutoff}`),
-      webhookEvents: await deleted(
-        tx,
-        sql`delete from webhook_events where received_at < ${daysAgo(WEBHOOK_EVENT_DAYS)}`,
-      ),
-      contactMessages: await deleted(
-        tx,
-        sql`delete from contact_messages where created_at < ${daysAgo(CONTACT_MESSAGE_DAYS)}`,
-      ),
-      abuseReports: await deleted(tx, sql`delete from abuse_reports where created_at < ${daysAgo(ABUSE_REPORT_DAYS)}`),
-      accountSuspensions: await deleted(
-        tx,
-        sql`delete from account_suspensions where lifted_at < ${daysAgo(SUSPENSION_DAYS)}`,
-      ),
-      refundRequests: await deleted(
-        tx,
-        sql`delete from refund_requests where created_at < ${daysAgo(REFUND_REQUEST_DAYS)}`,
-      ),
-      sessions: await deleted(tx, sql`delete from sessions where expires_at < ${cutoff} or revoked_at < ${cutoff}`),
-      operatorSessions: await deleted(
-        tx,
-        sql`delete from operator_sessions where expires_at < ${cutoff} or revoked_at < ${cutoff}`,
-      ),
-      operatorAuditLog: await deleted(
-        tx,
-        sql`delete from operator_audit_log where created_at < now() - make_interval(years => ${OPERATOR_AUDIT_YEARS})`,
-      ),
-      payments: await deleted(
-        tx,
-        sql`delete from payments where created_at < now() - make_interval(years => ${PAYMENT_YEARS})`,
-      ),
+      registrations: await deleteRegistrations(tx, retentionDays),
+      webhookEvents: await deleteWebhookEvents(tx, WEBHOOK_EVENT_DAYS),
+      contactMessages: await deleteContactMessages(tx, CONTACT_MESSAGE_DAYS),
+      abuseReports: await deleteAbuseReports(tx, ABUSE_REPORT_DAYS),
+      accountSuspensions: await deleteLiftedSuspensions(tx, SUSPENSION_DAYS),
+      refundRequests: await deleteRefundRequests(tx, REFUND_REQUEST_DAYS),
+      sessions: await deleteEndedSessions(tx, retentionDays),
+      operatorSessions: await deleteEndedOperatorSessions(tx, retentionDays),
+      operatorAuditLog: await deleteAuditLog(tx, OPERATOR_AUDIT_YEARS),
+      payments: await deletePayments(tx, PAYMENT_YEARS),
       // A day's send counts matter only on that day (and to the next one, across time zones): then they go.
       dailySendCounts: await pruneDailySendCounts(tx),
-      voiceNotes: await deleted(tx, pruneVoiceNotes(VOICE_DRAFT_HOURS, retentionDays)),
+      voiceNotes: await deleteVoiceNotes(tx, VOICE_DRAFT_HOURS, retentionDays),
     };
   });
 }
