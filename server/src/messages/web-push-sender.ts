@@ -1,9 +1,6 @@
 import https, { type Agent } from 'node:https';
-import { eq } from 'drizzle-orm';
 import type * as WebPush from 'web-push';
 import type { Database } from '../db/open-database';
-import { pushSubscriptions } from '../db/schema/accounts';
-import { serverSettings } from '../db/schema/server';
 import { sharedSetting } from '../db/server-settings';
 import {
   NonPublicAddressError,
@@ -13,6 +10,7 @@ import {
 } from '../lib/public-address';
 import { newVapidKeys, vapidPublicKeyOf } from '../lib/vapid-key';
 import { PermanentDeliveryError, type MessageSender } from './message-sender';
+import { deletePushSubscriptionById, deleteServerSetting, pushSubscriptionById } from './web-push-rows';
 
 /** The server's VAPID key pair (base64url, as browsers and the web-push package take them). */
 export interface VapidKeys {
@@ -34,7 +32,7 @@ export async function loadVapidKeys(db: Database, privateKeyFromEnvironment: str
     const publicKey = vapidPublicKeyOf(privateKeyFromEnvironment);
     // The configuration checked it.
     if (!publicKey) throw new Error('VAPID_PRIVATE_KEY is not a P-256 private key');
-    await db.delete(serverSettings).where(eq(serverSettings.key, VAPID_KEYS_SETTING));
+    await deleteServerSetting(db, VAPID_KEYS_SETTING);
     return { publicKey, privateKey: privateKeyFromEnvironment };
   }
   return sharedSetting(db, VAPID_KEYS_SETTING, newVapidKeys);
@@ -152,7 +150,7 @@ export function createWebPushSender(
   return {
     transport: 'web-push',
     async send({ id, to, text }) {
-      const [subscription] = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, to));
+      const subscription = await pushSubscriptionById(db, to);
       if (!subscription) throw new PermanentDeliveryError('Notifications were turned off in that browser since');
       // Loaded on the first push, as the other providers' SDKs are only when configured.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
@@ -174,7 +172,7 @@ export function createWebPushSender(
       } catch (error) {
         // Stored before endpoints were checked, or a name that has moved since: never sent to, and not kept.
         if (error instanceof NonPublicAddressError) {
-          await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, subscription.id));
+          await deletePushSubscriptionById(db, subscription.id);
           throw new PermanentDeliveryError(`The push endpoint is not on the public internet: ${error.message}`);
         }
         throw error;
@@ -182,7 +180,7 @@ export function createWebPushSender(
       const { status } = answer;
       if (status >= 200 && status < 300) return { providerRef: answer.location };
       if (EXPIRED.has(status)) {
-        await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, subscription.id));
+        await deletePushSubscriptionById(db, subscription.id);
         throw new PermanentDeliveryError(`The push service says the subscription has ended (${status})`);
       }
       // Any other refusal but 429 (too many requests) is of this message or subscription: a retry changes nothing.

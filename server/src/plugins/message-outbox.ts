@@ -1,16 +1,25 @@
 import type { Agent } from 'node:https';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import { queryRows, type Database, type DatabaseExecutor } from '../db/open-database';
-import { locationRequests } from '../db/schema/location-requests';
-import { outboxMessages } from '../db/schema/outbox';
+import type { Database, DatabaseExecutor } from '../db/open-database';
 import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from '../messages/message-sender';
 import { providerCredentialsEmail } from '../messages/operator-email';
 import { createSmtpSender } from '../messages/smtp-email';
 import type * as TwilioSms from '../messages/twilio-sms';
 import type { TwilioHttpClient } from '../messages/twilio-sms';
 import type { MessageOutbox } from '../messages/message-outbox';
+import {
+  claimDueMessages,
+  deleteMessage,
+  holdMessage,
+  insertOutboxMessage,
+  markAttemptFailed,
+  markMessageSent,
+  renewMessageLeases,
+  requestsOfMessage,
+  rewriteRequestMessage,
+  type ClaimedMessage,
+} from '../messages/outbox-rows';
 import { createWebPushSender, loadVapidKeys } from '../messages/web-push-sender';
 import type { PublicAddressPolicy } from '../lib/public-address';
 import { publishRequestChange } from '../requests/location-request-view';
@@ -98,18 +107,6 @@ const CHANNELS = ['email', 'sms', 'push'] as const;
 type Channel = (typeof CHANNELS)[number];
 /** The scheduler's job for one channel's lane. */
 const laneJob = (channel: Channel) => `outbox:${channel}`;
-
-interface ClaimedMessage {
-  id: string;
-  channel: Channel;
-  recipient: string;
-  subject: string | null;
-  body_text: string;
-  body_html: string | null;
-  reply_to: string | null;
-  erase_when_sent: boolean;
-  attempts: number;
-}
 
 type DeliveryOutcome =
   | { state: 'sent'; transport: MessageSender['transport'] | 'local' }
@@ -224,31 +221,15 @@ export default fp(
     async function settle(message: ClaimedMessage, outcome: DeliveryOutcome): Promise<void> {
       await db.transaction(async (tx) => {
         if (message.erase_when_sent && outcome.state !== 'queued') {
-          await tx.delete(outboxMessages).where(eq(outboxMessages.id, message.id));
+          await deleteMessage(tx, message.id);
           return;
         }
         if (outcome.state === 'sent') {
-          await tx.execute(
-            sql`update outbox_messages set state = 'sent', transport = ${outcome.transport}, sent_at = now(),
-                  last_error = null
-                where id = ${message.id}`,
-          );
+          await markMessageSent(tx, message.id, outcome.transport);
         } else if ('heldSeconds' in outcome) {
-          await tx.execute(
-            sql`update outbox_messages set
-                  attempts = attempts - 1,
-                  last_error = ${outcome.error},
-                  next_attempt_at = now() + make_interval(secs => ${outcome.heldSeconds})
-                where id = ${message.id}`,
-          );
+          await holdMessage(tx, message.id, outcome.error, outcome.heldSeconds);
         } else {
-          await tx.execute(
-            sql`update outbox_messages set
-                  state = ${outcome.state},
-                  last_error = ${outcome.error},
-                  next_attempt_at = now() + make_interval(secs => ${retryDelaySeconds(message.attempts)})
-                where id = ${message.id}`,
-          );
+          await markAttemptFailed(tx, message.id, outcome.state, outcome.error, retryDelaySeconds(message.attempts));
         }
         // A provider has the message (or refused it for good): nobody needs the consent link in our copy again.
         if (outcome.state === 'failed' || (outcome.state === 'sent' && outcome.transport !== 'local')) {
@@ -265,37 +246,18 @@ export default fp(
      * state, never the text. Other messages (codes, receipts) have their own retention and are left alone.
      */
     async function forgetRequestToken(tx: DatabaseExecutor, messageId: string): Promise<void> {
-      await tx.execute(
-        sql`update outbox_messages set
-              body_text = regexp_replace(body_text, ${SENT_TOKEN_PATTERN}, ${SENT_TOKEN_REPLACEMENT}, 'g'),
-              body_html = regexp_replace(body_html, ${SENT_TOKEN_PATTERN}, ${SENT_TOKEN_REPLACEMENT}, 'g')
-            where id = ${messageId}
-              and exists (select 1 from location_requests where message_id = ${messageId})`,
-      );
+      await rewriteRequestMessage(tx, messageId, SENT_TOKEN_PATTERN, SENT_TOKEN_REPLACEMENT);
     }
 
     async function publishDeliveryChange(tx: DatabaseExecutor, messageId: string): Promise<void> {
-      const requests = await tx
-        .select({ id: locationRequests.id, userId: locationRequests.userId })
-        .from(locationRequests)
-        .where(eq(locationRequests.messageId, messageId));
+      const requests = await requestsOfMessage(tx, messageId);
       for (const request of requests) await publishRequestChange(tx, request.userId, request.id);
     }
 
     async function dispatchBatch(channel: Channel): Promise<number> {
       // Claiming moves next_attempt_at past a lease: another instance skips these rows (skip locked), and a
       // crash mid-send means a retry after the lease, not a lost message.
-      const claimed = await queryRows<ClaimedMessage>(
-        db,
-        sql`update outbox_messages set attempts = attempts + 1,
-              next_attempt_at = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})
-            where id in (
-              select id from outbox_messages
-              where state = 'queued' and channel = ${channel} and next_attempt_at <= now()
-              order by created_at limit ${BATCH_SIZE}
-              for update skip locked)
-            returning id, channel, recipient, subject, body_text, body_html, reply_to, erase_when_sent, attempts`,
-      );
+      const claimed = await claimDueMessages(db, channel, BATCH_SIZE, CLAIM_LEASE_SECONDS);
       // The ones still waiting keep their claim while the others go.
       const waiting = new Set(claimed.map((message) => message.id));
       // One renewal at a time. A renewal still naming a message must land before its outcome is written, or it
@@ -330,10 +292,7 @@ export default fp(
 
     async function renewLeases(ids: string[]): Promise<void> {
       if (ids.length === 0) return;
-      await db
-        .update(outboxMessages)
-        .set({ nextAttemptAt: sql`now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})` })
-        .where(and(inArray(outboxMessages.id, ids), eq(outboxMessages.state, 'queued')));
+      await renewMessageLeases(db, ids, CLAIM_LEASE_SECONDS);
     }
 
     /**
@@ -385,25 +344,13 @@ export default fp(
     // Transport 'local' marks it so; the requester's view reports it as 'outbox' (deliveryStateOf).
     const localDelivery = () => ({ state: 'sent', transport: 'local', sentAt: new Date() }) as const;
 
-    async function insertMessage(
-      executor: DatabaseExecutor,
-      values: typeof outboxMessages.$inferInsert,
-    ): Promise<string | null> {
-      const [row] = await executor
-        .insert(outboxMessages)
-        .values(values)
-        .onConflictDoNothing({ target: outboxMessages.idempotencyKey })
-        .returning({ id: outboxMessages.id });
-      return row?.id ?? null;
-    }
-
     const outbox: MessageOutbox = {
       transport: senders.email ? 'smtp' : 'local',
       smsTransport: senders.sms ? 'twilio' : 'local',
       vapidPublicKey: vapidKeys.publicKey,
       pushAddressPolicy: pushAddressPolicy(config, options),
       queue: (executor, email) =>
-        insertMessage(executor, {
+        insertOutboxMessage(executor, {
           idempotencyKey: email.idempotencyKey,
           channel: 'email',
           recipient: email.to,
@@ -416,7 +363,7 @@ export default fp(
           ...(senders.email ? {} : localDelivery()),
         }),
       queuePush: (executor, push) =>
-        insertMessage(executor, {
+        insertOutboxMessage(executor, {
           idempotencyKey: push.idempotencyKey,
           channel: 'push',
           recipient: push.subscriptionId,
@@ -424,7 +371,7 @@ export default fp(
           locale: push.locale,
         }),
       queueSms: (executor, sms) =>
-        insertMessage(executor, {
+        insertOutboxMessage(executor, {
           idempotencyKey: sms.idempotencyKey,
           channel: 'sms',
           recipient: sms.to,
