@@ -1,9 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { queryRows } from '../db/open-database';
 import type { RequestEventType } from '../db/column-values';
 import type { LocationRequestView, PositionView } from '../requests/view-types';
-import { requestEvents } from '../db/schema/location-requests';
+import { insertRequestEvent, notifyChannel, takeTransactionLock } from './request-event-rows';
 
 /** The PostgreSQL channel every instance LISTENs on; a notification carries only the event id. */
 export const REQUEST_EVENTS_CHANNEL = 'kabari_request_events';
@@ -31,12 +29,13 @@ export async function publishRequestEvent(db: DatabaseExecutor, event: RequestEv
   // One user's events commit in the order of their ids: a transaction takes its id only once the previous one
   // holding this lock has ended. Otherwise a lower id could commit after a higher one the browser already has,
   // and a resume "after Last-Event-ID" would skip it. Held until commit; the transactions that publish are short.
-  await queryRows(db, sql`select pg_advisory_xact_lock(${USER_EVENTS_LOCK}, hashtext(${event.userId}))`);
-  const [row] = await db
-    .insert(requestEvents)
-    .values({ userId: event.userId, requestId: event.requestId, type: event.type, payload: event.payload })
-    .returning({ id: requestEvents.id });
-  if (!row) throw new Error('the request event was not recorded');
-  await queryRows(db, sql`select pg_notify(${REQUEST_EVENTS_CHANNEL}, ${String(row.id)})`);
-  return row.id;
+  await takeTransactionLock(db, USER_EVENTS_LOCK, event.userId);
+  const id = await insertRequestEvent(db, {
+    userId: event.userId,
+    requestId: event.requestId,
+    type: event.type,
+    payload: event.payload,
+  });
+  await notifyChannel(db, REQUEST_EVENTS_CHANNEL, String(id));
+  return id;
 }
