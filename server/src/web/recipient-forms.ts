@@ -37,7 +37,7 @@ interface Options {
 }
 
 /** A refusal as the JSON route would answer it (status and text), for the page to say; else a failure of ours. */
-function refusalOf(error: unknown, locale: Locale): { status: number; message: string } {
+export function refusalOf(error: unknown, locale: Locale): { status: number; message: string } {
   if (error instanceof HttpError && error.statusCode < 500) {
     return { status: error.statusCode, message: error.messageIn(locale) };
   }

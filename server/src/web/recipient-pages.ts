@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { z } from 'zod';
+import { overviewPageView } from '../routes/my-requests/schemas';
 import {
   type recipientFailure,
   type recipientLink,
@@ -17,18 +18,23 @@ import {
 export type RecipientLink = z.input<typeof recipientLink>;
 export type RecipientFailure = z.input<typeof recipientFailure>;
 export type SharedSummary = z.input<typeof sharedSummary>;
+/** The consent overview's step (/my-requests), as the server found it for this browser. */
+export type OverviewPageView = z.input<typeof overviewPageView>;
 
 /** What a recipient's page is rendered with besides its address and link. */
 export interface RecipientExtras {
   failure?: RecipientFailure;
   shared?: SharedSummary;
+  overview?: OverviewPageView;
 }
 
-type RecipientPageData = z.output<typeof recipientPageData>;
+/** The recipient pages' data, and for the consent overview its own view (OverviewPageView, named beside it). */
+type RecipientPageData = z.output<typeof recipientPageData> & { overview?: z.output<typeof overviewPageView> };
 
 /** The page's data, checked: only what the API's schemas name, and a refusal when the link is not what they say. */
 function pageData(pathname: string, search: string, link: RecipientLink, extras: RecipientExtras): RecipientPageData {
-  return recipientPageData.parse({ pathname, search, link, failure: extras.failure, shared: extras.shared });
+  const data = recipientPageData.parse({ pathname, search, link, failure: extras.failure, shared: extras.shared });
+  return extras.overview ? { ...data, overview: overviewPageView.parse(extras.overview) } : data;
 }
 
 type RenderPage = (
@@ -37,6 +43,7 @@ type RenderPage = (
   link: RecipientPageData['link'],
   failure?: RecipientPageData['failure'],
   shared?: RecipientPageData['shared'],
+  overview?: RecipientPageData['overview'],
 ) => string | null;
 
 /**
@@ -75,7 +82,9 @@ export class RecipientRenderer {
       this.loaded = { version, render };
     }
     const data = pageData(pathname, search, link, extras);
-    return this.loaded.render?.(data.pathname, data.search, data.link, data.failure, data.shared) ?? null;
+    return (
+      this.loaded.render?.(data.pathname, data.search, data.link, data.failure, data.shared, data.overview) ?? null
+    );
   }
 }
 

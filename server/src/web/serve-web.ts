@@ -7,6 +7,7 @@ import { failure } from '../lib/envelope';
 import { isFresh, strongEtag } from '../lib/etag';
 import { messagesOf, requestLocale } from '../lib/messages';
 import { tokenOf } from '../plugins/auth';
+import { overviewDeps, overviewSessionOf } from '../plugins/overview-session';
 import { pagePermissionsPolicy } from '../plugins/helmet';
 import { cacheControlFor, REVALIDATE } from '../lib/cache-policy';
 import { PrerenderStitcher } from './prerender-stitcher';
@@ -21,11 +22,13 @@ import {
   recipientDataBlock,
   withLanguageSwitchQuery,
   type RecipientFailure,
+  type OverviewPageView,
   type RecipientLink,
   type SharedSummary,
 } from './recipient-pages';
 import { sharedHere } from './shared-here';
 import { recipientForms } from './recipient-forms';
+import { currentOverviewView, overviewForms } from './overview-forms';
 import { publicFilePath } from './public-files';
 import { robotsTxt, sitemapXml } from './seo-files';
 
@@ -68,6 +71,11 @@ function acceptsHtml(request: FastifyRequest): boolean {
 }
 
 const say = messagesOf('webPages');
+
+/** The language a page's path names: /id and below are Indonesian. */
+function pageLocale(pathname: string): 'en' | 'id' {
+  return englishPathOf(pathname) === pathname ? 'en' : 'id';
+}
 
 // Written by the language switch (shared/src/i18n/locale.ts); read here for the bare address only.
 const LOCALE_COOKIE = 'locale';
@@ -140,6 +148,7 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
 
   const recipientRenderer = new RecipientRenderer(remoteDistOf(webRoot, 'share'));
   const throttle = shareThrottle(app.db, app.auth.secrets.hmacSecret, options.config.authThrottleScale);
+  const overview = overviewDeps(app, options.config);
 
   /**
    * A recipient's page rendered for its link, so that it arrives complete: who asks, the link's state, forms that
@@ -151,13 +160,21 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     request: FastifyRequest,
     pathname: string,
     failure?: RecipientFailure,
+    overviewView?: OverviewPageView,
   ): Promise<string | null> {
     const url = new URL(request.url, 'http://kabari.invalid');
     const given = url.searchParams.get('token') ?? url.searchParams.get('t');
     let link: RecipientLink;
     let shared: SharedSummary | undefined;
+    let overviewStep: OverviewPageView | undefined;
     const token = tokenParams.safeParse({ token: given });
-    if (given === null || !token.success) {
+    if (recipientPageOf(pathname) === '/my-requests') {
+      // The consent overview has no link: what it shows is this browser's session, the list while it lasts.
+      link = { kind: 'invalid' };
+      overviewStep =
+        overviewView ??
+        (await currentOverviewView(overview, overviewSessionOf(request), pageLocale(pathname), request.log));
+    } else if (given === null || !token.success) {
       link = { kind: 'invalid' };
     } else {
       try {
@@ -182,11 +199,13 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
         else throw error;
       }
     }
-    const html = await recipientRenderer.render(pathname, url.search, link, { failure, shared });
+    const extras = { failure, shared, overview: overviewStep };
+    const html = await recipientRenderer.render(pathname, url.search, link, extras);
     if (html === null) return null;
-    const data = recipientDataBlock(pathname, url.search, link, { failure, shared });
+    const data = recipientDataBlock(pathname, url.search, link, extras);
     const page = await stitcher.renderWith(request.url, html, data);
-    return page && withLanguageSwitchQuery(page.html, url.search);
+    // The overview's query says only what was just done: the other language's page need not say it again.
+    return page && withLanguageSwitchQuery(page.html, overviewStep ? '' : url.search);
   }
 
   /** A recipient's page answered as for a GET of it (its link as it is now), for a form the server refused. */
@@ -203,6 +222,24 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     return reply.code(status).type('text/html; charset=utf-8').send(page);
   }
   await app.register(recipientForms, { sendRecipientPage, publicUrl, throttle });
+
+  /** The consent overview's page for a view its plain forms led to (the code step, or a refusal). */
+  async function sendOverviewPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    view: OverviewPageView,
+  ): Promise<FastifyReply> {
+    const pathname = pathOf(request.url);
+    const page = await recipientPage(request, pathname, undefined, view);
+    setRecipientPageHeaders(reply, options.config, pathname);
+    if (page === null) {
+      // No render in the remote's build: the form's outcome in words, as for the consent page's forms.
+      return reply.code(status).send(failure(status, view.error ?? say('notBuilt')[pageLocale(pathname)]));
+    }
+    return reply.code(status).type('text/html; charset=utf-8').send(page);
+  }
+  await app.register(overviewForms, { deps: overview, sendOverviewPage, publicUrl });
 
   // One file server for the host and every remote: each request names its build folder, and only after
   // publicFilePath (public-files.ts) has accepted the path as spelled.

@@ -12693,6 +12693,61 @@ export interface components {
                 preciseAccuracy: null;
             };
         };
+        OverviewPageViewInput: {
+            /** @constant */
+            step: "address";
+            address?: string;
+            error?: string;
+        } | {
+            /** @constant */
+            step: "code";
+            address: string;
+            error?: string;
+        } | {
+            /** @constant */
+            step: "list";
+            overview: {
+                /** @description The session ends then, at most 15 minutes after the code was entered */
+                sessionEndsAt: string;
+                /**
+                 * @description What kind of address was proven
+                 * @enum {string}
+                 */
+                channel: "sms" | "email";
+                requests: {
+                    id: string;
+                    /** @description The requester's display name ('' once their account is gone) */
+                    requesterName: string;
+                    /** @enum {string} */
+                    channel: "sms" | "email" | "link";
+                    /** @enum {string} */
+                    state: "open" | "sharing" | "declined" | "stopped" | "withdrawn" | "cancelled" | "expired" | "deleted";
+                    /** @description ISO 8601 */
+                    askedAt: string;
+                    /** @description ISO 8601 */
+                    expiresAt: string;
+                    /** @description While live sharing runs: until when */
+                    liveUntil: string | null;
+                    /** @description When it ended (declined, stopped, erased, cancelled or expired) */
+                    endedAt: string | null;
+                    /** @description How often the requester opened the map of what was shared, and when they last had it open */
+                    looks: {
+                        count: number;
+                        lastAt: string | null;
+                    };
+                    /** @description How many positions were shared and when the last was taken; never where */
+                    shared: {
+                        positions: number;
+                        lastAt: string | null;
+                    };
+                    voiceNote: {
+                        durationMs: number;
+                        text: string | null;
+                    } | null;
+                }[];
+            };
+            error?: string;
+        };
         RecipientPageData: {
             pathname: string;
             search: string;
@@ -12751,6 +12806,61 @@ export interface components {
                 approximateKnown: boolean;
                 preciseAccuracy: null;
             };
+        };
+        OverviewPageView: {
+            /** @constant */
+            step: "address";
+            address?: string;
+            error?: string;
+        } | {
+            /** @constant */
+            step: "code";
+            address: string;
+            error?: string;
+        } | {
+            /** @constant */
+            step: "list";
+            overview: {
+                /** @description The session ends then, at most 15 minutes after the code was entered */
+                sessionEndsAt: string;
+                /**
+                 * @description What kind of address was proven
+                 * @enum {string}
+                 */
+                channel: "sms" | "email";
+                requests: {
+                    id: string;
+                    /** @description The requester's display name ('' once their account is gone) */
+                    requesterName: string;
+                    /** @enum {string} */
+                    channel: "sms" | "email" | "link";
+                    /** @enum {string} */
+                    state: "open" | "sharing" | "declined" | "stopped" | "withdrawn" | "cancelled" | "expired" | "deleted";
+                    /** @description ISO 8601 */
+                    askedAt: string;
+                    /** @description ISO 8601 */
+                    expiresAt: string;
+                    /** @description While live sharing runs: until when */
+                    liveUntil: string | null;
+                    /** @description When it ended (declined, stopped, erased, cancelled or expired) */
+                    endedAt: string | null;
+                    /** @description How often the requester opened the map of what was shared, and when they last had it open */
+                    looks: {
+                        count: number;
+                        lastAt: string | null;
+                    };
+                    /** @description How many positions were shared and when the last was taken; never where */
+                    shared: {
+                        positions: number;
+                        lastAt: string | null;
+                    };
+                    voiceNote: {
+                        durationMs: number;
+                        text: string | null;
+                    } | null;
+                }[];
+            };
+            error?: string;
         };
     };
     responses: never;

@@ -1,7 +1,12 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
+import {
+  clearOverviewSession,
+  overviewDeps,
+  overviewSessionOf,
+  setOverviewSession,
+} from '../../plugins/overview-session';
 import { reporterKey } from '../../plugins/reporter-session';
 import {
   actOnRequest,
@@ -14,10 +19,8 @@ import {
   reportRequest,
   sendOverviewCode,
   stopEverything,
-  type OverviewDeps,
   type RequestAction,
 } from '../../sharing/consent-overview';
-import { shareThrottle } from '../../sharing/share-throttle';
 import { askedRange, sendAudio } from '../voice-notes/audio-http';
 import {
   codeBody,
@@ -34,35 +37,15 @@ import {
   sessionResponse,
 } from './schemas';
 
-/** The overview's session cookie: random, HttpOnly, SameSite=Strict, sent only to the overview's API and pages. */
-const OVERVIEW_COOKIE = 'kabari-overview';
-const OVERVIEW_COOKIE_PATHS = ['/api/v1/my-requests', '/my-requests', '/id/my-requests'] as const;
-
 /**
  * The consent overview ("Who can see me", docs/api-v1.md): a code proves an address, a session of at most 15
  * minutes lists the requests sent to it and acts on them. HTTP only; the rules are in sharing/consent-overview.ts.
  */
 const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const { config } = options;
-  const deps: OverviewDeps = {
-    db: app.db,
-    outbox: app.outbox,
-    hmacSecret: app.auth.secrets.hmacSecret,
-    publicUrl: config.publicUrl,
-    geocoder: app.geo.reverseGeocoder,
-    sendLimits: config.requests.sendLimits,
-    shareThrottle: shareThrottle(app.db, app.auth.secrets.hmacSecret, config.authThrottleScale),
-    throttleScale: config.authThrottleScale,
-  };
-  const secure = new URL(config.publicUrl).protocol === 'https:';
-  const setSession = (reply: FastifyReply, value: string, expires: Date) => {
-    for (const path of OVERVIEW_COOKIE_PATHS) {
-      reply.setCookie(OVERVIEW_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure, path, expires });
-    }
-  };
+  const deps = overviewDeps(app, config);
   const tags = ['my-requests'];
   const responses = { ...errorResponses, 404: errorEnvelope, 409: errorEnvelope };
-  const session = (cookies: Record<string, string | undefined>) => cookies[OVERVIEW_COOKIE];
 
   app.post(
     '/api/v1/my-requests/code',
@@ -95,7 +78,7 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
     },
     async (request, reply) => {
       const opened = await openOverviewSession(deps, request.ip, request.body);
-      setSession(reply, opened.token, opened.expiresAt);
+      setOverviewSession(reply, config.publicUrl, opened.token, opened.expiresAt);
       return ok({ sessionEndsAt: opened.expiresAt.toISOString() });
     },
   );
@@ -110,8 +93,8 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
       },
     },
     async (request, reply) => {
-      await endOverviewSession(deps, session(request.cookies));
-      setSession(reply, '', new Date(0));
+      await endOverviewSession(deps, overviewSessionOf(request));
+      clearOverviewSession(reply, config.publicUrl);
       return ok({ ended: true as const });
     },
   );
@@ -127,7 +110,7 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(await consentOverview(deps, session(request.cookies)));
+      return ok(await consentOverview(deps, overviewSessionOf(request)));
     },
   );
 
@@ -148,7 +131,7 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
           response: { 200: overviewStateResponse, ...responses },
         },
       },
-      async (request) => ok({ state: await actOnRequest(deps, session(request.cookies), request.params.id, action) }),
+      async (request) => ok({ state: await actOnRequest(deps, overviewSessionOf(request), request.params.id, action) }),
     );
   }
 
@@ -166,7 +149,7 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
     async (request, reply) => {
       const reporter = reporterKey(request, reply, app.auth.secrets.hmacSecret, config.publicUrl);
       const report = { ...request.body, ip: request.ip, reporterKey: reporter };
-      return ok({ id: await reportRequest(deps, session(request.cookies), request.params.id, report) });
+      return ok({ id: await reportRequest(deps, overviewSessionOf(request), request.params.id, report) });
     },
   );
 
@@ -181,7 +164,10 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
       },
     },
     async (request, reply) =>
-      sendAudio(reply, await overviewVoiceNote(deps, session(request.cookies), request.params.id, askedRange(request))),
+      sendAudio(
+        reply,
+        await overviewVoiceNote(deps, overviewSessionOf(request), request.params.id, askedRange(request)),
+      ),
   );
 
   app.post(
@@ -193,7 +179,7 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
         response: { 200: everythingResponse, ...responses },
       },
     },
-    async (request) => ok(await stopEverything(deps, session(request.cookies))),
+    async (request) => ok(await stopEverything(deps, overviewSessionOf(request))),
   );
 
   app.post(
@@ -205,7 +191,7 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
         response: { 200: everythingResponse, ...responses },
       },
     },
-    async (request) => ok(await eraseEverything(deps, session(request.cookies))),
+    async (request) => ok(await eraseEverything(deps, overviewSessionOf(request))),
   );
 
   app.post(
@@ -219,7 +205,7 @@ const myRequestsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
       },
     },
     async (request) => {
-      await noMoreRequests(deps, session(request.cookies));
+      await noMoreRequests(deps, overviewSessionOf(request));
       return ok({ optedOut: true as const });
     },
   );
