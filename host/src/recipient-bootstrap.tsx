@@ -7,11 +7,14 @@ import commonId from '@kabari/shared/i18n/common.id.json';
 import { yieldToBrowser } from './app/yield-to-browser';
 import { recipientPageOf } from './lib/recipient-routes';
 
-/** What the server rendered the page with: its address, its link, and what a plain form did. */
-type RecipientPageData = ApiSchema<'RecipientPageData'>;
+/**
+ * What the server rendered the page with: its address, its link, what a plain form did, and on the consent overview
+ * the step it showed.
+ */
+type RecipientPageData = ApiSchema<'RecipientPageData'> & { overview?: ApiSchema<'OverviewPageView'> };
 
 /** What a recipient's page is given: its address and, when the server rendered it for its link, that link. */
-interface RecipientPageProps extends Partial<Pick<RecipientPageData, 'link' | 'failure' | 'shared'>> {
+interface RecipientPageProps extends Partial<Pick<RecipientPageData, 'link' | 'failure' | 'shared' | 'overview'>> {
   location: { pathname: string; search: string };
 }
 
@@ -24,8 +27,8 @@ function serverData(): RecipientPageProps | null {
     // hydration cannot start without.
     const data = JSON.parse(block.textContent) as Partial<RecipientPageData>;
     if (typeof data.pathname !== 'string' || typeof data.search !== 'string') return null;
-    const { link, failure, shared } = data;
-    return { location: { pathname: data.pathname, search: data.search }, link, failure, shared };
+    const { link, failure, shared, overview } = data;
+    return { location: { pathname: data.pathname, search: data.search }, link, failure, shared, overview };
   } catch {
     return null;
   }

@@ -25,8 +25,9 @@ export default definePrerender(Object.keys(pages), (path) => {
 
 /**
  * Run by the server at request time (server/src/web/recipient-pages.ts, from dist/prerender/server-render.cjs): a
- * page rendered for its very address and its link, so it arrives complete (who asks, the link's state) and works
- * before its script has run. Null for a path that is not one of these pages.
+ * page rendered for its very address and its link (or, for the consent overview, the step this browser is at), so
+ * it arrives complete (who asks, the link's state) and works before its script has run. Null for a path that is not
+ * one of these pages.
  */
 export function renderRecipientPage(
   pathname: string,
@@ -34,8 +35,11 @@ export function renderRecipientPage(
   link: LinkLoad,
   failure?: RecipientFailure,
   shared?: RecipientPageProps['shared'],
+  overview?: RecipientPageProps['overview'],
 ): string | null {
   const Page = pages[pathname.replace(/^\/id\//, '/').replace(/(.)\/+$/, '$1')];
   if (!Page) return null;
-  return renderToString(<Page location={{ pathname, search }} link={link} failure={failure} shared={shared} />);
+  return renderToString(
+    <Page location={{ pathname, search }} link={link} failure={failure} shared={shared} overview={overview} />,
+  );
 }

@@ -35,6 +35,11 @@ export interface RecipientPageProps {
    * server found it: the thank-you page names the approximate place from the first render.
    */
   shared?: RecipientPageData['shared'];
+  /**
+   * The consent overview's step as the server rendered it for this browser (the address, the code sent, or the list
+   * of a live session), so that the page starts there and its forms work without the script.
+   */
+  overview?: ApiSchema<'OverviewPageView'>;
 }
 
 /**

@@ -1,5 +1,7 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import { fakeApi } from '../../../../jest/fake-api';
+import type { RecipientPageProps } from '../../lib/use-link';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
 import type { ConsentOverview } from './my-requests-api';
 import MyRequestsPage from './my-requests-page';
@@ -70,11 +72,8 @@ describe('MyRequestsPage', () => {
     expect(fakeApi.calls('post', '/api/v1/my-requests/session').map((call) => call.body)).toEqual([
       { address: '+62 812 3456 7890', code: '123456' },
     ]);
-    // Quick exit is there on every step.
-    expect(screen.getByRole('link', { name: 'Quick exit' })).toHaveAttribute(
-      'href',
-      'https://www.google.com/search?q=weather',
-    );
+    // Quick exit is there on every step: without the script, a link to the server, which ends the session.
+    expect(screen.getByRole('link', { name: 'Quick exit' })).toHaveAttribute('href', '/my-requests/exit');
   });
 
   it('says a refused code and keeps the address', async () => {
@@ -113,5 +112,120 @@ describe('MyRequestsPage', () => {
     expect(screen.getByRole('heading', { name: 'Siapa yang bisa melihat saya' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Hentikan semuanya' })).toBeEnabled();
     expect(screen.getByRole('link', { name: 'Keluar cepat' })).toBeInTheDocument();
+  });
+
+  describe('as the server renders it for a browser without the script', () => {
+    type View = NonNullable<RecipientPageProps['overview']>;
+    /** The server's HTML for a step (as server/src/web/recipient-pages.ts has it rendered), put in a document. */
+    const serverHtml = (pathname: string, overview: View, search = '') => {
+      const container = document.createElement('div');
+      container.innerHTML = renderToString(
+        <MyRequestsPage location={{ pathname, search }} link={{ kind: 'invalid' }} overview={overview} />,
+      );
+      document.body.append(container);
+      return within(container);
+    };
+    /** What a form sends when the given button submits it, as a browser without script builds it. */
+    const sent = (button: HTMLElement) => {
+      const form = button.closest('form')!;
+      const fields = [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name], select[name]')];
+      return {
+        method: form.getAttribute('method'),
+        action: form.getAttribute('action'),
+        fields: Object.fromEntries([
+          ...fields.map((field) => [field.name, field.value]),
+          [button.getAttribute('name'), button.getAttribute('value')],
+        ]),
+      };
+    };
+
+    afterEach(() => {
+      document.body.innerHTML = '';
+    });
+
+    it('posts the address, then the code with the address it went to, to the page itself', () => {
+      const address = serverHtml('/my-requests', {
+        step: 'address',
+        address: 'sari@',
+        error: 'Enter a valid address.',
+      });
+      expect(address.getByRole('alert')).toHaveTextContent('Enter a valid address.');
+      const send = address.getByRole('button', { name: 'Send me a code' });
+      expect(send).toBeEnabled();
+      expect(sent(send)).toEqual({
+        method: 'post',
+        action: '/my-requests',
+        fields: { address: 'sari@', action: 'send-code' },
+      });
+      expect(address.getByRole('link', { name: 'Quick exit' })).toHaveAttribute('href', '/my-requests/exit');
+
+      const code = serverHtml('/id/my-requests', { step: 'code', address: 'sari@example.com' });
+      (code.getByLabelText('Kode 6 angka') as HTMLInputElement).value = '123456';
+      expect(sent(code.getByRole('button', { name: 'Tampilkan permintaan saya' }))).toEqual({
+        method: 'post',
+        action: '/id/my-requests',
+        fields: { address: 'sari@example.com', code: '123456', action: 'enter-code' },
+      });
+      expect(code.getByRole('link', { name: 'Pakai nomor atau alamat lain' })).toHaveAttribute(
+        'href',
+        '/id/my-requests',
+      );
+      expect(code.getByRole('link', { name: 'Keluar cepat' })).toHaveAttribute('href', '/id/my-requests/exit');
+    });
+
+    it('lists the requests with every action as a form, times in UTC, and says what the last form did', () => {
+      const list = serverHtml('/my-requests', { step: 'list', overview }, '?done=stop-everything&ended=1&declined=1');
+      expect(list.getByRole('heading', { name: 'Rina Wijaya asked' })).toBeInTheDocument();
+      expect(list.getByText(/closes by itself at 4 Dec 2026, 10:15 UTC/)).toBeInTheDocument();
+      expect(list.getByRole('status')).toHaveTextContent('Done: 1 share(s) ended and 1 waiting request(s) declined.');
+      const rina = within(list.getByRole('listitem', { name: 'Rina Wijaya asked' }));
+      expect(sent(rina.getByRole('button', { name: 'Stop sharing' })).fields).toEqual({
+        request: overview.requests[0]!.id,
+        action: 'stop',
+      });
+      expect(sent(rina.getByRole('button', { name: 'Stop and erase' })).fields).toEqual({
+        request: overview.requests[0]!.id,
+        action: 'withdraw',
+      });
+      expect(sent(rina.getByRole('button', { name: 'Report abuse' })).fields).toEqual({
+        request: overview.requests[0]!.id,
+        reason: 'unknown_requester',
+        action: 'report',
+      });
+      const budi = within(list.getByRole('listitem', { name: 'Budi Santoso asked' }));
+      expect(sent(budi.getByRole('button', { name: 'Decline' }))).toEqual({
+        method: 'post',
+        action: '/my-requests',
+        fields: { request: overview.requests[1]!.id, action: 'decline' },
+      });
+      for (const [name, action] of [
+        ['Stop everything', 'stop-everything'],
+        ['Erase everything', 'erase-everything'],
+        ['No more requests', 'opt-out'],
+      ] as const) {
+        const button = list.getByRole('button', { name });
+        expect(button).toBeEnabled();
+        expect(sent(button)).toEqual({ method: 'post', action: '/my-requests', fields: { action } });
+      }
+    });
+
+    it('with the script, starts from the step the server rendered without asking again', async () => {
+      fakeApi.on('post', '/api/v1/my-requests/{id}/decline', { state: 'declined' });
+      fakeApi.on('get', '/api/v1/my-requests', overview);
+      render(
+        <MyRequestsPage
+          location={{ pathname: '/my-requests', search: '?done=opt-out' }}
+          link={{ kind: 'invalid' }}
+          overview={{ step: 'list', overview }}
+        />,
+      );
+      expect(screen.getByRole('heading', { name: 'Budi Santoso asked' })).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent('Done: this address gets no more requests');
+      expect(fakeApi.calls('get', '/api/v1/my-requests')).toEqual([]);
+      // Its buttons act through the API and the page stays.
+      fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
+      expect(await screen.findByText('Done.')).toBeInTheDocument();
+      expect(fakeApi.calls('post', '/api/v1/my-requests/{id}/decline')).toHaveLength(1);
+    });
   });
 });

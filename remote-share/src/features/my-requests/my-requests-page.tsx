@@ -1,7 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { QUICK_EXIT_URL } from '@kabari/rules/quick-exit';
 import { isApiError } from '@kabari/shared/api/api-error';
-import type { Locale } from '@kabari/shared/i18n/locale';
+import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
+import { routePaths } from '@kabari/shared/routing/route-paths';
 import { clockDuration } from '@kabari/shared/voice/clock-duration';
+import { FormActionButton } from '../../components/form-action-button';
 import { RecipientPageFrame } from '../../components/recipient-page-frame';
 import { shareText, type ShareText } from '../../lib/share-text';
 import { useRecipientPage, type RecipientPageProps } from '../../lib/use-link';
@@ -14,12 +17,6 @@ import {
   type RequestAction,
 } from './my-requests-api';
 import '../../components/recipient-pages.css';
-
-/**
- * Where Quick exit goes: a page anyone might have open (a weather search), that loads fast on any phone and says
- * nothing about Kabari. The reasons are in docs/product-decisions.md.
- */
-const QUICK_EXIT_URL = 'https://www.google.com/search?q=weather';
 
 const REPORT_REASONS: ReportReason[] = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'];
 
@@ -45,11 +42,50 @@ type Step =
   | { kind: 'code'; address: string; error?: string }
   | { kind: 'list'; overview: ConsentOverview };
 
-function dateText(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+type ServerView = NonNullable<RecipientPageProps['overview']>;
+
+/** The step the server rendered (its forms work without the script); a prerendered page checks once hydrated. */
+function initialStep(view: ServerView | undefined): Step {
+  if (!view) return { kind: 'checking' };
+  if (view.step === 'list') return { kind: 'list', overview: view.overview };
+  if (view.step === 'code') return { kind: 'code', address: view.address, error: view.error };
+  return { kind: 'address', error: view.error };
+}
+
+/**
+ * What a plain form did, as the server's redirect says it (`done=…`, with the counts of Stop and Erase everything),
+ * in the words the page's script would have used.
+ */
+function doneText(params: URLSearchParams, t: ShareText): string | null {
+  const counts = { ended: Number(params.get('ended')) || 0, declined: Number(params.get('declined')) || 0 };
+  switch (params.get('done')) {
+    case 'stop-everything':
+      return t('myRequests.stoppedAll', counts);
+    case 'erase-everything':
+      return t('myRequests.erasedAll', counts);
+    case 'opt-out':
+      return t('myRequests.optedOut');
+    case 'report':
+      return t('myRequests.reported');
+    case 'decline':
+    case 'stop':
+    case 'withdraw':
+      return t('myRequests.actionDone');
+    default:
+      return null;
+  }
+}
+
+// Until the page's script runs the time is written in UTC, saying so: the server that renders the page does not
+// know the recipient's time zone, and the browser's first render must match the server's HTML.
+function dateText(iso: string, locale: Locale, inUtc = false): string {
+  return (
+    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      ...(inUtc && { timeZone: 'UTC' }),
+    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
+  );
 }
 
 function errorText(error: unknown, t: ShareText): string {
@@ -60,17 +96,23 @@ function errorText(error: unknown, t: ShareText): string {
 function RequestItem({
   request,
   locale,
+  pagePath,
+  inUtc,
   busy,
   onAct,
   onReport,
 }: {
   request: OverviewRequest;
   locale: Locale;
+  /** Where the plain forms post: the page itself. */
+  pagePath: string;
+  inUtc: boolean;
   busy: boolean;
   onAct: (action: RequestAction) => void;
   onReport: (reason: ReportReason) => void;
 }) {
   const t = shareText(locale);
+  const date = (iso: string) => dateText(iso, locale, inUtc);
   const [reason, setReason] = useState<ReportReason>('unknown_requester');
   const name = request.requesterName || t('myRequests.someone');
   const titleId = `request-${request.id}`;
@@ -87,24 +129,24 @@ function RequestItem({
       <h3 id={titleId}>{t('myRequests.askedBy', { name })}</h3>
       <p>
         {t('myRequests.askedOn', {
-          date: dateText(request.askedAt, locale),
+          date: date(request.askedAt),
           channel: t(`myRequests.channels.${request.channel}`),
         })}
       </p>
       <p>
         <strong>{t(`myRequests.states.${request.state}`)}</strong>
-        {request.liveUntil && <> · {t('myRequests.liveUntil', { time: dateText(request.liveUntil, locale) })}</>}
-        {request.endedAt && <> · {t('myRequests.endedOn', { date: dateText(request.endedAt, locale) })}</>}
+        {request.liveUntil && <> · {t('myRequests.liveUntil', { time: date(request.liveUntil) })}</>}
+        {request.endedAt && <> · {t('myRequests.endedOn', { date: date(request.endedAt) })}</>}
       </p>
       <p>
         {request.shared.positions > 0 && request.shared.lastAt
           ? t('myRequests.shared', {
               count: request.shared.positions,
-              date: dateText(request.shared.lastAt, locale),
+              date: date(request.shared.lastAt),
             })
           : t('myRequests.sharedNothing')}{' '}
         {request.looks.count > 0 && request.looks.lastAt
-          ? t('myRequests.looks', { name, count: request.looks.count, date: dateText(request.looks.lastAt, locale) })
+          ? t('myRequests.looks', { name, count: request.looks.count, date: date(request.looks.lastAt) })
           : t('myRequests.looksNever', { name })}
       </p>
       {request.voiceNote && (
@@ -121,29 +163,36 @@ function RequestItem({
           {request.voiceNote.text && <p>{request.voiceNote.text}</p>}
         </div>
       )}
-      <div className="recipient__actions">
-        {actions.map((action) => (
-          <button
-            key={action}
-            type="button"
-            className={action === 'withdraw' ? 'recipient__button recipient__button--danger' : 'recipient__button'}
-            disabled={busy}
-            onClick={() => onAct(action)}
-          >
-            {t(`myRequests.${action}`)}
-          </button>
-        ))}
-      </div>
+      {actions.length > 0 && (
+        <form method="post" action={pagePath} className="recipient__actions">
+          <input type="hidden" name="request" value={request.id} />
+          {actions.map((action) => (
+            <FormActionButton
+              key={action}
+              action={action}
+              danger={action === 'withdraw'}
+              disabled={busy}
+              onAction={() => onAct(action)}
+            >
+              {t(`myRequests.${action}`)}
+            </FormActionButton>
+          ))}
+        </form>
+      )}
       <form
+        method="post"
+        action={pagePath}
         className="recipient__actions"
         onSubmit={(event) => {
           event.preventDefault();
           onReport(reason);
         }}
       >
+        <input type="hidden" name="request" value={request.id} />
         <label htmlFor={`${titleId}-reason`}>{t('report.reason')}</label>
         <select
           id={`${titleId}-reason`}
+          name="reason"
           value={reason}
           onChange={(event) => setReason(event.target.value as ReportReason)}
         >
@@ -153,7 +202,7 @@ function RequestItem({
             </option>
           ))}
         </select>
-        <button type="submit" className="recipient__button" disabled={busy}>
+        <button type="submit" name="action" value="report" className="recipient__button" disabled={busy}>
           {t('myRequests.report')}
         </button>
       </form>
@@ -164,15 +213,21 @@ function RequestItem({
 /**
  * "Who can see me": a recipient proves their number or email address with a code sent there, then sees every
  * request to it (open, or ended in the last 30 days) and stops any or all of them. Quick exit is always in view.
+ * Every step is a plain form posting to the page itself (server/src/web/overview-forms.ts), so that it works without
+ * the script; with the script the page does the same through the API and stays.
  */
 export default function MyRequestsPage(props: RecipientPageProps) {
-  const { locale, hydrated } = useRecipientPage(props);
+  const { locale, hydrated, params } = useRecipientPage(props);
   const t = shareText(locale);
-  const [step, setStep] = useState<Step>({ kind: 'checking' });
-  const [address, setAddress] = useState('');
+  const view = props.overview;
+  const pagePath = localizePath(routePaths.myRequests, locale);
+  const [step, setStep] = useState<Step>(() => initialStep(view));
+  const [address, setAddress] = useState(view?.step === 'address' || view?.step === 'code' ? (view.address ?? '') : '');
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(() =>
+    view?.step === 'list' ? (view.error ?? doneText(params, t)) : null,
+  );
 
   // No session (or it ended): the address comes first. Anything else is said over the same form.
   const failedStep = (error: unknown): Step =>
@@ -183,9 +238,10 @@ export default function MyRequestsPage(props: RecipientPageProps) {
       (error: unknown) => setStep(failedStep(error)),
     );
 
-  // Once the script runs: a session still open (a reload within its 15 minutes) shows the list again.
+  // Once the script runs: a session still open (a reload within its 15 minutes) shows the list again. A page the
+  // server rendered for this browser already shows where it is.
   useEffect(() => {
-    if (!hydrated) return;
+    if (!hydrated || view) return;
     let current = true;
     const answer = myRequestsApi.overview(locale);
     void answer.then(
@@ -246,7 +302,7 @@ export default function MyRequestsPage(props: RecipientPageProps) {
     body = <p role="status">{t('myRequests.loading')}</p>;
   } else if (step.kind === 'address') {
     body = (
-      <form method="post" className="recipient__panel" onSubmit={sendCode} noValidate>
+      <form method="post" action={pagePath} className="recipient__panel" onSubmit={sendCode} noValidate>
         <label htmlFor="overview-address">{t('myRequests.addressLabel')}</label>
         <input
           id="overview-address"
@@ -265,7 +321,13 @@ export default function MyRequestsPage(props: RecipientPageProps) {
         </p>
         {step.error && <p role="alert">{step.error}</p>}
         <div className="recipient__actions">
-          <button type="submit" className="recipient__button recipient__button--primary" disabled={busy || !hydrated}>
+          <button
+            type="submit"
+            name="action"
+            value="send-code"
+            className="recipient__button recipient__button--primary"
+            disabled={busy}
+          >
             {busy ? t('myRequests.sending') : t('myRequests.sendCode')}
           </button>
         </div>
@@ -273,8 +335,10 @@ export default function MyRequestsPage(props: RecipientPageProps) {
     );
   } else if (step.kind === 'code') {
     body = (
-      <form method="post" className="recipient__panel" onSubmit={enterCode} noValidate>
+      <form method="post" action={pagePath} className="recipient__panel" onSubmit={enterCode} noValidate>
         <p role="status">{t('myRequests.codeSent', { address: step.address })}</p>
+        {/* Without the script the code is checked against the address it was sent to, which the server needs again. */}
+        <input type="hidden" name="address" value={step.address} />
         <label htmlFor="overview-code">{t('myRequests.codeLabel')}</label>
         <input
           id="overview-code"
@@ -291,12 +355,26 @@ export default function MyRequestsPage(props: RecipientPageProps) {
         />
         {step.error && <p role="alert">{step.error}</p>}
         <div className="recipient__actions">
-          <button type="submit" className="recipient__button recipient__button--primary" disabled={busy}>
+          <button
+            type="submit"
+            name="action"
+            value="enter-code"
+            className="recipient__button recipient__button--primary"
+            disabled={busy}
+          >
             {t('myRequests.checkCode')}
           </button>
-          <button type="button" className="recipient__button" onClick={() => setStep({ kind: 'address' })}>
+          {/* The page again: without a session, the address step. */}
+          <a
+            href={pagePath}
+            className="recipient__button"
+            onClick={(event) => {
+              event.preventDefault();
+              setStep({ kind: 'address' });
+            }}
+          >
             {t('myRequests.otherAddress')}
-          </button>
+          </a>
         </div>
       </form>
     );
@@ -305,7 +383,7 @@ export default function MyRequestsPage(props: RecipientPageProps) {
     body = (
       <>
         <p className="recipient__muted">
-          {t('myRequests.sessionNote', { time: dateText(overview.sessionEndsAt, locale) })}
+          {t('myRequests.sessionNote', { time: dateText(overview.sessionEndsAt, locale, !hydrated) })}
         </p>
         <div role="status">{status}</div>
         <section aria-labelledby="overview-list-title">
@@ -319,6 +397,8 @@ export default function MyRequestsPage(props: RecipientPageProps) {
                   key={request.id}
                   request={request}
                   locale={locale}
+                  pagePath={pagePath}
+                  inUtc={!hydrated}
                   busy={busy}
                   onAct={(action) =>
                     void run(async () => {
@@ -340,41 +420,42 @@ export default function MyRequestsPage(props: RecipientPageProps) {
         </section>
         <section className="recipient__panel" aria-labelledby="overview-all-title">
           <h2 id="overview-all-title">{t('myRequests.allTitle')}</h2>
-          <p id="overview-stop-hint">{t('myRequests.stopAllHint')}</p>
-          <button
-            type="button"
-            className="recipient__button recipient__button--primary"
-            aria-describedby="overview-stop-hint"
-            disabled={busy}
-            onClick={() => void run(async () => t('myRequests.stoppedAll', await myRequestsApi.stopEverything()))}
-          >
-            {t('myRequests.stopAll')}
-          </button>
-          <p id="overview-erase-hint">{t('myRequests.eraseAllHint')}</p>
-          <button
-            type="button"
-            className="recipient__button recipient__button--danger"
-            aria-describedby="overview-erase-hint"
-            disabled={busy}
-            onClick={() => void run(async () => t('myRequests.erasedAll', await myRequestsApi.eraseEverything()))}
-          >
-            {t('myRequests.eraseAll')}
-          </button>
-          <p id="overview-opt-out-hint">{t('myRequests.optOutHint')}</p>
-          <button
-            type="button"
-            className="recipient__button"
-            aria-describedby="overview-opt-out-hint"
-            disabled={busy}
-            onClick={() =>
-              void run(async () => {
-                await myRequestsApi.optOut();
-                return t('myRequests.optedOut');
-              })
-            }
-          >
-            {t('myRequests.optOut')}
-          </button>
+          <form method="post" action={pagePath}>
+            <p id="overview-stop-hint">{t('myRequests.stopAllHint')}</p>
+            <FormActionButton
+              action="stop-everything"
+              primary
+              describedBy="overview-stop-hint"
+              disabled={busy}
+              onAction={() => void run(async () => t('myRequests.stoppedAll', await myRequestsApi.stopEverything()))}
+            >
+              {t('myRequests.stopAll')}
+            </FormActionButton>
+            <p id="overview-erase-hint">{t('myRequests.eraseAllHint')}</p>
+            <FormActionButton
+              action="erase-everything"
+              danger
+              describedBy="overview-erase-hint"
+              disabled={busy}
+              onAction={() => void run(async () => t('myRequests.erasedAll', await myRequestsApi.eraseEverything()))}
+            >
+              {t('myRequests.eraseAll')}
+            </FormActionButton>
+            <p id="overview-opt-out-hint">{t('myRequests.optOutHint')}</p>
+            <FormActionButton
+              action="opt-out"
+              describedBy="overview-opt-out-hint"
+              disabled={busy}
+              onAction={() =>
+                void run(async () => {
+                  await myRequestsApi.optOut();
+                  return t('myRequests.optedOut');
+                })
+              }
+            >
+              {t('myRequests.optOut')}
+            </FormActionButton>
+          </form>
         </section>
       </>
     );
@@ -389,10 +470,11 @@ export default function MyRequestsPage(props: RecipientPageProps) {
       lead={t('myRequests.lead')}
       overviewLink={false}
     >
-      {/* Always in view (sticky); a plain link before the script runs, which still leaves at once. */}
+      {/* Always in view (sticky). Without the script, a plain link to the server, which ends the session and sends
+          the browser on to the same neutral page. */}
       <div className="recipient__quick-exit">
         <a
-          href={QUICK_EXIT_URL}
+          href={`${pagePath}/exit`}
           rel="noreferrer"
           className="recipient__button recipient__button--danger"
           aria-describedby="quick-exit-hint"
