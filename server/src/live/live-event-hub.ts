@@ -1,9 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/open-database';
-import { sessions } from '../db/schema/accounts';
-import { requestEvents } from '../db/schema/location-requests';
 import { looksOf, type LookRecorder } from '../sharing/look-recorder';
+import {
+  eventsAfterOrRecent,
+  eventsByIds,
+  liveSessionIds,
+  newestEventIdOf,
+  userEventsAfter,
+  type EventRow,
+} from './live-event-rows';
 
 /** A browser's open event stream. */
 export interface LiveWatcher {
@@ -46,16 +51,6 @@ export const DEFAULT_LIVE_EVENT_OPTIONS: LiveEventHubOptions = {
   catchUpPageSize: 10_000,
 };
 
-interface EventRow {
-  id: number;
-  userId: string;
-  requestId: string | null;
-  type: string;
-  payload: string;
-  /** Whether the event shows the requester a recipient's position: a new one, or a request's latest. */
-  showsPosition: boolean;
-}
-
 export interface HubLog {
   error(object: unknown, message: string): void;
 }
@@ -72,18 +67,6 @@ const PREAMBLE = Buffer.from('retry: 3000\n\n');
 export function eventFrame(id: number, type: string, payloadJson: string): Buffer {
   return Buffer.from(`id: ${id}\nevent: ${type}\ndata: ${payloadJson}\n\n`);
 }
-
-const eventColumns = {
-  id: requestEvents.id,
-  userId: requestEvents.userId,
-  type: requestEvents.type,
-  requestId: requestEvents.requestId,
-  // Sent as is: no parse and re-serialisation of every payload.
-  payload: sql<string>`${requestEvents.payload}::text`,
-  // Told by the database, so that no payload is parsed here.
-  showsPosition: sql<boolean>`(${requestEvents.type} = 'position'
-    or jsonb_typeof(${requestEvents.payload} -> 'lastPosition') = 'object')`,
-};
 
 /**
  * Fans request events out to the browsers of their user. A notification carries only an event id; the ids that
@@ -162,13 +145,7 @@ export class LiveEventHub {
   }
 
   private async newestEventId(userId: string): Promise<number> {
-    const [newest] = await this.db
-      .select({ id: requestEvents.id })
-      .from(requestEvents)
-      .where(eq(requestEvents.userId, userId))
-      .orderBy(desc(requestEvents.id))
-      .limit(1);
-    return newest?.id ?? 0;
+    return (await newestEventIdOf(this.db, userId)) ?? 0;
   }
 
   private async ready(watcher: LiveWatcher): Promise<void> {
@@ -215,20 +192,7 @@ export class LiveEventHub {
     try {
       let cursor = 0;
       for (;;) {
-        const rows = await this.db
-          .select(eventColumns)
-          .from(requestEvents)
-          .where(
-            and(
-              gt(requestEvents.id, cursor),
-              or(
-                gt(requestEvents.id, after),
-                sql`${requestEvents.createdAt} > now() - make_interval(secs => ${CATCH_UP_OVERLAP_SECONDS})`,
-              ),
-            ),
-          )
-          .orderBy(asc(requestEvents.id))
-          .limit(pageSize);
+        const rows = await eventsAfterOrRecent(this.db, cursor, after, CATCH_UP_OVERLAP_SECONDS, pageSize);
         await this.recordLooks(rows.filter((row) => this.willDeliver(row)));
         for (const row of rows) {
           if (row.id > this.highestSeenId) this.highestSeenId = row.id;
@@ -267,17 +231,7 @@ export class LiveEventHub {
         if (watched.length === 0) continue;
         let live: Set<string>;
         try {
-          const rows = await this.db
-            .select({ id: sessions.id })
-            .from(sessions)
-            .where(
-              and(
-                inArray(sessions.id, [...new Set(watched.map((watcher) => watcher.sessionId))]),
-                isNull(sessions.revokedAt),
-                gt(sessions.expiresAt, sql`now()`),
-              ),
-            );
-          live = new Set(rows.map((row) => row.id));
+          live = new Set(await liveSessionIds(this.db, [...new Set(watched.map((watcher) => watcher.sessionId))]));
         } catch (error) {
           // Unchecked streams still end at their next reconnect, which signs the browser in again.
           this.log.error({ err: error }, 'Could not check the sessions of live event streams');
@@ -317,11 +271,7 @@ export class LiveEventHub {
         this.pendingIds = [];
         let rows: EventRow[];
         try {
-          rows = await this.db
-            .select(eventColumns)
-            .from(requestEvents)
-            .where(inArray(requestEvents.id, ids))
-            .orderBy(asc(requestEvents.id));
+          rows = await eventsByIds(this.db, ids);
         } catch (error) {
           this.log.error({ err: error }, 'Could not read live events');
           continue;
@@ -393,12 +343,7 @@ export class LiveEventHub {
   private async replay(watcher: LiveWatcher, afterId: number): Promise<void> {
     const { replayLimit } = this.options;
     try {
-      const rows = await this.db
-        .select(eventColumns)
-        .from(requestEvents)
-        .where(and(eq(requestEvents.userId, watcher.userId), gt(requestEvents.id, afterId)))
-        .orderBy(asc(requestEvents.id))
-        .limit(replayLimit + 1);
+      const rows = await userEventsAfter(this.db, watcher.userId, afterId, replayLimit + 1);
       if (rows.length > replayLimit) {
         // Too much was missed: the browser reloads its list instead, and resumes from the newest event.
         const newestId = (await this.newestEventId(watcher.userId)) || afterId;
