@@ -3,7 +3,7 @@ import type { AuthServices } from './auth-services';
 import type { Database } from '../db/open-database';
 import type { MessageOutbox } from '../messages/message-outbox';
 import { passwordProblem, hashPassword, verifyPassword } from './passwords';
-import { revokeUserSessions, type Session } from './sessions';
+import { createSession, revokeUserSessions, type Session } from './sessions';
 import {
   claimAttempt,
   clearAttempts,
@@ -26,7 +26,7 @@ import { passwordChangedEmail, resetCodeEmail } from '../messages/templates';
 import { refuseSuspendedSignIn } from '../safety-desk/suspension-checks';
 
 // Who may sign in, and how often: the password check with its back-off, the emailed codes, the password reset, the
-// one-time auth code. Sessions themselves are the routes' (a cookie is HTTP).
+// one-time auth code, and the session a sign-in makes. Its cookie is the routes' (a cookie is HTTP).
 
 /** What the sign-in rules use of the server: the database, the outbox, the secrets and session cache, the log. */
 /** An ask for a code by email: 1 a password reset, 2 a refund request, 3 an account's deletion. */
@@ -41,6 +41,12 @@ export interface PasswordReset {
   email: string;
   password: string;
   verificationCode: string;
+}
+
+/** A sign-in's account and its new session's token. */
+export interface SignedIn {
+  user: User;
+  token: string;
 }
 
 export interface SignInDeps {
@@ -86,41 +92,57 @@ export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) 
   // Counters about an address or an email keep only a keyed hash of it.
   const key = (kind: string, value: string) => throttleKey(secrets.hmacSecret, kind, value);
 
+  /**
+   * The account an email and encrypted password sign in to, from address `ip`; 400 for a wrong password and an
+   * undecryptable ciphertext alike, 429 while the back-off lasts.
+   */
+  async function checkLogin(ip: string, email: string, password: string): Promise<User> {
+    const addressKey = key('login:ip', ip);
+    const addressWait = await waitingFor(deps.db, addressKey);
+    throwWhenLimited(addressWait, say, 'loginsFromNetwork');
+    const accountKey = key('login:account', email);
+    const accountWait = await waitingFor(deps.db, accountKey);
+    throwWhenLimited(accountWait, say, 'loginsForAccount');
+    // Each attempt is claimed (counted as a failure until it succeeds) before the password is checked, so
+    // attempts sent at once get no more tries than attempts sent one by one.
+    const pairKey = key('login:account-ip', `${email}\n${ip}`);
+    const pair = await claimAttempt(deps.db, pairKey, limits.loginFailuresPerAddressAndAccount);
+    throwWhenLimited(pair, say, 'loginsForAccount');
+    const account = await claimAttempt(deps.db, accountKey, limits.loginFailuresPerAccount);
+    // No password was checked: this address's count for the account is not charged for it.
+    if (account.limited) await giveBackAttempt(deps.db, pairKey);
+    throwWhenLimited(account, say, 'loginsForAccount');
+
+    const user = await findUserByEmail(deps.db, email);
+    const valid = await verifyPassword(user?.passwordHash, passwordCipher.decrypt(password));
+    if (!user || !valid) {
+      await claimAttempt(deps.db, addressKey, limits.loginFailuresPerAddress);
+      throw new HttpError(400, say('incorrectLogin'));
+    }
+    await clearAttempts(deps.db, pairKey);
+    await clearAttempts(deps.db, accountKey);
+    // Said only to whoever knows the password: a suspension is not a way to learn an address has an account.
+    await refuseSuspendedSignIn(deps.db, user.id);
+    return user;
+  }
+
+  /** The account a one-time auth code signs in to (once); 400 for an invalid or expired one. */
+  async function userForAuthCode(ip: string, authCode: string): Promise<User> {
+    const ipLimit = await countAttempt(deps.db, key('auth-code:ip', ip), limits.authCodePerIp);
+    throwWhenLimited(ipLimit, say, 'signInsFromNetwork');
+    const email = await redeemAuthCode(deps.db, secrets.hmacSecret, authCode);
+    const user = email ? await findUserByEmail(deps.db, email) : undefined;
+    if (!user) throw new HttpError(400, say('invalidAuthCode'));
+    return user;
+  }
+
+  /** A new session for the account: its token, for the browser's cookie, is handed back once (only its hash is kept). */
+  async function sessionFor(user: User, userAgent: string | undefined): Promise<SignedIn> {
+    const { token } = await createSession(deps.db, user.id, userAgent);
+    return { user, token };
+  }
+
   return {
-    /**
-     * The account an email and encrypted password sign in to, from address `ip`; 400 for a wrong password and an
-     * undecryptable ciphertext alike, 429 while the back-off lasts.
-     */
-    async checkLogin(ip: string, email: string, password: string): Promise<User> {
-      const addressKey = key('login:ip', ip);
-      const addressWait = await waitingFor(deps.db, addressKey);
-      throwWhenLimited(addressWait, say, 'loginsFromNetwork');
-      const accountKey = key('login:account', email);
-      const accountWait = await waitingFor(deps.db, accountKey);
-      throwWhenLimited(accountWait, say, 'loginsForAccount');
-      // Each attempt is claimed (counted as a failure until it succeeds) before the password is checked, so
-      // attempts sent at once get no more tries than attempts sent one by one.
-      const pairKey = key('login:account-ip', `${email}\n${ip}`);
-      const pair = await claimAttempt(deps.db, pairKey, limits.loginFailuresPerAddressAndAccount);
-      throwWhenLimited(pair, say, 'loginsForAccount');
-      const account = await claimAttempt(deps.db, accountKey, limits.loginFailuresPerAccount);
-      // No password was checked: this address's count for the account is not charged for it.
-      if (account.limited) await giveBackAttempt(deps.db, pairKey);
-      throwWhenLimited(account, say, 'loginsForAccount');
-
-      const user = await findUserByEmail(deps.db, email);
-      const valid = await verifyPassword(user?.passwordHash, passwordCipher.decrypt(password));
-      if (!user || !valid) {
-        await claimAttempt(deps.db, addressKey, limits.loginFailuresPerAddress);
-        throw new HttpError(400, say('incorrectLogin'));
-      }
-      await clearAttempts(deps.db, pairKey);
-      await clearAttempts(deps.db, accountKey);
-      // Said only to whoever knows the password: a suspension is not a way to learn an address has an account.
-      await refuseSuspendedSignIn(deps.db, user.id);
-      return user;
-    },
-
     /**
      * Emails a 6-digit code (password reset, refund request or account deletion) in `readerLocale` unless the form
      * names one; the same answer whether or not the email has an account.
@@ -206,14 +228,17 @@ export function signInRules(deps: SignInDeps, scale: number, publicUrl: string) 
       await clearAttempts(deps.db, key('login:account-ip', `${user.email}\n${ip}`));
     },
 
-    /** The account a one-time auth code signs in to (once); 400 for an invalid or expired one. */
-    async userForAuthCode(ip: string, authCode: string): Promise<User> {
-      const ipLimit = await countAttempt(deps.db, key('auth-code:ip', ip), limits.authCodePerIp);
-      throwWhenLimited(ipLimit, say, 'signInsFromNetwork');
-      const email = await redeemAuthCode(deps.db, secrets.hmacSecret, authCode);
-      const user = email ? await findUserByEmail(deps.db, email) : undefined;
-      if (!user) throw new HttpError(400, say('invalidAuthCode'));
-      return user;
+    /**
+     * Signs in with an email and encrypted password from address `ip` (see checkLogin): the account and its new
+     * session's token, which goes to the browser once.
+     */
+    async login(ip: string, email: string, password: string, userAgent: string | undefined): Promise<SignedIn> {
+      return sessionFor(await checkLogin(ip, email, password), userAgent);
+    },
+
+    /** Signs in with a one-time auth code (see userForAuthCode): the account and its new session's token. */
+    async loginByAuthCode(ip: string, authCode: string, userAgent: string | undefined): Promise<SignedIn> {
+      return sessionFor(await userForAuthCode(ip, authCode), userAgent);
     },
   };
 }

@@ -1,7 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createSession, revokeSession } from '../../auth/sessions';
-import { userCacheInfo, type User } from '../../auth/users';
+import { revokeSession } from '../../auth/sessions';
+import { userCacheInfo } from '../../auth/users';
 import type { Config } from '../../config';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { requestLocale } from '../../lib/messages';
@@ -15,7 +15,7 @@ import {
   sessionResponse,
   successResponse,
 } from './schemas';
-import { signInRules } from '../../auth/sign-in';
+import { signInRules, type SignedIn } from '../../auth/sign-in';
 
 /** Login, password reset by emailed code, login by one-time auth code, logout. HTTP only; the rules are in auth/sign-in.ts. */
 const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
@@ -27,8 +27,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
    * A new session, handed to the browser only as the HttpOnly cookie: the body names the user but carries no
    * token, so no script on the page can read it.
    */
-  async function signIn(request: FastifyRequest, reply: FastifyReply, user: User) {
-    const { token } = await createSession(app.db, user.id, request.headers['user-agent']);
+  function signIn(reply: FastifyReply, { user, token }: SignedIn) {
     app.auth.setSessionCookie(reply, token);
     return ok({ user: { userCacheInfo: userCacheInfo(user) } });
   }
@@ -61,8 +60,8 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
       },
     },
     async (request, reply) => {
-      const user = await rules.checkLogin(request.ip, request.body.email, request.body.password);
-      return signIn(request, reply, user);
+      const { email, password } = request.body;
+      return signIn(reply, await rules.login(request.ip, email, password, request.headers['user-agent']));
     },
   );
 
@@ -114,7 +113,8 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, option
         response: { 200: loginResponse, ...errorResponses },
       },
     },
-    async (request, reply) => signIn(request, reply, await rules.userForAuthCode(request.ip, request.body.authCode)),
+    async (request, reply) =>
+      signIn(reply, await rules.loginByAuthCode(request.ip, request.body.authCode, request.headers['user-agent'])),
   );
 
   app.post(

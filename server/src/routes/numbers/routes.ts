@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponses, HttpError, ok } from '../../lib/envelope';
+import { errorResponses, ok } from '../../lib/envelope';
 import { requestLocale, sayCommon } from '../../lib/messages';
 import type { Config } from '../../config';
-import { numberFacts, parseNumber } from '../../requests/number-facts';
-import { smsCountryRefusal } from '../../requests/sms-countries';
+import { lookUpNumber } from '../../requests/number-lookup';
 import { numberLookupQuery, numberLookupResponse } from './schemas';
 
 /** Numbering-plan facts for the searching modal: public metadata only, nothing about the person. */
@@ -26,15 +25,10 @@ const numberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opti
       },
     },
     async (request) => {
-      const { number, country, locale } = request.query;
-      const parsed = parseNumber(number, country);
-      if (parsed.kind === 'empty') throw new HttpError(400, sayCommon('enterNumber'));
-      if (parsed.kind === 'unparseable') throw new HttpError(400, sayCommon('enterValidMobile'));
-      const facts = await numberFacts(parsed.phone, locale);
-      const refusal = smsCountryRefusal(limits, facts.countryCode);
+      const lookup = await lookUpNumber(limits, request.query);
       return ok(
-        { ...facts, smsAllowed: refusal === null, ...(refusal ? { smsRefusal: refusal[locale] } : {}) },
-        facts.valid ? 'ok' : sayCommon('enterValidMobile')[requestLocale(request, locale)],
+        lookup,
+        lookup.valid ? 'ok' : sayCommon('enterValidMobile')[requestLocale(request, request.query.locale)],
       );
     },
   );

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { ownedRequestPositions } from '../../requests/location-request-view';
 import { sayCommon } from '../../lib/messages';
-import { looksOf } from '../../sharing/look-recorder';
+import { positionsShownTo } from '../../requests/positions-shown';
 import { requestPositionsParams, requestPositionsResponse } from './schemas';
 
 // An 8-hour live share every few seconds stays under this; older points add nothing a map can show.
@@ -27,11 +26,8 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = request.session?.user.id;
       if (!userId) throw new HttpError(401, sayCommon('loginExpired'));
-      const items = await ownedRequestPositions(app.db, userId, request.params.id, POSITIONS_LIMIT);
-      // Someone else's request looks exactly like one that does not exist.
+      const items = await positionsShownTo(app.db, userId, request.params.id, POSITIONS_LIMIT);
       if (!items) throw new HttpError(404, sayCommon('requestNotFound'));
-      // Shown positions are a look, recorded before they are answered, whatever the browser says afterwards.
-      if (items.length > 0) await looksOf(app.db).record([request.params.id]);
       return ok({ items });
     },
   );
