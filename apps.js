@@ -1,7 +1,8 @@
 // The web apps, written once. The build, dev, test, bench and lint scripts, the jest projects and the end-to-end
 // setup read them from here (a test checks that the workspaces and the browser type check list the same folders).
 // `name`: the remote's name in the runtime configuration (REMOTE_<NAME>_URL); `federationName`: its Module
-// Federation container; `port`: its standalone dev server.
+// Federation container; `lightFederationName`: its light container's, when it builds one (webpack's own Module
+// Federation, which the host's recipient entry loads); `port`: its standalone dev server.
 
 const host = { folder: 'host', federationName: 'kabari_host', port: 3000 };
 
@@ -9,7 +10,13 @@ const remotes = [
   { name: 'search', folder: 'remote-search', federationName: 'kabari_search', port: 3001 },
   { name: 'dashboard', folder: 'remote-dashboard', federationName: 'kabari_dashboard', port: 3002 },
   { name: 'billing', folder: 'remote-billing', federationName: 'kabari_billing', port: 3003 },
-  { name: 'share', folder: 'remote-share', federationName: 'kabari_share', port: 3004 },
+  {
+    name: 'share',
+    folder: 'remote-share',
+    federationName: 'kabari_share',
+    lightFederationName: 'kabari_share_light',
+    port: 3004,
+  },
   { name: 'operator', folder: 'remote-operator', federationName: 'kabari_operator', port: 3005 },
 ];
 
@@ -26,4 +33,9 @@ function appIn(folder) {
 /** Each remote's container by its name: what the browser code is built with (`__KABARI_FEDERATION_NAMES__`). */
 const federationNames = Object.fromEntries(remotes.map((remote) => [remote.name, remote.federationName]));
 
-module.exports = { host, remotes, webApps, appIn, federationNames };
+/** The light containers by their remote's name (`__KABARI_LIGHT_FEDERATION_NAMES__` in the browser code). */
+const lightFederationNames = Object.fromEntries(
+  remotes.filter((remote) => remote.lightFederationName).map((remote) => [remote.name, remote.lightFederationName]),
+);
+
+module.exports = { host, remotes, webApps, appIn, federationNames, lightFederationNames };

@@ -1,13 +1,13 @@
 // The jest project config of every browser app (jsdom + Testing Library), built in one place.
 const path = require('node:path');
-const { federationNames } = require('./apps');
+const { federationNames, lightFederationNames } = require('./apps');
 
 module.exports = (dir, displayName) => ({
   displayName,
   rootDir: dir,
   testEnvironment: 'jsdom',
   // What webpack's DefinePlugin builds into the apps (webpack/create-config.js).
-  globals: { __KABARI_FEDERATION_NAMES__: federationNames },
+  globals: { __KABARI_FEDERATION_NAMES__: federationNames, __KABARI_LIGHT_FEDERATION_NAMES__: lightFederationNames },
   roots: ['<rootDir>/src'],
   setupFiles: [path.join(__dirname, 'jest/setup-web-globals.js')],
   setupFilesAfterEnv: [path.join(__dirname, 'jest/setup-web-tests.ts')],

@@ -24,7 +24,7 @@ const enhanced = createConfig({ ...app, entry: './src/index.ts' });
 // recipient entry loads: a phone opening a consent link does not pay ~25 KB gzip for the federation runtime.
 const light = createConfig({
   ...app,
-  federationName: 'kabari_share_light',
+  federationName: app.lightFederationName,
   container: 'light',
   distFolder: 'light',
   clean: false,

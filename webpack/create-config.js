@@ -5,7 +5,7 @@ const { container, DefinePlugin } = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
-const { federationNames } = require('../apps');
+const { federationNames, lightFederationNames } = require('../apps');
 const { sharedDependencies } = require('./shared-dependencies');
 const { StartAfterFirstPaintPlugin } = require('./start-after-first-paint-plugin');
 
@@ -21,11 +21,14 @@ const injectExternalRuntimePlugin = path.join(
 );
 
 /**
- * The remotes' container names, from apps.js (the one list), as the browser code reads them
- * (shared/src/config/runtime-config.ts); jest.web-project.js gives the tests the same.
+ * The remotes' container names (and their light containers'), from apps.js (the one list), as the browser code
+ * reads them (shared/src/config/runtime-config.ts); jest.web-project.js gives the tests the same.
  */
 function appListPlugin() {
-  return new DefinePlugin({ __KABARI_FEDERATION_NAMES__: JSON.stringify(federationNames) });
+  return new DefinePlugin({
+    __KABARI_FEDERATION_NAMES__: JSON.stringify(federationNames),
+    __KABARI_LIGHT_FEDERATION_NAMES__: JSON.stringify(lightFederationNames),
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { StrictMode, startTransition, type ComponentType } from 'react';
 import type { ApiSchema } from '@kabari/shared/api/api-types';
-import type { Envelope } from '@kabari/shared/api/envelope';
+import { fetchRuntimeConfig, lightFederationNames } from '@kabari/shared/config/runtime-config';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import commonEn from '@kabari/shared/i18n/common.en.json';
 import commonId from '@kabari/shared/i18n/common.id.json';
@@ -46,20 +46,13 @@ interface LightContainer {
   get(module: string): Promise<() => unknown>;
 }
 
-/** The global name remote-share's light container declares (remote-share/webpack.config.js). */
-const lightContainerName = 'kabari_share_light';
-
 /**
  * remote-share's light container, `light/remoteEntry.js` beside the manifest the server's runtime configuration
  * names (a remote may be redeployed alone, or move to a CDN).
  */
 async function lightContainerUrl(): Promise<string> {
-  const response = await fetch('/runtime-config.json', { cache: 'no-cache', headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`Runtime configuration unavailable (HTTP ${response.status})`);
-  const config = (await response.json()) as Partial<Envelope<{ remotes?: { share?: unknown } }>>;
-  const manifest = config.data?.remotes?.share;
-  if (typeof manifest !== 'string' || !manifest) throw new Error('The runtime configuration names no share remote');
-  return new URL('light/remoteEntry.js', new URL(manifest, window.location.href)).toString();
+  const { remotes } = await fetchRuntimeConfig();
+  return new URL('light/remoteEntry.js', new URL(remotes.share, window.location.href)).toString();
 }
 
 function loadScript(src: string): Promise<void> {
@@ -74,6 +67,9 @@ function loadScript(src: string): Promise<void> {
 
 /** One exposed page of remote-share, its React being this page's (the share scope's singleton). */
 async function loadSharePage(exposed: string): Promise<ComponentType<RecipientPageProps>> {
+  // The global name the light container declares (apps.js, remote-share/webpack.config.js).
+  const lightContainerName = lightFederationNames.share;
+  if (!lightContainerName) throw new Error('apps.js names no light container for remote-share');
   await loadScript(await lightContainerUrl());
   const container = (window as unknown as Record<string, LightContainer | undefined>)[lightContainerName];
   if (!container) throw new Error(`${lightContainerName} did not load`);
