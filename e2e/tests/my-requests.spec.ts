@@ -1,6 +1,7 @@
 // "Who can see me" (/my-requests): a person who received two requests from two requesters (one shared live, one
 // waiting) proves their number through the outbox, sees both, presses Stop everything, and both requesters'
-// dashboards show it within 5 seconds; the page under axe at 360 px in both languages.
+// dashboards show it within 5 seconds; the same through the plain forms with JavaScript off; the page under axe at
+// 360 px in both languages.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
@@ -44,6 +45,22 @@ async function dashboardOf(browser: Browser, subscriber: Subscriber): Promise<Pa
   const page = await context.newPage();
   await page.goto('/dashboard/');
   return page;
+}
+
+/**
+ * axe on what a browser without JavaScript shows: axe itself needs script (its timers do not run where script is off),
+ * so the same document is checked in a page where none of the page's own scripts runs.
+ */
+async function axeWithoutScript(browser: Browser, page: Page): Promise<string[]> {
+  const html = (await page.content()).replace(/<script\b(?![^>]*application\/json)[^>]*>[\s\S]*?<\/script>/g, '');
+  const context = await browser.newContext({ baseURL: kabari.url, viewport: PHONE });
+  await context.route('**/*.js', (route) => route.abort());
+  await context.route(page.url(), (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }));
+  const copy = await context.newPage();
+  await copy.goto(page.url());
+  const found = await axeViolations(copy);
+  await context.close();
+  return found;
 }
 
 test.describe('who can see me', () => {
@@ -130,6 +147,56 @@ test.describe('who can see me', () => {
     await again.goto('/my-requests');
     await expect(again.getByLabel('Your phone number or email address')).toBeVisible();
     await recipient.close();
+  });
+
+  // After the test above, whose Stop everything ended both requests (Rina's share stopped, which can still be erased;
+  // Budi's declined); alone, both are waiting. Either way one request is acted on with its own form, then everything.
+  test('without JavaScript: proven through the outbox with the plain forms, one request and then everything acted on, Quick exit', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ baseURL: kabari.url, viewport: PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/my-requests');
+    await expect(page.getByRole('link', { name: 'Quick exit' })).toBeInViewport();
+    await page.getByLabel('Your phone number or email address').fill(NUMBER);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await expect(page.getByLabel('The 6-digit code')).toBeVisible();
+    // The address travelled in the form, never in the page's address.
+    expect(page.url()).toBe(`${kabari.url}/my-requests`);
+    const [, code] = await newestTo(/code to see the location requests sent to this number is (\d{6})/);
+    await page.getByLabel('The 6-digit code').fill(code!);
+    await page.getByRole('button', { name: 'Show my requests' }).click();
+
+    const rina = page.getByRole('listitem', { name: 'Rina Wijaya asked' });
+    await expect(rina).toBeVisible();
+    await expect(page.getByRole('listitem', { name: 'Budi Santoso asked' })).toBeVisible();
+    expect(await axeWithoutScript(browser, page)).toEqual([]);
+
+    const outcome = { Decline: 'You declined', 'Stop sharing': 'You stopped sharing' } as Record<string, string>;
+    const action = rina.getByRole('button', { name: /^(Decline|Stop sharing|Stop and erase)$/ }).first();
+    const name = (await action.textContent())!;
+    await action.click();
+    await expect(page.getByRole('status').filter({ hasText: 'Done.' })).toBeVisible();
+    await expect(rina).toContainText(outcome[name] ?? 'You stopped and erased what you shared');
+
+    await page.getByRole('button', { name: 'Stop everything' }).click();
+    await expect(page.getByText(/^Done: \d share\(s\) ended and \d waiting request\(s\) declined\.$/)).toBeVisible();
+    await expect(page.getByText(/^(Waiting for your answer|You share your location)$/)).toHaveCount(0);
+
+    // The same session in Indonesian (its cookie is sent to both pages), and Quick exit as a plain link.
+    await page.goto('/id/my-requests');
+    await expect(page.getByRole('heading', { name: 'Rina Wijaya meminta' })).toBeVisible();
+    expect(await axeWithoutScript(browser, page)).toEqual([]);
+    // The server ends the session and sends the browser on (no further: this machine has no way out).
+    const exit = page.waitForResponse((response) => response.url().endsWith('/id/my-requests/exit'));
+    await page.getByRole('link', { name: 'Keluar cepat' }).click();
+    const answer = await exit;
+    expect(answer.status()).toBe(303);
+    expect(answer.headers().location).toBe('https://www.google.com/search?q=weather');
+    const again = await context.newPage();
+    await again.goto('/my-requests');
+    await expect(again.getByLabel('Your phone number or email address')).toBeVisible();
+    await context.close();
   });
 
   for (const pagePath of ['/my-requests', '/id/my-requests']) {
