@@ -46,6 +46,13 @@ function webRootWithOverview(): string {
   return root;
 }
 
+/** The overview's step as the page's data block carries it (OverviewPageView), as far as these tests read it. */
+interface PageView {
+  step: string;
+  overview?: { requests: { id: string; requesterName: string; state: string }[] };
+  [more: string]: unknown;
+}
+
 describe("the consent overview's plain forms (/my-requests without script)", () => {
   let testApp: TestApp;
   let webRoot: string;
@@ -120,7 +127,7 @@ describe("the consent overview's plain forms (/my-requests without script)", () 
   const viewOf = (answer: LightMyRequestResponse) => {
     const block = /<script type="application\/json" id="recipient-data">(.*?)<\/script>/.exec(answer.body);
     if (!block) throw new Error(`no page data in ${answer.statusCode} ${answer.body.slice(0, 300)}`);
-    return (JSON.parse(block[1]!) as { overview: Record<string, unknown> & { step: string } }).overview;
+    return (JSON.parse(block[1]!) as { overview: PageView }).overview;
   };
   /** Proves a number through the forms: the session's cookie header. */
   const prove = async (page: string, target: string) => {
@@ -155,12 +162,9 @@ describe("the consent overview's plain forms (/my-requests without script)", () 
     for (const set of cookies) expect(set).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     const cookie = `kabari-overview=${cookies[0]!.value}`;
 
-    const list = viewOf(await get('/my-requests', cookie)) as {
-      step: string;
-      overview: { requests: { id: string; requesterName: string; state: string }[] };
-    };
+    const list = viewOf(await get('/my-requests', cookie));
     expect(list.step).toBe('list');
-    expect(list.overview.requests.map(({ requesterName, state }) => [requesterName, state]).sort()).toEqual([
+    expect(list.overview!.requests.map(({ requesterName, state }) => [requesterName, state]).sort()).toEqual([
       ['Budi Santoso', 'open'],
       ['Rina Wijaya', 'sharing'],
     ]);
@@ -239,8 +243,8 @@ describe("the consent overview's plain forms (/my-requests without script)", () 
 
     // A session for one number lists only its requests, and cannot act on another's.
     const cookie = await prove('/my-requests', mine);
-    const list = viewOf(await get('/my-requests', cookie)) as { overview: { requests: { id: string }[] } };
-    expect(list.overview.requests.map(({ id }) => id)).not.toContain(theirRequest.id);
+    const list = viewOf(await get('/my-requests', cookie));
+    expect(list.overview!.requests.map(({ id }) => id)).not.toContain(theirRequest.id);
     for (const action of ['stop', 'withdraw', 'decline']) {
       const refused = await post('/my-requests', { action, request: theirRequest.id }, cookie);
       expect(refused.statusCode).toBe(404);
@@ -253,13 +257,14 @@ describe("the consent overview's plain forms (/my-requests without script)", () 
     const target = newNumber();
     const waiting = await requestTo(budi, target);
     const cookie = await prove('/my-requests', target);
-    for (const fields of [
+    const forms: Record<string, string>[] = [
       { action: 'erase', request: waiting.id },
       { action: 'decline', request: 'not-an-id' },
       { action: 'decline' },
       { action: 'report', request: waiting.id, reason: 'because' },
       { address: target },
-    ]) {
+    ];
+    for (const fields of forms) {
       const refused = await post('/my-requests', fields, cookie);
       expect(refused.statusCode).toBe(400);
       expect(viewOf(refused)).toMatchObject({
