@@ -1,18 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, HttpError } from '../../lib/envelope';
+import { openEventStream } from '../../lib/event-stream';
 import { messagesOf, sayCommon } from '../../lib/messages';
 import { liveEventsHeaders, liveEventsQuery, liveEventsStream } from './schemas';
 
 const say = messagesOf('liveEvents');
-
-const STREAM_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  // Never stored, never transformed (a compressing proxy would buffer the stream).
-  'cache-control': 'no-cache, no-store, no-transform',
-  // nginx and similar proxies otherwise buffer the response.
-  'x-accel-buffering': 'no',
-  connection: 'keep-alive',
-};
 
 /**
  * The signed-in requester's live events as Server-Sent Events. EventSource cannot set headers, so the session
@@ -47,15 +39,7 @@ const liveEventsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const afterId = request.headers['last-event-id'] ?? request.query.lastEventId;
 
-      // The stream is written directly: no compression, no serializer, no envelope.
-      reply.hijack();
-      const response = reply.raw;
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) response.setHeader(name, value);
-      }
-      response.writeHead(200, STREAM_HEADERS);
-      request.raw.socket.setNoDelay(true);
-      request.raw.socket.setTimeout(0);
+      const response = openEventStream(request, reply);
       await hub.watch(userId, session.id, response, afterId);
     },
   );
