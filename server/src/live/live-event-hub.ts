@@ -40,6 +40,8 @@ export interface LiveEventHubOptions {
   maxBufferedBytes: number;
   /** Rows catchUp reads per query after the LISTEN connection came back; it pages on until all are read. */
   catchUpPageSize: number;
+  /** Open recipient pages per request on one instance (tabs of the same link). */
+  maxWatchersPerLink: number;
 }
 
 export const DEFAULT_LIVE_EVENT_OPTIONS: LiveEventHubOptions = {
@@ -49,6 +51,7 @@ export const DEFAULT_LIVE_EVENT_OPTIONS: LiveEventHubOptions = {
   maxAgeMs: 15 * 60_000,
   maxBufferedBytes: 1024 * 1024,
   catchUpPageSize: 10_000,
+  maxWatchersPerLink: 5,
 };
 
 export interface HubLog {
@@ -62,6 +65,18 @@ const CATCH_UP_OVERLAP_SECONDS = 120;
 const HEARTBEAT = Buffer.from(':\n\n');
 // The browser waits this long before reconnecting after the stream ends.
 const PREAMBLE = Buffer.from('retry: 3000\n\n');
+// What a recipient's page hears: only that its request changed, never what the requester's event carries (a
+// position, the requester's view); the page asks for its link's state again. No id: the page asks afresh on
+// every (re)connect, so nothing is to be resumed.
+const LINK_CHANGED = Buffer.from('event: changed\ndata: {}\n\n');
+
+/** A recipient's open page on one request: its stream ends, like a requester's, after about `maxAgeMs`. */
+interface LinkWatcher {
+  readonly response: ServerResponse;
+  readonly closeAt: number;
+  /** The request as this page was last told of it (unknown until the first event after it opened). */
+  toldView: string | null;
+}
 
 /** One SSE frame. The payload is JSON text from jsonb, which never contains a raw line break. */
 export function eventFrame(id: number, type: string, payloadJson: string): Buffer {
@@ -75,6 +90,8 @@ export function eventFrame(id: number, type: string, payloadJson: string): Buffe
  */
 export class LiveEventHub {
   private readonly watchers = new Map<string, Set<LiveWatcher>>();
+  /** Recipients' open pages, by request id: told when their request changes (ended by its requester, suspended). */
+  private readonly linkWatchers = new Map<string, Set<LinkWatcher>>();
   /** The last event id delivered live to each watched user: one user's ids come in order, a repeat is skipped. */
   private readonly deliveredUpTo = new Map<string, number>();
   private pendingIds: number[] = [];
@@ -106,6 +123,37 @@ export class LiveEventHub {
 
   canWatch(userId: string): boolean {
     return !this.closed && (this.watchers.get(userId)?.size ?? 0) < this.options.maxWatchersPerUser;
+  }
+
+  canWatchLink(requestId: string): boolean {
+    return !this.closed && (this.linkWatchers.get(requestId)?.size ?? 0) < this.options.maxWatchersPerLink;
+  }
+
+  /**
+   * A recipient's page listening for a change to its request (its end by the requester, a suspension, an answer
+   * from another tab): an event that changes what the page shows (its state, its live window) is told to it as
+   * `changed`, once the event's transaction has committed, on whichever instance made it. The page's own positions
+   * change none of it, and cost it nothing.
+   */
+  watchLink(requestId: string, response: ServerResponse): void {
+    const watcher: LinkWatcher = {
+      response,
+      closeAt: Date.now() + this.options.maxAgeMs * (1 - Math.random() * 0.2),
+      toldView: null,
+    };
+    let set = this.linkWatchers.get(requestId);
+    if (!set) {
+      set = new Set();
+      this.linkWatchers.set(requestId, set);
+    }
+    set.add(watcher);
+    this.size += 1;
+    response.once('close', () => {
+      if (!set.delete(watcher)) return;
+      this.size -= 1;
+      if (set.size === 0 && this.linkWatchers.get(requestId) === set) this.linkWatchers.delete(requestId);
+    });
+    response.write(PREAMBLE);
   }
 
   /**
@@ -248,7 +296,7 @@ export class LiveEventHub {
   close(): void {
     this.closed = true;
     clearInterval(this.heartbeat);
-    for (const set of this.watchers.values()) {
+    for (const set of [...this.watchers.values(), ...this.linkWatchers.values()]) {
       for (const watcher of set) watcher.response.end();
     }
   }
@@ -309,6 +357,7 @@ export class LiveEventHub {
   }
 
   private deliver(row: EventRow): void {
+    this.tellLinks(row);
     const set = this.watchers.get(row.userId);
     if (!set) return;
     if (row.id <= (this.deliveredUpTo.get(row.userId) ?? 0)) return;
@@ -317,6 +366,15 @@ export class LiveEventHub {
     for (const watcher of set) {
       if (watcher.held) watcher.held.push({ id: row.id, frame });
       else this.send(watcher, row.id, frame);
+    }
+  }
+
+  private tellLinks(row: EventRow): void {
+    if (row.recipientView === null || !row.requestId) return;
+    for (const watcher of this.linkWatchers.get(row.requestId) ?? []) {
+      if (watcher.toldView === row.recipientView) continue;
+      watcher.toldView = row.recipientView;
+      this.write(watcher, LINK_CHANGED);
     }
   }
 
@@ -333,7 +391,7 @@ export class LiveEventHub {
     this.write(watcher, frame);
   }
 
-  private write(watcher: LiveWatcher, frame: Buffer): void {
+  private write(watcher: { readonly response: ServerResponse }, frame: Buffer): void {
     const { response } = watcher;
     if (response.destroyed || response.writableEnded) return;
     response.write(frame);
@@ -368,7 +426,7 @@ export class LiveEventHub {
 
   private beat(): void {
     const now = Date.now();
-    for (const set of this.watchers.values()) {
+    for (const set of [...this.watchers.values(), ...this.linkWatchers.values()]) {
       for (const watcher of set) {
         if (now >= watcher.closeAt) watcher.response.end();
         else this.write(watcher, HEARTBEAT);

@@ -14,6 +14,12 @@ export interface EventRow {
   payload: string;
   /** Whether the event shows the requester a recipient's position: a new one, or a request's latest. */
   showsPosition: boolean;
+  /**
+   * What a recipient's page shows of its request, as this event leaves it (the consent's state and the live
+   * window); null for a position, which changes neither (nor does the requester's status a position moves on).
+   * Told by the database too.
+   */
+  recipientView: string | null;
 }
 
 const eventColumns = {
@@ -26,6 +32,9 @@ const eventColumns = {
   // Told by the database, so that no payload is parsed here.
   showsPosition: sql<boolean>`(${requestEvents.type} = 'position'
     or jsonb_typeof(${requestEvents.payload} -> 'lastPosition') = 'object')`,
+  recipientView: sql<string | null>`case when ${requestEvents.type} = 'position' then null
+    else concat_ws('|', ${requestEvents.type}, ${requestEvents.payload} ->> 'consent',
+      ${requestEvents.payload} ->> 'liveUntil') end`,
 };
 
 /** The id of a user's newest event; undefined when there is none. */

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { ipPlaceParts, type IpPlace } from '../geo/ip-location';
 import { englishAddress } from '../geo/place';
@@ -73,6 +74,32 @@ export type RequestKey = string | { find: (tx: DatabaseExecutor) => Promise<Loca
 
 const lockedRequest = (tx: DatabaseExecutor, key: RequestKey) =>
   typeof key === 'string' ? findRequest(tx, key, true) : key.find(tx);
+
+/** Where recipients' open pages wait to hear that their request changed (live/live-event-hub.ts). */
+export interface LinkListeners {
+  canWatchLink(requestId: string): boolean;
+  watchLink(requestId: string, response: ServerResponse): void;
+}
+
+/**
+ * A recipient's open page listens for changes to its request, so that an end it did not make (the requester's
+ * cancel, a suspension) shows within seconds rather than at its next call. Nothing is recorded; 404 for an unknown
+ * or deleted link, 409 for one no longer open or shared through, 429 beyond a few tabs. `open` starts the stream
+ * once the link is known.
+ */
+export async function listenToLink(
+  db: DatabaseExecutor,
+  listeners: LinkListeners,
+  token: string,
+  open: () => ServerResponse,
+): Promise<void> {
+  const request = await findRequest(db, token);
+  // Once answered for good (declined, stopped, erased, cancelled, expired) nothing more can end: nothing to wait for.
+  const state = linkState(request);
+  if (state !== 'open' && state !== 'sharing') throw notSharing(state);
+  if (!listeners.canWatchLink(request.id)) throw new HttpError(429, say('tooManyPages'));
+  listeners.watchLink(request.id, open());
+}
 
 /** The request behind a token, or what is left of it once deleted (opt-out and report still work); else 404. */
 function findRequestOrTombstone(db: DatabaseExecutor, token: string, lock = false) {

@@ -33,6 +33,7 @@ const MATRIX: Record<string, Kind> = {
   'GET /api/v1/personnal/registerQuery/{id}': 'sign-up',
   'GET /api/v1/share/links/{token}': 'recipient-link',
   'GET /api/v1/share/links/{token}/views': 'recipient-link',
+  'GET /api/v1/share/links/{token}/events': 'recipient-link',
   'POST /api/v1/share/links/{token}/consent': 'recipient-link',
   'POST /api/v1/share/links/{token}/positions': 'recipient-link',
   'POST /api/v1/share/links/{token}/live': 'recipient-link',

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { DBIP_ATTRIBUTION } from '../../geo/ip-location';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
+import { openEventStream } from '../../lib/event-stream';
 import { mapViewsSeenResponse } from '../map-views/schemas';
 import {
   consentResponse,
@@ -11,6 +12,7 @@ import {
   liveEndResponse,
   liveHeardBody,
   liveResponse,
+  linkEventsStream,
   optOutResponse,
   positionBody,
   positionResponse,
@@ -25,6 +27,7 @@ import {
   declineRequest,
   endLiveSharing,
   heardFromLivePage,
+  listenToLink,
   mapViewsOfLink,
   openLink,
   optOutOfRequests,
@@ -66,6 +69,25 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       },
     },
     async (request) => ok(await openLink(app.db, request.params.token)),
+  );
+
+  app.get(
+    '/api/v1/share/links/:token/events',
+    {
+      schema: {
+        tags,
+        summary: 'Changes to the request, for the recipient’s open page (Server-Sent Events)',
+        description:
+          'A `changed` event each time the request changes other than by a position (an answer from another tab, ' +
+          'its end by the requester, a suspension): the page asks for the link again. Carries nothing else. ' +
+          'Only while the link is open or shared through (409 after). At most 5 streams per request on one ' +
+          'instance (429 beyond); a stream ends after about 15 minutes.',
+        params: tokenParams,
+        response: { 200: linkEventsStream, ...responses },
+      },
+    },
+    async (request, reply) =>
+      listenToLink(app.db, app.liveEvents, request.params.token, () => openEventStream(request, reply)),
   );
 
   app.get(

@@ -16,6 +16,12 @@ export const tokenParams = z.object({
 
 const isoTime = z.string().describe('ISO 8601');
 
+export const linkEventsStream = z
+  .string()
+  .describe(
+    'text/event-stream. Events: `changed` (the request changed: ask for the link again); comment lines are heartbeats.',
+  );
+
 export const placeSchema = z
   .object({
     name: z.string().nullable(),
