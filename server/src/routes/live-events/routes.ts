@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, errorResponses, HttpError } from '../../lib/envelope';
 import { openEventStream } from '../../lib/event-stream';
-import { messagesOf, sayCommon } from '../../lib/messages';
+import { sayCommon } from '../../lib/messages';
+import { streamOwnEvents } from '../../live/own-event-stream';
 import { liveEventsHeaders, liveEventsQuery, liveEventsStream } from './schemas';
-
-const say = messagesOf('liveEvents');
 
 /**
  * The signed-in requester's live events as Server-Sent Events. EventSource cannot set headers, so the session
@@ -33,14 +32,10 @@ const liveEventsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const session = request.session;
       if (!session) throw new HttpError(401, sayCommon('loginExpired'));
-      const userId = session.user.id;
-      if (!hub.canWatch(userId)) {
-        throw new HttpError(429, say('tooManyStreams'));
-      }
       const afterId = request.headers['last-event-id'] ?? request.query.lastEventId;
-
-      const response = openEventStream(request, reply);
-      await hub.watch(userId, session.id, response, afterId);
+      await streamOwnEvents(hub, { userId: session.user.id, sessionId: session.id, afterId }, () =>
+        openEventStream(request, reply),
+      );
     },
   );
 };
