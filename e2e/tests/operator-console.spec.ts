@@ -220,13 +220,14 @@ test.describe('a report leads to a decision', () => {
     });
     const suspendedAt = Date.now();
 
-    await test.step("within 5 seconds the live share has ended on the requester's map; the recipient's page says so", async () => {
+    await test.step("within 5 seconds the live share has ended on the requester's map and on the recipient's open page", async () => {
       await expect(map.getByTestId('live-badge')).toBeHidden({ timeout: 5_000 });
       expect(Date.now() - suspendedAt).toBeLessThan(5_000);
-      // The recipient's open page learns it at its next call to the server (its minute's call at the latest); a
-      // page loaded now says the request has ended.
-      await recipient.reload();
-      await expect(recipient.getByRole('button', { name: 'Share my location' })).toHaveCount(0);
+      // The recipient's open page hears it too, and stops sending.
+      await expect(
+        recipient.getByRole('heading', { name: 'This request has ended. Nothing more is shared through this link.' }),
+      ).toBeVisible({ timeout: Math.max(1, 5_000 - (Date.now() - suspendedAt)) });
+      await expect(recipient.getByRole('button', { name: '15 minutes' })).toHaveCount(0);
     });
 
     await test.step('the requester can neither sign in nor send', async () => {

@@ -6,11 +6,15 @@ import { isApiError } from '@kabari/shared/api/api-error';
 import { shareApi, type LinkState } from '../lib/share-api';
 import './recipient-pages.css';
 
-/** How sharing through the link ended: stopped, withdrawn (stopped and erased), or it was not on at all. */
-export type SharingOutcome = 'stopped' | 'withdrawn' | 'not-sharing';
+/**
+ * How sharing through the link ended: stopped, withdrawn (stopped and erased), ended by the requester's side (the
+ * request cancelled, or the requester's account suspended), or it was not on at all.
+ */
+export type SharingOutcome = 'stopped' | 'withdrawn' | 'ended' | 'not-sharing';
 
 /** The outcome a link's state stands for, once it is no longer sharing. */
 export function outcomeOf(state: LinkState): SharingOutcome {
+  if (state === 'cancelled') return 'ended';
   return state === 'stopped' || state === 'withdrawn' ? state : 'not-sharing';
 }
 
@@ -18,7 +22,12 @@ export function outcomeOf(state: LinkState): SharingOutcome {
 export function SharingEnded({ outcome, children }: { outcome: SharingOutcome; children?: ReactNode }) {
   const t = useShareText();
   const id = useId();
-  const text = { stopped: t('share.stopped'), withdrawn: t('share.withdrawn'), 'not-sharing': t('share.notSharing') };
+  const text = {
+    stopped: t('share.stopped'),
+    withdrawn: t('share.withdrawn'),
+    ended: t('share.ended'),
+    'not-sharing': t('share.notSharing'),
+  };
   return (
     <section className="recipient__notice" role="status" aria-labelledby={id}>
       <h2 id={id}>{text[outcome]}</h2>

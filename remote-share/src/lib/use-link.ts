@@ -2,8 +2,12 @@ import { useEffect, useState } from 'react';
 import { localeFromPath, type Locale } from '@kabari/shared/i18n/locale';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { isApiError } from '@kabari/shared/api/api-error';
+import { apiUrl } from '@kabari/shared/api/api-fetch';
 import type { ApiSchema } from '@kabari/shared/api/api-types';
 import { shareApi, type LinkInfo } from './share-api';
+
+/** The link's states that may still change without this page: it listens for changes while in one. */
+const OPEN_STATES: ReadonlySet<LinkInfo['state']> = new Set(['open', 'sharing']);
 
 /** What the server renders a recipient's page with and gives its script (the page's data block). */
 type RecipientPageData = ApiSchema<'RecipientPageData'>;
@@ -101,6 +105,35 @@ export function useLink(token: string | null, initial?: LinkLoad) {
     // The server's answer stands for the page's token: asked once, with the page.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
+
+  // While the link can still end by someone else's hand (the requester cancels, their account is suspended, another
+  // tab answers), the page listens for it: the server says only that the request changed, and the page asks again.
+  const listening = hydrated && token !== null && load.kind === 'ready' && OPEN_STATES.has(load.link.state);
+  useEffect(() => {
+    if (!listening || !token || typeof EventSource === 'undefined') return;
+    let current = true;
+    const refresh = () =>
+      shareApi.link(token).then(
+        (link) => current && setLoad({ kind: 'ready', link }),
+        // The next change, or the page's own next call, tells it.
+        () => undefined,
+      );
+    const source = new EventSource(apiUrl('/api/v1/share/links/{token}/events', { token }));
+    let opened = 0;
+    source.onopen = () => {
+      // After a reconnect (the stream ends every quarter hour, a network drops), what changed meanwhile was not told.
+      if (opened++ > 0) void refresh();
+    };
+    source.onerror = () => {
+      // Refused (the link ended meanwhile: 409; too many tabs: 429): the browser does not try again; the page asks.
+      if (source.readyState === EventSource.CLOSED) void refresh();
+    };
+    source.addEventListener('changed', () => void refresh());
+    return () => {
+      current = false;
+      source.close();
+    };
+  }, [listening, token]);
 
   const update = (change: Partial<LinkInfo>) =>
     setLoad((previous) =>

@@ -1,5 +1,5 @@
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
-import { FakeEventSource } from './fake-event-source';
+import { FakeEventSource } from '../../../../jest/fake-event-source';
 import { connectLiveEvents, type LiveEventHandlers } from './live-events-client';
 
 const position: Position = {

@@ -2,7 +2,7 @@ import { act, render } from '@testing-library/react';
 import type { LocationRequest, Position } from '@kabari/shared/requests/location-request';
 import { useRequestHistoryStore } from '../../stores/request-history-store';
 import { usePositionsStore } from '../../stores/positions-store';
-import { FakeEventSource } from './fake-event-source';
+import { FakeEventSource } from '../../../../jest/fake-event-source';
 import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { useLiveUpdates } from './use-live-updates';
 import { locationRequest } from '../../../../jest/location-request';

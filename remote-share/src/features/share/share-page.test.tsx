@@ -3,6 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { renderRecipientPage } from '../../testing/render-recipient-page';
 import { answerSharing, sharingLink } from '../../testing/share-fixtures';
 import { fakeApi } from '../../../../jest/fake-api';
+import { FakeEventSource } from '../../../../jest/fake-event-source';
 import SharePage from './share-page';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 
@@ -227,5 +228,49 @@ describe('SharePage', () => {
     await waitFor(() =>
       expect(navigate).toHaveBeenCalledWith('/id/location-failed?token=tok&reason=denied', { replace: true }),
     );
+  });
+
+  describe('while live, hearing its request end elsewhere', () => {
+    const original = global.EventSource;
+    beforeEach(() => {
+      FakeEventSource.instances = [];
+      global.EventSource = FakeEventSource as unknown as typeof EventSource;
+    });
+    afterEach(() => {
+      global.EventSource = original;
+    });
+
+    it.each([
+      ['/share?token=tok', 'This request has ended. Nothing more is shared through this link.'],
+      ['/id/share?token=tok', 'Permintaan ini sudah berakhir. Tidak ada lagi yang dibagikan lewat tautan ini.'],
+    ])('%s: says the request ended and stops watching the position', async (path, ended) => {
+      const liveUntil = new Date(Date.now() + 15 * 60_000).toISOString();
+      answerSharing({ ...sharing, liveUntil });
+      renderRecipientPage(path, SharePage);
+      await waitFor(() => expect(navigator.geolocation.watchPosition).toHaveBeenCalled());
+      const source = FakeEventSource.instances[0];
+      expect(source?.url).toBe('/api/v1/share/links/tok/events');
+      act(() => source?.open());
+
+      // The requester's account was suspended: the request is cancelled, and the page is told only that it changed.
+      answerSharing({ ...sharing, state: 'cancelled', liveUntil: null });
+      act(() => source?.emit('changed', '', {}));
+      expect(await screen.findByRole('heading', { name: ended })).toBeInTheDocument();
+      expect(navigator.geolocation.clearWatch).toHaveBeenCalledWith(7);
+      expect(source?.readyState).toBe(FakeEventSource.CLOSED);
+    });
+
+    it('asks again when the browser could not open the stream (the link ended meanwhile)', async () => {
+      answerSharing();
+      renderRecipientPage('/share?token=tok', SharePage);
+      await screen.findByRole('heading', { name: 'You shared your location with Budi Santoso.' });
+      answerSharing({ ...sharing, state: 'cancelled' });
+      act(() => FakeEventSource.instances[0]?.fail(true));
+      expect(
+        await screen.findByRole('heading', {
+          name: 'This request has ended. Nothing more is shared through this link.',
+        }),
+      ).toBeInTheDocument();
+    });
   });
 });

@@ -212,7 +212,8 @@ export default function SharePage(props: RecipientPageProps) {
             // The live watch ends with the window; an erased link has nothing shared any more.
             update({
               liveUntil: null,
-              ...(outcome !== 'not-sharing' && { state: outcome }),
+              ...((outcome === 'stopped' || outcome === 'withdrawn') && { state: outcome }),
+              ...(outcome === 'ended' && { state: 'cancelled' as const }),
               ...(outcome === 'withdrawn' && { shared: { approximate: false, precise: false } }),
             });
           }}
