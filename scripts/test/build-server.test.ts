@@ -47,7 +47,7 @@ describe("the server's production build (scripts/lib/build-server.mjs)", () => {
         .readdirSync(rules)
         .filter((name) => name.endsWith('.js'))
         .sort(),
-    ).toEqual(['display-name.js', 'link-detector.js', 'lure-check.js', 'money.js']);
+    ).toEqual(['display-name.js', 'link-detector.js', 'lure-check.js', 'money.js', 'quick-exit.js']);
     const answer = execFileSync(process.execPath, [
       '-e',
       `const { displayNameProblem } = require(${JSON.stringify(path.join(output, 'auth/display-name.js'))});

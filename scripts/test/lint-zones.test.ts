@@ -88,10 +88,10 @@ const cases = [
     refused: false,
   },
   {
-    name: "a resource's data module queries",
+    name: "a module of a route folder queries (queries live in a domain's *-rows.ts)",
     filePath: 'server/src/routes/share/data.ts',
     from: 'drizzle-orm',
-    refused: false,
+    refused: true,
   },
   {
     name: 'the server applies a shared rule',

@@ -1,32 +1,9 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { openDatabase } from '../src/db/open-database';
 import { runOperatorCommand } from '../src/operator-cli';
 import { beginEnrolment } from '../src/operators/enrolment';
 import { createTestDatabase, type TestDatabase } from './support/databases';
 
 const quiet = { info: () => undefined, error: () => undefined };
-const CLI = path.join(__dirname, '../src/operator-cli.ts');
-// A new Node process compiling the command's modules as it loads them: many seconds on a busy machine.
-const SPAWNED_MS = 180_000;
-
-/** The command as `npm run operator` runs it, from its source here (tsx compiles it as it loads). */
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PUBLIC_URL: 'https://kabari.example', ...env },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, out, err }));
-  });
-}
 
 function captured() {
   const lines = { out: [] as string[], err: [] as string[] };
@@ -44,40 +21,41 @@ describe('the operator command', () => {
     await database.cleanup();
   });
 
-  it(
-    'adds an operator and prints a one-time enrolment link that works',
-    async () => {
-      const added = await runCli(['add', 'Ops@Example.com'], { DATA_DIR: database.dataDir });
-      expect(added.err).toBe('');
-      expect(added.code).toBe(0);
-      const token = /https:\/\/kabari\.example\/operator\/enrol#token=([A-Za-z0-9_-]{43})/.exec(added.out)?.[1];
-      expect(token).toBeDefined();
+  // As `npm run operator` runs it (the e2e operator console test runs that very command, from the build).
+  const production = () => ({
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'https://kabari.example',
+    DATA_DIR: database.dataDir,
+  });
 
-      const opened = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined }, quiet);
-      try {
-        const begun = await beginEnrolment({ db: opened.db, secret: Buffer.alloc(32, 7) }, token!);
-        expect(begun.email).toBe('ops@example.com');
-      } finally {
-        await opened.client.close();
-      }
-    },
-    SPAWNED_MS,
-  );
+  it('adds an operator and prints a one-time enrolment link that works', async () => {
+    const added = captured();
+    expect(await runOperatorCommand(['add', 'Ops@Example.com'], production(), added.io)).toBe(0);
+    expect(added.lines.err).toEqual([]);
+    const token = /https:\/\/kabari\.example\/operator\/enrol#token=([A-Za-z0-9_-]{43})/.exec(
+      added.lines.out.join('\n'),
+    )?.[1];
+    expect(token).toBeDefined();
 
-  it(
-    'says to stop the server when a running one holds the embedded database',
-    async () => {
-      const running = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined }, quiet);
-      try {
-        const refused = await runCli(['add', 'ops@example.com'], { DATA_DIR: database.dataDir });
-        expect(refused.code).toBe(1);
-        expect(refused.err).toMatch(/in use by a running Kabari server\. Stop the server first/);
-      } finally {
-        await running.client.close();
-      }
-    },
-    SPAWNED_MS,
-  );
+    const opened = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined }, quiet);
+    try {
+      const begun = await beginEnrolment({ db: opened.db, secret: Buffer.alloc(32, 7) }, token!);
+      expect(begun.email).toBe('ops@example.com');
+    } finally {
+      await opened.client.close();
+    }
+  });
+
+  it('says to stop the server when a running one holds the embedded database', async () => {
+    const running = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined }, quiet);
+    try {
+      const refused = captured();
+      expect(await runOperatorCommand(['add', 'ops@example.com'], production(), refused.io)).toBe(1);
+      expect(refused.lines.err.join('\n')).toMatch(/in use by a running Kabari server\. Stop the server first/);
+    } finally {
+      await running.client.close();
+    }
+  });
 
   it('lists operators, disables one, and refuses what it does not understand', async () => {
     const env = { DATA_DIR: database.dataDir, NODE_ENV: 'test' };

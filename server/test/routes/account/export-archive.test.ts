@@ -8,17 +8,18 @@ import { describeEachDatabase } from '../../support/databases';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
-// Short, so that the deadline's test is quick. An export that must arrive whole gets LONG_DEADLINE_MS instead: 12 MB
-// read from PGlite beside a busy test run can take longer than the short one.
-const DEADLINE_MS = 10_000;
+// Short, so that the deadline's test is quick, yet time enough to read every note of the account several times over
+// (about a second for all of them here, on a busy machine): an export reading ahead without bound would have. An
+// export that must arrive whole gets LONG_DEADLINE_MS instead.
+const DEADLINE_MS = 5_000;
 const LONG_DEADLINE_MS = 100_000;
-// 12 MB of audio, more than the connection's buffers hold: the old export read it all for a client that read nothing.
+// 8 MB of audio, more than the connection's buffers hold: the old export read it all for a client that read nothing.
 const NOTE_BYTES = 512 * 1024;
-const BIG_NOTES = 24;
+const BIG_NOTES = 16;
 // What the kernel buffers on a loopback connection (up to Linux's default 4 MB send buffer and the reader's
 // receive buffer), the stream's own small buffers, and a note on its way: at most 6 MB of notes read ahead.
 const READ_AHEAD_NOTES = (6 * 1024 * 1024) / NOTE_BYTES;
-// A deadline and a whole export of 12 MB read from PGlite on a busy machine.
+// A deadline and a whole export of 8 MB read from PGlite on a busy machine.
 const SLOW_TEST_MS = 180_000;
 
 interface Download {
@@ -119,13 +120,12 @@ describeEachDatabase('the data export, streamed to a client that may read slowly
       // What the connection's buffers hold, and a note on its way: never the account's whole audio.
       expect(reads.mock.calls.length).toBeLessThanOrEqual(READ_AHEAD_NOTES);
 
-      // The deadline gave the account's export back before it closed the connection: another may start at once, and
-      // read promptly it arrives whole.
-      exportLimits.deadlineMs = LONG_DEADLINE_MS;
+      // The deadline gave the account's export back before it closed the connection: another may start at once (the
+      // next test reads one whole).
       const again = await startExport(requester);
       expect(again.status).toBe(200);
-      const files = unzipSync(new Uint8Array(await again.readAll()));
-      expect(Object.keys(files)).toHaveLength(BIG_NOTES + 1);
+      again.drop();
+      await again.serverClosed;
     },
     SLOW_TEST_MS,
   );
