@@ -148,7 +148,7 @@ test.describe('a deployment as docs/deploy.md describes it', () => {
     expect(direct).toBe('US');
   });
 
-  test('the live-event stream passes through nginx unbuffered', async () => {
+  test('the live-event streams pass through nginx unbuffered', async () => {
     const stream = await openEventStream(`${publicUrl}/api/v1/locate/events`, ca, { authorization: subscriber.token });
     try {
       expect(stream.status).toBe(200);
@@ -168,6 +168,24 @@ test.describe('a deployment as docs/deploy.md describes it', () => {
       const event = await stream.next((candidate) => candidate.data.includes(request.id), 5_000);
       expect(event.receivedAt - asked).toBeLessThan(5_000);
       expect(request.url.startsWith(`${publicUrl}/enter-link?token=`)).toBe(true);
+
+      // The recipient's open page hears its request end through nginx just as soon.
+      const token = new URL(request.url).searchParams.get('token') ?? '';
+      const page = await openEventStream(`${publicUrl}/api/v1/share/links/${token}/events`, ca, {});
+      try {
+        expect(page.status).toBe(200);
+        expect(page.headers['content-encoding']).toBeUndefined();
+        const cancelledAt = Date.now();
+        const cancelled = await viaNginx(`/api/v1/requests/${request.id}/cancel`, {
+          method: 'POST',
+          headers: { authorization: subscriber.token },
+        });
+        expect(cancelled.status).toBe(200);
+        const changed = await page.next((candidate) => candidate.event === 'changed', 5_000);
+        expect(changed.receivedAt - cancelledAt).toBeLessThan(5_000);
+      } finally {
+        page.close();
+      }
     } finally {
       stream.close();
     }
