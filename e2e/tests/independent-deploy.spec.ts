@@ -21,21 +21,22 @@ test.describe('remotes are deployed independently', () => {
   test.describe.configure({ timeout: 180_000 });
 
   test('a remote rebuilt alone, on another origin, is picked up by the unchanged host build', async ({ browser }) => {
-    // A separate team's checkout of remote-search with a changed text, built on its own.
+    // A separate team's checkout of a remote with a changed text, built on its own. The operator's console: the
+    // quickest of the remotes to build, and its sign-in page is open to anyone.
     const work = path.join(repoRoot, '.tmp', `e2e-redeploy-${process.pid}`);
     fs.rmSync(work, { recursive: true, force: true });
     // What its build reads: the remote, the shared package, the rules it shares with the server, the webpack factory
     // and the list of apps.
-    for (const dir of ['remote-search', 'shared', 'rules', 'webpack', 'apps.js']) {
+    for (const dir of ['remote-operator', 'shared', 'rules', 'webpack', 'apps.js']) {
       fs.cpSync(path.join(repoRoot, dir), path.join(work, dir), {
         recursive: true,
         filter: (source) => !/[\\/](dist|node_modules)$/.test(source),
       });
     }
     fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(work, 'node_modules'), 'dir');
-    const textFile = path.join(work, 'remote-search/src/i18n/search.en.json');
+    const textFile = path.join(work, 'remote-operator/src/i18n/operator.en.json');
     const texts = JSON.parse(fs.readFileSync(textFile, 'utf8'));
-    texts.home.title = 'Redeployed without the host: ask with consent';
+    texts.signIn.title = 'Redeployed without the host: operator sign-in';
     fs.writeFileSync(textFile, JSON.stringify(texts));
 
     const hostBefore = hashDir(path.join(repoRoot, 'host/dist'));
@@ -43,18 +44,17 @@ test.describe('remotes are deployed independently', () => {
       process.execPath,
       [path.join(repoRoot, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production'],
       {
-        cwd: path.join(work, 'remote-search'),
+        cwd: path.join(work, 'remote-operator'),
         stdio: 'pipe',
       },
     );
 
-    const cdn = await serveStatic(path.join(work, 'remote-search/dist'), await freePort());
-    const kabari = await startKabari({ REMOTE_SEARCH_URL: `${cdn.url}/mf-manifest.json` });
+    const cdn = await serveStatic(path.join(work, 'remote-operator/dist'), await freePort());
+    const kabari = await startKabari({ REMOTE_OPERATOR_URL: `${cdn.url}/mf-manifest.json` });
     try {
       const page = await browser.newPage();
-      await page.goto(`${kabari.url}/`);
-      await startPublicPageApp(page);
-      await expect(page.locator('main h1')).toHaveText('Redeployed without the host: ask with consent');
+      await page.goto(`${kabari.url}/operator/sign-in`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Redeployed without the host: operator sign-in');
       await page.close();
       expect(hashDir(path.join(repoRoot, 'host/dist'))).toBe(hostBefore);
     } finally {
