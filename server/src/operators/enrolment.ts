@@ -1,3 +1,4 @@
+import type { PasswordCipher } from '../auth/password-cipher';
 import { hashPassword, passwordProblem } from '../auth/passwords';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { HttpError } from '../lib/envelope';
@@ -19,6 +20,7 @@ import {
   upsertOperatorInvitation,
   type OperatorRow,
 } from './operator-rows';
+import { operatorPassword } from './operator-password';
 import { startOperatorSession, type OperatorSessionView } from './operator-sessions';
 import { acceptedTotpStep, newTotpSecret } from './totp';
 
@@ -32,10 +34,14 @@ export const RECOVERY_CODE_COUNT = 10;
 
 const say = messagesOf('operators');
 
-/** What the enrolment rules use: the database and the server's secret (which seals the authenticator's secret). */
+/**
+ * What the enrolment rules use: the database, the server's secret (which seals the authenticator's secret), and the
+ * cipher that opens the encrypted password (the subscribers' own).
+ */
 export interface EnrolmentDeps {
   db: Database;
   secret: Buffer;
+  passwordCipher: PasswordCipher;
 }
 
 /** The link's path and fragment: the token stays in the browser (a fragment is never sent, so never logged). */
@@ -78,7 +84,7 @@ async function invitedOperator(db: DatabaseExecutor, token: string): Promise<Ope
 
 /** Begins enrolment: a new authenticator secret, kept pending (sealed) until finish proves the app has it. */
 export async function beginEnrolment(
-  deps: EnrolmentDeps,
+  deps: Omit<EnrolmentDeps, 'passwordCipher'>,
   token: string,
 ): Promise<{ email: string; secret: string; otpauthUrl: string }> {
   const operator = await invitedOperator(deps.db, token);
@@ -89,6 +95,7 @@ export async function beginEnrolment(
 
 export interface EnrolmentFinish {
   token: string;
+  /** RSA-encrypted with the key of GET /api/v1/auth/publicKey, base64 (jsencrypt). */
   password: string;
   code: string;
 }
@@ -101,15 +108,16 @@ export async function finishEnrolment(
   deps: EnrolmentDeps,
   body: EnrolmentFinish,
 ): Promise<{ recoveryCodes: string[]; token: string; view: OperatorSessionView }> {
+  const password = operatorPassword(deps.passwordCipher, body.password);
   const operator = await invitedOperator(deps.db, body.token);
   const pending = operator.pendingTotpSecret && openTotpSecret(deps.secret, operator.id, operator.pendingTotpSecret);
   if (!pending) throw new HttpError(404, say('enrolmentLinkInvalid'));
-  const problem = passwordProblem(body.password);
+  const problem = passwordProblem(password);
   if (problem) throw new HttpError(400, problem);
   const step = acceptedTotpStep(pending, body.code.trim(), new Date());
   if (step === null) throw new HttpError(400, say('wrongEnrolmentCode'));
 
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(password);
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const started = await deps.db.transaction(async (tx) => {
     const done = await completeEnrolment(tx, operator.id, operatorTokenHash(body.token), {

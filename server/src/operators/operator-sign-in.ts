@@ -1,3 +1,4 @@
+import type { PasswordCipher } from '../auth/password-cipher';
 import { verifyPassword } from '../auth/passwords';
 import {
   claimAttempt,
@@ -12,6 +13,7 @@ import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
 import { throwWhenLimited } from '../lib/throttle-answer';
 import { recordOperatorAction } from './audit-log-rows';
+import { operatorPassword } from './operator-password';
 import { openTotpSecret, recoveryCodeHash } from './operator-secrets';
 import { operatorByEmail, takeTotpStep, spendRecoveryCode } from './operator-rows';
 import {
@@ -29,11 +31,15 @@ const say = messagesOf('operators');
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 
-/** What sign-in uses: the database, the server's secret, and the throttles' scale (raised for test runs). */
+/**
+ * What sign-in uses: the database, the server's secret, the throttles' scale (raised for test runs), and the
+ * cipher that opens the encrypted password (the subscribers' own).
+ */
 export interface OperatorSignInDeps {
   db: Database;
   secret: Buffer;
   throttleScale: number;
+  passwordCipher: PasswordCipher;
 }
 
 function rules(scale: number): { perOperator: BackoffRule; perAddress: BackoffRule } {
@@ -52,6 +58,7 @@ function rules(scale: number): { perOperator: BackoffRule; perAddress: BackoffRu
 
 export interface OperatorCredentials {
   email: string;
+  /** RSA-encrypted with the key of GET /api/v1/auth/publicKey, base64 (jsencrypt). */
   password: string;
   /** The authenticator's 6 digits, or a recovery code. */
   code: string;
@@ -68,6 +75,7 @@ export async function signInOperator(
   ip: string,
   credentials: OperatorCredentials,
 ): Promise<{ token: string; view: OperatorSessionView }> {
+  const password = operatorPassword(deps.passwordCipher, credentials.password);
   const limits = rules(deps.throttleScale);
   const email = credentials.email.trim().toLowerCase();
   const operatorKey = throttleKey(deps.secret, 'operator-login:operator', email);
@@ -84,7 +92,7 @@ export async function signInOperator(
   const refused = () => new HttpError(401, say('incorrectSignIn'));
   const operator = await operatorByEmail(deps.db, email);
   const usable = operator && operator.enrolledAt && !operator.disabledAt ? operator : undefined;
-  if (!(await verifyPassword(usable?.passwordHash ?? undefined, credentials.password)) || !usable) throw refused();
+  if (!(await verifyPassword(usable?.passwordHash ?? undefined, password)) || !usable) throw refused();
 
   const code = credentials.code.trim();
   let usedRecoveryCode = false;

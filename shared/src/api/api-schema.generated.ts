@@ -12307,6 +12307,7 @@ export interface paths {
                     "application/json": {
                         /** @description The token from the enrolment link (the part after #token=) */
                         token: string;
+                        /** @description The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64 */
                         password: string;
                         /** @description A current 6-digit code of the secret enrolment/begin gave */
                         code: string;
@@ -12461,6 +12462,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         email: string;
+                        /** @description The password encrypted with the public key from GET /api/v1/auth/publicKey (jsencrypt), base64 */
                         password: string;
                         /** @description The authenticator's 6-digit code, or a recovery code (which is then used up) */
                         code: string;

@@ -28,7 +28,12 @@ import {
 const operatorAuthRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const cookieOptions = operatorCookieOptions(options.config.publicUrl);
   const secret = app.auth.secrets.hmacSecret;
-  const deps = { db: app.db, secret, throttleScale: options.config.authThrottleScale };
+  const deps = {
+    db: app.db,
+    secret,
+    throttleScale: options.config.authThrottleScale,
+    passwordCipher: app.auth.passwordCipher,
+  };
   const open = { operatorAccess: 'open' as const, rateLimit: { max: 10 * deps.throttleScale, timeWindow: '1 minute' } };
   const security = [{ operatorSession: [] }];
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from '../../auth/passwords';
 import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
-import { emailField } from '../auth/schemas';
+import { emailField, encryptedPassword } from '../auth/schemas';
 
 const enrolmentToken = z
   .string({ message: inputMessage('operators.enrolmentLinkInvalid') })
@@ -11,11 +10,8 @@ const enrolmentToken = z
   .max(100, inputMessage('operators.enrolmentLinkInvalid'))
   .describe('The token from the enrolment link (the part after #token=)');
 
-// The operator's password is sent as typed, over HTTPS, to a console on its own paths.
-const password = z
-  .string({ message: inputMessage('operators.enterPassword') })
-  .min(1, inputMessage('operators.enterPassword'))
-  .max(PASSWORD_MAX_LENGTH * 4, inputMessage('operators.enterPassword'));
+// Encrypted like a subscriber's; the operators' rules check it once decrypted (operators/operator-password.ts).
+const password = encryptedPassword(inputMessage('operators.enterPassword'));
 
 const code = z
   .string({ message: inputMessage('operators.enterCode') })

@@ -5,6 +5,7 @@ import { inviteOperator } from '../../../src/operators/enrolment';
 import { OPERATOR_IDLE_MS, OPERATOR_SESSION_MAX_MS } from '../../../src/operators/operator-sessions';
 import { OPERATOR_COOKIE } from '../../../src/plugins/operator-guard';
 import { fakeOnly } from '../../support/fake-clock';
+import { encryptPassword, tamper } from '../../support/jsencrypt';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
 const ORIGIN = 'http://localhost:8080';
@@ -19,11 +20,16 @@ function codeAt(secret: string, at: number): string {
 
 describe('operator identity routes', () => {
   let testApp: TestApp;
+  let publicKey: string;
   let address = 0;
 
   beforeAll(async () => {
     testApp = await buildTestApp('pglite', { PORT: '8080' });
+    publicKey = (await testApp.app.inject({ method: 'GET', url: '/api/v1/auth/publicKey' })).json().data.publicKey;
   });
+
+  /** The password as the console sends it: RSA-encrypted with the server's public key, as a subscriber's is. */
+  const encrypt = (password: string) => encryptPassword(publicKey, password);
 
   afterAll(async () => {
     await testApp?.close();
@@ -58,7 +64,7 @@ describe('operator identity routes', () => {
     // The code of the step before: the sign-in after it uses the current one.
     const finished = await post('/api/v1/operator/enrolment/finish', {
       token,
-      password: PASSWORD,
+      password: encrypt(PASSWORD),
       code: codeAt(secret, Date.now() - 30_000),
     });
     expect(finished.statusCode).toBe(200);
@@ -102,7 +108,7 @@ describe('operator identity routes', () => {
     const begun = await post('/api/v1/operator/enrolment/begin', { token });
     const wrong = await post('/api/v1/operator/enrolment/finish', {
       token,
-      password: PASSWORD,
+      password: encrypt(PASSWORD),
       code: codeAt(begun.json().data.secret, Date.now() - 10 * 60_000),
     });
     expect(wrong.statusCode).toBe(400);
@@ -117,7 +123,7 @@ describe('operator identity routes', () => {
     const operator = await enrolled();
     const signIn = await post('/api/v1/operator/session', {
       email: operator.email,
-      password: PASSWORD,
+      password: encrypt(PASSWORD),
       code: codeAt(operator.secret, Date.now()),
     });
     expect(signIn.statusCode).toBe(200);
@@ -137,13 +143,13 @@ describe('operator identity routes', () => {
     const operator = await enrolled();
     const now = Date.now();
     const attempt = (code: string, password = PASSWORD) =>
-      post('/api/v1/operator/session', { email: operator.email, password, code });
+      post('/api/v1/operator/session', { email: operator.email, password: encrypt(password), code });
 
     const wrongCode = await attempt(codeAt(operator.secret, now + 5 * 60_000));
     const wrongPassword = await attempt(codeAt(operator.secret, now), 'not the passphrase');
     const unknown = await post('/api/v1/operator/session', {
       email: 'nobody@example.com',
-      password: PASSWORD,
+      password: encrypt(PASSWORD),
       code: '123456',
     });
     for (const refused of [wrongCode, wrongPassword, unknown]) {
@@ -160,18 +166,95 @@ describe('operator identity routes', () => {
     expect((await attempt(recovery!)).statusCode).toBe(401);
   });
 
+  it('signs nobody in with the password as typed, nor with a ciphertext tampered with: the same 401', async () => {
+    const operator = await enrolled();
+    const now = Date.now();
+    const good = encrypt(PASSWORD);
+    for (const password of [PASSWORD, tamper(good)]) {
+      const refused = await post('/api/v1/operator/session', {
+        email: operator.email,
+        password,
+        code: codeAt(operator.secret, now),
+      });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().message).toBe('The email, password or code is incorrect.');
+    }
+    // The code was not taken by the refusals: the encrypted password signs in with it.
+    const signedIn = await post('/api/v1/operator/session', {
+      email: operator.email,
+      password: good,
+      code: codeAt(operator.secret, now),
+    });
+    expect(signedIn.statusCode).toBe(200);
+  });
+
+  it('asks for the password when none is sent, or an empty one is encrypted, before counting an attempt', async () => {
+    const operator = await enrolled();
+    // Six empty ones decrypted: more than the failures an operator gets before waiting, were they counted.
+    for (const password of ['', ...Array.from({ length: 6 }, () => encrypt(''))]) {
+      const refused = await post(
+        '/api/v1/operator/session',
+        { email: operator.email, password, code: '000000' },
+        { 'accept-language': 'id' },
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toMatch(/Silakan masukkan kata sandi Anda\.$/);
+    }
+    const tooLong = await post('/api/v1/operator/session', {
+      email: operator.email,
+      password: 'A'.repeat(2049),
+      code: '000000',
+    });
+    expect(tooLong.statusCode).toBe(400);
+    // None of them counted as a failure: the right password and code sign in at once.
+    const signedIn = await post('/api/v1/operator/session', {
+      email: operator.email,
+      password: encrypt(PASSWORD),
+      code: codeAt(operator.secret, Date.now()),
+    });
+    expect(signedIn.statusCode).toBe(200);
+  });
+
+  it('refuses a short or common password at enrolment once decrypted, in both languages, and keeps the link', async () => {
+    address += 1;
+    const email = `rules-${Date.now()}@example.com`;
+    const { token } = await inviteOperator(testApp.app.db, email);
+    const { secret } = (await post('/api/v1/operator/enrolment/begin', { token })).json().data;
+    const finish = (password: string, language: string) =>
+      post(
+        '/api/v1/operator/enrolment/finish',
+        { token, password: encrypt(password), code: codeAt(secret, Date.now()) },
+        { 'accept-language': language },
+      );
+    const short = await finish('seven77', 'en');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('The password must be 8 to 128 characters long.');
+    const shortId = await finish('seven77', 'id');
+    expect(shortId.json().message).toBe('Kata sandi harus terdiri dari 8 sampai 128 karakter.');
+    const common = await finish('bismillah', 'en');
+    expect(common.statusCode).toBe(400);
+    expect(common.json().message).toBe(
+      'This password is one of the most common ones, so it is easy to guess. Please choose another.',
+    );
+    const commonId = await finish('bismillah', 'id');
+    expect(commonId.json().message).toBe(
+      'Kata sandi ini termasuk yang paling umum dipakai sehingga mudah ditebak. Silakan pilih kata sandi lain.',
+    );
+    // The link still works: a good password finishes it.
+    expect((await finish(PASSWORD, 'en')).statusCode).toBe(200);
+  });
+
   it('makes failed sign-ins wait, per operator, with the wait in the answer', async () => {
     const operator = await enrolled();
-    let answer = await post('/api/v1/operator/session', { email: operator.email, password: 'wrong', code: '000000' });
-    for (let i = 0; i < 10 && answer.statusCode === 401; i++) {
-      answer = await post('/api/v1/operator/session', { email: operator.email, password: 'wrong', code: '000000' });
-    }
+    const wrong = { email: operator.email, password: encrypt('wrong'), code: '000000' };
+    let answer = await post('/api/v1/operator/session', wrong);
+    for (let i = 0; i < 10 && answer.statusCode === 401; i++) answer = await post('/api/v1/operator/session', wrong);
     expect(answer.statusCode).toBe(429);
     expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
     // The right password and code wait too.
     const right = await post('/api/v1/operator/session', {
       email: operator.email,
-      password: PASSWORD,
+      password: encrypt(PASSWORD),
       code: codeAt(operator.secret, Date.now()),
     });
     expect(right.statusCode).toBe(429);
