@@ -1,5 +1,6 @@
 import { apiDelete, apiGet, apiPost } from '@kabari/shared/api/api-client';
 import type { ApiBody, ApiData } from '@kabari/shared/api/api-types';
+import { encryptedForConsole } from './console-password';
 
 /** The signed-in operator and when the session ends (at the latest, and if left idle). */
 export type OperatorSession = ApiData<'/api/v1/operator/session', 'get'>;
@@ -15,8 +16,10 @@ export function fetchSession(): Promise<OperatorSession> {
   return apiGet('/api/v1/operator/session', consoleCall);
 }
 
-export function signIn(body: ApiBody<'/api/v1/operator/session', 'post'>): Promise<SignedIn> {
-  return apiPost('/api/v1/operator/session', body, consoleCall);
+/** Signs in with the password as typed: it is encrypted here (a PasswordEncryptionError when it cannot be). */
+export async function signIn(credentials: ApiBody<'/api/v1/operator/session', 'post'>): Promise<SignedIn> {
+  const password = await encryptedForConsole(credentials.password);
+  return apiPost('/api/v1/operator/session', { ...credentials, password }, consoleCall);
 }
 
 export async function signOut(): Promise<void> {

@@ -1,9 +1,16 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { encryptPassword, PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { fill } from '../../testing/fill';
 import { fakeApi } from '../../../../jest/fake-api';
 import { operatorSession, renderInConsole } from '../../testing/render-in-console';
 import { EnrolPage } from './enrol-page';
+
+// The password travels encrypted with the server's public key, as a subscriber's does.
+jest.mock('@kabari/shared/account/password-encryption', () => ({
+  encryptPassword: jest.fn(async (password: string) => `encrypted(${password})`),
+  PasswordEncryptionError: class extends Error {},
+}));
 
 const enrolment = {
   email: 'desk@kabari.example',
@@ -54,10 +61,28 @@ describe('the enrolment page', () => {
     const list = await screen.findByRole('list', { name: 'Recovery codes' });
     expect(list.querySelectorAll('li')).toHaveLength(10);
     expect(fakeApi.calls('post', '/api/v1/operator/enrolment/finish').map((call) => call.body)).toEqual([
-      { token: 'one-time-token', password: 'a long passphrase', code: '123456' },
+      { token: 'one-time-token', password: 'encrypted(a long passphrase)', code: '123456' },
     ]);
+    expect(encryptPassword).toHaveBeenCalledWith('a long passphrase');
     await userEvent.click(screen.getByRole('button', { name: 'I have kept them: go to the console' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/operator$/));
+  });
+
+  it('sends nothing when the password cannot be encrypted, and keeps the code for another try', async () => {
+    fakeApi.on('get', '/api/v1/operator/session', fakeApi.fail(404, 'Not Found'));
+    fakeApi.on('post', '/api/v1/operator/enrolment/begin', enrolment);
+    // Too long for one RSA block, say.
+    jest.mocked(encryptPassword).mockRejectedValueOnce(new PasswordEncryptionError());
+    await renderInConsole('/operator/enrol#token=one-time-token', '/enrol', <EnrolPage />);
+    await fill(await screen.findByLabelText('Password'), 'a long passphrase');
+    await fill(screen.getByLabelText('Password again'), 'a long passphrase');
+    await fill(screen.getByLabelText('Code from the app'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Finish setting up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your password could not be protected for sending. Check your connection and try again.',
+    );
+    expect(screen.getByLabelText('Code from the app')).toHaveValue('123456');
+    expect(fakeApi.calls('post', '/api/v1/operator/enrolment/finish')).toHaveLength(0);
   });
 
   it('says when the link is unknown, used or expired', async () => {

@@ -6,6 +6,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Spin from 'antd/es/spin';
 import QRCode from 'qrcode';
+import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { operatorNamespace } from '../../i18n/operator-namespace';
 import { failureOf } from '../../lib/api-failure';
@@ -51,7 +52,7 @@ export function EnrolPage() {
   const [token] = useState(() => tokenOf(location.hash));
   const [state, setState] = useState<Step>(token ? { step: 'starting' } : { step: 'refused', reason: 'noToken' });
   const [busy, setBusy] = useState(false);
-  const [wrongCode, setWrongCode] = useState(false);
+  const [problem, setProblem] = useState<'wrongCode' | 'passwordNotSent' | null>(null);
   const begun = useRef<string | null>(null);
   const [form] = Form.useForm<EnrolValues>();
 
@@ -74,13 +75,18 @@ export function EnrolPage() {
   async function finish(values: EnrolValues) {
     if (!token || state.step !== 'form') return;
     setBusy(true);
-    setWrongCode(false);
+    setProblem(null);
     try {
       const codes = await finishEnrolment(token, values.password, values.code.replace(/\s+/g, ''));
       setState({ step: 'codes', email: state.enrolment.email, codes });
     } catch (error) {
+      // Nothing was sent: the code is still good, so it stays.
+      if (error instanceof PasswordEncryptionError) {
+        setProblem('passwordNotSent');
+        return;
+      }
       if (failureOf(error) === 'gone') setState({ step: 'refused', reason: 'invalidToken' });
-      else setWrongCode(true);
+      else setProblem('wrongCode');
       form.setFieldValue('code', '');
     } finally {
       setBusy(false);
@@ -154,7 +160,7 @@ export function EnrolPage() {
               <Input.Password autoComplete="new-password" />
             </Form.Item>
             <h2>{t('enrol.codeStep')}</h2>
-            {wrongCode && <Alert type="error" showIcon role="alert" title={t('enrol.wrongCode')} />}
+            {problem === 'wrongCode' && <Alert type="error" showIcon role="alert" title={t('enrol.wrongCode')} />}
             <Form.Item
               name="code"
               label={t('enrol.code')}
@@ -162,6 +168,15 @@ export function EnrolPage() {
             >
               <Input autoComplete="one-time-code" inputMode="numeric" maxLength={7} />
             </Form.Item>
+            {problem === 'passwordNotSent' && (
+              <Alert
+                type="error"
+                showIcon
+                role="alert"
+                title={t('console.passwordNotSent')}
+                style={{ marginBottom: 16 }}
+              />
+            )}
             <Button type="primary" htmlType="submit" loading={busy} block>
               {t('enrol.finish')}
             </Button>

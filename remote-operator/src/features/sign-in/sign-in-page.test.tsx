@@ -1,9 +1,16 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { encryptPassword } from '@kabari/shared/account/password-encryption';
 import { fill } from '../../testing/fill';
 import { fakeApi } from '../../../../jest/fake-api';
 import { operatorSession, renderInConsole } from '../../testing/render-in-console';
 import { SignInPage } from './sign-in-page';
+
+// The password travels encrypted with the server's public key, as a subscriber's does.
+jest.mock('@kabari/shared/account/password-encryption', () => ({
+  encryptPassword: jest.fn(async (password: string) => `encrypted(${password})`),
+  PasswordEncryptionError: class extends Error {},
+}));
 
 async function fillIn(code = '123456') {
   await fill(screen.getByLabelText('Email address'), 'desk@kabari.example');
@@ -29,8 +36,24 @@ describe('the operator sign-in page', () => {
     await fillIn('123 456');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/operator\/refunds$/));
     expect(fakeApi.calls('post', '/api/v1/operator/session').map((call) => call.body)).toEqual([
-      { email: 'desk@kabari.example', password: 'a long passphrase', code: '123456' },
+      { email: 'desk@kabari.example', password: 'encrypted(a long passphrase)', code: '123456' },
     ]);
+    expect(encryptPassword).toHaveBeenCalledWith('a long passphrase');
+  });
+
+  it('sends nothing when the password cannot be encrypted (the key could not be fetched), and keeps the code', async () => {
+    fakeApi.on('get', '/api/v1/operator/session', fakeApi.fail(404, 'Not Found'));
+    jest.mocked(encryptPassword).mockRejectedValueOnce(new Error('Network Error'));
+    await renderInConsole('/id/operator/sign-in', '/sign-in', <SignInPage />);
+    await fill(screen.getByLabelText('Alamat email'), 'desk@kabari.example');
+    await fill(screen.getByLabelText('Kata sandi'), 'a long passphrase');
+    await fill(screen.getByLabelText('Kode autentikator atau kode pemulihan'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Masuk' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Kata sandi Anda tidak dapat diamankan untuk dikirim. Periksa koneksi Anda, lalu coba lagi.',
+    );
+    expect(screen.getByLabelText('Kode autentikator atau kode pemulihan')).toHaveValue('123456');
+    expect(fakeApi.calls('post', '/api/v1/operator/session')).toHaveLength(0);
   });
 
   it('never follows a next address outside the console', async () => {

@@ -4,6 +4,7 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
+import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { Navigate, useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { operatorNamespace } from '../../i18n/operator-namespace';
 import { failureMessage, failureOf } from '../../lib/api-failure';
@@ -49,6 +50,11 @@ export function SignInPage() {
       signedIn(await fetchSession());
       navigate(next, { replace: true });
     } catch (error) {
+      if (error instanceof PasswordEncryptionError) {
+        // Nothing was sent: the code is still unused, so it stays.
+        setProblem(t('console.passwordNotSent'));
+        return;
+      }
       const failure = failureOf(error);
       setProblem(
         failure === 'throttled'
