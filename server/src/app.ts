@@ -234,7 +234,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(contactRoutes, { config });
   await app.register(registrationRoutes, { config });
   await app.register(subscriptionRoutes);
-  await app.register(webhookRoutes);
+  await app.register(webhookRoutes, { config });
   await app.register(accountRoutes, { exportLimits: options.exportLimits });
   await app.register(refundRoutes, { config });
   await app.register(shareRoutes, { config });

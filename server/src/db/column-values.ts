@@ -21,6 +21,12 @@ export const WEBHOOK_PROVIDERS = ['stripe', 'paypal'] as const;
 
 export const OUTBOX_CHANNELS = ['email', 'sms', 'push'] as const;
 export const OUTBOX_STATES = ['queued', 'sent', 'failed'] as const;
+/**
+ * What a provider's delivery receipts (Twilio's status callbacks, for SMS and WhatsApp alike) last said of a message,
+ * in the order they can only move forward: queued < sent < delivered < read; failed and undelivered are final.
+ */
+export const RECEIPT_STATES = ['queued', 'sent', 'delivered', 'read', 'failed', 'undelivered'] as const;
+export type ReceiptState = (typeof RECEIPT_STATES)[number];
 
 /** The register result screen's states: querying → created | sign_failed | unsubscribed | unknown. */
 export const REGISTRATION_STATES = ['querying', 'created', 'sign_failed', 'unsubscribed', 'unknown'] as const;

@@ -71,10 +71,15 @@ export async function deleteMessage(db: DatabaseExecutor, id: string): Promise<v
   await db.delete(outboxMessages).where(eq(outboxMessages.id, id));
 }
 
-export async function markMessageSent(db: DatabaseExecutor, id: string, transport: string): Promise<void> {
+export async function markMessageSent(
+  db: DatabaseExecutor,
+  id: string,
+  transport: string,
+  providerRef: string | null,
+): Promise<void> {
   await db.execute(
     sql`update outbox_messages set state = 'sent', transport = ${transport}, sent_at = now(),
-          last_error = null
+          last_error = null, provider_ref = ${providerRef}
         where id = ${id}`,
   );
 }

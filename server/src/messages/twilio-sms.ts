@@ -6,6 +6,8 @@ export interface TwilioSettings {
   authToken: string;
   /** A number, a messaging service SID (MG…) or an alphanumeric sender ID. */
   from: string;
+  /** Where Twilio posts the message's delivery receipts (twilio-status.ts); none: no receipts are asked for. */
+  statusCallback?: string;
 }
 
 /** The SDK's HTTP client (its `request` is all it calls): the real one by default, a recording one in tests. */
@@ -26,7 +28,10 @@ export function createTwilioSender(
     autoRetry: false,
     timeout: timeoutMs,
   });
-  const sender = settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from };
+  const sender = {
+    ...(settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from }),
+    ...(settings.statusCallback ? { statusCallback: settings.statusCallback } : {}),
+  };
   return {
     transport: 'twilio',
     async send({ to, text }) {

@@ -16,13 +16,13 @@ import {
   markAttemptFailed,
   markMessageSent,
   renewMessageLeases,
-  requestsOfMessage,
   rewriteRequestMessage,
   type ClaimedMessage,
 } from '../messages/outbox-rows';
 import { createWebPushSender, loadVapidKeys } from '../messages/web-push-sender';
 import type { PublicAddressPolicy } from '../lib/public-address';
-import { publishRequestChange } from '../requests/location-request-view';
+import { publishDeliveryChange } from '../requests/request-deliveries';
+import { twilioStatusCallback } from '../messages/twilio-status';
 
 /**
  * How long one delivery may take, and how often a claim is renewed while its batch is being sent. Every
@@ -109,7 +109,7 @@ type Channel = (typeof CHANNELS)[number];
 const laneJob = (channel: Channel) => `outbox:${channel}`;
 
 type DeliveryOutcome =
-  | { state: 'sent'; transport: MessageSender['transport'] | 'local' }
+  | { state: 'sent'; transport: MessageSender['transport'] | 'local'; providerRef: string | null }
   | { state: 'queued' | 'failed'; error: string }
   // Held: the provider refuses our credentials. The attempt does not count towards MAX_ATTEMPTS.
   | { state: 'queued'; error: string; heldSeconds: number };
@@ -121,7 +121,7 @@ type DeliveryOutcome =
  * instances never send the same row and a process that dies mid-send leaves it to be retried after the lease. Email
  * or SMS without a configured provider stays in the outbox itself (readable at /dev/outbox): the local default. Such
  * a row is done with (state 'sent', so no dispatcher ever picks it up) but was sent to no one: transport 'local' says
- * so, and the requester sees it as the delivery state 'outbox', never as 'sent' (deliveryStateOf).
+ * so, and the requester sees it as the delivery state 'outbox', never as 'sent' (deliveryOf).
  *
  * The idempotency key makes a message one row however often its cause is retried. Twilio's API takes no
  * idempotency key, so the one case that can still send an SMS twice is the provider accepting it and this
@@ -148,7 +148,7 @@ export default fp(
       sms: twilioSettings
         ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
           (require('../messages/twilio-sms') as typeof TwilioSms).createTwilioSender(
-            twilioSettings,
+            { ...twilioSettings, statusCallback: twilioStatusCallback(config.publicUrl, config.localTrial) },
             options.twilioHttpClient,
             timing.twilioRequestMs,
           )
@@ -168,9 +168,9 @@ export default fp(
 
     async function attempt(message: ClaimedMessage): Promise<DeliveryOutcome> {
       const sender = senders[message.channel];
-      if (!sender) return { state: 'sent', transport: 'local' };
+      if (!sender) return { state: 'sent', transport: 'local', providerRef: null };
       try {
-        await sender.send({
+        const { providerRef } = await sender.send({
           id: message.id,
           to: message.recipient,
           text: message.body_text,
@@ -178,7 +178,8 @@ export default fp(
           html: message.body_html ?? undefined,
           replyTo: message.reply_to ?? undefined,
         });
-        return { state: 'sent', transport: sender.transport };
+        // Kept so that the provider's delivery receipts find the message.
+        return { state: 'sent', transport: sender.transport, providerRef };
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
         if (error instanceof ProviderCredentialsError) {
@@ -225,7 +226,7 @@ export default fp(
           return;
         }
         if (outcome.state === 'sent') {
-          await markMessageSent(tx, message.id, outcome.transport);
+          await markMessageSent(tx, message.id, outcome.transport, outcome.providerRef);
         } else if ('heldSeconds' in outcome) {
           await holdMessage(tx, message.id, outcome.error, outcome.heldSeconds);
         } else {
@@ -247,11 +248,6 @@ export default fp(
      */
     async function forgetRequestToken(tx: DatabaseExecutor, messageId: string): Promise<void> {
       await rewriteRequestMessage(tx, messageId, SENT_TOKEN_PATTERN, SENT_TOKEN_REPLACEMENT);
-    }
-
-    async function publishDeliveryChange(tx: DatabaseExecutor, messageId: string): Promise<void> {
-      const requests = await requestsOfMessage(tx, messageId);
-      for (const request of requests) await publishRequestChange(tx, request.userId, request.id);
     }
 
     async function dispatchBatch(channel: Channel): Promise<number> {
@@ -341,7 +337,7 @@ export default fp(
     }
 
     // Without a provider a message is finished the moment it is written: it stays in the outbox, sent to no one.
-    // Transport 'local' marks it so; the requester's view reports it as 'outbox' (deliveryStateOf).
+    // Transport 'local' marks it so; the requester's view reports it as 'outbox' (deliveryOf).
     const localDelivery = () => ({ state: 'sent', transport: 'local', sentAt: new Date() }) as const;
 
     const outbox: MessageOutbox = {

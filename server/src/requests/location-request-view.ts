@@ -14,14 +14,31 @@ import {
 } from './request-rows';
 import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
-import type { DeliveryState, LocationRequestView, PositionView } from './view-types';
+import type { DeliveryFailure, DeliveryState, LocationRequestView, PositionView } from './view-types';
+import { twilioFailureReason } from '../messages/twilio-status';
 import { voiceNotesByRequest, type VoiceNoteView } from '../voice/voice-notes';
 
-/** The requester's delivery state of an outbox row. */
-export function deliveryStateOf(state: string | null, transport: string | null): DeliveryState | null {
-  if (state === null) return null;
-  if (state === 'sent' && transport === 'local') return 'outbox';
-  return state as DeliveryState;
+/** What the requester sees of a message's delivery: its state, and why it failed when a receipt said so. */
+export interface DeliveryView {
+  state: DeliveryState | null;
+  failure: DeliveryFailure | null;
+}
+
+/**
+ * The requester's delivery state of an outbox row and its latest receipt. A receipt of delivery, reading or failure
+ * says more than the outbox's own "sent" (and, from the local outbox's dev tools, than "outbox"); a failure the
+ * provider reported is 'failed', as one the outbox gave up on, with its reason.
+ */
+export function deliveryOf(
+  row: Pick<RequestWithDelivery, 'delivery' | 'transport' | 'receipt' | 'receiptErrorCode'>,
+): DeliveryView {
+  if (row.delivery === null) return { state: null, failure: null };
+  if (row.receipt === 'delivered' || row.receipt === 'read') return { state: row.receipt, failure: null };
+  if (row.receipt === 'failed' || row.receipt === 'undelivered') {
+    return { state: 'failed', failure: { reason: twilioFailureReason(row.receiptErrorCode) } };
+  }
+  if (row.delivery === 'sent' && row.transport === 'local') return { state: 'outbox', failure: null };
+  return { state: row.delivery as DeliveryState, failure: null };
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -64,7 +81,7 @@ const NO_VOICE = { note: null, reply: null };
  */
 export function toLocationRequestView(
   row: RequestRow,
-  delivery: DeliveryState | null,
+  delivery: DeliveryView,
   lastPosition: PositionRow | null,
   links: LinkUrlSource | null,
   voice: { note: VoiceNoteView | null; reply: VoiceNoteView | null } = NO_VOICE,
@@ -77,7 +94,8 @@ export function toLocationRequestView(
     url: linkUrl(row, links),
     status: row.status as LocationRequestView['status'],
     consent: row.consent as LocationRequestView['consent'],
-    delivery: row.messageId ? delivery : null,
+    delivery: row.messageId ? delivery.state : null,
+    deliveryFailure: row.messageId ? delivery.failure : null,
     requestTime: row.createdAt.toISOString(),
     openedTime: iso(row.openedAt),
     locatedTime: iso(row.locatedAt),
@@ -109,7 +127,7 @@ async function viewsOf(
   return rows.map((row) =>
     toLocationRequestView(
       row.request,
-      deliveryStateOf(row.delivery, row.transport),
+      deliveryOf(row),
       latest.get(row.request.id) ?? null,
       links,
       voice.get(row.request.id),

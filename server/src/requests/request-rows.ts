@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import type { ReceiptState } from '../db/column-values';
 import { queryRows, type DatabaseExecutor, type DatabaseTransaction } from '../db/open-database';
 import { locationRequests, positions } from '../db/schema/location-requests';
 import { outboxMessages } from '../db/schema/outbox';
@@ -11,11 +12,16 @@ export type RequestRow = typeof locationRequests.$inferSelect;
 export type PositionRow = typeof positions.$inferSelect;
 type NewRequest = typeof locationRequests.$inferInsert;
 
-/** A request with its message's delivery state and transport (null for a link, or before its message exists). */
+/**
+ * A request with its message's delivery state, transport and latest delivery receipt (all null for a link, or
+ * before its message exists).
+ */
 export interface RequestWithDelivery {
   request: RequestRow;
   delivery: string | null;
   transport: string | null;
+  receipt: ReceiptState | null;
+  receiptErrorCode: string | null;
 }
 
 export async function insertRequest(db: DatabaseExecutor, values: NewRequest): Promise<void> {
@@ -58,7 +64,13 @@ export async function deleteOwnedRequestRow(db: DatabaseExecutor, userId: string
 
 function selectWithDelivery(db: DatabaseExecutor) {
   return db
-    .select({ request: locationRequests, delivery: outboxMessages.state, transport: outboxMessages.transport })
+    .select({
+      request: locationRequests,
+      delivery: outboxMessages.state,
+      transport: outboxMessages.transport,
+      receipt: outboxMessages.receipt,
+      receiptErrorCode: outboxMessages.receiptErrorCode,
+    })
     .from(locationRequests)
     .leftJoin(outboxMessages, eq(outboxMessages.id, locationRequests.messageId));
 }

@@ -1,6 +1,7 @@
 import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus } from '../db/column-values';
 import type { Place } from '../db/column-values';
 import type { VoiceNoteView } from '../voice/voice-notes';
+import type { DeliveryFailureReason } from '../messages/twilio-status';
 
 // What a requester sees of their requests, in the API and on the live stream: types only, so that the live events
 // can name them without importing the code that builds them.
@@ -28,6 +29,8 @@ export interface LocationRequestView {
   status: RequestStatus;
   consent: ConsentState;
   delivery: DeliveryState | null;
+  /** Why the message did not reach its recipient, when the provider's receipt said it failed; null otherwise. */
+  deliveryFailure: DeliveryFailure | null;
   requestTime: string;
   openedTime: string | null;
   locatedTime: string | null;
@@ -42,8 +45,14 @@ export interface LocationRequestView {
 
 /**
  * What happened to the message: 'queued' (waiting for the provider, or retrying), 'sent' (a provider, SMTP or
- * Twilio, accepted it), 'failed' (given up), or 'outbox': no provider is configured for its channel, so it stays in
- * the local outbox (/dev/outbox) and never reaches the recipient. The outbox row says 'sent' with transport
- * 'local' (it is done with); the requester must not read that as delivered.
+ * Twilio, accepted it), 'delivered' and 'read' (the provider's receipt said so), 'failed' (given up, or the
+ * provider's receipt said it failed or was undelivered), or 'outbox': no provider is configured for its channel, so
+ * it stays in the local outbox (/dev/outbox) and never reaches the recipient. The outbox row says 'sent' with
+ * transport 'local' (it is done with); the requester must not read that as delivered.
  */
-export type DeliveryState = 'queued' | 'sent' | 'failed' | 'outbox';
+export type DeliveryState = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'outbox';
+
+/** Why a message failed, as the provider's receipt said (its error code, grouped: messages/twilio-status.ts). */
+export interface DeliveryFailure {
+  reason: DeliveryFailureReason;
+}

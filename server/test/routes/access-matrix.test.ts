@@ -9,6 +9,7 @@ import { voiceAudio } from '../support/voice-audio';
 import { insertRequest } from '../support/share-fixtures';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
+import { recordingTwilioClient, signedStatusCallback } from '../support/twilio-recorder';
 
 /**
  * Who may reach which object, for every route whose path names one (an id or a token), generated from the routes
@@ -298,5 +299,67 @@ describe('the access matrix', () => {
         expect([route, answer.statusCode, answer.body]).toEqual([route, 404, expected]);
       }
     }
+  });
+});
+
+/**
+ * A route no session opens: Twilio's status callbacks are proven by their signature alone. Nobody, a subscriber (by
+ * header or cookie) and a signature made with another token are refused alike, and change nothing.
+ */
+describe("the access matrix: Twilio's delivery receipts", () => {
+  const authToken = 'access-matrix-auth-token';
+  const path = '/api/v1/webhooks/twilio/status';
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(
+      'pglite',
+      { TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: '+15005550006' },
+      { build: { twilioHttpClient: recordingTwilioClient().client } },
+    );
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('takes a receipt signed with the auth token only', async () => {
+    const sid = `SM${'1'.repeat(32)}`;
+    const [message] = await testApp.app.db
+      .insert(outboxMessages)
+      .values({
+        idempotencyKey: 'access-matrix-receipt',
+        channel: 'sms',
+        recipient: '+6281234567890',
+        bodyText: 'x',
+        state: 'sent',
+        transport: 'twilio',
+        providerRef: sid,
+      })
+      .returning();
+    const owner = await createRequester(testApp.app, { displayName: 'Sari' });
+    const url = `${testApp.config.publicUrl}${path}`;
+    const signed = signedStatusCallback({ authToken, url, messageSid: sid, status: 'delivered' });
+    const forged = signedStatusCallback({ authToken: 'not-the-token', url, messageSid: sid, status: 'delivered' });
+    const { 'x-twilio-signature': _signature, ...unsigned } = signed.headers;
+    for (const headers of [
+      unsigned,
+      { ...unsigned, ...owner.headers },
+      { ...unsigned, cookie: `token=${owner.token}` },
+      { ...forged.headers, ...owner.headers },
+    ]) {
+      const answer = await testApp.app.inject({ method: 'POST', url: path, headers, payload: signed.payload });
+      expect(answer.statusCode).toBe(403);
+    }
+    const [unchanged] = await testApp.app.db.select().from(outboxMessages).where(eq(outboxMessages.id, message!.id));
+    expect(unchanged).toEqual(message);
+
+    const taken = await testApp.app.inject({
+      method: 'POST',
+      url: path,
+      headers: signed.headers,
+      payload: signed.payload,
+    });
+    expect([taken.statusCode, taken.json().data.recorded]).toEqual([200, true]);
   });
 });

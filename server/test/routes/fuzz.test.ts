@@ -7,6 +7,7 @@ import { OPERATOR_COOKIE } from '../../src/plugins/operator-guard';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { tableDigests } from '../support/table-digests';
 import { buildTestApp, type TestApp } from '../support/test-app';
+import { recordingTwilioClient } from '../support/twilio-recorder';
 
 /**
  * Every route the OpenAPI document lists, sent random, boundary and malformed input (fast-check): path parameters,
@@ -97,7 +98,17 @@ describe('every route under random and malformed input', () => {
   }
 
   beforeAll(async () => {
-    testApp = await buildTestApp('pglite', { RENEWAL_INTERVAL_SECONDS: '0' });
+    // Twilio configured (its fake, no network), so that its status callback route is tried past "not configured".
+    testApp = await buildTestApp(
+      'pglite',
+      {
+        RENEWAL_INTERVAL_SECONDS: '0',
+        TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+        TWILIO_AUTH_TOKEN: 'fuzz-auth-token',
+        TWILIO_FROM: '+15005550006',
+      },
+      { build: { twilioHttpClient: recordingTwilioClient().client } },
+    );
     subscriber = await createRequester(testApp.app);
     await signInOperator();
     const document = testApp.app.swagger() as {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { TwilioHttpClient } from '../../src/messages/twilio-sms';
 
 type RequestOptions = Parameters<TwilioHttpClient['request']>[0];
@@ -43,5 +44,43 @@ export function recordingTwilioClient(script: TwilioAnswer[] = []) {
     requests,
     /** Appends answers to the script. */
     answer: (...more: TwilioAnswer[]) => answers.push(...more),
+  };
+}
+
+/**
+ * A status callback as Twilio posts it for a message it took: its form fields, signed as Twilio signs them
+ * (X-Twilio-Signature: base64 HMAC-SHA1, keyed with the auth token, of the URL Twilio posts to followed by every
+ * field's name and value, sorted by name). Written from Twilio's description, not with the SDK, so the server's
+ * check is tested against an independent signer.
+ */
+export function signedStatusCallback(options: {
+  authToken: string;
+  /** The address Twilio posts to: the statusCallback it was given. */
+  url: string;
+  messageSid: string;
+  status: string;
+  errorCode?: string;
+}) {
+  const fields: Record<string, string> = {
+    AccountSid: `AC${'0123456789abcdef'.repeat(2)}`,
+    ApiVersion: '2010-04-01',
+    From: '+15005550006',
+    MessageSid: options.messageSid,
+    MessageStatus: options.status,
+    SmsSid: options.messageSid,
+    SmsStatus: options.status,
+    To: '+6281234567890',
+    ...(options.errorCode ? { ErrorCode: options.errorCode } : {}),
+  };
+  const signed = Object.keys(fields)
+    .sort()
+    .reduce((text, name) => text + name + fields[name], options.url);
+  return {
+    fields,
+    payload: new URLSearchParams(fields).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': createHmac('sha1', options.authToken).update(signed).digest('base64'),
+    },
   };
 }

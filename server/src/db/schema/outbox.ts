@@ -1,5 +1,6 @@
 import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { oneOf, OUTBOX_CHANNELS, OUTBOX_STATES } from '../column-values';
+import { sql } from 'drizzle-orm';
+import { oneOf, OUTBOX_CHANNELS, OUTBOX_STATES, RECEIPT_STATES } from '../column-values';
 import { createdAt } from './columns';
 
 // The message outbox: every email and SMS, written with the change that causes it.
@@ -33,11 +34,21 @@ export const outboxMessages = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    // The provider's reference for the message (Twilio's message SID): its delivery receipts name it.
+    providerRef: text('provider_ref'),
+    // The furthest state the provider's receipts reported (messages/delivery-receipts.ts), with its error code.
+    receipt: text('receipt', { enum: RECEIPT_STATES }),
+    receiptErrorCode: text('receipt_error_code'),
+    receiptAt: timestamp('receipt_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     uniqueIndex('outbox_messages_idempotency_key_unique').on(table.idempotencyKey),
     index('outbox_messages_due_idx').on(table.state, table.nextAttemptAt),
     check('outbox_messages_channel_check', oneOf(table.channel, OUTBOX_CHANNELS)),
     check('outbox_messages_state_check', oneOf(table.state, OUTBOX_STATES)),
+    check('outbox_messages_receipt_check', oneOf(table.receipt, RECEIPT_STATES)),
+    uniqueIndex('outbox_messages_provider_ref_unique')
+      .on(table.transport, table.providerRef)
+      .where(sql`${table.providerRef} is not null`),
   ],
 );

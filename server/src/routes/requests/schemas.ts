@@ -3,6 +3,7 @@ import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
 import { TEMPLATE_IDS } from '../../requests/templates';
 import { LIVE_END_REASONS } from '../../db/column-values';
+import { DELIVERY_FAILURE_REASONS } from '../../messages/twilio-status';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
 import { positionSchema } from '../share/schemas';
@@ -27,11 +28,21 @@ export const locationRequest = z.object({
   status: z.enum(['pending', 'ip_located', 'gps_tracked']),
   consent: z.enum(['none', 'declined', 'sharing', 'stopped', 'withdrawn', 'cancelled']),
   delivery: z
-    .enum(['queued', 'sent', 'failed', 'outbox'])
+    .enum(['queued', 'sent', 'delivered', 'read', 'failed', 'outbox'])
     .nullable()
     .describe(
       "The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider " +
-        'accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent)',
+        "accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the " +
+        "provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the " +
+        'local outbox, not sent)',
+    ),
+  deliveryFailure: z
+    .object({ reason: z.enum(DELIVERY_FAILURE_REASONS) })
+    .nullable()
+    .describe(
+      "Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off " +
+        'or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the ' +
+        'recipient or their carrier refused it), other. Null otherwise.',
     ),
   requestTime: z.string(),
   openedTime: z.string().nullable(),

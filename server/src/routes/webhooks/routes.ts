@@ -1,8 +1,19 @@
+import formBody from '@fastify/formbody';
 import type Stripe from 'stripe';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
-import { paypalHeaders, stripeHeaders, webhookResponse } from './schemas';
+import type { Config } from '../../config';
+import { TWILIO_STATUS_PATH } from '../../messages/twilio-status';
+import { receiveTwilioStatus } from '../../requests/request-deliveries';
+import {
+  paypalHeaders,
+  stripeHeaders,
+  twilioHeaders,
+  twilioStatusBody,
+  twilioStatusResponse,
+  webhookResponse,
+} from './schemas';
 import { say, webhookRules, type PaypalCaptureEvent } from '../../billing/payment-webhooks';
 
 /**
@@ -11,10 +22,13 @@ import { say, webhookRules, type PaypalCaptureEvent } from '../../billing/paymen
  * transaction as its effect: a replayed event finds its row and changes nothing. HTTP only (the raw body, the
  * signature); what an event changes is in service.ts.
  */
-const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
+const webhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  const { config } = options;
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) =>
     done(null, body),
   );
+  // Twilio posts its callbacks as a form.
+  await app.register(formBody, { bodyLimit: 64 * 1024 });
 
   const rules = webhookRules(app);
 
@@ -97,6 +111,42 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const { duplicate } = await rules.applyPaypalEvent(paypal, event);
       return ok({ received: true as const, duplicate });
+    },
+  );
+
+  app.post(
+    TWILIO_STATUS_PATH,
+    {
+      // Posted by Twilio's servers, never by a page of ours: the signature is what proves it.
+      config: { crossSite: 'allowed' },
+      schema: {
+        consumes: ['application/x-www-form-urlencoded'],
+        tags: ['webhooks'],
+        summary: "Twilio's status callbacks (delivery receipts), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)",
+        description:
+          'The message is found by its MessageSid; its MessageStatus is stored only when it moves the delivery ' +
+          'forward (queued < sent < delivered < read; failed and undelivered are final, with ErrorCode kept), so a ' +
+          'replay or a late status changes nothing. The signature is checked against PUBLIC_URL and this path, the ' +
+          'address Twilio posted to. A wrong or missing signature: 403, nothing changes. An unknown MessageSid: ' +
+          '200, ignored.',
+        headers: twilioHeaders,
+        body: twilioStatusBody,
+        response: { 200: twilioStatusResponse, 403: errorEnvelope, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const outcome = await receiveTwilioStatus(app.db, config.requests.twilio, {
+        // The URL Twilio signed: the public address (behind the proxy), not the host this server was reached at.
+        url: `${config.publicUrl}${request.url}`,
+        signature: request.headers['x-twilio-signature'],
+        params: request.body,
+      });
+      if (outcome.kind === 'not-configured') throw new HttpError(404, say('twilioNotConfigured'));
+      if (outcome.kind === 'forbidden') {
+        request.log.warn('A Twilio status callback with a bad or missing signature was refused');
+        throw new HttpError(403, say('signatureMismatch'));
+      }
+      return ok({ received: true as const, recorded: outcome.kind === 'recorded' });
     },
   );
 };

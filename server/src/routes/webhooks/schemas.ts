@@ -20,3 +20,22 @@ export const paypalHeaders = z.object({
   'paypal-cert-url': z.string().max(2000).optional(),
   'paypal-auth-algo': z.string().max(100).optional(),
 });
+
+export const twilioStatusResponse = envelope(
+  z.object({
+    received: z.literal(true),
+    recorded: z
+      .boolean()
+      .describe(
+        "True when the receipt moved the message's delivery forward; false for a replay, old news or no message",
+      ),
+  }),
+);
+
+/** Twilio signs every callback: a missing signature is refused (403) like a wrong one, not as bad input. */
+export const twilioHeaders = z.object({
+  'x-twilio-signature': z.string().max(200).optional(),
+});
+
+/** A status callback's form fields (MessageSid, MessageStatus, ErrorCode, …): every one is covered by the signature. */
+export const twilioStatusBody = z.record(z.string().max(64), z.string().max(2000));

@@ -1,0 +1,160 @@
+import { eq } from 'drizzle-orm';
+import { locationRequests, requestEvents } from '../../../src/db/schema/location-requests';
+import { outboxMessages } from '../../../src/db/schema/outbox';
+import { TWILIO_STATUS_PATH, twilioStatusCallback } from '../../../src/messages/twilio-status';
+import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+import { recordingTwilioClient, signedStatusCallback } from '../../support/twilio-recorder';
+
+// Behind a proxy: Twilio posts to the public address, the server is reached at its own host (inject's localhost).
+const PUBLIC_URL = 'https://kabari.example';
+const CALLBACK_URL = `${PUBLIC_URL}${TWILIO_STATUS_PATH}`;
+const TWILIO = {
+  TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
+  TWILIO_AUTH_TOKEN: 'test-auth-token',
+  TWILIO_FROM: '+15005550006',
+  PUBLIC_URL,
+};
+
+describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
+  let testApp: TestApp;
+  let requester: TestRequester;
+  const twilio = recordingTwilioClient();
+  let number = 0;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp('pglite', TWILIO, { build: { twilioHttpClient: twilio.client } });
+    requester = await createRequester(testApp.app, { displayName: 'Sari' });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  /** An SMS request, handed to the fake Twilio: its request id and the message SID Twilio gave it. */
+  async function sentSms(): Promise<{ requestId: string; sid: string }> {
+    number += 1;
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/requests/sms',
+      headers: requester.headers,
+      payload: { number: `+62812345670${String(number).padStart(2, '0')}`, templateId: 'check-in', locale: 'en' },
+    });
+    expect(response.statusCode).toBe(200);
+    await testApp.app.outbox.dispatchDue();
+    const requestId = response.json().data.request.id as string;
+    const [row] = await testApp.app.db
+      .select({ sid: outboxMessages.providerRef })
+      .from(locationRequests)
+      .innerJoin(outboxMessages, eq(outboxMessages.id, locationRequests.messageId))
+      .where(eq(locationRequests.id, requestId));
+    expect(row?.sid).toMatch(/^SM\d{32}$/);
+    return { requestId, sid: row!.sid! };
+  }
+
+  const post = (callback: { payload: string; headers: Record<string, string> }) =>
+    testApp.app.inject({ method: 'POST', url: TWILIO_STATUS_PATH, ...callback });
+
+  const callback = (
+    sid: string,
+    status: string,
+    extra: { errorCode?: string; authToken?: string; url?: string } = {},
+  ) =>
+    signedStatusCallback({
+      authToken: extra.authToken ?? TWILIO.TWILIO_AUTH_TOKEN,
+      url: extra.url ?? CALLBACK_URL,
+      messageSid: sid,
+      status,
+      errorCode: extra.errorCode,
+    });
+
+  /** The request as its owner's list shows it. */
+  async function viewOf(requestId: string) {
+    const list = await testApp.app.inject({ method: 'GET', url: '/api/v1/requests', headers: requester.headers });
+    const item = list.json().data.items.find((each: { id: string }) => each.id === requestId);
+    return { delivery: item.delivery as string, deliveryFailure: item.deliveryFailure as unknown };
+  }
+
+  /** The delivery states published to the owner's live stream, in order. */
+  const publishedDeliveries = async (requestId: string) =>
+    (
+      await testApp.app.db
+        .select()
+        .from(requestEvents)
+        .where(eq(requestEvents.requestId, requestId))
+        .orderBy(requestEvents.id)
+    ).map((event) => (event.payload as { delivery: string }).delivery);
+
+  it('asks Twilio for status callbacks at the public address, and only for an https deployment', async () => {
+    const { sid } = await sentSms();
+    expect(twilio.requests.at(-1)?.data).toMatchObject({ StatusCallback: CALLBACK_URL });
+    expect(sid).toMatch(/^SM/);
+    expect(twilioStatusCallback('https://kabari.example', false)).toBe(CALLBACK_URL);
+    expect(twilioStatusCallback('http://localhost:8080', true)).toBeUndefined();
+    expect(twilioStatusCallback('http://kabari.example', false)).toBeUndefined();
+  });
+
+  it('records a signed receipt once, shows it live, and a replay or a late status changes nothing', async () => {
+    const { requestId, sid } = await sentSms();
+    expect((await post(callback(sid, 'sent'))).json().data).toEqual({ received: true, recorded: true });
+    const delivered = await post(callback(sid, 'delivered'));
+    expect(delivered.statusCode).toBe(200);
+    expect(delivered.json().data).toEqual({ received: true, recorded: true });
+    expect(await viewOf(requestId)).toEqual({ delivery: 'delivered', deliveryFailure: null });
+
+    // A replay, then a "sent" that arrives late: answered, nothing changes.
+    for (const late of [callback(sid, 'delivered'), callback(sid, 'sent'), callback(sid, 'queued')]) {
+      const answer = await post(late);
+      expect([answer.statusCode, answer.json().data.recorded]).toEqual([200, false]);
+    }
+    expect(await viewOf(requestId)).toEqual({ delivery: 'delivered', deliveryFailure: null });
+    // Created (queued), handed over (sent), delivered: the receipt "sent" added nothing the requester sees.
+    expect(await publishedDeliveries(requestId)).toEqual(['queued', 'sent', 'delivered']);
+  });
+
+  it('keeps a failure final, with its reason, even when it arrives before the progress', async () => {
+    const { requestId, sid } = await sentSms();
+    expect((await post(callback(sid, 'undelivered', { errorCode: '30003' }))).json().data.recorded).toBe(true);
+    for (const late of ['sent', 'delivered', 'failed'])
+      expect((await post(callback(sid, late))).json().data.recorded).toBe(false);
+    expect(await viewOf(requestId)).toEqual({ delivery: 'failed', deliveryFailure: { reason: 'unreachable' } });
+    const [stored] = await testApp.app.db
+      .select({ receipt: outboxMessages.receipt, code: outboxMessages.receiptErrorCode })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.providerRef, sid));
+    expect(stored).toEqual({ receipt: 'undelivered', code: '30003' });
+    expect(await publishedDeliveries(requestId)).toEqual(['queued', 'sent', 'failed']);
+  });
+
+  it('refuses a wrong or missing signature, or one made for the internal address, with 403 and changes nothing', async () => {
+    const { requestId, sid } = await sentSms();
+    const wrongToken = callback(sid, 'delivered', { authToken: 'another-token' });
+    const { 'x-twilio-signature': _signature, ...unsigned } = callback(sid, 'delivered').headers;
+    // Signed for the address this server was reached at, not the one Twilio was given.
+    const internal = callback(sid, 'delivered', { url: `http://localhost${TWILIO_STATUS_PATH}` });
+    // The right signature over other fields.
+    const tampered = { ...callback(sid, 'delivered'), payload: callback(sid, 'failed').payload };
+    for (const refused of [
+      wrongToken,
+      { payload: callback(sid, 'delivered').payload, headers: unsigned },
+      internal,
+      tampered,
+    ]) {
+      const answer = await post({
+        ...refused,
+        headers: { ...refused.headers, 'x-forwarded-host': 'kabari.example', 'x-forwarded-proto': 'https' },
+      });
+      expect([answer.statusCode, answer.json().status]).toEqual([403, 403]);
+    }
+    expect(await viewOf(requestId)).toEqual({ delivery: 'sent', deliveryFailure: null });
+    expect(await publishedDeliveries(requestId)).toEqual(['queued', 'sent']);
+  });
+
+  it('answers a callback about a message it does not know, and ignores it', async () => {
+    const answer = await post(callback(`SM${'f'.repeat(32)}`, 'delivered'));
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data).toEqual({ received: true, recorded: false });
+    const inbound = await post(callback(`SM${'e'.repeat(32)}`, 'received'));
+    expect(inbound.json().data.recorded).toBe(false);
+  });
+});
