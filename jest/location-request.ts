@@ -15,6 +15,7 @@ export function locationRequest(changes: Partial<LocationRequest> = {}): Locatio
     status: 'pending',
     consent: 'none',
     delivery: 'sent',
+    deliveryFailure: null,
     requestTime: '2026-11-22T04:00:00.000Z',
     openedTime: null,
     locatedTime: null,

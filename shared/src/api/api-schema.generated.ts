@@ -2605,6 +2605,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/twilio/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio's status callbacks (delivery receipts), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)
+         * @description The message is found by its MessageSid; its MessageStatus is stored only when it moves the delivery forward (queued < sent < delivered < read; failed and undelivered are final, with ErrorCode kept), so a replay or a late status changes nothing. The signature is checked against PUBLIC_URL and this path, the address Twilio posted to. A wrong or missing signature: 403, nothing changes. An unknown MessageSid: 200, ignored.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "x-twilio-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                /** @enum {boolean} */
+                                received: true;
+                                /** @description True when the receipt moved the message's delivery forward; false for a replay, old news or no message */
+                                recorded: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personnal/account/export": {
         parameters: {
             query?: never;
@@ -8329,8 +8450,13 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent) */
-                                    delivery: ("queued" | "sent" | "failed" | "outbox") | null;
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
+                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    deliveryFailure: {
+                                        /** @enum {string} */
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                    } | null;
                                     requestTime: string;
                                     openedTime: string | null;
                                     locatedTime: string | null;
@@ -8558,8 +8684,13 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent) */
-                                    delivery: ("queued" | "sent" | "failed" | "outbox") | null;
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
+                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    deliveryFailure: {
+                                        /** @enum {string} */
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                    } | null;
                                     requestTime: string;
                                     openedTime: string | null;
                                     locatedTime: string | null;
@@ -8767,8 +8898,13 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent) */
-                                    delivery: ("queued" | "sent" | "failed" | "outbox") | null;
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
+                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    deliveryFailure: {
+                                        /** @enum {string} */
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                    } | null;
                                     requestTime: string;
                                     openedTime: string | null;
                                     locatedTime: string | null;
@@ -8949,8 +9085,13 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent) */
-                                    delivery: ("queued" | "sent" | "failed" | "outbox") | null;
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
+                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    deliveryFailure: {
+                                        /** @enum {string} */
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                    } | null;
                                     requestTime: string;
                                     openedTime: string | null;
                                     locatedTime: string | null;
@@ -9266,8 +9407,13 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent) */
-                                    delivery: ("queued" | "sent" | "failed" | "outbox") | null;
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
+                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    deliveryFailure: {
+                                        /** @enum {string} */
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                    } | null;
                                     requestTime: string;
                                     openedTime: string | null;
                                     locatedTime: string | null;
@@ -9463,8 +9609,13 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), failed (given up), outbox (no provider configured: kept in the local outbox, not sent) */
-                                    delivery: ("queued" | "sent" | "failed" | "outbox") | null;
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
+                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    deliveryFailure: {
+                                        /** @enum {string} */
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                    } | null;
                                     requestTime: string;
                                     openedTime: string | null;
                                     locatedTime: string | null;

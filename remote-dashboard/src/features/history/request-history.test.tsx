@@ -120,6 +120,39 @@ describe('the request history', () => {
     expect(delivery).not.toHaveTextContent(sent);
   });
 
+  it.each([
+    ['en', '/dashboard', 'Delivered', 'Not delivered: the phone was off or out of reach. Try again later.', 'Failed'],
+    [
+      'id',
+      '/id/dashboard',
+      'Sampai ke penerima',
+      'Tidak sampai: ponselnya mati atau di luar jangkauan. Coba lagi nanti.',
+      'Gagal',
+    ],
+  ] as const)(
+    'says (%s) when the provider delivered a message, and why one did not arrive',
+    async (locale, path, delivered, unreachable, failed) => {
+      fakeApi.on('get', '/api/v1/requests', {
+        items: [
+          request('1', { delivery: 'delivered' }),
+          request('2', { delivery: 'failed', deliveryFailure: { reason: 'unreachable' } }),
+          // Given up by the outbox itself: no reason to tell.
+          request('3', { delivery: 'failed', deliveryFailure: null }),
+        ],
+        total: 3,
+        page: 1,
+        pageSize: 10,
+      });
+      await renderAt(path, <RequestHistory locale={locale} />);
+      const deliveries = await screen.findAllByTestId('request-delivery');
+      expect(deliveries.map((each) => each.textContent)).toEqual([delivered, unreachable, failed]);
+
+      // A receipt arriving on the live stream replaces what the row says.
+      act(() => useRequestHistoryStore.getState().upsertRequest(request('3', { delivery: 'delivered' })));
+      expect(screen.getAllByTestId('request-delivery')[2]).toHaveTextContent(delivered);
+    },
+  );
+
   it('offers Cancel only where the server cancels, and says what it really did', async () => {
     const future = new Date(Date.now() + 86_400_000).toISOString();
     const past = new Date(Date.now() - 1000).toISOString();

@@ -94,6 +94,17 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
     });
   }
 
+  /** The message's delivery in plain words: a failure the provider explained says why. */
+  function deliveryText(request: LocationRequest): string {
+    if (request.delivery === 'outbox') {
+      return t(`history.deliveries.outbox.${request.channel === 'email' ? 'email' : 'sms'}`);
+    }
+    if (request.delivery === 'failed' && request.deliveryFailure) {
+      return t(`history.deliveryFailures.${request.deliveryFailure.reason}`);
+    }
+    return t(`history.deliveries.${request.delivery ?? 'queued'}`);
+  }
+
   const notYet = t('history.notYet');
   return (
     <section className="request-history" aria-labelledby="request-history-title">
@@ -134,11 +145,7 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
               {request.delivery && (
                 <div>
                   <dt>{t('history.fields.delivery')}</dt>
-                  <dd data-testid="request-delivery">
-                    {request.delivery === 'outbox'
-                      ? t(`history.deliveries.outbox.${request.channel === 'email' ? 'email' : 'sms'}`)
-                      : t(`history.deliveries.${request.delivery}`)}
-                  </dd>
+                  <dd data-testid="request-delivery">{deliveryText(request)}</dd>
                 </div>
               )}
               <div>
