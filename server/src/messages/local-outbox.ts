@@ -20,5 +20,7 @@ export async function localOutbox(db: DatabaseExecutor, recipient: string | unde
     lastError: row.lastError,
     createdAt: row.createdAt.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
+    receipt: row.receipt,
+    receiptErrorCode: row.receiptErrorCode,
   }));
 }

@@ -1,8 +1,12 @@
+import formBody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../lib/envelope';
+import { RECEIPT_STATES } from '../../db/column-values';
+import { envelope, errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { sayCommon } from '../../lib/messages';
 import { localOutbox } from '../../messages/local-outbox';
+import { recordDeliveryReceipt } from '../../requests/request-deliveries';
 import { escapeHtml } from '../../lib/escape-html';
 
 const outboxMessage = z.object({
@@ -19,7 +23,16 @@ const outboxMessage = z.object({
   lastError: z.string().nullable(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
+  receipt: z.enum(RECEIPT_STATES).nullable().describe("The provider's latest delivery receipt (SMS)"),
+  receiptErrorCode: z.string().nullable(),
 });
+
+// What the page's buttons simulate: Twilio's receipts of a delivered SMS, and of one the phone could not take (its
+// ErrorCode 30003, an unreachable handset).
+const SIMULATED_RECEIPTS = {
+  delivered: { state: 'delivered', errorCode: null },
+  failed: { state: 'undelivered', errorCode: '30003' },
+} as const;
 
 /**
  * The local outbox: every email and SMS the app sent or would send, newest first, so a reset or a consent link can
@@ -27,6 +40,8 @@ const outboxMessage = z.object({
  * browsers. Registered by the dev tools plugin (routes/dev-tools), behind its token.
  */
 const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, options) => {
+  // The page's buttons are plain forms.
+  await app.register(formBody, { bodyLimit: 1024 });
   app.get(
     '/dev/outbox',
     {
@@ -55,12 +70,21 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, op
       const wantsHtml = format === 'html' || (format === undefined && request.headers.accept?.includes('text/html'));
       if (!wantsHtml) return ok(messages);
 
+      const token = encodeURIComponent(String(request.query.token ?? ''));
+      const receiptForm = (id: string, receipt: keyof typeof SIMULATED_RECEIPTS, label: string) =>
+        `<form method="post" action="/dev/outbox/${escapeHtml(id)}/receipt?token=${escapeHtml(token)}">` +
+        `<input type="hidden" name="receipt" value="${receipt}"><button type="submit">${label}</button></form>`;
       const items = messages
         .map(
           (message) => `<article>
   <h2>${escapeHtml(message.channel === 'sms' ? 'SMS' : (message.subject ?? '(no subject)'))}</h2>
-  <p class="meta">${escapeHtml(message.channel)} to <b>${escapeHtml(message.recipient)}</b> · ${escapeHtml(message.createdAt)} · ${escapeHtml(message.state)}${message.transport ? ` (${escapeHtml(message.transport)})` : ''}</p>
-  <pre>${escapeHtml(message.bodyText)}</pre>
+  <p class="meta">${escapeHtml(message.channel)} to <b>${escapeHtml(message.recipient)}</b> · ${escapeHtml(message.createdAt)} · ${escapeHtml(message.state)}${message.transport ? ` (${escapeHtml(message.transport)})` : ''}${message.receipt ? ` · receipt: ${escapeHtml(message.receipt)}${message.receiptErrorCode ? ` (${escapeHtml(message.receiptErrorCode)})` : ''}` : ''}</p>
+  <pre>${escapeHtml(message.bodyText)}</pre>${
+    message.channel === 'sms'
+      ? `
+  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}</div>`
+      : ''
+  }
 </article>`,
         )
         .join('\n');
@@ -68,10 +92,48 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, op
       return (reply as FastifyReply).type('text/html; charset=utf-8').serializer((payload: unknown) => String(payload))
         .send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Kabari local outbox</title>
-<style>body{font-family:sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ddd;padding:1rem 0}.meta{color:#666}pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem}</style>
+<style>body{font-family:sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ddd;padding:1rem 0}.meta{color:#666}.receipts{display:flex;gap:.5rem}pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem}</style>
 </head><body><h1>Local outbox</h1><p>${messages.length} message(s), newest first. Set SMTP_URL (email) and TWILIO_* (SMS) for real delivery.</p>
 ${items || '<p>No messages yet.</p>'}
 </body></html>`);
+    },
+  );
+
+  app.post(
+    '/dev/outbox/:id/receipt',
+    {
+      schema: {
+        hide: options.hide,
+        tags: ['development'],
+        summary: "Simulates the provider's delivery receipt of an SMS (delivered, or failed: the phone unreachable)",
+        description:
+          'Recorded by the same rule as a Twilio status callback (without its signature check): stored only when it ' +
+          "moves the delivery forward, and published to the requester's live stream when it changes their view. " +
+          'A form from the outbox page is sent back to the page (303); a JSON call is answered in JSON.',
+        params: z.object({ id: z.uuid() }),
+        querystring: z.object({ token: z.string().optional() }),
+        body: z.object({ receipt: z.enum(['delivered', 'failed']) }),
+        response: {
+          200: envelope(z.object({ recorded: z.boolean() })),
+          404: errorEnvelope,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const simulated = SIMULATED_RECEIPTS[request.body.receipt];
+      const outcome = await recordDeliveryReceipt(app.db, { message: { id: request.params.id }, ...simulated });
+      if (outcome.kind === 'unknown') {
+        throw new HttpError(
+          404,
+          sayCommon('notFound', { method: request.method, path: request.url.split('?', 1)[0] ?? '' }),
+        );
+      }
+      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+        const token = encodeURIComponent(request.query.token ?? '');
+        return (reply as FastifyReply).redirect(`/dev/outbox?token=${token}&format=html`, 303);
+      }
+      return ok({ recorded: outcome.kind === 'recorded' });
     },
   );
 };

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { loggerOptions } from '../../../src/app';
 import { loadConfig } from '../../../src/config';
+import { createRequester } from '../../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 import { copyWebFixture } from '../../support/web-fixture';
 
@@ -69,6 +70,53 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
     expect(page.body).toContain('<h2>SMS</h2>');
     expect(page.body).toContain('sms to <b>+6281234567890</b>');
     expect(page.body).toContain('sent (local)');
+  });
+
+  it("simulates an SMS's delivery receipts from the page, through the same rule as Twilio's, shown to the requester", async () => {
+    const requester = await createRequester(testApp.app, { displayName: 'Sari' });
+    const sent = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/requests/sms',
+      headers: requester.headers,
+      payload: { number: '+6281234567811', templateId: 'check-in', locale: 'en' },
+    });
+    const requestId = sent.json().data.request.id as string;
+    const [sms] = (await testApp.app.inject({ url: withToken('/dev/outbox?recipient=%2B6281234567811') })).json().data;
+    const page = await testApp.app.inject({ url: withToken('/dev/outbox?format=html&recipient=%2B6281234567811') });
+    expect(page.body).toContain(`action="/dev/outbox/${sms.id}/receipt?token=${testApp.config.devTools.token}"`);
+    expect(page.body).toContain('Simulate “delivered”');
+    const deliveryOf = async () => {
+      const list = await testApp.app.inject({ url: '/api/v1/requests', headers: requester.headers });
+      const item = list.json().data.items.find((each: { id: string }) => each.id === requestId);
+      return [item.delivery, item.deliveryFailure];
+    };
+    expect(await deliveryOf()).toEqual(['outbox', null]);
+
+    // The page's form: back to the page (303).
+    const post = (receipt: string, id = sms.id as string) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: withToken(`/dev/outbox/${id}/receipt`),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:8080' },
+        payload: `receipt=${receipt}`,
+      });
+    const delivered = await post('delivered');
+    expect(delivered.statusCode).toBe(303);
+    expect(delivered.headers.location).toBe(`/dev/outbox?token=${testApp.config.devTools.token}&format=html`);
+    expect(await deliveryOf()).toEqual(['delivered', null]);
+    await post('failed');
+    expect(await deliveryOf()).toEqual(['failed', { reason: 'unreachable' }]);
+    // A failure is final; an email takes no receipt; without the token the route is unknown.
+    await post('delivered');
+    expect(await deliveryOf()).toEqual(['failed', { reason: 'unreachable' }]);
+    const [email] = (await testApp.app.inject({ url: withToken('/dev/outbox?recipient=a%40example.com') })).json().data;
+    expect((await post('delivered', email.id)).statusCode).toBe(404);
+    const guessed = await testApp.app.inject({
+      method: 'POST',
+      url: `/dev/outbox/${sms.id}/receipt`,
+      payload: { receipt: 'delivered' },
+    });
+    expect(guessed.statusCode).toBe(404);
   });
 
   it('shows a simple page to a browser, escaped', async () => {
