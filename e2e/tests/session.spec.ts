@@ -43,12 +43,24 @@ test.describe('the session and the API client', () => {
     await expect(page.locator('header').getByRole('button', { name: 'Masuk' })).toBeVisible();
   });
 
-  test('a 403 goes to the expired state', async ({ page, context, baseURL }) => {
+  test("the subscription's 403 goes to the expired state; any other 403 is only said", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await signIn(context, baseURL!);
-    await answer(page, subscriptionInfoUrl, () => envelope(403, null, 'Forbidden'));
+    const refusal = { refusal: 'subscription-needed' };
+    const subscription = await answer(page, subscriptionInfoUrl, () => envelope(403, refusal, 'Forbidden'));
     await page.goto('/dashboard/modules/MySubscription');
     await expect(page).toHaveURL(/\/dashboard\/\?s=-1&at=10$/);
     await expect(page.getByTestId('dashboard-user')).toBeVisible();
+
+    await page.unroute(subscriptionInfoUrl);
+    expect(subscription.calls()).toBeGreaterThan(0);
+    await answer(page, subscriptionInfoUrl, () => envelope(403, null, 'This account is suspended.'));
+    await page.goto('/dashboard/modules/MySubscription');
+    await expect(toasts(page).filter({ hasText: 'This account is suspended.' })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/modules\/MySubscription$/);
   });
 
   test('an expired subscription (expiredStatus 1) goes to the expired state once, and stays there', async ({

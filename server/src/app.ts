@@ -189,7 +189,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     }
     if (error instanceof HttpError) {
       reply.headers(error.headers);
-      return reply.code(statusCode).send(failure(statusCode, error.messageIn(locale)));
+      return reply.code(statusCode).send(failure(statusCode, error.messageIn(locale), error.data));
     }
     return reply.code(statusCode).send(failure(statusCode, error.message));
   });

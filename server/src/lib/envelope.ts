@@ -20,12 +20,25 @@ export const errorEnvelope = envelope(z.null()).describe(
   'An error: status mirrors the HTTP status, message says what went wrong.',
 );
 
+/**
+ * Why a signed-in user may not do this: `subscription-needed` (no running subscription; the app shows its expired
+ * state), or null for any other refusal (a suspended account, a cross-site post, …), which the app only says.
+ */
+export const refusalEnvelope = envelope(
+  z
+    .object({ refusal: z.enum(['subscription-needed']) })
+    .nullable()
+    .meta({ id: 'Refusal' }),
+).describe('A refusal (403): status and message as for any error; data says when it is the subscription.');
+
+export type Refusal = NonNullable<z.infer<typeof refusalEnvelope>['data']>;
+
 export function ok<T>(data: T, message = 'ok'): Envelope<T> {
   return { status: 200, message, data };
 }
 
-export function failure(status: number, message: string): Envelope<null> {
-  return { status, message, data: null };
+export function failure<T = null>(status: number, message: string, data: T = null as T): Envelope<T> {
+  return { status, message, data };
 }
 
 // Documented error answers shared by every route.
@@ -43,13 +56,21 @@ export class HttpError extends Error {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
   readonly texts: LocalizedText | undefined;
+  /** What the error answer's data says beside the message (a refusal's reason); null by default. */
+  readonly data: Refusal | null;
 
-  constructor(statusCode: number, message: string | LocalizedText, headers: Record<string, string> = {}) {
+  constructor(
+    statusCode: number,
+    message: string | LocalizedText,
+    headers: Record<string, string> = {},
+    data: Refusal | null = null,
+  ) {
     super(typeof message === 'string' ? message : message.en);
     this.name = 'HttpError';
     this.statusCode = statusCode;
     this.headers = headers;
     this.texts = typeof message === 'string' ? undefined : message;
+    this.data = data;
   }
 
   messageIn(locale: Locale): string {

@@ -13,10 +13,13 @@ export async function hasLiveSubscription(db: DatabaseExecutor, userId: string):
 }
 
 /**
- * Only subscribers whose subscription runs, and whose account is not suspended, may send: 403, which the client
- * shows as the expired state (the suspension's message says why).
+ * Only subscribers whose subscription runs, and whose account is not suspended, may send: 403. The subscription's
+ * refusal says so in its data (`subscription-needed`), and the app shows its expired state for that one only; a
+ * suspension's refusal is said as it is.
  */
 export async function requireSubscriber(db: DatabaseExecutor, userId: string): Promise<void> {
   await refuseSuspendedSender(db, userId);
-  if (!(await hasLiveSubscription(db, userId))) throw new HttpError(403, sayRequests('subscriptionNeeded'));
+  if (!(await hasLiveSubscription(db, userId))) {
+    throw new HttpError(403, sayRequests('subscriptionNeeded'), {}, { refusal: 'subscription-needed' });
+  }
 }

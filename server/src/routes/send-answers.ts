@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorEnvelope, errorResponses, HttpError, ok } from '../lib/envelope';
+import { errorEnvelope, errorResponses, HttpError, ok, refusalEnvelope } from '../lib/envelope';
 import { requestLocale } from '../lib/messages';
 import type { CreateOutcome } from '../requests/create-request';
 import type { SendLimitsConfig } from '../requests/requests-config';
@@ -16,7 +16,7 @@ export const signedInResponses = { ...errorResponses, 401: errorEnvelope };
 export const linkSendResponses = {
   200: requestResponse,
   ...signedInResponses,
-  403: errorEnvelope,
+  403: refusalEnvelope,
   429: limitedResponse,
 };
 
@@ -24,7 +24,7 @@ export const linkSendResponses = {
 export const messageSendResponses = {
   200: requestResponse,
   ...signedInResponses,
-  403: errorEnvelope,
+  403: refusalEnvelope,
   409: errorEnvelope,
   429: limitedResponse,
 };

@@ -165,9 +165,12 @@ describeEachDatabase('suspending a requester', (driver) => {
       payload: { title: 'Again', locale: 'en' },
     });
     expect(send.statusCode).toBe(403);
-    expect(send.json().message).toBe(
-      'Your account has been suspended after a report of misuse: it cannot send location requests.',
-    );
+    // Not the subscription's refusal (data null): the app says it rather than showing its expired state.
+    expect(send.json()).toEqual({
+      status: 403,
+      message: 'Your account has been suspended after a report of misuse: it cannot send location requests.',
+      data: null,
+    });
 
     // The check sign-up makes, whatever the case of the address.
     await expect(

@@ -8332,7 +8332,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                /** @description A refusal (403): status and message as for any error; data says when it is the subscription. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8341,7 +8341,7 @@ export interface paths {
                         "application/json": {
                             status: number;
                             message: string;
-                            data: null;
+                            data: components["schemas"]["Refusal"];
                         };
                     };
                 };
@@ -8550,7 +8550,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                /** @description A refusal (403): status and message as for any error; data says when it is the subscription. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8559,7 +8559,7 @@ export interface paths {
                         "application/json": {
                             status: number;
                             message: string;
-                            data: null;
+                            data: components["schemas"]["Refusal"];
                         };
                     };
                 };
@@ -8784,7 +8784,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                /** @description A refusal (403): status and message as for any error; data says when it is the subscription. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8793,7 +8793,7 @@ export interface paths {
                         "application/json": {
                             status: number;
                             message: string;
-                            data: null;
+                            data: components["schemas"]["Refusal"];
                         };
                     };
                 };
@@ -9507,7 +9507,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                /** @description A refusal (403): status and message as for any error; data says when it is the subscription. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -9516,7 +9516,7 @@ export interface paths {
                         "application/json": {
                             status: number;
                             message: string;
-                            data: null;
+                            data: components["schemas"]["Refusal"];
                         };
                     };
                 };
@@ -9842,7 +9842,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                /** @description A refusal (403): status and message as for any error; data says when it is the subscription. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -9851,7 +9851,7 @@ export interface paths {
                         "application/json": {
                             status: number;
                             message: string;
-                            data: null;
+                            data: components["schemas"]["Refusal"];
                         };
                     };
                 };
@@ -12893,6 +12893,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        RefusalInput: {
+            /** @enum {string} */
+            refusal: "subscription-needed";
+        } | null;
         RecipientPageDataInput: {
             pathname: string;
             search: string;
@@ -13007,6 +13011,10 @@ export interface components {
             };
             error?: string;
         };
+        Refusal: {
+            /** @enum {string} */
+            refusal: "subscription-needed";
+        } | null;
         RecipientPageData: {
             pathname: string;
             search: string;

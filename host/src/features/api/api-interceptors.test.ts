@@ -111,15 +111,24 @@ describe('API client interceptors', () => {
     expect(effects.toastError).not.toHaveBeenCalled();
   });
 
-  it('on 403 goes to the expired state, for an HTTP 403 and an envelope 403 alike', async () => {
+  it("on the subscription's 403 goes to the expired state, for an HTTP 403 and an envelope 403 alike", async () => {
+    const refusal = { refusal: 'subscription-needed' };
     const { client, effects } = setUp([
-      failure(403, 'Forbidden'),
-      { status: 200, body: { status: 403, message: 'Forbidden', data: null } },
+      { status: 403, body: { status: 403, message: 'An active subscription is needed.', data: refusal } },
+      { status: 200, body: { status: 403, message: 'An active subscription is needed.', data: refusal } },
     ]);
     await expect(client.get('/a')).rejects.toBeInstanceOf(ApiError);
     await expect(client.post('/b')).rejects.toBeInstanceOf(ApiError);
     expect(effects.forbidden).toHaveBeenCalledTimes(2);
     expect(effects.toastError).not.toHaveBeenCalled();
+  });
+
+  it('says any other 403 (a suspended account, a cross-site refusal) instead of going to the expired state', async () => {
+    const { client, effects } = setUp([failure(403, 'This account is suspended.'), { status: 403, body: 'Forbidden' }]);
+    await expect(client.post('/a')).rejects.toEqual(expect.objectContaining({ status: 403 }));
+    await expect(client.post('/b')).rejects.toEqual(expect.objectContaining({ status: 403 }));
+    expect(effects.forbidden).not.toHaveBeenCalled();
+    expect(effects.toastError.mock.calls).toEqual([['This account is suspended.'], [undefined]]);
   });
 
   it("toasts the server's message, or its error text", async () => {

@@ -1,5 +1,6 @@
 import type { AxiosInstance, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { ApiError } from '@kabari/shared/api/api-error';
+import type { ApiSchema } from '@kabari/shared/api/api-types';
 import { isEnvelope } from '@kabari/shared/api/envelope';
 import { apiTarget, type ApiHeaderSource } from '../../lib/api-headers';
 import { retryDelayMs, shouldRetry } from './retry-policy';
@@ -8,7 +9,7 @@ import { retryDelayMs, shouldRetry } from './retry-policy';
 export interface ApiEffects extends ApiHeaderSource {
   /** 401: the session is over. */
   sessionExpired(): void;
-  /** 403: the subscription does not allow this. */
+  /** 403 for want of a running subscription (the server says so in the answer's data). */
   forbidden(): void;
   /** Any other failure, with the server's message when it gave one. */
   toastError(message: string | undefined): void;
@@ -35,6 +36,16 @@ function serverMessage(body: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a 403 is the subscription's refusal: the app then shows its expired state. Any other 403 (a suspended
+ * account, a post from another site) is only said, like other failures.
+ */
+function isSubscriptionRefusal(body: unknown): boolean {
+  if (!isEnvelope(body)) return false;
+  const data = body.data as Partial<ApiSchema<'Refusal'>> | null;
+  return data?.refusal === 'subscription-needed';
+}
+
 /** The status a response stands for: the envelope's when there is one, else HTTP's. */
 function statusOf(response: AxiosResponse): number {
   return isEnvelope(response.data) && typeof response.data.status === 'number' ? response.data.status : response.status;
@@ -43,7 +54,7 @@ function statusOf(response: AxiosResponse): number {
 /**
  * The interceptors of the one axios instance: headers on the way out; on the way back,
  * the envelope's data for 200–299 (or the raw response when asked), one retry for reads that met a
- * passing failure, and the 401, 403 and error-toast rules. A failed call rejects with an ApiError.
+ * passing failure, and the 401, subscription-403 and error-toast rules. A failed call rejects with an ApiError.
  */
 export function installApiInterceptors(client: AxiosInstance, effects: ApiEffects): void {
   client.interceptors.request.use(async (config) => {
@@ -67,7 +78,7 @@ export function installApiInterceptors(client: AxiosInstance, effects: ApiEffect
     const message = serverMessage(response.data);
     if (!config?.handledStatuses?.includes(status)) {
       if (status === 401) effects.sessionExpired();
-      else if (status === 403) effects.forbidden();
+      else if (status === 403 && isSubscriptionRefusal(response.data)) effects.forbidden();
       else if (config?.toastErrors !== false) effects.toastError(message);
     }
     throw new ApiError(message ?? `Request failed with status ${status}`, status, response.data);

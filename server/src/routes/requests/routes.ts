@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
-import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
+import { errorEnvelope, errorResponses, HttpError, ok, refusalEnvelope } from '../../lib/envelope';
 import { requestLocale, sayCommon } from '../../lib/messages';
 import { deleteOwnedRequest } from '../../requests/cancel-request';
 import { requestsShownTo, type LinkUrlSource } from '../../requests/location-request-view';
@@ -99,7 +99,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           "The link limit is the caller's own and needs neither.",
         security,
         querystring: limitQuery,
-        response: { 200: limitResponse, ...signedInResponses, 403: errorEnvelope, 429: errorEnvelope },
+        response: { 200: limitResponse, ...signedInResponses, 403: refusalEnvelope, 429: errorEnvelope },
       },
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
+import { errorEnvelope, errorResponses, ok, refusalEnvelope } from '../../lib/envelope';
 import { ownedAudio, recordDraft, removeDraft, VOICE_NOTES_PER_DAY } from '../../voice/voice-notes';
 import { acceptAudioBodies, askedRange, sendAudio } from './audio-http';
 import {
@@ -40,7 +40,7 @@ const voiceNoteRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: voiceNoteResponse,
           ...responses,
-          403: errorEnvelope,
+          403: refusalEnvelope,
           413: errorEnvelope,
           429: errorEnvelope,
         },

@@ -648,9 +648,11 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
 
       const expired = await createRequester(testApp.app, { subscription: null });
       const refused = await inIndonesian(expired, 'POST', '/api/v1/requests/sms', sms(freshNumber()));
-      expect(refused.json()).toMatchObject({
+      // The refusal says it is the subscription's: the app shows its expired state for this 403 only.
+      expect(refused.json()).toEqual({
         status: 403,
         message: 'Langganan Anda sudah berakhir. Perpanjang untuk mengirim permintaan lokasi.',
+        data: { refusal: 'subscription-needed' },
       });
 
       const withLink = await inIndonesian(sari, 'POST', '/api/v1/requests/sms', sms(freshNumber(), 'lihat bit.ly/x'));
