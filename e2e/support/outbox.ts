@@ -2,6 +2,7 @@
 import { devToolUrl } from './kabari-server';
 
 export interface OutboxMessage {
+  id: string;
   channel: 'email' | 'sms';
   recipient: string;
   subject: string | null;
@@ -17,4 +18,14 @@ export async function outboxMessages(baseURL: string, recipient: string): Promis
   const response = await fetch(url);
   if (!response.ok) throw new Error(`the outbox answered ${response.status}`);
   return ((await response.json()) as { data: OutboxMessage[] }).data;
+}
+
+/** What the outbox page's buttons do: record a simulated delivery receipt of an SMS, as Twilio's callback would. */
+export async function simulateReceipt(baseURL: string, messageId: string, receipt: 'delivered' | 'failed') {
+  const response = await fetch(devToolUrl(baseURL, `/dev/outbox/${messageId}/receipt`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ receipt }),
+  });
+  if (!response.ok) throw new Error(`the outbox answered ${response.status}`);
 }

@@ -10,7 +10,7 @@ import {
   startPublicPageApp,
   toasts,
 } from '../support/app-helpers';
-import { outboxMessages } from '../support/outbox';
+import { outboxMessages, simulateReceipt } from '../support/outbox';
 
 // Location requests from the requester's side, against a Kabari of its own with the local outbox open,
 // where the messages sent can be read.
@@ -50,6 +50,7 @@ const texts = {
     pending: 'Pending',
     notAnswered: 'Not answered yet',
     outboxSms: 'In the local outbox, not sent (no SMS provider is configured)',
+    delivered: 'Delivered',
     outboxEmail: 'In the local outbox, not sent (no email provider is configured)',
     messageLimited: 'One message per number or email every 3 hours. You can send the next one to',
     byEmail: 'By email',
@@ -90,6 +91,7 @@ const texts = {
     pending: 'Menunggu',
     notAnswered: 'Belum dijawab',
     outboxSms: 'Di kotak keluar lokal, tidak terkirim (penyedia SMS belum dikonfigurasi)',
+    delivered: 'Sampai ke penerima',
     outboxEmail: 'Di kotak keluar lokal, tidak terkirim (penyedia email belum dikonfigurasi)',
     messageLimited: 'Satu pesan per nomor atau email setiap 3 jam.',
     byEmail: 'Email',
@@ -163,6 +165,9 @@ for (const { locale, number, typed, name } of journeys) {
       expect(sent[0]).toMatchObject({ channel: 'sms', recipient: number });
       expect(sent[0]?.bodyText).toContain(note);
       expect(sent[0]?.bodyText).toContain(displayName);
+      // The provider's delivery receipt (from the outbox's tools, as Twilio's callback would): the row says so, live.
+      await simulateReceipt(baseURL!, sent[0]!.id, 'delivered');
+      await expect(row.getByTestId('request-delivery')).toHaveText(say.delivered);
 
       // The same number again: the limit is shown before trying, and the server refuses with the time.
       await search.getByRole('button', { name: say.find }).click();
