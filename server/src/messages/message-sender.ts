@@ -29,7 +29,11 @@ export interface MessageSender {
 
 /** A delivery error that another attempt cannot fix (an invalid number, a blocked recipient, a mailbox refused). */
 export class PermanentDeliveryError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The provider's error code (Twilio's), kept as the message's failed receipt so the requester is told why. */
+    readonly providerCode?: string,
+  ) {
     super(message);
     this.name = 'PermanentDeliveryError';
   }

@@ -50,6 +50,7 @@ export function createTwilioSender(
         if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
           throw new PermanentDeliveryError(
             `Twilio refused the message (${status}${code ? `, code ${code}` : ''}): ${reason}`,
+            code ? String(code) : undefined,
           );
         }
         throw error;

@@ -23,6 +23,7 @@ import { createWebPushSender, loadVapidKeys } from '../messages/web-push-sender'
 import type { PublicAddressPolicy } from '../lib/public-address';
 import { publishDeliveryChange } from '../requests/request-deliveries';
 import { twilioStatusCallback } from '../messages/twilio-status';
+import { recordReceipt } from '../messages/delivery-receipt-rows';
 
 /**
  * How long one delivery may take, and how often a claim is renewed while its batch is being sent. Every
@@ -110,7 +111,7 @@ const laneJob = (channel: Channel) => `outbox:${channel}`;
 
 type DeliveryOutcome =
   | { state: 'sent'; transport: MessageSender['transport'] | 'local'; providerRef: string | null }
-  | { state: 'queued' | 'failed'; error: string }
+  | { state: 'queued' | 'failed'; error: string; providerCode?: string }
   // Held: the provider refuses our credentials. The attempt does not count towards MAX_ATTEMPTS.
   | { state: 'queued'; error: string; heldSeconds: number };
 
@@ -195,7 +196,11 @@ export default fp(
           { messageId: message.id, channel: message.channel, attempts: message.attempts, permanent, err: error },
           'Message delivery failed',
         );
-        return { state: permanent || message.attempts >= MAX_ATTEMPTS ? 'failed' : 'queued', error: reason };
+        return {
+          state: permanent || message.attempts >= MAX_ATTEMPTS ? 'failed' : 'queued',
+          error: reason,
+          ...(permanent && error.providerCode ? { providerCode: error.providerCode } : {}),
+        };
       }
     }
 
@@ -231,6 +236,10 @@ export default fp(
           await holdMessage(tx, message.id, outcome.error, outcome.heldSeconds);
         } else {
           await markAttemptFailed(tx, message.id, outcome.state, outcome.error, retryDelaySeconds(message.attempts));
+          // The provider refused it for good and said why: kept as its failed receipt, which the requester reads.
+          if (outcome.state === 'failed' && outcome.providerCode) {
+            await recordReceipt(tx, message.id, 'failed', outcome.providerCode);
+          }
         }
         // A provider has the message (or refused it for good): nobody needs the consent link in our copy again.
         if (outcome.state === 'failed' || (outcome.state === 'sent' && outcome.transport !== 'local')) {

@@ -126,6 +126,21 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
     expect(await publishedDeliveries(requestId)).toEqual(['queued', 'sent', 'failed']);
   });
 
+  it('says why when Twilio refuses an SMS at once (an invalid number)', async () => {
+    // The fake answers 400 with Twilio's code 21211: "The 'To' number is not a valid phone number."
+    twilio.answer(400);
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/requests/sms',
+      headers: requester.headers,
+      payload: { number: '+6281234567099', templateId: 'check-in', locale: 'en' },
+    });
+    await testApp.app.outbox.dispatchDue();
+    const requestId = response.json().data.request.id as string;
+    expect(await viewOf(requestId)).toEqual({ delivery: 'failed', deliveryFailure: { reason: 'invalid-number' } });
+    expect(await publishedDeliveries(requestId)).toEqual(['queued', 'failed']);
+  });
+
   it('refuses a wrong or missing signature, or one made for the internal address, with 403 and changes nothing', async () => {
     const { requestId, sid } = await sentSms();
     const wrongToken = callback(sid, 'delivered', { authToken: 'another-token' });
