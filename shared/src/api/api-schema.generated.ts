@@ -8452,7 +8452,7 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
                                         reason: "unreachable" | "invalid-number" | "blocked" | "other";
@@ -8686,7 +8686,7 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
                                         reason: "unreachable" | "invalid-number" | "blocked" | "other";
@@ -8900,7 +8900,7 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
                                         reason: "unreachable" | "invalid-number" | "blocked" | "other";
@@ -9087,7 +9087,7 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
                                         reason: "unreachable" | "invalid-number" | "blocked" | "other";
@@ -9409,7 +9409,7 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
                                         reason: "unreachable" | "invalid-number" | "blocked" | "other";
@@ -9611,7 +9611,7 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
                                         reason: "unreachable" | "invalid-number" | "blocked" | "other";

@@ -40,9 +40,9 @@ export const locationRequest = z.object({
     .object({ reason: z.enum(DELIVERY_FAILURE_REASONS) })
     .nullable()
     .describe(
-      "Why the message did not arrive, when the provider's receipt said it failed: unreachable (the phone was off " +
-        'or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the ' +
-        'recipient or their carrier refused it), other. Null otherwise.',
+      'Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): ' +
+        'unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take ' +
+        'the message), blocked (the recipient or their carrier refused it), other. Null otherwise.',
     ),
   requestTime: z.string(),
   openedTime: z.string().nullable(),
