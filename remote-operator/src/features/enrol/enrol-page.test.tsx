@@ -85,6 +85,29 @@ describe('the enrolment page', () => {
     expect(fakeApi.calls('post', '/api/v1/operator/enrolment/finish')).toHaveLength(0);
   });
 
+  it.each([
+    [
+      'a common password',
+      'This password is one of the most common ones, so it is easy to guess. Please choose another.',
+    ],
+    [
+      'a wrong code',
+      "That code does not match the authenticator. Check that your phone's clock is right and enter the newest code.",
+    ],
+  ])('says why the server refused %s, in its words', async (_what, refusal) => {
+    fakeApi.on('get', '/api/v1/operator/session', fakeApi.fail(404, 'Not Found'));
+    fakeApi.on('post', '/api/v1/operator/enrolment/begin', enrolment);
+    fakeApi.on('post', '/api/v1/operator/enrolment/finish', fakeApi.fail(400, refusal));
+    await renderInConsole('/operator/enrol#token=one-time-token', '/enrol', <EnrolPage />);
+    await fill(await screen.findByLabelText('Password'), 'a long passphrase');
+    await fill(screen.getByLabelText('Password again'), 'a long passphrase');
+    await fill(screen.getByLabelText('Code from the app'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Finish setting up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    // Still on the form: the operator may try again.
+    expect(screen.getByRole('button', { name: 'Finish setting up' })).toBeEnabled();
+  });
+
   it('says when the link is unknown, used or expired', async () => {
     fakeApi.on('get', '/api/v1/operator/session', fakeApi.fail(404, 'Not Found'));
     fakeApi.on('post', '/api/v1/operator/enrolment/begin', fakeApi.fail(404, 'Not Found'));

@@ -9,7 +9,7 @@ import QRCode from 'qrcode';
 import { PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { operatorNamespace } from '../../i18n/operator-namespace';
-import { failureOf } from '../../lib/api-failure';
+import { failureMessage, failureOf } from '../../lib/api-failure';
 import { consolePages, useConsoleLocale } from '../../lib/console-paths';
 import { useOperatorSession } from '../../lib/operator-session';
 import { fetchSession } from '../../lib/session-api';
@@ -52,7 +52,8 @@ export function EnrolPage() {
   const [token] = useState(() => tokenOf(location.hash));
   const [state, setState] = useState<Step>(token ? { step: 'starting' } : { step: 'refused', reason: 'noToken' });
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<'wrongCode' | 'passwordNotSent' | null>(null);
+  // The server's refusal in its own words (a wrong code, a password it will not take, a wait), or the page's own.
+  const [problem, setProblem] = useState<{ refused: string } | 'passwordNotSent' | null>(null);
   const begun = useRef<string | null>(null);
   const [form] = Form.useForm<EnrolValues>();
 
@@ -85,8 +86,9 @@ export function EnrolPage() {
         setProblem('passwordNotSent');
         return;
       }
-      if (failureOf(error) === 'gone') setState({ step: 'refused', reason: 'invalidToken' });
-      else setProblem('wrongCode');
+      const failure = failureOf(error);
+      if (failure === 'gone') setState({ step: 'refused', reason: 'invalidToken' });
+      else setProblem({ refused: failure === 'unreachable' ? t('console.loadFailed') : failureMessage(error) });
       form.setFieldValue('code', '');
     } finally {
       setBusy(false);
@@ -160,7 +162,9 @@ export function EnrolPage() {
               <Input.Password autoComplete="new-password" />
             </Form.Item>
             <h2>{t('enrol.codeStep')}</h2>
-            {problem === 'wrongCode' && <Alert type="error" showIcon role="alert" title={t('enrol.wrongCode')} />}
+            {problem !== null && problem !== 'passwordNotSent' && (
+              <Alert type="error" showIcon role="alert" title={problem.refused} />
+            )}
             <Form.Item
               name="code"
               label={t('enrol.code')}
