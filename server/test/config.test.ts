@@ -1,4 +1,6 @@
 import { createECDH } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig, startupNotes } from '../src/config';
 
@@ -166,6 +168,16 @@ describe('loadConfig', () => {
     );
     expect(smtp.info).toEqual(['Messages: email: SMTP (SMTP_URL); SMS: local outbox (no TWILIO_*)']);
     expect(smtp.terminal).toEqual([]);
+    const twilio = {
+      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: 'token',
+      TWILIO_FROM: '+15005550006',
+    };
+    expect(startupNotes(loadConfig({ ...twilio, PUBLIC_URL: 'https://kabari.id' })).info[0]).toBe(
+      'Messages: email: local outbox (no SMTP_URL); SMS: Twilio (TWILIO_*), delivery receipts posted to ' +
+        'https://kabari.id/api/v1/webhooks/twilio/status',
+    );
+    expect(startupNotes(loadConfig(twilio)).info[0]).toMatch(/without delivery receipts \(.*https PUBLIC_URL\)$/);
   });
 
   it('warns in a deployment about the embedded database, OPERATOR_EMAIL, missing payment keys and each opt-in', () => {
@@ -275,5 +287,35 @@ describe('loadConfig', () => {
     expect(configError({ PUSH_ALLOW_LOOPBACK: 'true', PUBLIC_URL: 'https://kabari.example' })).toContain(
       'PUSH_ALLOW_LOOPBACK: lets push messages go to services on this machine, for tests only',
     );
+  });
+
+  it("reads Apple Pay's domain file once at start, with Stripe only, and refuses one it cannot use", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-apple-pay-'));
+    try {
+      const stripe = {
+        STRIPE_SECRET_KEY: 'sk_test_abc',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      };
+      const file = path.join(dir, 'apple-developer-merchantid-domain-association');
+      fs.writeFileSync(file, '7B227073704964223A2239373943394538');
+      expect(loadConfig({ ...stripe, APPLE_PAY_DOMAIN_FILE: file }).billing.applePayDomainFile).toBe(
+        '7B227073704964223A2239373943394538',
+      );
+      expect(loadConfig(stripe).billing.applePayDomainFile).toBeUndefined();
+      expect(configError({ APPLE_PAY_DOMAIN_FILE: file })).toContain(
+        'APPLE_PAY_DOMAIN_FILE: Apple Pay is offered through Stripe: set the STRIPE_* keys too',
+      );
+      expect(configError({ ...stripe, APPLE_PAY_DOMAIN_FILE: path.join(dir, 'missing') })).toContain(
+        'APPLE_PAY_DOMAIN_FILE: cannot read',
+      );
+      const empty = path.join(dir, 'empty');
+      fs.writeFileSync(empty, '\n');
+      expect(configError({ ...stripe, APPLE_PAY_DOMAIN_FILE: empty })).toContain(
+        `APPLE_PAY_DOMAIN_FILE: ${empty} is empty`,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

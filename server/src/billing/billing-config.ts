@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { z } from 'zod';
 import type { Locale } from '../lib/messages';
 import type { PaypalSettings, StripeSettings } from '../payments/provider-settings';
@@ -57,6 +58,8 @@ export const billingEnvironment = {
     (value) => value === undefined || /^whsec_\w+$/.test(value),
     'expected a Stripe webhook signing secret (whsec_…)',
   ),
+  // Apple Pay's domain file, as Stripe's dashboard (Settings › Payment methods › Apple Pay) gives it for this site.
+  APPLE_PAY_DOMAIN_FILE: text,
   PAYPAL_CLIENT_ID: text,
   PAYPAL_CLIENT_SECRET: text,
   PAYPAL_WEBHOOK_ID: text,
@@ -86,6 +89,33 @@ export interface BillingConfig {
   paypal: PaypalSettings | undefined;
   /** The sandbox processor takes every payment (no real provider is configured, and this is a trial or asked). */
   sandbox: boolean;
+  /**
+   * Apple Pay's domain association file (its text), served at /.well-known/apple-developer-merchantid-domain-association
+   * so that Apple can verify the site for Stripe's wallet; undefined when the operator gave none.
+   */
+  applePayDomainFile: string | undefined;
+}
+
+// The file Apple asks for is a few kilobytes of hex; anything far larger is not it.
+const APPLE_PAY_FILE_MAX_BYTES = 64 * 1024;
+
+/** The operator's Apple Pay domain file, read once at start; a path that does not give one stops the server. */
+function applePayDomainFile(
+  file: string | undefined,
+  stripe: boolean,
+  fail: (message: string) => Error,
+): string | undefined {
+  if (file === undefined) return undefined;
+  if (!stripe) throw fail('  APPLE_PAY_DOMAIN_FILE: Apple Pay is offered through Stripe: set the STRIPE_* keys too');
+  let text: string;
+  try {
+    if (fs.statSync(file).size > APPLE_PAY_FILE_MAX_BYTES) throw new Error('too large');
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw fail(`  APPLE_PAY_DOMAIN_FILE: cannot read ${file} as Apple Pay's domain file (${(error as Error).message})`);
+  }
+  if (!text.trim()) throw fail(`  APPLE_PAY_DOMAIN_FILE: ${file} is empty`);
+  return text;
 }
 
 function price(name: 'EN' | 'ID', e: BillingEnvironment, fail: (message: string) => Error): Price {
@@ -134,6 +164,7 @@ export function billingConfig(
   }
   return {
     sandbox: !stripe && !paypal && (e.PAYMENTS_SANDBOX ?? localTrial),
+    applePayDomainFile: applePayDomainFile(e.APPLE_PAY_DOMAIN_FILE, stripe, wrap),
     prices: { en: price('EN', e, wrap), id: price('ID', e, wrap) },
     periodDays: e.BILLING_PERIOD_DAYS,
     reminderDays: e.RENEWAL_REMINDER_DAYS,

@@ -269,6 +269,17 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
     },
   });
 
+  // Apple's check of the site for Apple Pay (Stripe's wallet): the operator's file, when given. Every other path in a
+  // dot folder stays refused by the file gate below.
+  const { applePayDomainFile } = options.config.billing;
+  if (applePayDomainFile !== undefined) {
+    app.get(
+      '/.well-known/apple-developer-merchantid-domain-association',
+      { schema: { hide: true } },
+      (request, reply) => sendText(request, reply, 'text/plain; charset=utf-8', applePayDomainFile),
+    );
+  }
+
   // Generated, not files: they need the public address and the pages the remotes prerender now (seo-files.ts).
   app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) =>
     sendText(request, reply, 'text/plain; charset=utf-8', robotsTxt(publicUrl)),

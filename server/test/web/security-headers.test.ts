@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import fs, { rmSync } from 'node:fs';
+import path from 'node:path';
 import { FAKE_PROVIDERS_ENV } from '../support/fake-providers';
 import { buildTestApp, type TestApp } from '../support/test-app';
 import { copyWebFixture } from '../support/web-fixture';
@@ -43,6 +44,10 @@ function permissions(headers: Record<string, unknown>): Map<string, string> {
   );
 }
 
+// What Stripe's dashboard gives an operator to prove the site to Apple: hex text, as here.
+const APPLE_PAY_FILE = '7B227073704964223A2239373943394538';
+const APPLE_PAY_PATH = '/.well-known/apple-developer-merchantid-domain-association';
+
 describe('security headers', () => {
   let webRoot: string;
   let testApp: TestApp;
@@ -53,10 +58,12 @@ describe('security headers', () => {
     webRoot = copyWebFixture();
     const web = { SERVE_WEB: 'true', WEB_ROOT: webRoot };
     testApp = await buildTestApp('pglite', { ...web, PUBLIC_URL: 'https://kabari.example' });
+    fs.writeFileSync(path.join(webRoot, 'apple-pay-domain-file'), APPLE_PAY_FILE);
     withProviders = await buildTestApp('pglite', {
       ...web,
       PUBLIC_URL: 'https://kabari.example',
       ...FAKE_PROVIDERS_ENV,
+      APPLE_PAY_DOMAIN_FILE: path.join(webRoot, 'apple-pay-domain-file'),
     });
     plainHttp = await buildTestApp('pglite', { ...web, PUBLIC_URL: 'http://localhost:8080' });
     // Three apps: a few seconds each, more on a busy machine.
@@ -166,6 +173,22 @@ describe('security headers', () => {
     // not: e2e/tests/web-layer.spec.ts, on the real build).
     for (const url of OTHER_PAGES) {
       expect([url, (await get(testApp, url)).headers['cross-origin-opener-policy']]).toEqual([url, 'same-origin']);
+    }
+  });
+
+  it("serves Apple Pay's domain file where the operator gave one (Stripe's wallet), and no other file of a dot folder", async () => {
+    const served = await get(withProviders, APPLE_PAY_PATH, {});
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(served.body).toBe(APPLE_PAY_FILE);
+    // Elsewhere, and without a file, such a path is any unknown address: the app's page, never a file.
+    for (const [app, url] of [
+      [testApp, APPLE_PAY_PATH],
+      [withProviders, '/.well-known/apple-pay-domain-file'],
+    ] as const) {
+      const other = await get(app, url, {});
+      expect(other.headers['content-type']).toMatch(/^text\/html/);
+      expect(other.body).not.toContain(APPLE_PAY_FILE);
     }
   });
 
