@@ -11,23 +11,10 @@ import { LinkUnavailable } from '../../components/link-unavailable';
 import { RecipientPageFrame } from '../../components/recipient-page-frame';
 import { VoiceNotePlayer } from '../../components/voice-note-player';
 import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
+import { recipientDateTime } from '../../lib/recipient-time';
 import '../../components/recipient-pages.css';
 
 type Panel = 'none' | 'opt-out' | 'report';
-
-// Same output as @kabari/shared/i18n/format-time, kept here on purpose: the host does not load that module, so
-// importing it costs this page (opened from an SMS) one more chunk. Until the page's script runs the time is
-// written in UTC, saying so: the server that renders the page does not know the recipient's time zone, and the
-// browser's first render must match the server's HTML.
-function formatTime(iso: string, locale: string, inUtc: boolean): string {
-  return (
-    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      ...(inUtc && { timeZone: 'UTC' }),
-    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
-  );
-}
 
 /** A final state of the link, said plainly. */
 function StateNotice({ title, text }: { title: string; text: string }) {
@@ -86,7 +73,7 @@ function ConsentForm({ token, link, locale, navigate, onDeclined, failure }: Con
       <p>{t('enterLink.howLong')}</p>
       <p>{t('enterLink.control')}</p>
       <p className="recipient__muted">
-        {t('enterLink.expires', { time: formatTime(link.expiresAt, locale, !hydrated) })}
+        {t('enterLink.expires', { time: recipientDateTime(link.expiresAt, locale, !hydrated) })}
       </p>
       {phase === 'error' && <p role="alert">{failure ?? t('enterLink.error')}</p>}
       {(phase === 'sharing' || phase === 'locating') && (

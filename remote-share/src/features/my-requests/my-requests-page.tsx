@@ -16,6 +16,7 @@ import {
   type ReportReason,
   type RequestAction,
 } from './my-requests-api';
+import { recipientDateTime } from '../../lib/recipient-time';
 import '../../components/recipient-pages.css';
 
 const REPORT_REASONS: ReportReason[] = ['unknown_requester', 'harassment', 'stalking', 'spam', 'other'];
@@ -76,18 +77,6 @@ function doneText(params: URLSearchParams, t: ShareText): string | null {
   }
 }
 
-// Until the page's script runs the time is written in UTC, saying so: the server that renders the page does not
-// know the recipient's time zone, and the browser's first render must match the server's HTML.
-function dateText(iso: string, locale: Locale, inUtc = false): string {
-  return (
-    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      ...(inUtc && { timeZone: 'UTC' }),
-    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
-  );
-}
-
 function errorText(error: unknown, t: ShareText): string {
   return isApiError(error) && error.message ? error.message : t('myRequests.failed');
 }
@@ -112,7 +101,7 @@ function RequestItem({
   onReport: (reason: ReportReason) => void;
 }) {
   const t = shareText(locale);
-  const date = (iso: string) => dateText(iso, locale, inUtc);
+  const date = (iso: string) => recipientDateTime(iso, locale, inUtc);
   const [reason, setReason] = useState<ReportReason>('unknown_requester');
   const name = request.requesterName || t('myRequests.someone');
   const titleId = `request-${request.id}`;
@@ -383,7 +372,7 @@ export default function MyRequestsPage(props: RecipientPageProps) {
     body = (
       <>
         <p className="recipient__muted">
-          {t('myRequests.sessionNote', { time: dateText(overview.sessionEndsAt, locale, !hydrated) })}
+          {t('myRequests.sessionNote', { time: recipientDateTime(overview.sessionEndsAt, locale, !hydrated) })}
         </p>
         <div role="status">{status}</div>
         <section aria-labelledby="overview-list-title">

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { DbipAttribution } from '@kabari/shared/geo/dbip-attribution';
 import { positionAddress } from '@kabari/shared/geo/place-address';
+import { recipientClock } from '../../lib/recipient-time';
 import { shareText } from '../../lib/share-text';
 import { shareApi } from '../../lib/share-api';
 import { readSummary, recipientPath, sharePrecisePosition, type ShareSummary } from '../../lib/share-flow';
@@ -16,17 +17,6 @@ const LIVE_CHOICES = [15, 60, 480] as const;
 
 // The recorder comes with its own script when the page shows it: the page itself stays as light as before.
 const VoiceReply = lazy(() => import('./voice-reply'));
-
-/** The time of day; in UTC (saying so) until the page's script runs, as the server's HTML has it. */
-function clockTime(iso: string, locale: string, inUtc: boolean): string {
-  return (
-    new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-      ...(inUtc && { timeZone: 'UTC' }),
-    }).format(new Date(iso)) + (inUtc ? ' UTC' : '')
-  );
-}
 
 /** The thank-you page: what was shared with whom, live sharing for a while, Stop sharing, Stop and erase. */
 export default function SharePage(props: RecipientPageProps) {
@@ -159,7 +149,7 @@ export default function SharePage(props: RecipientPageProps) {
           <p>{t('share.liveText', { name })}</p>
           <p className="recipient__live" role="status" aria-live="polite">
             {liveUntil
-              ? t('share.liveOn', { time: clockTime(liveUntil, locale, !hydrated) })
+              ? t('share.liveOn', { time: recipientClock(liveUntil, locale, !hydrated) })
               : liveEnded === true
                 ? t('share.liveEnded')
                 : liveEnded === 'silent'
