@@ -12,6 +12,7 @@ import {
 import { requestsConfig, requestsEnvironment, type RequestsConfig } from './requests/requests-config';
 import { billingConfig, billingEnvironment, type BillingConfig } from './billing/billing-config';
 import { vapidPublicKeyOf } from './lib/vapid-key';
+import { twilioStatusCallback } from './messages/twilio-status';
 import { webAddress } from './lib/web-address';
 import { WEB_REMOTES } from './lib/web-apps';
 
@@ -389,7 +390,12 @@ function parseTrustProxy(value: string | undefined): { trust: false | string[] }
  */
 export function startupNotes(config: Config): { info: string[]; warnings: string[]; terminal: string[] } {
   const email = config.smtpUrl ? 'email: SMTP (SMTP_URL)' : 'email: local outbox (no SMTP_URL)';
-  const sms = config.requests.twilio ? 'SMS: Twilio (TWILIO_*)' : 'SMS: local outbox (no TWILIO_*)';
+  const receipts = twilioStatusCallback(config.publicUrl, config.localTrial);
+  const sms = !config.requests.twilio
+    ? 'SMS: local outbox (no TWILIO_*)'
+    : receipts
+      ? `SMS: Twilio (TWILIO_*), delivery receipts posted to ${receipts}`
+      : 'SMS: Twilio (TWILIO_*), without delivery receipts (Twilio can post them only to an https PUBLIC_URL)';
   const info = [`Messages: ${email}; ${sms}`];
   const terminal: string[] = [];
   const warnings: string[] = [];
