@@ -22,6 +22,14 @@ export function newVapidKeys(): { publicKey: string; privateKey: string } {
   ecdh.generateKeys();
   return {
     publicKey: ecdh.getPublicKey().toString('base64url'),
-    privateKey: ecdh.getPrivateKey().toString('base64url'),
+    privateKey: fullLengthPrivateKey(ecdh.getPrivateKey()),
   };
+}
+
+/**
+ * The private key as its 32 bytes: node drops a private key's leading zero bytes (once in 256 keys), and web-push
+ * refuses a key of another length, so such a key is padded back.
+ */
+export function fullLengthPrivateKey(key: Buffer): string {
+  return Buffer.concat([Buffer.alloc(Math.max(0, 32 - key.length)), key]).toString('base64url');
 }

@@ -8,7 +8,7 @@ import {
   resolvePublicAddress,
   type PublicAddressPolicy,
 } from '../lib/public-address';
-import { newVapidKeys, vapidPublicKeyOf } from '../lib/vapid-key';
+import { fullLengthPrivateKey, newVapidKeys, vapidPublicKeyOf } from '../lib/vapid-key';
 import { PermanentDeliveryError, type MessageSender } from './message-sender';
 import { deletePushSubscriptionById, deleteServerSetting, pushSubscriptionById } from './web-push-rows';
 
@@ -35,7 +35,9 @@ export async function loadVapidKeys(db: Database, privateKeyFromEnvironment: str
     await deleteServerSetting(db, VAPID_KEYS_SETTING);
     return { publicKey, privateKey: privateKeyFromEnvironment };
   }
-  return sharedSetting(db, VAPID_KEYS_SETTING, newVapidKeys);
+  const keys = await sharedSetting(db, VAPID_KEYS_SETTING, newVapidKeys);
+  // A pair stored before keys were padded to 32 bytes still signs: the same key, written whole.
+  return { ...keys, privateKey: fullLengthPrivateKey(Buffer.from(keys.privateKey, 'base64url')) };
 }
 
 /** What a push message carries to the service worker, which shows it as a notification. */
