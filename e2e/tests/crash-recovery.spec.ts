@@ -53,6 +53,9 @@ for (const driver of ['pglite', 'postgres'] as const) {
     test.setTimeout(120_000);
     const cluster = driver === 'postgres' ? await startThrowawayCluster() : undefined;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kabari-crash-'));
+    // The run's migrated database, as startKabari copies it: a first start's initdb and migrations are seconds of CPU.
+    const template = process.env.KABARI_E2E_PGLITE_TEMPLATE;
+    if (driver === 'pglite' && template) fs.cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = {
