@@ -518,18 +518,21 @@ async function declineUnanswered(tx: DatabaseExecutor, row: LocationRequestRow):
 }
 
 /**
- * The consent overview's opt-out: the address it proved (its keyed hash) opts out of every future request, and
- * every request to it still unanswered is declined, as the link's opt-out declines its own.
+ * The opt-out of an address proven otherwise (the consent overview's code, or a reply from the number): its keyed
+ * hash opts out of every future request, and every request to it still unanswered is declined, as the link's
+ * opt-out declines its own. `alsoIn` joins the same transaction (a reply's confirmation message).
  */
 export function optOutAddress(
   db: Database,
   targetHash: string,
   channel: RequestChannel,
   unanswered: Exclude<RequestKey, string>[],
+  alsoIn?: (tx: DatabaseExecutor) => Promise<void>,
 ): Promise<void> {
   return db.transaction(async (tx) => {
     await recordOptOut(tx, targetHash, channel);
     for (const key of unanswered) await declineUnanswered(tx, await key.find(tx));
+    await alsoIn?.(tx);
   });
 }
 

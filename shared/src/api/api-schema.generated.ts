@@ -2726,6 +2726,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/twilio/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio's incoming messages (replies to Kabari's SMS), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)
+         * @description A reply that is a stop word (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or BERHENTI, in any case, with spaces and punctuation around it) from a number Kabari sent an SMS or a request to opts that number out of every future request, as the link's opt-out does, and declines its unanswered requests; one confirmation SMS goes through the outbox in the language of the message it answered (none when Twilio answered the keyword itself: OptOutType STOP). Any other text, a number Kabari never wrote to, a number already opted out or a replayed message changes nothing and sends nothing. Answered with an empty TwiML <Response/> (text/xml). The signature is checked against PUBLIC_URL and this path; a wrong or missing signature: 403, nothing changes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "x-twilio-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personnal/account/export": {
         parameters: {
             query?: never;

@@ -8,6 +8,7 @@ import { sayCommon } from '../../lib/messages';
 import { localOutbox } from '../../messages/local-outbox';
 import { recordDeliveryReceipt } from '../../requests/request-deliveries';
 import { escapeHtml } from '../../lib/escape-html';
+import { simulateStopReply, stopReplyIn } from '../../sharing/reply-opt-out';
 
 const outboxMessage = z.object({
   id: z.string(),
@@ -39,7 +40,7 @@ const SIMULATED_RECEIPTS = {
  * be completed on a fresh machine with no mail server or SMS provider. JSON by default, an HTML page for
  * browsers. Registered by the dev tools plugin (routes/dev-tools), behind its token.
  */
-const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, options) => {
+const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean; smsDailyBudget: number }> = async (app, options) => {
   // The page's buttons are plain forms.
   await app.register(formBody, { bodyLimit: 1024 });
   app.get(
@@ -74,6 +75,14 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, op
       const receiptForm = (id: string, receipt: keyof typeof SIMULATED_RECEIPTS, label: string) =>
         `<form method="post" action="/dev/outbox/${escapeHtml(id)}/receipt?token=${escapeHtml(token)}">` +
         `<input type="hidden" name="receipt" value="${receipt}"><button type="submit">${label}</button></form>`;
+      // The recipient answers with the stop word of the message's language: STOP, or BERHENTI in Indonesian.
+      const replyForm = (id: string, locale: string) => {
+        const word = stopReplyIn(locale === 'id' ? 'id' : 'en');
+        return (
+          `<form method="post" action="/dev/outbox/${escapeHtml(id)}/reply?token=${escapeHtml(token)}">` +
+          `<input type="hidden" name="text" value="${word}"><button type="submit">Reply “${word}”</button></form>`
+        );
+      };
       const items = messages
         .map(
           (message) => `<article>
@@ -82,7 +91,7 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean }> = async (app, op
   <pre>${escapeHtml(message.bodyText)}</pre>${
     message.channel === 'sms'
       ? `
-  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}</div>`
+  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}${replyForm(message.id, message.locale)}</div>`
       : ''
   }
 </article>`,
@@ -134,6 +143,53 @@ ${items || '<p>No messages yet.</p>'}
         return (reply as FastifyReply).redirect(`/dev/outbox?token=${token}&format=html`, 303);
       }
       return ok({ recorded: outcome.kind === 'recorded' });
+    },
+  );
+
+  app.post(
+    '/dev/outbox/:id/reply',
+    {
+      schema: {
+        hide: options.hide,
+        tags: ['development'],
+        summary: "Simulates the recipient's reply to an SMS (Reply “STOP”: an opt-out by reply)",
+        description:
+          'Goes through the same rule as a reply Twilio posts to /api/v1/webhooks/twilio/inbound (without its ' +
+          'signature check): a stop word opts the number out of every future request and queues one confirmation; ' +
+          'any other text changes nothing. Without a text, the stop word of the message’s language (STOP, or ' +
+          'BERHENTI in Indonesian). A form from the outbox page is sent back to the page (303); a JSON call is ' +
+          'answered in JSON.',
+        params: z.object({ id: z.uuid() }),
+        querystring: z.object({ token: z.string().optional() }),
+        body: z.object({ text: z.string().max(1600).optional() }),
+        response: {
+          200: envelope(
+            z.object({ outcome: z.enum(['opted-out', 'already-opted-out', 'not-a-stop-word', 'unknown-number']) }),
+          ),
+          404: errorEnvelope,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const deps = {
+        db: app.db,
+        outbox: app.outbox,
+        hmacSecret: app.auth.secrets.hmacSecret,
+        smsDailyBudget: options.smsDailyBudget,
+      };
+      const outcome = await simulateStopReply(deps, request.params.id, request.body.text);
+      if (!outcome) {
+        throw new HttpError(
+          404,
+          sayCommon('notFound', { method: request.method, path: request.url.split('?', 1)[0] ?? '' }),
+        );
+      }
+      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+        const token = encodeURIComponent(request.query.token ?? '');
+        return (reply as FastifyReply).redirect(`/dev/outbox?token=${token}&format=html`, 303);
+      }
+      return ok({ outcome });
     },
   );
 };

@@ -30,7 +30,9 @@ const devToolsRoutes: FastifyPluginAsync<{ config: Config }> = async (app, optio
     return reply;
   });
   const hide = nodeEnv !== 'development';
-  if (devTools.outbox) await app.register(devOutboxRoutes, { hide });
+  if (devTools.outbox) {
+    await app.register(devOutboxRoutes, { hide, smsDailyBudget: options.config.requests.sendLimits.smsDailyBudget });
+  }
   if (devTools.billing) await app.register(devBillingRoutes, { hide });
 };
 

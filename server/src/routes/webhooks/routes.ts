@@ -1,4 +1,5 @@
 import formBody from '@fastify/formbody';
+import type { FastifyReply } from 'fastify';
 import type Stripe from 'stripe';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,11 +11,14 @@ import {
   paypalHeaders,
   stripeHeaders,
   twilioHeaders,
+  twilioIncomingBody,
   twilioStatusBody,
   twilioStatusResponse,
   webhookResponse,
 } from './schemas';
 import { say, webhookRules, type PaypalCaptureEvent } from '../../billing/payment-webhooks';
+import { EMPTY_TWIML, TWILIO_INBOUND_PATH } from '../../messages/twilio-inbound';
+import { receiveTwilioReply } from '../../sharing/reply-opt-out';
 
 /**
  * Provider webhooks. The body is read raw (a signature covers the exact bytes), so this plugin is encapsulated:
@@ -147,6 +151,56 @@ const webhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         throw new HttpError(403, say('signatureMismatch'));
       }
       return ok({ received: true as const, recorded: outcome.kind === 'recorded' });
+    },
+  );
+
+  app.post(
+    TWILIO_INBOUND_PATH,
+    {
+      // Posted by Twilio's servers, never by a page of ours: the signature is what proves it.
+      config: { crossSite: 'allowed' },
+      schema: {
+        consumes: ['application/x-www-form-urlencoded'],
+        tags: ['webhooks'],
+        summary:
+          "Twilio's incoming messages (replies to Kabari's SMS), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)",
+        description:
+          'A reply that is a stop word (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or BERHENTI, ' +
+          'in any case, with spaces and punctuation around it) from a number Kabari sent an SMS or a request to opts ' +
+          "that number out of every future request, as the link's opt-out does, and declines its unanswered " +
+          'requests; one confirmation SMS goes through the outbox in the language of the message it answered ' +
+          '(none when Twilio answered the keyword itself: OptOutType STOP). Any other text, a number Kabari never ' +
+          'wrote to, a number already opted out or a replayed message changes nothing and sends nothing. Answered ' +
+          'with an empty TwiML <Response/> (text/xml). The signature is checked against PUBLIC_URL and this path; a ' +
+          'wrong or missing signature: 403, nothing changes.',
+        headers: twilioHeaders,
+        body: twilioIncomingBody,
+        response: { 403: errorEnvelope, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const deps = {
+        db: app.db,
+        outbox: app.outbox,
+        hmacSecret: app.auth.secrets.hmacSecret,
+        smsDailyBudget: config.requests.sendLimits.smsDailyBudget,
+      };
+      const outcome = await receiveTwilioReply(deps, config.requests.twilio, {
+        // The URL Twilio signed: the public address (behind the proxy), not the host this server was reached at.
+        url: `${config.publicUrl}${request.url}`,
+        signature: request.headers['x-twilio-signature'],
+        params: request.body,
+      });
+      if (outcome.kind === 'not-configured') throw new HttpError(404, say('twilioNotConfigured'));
+      if (outcome.kind === 'forbidden') {
+        request.log.warn('A Twilio incoming message with a bad or missing signature was refused');
+        throw new HttpError(403, say('signatureMismatch'));
+      }
+      // TwiML, not the JSON envelope: Twilio sends nothing back for it; a confirmation goes through the outbox.
+      return (reply as FastifyReply)
+        .type('text/xml')
+        .serializer((payload: unknown) => String(payload))
+        .send(EMPTY_TWIML);
     },
   );
 };

@@ -39,3 +39,9 @@ export const twilioHeaders = z.object({
 
 /** A status callback's form fields (MessageSid, MessageStatus, ErrorCode, …): every one is covered by the signature. */
 export const twilioStatusBody = z.record(z.string().max(64), z.string().max(2000));
+
+/**
+ * An incoming message's form fields (From, To, Body, MessageSid, AccountSid, OptOutType, …): every one is covered by
+ * the signature. A Body is at most 1,600 characters (ten segments); Twilio's other fields are short.
+ */
+export const twilioIncomingBody = z.record(z.string().max(64), z.string().max(2000));

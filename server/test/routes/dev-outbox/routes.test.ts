@@ -119,6 +119,59 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
     expect(guessed.statusCode).toBe(404);
   });
 
+  it("simulates the recipient's reply STOP (BERHENTI in Indonesian) from the page, through the opt-out by reply", async () => {
+    const requester = await createRequester(testApp.app, { displayName: 'Budi' });
+    const ask = (number: string, locale: 'en' | 'id') =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/api/v1/requests/sms',
+        headers: requester.headers,
+        payload: { number, templateId: 'check-in', locale },
+      });
+    const smsTo = async (number: string) =>
+      (await testApp.app.inject({ url: withToken(`/dev/outbox?recipient=${encodeURIComponent(number)}`) })).json()
+        .data as { id: string; bodyText: string }[];
+    const reply = (id: string, payload: string, contentType = 'application/x-www-form-urlencoded') =>
+      testApp.app.inject({
+        method: 'POST',
+        url: withToken(`/dev/outbox/${id}/reply`),
+        headers: { 'content-type': contentType, origin: 'http://localhost:8080' },
+        payload,
+      });
+
+    expect((await ask('+6281234567821', 'en')).statusCode).toBe(200);
+    expect((await ask('+6281234567822', 'id')).statusCode).toBe(200);
+    const [english] = await smsTo('+6281234567821');
+    const [indonesian] = await smsTo('+6281234567822');
+    const page = await testApp.app.inject({ url: withToken('/dev/outbox?format=html') });
+    expect(page.body).toContain(`action="/dev/outbox/${english!.id}/reply?token=${testApp.config.devTools.token}"`);
+    expect(page.body).toContain(
+      '<input type="hidden" name="text" value="STOP"><button type="submit">Reply “STOP”</button>',
+    );
+    expect(page.body).toContain('<button type="submit">Reply “BERHENTI”</button>');
+
+    // Another text changes nothing (a JSON call, answered in JSON).
+    const chat = await reply(english!.id, JSON.stringify({ text: 'ok thanks' }), 'application/json');
+    expect(chat.json().data).toEqual({ outcome: 'not-a-stop-word' });
+
+    // The page's form: back to the page (303), opted out, confirmed once in the message's language.
+    const stopped = await reply(english!.id, 'text=STOP');
+    expect(stopped.statusCode).toBe(303);
+    expect(stopped.headers.location).toBe(`/dev/outbox?token=${testApp.config.devTools.token}&format=html`);
+    expect((await reply(indonesian!.id, 'text=BERHENTI')).statusCode).toBe(303);
+    const [confirmation] = await smsTo('+6281234567821');
+    expect(confirmation!.bodyText).toMatch(/^Kabari: done\./);
+    expect((await smsTo('+6281234567822'))[0]!.bodyText).toMatch(/^Kabari: selesai\./);
+    const again = await reply(english!.id, JSON.stringify({}), 'application/json');
+    expect(again.json().data).toEqual({ outcome: 'already-opted-out' });
+    expect(await smsTo('+6281234567821')).toHaveLength(2);
+    expect((await ask('+6281234567821', 'en')).statusCode).toBe(409);
+
+    // Only an SMS of the outbox can be answered.
+    const [email] = (await testApp.app.inject({ url: withToken('/dev/outbox?recipient=a%40example.com') })).json().data;
+    expect((await reply(email.id, 'text=STOP')).statusCode).toBe(404);
+  });
+
   it('shows a simple page to a browser, escaped', async () => {
     const page = await testApp.app.inject({
       method: 'GET',
