@@ -31,6 +31,7 @@ import { recipientForms } from './recipient-forms';
 import { currentOverviewView, overviewForms } from './overview-forms';
 import { publicFilePath } from './public-files';
 import { robotsTxt, sitemapXml } from './seo-files';
+import { hasVisitorCountryList, withVisitorCountry } from './visitor-country';
 
 export function hostDistOf(webRoot: string): string {
   return path.join(webRoot, 'host', 'dist');
@@ -355,7 +356,11 @@ export default async function serveWeb(app: FastifyInstance, options: { config: 
       reply.header('permissions-policy', pagePermissionsPolicy(options.config, pathname));
       // The operator's console is no page for search engines, wherever a link to it turns up.
       if (isConsolePage(pathname)) reply.header('x-robots-tag', 'noindex, nofollow');
-      return sendText(request, reply, 'text/html; charset=utf-8', stitched.html, stitched.etag);
+      // The home page's search starts from the visitor's country, before its app runs as after.
+      const answered = hasVisitorCountryList(stitched.html)
+        ? withVisitorCountry(stitched, app.geo.lookupIp(request.ip)?.countryCode)
+        : stitched;
+      return sendText(request, reply, 'text/html; charset=utf-8', answered.html, answered.etag);
     },
   });
 }

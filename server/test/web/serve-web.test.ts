@@ -427,6 +427,36 @@ describe('serving the built web apps (SERVE_WEB)', () => {
     expect(served).toEqual([]);
   });
 
+  it("selects the visitor's country in the home page's country list, and tells caches the page differs by it", async () => {
+    // The list as the search's PhoneInput prerenders it: the default chosen, marked for the server.
+    writeFileSync(
+      path.join(webRoot, 'remote-search', 'dist', 'prerender', 'home.en.html'),
+      '<main><h1>Ask a relative where they are</h1><form><select id="home-search-country" name="country" ' +
+        'data-visitor-country=""><option value="AU">Australia (+61)</option>' +
+        '<option value="US" selected="">United States (+1)</option></select></form></main>',
+    );
+    const from = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      testApp.app.inject({ method: 'GET', url: '/', remoteAddress, headers: { ...HTML, ...headers } });
+
+    // 1.1.1.1 is in Australia for the bundled database.
+    const australia = await from('1.1.1.1');
+    expect(australia.statusCode).toBe(200);
+    expect(australia.body).toContain('<option value="AU" selected="">Australia (+61)</option>');
+    expect(australia.body).toContain('<option value="US">United States (+1)</option>');
+    expect(australia.headers['cache-control']).toBe('no-cache');
+    // An address the database does not place keeps the prerendered default.
+    const unknown = await from('127.0.0.1');
+    expect(unknown.body).toContain('<option value="US" selected="">');
+    expect(unknown.body).not.toContain('<option value="AU" selected="">');
+
+    // A copy kept for one country is answered anew for a visitor of another, and confirmed for the same.
+    expect(australia.headers.etag).not.toBe(unknown.headers.etag);
+    const revalidated = await from('127.0.0.1', { 'if-none-match': australia.headers.etag as string });
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.body).toContain('<option value="US" selected="">');
+    expect((await from('1.1.1.1', { 'if-none-match': australia.headers.etag as string })).statusCode).toBe(304);
+  });
+
   it('keeps the runtime configuration and the API routes ahead of the files', async () => {
     writeFileSync(path.join(webRoot, 'host', 'dist', 'runtime-config.json'), '{"stale":true}');
     const response = await get('/runtime-config.json');
