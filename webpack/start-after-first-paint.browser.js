@@ -75,6 +75,30 @@
     });
   }
 
+  /**
+   * A prerendered form marked data-submit-after-start (the home page's number search) works before the app has
+   * started: its submit button, disabled in the HTML for a browser without script, is turned on, and a submit is held
+   * (marked data-submit-pending, the form aria-busy) and starts the app, which sends it again once it has taken the
+   * form over and removed the mark (shared/src/ui/use-submit-before-start.ts).
+   */
+  function holdEarlySubmits() {
+    var forms = document.querySelectorAll('form[data-submit-after-start]');
+    for (var i = 0; i < forms.length; i++) {
+      var buttons = forms[i].querySelectorAll('button[type="submit"]');
+      for (var k = 0; k < buttons.length; k++) buttons[k].disabled = false;
+    }
+    function hold(event) {
+      var form = event.target;
+      if (!form || !form.hasAttribute || !form.hasAttribute('data-submit-after-start')) return;
+      event.preventDefault();
+      form.setAttribute('data-submit-pending', '');
+      form.setAttribute('aria-busy', 'true');
+      start();
+    }
+    window.addEventListener('submit', hold, true);
+  }
+  holdEarlySubmits();
+
   var root = document.getElementById('root');
   // Nothing prerendered to paint first (an app-only route).
   if (!root || !root.firstElementChild) return start();

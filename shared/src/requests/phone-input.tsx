@@ -1,9 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { useCallback, useEffect, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import type { Locale } from '../i18n/locale';
-import { callingCodes } from './calling-codes';
-import { countryName } from '../i18n/country-name';
 import { countryOptions } from './country-options';
 import type { PhoneError } from '@kabari/shared/requests/phone-validation';
 import { requestsNamespace } from './requests-namespace';
@@ -20,40 +17,57 @@ export interface PhoneInputProps {
   onChange: (value: string) => void;
   error?: PhoneError | null;
   inputRef?: Ref<HTMLInputElement>;
+  countryRef?: Ref<HTMLSelectElement>;
+  /**
+   * The country list's default is the visitor's own: the server selects their IP address's country in the
+   * prerendered page, where it finds this mark (`data-visitor-country`, server/src/web/visitor-country.ts).
+   */
+  visitorCountry?: boolean;
   disabled?: boolean;
 }
 
 /**
  * A country-code selector and a mobile number, as plain labelled controls (no antd: the home page is
- * prerendered and must stay light). Until hydration the selector holds only the chosen country, so the
- * prerendered HTML and the first client render agree; then it lists every country in the page's language.
+ * prerendered and must stay light). The selector lists every country in the page's language, in the prerendered
+ * HTML too, so a visitor can choose one before the app has started.
  */
 export function PhoneInput(props: PhoneInputProps) {
-  const { idPrefix, locale, country, onCountryChange, value, onChange, error, inputRef, disabled } = props;
+  const {
+    idPrefix,
+    locale,
+    country,
+    onCountryChange,
+    value,
+    onChange,
+    error,
+    inputRef,
+    countryRef,
+    visitorCountry,
+    disabled,
+  } = props;
   const { t } = useTranslation(requestsNamespace);
-  const hydrated = useHydrated();
-  const options = useMemo(
-    () =>
-      hydrated
-        ? countryOptions(locale)
-        : [{ code: country, name: countryName(country, locale), callingCode: callingCodes[country] ?? '' }],
-    [hydrated, locale, country],
-  );
+  const options = countryOptions(locale);
   const errorId = `${idPrefix}-number-error`;
   return (
     <div className="phone-input">
       <div className="phone-input__field phone-input__field--country">
         <label htmlFor={`${idPrefix}-country`}>{t('phone.country')}</label>
         <select
+          // The names come from the runtime's Intl data, which the build's Node and a visitor's browser may hold in
+          // different versions: hydration keeps the prerendered options as they are (suppressHydrationWarning), and
+          // only a language change, which renders a new list, replaces them.
+          key={locale}
           id={`${idPrefix}-country`}
+          ref={countryRef}
           name="country"
           autoComplete="tel-country-code"
           value={country}
           disabled={disabled}
           onChange={(event) => onCountryChange(event.target.value)}
+          data-visitor-country={visitorCountry ? '' : undefined}
         >
           {options.map((option) => (
-            <option key={option.code} value={option.code}>
+            <option key={option.code} value={option.code} suppressHydrationWarning>
               {`${option.name} (+${option.callingCode})`}
             </option>
           ))}
