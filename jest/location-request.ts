@@ -16,6 +16,7 @@ export function locationRequest(changes: Partial<LocationRequest> = {}): Locatio
     consent: 'none',
     delivery: 'sent',
     deliveryFailure: null,
+    whatsapp: null,
     requestTime: '2026-11-22T04:00:00.000Z',
     openedTime: null,
     locatedTime: null,

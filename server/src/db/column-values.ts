@@ -19,7 +19,7 @@ export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'paypal'] as const;
 /** The providers whose webhooks Kabari takes (the sandbox has none). */
 export const WEBHOOK_PROVIDERS = ['stripe', 'paypal'] as const;
 
-export const OUTBOX_CHANNELS = ['email', 'sms', 'push'] as const;
+export const OUTBOX_CHANNELS = ['email', 'sms', 'push', 'whatsapp'] as const;
 export const OUTBOX_STATES = ['queued', 'sent', 'failed'] as const;
 /**
  * What a provider's delivery receipts (Twilio's status callbacks, for SMS and WhatsApp alike) last said of a message,
@@ -38,6 +38,12 @@ export const REFUND_REASONS = ['email_in_use', 'late_renewal', 'duplicate_paymen
 export const REFUND_REQUEST_STATES = ['open', 'refunded', 'rejected'] as const;
 
 export const REQUEST_CHANNELS = ['sms', 'email', 'link'] as const;
+/**
+ * What became of a WhatsApp request whose number has no WhatsApp: an SMS went instead ('sms'), or none could, the
+ * day's SMS limits being reached ('limit') or the number having opted out meanwhile ('opted-out').
+ */
+export const WHATSAPP_FALLBACKS = ['sms', 'limit', 'opted-out'] as const;
+export type WhatsAppFallback = (typeof WHATSAPP_FALLBACKS)[number];
 /** What a location request has shared so far. */
 export const REQUEST_STATUSES = ['pending', 'ip_located', 'gps_tracked'] as const;
 export const POSITION_SOURCES = ['ip', 'gps'] as const;

@@ -2,11 +2,11 @@ import type { ReceiptState } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { lockReceiptMessage, recordReceipt, type ReceiptMessageRef } from './delivery-receipt-rows';
 
-// A provider's delivery receipts for the messages it took (Twilio's status callbacks: SMS now, WhatsApp alike), kept
+// A provider's delivery receipts for the messages it took (Twilio's status callbacks: SMS and WhatsApp alike), kept
 // on the message: each receipt is stored once, and only when it moves the message forward.
 
-/** The channels whose messages take receipts: SMS (WhatsApp joins it). */
-export const RECEIPT_CHANNELS = ['sms'] as const;
+/** The channels whose messages take receipts. */
+export const RECEIPT_CHANNELS = ['sms', 'whatsapp'] as const;
 
 export interface DeliveryReceipt {
   /** The message: by the provider's reference (a callback), or by its own id (the local outbox's dev tools). */

@@ -2,6 +2,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import type { Locale } from '../lib/messages';
 import type { PublicAddressPolicy } from '../lib/public-address';
 import type { PushNotification } from './web-push-sender';
+import type { WhatsAppVariables } from './twilio-whatsapp';
 
 // What the rules that send messages (sign-ups, renewals, requests, notices) hand to the outbox. The outbox itself,
 // its dispatcher and its providers, is a plugin (plugins/message-outbox.ts): the rules know only this.
@@ -33,6 +34,16 @@ export interface OutgoingSms {
   text: string;
 }
 
+export interface OutgoingWhatsApp {
+  /** The same key twice queues one message. */
+  idempotencyKey: string;
+  /** E.164: the sender adds `whatsapp:`. */
+  to: string;
+  /** Which approved template goes. */
+  locale: Locale;
+  variables: WhatsAppVariables;
+}
+
 export interface OutgoingPush {
   /** The same key twice queues one message. */
   idempotencyKey: string;
@@ -47,6 +58,11 @@ export interface MessageOutbox {
   readonly transport: 'smtp' | 'local';
   /** 'twilio' with the TWILIO_* variables; otherwise 'local', like email without SMTP. */
   readonly smsTransport: 'twilio' | 'local';
+  /**
+   * 'twilio' with the TWILIO_WHATSAPP_* variables; 'local' without Twilio at all (the local outbox, like SMS); 'none'
+   * when Twilio sends SMS but no WhatsApp sender is configured: a request cannot go by WhatsApp.
+   */
+  readonly whatsappTransport: 'twilio' | 'local' | 'none';
   /** The public half of the key push messages are signed with: browsers subscribe with it. */
   readonly vapidPublicKey: string;
   /** Which addresses a browser's push endpoint may have. */
@@ -58,6 +74,8 @@ export interface MessageOutbox {
   queue(db: DatabaseExecutor, email: OutgoingEmail): Promise<string | null>;
   /** Writes an SMS to the outbox, like queue(). */
   queueSms(db: DatabaseExecutor, sms: OutgoingSms): Promise<string | null>;
+  /** Writes a WhatsApp template message to the outbox, like queue(). */
+  queueWhatsApp(db: DatabaseExecutor, whatsApp: OutgoingWhatsApp): Promise<string | null>;
   /** Writes a push notification to the outbox, like queue(). Web Push needs no provider of ours: always sent. */
   queuePush(db: DatabaseExecutor, push: OutgoingPush): Promise<string | null>;
   /** Asks the dispatcher to deliver now instead of at its next tick (call after the transaction commits). */

@@ -1,5 +1,6 @@
-// What the outbox needs of a provider (SMTP for email, Twilio for SMS, Web Push), without loading any provider's SDK: each
-// channel's provider is one MessageSender, and a channel without one keeps its messages in the outbox itself.
+// What the outbox needs of a provider (SMTP for email, Twilio for SMS and WhatsApp, Web Push), without loading any
+// provider's SDK: each channel's provider is one MessageSender, and a channel without one keeps its messages in the
+// outbox itself.
 
 /** A message as a provider is given it. */
 export interface ProviderMessage {
@@ -7,7 +8,10 @@ export interface ProviderMessage {
   id: string;
   /** An email address, an E.164 number, or a push subscription's id. */
   to: string;
+  /** A WhatsApp message's template variables, as JSON (twilio-whatsapp.ts). */
   text: string;
+  /** The message's language: which WhatsApp template goes. */
+  locale?: string;
   /** Email only. */
   subject?: string;
   html?: string;

@@ -33,6 +33,7 @@ export interface ClaimedMessage {
   reply_to: string | null;
   erase_when_sent: boolean;
   attempts: number;
+  locale: string;
 }
 
 /**
@@ -55,7 +56,7 @@ export async function claimDueMessages(
           where state = 'queued' and channel = ${channel} and next_attempt_at <= now()
           order by created_at limit ${limit}
           for update skip locked)
-        returning id, channel, recipient, subject, body_text, body_html, reply_to, erase_when_sent, attempts`,
+        returning id, channel, recipient, subject, body_text, body_html, reply_to, erase_when_sent, attempts, locale`,
   );
 }
 

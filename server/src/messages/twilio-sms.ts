@@ -14,20 +14,48 @@ export interface TwilioSettings {
 export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;
 
 /**
- * SMS through Twilio's Messages API. The SDK's own retries are off: the outbox dispatcher retries with its own
- * backoff and keeps the attempt count in the database, so a restart does not lose track.
+ * The SDK's client for Kabari's account. Its own retries are off: the outbox dispatcher retries with its own backoff
+ * and keeps the attempt count in the database, so a restart does not lose track.
  */
+export function twilioClient(
+  settings: Pick<TwilioSettings, 'accountSid' | 'authToken'>,
+  httpClient: TwilioHttpClient | undefined,
+  timeoutMs: number,
+): twilio.Twilio {
+  return twilio(settings.accountSid, settings.authToken, {
+    ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
+    autoRetry: false,
+    timeout: timeoutMs,
+  });
+}
+
+/** Twilio's refusal of a message as the outbox reads it: Kabari's credentials, this message for good, or try again. */
+export function twilioRefusal(error: unknown): unknown {
+  const status = (error as { status?: number }).status;
+  const code = (error as { code?: number }).code;
+  const reason = error instanceof Error ? error.message : String(error);
+  // 401 and 403: Twilio refuses the account's credentials, whatever the message.
+  if (status === 401 || status === 403) {
+    return new ProviderCredentialsError('twilio', `Twilio refused Kabari's credentials (${status}): ${reason}`);
+  }
+  // Any other 4xx but 429 (too many requests) is Twilio refusing this message: trying again changes nothing.
+  if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+    return new PermanentDeliveryError(
+      `Twilio refused the message (${status}${code ? `, code ${code}` : ''}): ${reason}`,
+      code ? String(code) : undefined,
+    );
+  }
+  return error;
+}
+
+/** SMS through Twilio's Messages API. */
 export function createTwilioSender(
   settings: TwilioSettings,
   httpClient?: TwilioHttpClient,
   /** One request's limit: below the outbox's claim lease, so a hung request never outlives its claim. */
   timeoutMs = 30_000,
 ): MessageSender {
-  const client = twilio(settings.accountSid, settings.authToken, {
-    ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
-    autoRetry: false,
-    timeout: timeoutMs,
-  });
+  const client = twilioClient(settings, httpClient, timeoutMs);
   const sender = {
     ...(settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from }),
     ...(settings.statusCallback ? { statusCallback: settings.statusCallback } : {}),
@@ -39,21 +67,7 @@ export function createTwilioSender(
         const message = await client.messages.create({ to, body: text, ...sender });
         return { providerRef: message.sid };
       } catch (error) {
-        const status = (error as { status?: number }).status;
-        const code = (error as { code?: number }).code;
-        const reason = error instanceof Error ? error.message : String(error);
-        // 401 and 403: Twilio refuses the account's credentials, whatever the message.
-        if (status === 401 || status === 403) {
-          throw new ProviderCredentialsError('twilio', `Twilio refused Kabari's credentials (${status}): ${reason}`);
-        }
-        // Any other 4xx but 429 (too many requests) is Twilio refusing this message: trying again changes nothing.
-        if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
-          throw new PermanentDeliveryError(
-            `Twilio refused the message (${status}${code ? `, code ${code}` : ''}): ${reason}`,
-            code ? String(code) : undefined,
-          );
-        }
-        throw error;
+        throw twilioRefusal(error);
       }
     },
     // Plain HTTPS requests: nothing held open.

@@ -56,11 +56,11 @@ export function twilioReceipt(params: Record<string, string>): DeliveryReceipt |
 }
 
 /** Why a message did not reach its recipient, in words a requester can act on. */
-export const DELIVERY_FAILURE_REASONS = ['unreachable', 'invalid-number', 'blocked', 'other'] as const;
+export const DELIVERY_FAILURE_REASONS = ['unreachable', 'invalid-number', 'blocked', 'no-whatsapp', 'other'] as const;
 export type DeliveryFailureReason = (typeof DELIVERY_FAILURE_REASONS)[number];
 
-// Twilio's error codes for a message that failed or was undelivered (its Messaging errors, 21xxx and 30xxx; WhatsApp's
-// 63xxx land in 'other'), grouped by what the requester can do about them.
+// Twilio's error codes for a message that failed or was undelivered (its Messaging errors, 21xxx and 30xxx, and
+// WhatsApp's 63xxx), grouped by what the requester can do about them; the others land in 'other'.
 const FAILURE_REASONS: Record<string, DeliveryFailureReason> = {
   // The phone is off or out of coverage: trying later may work.
   '30003': 'unreachable',
@@ -73,6 +73,9 @@ const FAILURE_REASONS: Record<string, DeliveryFailureReason> = {
   '21610': 'blocked',
   '30004': 'blocked',
   '30007': 'blocked',
+  // The number has no WhatsApp, or WhatsApp will not take messages for it (twilio-whatsapp.ts NO_WHATSAPP_CODES).
+  '63003': 'no-whatsapp',
+  '63024': 'no-whatsapp',
 };
 
 export function twilioFailureReason(errorCode: string | null): DeliveryFailureReason {

@@ -7,6 +7,7 @@ import { providerCredentialsEmail } from '../messages/operator-email';
 import { createSmtpSender } from '../messages/smtp-email';
 import type * as TwilioSms from '../messages/twilio-sms';
 import type { TwilioHttpClient } from '../messages/twilio-sms';
+import type * as TwilioWhatsApp from '../messages/twilio-whatsapp';
 import type { MessageOutbox } from '../messages/message-outbox';
 import {
   claimDueMessages,
@@ -21,7 +22,8 @@ import {
 } from '../messages/outbox-rows';
 import { createWebPushSender, loadVapidKeys } from '../messages/web-push-sender';
 import type { PublicAddressPolicy } from '../lib/public-address';
-import { publishDeliveryChange } from '../requests/request-deliveries';
+import { publishDeliveryChange, smsFallbackServices } from '../requests/request-deliveries';
+import { hasNoWhatsApp, sendSmsInsteadOfWhatsApp } from '../requests/whatsapp-fallback';
 import { twilioStatusCallback } from '../messages/twilio-status';
 import { recordReceipt } from '../messages/delivery-receipt-rows';
 
@@ -104,7 +106,7 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
 }
 
-const CHANNELS = ['email', 'sms', 'push'] as const;
+const CHANNELS = ['email', 'sms', 'push', 'whatsapp'] as const;
 type Channel = (typeof CHANNELS)[number];
 /** The scheduler's job for one channel's lane. */
 const laneJob = (channel: Channel) => `outbox:${channel}`;
@@ -137,8 +139,10 @@ export default fp(
     // Each channel's provider, or none (the outbox keeps the message). A provider's SDK loads only when it is
     // configured: Twilio's alone takes a few hundred milliseconds.
     const twilioSettings = config.requests.twilio;
+    const whatsAppSettings = config.requests.whatsapp;
+    const statusCallback = twilioStatusCallback(config.publicUrl, config.localTrial);
     const vapidKeys = await loadVapidKeys(db, config.vapidPrivateKey);
-    const senders: Record<'email' | 'sms' | 'push', MessageSender | undefined> = {
+    const senders: Record<Channel, MessageSender | undefined> = {
       email: config.smtpUrl
         ? createSmtpSender(config.smtpUrl, config.mailFrom, {
             connectionMs: timing.smtpConnectionMs,
@@ -149,11 +153,21 @@ export default fp(
       sms: twilioSettings
         ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
           (require('../messages/twilio-sms') as typeof TwilioSms).createTwilioSender(
-            { ...twilioSettings, statusCallback: twilioStatusCallback(config.publicUrl, config.localTrial) },
+            { ...twilioSettings, statusCallback },
             options.twilioHttpClient,
             timing.twilioRequestMs,
           )
         : undefined,
+      // WhatsApp is configured only beside Twilio's SMS settings (requests-config.ts).
+      whatsapp:
+        twilioSettings && whatsAppSettings
+          ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+            (require('../messages/twilio-whatsapp') as typeof TwilioWhatsApp).createTwilioWhatsAppSender(
+              { ...twilioSettings, ...whatsAppSettings, statusCallback },
+              options.twilioHttpClient,
+              timing.twilioRequestMs,
+            )
+          : undefined,
       push: createWebPushSender(
         db,
         { ...vapidKeys, subject: vapidSubject(config) },
@@ -175,6 +189,7 @@ export default fp(
           id: message.id,
           to: message.recipient,
           text: message.body_text,
+          locale: message.locale,
           subject: message.subject ?? undefined,
           html: message.body_html ?? undefined,
           replyTo: message.reply_to ?? undefined,
@@ -225,6 +240,7 @@ export default fp(
     }
 
     async function settle(message: ClaimedMessage, outcome: DeliveryOutcome): Promise<void> {
+      let smsInstead = false;
       await db.transaction(async (tx) => {
         if (message.erase_when_sent && outcome.state !== 'queued') {
           await deleteMessage(tx, message.id);
@@ -239,15 +255,22 @@ export default fp(
           // The provider refused it for good and said why: kept as its failed receipt, which the requester reads.
           if (outcome.state === 'failed' && outcome.providerCode) {
             await recordReceipt(tx, message.id, 'failed', outcome.providerCode);
+            // Refused at once because the number has no WhatsApp: its request goes by SMS instead, and says so.
+            if (message.channel === 'whatsapp' && hasNoWhatsApp('failed', outcome.providerCode)) {
+              const fallback = smsFallbackServices(config, outbox, app.auth.secrets.hmacSecret);
+              smsInstead = (await sendSmsInsteadOfWhatsApp(tx, fallback, message.id)) !== null;
+            }
           }
         }
         // A provider has the message (or refused it for good): nobody needs the consent link in our copy again.
         if (outcome.state === 'failed' || (outcome.state === 'sent' && outcome.transport !== 'local')) {
           await forgetRequestToken(tx, message.id);
         }
-        // The requester sees a request's delivery state live when it changes (not on a retry that stays queued).
-        if (outcome.state !== 'queued') await publishDeliveryChange(tx, message.id);
+        // The requester sees a request's delivery state live when it changes (not on a retry that stays queued); the
+        // SMS fallback published its own.
+        if (outcome.state !== 'queued' && !smsInstead) await publishDeliveryChange(tx, message.id);
       });
+      if (smsInstead) outbox.kick();
     }
 
     /**
@@ -352,6 +375,9 @@ export default fp(
     const outbox: MessageOutbox = {
       transport: senders.email ? 'smtp' : 'local',
       smsTransport: senders.sms ? 'twilio' : 'local',
+      // Without Twilio at all WhatsApp stays in the local outbox, like SMS; with Twilio's SMS but no WhatsApp sender
+      // there is no WhatsApp.
+      whatsappTransport: senders.whatsapp ? 'twilio' : twilioSettings ? 'none' : 'local',
       vapidPublicKey: vapidKeys.publicKey,
       pushAddressPolicy: pushAddressPolicy(config, options),
       queue: (executor, email) =>
@@ -384,6 +410,16 @@ export default fp(
           locale: sms.locale,
           ...(senders.sms ? {} : localDelivery()),
         }),
+      queueWhatsApp: (executor, whatsApp) =>
+        insertOutboxMessage(executor, {
+          idempotencyKey: whatsApp.idempotencyKey,
+          channel: 'whatsapp',
+          recipient: whatsApp.to,
+          // The template's variables: what the sender hands Twilio, and what the local outbox shows.
+          bodyText: JSON.stringify(whatsApp.variables),
+          locale: whatsApp.locale,
+          ...(senders.whatsapp ? {} : localDelivery()),
+        }),
       kick: () => {
         for (const channel of CHANNELS) app.scheduler.runSoon(laneJob(channel));
       },
@@ -403,6 +439,7 @@ export default fp(
       await Promise.all(CHANNELS.map((channel) => lanes[channel].settled()));
       senders.email?.close();
       senders.sms?.close();
+      senders.whatsapp?.close();
     });
   },
   { name: 'outbox', dependencies: ['database', 'scheduler'] },

@@ -12,7 +12,7 @@ import { insertRequest } from './request-rows';
 import { claimSendSlot, linkLimitKey, targetLimitKey } from './send-limits';
 import { queueSmsBudgetAlert } from './sms-budget-alert';
 import { linkTokenKey, newRequestToken, requestTokenHash, sealLinkToken } from './request-tokens';
-import { messageLinks, renderMessage, type MessageChannel, type TemplateId } from './templates';
+import { messageLinks, renderMessage, whatsAppVariables, type MessageChannel, type TemplateId } from './templates';
 import { attachVoiceNote } from '../voice/voice-notes';
 
 /**
@@ -63,12 +63,15 @@ function expiresAt(days: number): Date {
  * SMS the day's budget), the request, its message in the outbox and the live event, all in one transaction, so a
  * refusal changes nothing and a success is whole. The limits are taken in the same order by every send (target,
  * account, budget), so concurrent sends wait for each other instead of deadlocking. The SMS that uses up the
- * budget queues the operator's alert with it; a send refused by the spent budget queues it too (once a day).
+ * budget queues the operator's alert with it; a send refused by the spent budget queues it too (once a day). A
+ * WhatsApp message to a number costs like an SMS and is counted as one.
  */
 export async function createMessageRequest(
   app: RequestSender,
   input: Common & {
     channel: MessageChannel;
+    /** A request to a number by WhatsApp: counted as an SMS, and sent by SMS instead if the number has none. */
+    byWhatsApp?: boolean;
     target: string;
     templateId: TemplateId;
     note: string;
@@ -98,17 +101,24 @@ export async function createMessageRequest(
       const requestId = randomUUID();
       const token = newRequestToken();
       const expires = expiresAt(input.expiryDays);
+      const links = messageLinks(input.baseUrl, input.locale, token);
       const message = renderMessage({
         channel: input.channel,
         locale: input.locale,
         requesterName: input.requester.displayName,
         note: input.note,
-        links: messageLinks(input.baseUrl, input.locale, token),
+        links,
         expiresAt: expires,
       });
       const idempotencyKey = `location-request:${requestId}`;
-      const messageId =
-        input.channel === 'sms'
+      const messageId = input.byWhatsApp
+        ? await app.outbox.queueWhatsApp(tx, {
+            idempotencyKey,
+            to: input.target,
+            locale: input.locale,
+            variables: whatsAppVariables(input.locale, input.requester.displayName, links),
+          })
+        : input.channel === 'sms'
           ? await app.outbox.queueSms(tx, {
               idempotencyKey,
               to: input.target,
@@ -136,6 +146,7 @@ export async function createMessageRequest(
         templateId: input.templateId,
         note: input.note.trim() || null,
         messageId,
+        sentByWhatsapp: input.byWhatsApp === true,
         expiresAt: expires,
       });
       if (input.voiceNote) await attachVoiceNote(tx, input.requester.userId, requestId, input.voiceNote);

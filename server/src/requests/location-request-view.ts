@@ -96,6 +96,7 @@ export function toLocationRequestView(
     consent: row.consent as LocationRequestView['consent'],
     delivery: row.messageId ? delivery.state : null,
     deliveryFailure: row.messageId ? delivery.failure : null,
+    whatsapp: row.sentByWhatsapp ? { fallback: row.whatsappFallback ?? null } : null,
     requestTime: row.createdAt.toISOString(),
     openedTime: iso(row.openedAt),
     locatedTime: iso(row.locatedAt),

@@ -5,9 +5,25 @@ import { requestsOfMessage } from '../messages/outbox-rows';
 import { isSignedByTwilio, twilioReceipt } from '../messages/twilio-status';
 import type { TwilioSettings } from '../messages/twilio-sms';
 import { publishRequestChange } from './location-request-view';
+import { hasNoWhatsApp, sendSmsInsteadOfWhatsApp, type SmsFallbackServices } from './whatsapp-fallback';
 
 // What happens to a request's message after it is handed over, as its requester sees it: the outbox's own outcome
 // (sent, failed) and the provider's delivery receipts, each published live to the requester when it changes the view.
+
+/** The fallback's services from the server's settings and services. */
+export function smsFallbackServices(
+  settings: { publicUrl: string; operatorEmail: string; requests: { sendLimits: SmsFallbackServices['sendLimits'] } },
+  outbox: SmsFallbackServices['outbox'],
+  hmacSecret: Buffer,
+): SmsFallbackServices {
+  return {
+    outbox,
+    hmacSecret,
+    publicUrl: settings.publicUrl,
+    operatorEmail: settings.operatorEmail,
+    sendLimits: settings.requests.sendLimits,
+  };
+}
 
 /** Publishes the current view of every request whose link the message carries (inside the change's transaction). */
 export async function publishDeliveryChange(tx: DatabaseExecutor, messageId: string): Promise<void> {
@@ -23,12 +39,26 @@ function shownOf(state: ReceiptState | null): string {
 
 /**
  * Records a delivery receipt (messages/delivery-receipts.ts) and, when it changes what the requester's view shows
- * (delivered, read, failed with its reason), publishes the request to its owner's live stream.
+ * (delivered, read, failed with its reason), publishes the request to its owner's live stream. A WhatsApp message the
+ * number could not take (no WhatsApp) sends its request by SMS instead (whatsapp-fallback.ts).
  */
-export async function recordDeliveryReceipt(db: Database, receipt: DeliveryReceipt): Promise<ReceiptOutcome> {
-  return applyDeliveryReceipt(db, receipt, async (tx, messageId, previous) => {
+export async function recordDeliveryReceipt(
+  db: Database,
+  receipt: DeliveryReceipt,
+  /** What the SMS fallback uses; without it a WhatsApp message's failure is only recorded. */
+  fallback?: SmsFallbackServices,
+): Promise<ReceiptOutcome> {
+  let smsQueued = false;
+  const outcome = await applyDeliveryReceipt(db, receipt, async (tx, messageId, previous) => {
+    if (fallback && hasNoWhatsApp(receipt.state, receipt.errorCode)) {
+      const instead = await sendSmsInsteadOfWhatsApp(tx, fallback, messageId);
+      smsQueued = instead === 'sms';
+      if (instead) return;
+    }
     if (shownOf(previous) !== shownOf(receipt.state)) await publishDeliveryChange(tx, messageId);
   });
+  if (smsQueued) fallback?.outbox.kick();
+  return outcome;
 }
 
 /** A status callback as Twilio posted it: the URL it posted to (the public one), its signature and its form fields. */
@@ -47,6 +77,7 @@ export type TwilioCallbackOutcome =
  */
 export async function receiveTwilioStatus(
   db: Database,
+  fallback: SmsFallbackServices,
   twilio: Pick<TwilioSettings, 'authToken'> | undefined,
   callback: TwilioStatusCallback,
 ): Promise<TwilioCallbackOutcome> {
@@ -56,5 +87,5 @@ export async function receiveTwilioStatus(
   }
   const receipt = twilioReceipt(callback.params);
   if (!receipt) return { kind: 'ignored' };
-  return recordDeliveryReceipt(db, receipt);
+  return recordDeliveryReceipt(db, receipt, fallback);
 }

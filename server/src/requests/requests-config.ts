@@ -1,10 +1,11 @@
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import type { TwilioSettings } from '../messages/twilio-sms';
+import type { WhatsAppSettings } from '../messages/twilio-whatsapp';
 
 /**
  * Settings for location requests and SMS delivery, from the environment. Without Twilio's three variables SMS
- * stays in the local outbox (/dev/outbox), as email does without SMTP_URL. The send limits cap what one account,
+ * stays in the local outbox (/dev/outbox), as email does without SMTP_URL, and so does WhatsApp. The send limits cap what one account,
  * and everyone together, can make the operator pay for in a day (server/README.md lists their defaults).
  */
 
@@ -40,6 +41,11 @@ const countryList = z
     'expected ISO 3166 alpha-2 country codes separated by commas, e.g. ID or ID,MY,SG',
   );
 
+const whatsAppTemplate = text.refine(
+  (value) => value === undefined || /^HX[0-9a-fA-F]{32}$/.test(value),
+  "expected an approved template's content SID (HX followed by 32 hexadecimal digits)",
+);
+
 /** Spread into the server's environment schema (config.ts). */
 export const requestsEnvironment = {
   TWILIO_ACCOUNT_SID: text.refine(
@@ -51,6 +57,13 @@ export const requestsEnvironment = {
     (value) => value === undefined || /^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32}|[A-Za-z0-9 ]{1,11})$/.test(value),
     'expected an E.164 number (+…), a messaging service SID (MG…) or an alphanumeric sender ID',
   ),
+  // WhatsApp through the same Twilio account: the sender, and the approved template (Content API) of each language.
+  TWILIO_WHATSAPP_FROM: text.refine(
+    (value) => value === undefined || /^(whatsapp:)?\+[1-9]\d{6,14}$/.test(value),
+    'expected a WhatsApp sender: whatsapp:+ and its E.164 number, or the E.164 number (+…)',
+  ),
+  TWILIO_WHATSAPP_TEMPLATE_EN: whatsAppTemplate,
+  TWILIO_WHATSAPP_TEMPLATE_ID: whatsAppTemplate,
   LINK_EXPIRY_DAYS: z.coerce
     .number({ message: 'expected a whole number of days from 1 to 90' })
     .int('expected a whole number of days from 1 to 90')
@@ -90,11 +103,37 @@ export interface SendLimitsConfig {
 
 export interface RequestsConfig {
   twilio: TwilioSettings | undefined;
+  /** WhatsApp through Twilio (TWILIO_WHATSAPP_*); only beside Twilio's SMS settings. */
+  whatsapp: WhatsAppSettings | undefined;
   /** How long a consent link (SMS, email or trackable link) stays open. */
   linkExpiryDays: number;
   sendLimits: SendLimitsConfig;
   /** One SMS's price at the provider (SMS_PRICE_MINOR); unset: the console counts SMS without a cost. */
   smsPrice: { minor: number; currency: string } | undefined;
+}
+
+/**
+ * WhatsApp's sender and one approved template per language, all or none, and only with Twilio's SMS settings: the
+ * same account sends it, and a message WhatsApp cannot take falls back to an SMS.
+ */
+function whatsAppConfig(
+  e: RequestsEnvironment,
+  twilio: boolean,
+  fail: (message: string) => Error,
+): WhatsAppSettings | undefined {
+  const names = ['TWILIO_WHATSAPP_FROM', 'TWILIO_WHATSAPP_TEMPLATE_EN', 'TWILIO_WHATSAPP_TEMPLATE_ID'] as const;
+  const missing = names.filter((name) => e[name] === undefined);
+  if (missing.length === names.length) return undefined;
+  const problems = missing.map((name) => `  ${name}: required when WhatsApp is configured (it is missing)`);
+  if (!twilio) {
+    problems.push('  TWILIO_WHATSAPP_FROM: WhatsApp needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM too');
+  }
+  if (problems.length > 0) throw fail(`Invalid configuration:\n${problems.join('\n')}`);
+  const from = e.TWILIO_WHATSAPP_FROM!;
+  return {
+    from: from.startsWith('whatsapp:') ? from : `whatsapp:${from}`,
+    templates: { en: e.TWILIO_WHATSAPP_TEMPLATE_EN!, id: e.TWILIO_WHATSAPP_TEMPLATE_ID! },
+  };
 }
 
 export function requestsConfig(e: RequestsEnvironment, fail: (message: string) => Error): RequestsConfig {
@@ -105,11 +144,13 @@ export function requestsConfig(e: RequestsEnvironment, fail: (message: string) =
       `Invalid configuration:\n${missing.map((name) => `  ${name}: required when Twilio is configured (it is missing)`).join('\n')}`,
     );
   }
+  const twilio =
+    missing.length === 0
+      ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! }
+      : undefined;
   return {
-    twilio:
-      missing.length === 0
-        ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! }
-        : undefined,
+    twilio,
+    whatsapp: whatsAppConfig(e, twilio !== undefined, fail),
     linkExpiryDays: e.LINK_EXPIRY_DAYS,
     sendLimits: {
       smsPerAccountPerDay: e.SMS_PER_ACCOUNT_PER_DAY,

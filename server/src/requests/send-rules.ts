@@ -64,7 +64,7 @@ interface MessageFields {
 
 /** A request to send: by SMS to a number (its country helps read it), or by email to an address already checked. */
 export type MessageToSend =
-  | ({ channel: 'sms'; number: string; country?: string | undefined } & MessageFields)
+  | ({ channel: 'sms'; byWhatsApp?: boolean; number: string; country?: string | undefined } & MessageFields)
   | ({ channel: 'email'; email: string } & MessageFields);
 
 // The subscriber's rules for asking: who may send, to which number or address, how often, with which note; what a
@@ -227,6 +227,10 @@ export async function sendMessageRequest(
 ): Promise<CreateOutcome> {
   await requireSubscriber(deps.db, user.id);
   const limits = config.requests.sendLimits;
+  const byWhatsApp = message.channel === 'sms' && message.byWhatsApp === true;
+  if (byWhatsApp && deps.outbox.whatsappTransport === 'none') {
+    throw new HttpError(400, sayRequests('whatsappUnavailable'));
+  }
   let target: string;
   if (message.channel === 'sms') {
     const { e164, countryCode } = await smsTarget(message.number, message.country);
@@ -239,6 +243,7 @@ export async function sendMessageRequest(
   checkRequesterName(user.displayName);
   return createMessageRequest(deps, {
     channel: message.channel,
+    byWhatsApp,
     target,
     templateId: message.templateId,
     note: checkNote(message.channel, message.note),

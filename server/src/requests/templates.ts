@@ -144,6 +144,23 @@ export function renderMessage(input: MessageInput): RenderedMessage {
   return { subject: text(locale, 'subject', { name }), text: plain, html };
 }
 
+/**
+ * A WhatsApp request's template variables: the approved template holds the fixed text, these the parts that vary,
+ * worded as the SMS words them (who asks, the consent link, the opt-out line with its links). The personal note is
+ * not among them: a template's text is Meta's approved one, and a requester's own words would not be.
+ */
+export function whatsAppVariables(
+  locale: Locale,
+  requesterName: string,
+  links: MessageLinks,
+): { '1': string; '2': string; '3': string } {
+  return {
+    '1': requesterName,
+    '2': links.consentUrl,
+    '3': `${text(locale, 'smsOptOut')} ${links.optOutUrl} ${text(locale, 'smsOverview')} ${links.overviewUrl}`,
+  };
+}
+
 /** The placeholder the preview shows where the link's token goes: the token exists only once the request is sent. */
 export const PREVIEW_TOKEN = '…';
 

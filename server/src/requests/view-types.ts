@@ -1,4 +1,4 @@
-import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus } from '../db/column-values';
+import type { ConsentState, LiveEndReason, RequestChannel, RequestStatus, WhatsAppFallback } from '../db/column-values';
 import type { Place } from '../db/column-values';
 import type { VoiceNoteView } from '../voice/voice-notes';
 import type { DeliveryFailureReason } from '../messages/twilio-status';
@@ -31,6 +31,11 @@ export interface LocationRequestView {
   delivery: DeliveryState | null;
   /** Why the message did not reach its recipient, when the provider's receipt said it failed; null otherwise. */
   deliveryFailure: DeliveryFailure | null;
+  /**
+   * Sent by WhatsApp (a request to a number): and when the number had none, what was done instead (an SMS, whose
+   * delivery `delivery` then shows; or none, for the day's SMS limits or an opt-out). Null for any other request.
+   */
+  whatsapp: { fallback: WhatsAppFallback | null } | null;
   requestTime: string;
   openedTime: string | null;
   locatedTime: string | null;

@@ -54,6 +54,33 @@ describe('requests configuration', () => {
     }
   });
 
+  it('takes WhatsApp with its sender and a template per language, all or none, and only beside Twilio', () => {
+    const whatsapp = {
+      TWILIO_WHATSAPP_FROM: '+14155238886',
+      TWILIO_WHATSAPP_TEMPLATE_EN: `HX${'a'.repeat(32)}`,
+      TWILIO_WHATSAPP_TEMPLATE_ID: `HX${'b'.repeat(32)}`,
+    };
+    expect(loadConfig(TWILIO).requests.whatsapp).toBeUndefined();
+    expect(loadConfig({ ...TWILIO, ...whatsapp }).requests.whatsapp).toEqual({
+      from: 'whatsapp:+14155238886',
+      templates: { en: `HX${'a'.repeat(32)}`, id: `HX${'b'.repeat(32)}` },
+    });
+    const prefixed = { ...TWILIO, ...whatsapp, TWILIO_WHATSAPP_FROM: 'whatsapp:+14155238886' };
+    expect(loadConfig(prefixed).requests.whatsapp?.from).toBe('whatsapp:+14155238886');
+
+    const { TWILIO_WHATSAPP_TEMPLATE_ID: _id, ...withoutIndonesian } = whatsapp;
+    expect(() => loadConfig({ ...TWILIO, ...withoutIndonesian })).toThrow(
+      /TWILIO_WHATSAPP_TEMPLATE_ID: required when WhatsApp is configured/,
+    );
+    expect(() => loadConfig(whatsapp)).toThrow(/WhatsApp needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM/);
+    expect(() => loadConfig({ ...TWILIO, ...whatsapp, TWILIO_WHATSAPP_FROM: 'MG123' })).toThrow(
+      /TWILIO_WHATSAPP_FROM: expected a WhatsApp sender/,
+    );
+    expect(() => loadConfig({ ...TWILIO, ...whatsapp, TWILIO_WHATSAPP_TEMPLATE_EN: 'check-in' })).toThrow(
+      /TWILIO_WHATSAPP_TEMPLATE_EN: expected an approved template's content SID/,
+    );
+  });
+
   it('refuses a malformed account SID, sender or expiry', () => {
     expect(() => loadConfig({ ...TWILIO, TWILIO_ACCOUNT_SID: 'AB123' })).toThrow(/TWILIO_ACCOUNT_SID: expected/);
     expect(() => loadConfig({ ...TWILIO, TWILIO_FROM: 'not a sender id!' })).toThrow(/TWILIO_FROM: expected/);

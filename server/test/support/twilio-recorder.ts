@@ -3,8 +3,11 @@ import type { TwilioHttpClient } from '../../src/messages/twilio-sms';
 
 type RequestOptions = Parameters<TwilioHttpClient['request']>[0];
 
-/** What the fake Twilio answers next: a status code, or a network failure before any answer. */
-export type TwilioAnswer = number | 'network';
+/**
+ * What the fake Twilio answers next: a status code, a refusal with Twilio's own error code (e.g. 400 with 63003, a
+ * number without WhatsApp), or a network failure before any answer.
+ */
+export type TwilioAnswer = number | { status: number; code: number; message: string } | 'network';
 
 /**
  * Twilio's HTTP client replaced by a recorder: every request the SDK makes is kept exactly as it was built, and
@@ -17,8 +20,12 @@ export function recordingTwilioClient(script: TwilioAnswer[] = []) {
   const client: TwilioHttpClient = {
     request: (async (options: RequestOptions) => {
       requests.push(options);
-      const answer = answers.shift() ?? 201;
-      if (answer === 'network') throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      const next = answers.shift() ?? 201;
+      if (next === 'network') throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      if (typeof next === 'object') {
+        return { statusCode: next.status, body: JSON.stringify(next), headers: {} };
+      }
+      const answer = next;
       const body =
         answer === 201
           ? {

@@ -2616,7 +2616,7 @@ export interface paths {
         put?: never;
         /**
          * Twilio's status callbacks (delivery receipts), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)
-         * @description The message is found by its MessageSid; its MessageStatus is stored only when it moves the delivery forward (queued < sent < delivered < read; failed and undelivered are final, with ErrorCode kept), so a replay or a late status changes nothing. The signature is checked against PUBLIC_URL and this path, the address Twilio posted to. A wrong or missing signature: 403, nothing changes. An unknown MessageSid: 200, ignored.
+         * @description The message is found by its MessageSid; its MessageStatus is stored only when it moves the delivery forward (queued < sent < delivered < read; failed and undelivered are final, with ErrorCode kept), so a replay or a late status changes nothing. The signature is checked against PUBLIC_URL and this path, the address Twilio posted to. A wrong or missing signature: 403, nothing changes. An unknown MessageSid: 200, ignored. SMS and WhatsApp alike; a WhatsApp message the number cannot take (ErrorCode 63003 or 63024: no WhatsApp) sends its request once by SMS instead, within the daily SMS limits.
          */
         post: {
             parameters: {
@@ -8405,6 +8405,8 @@ export interface paths {
                                 };
                                 /** @description channel=link: how many days a new link works (LINK_EXPIRY_DAYS) */
                                 linkExpiryDays?: number;
+                                /** @description channel=sms: whether the request may go by WhatsApp (POST /api/v1/requests/sms with channel whatsapp): a WhatsApp sender is configured, or, without Twilio, the local outbox keeps it as it keeps SMS */
+                                whatsapp?: boolean;
                             };
                         };
                     };
@@ -8494,8 +8496,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a location request by SMS (subscribers only)
-         * @description One SMS or email to the same target every 3 hours, whoever sends it (429 with data.nextAllowedAt, data.rule target). Each account sends at most SMS_PER_ACCOUNT_PER_DAY SMS a day (UTC; rule account-day), and all accounts together at most SMS_DAILY_BUDGET (rule sms-budget; the operator is emailed once that day). Only numbers of the SMS_COUNTRIES get an SMS (400 otherwise). A number that opted out is never messaged (409). 400 when the note holds a link, or when the display name cannot appear in a message. 403 when the subscription has expired.
+         * Send a location request to a number, by SMS or WhatsApp (subscribers only)
+         * @description One SMS or email to the same target every 3 hours, whoever sends it (429 with data.nextAllowedAt, data.rule target). Each account sends at most SMS_PER_ACCOUNT_PER_DAY SMS a day (UTC; rule account-day), and all accounts together at most SMS_DAILY_BUDGET (rule sms-budget; the operator is emailed once that day). Only numbers of the SMS_COUNTRIES get an SMS (400 otherwise). A number that opted out is never messaged (409). 400 when the note holds a link, or when the display name cannot appear in a message. 403 when the subscription has expired. channel whatsapp (where GET /api/v1/requests/limit says whatsapp: true, else 400) sends the approved WhatsApp template instead, counted as an SMS; if the number has no WhatsApp, the request goes once by SMS instead, within the same limits.
          */
         post: {
             parameters: {
@@ -8507,6 +8509,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * @description How the request goes to the number: sms, or whatsapp where the limit check says whatsapp: true
+                         * @default sms
+                         * @enum {string}
+                         */
+                        channel?: "sms" | "whatsapp";
                         number: string;
                         /** @description ISO 3166 alpha-2: the country of a national number */
                         country?: string;
@@ -8555,10 +8563,14 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                    } | null;
+                                    /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
+                                    whatsapp: {
+                                        fallback: ("sms" | "limit" | "opted-out") | null;
                                     } | null;
                                     requestTime: string;
                                     openedTime: string | null;
@@ -8789,10 +8801,14 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                    } | null;
+                                    /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
+                                    whatsapp: {
+                                        fallback: ("sms" | "limit" | "opted-out") | null;
                                     } | null;
                                     requestTime: string;
                                     openedTime: string | null;
@@ -9003,10 +9019,14 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                    } | null;
+                                    /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
+                                    whatsapp: {
+                                        fallback: ("sms" | "limit" | "opted-out") | null;
                                     } | null;
                                     requestTime: string;
                                     openedTime: string | null;
@@ -9190,10 +9210,14 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                    } | null;
+                                    /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
+                                    whatsapp: {
+                                        fallback: ("sms" | "limit" | "opted-out") | null;
                                     } | null;
                                     requestTime: string;
                                     openedTime: string | null;
@@ -9512,10 +9536,14 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                    } | null;
+                                    /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
+                                    whatsapp: {
+                                        fallback: ("sms" | "limit" | "opted-out") | null;
                                     } | null;
                                     requestTime: string;
                                     openedTime: string | null;
@@ -9714,10 +9742,14 @@ export interface paths {
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
                                     /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                    } | null;
+                                    /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
+                                    whatsapp: {
+                                        fallback: ("sms" | "limit" | "opted-out") | null;
                                     } | null;
                                     requestTime: string;
                                     openedTime: string | null;
@@ -12111,7 +12143,7 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    channel: "email" | "sms" | "push";
+                                    channel: "email" | "sms" | "push" | "whatsapp";
                                     /** @description Masked; null for a push notification */
                                     recipient: string | null;
                                     subject: string | null;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   date,
   doublePrecision,
@@ -24,6 +25,7 @@ import {
   REQUEST_CHANNELS,
   REQUEST_EVENT_TYPES,
   REQUEST_STATUSES,
+  WHATSAPP_FALLBACKS,
   type Place,
 } from '../column-values';
 import { LOCALES } from '../../lib/messages';
@@ -64,6 +66,10 @@ export const locationRequests = pgTable(
     note: text('note'),
     // The message that carries the consent link (sms/email): its state is the delivery state shown.
     messageId: uuid('message_id').references(() => outboxMessages.id, { onDelete: 'set null' }),
+    // A request to a number sent by WhatsApp (channel 'sms': it goes to a phone number either way).
+    sentByWhatsapp: boolean('sent_by_whatsapp').notNull().default(false),
+    // What was done when the number turned out to have no WhatsApp: message_id then names the SMS sent instead.
+    whatsappFallback: text('whatsapp_fallback', { enum: WHATSAPP_FALLBACKS }),
     status: text('status', { enum: REQUEST_STATUSES }).notNull().default('pending'),
     consent: text('consent', { enum: CONSENT_STATES }).notNull().default('none'),
     openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }),
@@ -103,6 +109,7 @@ export const locationRequests = pgTable(
     check('location_requests_consent_check', oneOf(table.consent, CONSENT_STATES)),
     check('location_requests_locale_check', oneOf(table.locale, LOCALES)),
     check('location_requests_live_end_reason_check', oneOf(table.liveEndReason, LIVE_END_REASONS)),
+    check('location_requests_whatsapp_fallback_check', oneOf(table.whatsappFallback, WHATSAPP_FALLBACKS)),
   ],
 );
 

@@ -109,6 +109,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         nextAllowedAt: limit.nextAllowedAt?.toISOString() ?? null,
         optedOut: limit.optedOut,
         ...(request.query.channel === 'link' ? { linkExpiryDays: expiryDays } : {}),
+        ...(request.query.channel === 'sms' ? { whatsapp: sender.outbox.whatsappTransport !== 'none' } : {}),
         ...(refusal
           ? {
               refusal: {
@@ -129,23 +130,28 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
       schema: {
         tags: ['requests'],
-        summary: 'Send a location request by SMS (subscribers only)',
+        summary: 'Send a location request to a number, by SMS or WhatsApp (subscribers only)',
         description:
           'One SMS or email to the same target every 3 hours, whoever sends it (429 with data.nextAllowedAt, ' +
           'data.rule target). Each account sends at most SMS_PER_ACCOUNT_PER_DAY SMS a day (UTC; rule ' +
           'account-day), and all accounts together at most SMS_DAILY_BUDGET (rule sms-budget; the operator is ' +
           'emailed once that day). Only numbers of the SMS_COUNTRIES get an SMS (400 otherwise). A number that ' +
           'opted out is never messaged (409). 400 when the note holds a link, or when the display name cannot ' +
-          'appear in a message. 403 when the subscription has expired.',
+          'appear in a message. 403 when the subscription has expired. channel whatsapp (where GET ' +
+          '/api/v1/requests/limit says whatsapp: true, else 400) sends the approved WhatsApp template instead, ' +
+          'counted as an SMS; if the number has no WhatsApp, the request goes once by SMS instead, within the same ' +
+          'limits.',
         security,
         body: smsBody,
         response: messageSendResponses,
       },
     },
     async (request, reply) => {
+      const { channel, ...body } = request.body;
       const outcome = await sendMessageRequest(sender, config, request.session!.user, {
         channel: 'sms',
-        ...request.body,
+        byWhatsApp: channel === 'whatsapp',
+        ...body,
       });
       return sendAnswer(request, reply, outcome, 'number', limits);
     },

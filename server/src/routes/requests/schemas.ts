@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from '../../lib/envelope';
 import { inputMessage } from '../../lib/messages';
 import { TEMPLATE_IDS } from '../../requests/templates';
-import { LIVE_END_REASONS } from '../../db/column-values';
+import { LIVE_END_REASONS, WHATSAPP_FALLBACKS } from '../../db/column-values';
 import { DELIVERY_FAILURE_REASONS } from '../../messages/twilio-status';
 import { emailField } from '../auth/schemas';
 import { countryField, localeField } from '../numbers/schemas';
@@ -42,7 +42,16 @@ export const locationRequest = z.object({
     .describe(
       'Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): ' +
         'unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take ' +
-        'the message), blocked (the recipient or their carrier refused it), other. Null otherwise.',
+        'the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no ' +
+        'WhatsApp), other. Null otherwise.',
+    ),
+  whatsapp: z
+    .object({ fallback: z.enum(WHATSAPP_FALLBACKS).nullable() })
+    .nullable()
+    .describe(
+      'Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went ' +
+        'by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; ' +
+        'opted-out: the number opted out meanwhile); null while WhatsApp is the way.',
     ),
   requestTime: z.string(),
   openedTime: z.string().nullable(),
@@ -153,10 +162,21 @@ export const limitResponse = envelope(
       .int()
       .optional()
       .describe('channel=link: how many days a new link works (LINK_EXPIRY_DAYS)'),
+    whatsapp: z
+      .boolean()
+      .optional()
+      .describe(
+        'channel=sms: whether the request may go by WhatsApp (POST /api/v1/requests/sms with channel whatsapp): ' +
+          'a WhatsApp sender is configured, or, without Twilio, the local outbox keeps it as it keeps SMS',
+      ),
   }),
 );
 
 export const smsBody = z.object({
+  channel: z
+    .enum(['sms', 'whatsapp'], { message: inputMessage('requests.chooseNumberChannel') })
+    .default('sms')
+    .describe('How the request goes to the number: sms, or whatsapp where the limit check says whatsapp: true'),
   number: z.string({ message: inputMessage('common.enterNumber') }).max(64, inputMessage('common.enterValidMobile')),
   country: countryField.optional(),
   templateId: templateIdField,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import type { Config } from '../../config';
 import { TWILIO_STATUS_PATH } from '../../messages/twilio-status';
-import { receiveTwilioStatus } from '../../requests/request-deliveries';
+import { receiveTwilioStatus, smsFallbackServices } from '../../requests/request-deliveries';
 import {
   paypalHeaders,
   stripeHeaders,
@@ -132,14 +132,16 @@ const webhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           'forward (queued < sent < delivered < read; failed and undelivered are final, with ErrorCode kept), so a ' +
           'replay or a late status changes nothing. The signature is checked against PUBLIC_URL and this path, the ' +
           'address Twilio posted to. A wrong or missing signature: 403, nothing changes. An unknown MessageSid: ' +
-          '200, ignored.',
+          '200, ignored. SMS and WhatsApp alike; a WhatsApp message the number cannot take (ErrorCode 63003 or ' +
+          '63024: no WhatsApp) sends its request once by SMS instead, within the daily SMS limits.',
         headers: twilioHeaders,
         body: twilioStatusBody,
         response: { 200: twilioStatusResponse, 403: errorEnvelope, 404: errorEnvelope, ...errorResponses },
       },
     },
     async (request) => {
-      const outcome = await receiveTwilioStatus(app.db, config.requests.twilio, {
+      const fallback = smsFallbackServices(config, app.outbox, app.auth.secrets.hmacSecret);
+      const outcome = await receiveTwilioStatus(app.db, fallback, config.requests.twilio, {
         // The URL Twilio signed: the public address (behind the proxy), not the host this server was reached at.
         url: `${config.publicUrl}${request.url}`,
         signature: request.headers['x-twilio-signature'],

@@ -228,7 +228,12 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
     it('tells the limit before sending, and allows the next send once the window has passed', async () => {
       const number = freshNumber();
       const limitUrl = `/api/v1/requests/limit?channel=sms&number=${encodeURIComponent(number)}`;
-      expect((await inject(sari, 'GET', limitUrl)).json().data).toEqual({ nextAllowedAt: null, optedOut: false });
+      // Without Twilio, WhatsApp is offered too: the local outbox keeps it as it keeps SMS.
+      expect((await inject(sari, 'GET', limitUrl)).json().data).toEqual({
+        nextAllowedAt: null,
+        optedOut: false,
+        whatsapp: true,
+      });
       expect((await sendSms(sari, number)).statusCode).toBe(200);
       const limited = (await inject(sari, 'GET', limitUrl)).json().data;
       expect(new Date(limited.nextAllowedAt).getTime()).toBeGreaterThan(Date.now());
@@ -300,7 +305,7 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
         'GET',
         `/api/v1/requests/limit?channel=sms&number=${encodeURIComponent(number)}`,
       );
-      expect(limit.json().data).toEqual({ nextAllowedAt: null, optedOut: true });
+      expect(limit.json().data).toEqual({ nextAllowedAt: null, optedOut: true, whatsapp: true });
     });
 
     it('sends an email request in Indonesian, and respects an email opt-out', async () => {

@@ -1,0 +1,62 @@
+import type { MessageSender } from './message-sender';
+import { twilioClient, twilioRefusal, type TwilioHttpClient, type TwilioSettings } from './twilio-sms';
+
+// WhatsApp through Twilio's Messages API, with the same account as SMS. A business may start a WhatsApp conversation
+// only with a template Meta approved, so a request goes as that template (its content SID) and the values of its
+// variables, never as free text.
+
+export interface WhatsAppSettings {
+  /** The WhatsApp sender, `whatsapp:+…`. */
+  from: string;
+  /** The approved template (Twilio Content API, HX…) of each language. */
+  templates: { en: string; id: string };
+}
+
+/**
+ * The values of a request template's variables, as the outbox keeps them (the message's body, as JSON): {{1}} who
+ * asks (their display name), {{2}} the consent link, {{3}} the opt-out line with its links, as the SMS says it.
+ */
+export interface WhatsAppVariables {
+  '1': string;
+  '2': string;
+  '3': string;
+}
+
+/** Twilio's error codes of a WhatsApp message the number cannot take: it has no WhatsApp (63003, 63024). */
+export const NO_WHATSAPP_CODES: readonly string[] = ['63003', '63024'];
+
+function parseWhatsAppVariables(body: string): WhatsAppVariables {
+  const value = JSON.parse(body) as Partial<WhatsAppVariables>;
+  if (typeof value['1'] !== 'string' || typeof value['2'] !== 'string' || typeof value['3'] !== 'string') {
+    throw new Error('a WhatsApp message without its template variables');
+  }
+  return { '1': value['1'], '2': value['2'], '3': value['3'] };
+}
+
+/** The sender of WhatsApp messages: the template of the message's language, its variables, to `whatsapp:+…`. */
+export function createTwilioWhatsAppSender(
+  settings: Pick<TwilioSettings, 'accountSid' | 'authToken' | 'statusCallback'> & WhatsAppSettings,
+  httpClient?: TwilioHttpClient,
+  timeoutMs = 30_000,
+): MessageSender {
+  const client = twilioClient(settings, httpClient, timeoutMs);
+  return {
+    transport: 'twilio',
+    async send({ to, text, locale }) {
+      const contentSid = locale === 'id' ? settings.templates.id : settings.templates.en;
+      try {
+        const message = await client.messages.create({
+          to: `whatsapp:${to}`,
+          from: settings.from,
+          contentSid,
+          contentVariables: JSON.stringify(parseWhatsAppVariables(text)),
+          ...(settings.statusCallback ? { statusCallback: settings.statusCallback } : {}),
+        });
+        return { providerRef: message.sid };
+      } catch (error) {
+        throw twilioRefusal(error);
+      }
+    },
+    close() {},
+  };
+}
