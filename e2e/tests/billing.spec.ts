@@ -14,7 +14,7 @@ const newEmail = () => `e2e-billing-${Date.now()}-${(counter += 1)}@example.com`
 /** The visitor's path into the sign-up: the home search, its searching modal, then Continue. */
 async function openSignUpFromSearch(page: Page): Promise<Locator> {
   await page.goto('/');
-  // Until the visitor's first use the country list holds only the preselected country (the app fills it).
+  // The app starts on the visitor's first use; started first here, so the steps below are the app's.
   await startPublicPageApp(page);
   await page.getByLabel('Country code').selectOption('ID');
   await page.getByLabel('Mobile number').fill('812 3456 7890');

@@ -41,7 +41,8 @@ test('the whole loop with the keyboard only: search, account, payment, link, con
   await page.goto('/');
   // The first key starts the home page's app, like any first use.
   await page.keyboard.press('Tab');
-  // Until the app has started, the prerendered country list holds only its default country (Find is off meanwhile).
+  // The search works before the app has started too: the page's first script turns Find on, and a search pressed
+  // before the app runs is run by it once it does.
   await expect(page.getByRole('button', { name: 'Find' })).toBeEnabled();
 
   // Search: the country by typing its name in the list, then the number, then Enter.
