@@ -10,6 +10,7 @@ import {
   startPublicPageApp,
   toasts,
 } from '../support/app-helpers';
+import { devToolUrl } from '../support/kabari-server';
 import { outboxMessages, simulateReceipt } from '../support/outbox';
 
 // Location requests from the requester's side, against a Kabari of its own with the local outbox open,
@@ -249,6 +250,56 @@ for (const { locale, number, typed, name } of journeys) {
     });
   });
 }
+
+test('a recipient who replies STOP to the SMS is opted out: the next request to the number is refused', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const number = '+6281234567806';
+  await signIn(context, baseURL!, 'Dewi Lestari');
+  const templates = await (await page.request.get('/api/v1/requests/templates?channel=sms&locale=en')).json();
+  const ask = () =>
+    page.request.post('/api/v1/requests/sms', {
+      data: { number, templateId: templates.data.items[0].id, note: '', locale: 'en' },
+      headers: { 'accept-language': 'en' },
+    });
+  expect((await ask()).status()).toBe(200);
+  expect(await outboxMessages(baseURL!, number)).toHaveLength(1);
+
+  await test.step("the recipient answers STOP (the local outbox's Reply STOP, as Twilio would post it)", async () => {
+    const outbox = devToolUrl(baseURL!, '/dev/outbox');
+    outbox.searchParams.set('format', 'html');
+    outbox.searchParams.set('recipient', number);
+    await page.goto(outbox.toString());
+    await page.locator('article', { hasText: number }).getByRole('button', { name: 'Reply “STOP”' }).click();
+    // Back on the outbox: the confirmation, once, in the language of the request's SMS.
+    const confirmation = 'Kabari: done. This number will get no more location requests through Kabari, from anyone.';
+    await expect(page.locator('article', { hasText: confirmation })).toHaveCount(1);
+    const sent = await outboxMessages(baseURL!, number);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]?.bodyText).toContain(confirmation);
+  });
+
+  await test.step('a new request to the number is refused with the opt-out message, before and on sending', async () => {
+    await page.goto('/dashboard');
+    const search = page.getByRole('region', { name: 'New search' });
+    await search.getByLabel('Mobile number').fill(number);
+    await search.getByRole('button', { name: 'Find' }).click();
+    const message = page.getByRole('dialog', { name: 'Choose a message' });
+    await chooseMessageInFacts(page.getByRole('dialog', { name: 'About this number' }), message, 'Choose a message');
+    await expect(message.getByRole('alert')).toContainText(
+      'has asked not to receive location requests from Kabari. We will not send them a message.',
+    );
+    await expect(message.getByRole('button', { name: 'Send' })).toBeDisabled();
+    const refused = await ask();
+    expect(refused.status()).toBe(409);
+    expect((await refused.json()).message).toBe(
+      'This number has opted out of location requests. Kabari will not message it.',
+    );
+    expect(await outboxMessages(baseURL!, number)).toHaveLength(2);
+  });
+});
 
 test("a visitor's home search shows the number's facts, then hands over to sign-up", async ({ page }) => {
   await page.goto('/');

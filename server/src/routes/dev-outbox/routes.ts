@@ -97,6 +97,9 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean; smsDailyBudget: nu
 </article>`,
         )
         .join('\n');
+      // The page's buttons post forms to this origin: under the site's no-referrer a browser names their origin
+      // "null", which the cross-site check refuses. same-origin names ours, and sends nothing to another site.
+      reply.header('referrer-policy', 'same-origin');
       // The page is not the JSON envelope: sent as-is, past the response schema.
       return (reply as FastifyReply).type('text/html; charset=utf-8').serializer((payload: unknown) => String(payload))
         .send(`<!doctype html>

@@ -144,6 +144,8 @@ describe('GET /dev/outbox (no SMTP_URL: the local outbox)', () => {
     const [english] = await smsTo('+6281234567821');
     const [indonesian] = await smsTo('+6281234567822');
     const page = await testApp.app.inject({ url: withToken('/dev/outbox?format=html') });
+    // Its forms post to this origin: the browser must name it (under no-referrer it says "null", which is refused).
+    expect(page.headers['referrer-policy']).toBe('same-origin');
     expect(page.body).toContain(`action="/dev/outbox/${english!.id}/reply?token=${testApp.config.devTools.token}"`);
     expect(page.body).toContain(
       '<input type="hidden" name="text" value="STOP"><button type="submit">Reply “STOP”</button>',
