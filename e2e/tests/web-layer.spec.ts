@@ -25,7 +25,7 @@ function allowed(page: Page, features: string[]): Promise<Record<string, boolean
   }, features);
 }
 
-const FEATURES = ['geolocation', 'payment', 'camera', 'microphone', 'usb', 'clipboard-write'];
+const FEATURES = ['geolocation', 'payment', 'camera', 'microphone', 'usb', 'clipboard-write', 'screen-wake-lock'];
 
 test.describe('the web layer of the production build', () => {
   test('serves no internal file of the build, however its path is spelled', async ({ baseURL }) => {
@@ -97,6 +97,8 @@ test.describe('the web layer of the production build', () => {
       microphone: true,
       usb: false,
       'clipboard-write': false,
+      // The thank-you page keeps the screen on while live sharing.
+      'screen-wake-lock': true,
     });
 
     const other = await page.goto('/about-us');
@@ -111,6 +113,7 @@ test.describe('the web layer of the production build', () => {
       microphone: true,
       usb: false,
       'clipboard-write': true,
+      'screen-wake-lock': false,
     });
     expect(policyErrors).toEqual([]);
   });

@@ -114,8 +114,11 @@ export function pagePermissionsPolicy(config: Config, pathname: string): string 
   // The microphone is asked for only when Record is pressed, and only by this origin: the thank-you page (reached
   // from the consent page without a new document) and the dashboard's send steps (reached from any app page).
   // The recipient's pages (and their /id twins): the consent screen and what follows it ask for the position, and
-  // the thank-you page records a voice reply.
-  if (isRecipientPage(pathname)) return permissionsHeader({ geolocation: '(self)', microphone: '(self)' });
+  // the thank-you page records a voice reply and keeps the screen on while live sharing (a phone whose screen turns
+  // off gives the page no position).
+  if (isRecipientPage(pathname)) {
+    return permissionsHeader({ geolocation: '(self)', microphone: '(self)', 'screen-wake-lock': '(self)' });
+  }
   return permissionsHeader({
     // The dashboard's "copy link" button.
     'clipboard-write': '(self)',

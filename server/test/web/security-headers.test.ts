@@ -84,6 +84,8 @@ describe('security headers', () => {
       const policy = permissions(response.headers);
       expect([url, policy.get('geolocation')]).toEqual([url, '(self)']);
       expect([url, policy.get('microphone')]).toEqual([url, '(self)']);
+      // The thank-you page keeps the screen on while live sharing.
+      expect([url, policy.get('screen-wake-lock')]).toEqual([url, '(self)']);
       expect([url, policy.get('payment')]).toEqual([url, '()']);
       for (const feature of ALWAYS_OFF) expect([url, feature, policy.get(feature)]).toEqual([url, feature, '()']);
     }
@@ -93,6 +95,7 @@ describe('security headers', () => {
       const policy = permissions(response.headers);
       expect([url, policy.get('geolocation')]).toEqual([url, '()']);
       expect([url, policy.get('microphone')]).toEqual([url, '(self)']);
+      expect([url, policy.get('screen-wake-lock')]).toEqual([url, '()']);
       for (const feature of ALWAYS_OFF) expect([url, feature, policy.get(feature)]).toEqual([url, feature, '()']);
       // The dashboard's "copy link" writes to the clipboard.
       expect([url, policy.get('clipboard-write')]).toEqual([url, '(self)']);

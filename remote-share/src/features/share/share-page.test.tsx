@@ -154,6 +154,86 @@ describe('SharePage', () => {
     }
   });
 
+  describe('keeping the screen on while live', () => {
+    let sentinels: (EventTarget & { released: boolean; release: () => Promise<void> })[] = [];
+    const request = jest.fn(async () => {
+      const sentinel = Object.assign(new EventTarget(), {
+        released: false,
+        async release() {
+          sentinel.released = true;
+          sentinel.dispatchEvent(new Event('release'));
+        },
+      });
+      sentinels.push(sentinel);
+      return sentinel;
+    });
+    const held = () => sentinels.filter((sentinel) => !sentinel.released).length;
+
+    beforeEach(() => {
+      sentinels = [];
+      request.mockClear();
+      Object.defineProperty(navigator, 'wakeLock', { configurable: true, value: { request } });
+    });
+    afterEach(() => {
+      delete (navigator as { wakeLock?: unknown }).wakeLock;
+    });
+
+    it('is on by default, says that locking the phone pauses sharing, and can be turned off and on', async () => {
+      answerSharing({ ...sharing, liveUntil: new Date(Date.now() + 60 * 60_000).toISOString() });
+      renderRecipientPage('/share?token=tok', SharePage);
+      const keepOn = await screen.findByRole('switch', { name: 'Keep the screen on' });
+      expect(keepOn).toBeChecked();
+      await waitFor(() => expect(held()).toBe(1));
+      expect(request).toHaveBeenCalledWith('screen');
+      expect(
+        screen.getByText(
+          'Locking the phone pauses sharing; if it stays locked for about 2 minutes, live sharing stops.',
+        ),
+      ).toBeInTheDocument();
+
+      fireEvent.click(keepOn);
+      expect(keepOn).not.toBeChecked();
+      expect(held()).toBe(0);
+      fireEvent.click(keepOn);
+      await waitFor(() => expect(held()).toBe(1));
+    });
+
+    it('lets the screen go when live sharing ends (in Indonesian)', async () => {
+      fakeApi.on('post', '/api/v1/share/links/{token}/stop', { state: 'stopped' });
+      answerSharing({ ...sharing, liveUntil: new Date(Date.now() + 60 * 60_000).toISOString() });
+      renderRecipientPage('/id/share?token=tok', SharePage);
+      expect(await screen.findByRole('switch', { name: 'Biarkan layar tetap menyala' })).toBeChecked();
+      await waitFor(() => expect(held()).toBe(1));
+      fireEvent.click(screen.getByRole('button', { name: 'Berhenti berbagi' }));
+      await waitFor(() => expect(held()).toBe(0));
+      expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+    });
+
+    it('says so when the phone refuses', async () => {
+      request.mockRejectedValueOnce(new DOMException('Battery saver', 'NotAllowedError'));
+      answerSharing({ ...sharing, liveUntil: new Date(Date.now() + 60 * 60_000).toISOString() });
+      renderRecipientPage('/share?token=tok', SharePage);
+      expect(await screen.findByText(/^This phone did not allow the screen to stay on\./)).toBeInTheDocument();
+    });
+
+    it('is not offered where the browser cannot keep the screen on, nor in the server’s HTML', async () => {
+      delete (navigator as { wakeLock?: unknown }).wakeLock;
+      const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+      answerSharing({ ...sharing, liveUntil });
+      renderRecipientPage('/share?token=tok', SharePage);
+      expect(await screen.findByText(/^Live sharing is on until/)).toBeInTheDocument();
+      expect(screen.getByText(/^Locking the phone pauses sharing/)).toBeInTheDocument();
+      expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+
+      Object.defineProperty(navigator, 'wakeLock', { configurable: true, value: { request } });
+      const link = { kind: 'ready' as const, link: { ...sharing, state: 'sharing' as const, liveUntil } };
+      const html = renderToString(<SharePage location={{ pathname: '/share', search: '?token=tok' }} link={link} />);
+      expect(html).toContain('Locking the phone pauses sharing');
+      expect(html).not.toContain('role="switch"');
+      expect(request).not.toHaveBeenCalled();
+    });
+  });
+
   it('asks the browser for the position after a Share sent before the consent page’s script ran (locate=1)', async () => {
     const getCurrentPosition = jest.fn((success: PositionCallback) =>
       success({

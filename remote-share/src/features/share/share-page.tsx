@@ -10,6 +10,7 @@ import { RecipientPageFrame } from '../../components/recipient-page-frame';
 import { useRecipientLink, type RecipientPageProps } from '../../lib/use-link';
 import { outcomeOf, SharingEnded, StopSharing, type SharingOutcome } from '../../components/stop-sharing';
 import { useLiveSharing, type LiveEndReason } from './use-live-sharing';
+import { useScreenWakeLock } from './use-screen-wake-lock';
 import { WhoLooked } from './who-looked';
 import '../../components/recipient-pages.css';
 
@@ -79,6 +80,9 @@ export default function SharePage(props: RecipientPageProps) {
     setLocationBack(false);
     update({ liveUntil: null });
   });
+  // On by default while live: a phone whose screen turns off stops giving positions. The recipient may turn it off.
+  const [keepScreenOn, setKeepScreenOn] = useState(true);
+  const screenLock = useScreenWakeLock(liveUntil !== null && keepScreenOn);
 
   const startLive = (token: string, minutes: (typeof LIVE_CHOICES)[number]) => {
     setBusy(true);
@@ -158,7 +162,28 @@ export default function SharePage(props: RecipientPageProps) {
                     ? t('share.liveStopped', { name, reason: t(`locationFailed.errors.${liveEnded}`) })
                     : ''}
           </p>
-          {liveUntil && <p className="recipient__small">{t('share.liveKeepOpen')}</p>}
+          {liveUntil && (
+            <>
+              <p className="recipient__small">{t('share.liveKeepOpen')}</p>
+              <p className="recipient__small">{t('share.liveLockPauses')}</p>
+              {screenLock.supported && (
+                <label className="recipient__switch">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={keepScreenOn}
+                    onChange={(event) => setKeepScreenOn(event.target.checked)}
+                  />
+                  {t('share.keepScreenOn')}
+                </label>
+              )}
+              {screenLock.refused && (
+                <p className="recipient__small" role="status">
+                  {t('share.keepScreenOnRefused')}
+                </p>
+              )}
+            </>
+          )}
           {failed && <p role="alert">{t('enterLink.error')}</p>}
           {!liveUntil && liveEnded !== false && liveEnded !== true && locationBack && (
             <p className="recipient__live" role="status">

@@ -1,6 +1,7 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { LIVE_POSITION_EVERY_MS } from '@kabari/shared/requests/live-sharing';
 import { fakeApi } from '../../../../jest/fake-api';
-import { LIVE_HEARD_EVERY_MS, MIN_INTERVAL_MS, NO_POSITION_GRACE_MS, useLiveSharing } from './use-live-sharing';
+import { LIVE_HEARD_EVERY_MS, NO_POSITION_GRACE_MS, useLiveSharing } from './use-live-sharing';
 
 type Success = (position: GeolocationPosition) => void;
 type Failure = (error: GeolocationPositionError) => void;
@@ -12,6 +13,13 @@ function fix(latitude: number): GeolocationPosition {
   } as GeolocationPosition;
 }
 
+/** The page's visibility as the browser would change it: the phone locked (hidden), unlocked (visible). */
+let visibility: DocumentVisibilityState = 'visible';
+function showPage(state: DocumentVisibilityState) {
+  visibility = state;
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
 function failure(code: 1 | 2 | 3): GeolocationPositionError {
   return { code, message: '', PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError;
 }
@@ -19,6 +27,7 @@ function failure(code: 1 | 2 | 3): GeolocationPositionError {
 describe('useLiveSharing', () => {
   let onPosition: Success;
   let onError: Failure;
+  let onCurrentPosition: Success | undefined;
   const geolocation = {
     watchPosition: jest.fn((success: Success, error: Failure) => {
       onPosition = success;
@@ -26,14 +35,20 @@ describe('useLiveSharing', () => {
       return 3;
     }),
     clearWatch: jest.fn(),
-    getCurrentPosition: jest.fn(),
+    getCurrentPosition: jest.fn((success: Success) => {
+      onCurrentPosition = success;
+    }),
   };
 
   beforeEach(() => {
     jest.useFakeTimers({ now: new Date('2026-11-24T10:00:00Z') });
     geolocation.watchPosition.mockClear();
     geolocation.clearWatch.mockClear();
+    geolocation.getCurrentPosition.mockClear();
+    onCurrentPosition = undefined;
     Object.defineProperty(navigator, 'geolocation', { configurable: true, value: geolocation });
+    visibility = 'visible';
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
     // The server: positions accepted; the page's minute call answers the window it names (still open).
     fakeApi.on('post', '/api/v1/share/links/{token}/positions', { accepted: true, liveUntil: null });
     fakeApi.on('post', '/api/v1/share/links/{token}/live/heard', ({ liveUntil }) => ({ liveUntil }));
@@ -42,6 +57,7 @@ describe('useLiveSharing', () => {
 
   afterEach(() => {
     jest.useRealTimers();
+    delete (document as { visibilityState?: DocumentVisibilityState }).visibilityState;
   });
 
   const posted = () =>
@@ -57,10 +73,10 @@ describe('useLiveSharing', () => {
     expect(geolocation.watchPosition).toHaveBeenCalledTimes(1);
 
     await act(async () => onPosition(fix(-6.1)));
-    act(() => jest.advanceTimersByTime(MIN_INTERVAL_MS / 2));
+    act(() => jest.advanceTimersByTime(LIVE_POSITION_EVERY_MS / 2));
     await act(async () => onPosition(fix(-6.2)));
     expect(posted()).toEqual([['/api/v1/share/links/tok/positions', -6.1]]);
-    act(() => jest.advanceTimersByTime(MIN_INTERVAL_MS / 2));
+    act(() => jest.advanceTimersByTime(LIVE_POSITION_EVERY_MS / 2));
     await act(async () => onPosition(fix(-6.3)));
     expect(posted().map(([, latitude]) => latitude)).toEqual([-6.1, -6.3]);
 
@@ -176,5 +192,58 @@ describe('useLiveSharing', () => {
     expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
     // The server ended it already: the page does not end it again.
     expect(endedWindows()).toEqual([]);
+  });
+
+  it('sends a position at once when the page is shown again, without waiting for the next one', async () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    await act(async () => onPosition(fix(-6.1)));
+    const heard = () => fakeApi.calls('post', '/api/v1/share/links/{token}/live/heard');
+
+    // The phone locked: nothing is asked of anyone.
+    act(() => showPage('hidden'));
+    expect(geolocation.getCurrentPosition).not.toHaveBeenCalled();
+    expect(heard()).toHaveLength(0);
+
+    // Unlocked well within the interval: a position is taken and sent all the same, the server asked first.
+    act(() => jest.advanceTimersByTime(LIVE_POSITION_EVERY_MS / 5));
+    act(() => showPage('visible'));
+    expect(geolocation.getCurrentPosition).toHaveBeenCalledTimes(1);
+    expect(heard().map((call) => call.body)).toEqual([{ liveUntil }]);
+    await act(async () => onCurrentPosition?.(fix(-6.2)));
+    await waitFor(() => expect(posted().map(([, latitude]) => latitude)).toEqual([-6.1, -6.2]));
+    // It counts as the latest send: the watch's next position waits for the interval again.
+    await act(async () => onPosition(fix(-6.3)));
+    expect(posted()).toHaveLength(2);
+    expect(onEnded).not.toHaveBeenCalled();
+  });
+
+  it('says the window ended as silent, and sends nothing, when it is shown after the server ended it', async () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    act(() => showPage('hidden'));
+    // Asleep for longer than the server waits: it ended the window meanwhile.
+    fakeApi.on('post', '/api/v1/share/links/{token}/live/heard', { liveUntil: null });
+    act(() => showPage('visible'));
+    await act(async () => onCurrentPosition?.(fix(-6.2)));
+    await waitFor(() => expect(onEnded).toHaveBeenCalledWith('silent'));
+    expect(geolocation.clearWatch).toHaveBeenCalledWith(3);
+    expect(posted()).toEqual([]);
+    expect(endedWindows()).toEqual([]);
+  });
+
+  it('says it ended at its time when shown after its end, the end timer not yet run', async () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 15 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    act(() => showPage('hidden'));
+    // Timers stand still while the phone sleeps; its clock does not.
+    jest.setSystemTime(Date.now() + 20 * 60_000);
+    act(() => showPage('visible'));
+    expect(onEnded).toHaveBeenCalledWith(undefined);
+    expect(fakeApi.calls('post', '/api/v1/share/links/{token}/live/heard')).toEqual([]);
+    expect(geolocation.getCurrentPosition).not.toHaveBeenCalled();
   });
 });

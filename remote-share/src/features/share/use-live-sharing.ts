@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { failureOf, positionBody, type GeolocationFailure } from '../../lib/geolocation';
 import { isApiError } from '@kabari/shared/api/api-error';
+import { LIVE_POSITION_EVERY_MS } from '@kabari/shared/requests/live-sharing';
 import { shareApi } from '../../lib/share-api';
-
-// watchPosition may fire every second; the requester's map needs far less, and the server throttles per link.
-export const MIN_INTERVAL_MS = 10_000;
 
 /**
  * Why live sharing ended before its time: the browser refused, has no geolocation, or found no position; or
@@ -19,12 +17,18 @@ export const LIVE_HEARD_EVERY_MS = 60_000;
 // requester must not see "live" while nothing is sent. Shorter gaps (a tunnel) only say why nothing goes out.
 export const NO_POSITION_GRACE_MS = 60_000;
 
+// What the watch asks of the browser, and a position taken when the page is shown again: a fix the browser already
+// has is good enough if it is no older than the time between two sends.
+const POSITION_OPTIONS: PositionOptions = { enableHighAccuracy: true, maximumAge: LIVE_POSITION_EVERY_MS };
+
 /**
- * While `liveUntil` is in the future: watches the position and posts it at most every 10 seconds; ends by
+ * While `liveUntil` is in the future: watches the position and posts it at most every LIVE_POSITION_EVERY_MS; ends by
  * itself at `liveUntil` (or when the server stops taking positions). It ends early when the browser refuses or
  * has no geolocation, or gives no position for a minute after an error: then it tells the server to end the live
  * window (the requester's live badge goes off) and calls `onEnded` with the reason. Until then, the returned
- * `waiting` says why no position is going out.
+ * `waiting` says why no position is going out. A browser gives no position to a hidden page (the phone locked, another
+ * app in front): when the page is shown again it asks the server whether its window is still open, as the minute's
+ * call does, and sends a position at once.
  */
 export function useLiveSharing(
   token: string | null,
@@ -40,7 +44,8 @@ export function useLiveSharing(
 
   useEffect(() => {
     if (!token || !liveUntil) return;
-    const remaining = new Date(liveUntil).getTime() - Date.now();
+    const end = new Date(liveUntil).getTime();
+    const remaining = end - Date.now();
     if (remaining <= 0) return;
     // Consent stays; only this live window ends. If the call fails, the window ends at its time instead (or when the
     // server stops hearing from this page).
@@ -62,6 +67,7 @@ export function useLiveSharing(
       if (stopped) return;
       stopped = true;
       if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
+      document.removeEventListener('visibilitychange', shown);
       clearTimeout(timer);
       clearTimeout(grace);
       clearInterval(heard);
@@ -80,24 +86,63 @@ export function useLiveSharing(
         () => undefined,
       );
     }, LIVE_HEARD_EVERY_MS);
+    const send = (position: GeolocationPosition) => {
+      lastSent = Date.now();
+      shareApi
+        .position(token, positionBody(position))
+        .then((answer) => {
+          if (!answer.accepted) stop();
+        })
+        .catch((error: unknown) => {
+          // 409: sharing was stopped (from another tab, say); other failures are retried with the next position.
+          if (isApiError(error) && error.status === 409) stop();
+        });
+    };
+    const found = () => {
+      setWaiting(null);
+      lastFailure = null;
+      clearTimeout(grace);
+      grace = undefined;
+    };
+    // Shown again: the requester has had nothing since the page was hidden, so a position goes now, not at the
+    // watch's next one. The server is asked first: if it ended the window meanwhile, the page says so instead.
+    const shown = () => {
+      if (stopped || document.visibilityState !== 'visible') return;
+      // Asleep past its end: it ended at its time, whichever of this and the end's timer runs first.
+      if (Date.now() >= end) {
+        stop();
+        return;
+      }
+      const shownAt = Date.now();
+      const stillLive = shareApi.liveHeard(token, liveUntil).then(
+        (answer) => {
+          if (answer.liveUntil === null) stop('silent');
+          return answer.liveUntil !== null;
+        },
+        // Unreachable now: the position is tried all the same, as the watch's would be.
+        () => true,
+      );
+      navigator.geolocation.getCurrentPosition(
+        (position) => {
+          void stillLive.then((live) => {
+            // The watch may have sent one meanwhile.
+            if (stopped || !live || lastSent >= shownAt) return;
+            found();
+            send(position);
+          });
+        },
+        // The watch reports what keeps positions from coming; this one try adds nothing to it.
+        () => undefined,
+        POSITION_OPTIONS,
+      );
+    };
+    document.addEventListener('visibilitychange', shown);
     watch.id = navigator.geolocation.watchPosition(
       (position) => {
         if (stopped) return;
-        setWaiting(null);
-        lastFailure = null;
-        clearTimeout(grace);
-        grace = undefined;
-        if (Date.now() - lastSent < MIN_INTERVAL_MS) return;
-        lastSent = Date.now();
-        shareApi
-          .position(token, positionBody(position))
-          .then((answer) => {
-            if (!answer.accepted) stop();
-          })
-          .catch((error: unknown) => {
-            // 409: sharing was stopped (from another tab, say); other failures are retried with the next position.
-            if (isApiError(error) && error.status === 409) stop();
-          });
+        found();
+        if (Date.now() - lastSent < LIVE_POSITION_EVERY_MS) return;
+        send(position);
       },
       (error) => {
         if (stopped) return;
@@ -112,12 +157,13 @@ export function useLiveSharing(
         // Counted from the first error since the last position: repeated errors do not put the end off.
         grace ??= setTimeout(() => stop(lastFailure ?? failure), NO_POSITION_GRACE_MS);
       },
-      { enableHighAccuracy: true, maximumAge: 10_000 },
+      POSITION_OPTIONS,
     );
     if (stopped) navigator.geolocation.clearWatch(watch.id);
     return () => {
       stopped = true;
       if (watch.id !== undefined) navigator.geolocation.clearWatch(watch.id);
+      document.removeEventListener('visibilitychange', shown);
       clearTimeout(timer);
       clearTimeout(grace);
       clearInterval(heard);
