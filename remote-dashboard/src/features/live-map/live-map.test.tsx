@@ -103,6 +103,9 @@ describe('the live map', () => {
       screen.getByText(/^Berbagi lokasi langsung paling lambat hingga .+\. Posisi baru berhenti/),
     ).toBeInTheDocument();
     expect(screen.getByTestId('live-map-source')).toHaveTextContent('GPS, dari perangkat penerima');
+    // The position is days old, while one is expected every few seconds: its age is written, and marked old.
+    expect(screen.getByTestId('live-map-age')).toHaveTextContent(/^\d+ hari yang lalu$/);
+    expect(screen.getByTestId('live-map-old')).toHaveTextContent('Sudah lama: belum ada posisi yang lebih baru');
   });
 
   it('takes the live badge off as soon as a live event says the recipient’s live sharing ended early', async () => {
@@ -115,6 +118,7 @@ describe('the live map', () => {
     await renderAt('/dashboard', <LiveMapPanel locale="en" />);
     expect(await screen.findByTestId('live-badge')).toHaveTextContent('Live');
     expect(screen.getByText(/^Sharing live until .+ at the latest\./)).toBeInTheDocument();
+    expect(screen.getByTestId('live-map-old')).toHaveTextContent('Old: no newer position has come yet');
 
     // The request event the server publishes when the recipient's page ends the live window.
     act(() =>
@@ -124,8 +128,10 @@ describe('the live map', () => {
     );
     expect(screen.queryByTestId('live-badge')).not.toBeInTheDocument();
     expect(screen.queryByText(/^Sharing live until/)).not.toBeInTheDocument();
-    // What was shared stays on the map.
+    // What was shared stays on the map, with its age; nothing more is expected, so it is not marked old.
     expect(screen.getByTestId('live-map-address')).toHaveTextContent('Menteng, Jakarta Pusat');
+    expect(screen.getByTestId('live-map-age')).toHaveTextContent(/^\d+ days ago$/);
+    expect(screen.queryByTestId('live-map-old')).not.toBeInTheDocument();
   });
 
   it('writes the address in the page’s language from the place’s parts, and an older position as stored', async () => {

@@ -11,6 +11,7 @@ import type { LocationRequest, Position } from '@kabari/shared/requests/location
 import { dashboardLiveNamespace } from '../../i18n/dashboard-live-namespace';
 import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { usePositionsStore } from '../../stores/positions-store';
+import { PositionAge } from './position-age';
 import { useMapView } from './use-map-view';
 import { VoiceMessages } from './voice-messages';
 import './live-map.css';
@@ -132,7 +133,11 @@ export function LiveMap({ request, locale, onClose }: LiveMapProps) {
                 </div>
                 <div>
                   <dt>{t('map.fields.time')}</dt>
-                  <dd>{formatTime(latest.recordedAt, locale)}</dd>
+                  <dd>
+                    {formatTime(latest.recordedAt, locale)}
+                    {' · '}
+                    <PositionAge recordedAt={latest.recordedAt} live={live} locale={locale} />
+                  </dd>
                 </div>
                 <div>
                   <dt>{t('map.fields.source')}</dt>
