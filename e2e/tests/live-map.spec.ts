@@ -1,4 +1,4 @@
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { signInAsSubscriber } from '../support/app-helpers';
@@ -29,6 +29,51 @@ async function openLink(recipientContext: BrowserContext, baseURL: string, url: 
   return recipient;
 }
 
+/** A phone's screen: the recipient's page is opened from an SMS. */
+const PHONE_VIEWPORT = { width: 360, height: 740 };
+
+/**
+ * Before the recipient's pages load: a record of the screen wake locks the browser gives them (the real locks, only
+ * watched).
+ */
+async function watchWakeLocks(recipientContext: BrowserContext) {
+  await recipientContext.addInitScript(() => {
+    const record = { locks: [] as WakeLockSentinel[] };
+    Object.assign(window, { kabariWakeLocks: record });
+    if (!('wakeLock' in navigator)) return;
+    const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+    navigator.wakeLock.request = async (type) => {
+      const lock = await request(type);
+      record.locks.push(lock);
+      return lock;
+    };
+  });
+}
+
+/** The page hidden (the phone locked) or shown again, as the browser says it: its visibility and the event. */
+async function setVisibility(recipient: Page, state: 'hidden' | 'visible') {
+  await recipient.evaluate((hidden) => {
+    if (hidden) {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    } else {
+      // The browser's own answers again.
+      delete (document as { visibilityState?: unknown }).visibilityState;
+      delete (document as { hidden?: unknown }).hidden;
+    }
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, state === 'hidden');
+}
+
+/** Of each wake lock the page was given, in order: whether it is still held. */
+function wakeLocksHeld(recipient: Page) {
+  return recipient.evaluate(() =>
+    (window as unknown as { kabariWakeLocks: { locks: WakeLockSentinel[] } }).kabariWakeLocks.locks.map(
+      (lock) => !lock.released,
+    ),
+  );
+}
+
 test('the requester sees the recipient share live: GPS Tracked, marker and address on the map, no reload', async ({
   browser,
   page,
@@ -49,8 +94,10 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
 
   const recipientContext = await browser.newContext({
     geolocation: RECIPIENT_POSITION,
-    permissions: ['geolocation'],
+    permissions: ['geolocation', 'screen-wake-lock'],
+    viewport: PHONE_VIEWPORT,
   });
+  await watchWakeLocks(recipientContext);
   try {
     const recipient = await openLink(recipientContext, baseURL!, request.url);
     await recipient.getByRole('button', { name: 'Share my location' }).click();
@@ -82,10 +129,41 @@ test('the requester sees the recipient share live: GPS Tracked, marker and addre
     await expect(recipient.getByText(/^Live sharing is on until \d\d:\d\d\.$/)).toBeVisible();
     await expect(map.getByTestId('live-badge')).toBeVisible();
     await expect(map.getByText(/^Sharing live until .+ at the latest\./)).toBeVisible();
+    // How old the latest position is, on the requester's map.
+    await expect(map.getByTestId('live-map-age')).toHaveText(/^(just now|\d+ seconds? ago)$/);
+    await expect(map.getByText('2 positions on the trail')).toBeVisible();
+
+    // The screen is kept on while live: the switch is on, and the page holds a wake lock.
+    await expect(recipient.getByRole('switch', { name: 'Keep the screen on' })).toBeChecked();
+    await expect(
+      recipient.getByText(
+        'Locking the phone pauses sharing; if it stays locked for about 2 minutes, live sharing stops.',
+      ),
+    ).toBeVisible();
+    await expect.poll(() => wakeLocksHeld(recipient)).toEqual([true]);
+    expect(await axeViolations(recipient), 'the thank-you page while live').toEqual([]);
+    // The phone locks and unlocks. Headless Chromium keeps every page visible (freezing it through the DevTools
+    // protocol, minimising its window or opening another tab in front change nothing), so the page is told, as the
+    // browser would tell it: its visibility reads hidden, then visible again, each with a visibilitychange. The wake
+    // locks are the browser's own. The watch gives no new position here (the emulated one does not move), so the one
+    // that comes is the page's own on being shown.
+    await setVisibility(recipient, 'hidden');
+    await expect.poll(() => wakeLocksHeld(recipient)).toEqual([false]);
+    const sentOnShow = recipient.waitForRequest(
+      (sent) => sent.method() === 'POST' && /\/api\/v1\/share\/links\/[^/]+\/positions$/.test(sent.url()),
+    );
+    await setVisibility(recipient, 'visible');
+    expect((await (await sentOnShow).response())?.status()).toBe(200);
+    // Let go when hidden, asked for again when shown.
+    await expect.poll(() => wakeLocksHeld(recipient)).toEqual([false, true]);
+    await expect(map.getByText('3 positions on the trail')).toBeVisible();
+    await expect(map.getByTestId('live-badge')).toBeVisible();
     // The recipient withdraws the browser's location permission: its live watch errors. The page ends the live
     // window, and the requester's badge goes off at once, not at the end time.
     await recipientContext.clearPermissions();
     await expect(recipient.getByText(/^Live sharing stopped: User denied location permission\./)).toBeVisible();
+    // Live sharing over: the screen is no longer kept on.
+    await expect.poll(() => wakeLocksHeld(recipient)).toEqual([false, false]);
     await expect(map.getByTestId('live-badge')).toBeHidden();
     await expect(map.getByText(/^Sharing live until/)).toBeHidden();
     // And why: the page told the server.
@@ -121,8 +199,10 @@ test('the history writes the shared place in the reader’s language, and the re
   // Central Amsterdam: the country's name differs between the languages (Netherlands / Belanda).
   const recipientContext = await browser.newContext({
     geolocation: { latitude: 52.3731, longitude: 4.8922, accuracy: 20 },
-    permissions: ['geolocation'],
+    permissions: ['geolocation', 'screen-wake-lock'],
+    viewport: PHONE_VIEWPORT,
   });
+  await watchWakeLocks(recipientContext);
   try {
     const recipient = await openLink(recipientContext, baseURL!, request.url);
     await recipient.getByRole('button', { name: 'Bagikan lokasi saya' }).click();
@@ -140,6 +220,13 @@ test('the history writes the shared place in the reader’s language, and the re
     await expect(
       map.getByText('Orang yang membagikan lokasinya dapat melihat kapan dan seberapa sering Anda membuka peta ini.'),
     ).toBeVisible();
+    // How old the position is, in Indonesian; live sharing keeps the screen on, said in Indonesian too.
+    await expect(map.getByTestId('live-map-age')).toHaveText(/^(baru saja|\d+ detik yang lalu|\d+ menit yang lalu)$/);
+    await recipient.getByRole('button', { name: '15 menit' }).click();
+    await expect(recipient.getByRole('switch', { name: 'Biarkan layar tetap menyala' })).toBeChecked();
+    await expect(recipient.getByText(/^Mengunci ponsel menjeda berbagi;/)).toBeVisible();
+    await expect.poll(() => wakeLocksHeld(recipient)).toEqual([true]);
+    await expect(map.getByTestId('live-badge')).toBeVisible();
 
     // Closed and opened again: a second opening today.
     await map.getByRole('button', { name: 'Tutup peta' }).click();
