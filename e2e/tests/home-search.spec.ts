@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
+import { axeViolations } from '../support/accessibility';
 import { callingCodes } from '../../shared/src/requests/calling-codes';
 
 // The home page's number search before its app has started (it starts on the visitor's first use): the country list
@@ -34,6 +35,7 @@ test.describe('the home page search before its app has started', () => {
     await expect(country.locator('option:checked')).toHaveText('Indonesia (+62)');
     await expect(country.locator('option[value="GB"]')).toHaveText('Inggris Raya (+44)');
     await expect(page.getByRole('button', { name: 'Cari' })).toBeEnabled();
+    expect(await axeViolations(page)).toEqual([]);
     await appNotStarted(page);
   });
 
@@ -79,6 +81,7 @@ test.describe('the home page search before its app has started', () => {
     await expect(form).toHaveAttribute('aria-busy', 'true');
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator('header').getByRole('link', { name: 'Log in' })).toBeVisible();
+    expect(await axeViolations(page), 'the held search').toEqual([]);
 
     releaseApp();
     // An Indonesian number: found only if the country chosen before the start was kept.
