@@ -10,9 +10,16 @@ import { hasNoWhatsApp, sendSmsInsteadOfWhatsApp, type SmsFallbackServices } fro
 // What happens to a request's message after it is handed over, as its requester sees it: the outbox's own outcome
 // (sent, failed) and the provider's delivery receipts, each published live to the requester when it changes the view.
 
+/** The settings the SMS fallback reads: the site's address, the operator's, the send limits. */
+export interface SmsFallbackSettings {
+  publicUrl: string;
+  operatorEmail: string;
+  requests: { sendLimits: SmsFallbackServices['sendLimits'] };
+}
+
 /** The fallback's services from the server's settings and services. */
 export function smsFallbackServices(
-  settings: { publicUrl: string; operatorEmail: string; requests: { sendLimits: SmsFallbackServices['sendLimits'] } },
+  settings: SmsFallbackSettings,
   outbox: SmsFallbackServices['outbox'],
   hmacSecret: Buffer,
 ): SmsFallbackServices {

@@ -6,13 +6,17 @@ import { RECEIPT_STATES } from '../../db/column-values';
 import { envelope, errorEnvelope, errorResponses, HttpError, ok } from '../../lib/envelope';
 import { sayCommon } from '../../lib/messages';
 import { localOutbox } from '../../messages/local-outbox';
-import { recordDeliveryReceipt } from '../../requests/request-deliveries';
+import {
+  recordDeliveryReceipt,
+  smsFallbackServices,
+  type SmsFallbackSettings,
+} from '../../requests/request-deliveries';
 import { escapeHtml } from '../../lib/escape-html';
 import { simulateStopReply, stopReplyIn } from '../../sharing/reply-opt-out';
 
 const outboxMessage = z.object({
   id: z.string(),
-  channel: z.enum(['email', 'sms']),
+  channel: z.enum(['email', 'sms', 'whatsapp']),
   recipient: z.string(),
   subject: z.string().nullable(),
   bodyText: z.string(),
@@ -24,23 +28,50 @@ const outboxMessage = z.object({
   lastError: z.string().nullable(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
-  receipt: z.enum(RECEIPT_STATES).nullable().describe("The provider's latest delivery receipt (SMS)"),
+  receipt: z.enum(RECEIPT_STATES).nullable().describe("The provider's latest delivery receipt (SMS, WhatsApp)"),
   receiptErrorCode: z.string().nullable(),
 });
 
 // What the page's buttons simulate: Twilio's receipts of a delivered SMS, and of one the phone could not take (its
-// ErrorCode 30003, an unreachable handset).
+// ErrorCode 30003, an unreachable handset); of a WhatsApp message delivered, read, or refused because the number has
+// no WhatsApp (ErrorCode 63003), which sends its request by SMS instead.
 const SIMULATED_RECEIPTS = {
   delivered: { state: 'delivered', errorCode: null },
+  read: { state: 'read', errorCode: null },
   failed: { state: 'undelivered', errorCode: '30003' },
+  'no-whatsapp': { state: 'undelivered', errorCode: '63003' },
 } as const;
+
+/** The page's heading of a message: its channel, or an email's subject. */
+function headingOf(message: { channel: string; subject: string | null }): string {
+  if (message.channel === 'sms') return 'SMS';
+  if (message.channel === 'whatsapp') return 'WhatsApp';
+  return message.subject ?? '(no subject)';
+}
+
+/** A message's text as the page shows it: a WhatsApp message is its approved template's variables. */
+function shownText(message: { channel: string; bodyText: string; locale: string }): string {
+  if (message.channel !== 'whatsapp') return message.bodyText;
+  try {
+    const variables = JSON.parse(message.bodyText) as Record<string, string>;
+    const lines = Object.entries(variables).map(([name, value]) => `{{${name}}} ${value}`);
+    return [`Approved template (${message.locale}) with:`, ...lines].join('\n');
+  } catch {
+    return message.bodyText;
+  }
+}
 
 /**
  * The local outbox: every email and SMS the app sent or would send, newest first, so a reset or a consent link can
  * be completed on a fresh machine with no mail server or SMS provider. JSON by default, an HTML page for
  * browsers. Registered by the dev tools plugin (routes/dev-tools), behind its token.
  */
-const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean; smsDailyBudget: number }> = async (app, options) => {
+const devOutboxRoutes: FastifyPluginAsyncZod<{
+  hide: boolean;
+  smsDailyBudget: number;
+  /** What a simulated "no WhatsApp" needs to send the SMS instead: the site's address, the limits, the operator. */
+  fallback: SmsFallbackSettings;
+}> = async (app, options) => {
   // The page's buttons are plain forms.
   await app.register(formBody, { bodyLimit: 1024 });
   app.get(
@@ -86,13 +117,16 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean; smsDailyBudget: nu
       const items = messages
         .map(
           (message) => `<article>
-  <h2>${escapeHtml(message.channel === 'sms' ? 'SMS' : (message.subject ?? '(no subject)'))}</h2>
+  <h2>${escapeHtml(headingOf(message))}</h2>
   <p class="meta">${escapeHtml(message.channel)} to <b>${escapeHtml(message.recipient)}</b> · ${escapeHtml(message.createdAt)} · ${escapeHtml(message.state)}${message.transport ? ` (${escapeHtml(message.transport)})` : ''}${message.receipt ? ` · receipt: ${escapeHtml(message.receipt)}${message.receiptErrorCode ? ` (${escapeHtml(message.receiptErrorCode)})` : ''}` : ''}</p>
-  <pre>${escapeHtml(message.bodyText)}</pre>${
+  <pre>${escapeHtml(shownText(message))}</pre>${
     message.channel === 'sms'
       ? `
   <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}${replyForm(message.id, message.locale)}</div>`
-      : ''
+      : message.channel === 'whatsapp'
+        ? `
+  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'read', 'Simulate “read”')}${receiptForm(message.id, 'no-whatsapp', 'Simulate “failed” (no WhatsApp: SMS instead)')}</div>`
+        : ''
   }
 </article>`,
         )
@@ -105,7 +139,7 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{ hide: boolean; smsDailyBudget: nu
         .send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Kabari local outbox</title>
 <style>body{font-family:sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ddd;padding:1rem 0}.meta{color:#666}.receipts{display:flex;gap:.5rem}pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem}</style>
-</head><body><h1>Local outbox</h1><p>${messages.length} message(s), newest first. Set SMTP_URL (email) and TWILIO_* (SMS) for real delivery.</p>
+</head><body><h1>Local outbox</h1><p>${messages.length} message(s), newest first. Set SMTP_URL (email) and TWILIO_* (SMS, and TWILIO_WHATSAPP_* for WhatsApp) for real delivery.</p>
 ${items || '<p>No messages yet.</p>'}
 </body></html>`);
     },
@@ -117,14 +151,16 @@ ${items || '<p>No messages yet.</p>'}
       schema: {
         hide: options.hide,
         tags: ['development'],
-        summary: "Simulates the provider's delivery receipt of an SMS (delivered, or failed: the phone unreachable)",
+        summary:
+          "Simulates the provider's delivery receipt of an SMS or WhatsApp message (delivered, read; failed: the " +
+          'phone unreachable; no-whatsapp: the number has no WhatsApp, so the request goes by SMS instead)',
         description:
           'Recorded by the same rule as a Twilio status callback (without its signature check): stored only when it ' +
           "moves the delivery forward, and published to the requester's live stream when it changes their view. " +
           'A form from the outbox page is sent back to the page (303); a JSON call is answered in JSON.',
         params: z.object({ id: z.uuid() }),
         querystring: z.object({ token: z.string().optional() }),
-        body: z.object({ receipt: z.enum(['delivered', 'failed']) }),
+        body: z.object({ receipt: z.enum(['delivered', 'read', 'failed', 'no-whatsapp']) }),
         response: {
           200: envelope(z.object({ recorded: z.boolean() })),
           404: errorEnvelope,
@@ -134,7 +170,12 @@ ${items || '<p>No messages yet.</p>'}
     },
     async (request, reply) => {
       const simulated = SIMULATED_RECEIPTS[request.body.receipt];
-      const outcome = await recordDeliveryReceipt(app.db, { message: { id: request.params.id }, ...simulated });
+      const fallback = smsFallbackServices(options.fallback, app.outbox, app.auth.secrets.hmacSecret);
+      const outcome = await recordDeliveryReceipt(
+        app.db,
+        { message: { id: request.params.id }, ...simulated },
+        fallback,
+      );
       if (outcome.kind === 'unknown') {
         throw new HttpError(
           404,

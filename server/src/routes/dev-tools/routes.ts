@@ -31,7 +31,11 @@ const devToolsRoutes: FastifyPluginAsync<{ config: Config }> = async (app, optio
   });
   const hide = nodeEnv !== 'development';
   if (devTools.outbox) {
-    await app.register(devOutboxRoutes, { hide, smsDailyBudget: options.config.requests.sendLimits.smsDailyBudget });
+    await app.register(devOutboxRoutes, {
+      hide,
+      smsDailyBudget: options.config.requests.sendLimits.smsDailyBudget,
+      fallback: options.config,
+    });
   }
   if (devTools.billing) await app.register(devBillingRoutes, { hide });
 };
