@@ -1,6 +1,5 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ApiError } from '@kabari/shared/api/api-error';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter } from '@kabari/shared/routing/router';
@@ -8,14 +7,18 @@ import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import '../../i18n/host-namespace';
 import { LocationProbe } from '../../testing/location-probe';
-import { logIn } from './auth-api';
 import LoginDialog from './login-dialog';
 import { signedInUser } from '../../../../jest/signed-in-user';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('./auth-api', () => ({ logIn: jest.fn() }));
+// The RSA step is the shared module's own business (tested there): here a password shows through as rsa(…).
+jest.mock('@kabari/shared/account/password-encryption', () => ({
+  ...jest.requireActual<object>('@kabari/shared/account/password-encryption'),
+  encryptPassword: jest.fn(async (password: string) => `rsa(${password})`),
+}));
 jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
 
-const logInMock = logIn as jest.MockedFunction<typeof logIn>;
+const loginCalls = () => fakeApi.calls('post', '/api/v1/auth/login');
 const user = signedInUser();
 
 async function openLoginAt(url: string) {
@@ -38,7 +41,6 @@ jest.setTimeout(30_000);
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
 
 describe('LoginDialog', () => {
-  beforeEach(() => logInMock.mockReset());
   afterEach(() => {
     cleanup();
     clearSession();
@@ -50,7 +52,7 @@ describe('LoginDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Please enter your email address')).toBeInTheDocument();
     expect(screen.getByText('Please input a your password')).toBeInTheDocument();
-    expect(logInMock).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
   });
 
   it('gives the EnterValidEmail hint for a malformed email, and drops it once corrected', async () => {
@@ -60,47 +62,49 @@ describe('LoginDialog', () => {
     expect(await screen.findByText('Enter valid email address')).toBeInTheDocument();
     await userEvent.type(field('Password'), 'secret1');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(logInMock).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
     await userEvent.type(field('Email'), '.com');
     await waitFor(() => expect(screen.queryByText('Enter valid email address')).not.toBeInTheDocument());
   });
 
   it('signs in with trimmed inputs: saves the user (the server set the cookie), goes to the dashboard, closes', async () => {
-    logInMock.mockResolvedValue({ user });
+    fakeApi.on('post', '/api/v1/auth/login', { user });
     await openLoginAt('/id/');
     await userEvent.type(field('Email'), '  ana@example.com ');
     await userEvent.type(field('Kata sandi'), ' secret1 ');
     await userEvent.click(screen.getByRole('button', { name: 'Masuk' }));
     await waitFor(() => expect(useOverlayStore.getState().open.login).toBe(false));
-    expect(logInMock).toHaveBeenCalledWith('ana@example.com', 'secret1');
+    expect(loginCalls().map((call) => call.body)).toEqual([{ email: 'ana@example.com', password: 'rsa(secret1)' }]);
     expect(useUserStore.getState().user).toEqual(user);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/id/dashboard/'));
   });
 
   it('blocks a second submit while the first runs, with a spinner', async () => {
-    let finish: (value: Awaited<ReturnType<typeof logIn>>) => void = () => {};
-    logInMock.mockReturnValue(new Promise((resolve) => (finish = resolve)));
+    let finish: (value: { user: typeof user }) => void = () => {};
+    fakeApi.on('post', '/api/v1/auth/login', () => new Promise((resolve) => (finish = resolve)));
     await openLoginAt('/');
     await userEvent.type(field('Email'), 'ana@example.com');
     await userEvent.type(field('Password'), 'secret1{Enter}');
     await waitFor(() => expect(screen.getByRole('button', { name: /Log in/ })).toHaveClass('ant-btn-loading'));
     await userEvent.type(field('Password'), '{Enter}');
     await userEvent.click(screen.getByRole('button', { name: /Log in/ }));
-    expect(logInMock).toHaveBeenCalledTimes(1);
+    expect(loginCalls()).toHaveLength(1);
     await act(async () => finish({ user }));
   });
 
   it('stays open when the login is refused, and adds no message of its own', async () => {
     const { showToast } = jest.requireMock('@kabari/shared/ui/toasts') as { showToast: jest.Mock };
     showToast.mockClear();
-    logInMock.mockRejectedValue(new Error('Incorrect email or password.'));
+    fakeApi.on('post', '/api/v1/auth/login', fakeApi.fail(400, 'Incorrect email or password.'));
     await openLoginAt('/');
     await userEvent.type(field('Email'), 'ana@example.com');
     await userEvent.type(field('Password'), 'wrong-one{Enter}');
-    await waitFor(() => expect(logInMock).toHaveBeenCalled());
+    await waitFor(() => expect(loginCalls()).toHaveLength(1));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Log in' })).not.toHaveClass('ant-btn-loading'));
     expect(useOverlayStore.getState().open.login).toBe(true);
     expect(useUserStore.getState().user).toBeNull();
+    // The API client says the server's reason; the dialog adds nothing.
+    expect(fakeApi.effects.toastError).toHaveBeenCalledWith('Incorrect email or password.');
     expect(showToast).not.toHaveBeenCalled();
   });
 
@@ -108,11 +112,14 @@ describe('LoginDialog', () => {
     const { showToast } = jest.requireMock('@kabari/shared/ui/toasts') as { showToast: jest.Mock };
     showToast.mockClear();
     const message = 'Your account has been suspended after a report of misuse.';
-    logInMock.mockRejectedValue(new ApiError(message, 403));
+    fakeApi.on('post', '/api/v1/auth/login', fakeApi.fail(403, message));
     await openLoginAt('/');
     await userEvent.type(field('Email'), 'ana@example.com');
     await userEvent.type(field('Password'), 'right-one{Enter}');
     await waitFor(() => expect(showToast).toHaveBeenCalledWith('error', message));
+    // Said once, by the dialog: the API client leaves a 403 here to it.
+    expect(fakeApi.effects.toastError).not.toHaveBeenCalled();
+    expect(fakeApi.effects.forbidden).not.toHaveBeenCalled();
     expect(useOverlayStore.getState().open.login).toBe(true);
     expect(useUserStore.getState().user).toBeNull();
   });
