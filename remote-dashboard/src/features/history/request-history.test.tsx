@@ -153,6 +153,61 @@ describe('the request history', () => {
     },
   );
 
+  it.each([
+    [
+      'en',
+      '/dashboard',
+      [
+        'Read',
+        'In the local outbox, not sent (no WhatsApp provider is configured)',
+        'Sent',
+        'Not delivered: this number has no WhatsApp.',
+      ],
+      [
+        'Sent by SMS instead (no WhatsApp)',
+        "No WhatsApp on this number, and no SMS was sent instead: today's SMS limit was reached.",
+      ],
+    ],
+    [
+      'id',
+      '/id/dashboard',
+      [
+        'Sudah dibaca',
+        'Di kotak keluar lokal, tidak terkirim (penyedia WhatsApp belum dikonfigurasi)',
+        'Terkirim',
+        'Tidak sampai: nomor ini tidak memakai WhatsApp.',
+      ],
+      [
+        'Dikirim lewat SMS sebagai gantinya (tidak ada WhatsApp)',
+        'Nomor ini tidak memakai WhatsApp, dan tidak ada SMS pengganti yang dikirim: batas SMS hari ini sudah tercapai.',
+      ],
+    ],
+  ] as const)(
+    'tags (%s) a request sent by WhatsApp, and says when an SMS went instead',
+    async (locale, path, deliveries, fallbacks) => {
+      fakeApi.on('get', '/api/v1/requests', {
+        items: [
+          request('1', { delivery: 'read', whatsapp: { fallback: null } }),
+          request('2', { delivery: 'outbox', whatsapp: { fallback: null } }),
+          request('3', { delivery: 'sent', whatsapp: { fallback: 'sms' } }),
+          request('4', {
+            delivery: 'failed',
+            deliveryFailure: { reason: 'no-whatsapp' },
+            whatsapp: { fallback: 'limit' },
+          }),
+        ],
+        total: 4,
+        page: 1,
+        pageSize: 10,
+      });
+      await renderAt(path, <RequestHistory locale={locale} />);
+      const shown = await screen.findAllByTestId('request-delivery');
+      expect(shown.map((each) => each.textContent)).toEqual(deliveries);
+      for (const row of screen.getAllByTestId('request-row')) expect(row).toHaveTextContent(/^WhatsApp/);
+      expect(screen.getAllByTestId('request-whatsapp-fallback').map((each) => each.textContent)).toEqual(fallbacks);
+    },
+  );
+
   it('offers Cancel only where the server cancels, and says what it really did', async () => {
     const future = new Date(Date.now() + 86_400_000).toISOString();
     const past = new Date(Date.now() - 1000).toISOString();

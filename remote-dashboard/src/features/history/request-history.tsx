@@ -19,6 +19,11 @@ import './request-history.css';
 
 const statusColours: Record<RequestStatus, string> = { pending: 'default', ip_located: 'blue', gps_tracked: 'green' };
 
+/** Sent by WhatsApp and still so: once an SMS went instead, its delivery is the SMS's. */
+function sentByWhatsApp(request: LocationRequest): boolean {
+  return request.whatsapp !== null && request.whatsapp.fallback !== 'sms';
+}
+
 function targetOf(request: LocationRequest): string {
   return (request.channel === 'link' ? request.title : request.target) ?? '';
 }
@@ -97,7 +102,9 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
   /** The message's delivery in plain words: a failure the provider explained says why. */
   function deliveryText(request: LocationRequest): string {
     if (request.delivery === 'outbox') {
-      return t(`history.deliveries.outbox.${request.channel === 'email' ? 'email' : 'sms'}`);
+      return t(
+        `history.deliveries.outbox.${request.channel === 'email' ? 'email' : sentByWhatsApp(request) ? 'whatsapp' : 'sms'}`,
+      );
     }
     if (request.delivery === 'failed' && request.deliveryFailure) {
       return t(`history.deliveryFailures.${request.deliveryFailure.reason}`);
@@ -131,7 +138,7 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
             data-testid="request-row"
           >
             <div className="request-history__head">
-              <Tag>{t(`history.channels.${request.channel}`)}</Tag>
+              <Tag>{t(`history.channels.${request.whatsapp ? 'whatsapp' : request.channel}`)}</Tag>
               <span className="request-history__target">{targetOf(request)}</span>
               <Tag className="request-history__status" color={statusColours[request.status]}>
                 {t(`history.statuses.${request.status}`)}
@@ -146,6 +153,14 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
                 <div>
                   <dt>{t('history.fields.delivery')}</dt>
                   <dd data-testid="request-delivery">{deliveryText(request)}</dd>
+                </div>
+              )}
+              {request.whatsapp?.fallback && (
+                <div>
+                  <dt>{t('history.fields.whatsapp')}</dt>
+                  <dd data-testid="request-whatsapp-fallback">
+                    {t(`history.whatsappFallbacks.${request.whatsapp.fallback}`)}
+                  </dd>
                 </div>
               )}
               <div>

@@ -19,6 +19,7 @@ import {
   type MessageChannel,
   type MessagePreview,
   type MessageTemplate,
+  type NumberChannel,
 } from './message-api';
 import { VoiceNoteField, type VoiceNoteChoice } from '../../components/voice-note-field';
 import './choose-message-modal.css';
@@ -63,6 +64,9 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
   const [sending, setSending] = useState(false);
   const [voiceNote, setVoiceNote] = useState<VoiceNoteChoice | null>(null);
   const [voiceBusy, setVoiceBusy] = useState(false);
+  // WhatsApp is offered for a number when the server says it can send it (its limit answer); then it comes first.
+  const [whatsAppOffered, setWhatsAppOffered] = useState(false);
+  const [sendBy, setSendBy] = useState<NumberChannel>('sms');
 
   // Templates and the limit (the parent mounts the modal anew for each target).
   useEffect(() => {
@@ -81,6 +85,10 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
     fetchLimit(channel === 'sms' ? { channel, number: target } : { channel, email: target })
       .then((limit) => {
         if (!current) return;
+        if (channel === 'sms' && limit.whatsapp) {
+          setWhatsAppOffered(true);
+          setSendBy('whatsapp');
+        }
         if (limit.optedOut) setBlock({ kind: 'optedOut' });
         else if (stillAhead(limit.nextAllowedAt)) setBlock({ kind: 'limited', nextAllowedAt: limit.nextAllowedAt });
         else if (limit.refusal) setBlock({ kind: 'refused', message: limit.refusal.message });
@@ -135,10 +143,20 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
       note: note.trim(),
       locale,
       ...(voiceNote ? { voiceNote: { id: voiceNote.id, ...(voiceNote.text ? { text: voiceNote.text } : {}) } } : {}),
+      ...(channel === 'sms' ? { sendBy } : {}),
     });
     setSending(false);
-    const sent = channel === 'sms' ? t('message.sentSms') : t('message.sentEmail');
-    const failed = channel === 'sms' ? t('message.failedSms') : t('message.failedEmail');
+    const byWhatsApp = channel === 'sms' && sendBy === 'whatsapp';
+    const sent = byWhatsApp
+      ? t('message.sentWhatsApp')
+      : channel === 'sms'
+        ? t('message.sentSms')
+        : t('message.sentEmail');
+    const failed = byWhatsApp
+      ? t('message.failedWhatsApp')
+      : channel === 'sms'
+        ? t('message.failedSms')
+        : t('message.failedEmail');
     switch (result.outcome) {
       case 'sent':
         showToast('success', sent);
@@ -199,6 +217,24 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
       {!templates && !templatesFailed && <Spin aria-label={t('message.loading')} />}
       {templates && (
         <>
+          {whatsAppOffered && (
+            <fieldset className="choose-message__templates">
+              <legend>{t('message.sendBy')}</legend>
+              <Radio.Group
+                value={sendBy}
+                onChange={(event) => setSendBy(event.target.value === 'sms' ? 'sms' : 'whatsapp')}
+                options={[
+                  { value: 'whatsapp', label: t('message.sendByWhatsApp') },
+                  { value: 'sms', label: t('message.sendBySms') },
+                ]}
+              />
+              {sendBy === 'whatsapp' && (
+                <p className="choose-message__hint" data-testid="whatsapp-hint">
+                  {t('message.whatsAppHint')}
+                </p>
+              )}
+            </fieldset>
+          )}
           <fieldset className="choose-message__templates">
             <legend>{t('message.template')}</legend>
             <Radio.Group
@@ -228,7 +264,9 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
           </div>
           <VoiceNoteField locale={locale} onChange={setVoiceNote} onBusy={setVoiceBusy} />
           <section className="choose-message__preview" aria-labelledby={`${ids}-preview`}>
-            <h3 id={`${ids}-preview`}>{t('message.preview')}</h3>
+            <h3 id={`${ids}-preview`}>
+              {whatsAppOffered && sendBy === 'whatsapp' ? t('message.previewSmsInstead') : t('message.preview')}
+            </h3>
             {previewFailure && (
               <div data-testid="preview-failed">
                 <Alert type="error" showIcon title={previewFailure.reason ?? t('message.previewFailed')} />
