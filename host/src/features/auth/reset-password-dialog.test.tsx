@@ -1,20 +1,25 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ApiError } from '@kabari/shared/api/api-error';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import '../../i18n/host-namespace';
 import { showToast } from '@kabari/shared/ui/toasts';
-import { resetPassword, sendResetCode } from './auth-api';
 import ResetPasswordDialog from './reset-password-dialog';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('./auth-api', () => ({ sendResetCode: jest.fn(), resetPassword: jest.fn() }));
+// The RSA step is the shared module's own business (tested there): here a password shows through as rsa(…).
+jest.mock('@kabari/shared/account/password-encryption', () => ({
+  ...jest.requireActual<object>('@kabari/shared/account/password-encryption'),
+  encryptPassword: jest.fn(async (password: string) => `rsa(${password})`),
+}));
 jest.mock('@kabari/shared/ui/toasts', () => ({ showToast: jest.fn() }));
 
-const sendCodeMock = sendResetCode as jest.MockedFunction<typeof sendResetCode>;
-const resetMock = resetPassword as jest.MockedFunction<typeof resetPassword>;
+const sendCodeCalls = () => fakeApi.calls('post', '/api/v1/auth/sendCode');
+const resetCalls = () => fakeApi.calls('post', '/api/v1/auth/resetPassword');
+// A 200 without the success flag: the code was not sent.
+const noSuccessFlag = null as unknown as { success: true };
 const toastMock = showToast as jest.MockedFunction<typeof showToast>;
 
 async function openResetAt(url: string) {
@@ -36,18 +41,14 @@ const field = (label: string) => screen.getByLabelText(label, { selector: 'input
 const submitButton = () => screen.getByRole('button', { name: /^(Reset|Confirm|Atur ulang|Konfirmasi)$/ });
 
 async function reachStepTwo(email = 'ana@example.com') {
-  sendCodeMock.mockResolvedValue(true);
+  fakeApi.on('post', '/api/v1/auth/sendCode', { success: true });
   await userEvent.type(field('Email'), email);
   await userEvent.click(submitButton());
   await screen.findByLabelText('New password', { selector: 'input' });
 }
 
 describe('ResetPasswordDialog', () => {
-  beforeEach(() => {
-    sendCodeMock.mockReset();
-    resetMock.mockReset();
-    toastMock.mockReset();
-  });
+  beforeEach(() => toastMock.mockReset());
   afterEach(() => {
     cleanup();
     useOverlayStore.setState({ open: { login: false, resetPwd: false, searching: false, payment: false } });
@@ -60,13 +61,13 @@ describe('ResetPasswordDialog', () => {
     expect(screen.queryByLabelText('Verification code')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Reset' }));
     expect(await screen.findByText('Please enter your email address')).toBeInTheDocument();
-    expect(sendCodeMock).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
   });
 
   it('sends the code for the trimmed email, then adds the new password and code fields, with Confirm', async () => {
     await openResetAt('/');
     await reachStepTwo('  ana@example.com  ');
-    expect(sendCodeMock).toHaveBeenCalledWith('ana@example.com');
+    expect(sendCodeCalls().map((call) => call.body)).toEqual([{ email: 'ana@example.com', type: 1 }]);
     expect(toastMock).toHaveBeenCalledWith(
       'success',
       'If an account uses this email, a verification code is on its way.',
@@ -78,12 +79,12 @@ describe('ResetPasswordDialog', () => {
 
   it('says SendCodeFailed when the code is not sent, with the reason the server gave', async () => {
     await openResetAt('/id/');
-    sendCodeMock.mockResolvedValueOnce(false);
+    fakeApi.on('post', '/api/v1/auth/sendCode', noSuccessFlag);
     await userEvent.type(field('Email'), 'ana@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Atur ulang' }));
     await waitFor(() => expect(toastMock).toHaveBeenCalledWith('error', 'Kode verifikasi tidak dapat dikirim.'));
 
-    sendCodeMock.mockRejectedValueOnce(new ApiError('Too many codes requested for this email.', 429));
+    fakeApi.on('post', '/api/v1/auth/sendCode', fakeApi.fail(429, 'Too many codes requested for this email.'));
     await userEvent.click(screen.getByRole('button', { name: 'Atur ulang' }));
     await waitFor(() =>
       expect(toastMock).toHaveBeenLastCalledWith(
@@ -92,6 +93,18 @@ describe('ResetPasswordDialog', () => {
       ),
     );
     expect(screen.queryByLabelText('Kata sandi baru')).not.toBeInTheDocument();
+    expect(sendCodeCalls()).toHaveLength(2);
+    // The dialog says it once: the API client does not toast the refusal too.
+    expect(fakeApi.effects.toastError).not.toHaveBeenCalled();
+  });
+
+  it('says SendCodeFailed, without a reason, when Kabari cannot be reached', async () => {
+    fakeApi.on('post', '/api/v1/auth/sendCode', fakeApi.unreachable());
+    await openResetAt('/');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    await waitFor(() => expect(toastMock).toHaveBeenCalledWith('error', 'The verification code could not be sent.'));
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
   });
 
   it('says PleaseEnterCode when the new password or the code is missing', async () => {
@@ -106,18 +119,20 @@ describe('ResetPasswordDialog', () => {
     await userEvent.type(field('New password'), 'new-secret');
     await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(toastMock).toHaveBeenCalledWith('error', 'Please enter the verification code'));
-    expect(resetMock).not.toHaveBeenCalled();
+    expect(resetCalls()).toEqual([]);
   });
 
   it('resets, then toasts, clears, returns to step one and closes', async () => {
-    resetMock.mockResolvedValue(true);
+    fakeApi.on('post', '/api/v1/auth/resetPassword', { success: true });
     await openResetAt('/');
     await reachStepTwo();
     await userEvent.type(field('New password'), ' new-secret ');
     await userEvent.type(field('Verification code'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(useOverlayStore.getState().open.resetPwd).toBe(false));
-    expect(resetMock).toHaveBeenCalledWith('ana@example.com', 'new-secret', '123456');
+    expect(resetCalls().map((call) => call.body)).toEqual([
+      { email: 'ana@example.com', password: 'rsa(new-secret)', verificationCode: '123456' },
+    ]);
     expect(toastMock).toHaveBeenLastCalledWith('success', 'Your password has been reset. You can log in with it now.');
     act(() => useOverlayStore.getState().set('resetPwd', true));
     expect(field('Email')).toHaveValue('');
@@ -126,12 +141,15 @@ describe('ResetPasswordDialog', () => {
   });
 
   it('stays on step two when the reset is refused', async () => {
-    resetMock.mockRejectedValue(new ApiError('The verification code is incorrect or has expired.', 400));
+    const refusal = 'The verification code is incorrect or has expired.';
+    fakeApi.on('post', '/api/v1/auth/resetPassword', fakeApi.fail(400, refusal));
     await openResetAt('/');
     await reachStepTwo();
     await userEvent.type(field('New password'), 'new-secret');
     await userEvent.type(field('Verification code'), '000000{Enter}');
-    await waitFor(() => expect(resetMock).toHaveBeenCalled());
+    await waitFor(() => expect(resetCalls()).toHaveLength(1));
+    // The API client says the server's reason.
+    await waitFor(() => expect(fakeApi.effects.toastError).toHaveBeenCalledWith(refusal));
     expect(useOverlayStore.getState().open.resetPwd).toBe(true);
     expect(screen.getByRole('button', { name: /Confirm/ })).toBeInTheDocument();
   });
