@@ -7,12 +7,10 @@ import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { renderAt } from '../../../jest/render-with-i18n';
 import '../i18n/host-namespace';
-import { logOut } from '../features/auth/auth-api';
 import { AuthDialogs } from '../features/auth/auth-dialogs';
 import { SiteLayout } from './site-layout';
 import { signedInUser } from '../../../jest/signed-in-user';
-
-jest.mock('../features/auth/auth-api', () => ({ logOut: jest.fn(async () => undefined) }));
+import { fakeApi } from '../../../jest/fake-api';
 
 describe('SiteLayout header', () => {
   afterEach(() => {
@@ -84,13 +82,26 @@ describe('SiteLayout header', () => {
   });
 
   it('shows a signed-in user the dashboard and Sign out instead; signing out asks the server to end the session', async () => {
+    fakeApi.on('post', '/api/v1/auth/logout', { success: true });
     useUserStore.getState().setUser(signedInUser());
     await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
     expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(useUserStore.getState().user).toBeNull();
-    await waitFor(() => expect(logOut).toHaveBeenCalledWith());
+    await waitFor(() => expect(fakeApi.called()).toEqual(['POST /api/v1/auth/logout']));
+    expect(fakeApi.calls('post', '/api/v1/auth/logout')[0]?.body).toBeUndefined();
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+
+  it('signs out on the page even when the server cannot be reached, and says nothing of it', async () => {
+    fakeApi.on('post', '/api/v1/auth/logout', fakeApi.unreachable());
+    useUserStore.getState().setUser(signedInUser());
+    await renderAt('/dashboard', <SiteLayout>page</SiteLayout>);
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(useUserStore.getState().user).toBeNull();
+    await waitFor(() => expect(fakeApi.called()).toEqual(['POST /api/v1/auth/logout']));
+    expect(fakeApi.effects.toastNetworkError).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 
