@@ -1,21 +1,47 @@
-import { screen } from '@testing-library/react';
-import { useRegisterPolling, type PollOutcome } from '../../lib/register-query';
+import { act, screen } from '@testing-library/react';
 import { renderAt } from '../../../../jest/render-with-i18n';
+import { fakeApi } from '../../../../jest/fake-api';
+import { pollIntervalMs, type RegisterQueryResult } from '../../lib/register-query';
 import { RenewalProgress } from './renewal-progress';
 
-jest.mock('../../lib/register-query', () => ({ useRegisterPolling: jest.fn() }));
-const polling = jest.mocked(useRegisterPolling);
+const registerQuery = '/api/v1/personnal/registerQuery/{id}';
 
-function settledAs(result: Extract<PollOutcome, { phase: 'settled' }>['result']) {
-  polling.mockReturnValue({ phase: 'settled', result } as PollOutcome);
+function settledAs(result: RegisterQueryResult) {
+  fakeApi.on('get', registerQuery, result);
 }
 
 describe('RenewalProgress', () => {
+  afterEach(() => jest.useRealTimers());
+
   it('says the subscription is active again once the renewal is created', async () => {
     settledAs({ state: 'created' });
     const onRenewed = jest.fn();
     await renderAt('/dashboard/', <RenewalProgress registerId="r1" onRenewed={onRenewed} />);
+    expect(await screen.findByText('Your subscription is active again.')).toHaveAttribute('role', 'status');
+    expect(onRenewed).toHaveBeenCalledTimes(1);
+    expect(fakeApi.calls('get', registerQuery).map((call) => call.path)).toEqual([{ id: 'r1' }]);
+  });
+
+  it('says it is confirming while the payment is queried, and asks again until it is settled', async () => {
+    // The poll waits pollIntervalMs between questions: the clock is moved instead of waiting for it.
+    jest.useFakeTimers();
+    const states: RegisterQueryResult[] = [{ state: 'querying' }, { state: 'querying' }, { state: 'created' }];
+    fakeApi.on('get', registerQuery, () => states.shift() ?? { state: 'querying' });
+    const onRenewed = jest.fn();
+    await renderAt('/dashboard/', <RenewalProgress registerId="r2" onRenewed={onRenewed} />);
+    await act(() => jest.advanceTimersByTimeAsync(0));
+    expect(screen.getByRole('status')).toHaveTextContent('Confirming your payment…');
+    expect(fakeApi.calls('get', registerQuery)).toHaveLength(1);
+    await act(() => jest.advanceTimersByTimeAsync(pollIntervalMs));
+    expect(fakeApi.calls('get', registerQuery)).toHaveLength(2);
+    expect(onRenewed).not.toHaveBeenCalled();
+    await act(() => jest.advanceTimersByTimeAsync(pollIntervalMs));
     expect(screen.getByRole('status')).toHaveTextContent('Your subscription is active again.');
+    expect(fakeApi.calls('get', registerQuery).map((call) => call.path)).toEqual([
+      { id: 'r2' },
+      { id: 'r2' },
+      { id: 'r2' },
+    ]);
     expect(onRenewed).toHaveBeenCalledTimes(1);
   });
 
@@ -23,7 +49,9 @@ describe('RenewalProgress', () => {
     settledAs({ state: 'sign_failed', failureCode: 'card_declined', failureMessage: 'Your card was declined.' });
     const onRenewed = jest.fn();
     await renderAt('/dashboard/', <RenewalProgress registerId="r1" onRenewed={onRenewed} />);
-    expect(screen.getByRole('alert')).toHaveTextContent('The payment did not go through: Your card was declined.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The payment did not go through: Your card was declined.',
+    );
     expect(onRenewed).not.toHaveBeenCalled();
   });
 
@@ -33,10 +61,22 @@ describe('RenewalProgress', () => {
     settledAs({ state: 'sign_failed', failureCode: 'duplicate_payment', failureMessage: refunded });
     const onRenewed = jest.fn();
     await renderAt('/id/dashboard/', <RenewalProgress registerId="r1" onRenewed={onRenewed} />);
-    const status = screen.getByRole('status');
-    expect(status).toHaveTextContent('Langganan Anda sudah aktif.');
-    expect(status).toHaveTextContent(refunded);
+    const status = await screen.findByText('Langganan Anda sudah aktif.');
+    expect(screen.getByRole('status')).toContainElement(status);
+    expect(screen.getByRole('status')).toHaveTextContent(refunded);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(onRenewed).toHaveBeenCalledTimes(1);
+  });
+
+  it('says the payment could not be confirmed when the renewal is not found, without asking again', async () => {
+    fakeApi.on('get', registerQuery, fakeApi.fail(404, 'Not found'));
+    const onRenewed = jest.fn();
+    await renderAt('/dashboard/', <RenewalProgress registerId="gone" onRenewed={onRenewed} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'We could not confirm the payment. Check My subscription in a moment.',
+    );
+    expect(fakeApi.calls('get', registerQuery)).toHaveLength(1);
+    expect(fakeApi.effects.toastError).not.toHaveBeenCalled();
+    expect(onRenewed).not.toHaveBeenCalled();
   });
 });
