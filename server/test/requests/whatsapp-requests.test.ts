@@ -259,6 +259,24 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
       whatsapp: { fallback: 'limit' },
     });
   });
+
+  it("sends no SMS instead once everyone's SMS budget for the day is spent, and leaves the account's count alone", async () => {
+    const other = await createRequester(testApp.app, { displayName: 'Dewi' });
+    // The budget (SMS_DAILY_BUDGET, 200 by default) has room for one: the WhatsApp message takes it.
+    await testApp.app.db
+      .insert(dailySendCounts)
+      .values({ key: 'sms:all', day: sendDay(), count: 199 })
+      .onConflictDoUpdate({ target: [dailySendCounts.key, dailySendCounts.day], set: { count: 199 } });
+    const { requestId } = await sentByWhatsApp('en', other);
+    expect(await smsCountOf(other.userId)).toBe(1);
+    const before = twilio.requests.length;
+    await receipt(await sidOf(requestId), 'undelivered', '63003');
+    await testApp.app.outbox.dispatchDue();
+    // No SMS went, and the account's count, taken in the same savepoint as the refused budget, did not move.
+    expect(twilio.requests.slice(before).map((request) => (request.data as Fields).To)).toEqual([]);
+    expect(await smsCountOf(other.userId)).toBe(1);
+    expect(await viewOf(requestId, other)).toMatchObject({ whatsapp: { fallback: 'limit' } });
+  });
 });
 
 describe('location requests by WhatsApp where it is not offered', () => {
