@@ -1,17 +1,35 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from '@kabari/shared/routing/router';
 import { clearSession, useUserStore } from '@kabari/shared/stores/session-store';
 import { LocationProbe } from '../../testing/location-probe';
-import { fetchSubscriptionInfo } from './subscription-info';
+import { subscriptionInfoPath } from './subscription-info';
 import { useSubscriptionCheck } from './use-subscription-check';
 import { signedInUser } from '../../../../jest/signed-in-user';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('./subscription-info', () => ({
-  fetchSubscriptionInfo: jest.fn(),
-  isExpired: (info: { expiredStatus?: number } | null) => info?.expiredStatus === 1,
-}));
+const infoCalls = () => fakeApi.calls('get', subscriptionInfoPath);
 
-const fetchMock = fetchSubscriptionInfo as jest.MockedFunction<typeof fetchSubscriptionInfo>;
+/** subscribe/info's answer, of which the check reads expiredStatus. */
+const subscription = (expiredStatus: 0 | 1) => ({
+  status: expiredStatus ? ('expired' as const) : ('active' as const),
+  expiredStatus,
+  validUntil: '2026-12-22T10:00:00.000Z',
+  nextDebitDay: null,
+  amount: 29.99,
+  firstDayDebitAmount: 0.99,
+  currencyCode: 'USD',
+  period: 30,
+  provider: 'sandbox' as const,
+  sandbox: true,
+  cancelledAt: null,
+  createdAt: '2026-11-21T10:00:00.000Z',
+});
+
+/** Once the check has asked: the answer reaches the hook through promises only, so one macrotask later it has acted. */
+async function answered(calls: number) {
+  await waitFor(() => expect(infoCalls()).toHaveLength(calls));
+  await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}
 
 function Checked() {
   useSubscriptionCheck();
@@ -32,41 +50,43 @@ async function renderAt(url: string) {
 }
 
 describe('subscription check on protected navigation', () => {
-  beforeEach(() => {
-    fetchMock.mockReset();
-    useUserStore.getState().setUser(signedInUser());
-  });
+  beforeEach(() => useUserStore.getState().setUser(signedInUser()));
   afterEach(() => {
     cleanup();
     clearSession();
   });
 
   it('sends an expired subscriber to the expired state, in the same language', async () => {
-    fetchMock.mockResolvedValue({ expiredStatus: 1 });
+    fakeApi.on('get', subscriptionInfoPath, subscription(1));
     await renderAt('/id/dashboard/modules/MySubscription');
-    expect(screen.getByTestId('location')).toHaveTextContent('/id/dashboard/?s=-1&at=10');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/id/dashboard/?s=-1&at=10'));
   });
 
   it('leaves an expired subscriber who is already there', async () => {
-    fetchMock.mockResolvedValue({ expiredStatus: 1 });
+    fakeApi.on('get', subscriptionInfoPath, subscription(1));
     await renderAt('/dashboard/?s=-1&at=10');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await answered(1);
     expect(screen.getByTestId('location')).toHaveTextContent('/dashboard/?s=-1&at=10');
   });
 
-  it('leaves an active subscriber, and a server without the endpoint yet (null), where they are', async () => {
-    fetchMock.mockResolvedValueOnce({ expiredStatus: 0 });
+  it('leaves an active subscriber, and an account without a subscription (404), where they are', async () => {
+    fakeApi.on('get', subscriptionInfoPath, subscription(0));
     await renderAt('/dashboard');
+    await answered(1);
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/);
     cleanup();
-    fetchMock.mockResolvedValueOnce(null);
+    // 404: the account has no subscription, which is nobody's error.
+    fakeApi.on('get', subscriptionInfoPath, fakeApi.fail(404, 'No subscription'));
     await renderAt('/dashboard');
+    await answered(2);
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/);
+    expect(fakeApi.effects.toastError).not.toHaveBeenCalled();
   });
 
   it('asks nothing without a token', async () => {
     clearSession();
     await renderAt('/dashboard');
-    expect(fetchMock).not.toHaveBeenCalled();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(fakeApi.called()).toEqual([]);
   });
 });
