@@ -397,6 +397,12 @@ export function startupNotes(config: Config): { info: string[]; warnings: string
       ? `SMS: Twilio (TWILIO_*), delivery receipts posted to ${receipts}`
       : 'SMS: Twilio (TWILIO_*), without delivery receipts (Twilio can post them only to an https PUBLIC_URL)';
   const info = [`Messages: ${email}; ${sms}`];
+  if (config.requests.whatsapp) {
+    info.push(
+      `WhatsApp: Twilio from ${config.requests.whatsapp.from} with the approved templates of TWILIO_WHATSAPP_TEMPLATE_*; ` +
+        'receipts come with the SMS ones, and a number without WhatsApp gets an SMS instead',
+    );
+  }
   const terminal: string[] = [];
   const warnings: string[] = [];
   const { devTools } = config;

@@ -178,6 +178,17 @@ describe('loadConfig', () => {
         'https://kabari.id/api/v1/webhooks/twilio/status',
     );
     expect(startupNotes(loadConfig(twilio)).info[0]).toMatch(/without delivery receipts \(.*https PUBLIC_URL\)$/);
+    const whatsapp = {
+      ...twilio,
+      TWILIO_WHATSAPP_FROM: '+14155238886',
+      TWILIO_WHATSAPP_TEMPLATE_EN: `HX${'a'.repeat(32)}`,
+      TWILIO_WHATSAPP_TEMPLATE_ID: `HX${'b'.repeat(32)}`,
+    };
+    expect(startupNotes(loadConfig(whatsapp)).info).toContain(
+      'WhatsApp: Twilio from whatsapp:+14155238886 with the approved templates of TWILIO_WHATSAPP_TEMPLATE_*; ' +
+        'receipts come with the SMS ones, and a number without WhatsApp gets an SMS instead',
+    );
+    expect(startupNotes(loadConfig(twilio)).info.join('\n')).not.toContain('WhatsApp');
   });
 
   it('warns in a deployment about the embedded database, OPERATOR_EMAIL, missing payment keys and each opt-in', () => {
