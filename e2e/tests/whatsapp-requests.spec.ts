@@ -25,6 +25,7 @@ const journeys = [
       chooseMessage: 'Choose a message',
       sendBy: 'Send by',
       whatsApp: 'WhatsApp',
+      sms: 'SMS',
       send: 'Send',
       sent: 'Request sent by WhatsApp',
       outbox: 'In the local outbox, not sent (no WhatsApp provider is configured)',
@@ -45,6 +46,7 @@ const journeys = [
       chooseMessage: 'Pilih pesan',
       sendBy: 'Kirim lewat',
       whatsApp: 'WhatsApp',
+      sms: 'SMS',
       send: 'Kirim',
       sent: 'Permintaan terkirim lewat WhatsApp',
       outbox: 'Di kotak keluar lokal, tidak terkirim (penyedia WhatsApp belum dikonfigurasi)',
@@ -72,8 +74,11 @@ for (const { locale, path, number, typed, say } of journeys) {
     const message = page.getByRole('dialog', { name: say.chooseMessage });
     await chooseMessageInFacts(page.getByRole('dialog', { name: say.aboutNumber }), message, say.chooseMessage);
 
-    // WhatsApp comes first and is chosen; the choice is a labelled group the keyboard moves through.
+    // WhatsApp comes first; SMS stays chosen until WhatsApp is picked (here by keyboard, in the labelled group).
     const sendBy = message.getByRole('group', { name: say.sendBy });
+    await expect(sendBy.getByRole('radio', { name: say.sms })).toBeChecked();
+    await sendBy.getByRole('radio', { name: say.sms }).focus();
+    await page.keyboard.press('ArrowUp');
     await expect(sendBy.getByRole('radio', { name: say.whatsApp })).toBeChecked();
     await expect(message.getByTestId('message-preview')).toContainText('Rina Wijaya');
     expect(await axeViolations(page), 'the message dialog offering WhatsApp').toEqual([]);
@@ -113,7 +118,7 @@ test('[en] a number without WhatsApp gets the request by SMS instead, and the hi
   await search.getByRole('button', { name: 'Find' }).click();
   const message = page.getByRole('dialog', { name: 'Choose a message' });
   await chooseMessageInFacts(page.getByRole('dialog', { name: 'About this number' }), message, 'Choose a message');
-  await expect(message.getByRole('radio', { name: 'WhatsApp' })).toBeChecked();
+  await message.getByRole('radio', { name: 'WhatsApp' }).check();
   await expect(message.getByTestId('message-preview')).toContainText('Sari Wijaya');
   await message.getByRole('button', { name: 'Send' }).click();
   await expect(message).toBeHidden();

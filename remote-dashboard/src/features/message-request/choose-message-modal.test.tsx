@@ -90,20 +90,26 @@ describe('the choose-message modal', () => {
     expect(toast).toHaveBeenCalledWith('success', 'Send SMS template success');
   });
 
-  it('offers WhatsApp first where the server sends it, and SMS by keyboard', async () => {
+  it('lists WhatsApp first where the server sends it, SMS chosen until WhatsApp is picked by keyboard', async () => {
     serve({ nextAllowedAt: null, optedOut: false, whatsapp: true });
     const user = userEvent.setup();
     const { dialog, onSent } = await open();
     const sendBy = await within(dialog).findByRole('group', { name: 'Send by' });
     const options = within(sendBy).getAllByRole('radio');
     expect(options.map((option) => option.closest('label')?.textContent)).toEqual(['WhatsApp', 'SMS']);
-    expect(within(sendBy).getByRole('radio', { name: 'WhatsApp' })).toBeChecked();
+    expect(within(sendBy).getByRole('radio', { name: 'SMS' })).toBeChecked();
+    expect(within(dialog).queryByTestId('whatsapp-hint')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Exactly what they will receive' })).toBeVisible();
+
+    // The arrow key moves the choice to WhatsApp: the dialog says the note stays out, and what the preview is.
+    within(sendBy).getByRole('radio', { name: 'SMS' }).focus();
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() => expect(within(sendBy).getByRole('radio', { name: 'WhatsApp' })).toBeChecked());
     expect(within(dialog).getByTestId('whatsapp-hint')).toHaveTextContent(/without your note/);
     expect(
       within(dialog).getByRole('heading', { name: 'The SMS that goes instead if they have no WhatsApp' }),
     ).toBeVisible();
     await within(dialog).findByTestId('message-preview');
-
     const send = within(dialog).getByRole('button', { name: 'Send' });
     await waitFor(() => expect(send).toBeEnabled());
     await user.click(send);
@@ -113,16 +119,6 @@ describe('the choose-message modal', () => {
       number: '+6281234567890',
     });
     expect(toast).toHaveBeenCalledWith('success', 'Request sent by WhatsApp');
-
-    // The arrow key moves the choice to SMS: the hint goes, and the request goes without a channel (SMS).
-    within(sendBy).getByRole('radio', { name: 'WhatsApp' }).focus();
-    await user.keyboard('{ArrowDown}');
-    await waitFor(() => expect(within(sendBy).getByRole('radio', { name: 'SMS' })).toBeChecked());
-    expect(within(dialog).queryByTestId('whatsapp-hint')).not.toBeInTheDocument();
-    expect(within(dialog).getByRole('heading', { name: 'Exactly what they will receive' })).toBeVisible();
-    await user.click(send);
-    await waitFor(() => expect(fakeApi.calls('post', '/api/v1/requests/sms')).toHaveLength(2));
-    expect(fakeApi.calls('post', '/api/v1/requests/sms')[1]?.body).not.toHaveProperty('channel');
   });
 
   it('offers no choice where the server does not send WhatsApp', async () => {

@@ -64,7 +64,8 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
   const [sending, setSending] = useState(false);
   const [voiceNote, setVoiceNote] = useState<VoiceNoteChoice | null>(null);
   const [voiceBusy, setVoiceBusy] = useState(false);
-  // WhatsApp is offered for a number when the server says it can send it (its limit answer); then it comes first.
+  // WhatsApp is offered for a number when the server says it can send it (its limit answer), listed first; SMS stays
+  // chosen until the requester picks WhatsApp, which sends without their note.
   const [whatsAppOffered, setWhatsAppOffered] = useState(false);
   const [sendBy, setSendBy] = useState<NumberChannel>('sms');
 
@@ -85,10 +86,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
     fetchLimit(channel === 'sms' ? { channel, number: target } : { channel, email: target })
       .then((limit) => {
         if (!current) return;
-        if (channel === 'sms' && limit.whatsapp) {
-          setWhatsAppOffered(true);
-          setSendBy('whatsapp');
-        }
+        if (channel === 'sms' && limit.whatsapp) setWhatsAppOffered(true);
         if (limit.optedOut) setBlock({ kind: 'optedOut' });
         else if (stillAhead(limit.nextAllowedAt)) setBlock({ kind: 'limited', nextAllowedAt: limit.nextAllowedAt });
         else if (limit.refusal) setBlock({ kind: 'refused', message: limit.refusal.message });
@@ -221,6 +219,7 @@ export function ChooseMessageModal({ open, channel, target, locale, onClose, onS
             <fieldset className="choose-message__templates">
               <legend>{t('message.sendBy')}</legend>
               <Radio.Group
+                name={`${ids}-send-by`}
                 value={sendBy}
                 onChange={(event) => setSendBy(event.target.value === 'sms' ? 'sms' : 'whatsapp')}
                 options={[
