@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { initI18n } from '@kabari/shared/i18n/create-i18n';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { MemoryRouter, Route, Routes } from '@kabari/shared/routing/router';
@@ -11,6 +11,8 @@ import { appRoutes } from '../lib/route-table';
 import { LocationProbe } from '../testing/location-probe';
 import { AppRoutes } from './app-routes';
 import { signedInUser } from '../../../jest/signed-in-user';
+import { fakeApi } from '../../../jest/fake-api';
+import { subscriptionInfoPath } from '../features/subscription/subscription-info';
 
 /** The whole text, not a part of it: toHaveTextContent with a string matches any text that contains it. */
 const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
@@ -20,11 +22,6 @@ jest.mock('../lib/federation-remotes', () => ({
     default: () => <h1>{`${remote}/${exposed}`}</h1>,
   })),
   resetRemote: jest.fn(),
-}));
-// The subscription call is tested on its own; here it answers null (no subscription: nothing to act on).
-jest.mock('../features/subscription/subscription-info', () => ({
-  fetchSubscriptionInfo: jest.fn(async () => null),
-  isExpired: () => false,
 }));
 
 async function renderApp(url: string) {
@@ -46,6 +43,11 @@ const protectedPaths = appRoutes.filter((route) => route.access === 'protected')
 const anyonePaths = appRoutes.filter((route) => route.access === 'anyone').map((route) => route.path);
 
 describe('AppRoutes', () => {
+  // The subscription check is tested on its own; here the server knows no subscription (404: nothing to act on).
+  beforeEach(() => fakeApi.on('get', subscriptionInfoPath, fakeApi.fail(404, 'No subscription')));
+  // A protected page checks the subscription after it shows: waited for, so that no call outlives its test.
+  const subscriptionChecked = () =>
+    waitFor(() => expect(fakeApi.called()).toContain('GET /api/v1/personnal/subscribe/info'));
   afterEach(() => {
     cleanup();
     clearSession();
@@ -71,6 +73,7 @@ describe('AppRoutes', () => {
       const expected = path.startsWith('/id') ? '/id/dashboard/' : '/dashboard/';
       expect(await screen.findByTestId('location')).toHaveTextContent(exactly(expected));
       expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
+      await subscriptionChecked();
     },
   );
 
@@ -106,6 +109,7 @@ describe('AppRoutes', () => {
     await renderApp('/dashboard/modules/cancleMySubscriptionModal');
     expect(await screen.findByRole('heading', { name: 'dashboard/dashboard-page' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(exactly('/dashboard/modules/cancleMySubscriptionModal'));
+    await subscriptionChecked();
   });
 
   it('shows the catch-all error page for any other path, signed in or not', async () => {
