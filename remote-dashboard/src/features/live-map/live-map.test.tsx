@@ -6,21 +6,21 @@ import { useLiveConnectionStore } from '../../stores/live-connection-store';
 import { useRequestHistoryStore } from '../../stores/request-history-store';
 import { LiveMap } from './live-map';
 import { LiveMapPanel } from './live-map-panel';
-import { fetchPositions } from '../../lib/positions-api';
 import { usePositionsStore } from '../../stores/positions-store';
-import { recordMapView } from '../../lib/map-views-api';
 import { MAP_VIEW_EVERY_MS } from './use-map-view';
 import { DBIP_URL } from '@kabari/shared/geo/dbip-attribution';
 import { locationRequest } from '../../../../jest/location-request';
+import { fakeApi } from '../../../../jest/fake-api';
 
-jest.mock('../../lib/positions-api', () => ({ fetchPositions: jest.fn() }));
-jest.mock('../../lib/map-views-api', () => ({ recordMapView: jest.fn() }));
 jest.mock('./map-tiles', () => ({
   loadMapTiles: () =>
     Promise.resolve({ tileUrl: 'https://tiles.example.test/{z}/{x}/{y}.png', tileAttribution: 'Example tiles' }),
 }));
-const fetched = jest.mocked(fetchPositions);
-const viewRecorded = jest.mocked(recordMapView);
+const positionsPath = '/api/v1/requests/{id}/positions';
+const viewsPath = '/api/v1/requests/{id}/views';
+const positionsAnswer = (items: Position[]) => fakeApi.on('get', positionsPath, { items });
+const fetched = () => fakeApi.calls('get', positionsPath);
+const viewsSent = () => fakeApi.calls('post', viewsPath);
 jest.setTimeout(30_000);
 
 const ipPosition: Position = {
@@ -62,15 +62,13 @@ function request(changes: Partial<LocationRequest> = {}): LocationRequest {
 
 describe('the live map', () => {
   beforeEach(() => {
-    fetched.mockReset();
-    viewRecorded.mockReset();
-    viewRecorded.mockResolvedValue({ viewId: 41 });
+    fakeApi.on('post', viewsPath, { viewId: 41 });
     usePositionsStore.setState({ byRequest: {} });
     useLiveConnectionStore.setState({ connected: true });
   });
 
   it('shows the approximate place with its source and the DB-IP attribution, then the GPS position as it arrives', async () => {
-    fetched.mockResolvedValue([ipPosition]);
+    positionsAnswer([ipPosition]);
     await renderAt('/dashboard', <LiveMap request={request()} locale="en" />);
 
     expect(await screen.findByTestId('live-map-address')).toHaveTextContent('Jakarta, Indonesia');
@@ -82,7 +80,7 @@ describe('the live map', () => {
     expect(screen.queryByTestId('live-badge')).not.toBeInTheDocument();
     const map = await screen.findByRole('region', { name: 'Map of the shared location' });
     await waitFor(() => expect(map.querySelector('.live-map__marker')).not.toBeNull());
-    expect(fetched).toHaveBeenCalledWith('r1');
+    expect(fetched().map((call) => call.path)).toEqual([{ id: 'r1' }]);
 
     act(() => usePositionsStore.getState().addPosition('r1', gpsPosition));
     expect(screen.getByTestId('live-map-address')).toHaveTextContent('Menteng, Jakarta Pusat');
@@ -92,7 +90,7 @@ describe('the live map', () => {
   });
 
   it('shows a live badge and the end of a live share, in Indonesian too', async () => {
-    fetched.mockResolvedValue([gpsPosition]);
+    positionsAnswer([gpsPosition]);
     const liveUntil = new Date(Date.now() + 60 * 60 * 1000).toISOString();
     await renderAt(
       '/id/dashboard',
@@ -109,7 +107,7 @@ describe('the live map', () => {
   });
 
   it('takes the live badge off as soon as a live event says the recipient’s live sharing ended early', async () => {
-    fetched.mockResolvedValue([gpsPosition]);
+    positionsAnswer([gpsPosition]);
     const liveUntil = new Date(Date.now() + 60 * 60 * 1000).toISOString();
     useRequestHistoryStore.setState({
       items: [request({ status: 'gps_tracked', liveUntil, lastPosition: gpsPosition })],
@@ -141,7 +139,7 @@ describe('the live map', () => {
       address: '12 km from Bogor, Indonesia',
       place: { name: 'Bogor', countryCode: 'ID', distanceKm: 12 },
     };
-    fetched.mockResolvedValue([ipPosition, placed]);
+    positionsAnswer([ipPosition, placed]);
     await renderAt(
       '/id/dashboard',
       <LiveMap request={request({ status: 'gps_tracked', lastPosition: placed })} locale="id" />,
@@ -170,7 +168,9 @@ describe('the live map', () => {
         recordedTime: '2026-11-22T05:01:00.000Z',
       },
     };
+    positionsAnswer([ipPosition]);
     await renderAt('/id/dashboard', <LiveMap request={request(voice)} locale="id" />);
+    await waitFor(() => expect(fetched()).toHaveLength(1));
     const reply = screen.getByLabelText(/^Balasan suara dari Mum, 1:05, direkam /, { selector: 'audio' });
     expect(reply).toHaveAttribute('src', '/api/v1/voice-notes/n2/audio');
     expect(reply).toHaveAttribute('preload', 'none');
@@ -189,58 +189,66 @@ describe('the live map', () => {
     expect(screen.queryByTestId('live-map-source')).not.toBeInTheDocument();
     // Not the map either, nor its placeholder while it loads.
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
-    expect(fetched).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual([]);
   });
 
   it('says when nothing was shared yet, and offers a retry when the positions could not be loaded', async () => {
-    fetched.mockRejectedValueOnce(new Error('offline')).mockResolvedValueOnce([]);
+    const answers = [fakeApi.unreachable(), { items: [] }];
+    fakeApi.on('get', positionsPath, () => answers.shift() ?? fakeApi.unreachable());
     await renderAt('/dashboard', <LiveMap request={request({ lastPosition: null, status: 'pending' })} locale="en" />);
     await userEvent.click(await screen.findByRole('button', { name: 'Try again' }));
     expect(await screen.findByText(/Nothing has been shared for this request yet/)).toBeInTheDocument();
+    expect(fetched()).toHaveLength(2);
+    // The map says it itself: the API client does not toast it too.
+    expect(fakeApi.effects.toastNetworkError).not.toHaveBeenCalled();
   });
 
   it('says when live updates pause', async () => {
-    fetched.mockResolvedValue([ipPosition]);
+    positionsAnswer([ipPosition]);
     useLiveConnectionStore.setState({ connected: false });
     await renderAt('/dashboard', <LiveMap request={request()} locale="en" />);
     expect(await screen.findByText('Live updates paused. Reconnecting…')).toBeInTheDocument();
   });
 
   it('tells the server the map is open while the recipient shares, every minute, and says the recipient sees it', async () => {
-    fetched.mockResolvedValue([ipPosition]);
+    positionsAnswer([ipPosition]);
     jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
     try {
       const { unmount } = await renderAt('/dashboard', <LiveMap request={request()} locale="en" />);
       expect(screen.getByText('The person sharing sees when you look at this map, and how often.')).toBeInTheDocument();
-      expect(viewRecorded).toHaveBeenCalledWith('r1', undefined);
+      await waitFor(() => expect(viewsSent()).toHaveLength(1));
       // A minute later: the same opening, still open.
       await act(async () => {
         jest.advanceTimersByTime(MAP_VIEW_EVERY_MS);
       });
-      expect(viewRecorded).toHaveBeenLastCalledWith('r1', 41);
+      await waitFor(() => expect(viewsSent()).toHaveLength(2));
+      expect(viewsSent().map((call) => [call.path, call.body])).toEqual([
+        [{ id: 'r1' }, {}],
+        [{ id: 'r1' }, { viewId: 41 }],
+      ]);
       unmount();
       await act(async () => {
         jest.advanceTimersByTime(3 * MAP_VIEW_EVERY_MS);
       });
-      expect(viewRecorded).toHaveBeenCalledTimes(2);
+      expect(viewsSent()).toHaveLength(2);
     } finally {
       jest.useRealTimers();
     }
   });
 
   it('records no look at a request whose recipient does not share, and says nothing about it', async () => {
-    fetched.mockResolvedValue([]);
+    positionsAnswer([]);
     await renderAt(
       '/dashboard',
       <LiveMap request={request({ consent: 'stopped', status: 'pending', lastPosition: null })} locale="en" />,
     );
     expect(await screen.findByText(/Nothing has been shared for this request yet/)).toBeInTheDocument();
     expect(screen.queryByText(/sees when you look/)).not.toBeInTheDocument();
-    expect(viewRecorded).not.toHaveBeenCalled();
+    expect(fakeApi.called()).toEqual(['GET /api/v1/requests/{id}/positions']);
   });
 
   it('says when and why live sharing ended early, in both languages', async () => {
-    fetched.mockResolvedValue([gpsPosition]);
+    positionsAnswer([gpsPosition]);
     const ended = request({
       status: 'gps_tracked',
       lastPosition: gpsPosition,
