@@ -177,15 +177,9 @@ ${items || '<p>No messages yet.</p>'}
         fallback,
       );
       if (outcome.kind === 'unknown') {
-        throw new HttpError(
-          404,
-          sayCommon('notFound', { method: request.method, path: request.url.split('?', 1)[0] ?? '' }),
-        );
+        throw messageNotFound(request);
       }
-      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
-        const token = encodeURIComponent(request.query.token ?? '');
-        return (reply as FastifyReply).redirect(`/dev/outbox?token=${token}&format=html`, 303);
-      }
+      if (isOutboxPageForm(request)) return backToOutboxPage(request, reply as FastifyReply);
       return ok({ recorded: outcome.kind === 'recorded' });
     },
   );
@@ -224,18 +218,31 @@ ${items || '<p>No messages yet.</p>'}
       };
       const outcome = await simulateStopReply(deps, request.params.id, request.body.text);
       if (!outcome) {
-        throw new HttpError(
-          404,
-          sayCommon('notFound', { method: request.method, path: request.url.split('?', 1)[0] ?? '' }),
-        );
+        throw messageNotFound(request);
       }
-      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
-        const token = encodeURIComponent(request.query.token ?? '');
-        return (reply as FastifyReply).redirect(`/dev/outbox?token=${token}&format=html`, 303);
-      }
+      if (isOutboxPageForm(request)) return backToOutboxPage(request, reply as FastifyReply);
       return ok({ outcome });
     },
   );
 };
 
 export default devOutboxRoutes;
+
+/** 404 for a message id the outbox does not hold. */
+function messageNotFound(request: { method: string; url: string }): HttpError {
+  return new HttpError(
+    404,
+    sayCommon('notFound', { method: request.method, path: request.url.split('?', 1)[0] ?? '' }),
+  );
+}
+
+/** A button of the outbox page posts a form; a JSON call is answered in JSON. */
+function isOutboxPageForm(request: { headers: { 'content-type'?: string } }): boolean {
+  return request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ?? false;
+}
+
+/** Back to the outbox page the form came from (303), with its token. */
+function backToOutboxPage(request: { query: { token?: string } }, reply: FastifyReply): FastifyReply {
+  const token = encodeURIComponent(request.query.token ?? '');
+  return reply.redirect(`/dev/outbox?token=${token}&format=html`, 303);
+}
