@@ -265,7 +265,9 @@ try {
     if (actual === null) return { ...base, actual, status: 'FAIL', note: 'not measured' };
     const pass =
       (budget.max === undefined || actual <= budget.max) && (budget.min === undefined || actual >= budget.min);
-    return { ...base, actual, status: pass ? 'PASS' : 'FAIL', note: null };
+    // Where a figure depends on the machine: the CPU it ran on and how loaded the machine was.
+    const on = modules[budget.suite].circumstances?.(measured[budget.suite], budget) ?? null;
+    return { ...base, actual, status: pass ? 'PASS' : 'FAIL', note: on === null ? null : `on ${on}` };
   });
 
   interruption.signal.throwIfAborted();
