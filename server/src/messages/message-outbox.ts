@@ -2,7 +2,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import type { Locale } from '../lib/messages';
 import type { PublicAddressPolicy } from '../lib/public-address';
 import type { PushNotification } from './web-push-sender';
-import type { WhatsAppVariables } from './twilio-whatsapp';
+import type { WhatsAppContent } from './whatsapp-content';
 
 // What the rules that send messages (sign-ups, renewals, requests, notices) hand to the outbox. The outbox itself,
 // its dispatcher and its providers, is a plugin (plugins/message-outbox.ts): the rules know only this.
@@ -41,7 +41,11 @@ export interface OutgoingWhatsApp {
   to: string;
   /** Which approved template goes. */
   locale: Locale;
-  variables: WhatsAppVariables;
+  /**
+   * The approved template's variables; or, for an answer to a message the recipient sent (which opens WhatsApp's
+   * customer service window), free text instead of a template.
+   */
+  content: WhatsAppContent;
 }
 
 export interface OutgoingPush {

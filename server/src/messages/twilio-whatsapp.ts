@@ -1,4 +1,5 @@
 import type { MessageSender } from './message-sender';
+import { parseWhatsAppBody } from './whatsapp-content';
 import { twilioClient, twilioRefusal, type TwilioHttpClient, type TwilioSettings } from './twilio-sms';
 
 // WhatsApp through Twilio's Messages API, with the same account as SMS. A business may start a WhatsApp conversation
@@ -25,15 +26,10 @@ export interface WhatsAppVariables {
 /** Twilio's error codes of a WhatsApp message the number cannot take: it has no WhatsApp (63003, 63024). */
 export const NO_WHATSAPP_CODES: readonly string[] = ['63003', '63024'];
 
-function parseWhatsAppVariables(body: string): WhatsAppVariables {
-  const value = JSON.parse(body) as Partial<WhatsAppVariables>;
-  if (typeof value['1'] !== 'string' || typeof value['2'] !== 'string' || typeof value['3'] !== 'string') {
-    throw new Error('a WhatsApp message without its template variables');
-  }
-  return { '1': value['1'], '2': value['2'], '3': value['3'] };
-}
-
-/** The sender of WhatsApp messages: the template of the message's language, its variables, to `whatsapp:+…`. */
+/**
+ * The sender of WhatsApp messages to `whatsapp:+…`: the template of the message's language with its variables, or a
+ * reply's free text.
+ */
 export function createTwilioWhatsAppSender(
   settings: Pick<TwilioSettings, 'accountSid' | 'authToken' | 'statusCallback'> & WhatsAppSettings,
   httpClient?: TwilioHttpClient,
@@ -45,11 +41,15 @@ export function createTwilioWhatsAppSender(
     async send({ to, text, locale }) {
       const contentSid = locale === 'id' ? settings.templates.id : settings.templates.en;
       try {
+        const content = parseWhatsAppBody(text);
         const message = await client.messages.create({
           to: `whatsapp:${to}`,
           from: settings.from,
-          contentSid,
-          contentVariables: JSON.stringify(parseWhatsAppVariables(text)),
+          // A reply inside the window the recipient's own message opened may be free text; anything else is the
+          // approved template of the message's language.
+          ...('reply' in content
+            ? { body: content.reply }
+            : { contentSid, contentVariables: JSON.stringify(content.variables) }),
           ...(settings.statusCallback ? { statusCallback: settings.statusCallback } : {}),
         });
         return { providerRef: message.sid };

@@ -9,6 +9,7 @@ import type * as TwilioSms from '../messages/twilio-sms';
 import type { TwilioHttpClient } from '../messages/twilio-sms';
 import type * as TwilioWhatsApp from '../messages/twilio-whatsapp';
 import type { MessageOutbox } from '../messages/message-outbox';
+import { whatsAppBody } from '../messages/whatsapp-content';
 import {
   claimDueMessages,
   deleteMessage,
@@ -415,8 +416,8 @@ export default fp(
           idempotencyKey: whatsApp.idempotencyKey,
           channel: 'whatsapp',
           recipient: whatsApp.to,
-          // The template's variables: what the sender hands Twilio, and what the local outbox shows.
-          bodyText: JSON.stringify(whatsApp.variables),
+          // The template's variables (or a reply's text): what the sender hands Twilio, what the local outbox shows.
+          bodyText: whatsAppBody(whatsApp.content),
           locale: whatsApp.locale,
           ...(senders.whatsapp ? {} : localDelivery()),
         }),

@@ -116,7 +116,7 @@ export async function createMessageRequest(
             idempotencyKey,
             to: input.target,
             locale: input.locale,
-            variables: whatsAppVariables(input.locale, input.requester.displayName, links),
+            content: { variables: whatsAppVariables(input.locale, input.requester.displayName, links) },
           })
         : input.channel === 'sms'
           ? await app.outbox.queueSms(tx, {

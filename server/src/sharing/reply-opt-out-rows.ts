@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { linkTombstones } from '../db/schema/location-requests';
 import { outboxMessages } from '../db/schema/outbox';
@@ -7,12 +7,22 @@ import { outboxMessages } from '../db/schema/outbox';
 // anything about it. Only a signed stop word from a well-formed number reaches them, so the scans by recipient and
 // by tombstone key (neither indexed) stay rare.
 
-/** The language of the newest SMS the outbox holds for the number (E.164); undefined when it holds none. */
-export async function newestSmsLocaleTo(db: DatabaseExecutor, number: string): Promise<string | undefined> {
+/** The channels a recipient can answer on. */
+type ReplyChannel = 'sms' | 'whatsapp';
+
+/**
+ * The language of the newest message the outbox holds for the number (E.164) on the channel; undefined when it holds
+ * none.
+ */
+export async function newestMessageLocaleTo(
+  db: DatabaseExecutor,
+  channel: ReplyChannel,
+  number: string,
+): Promise<string | undefined> {
   const [row] = await db
     .select({ locale: outboxMessages.locale })
     .from(outboxMessages)
-    .where(and(eq(outboxMessages.channel, 'sms'), eq(outboxMessages.recipient, number)))
+    .where(and(eq(outboxMessages.channel, channel), eq(outboxMessages.recipient, number)))
     .orderBy(desc(outboxMessages.createdAt))
     .limit(1);
   return row?.locale;
@@ -28,14 +38,17 @@ export async function hasTombstoneOf(db: DatabaseExecutor, targetHash: string): 
   return row !== undefined;
 }
 
-/** An SMS of the outbox by its id: the number it went to and its language; undefined for another message. */
-export async function smsById(
+/**
+ * An SMS or WhatsApp message of the outbox by its id: its channel, the number it went to and its language; undefined
+ * for another message.
+ */
+export async function repliedMessageById(
   db: DatabaseExecutor,
   id: string,
-): Promise<{ recipient: string; locale: string } | undefined> {
+): Promise<{ channel: ReplyChannel; recipient: string; locale: string } | undefined> {
   const [row] = await db
-    .select({ recipient: outboxMessages.recipient, locale: outboxMessages.locale })
+    .select({ channel: outboxMessages.channel, recipient: outboxMessages.recipient, locale: outboxMessages.locale })
     .from(outboxMessages)
-    .where(and(eq(outboxMessages.id, id), eq(outboxMessages.channel, 'sms')));
-  return row;
+    .where(and(eq(outboxMessages.id, id), inArray(outboxMessages.channel, ['sms', 'whatsapp'])));
+  return row && (row.channel === 'sms' || row.channel === 'whatsapp') ? { ...row, channel: row.channel } : undefined;
 }

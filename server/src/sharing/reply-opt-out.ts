@@ -8,12 +8,12 @@ import { countDailySend, SMS_BUDGET_KEY } from '../requests/daily-send-counts';
 import { isOptedOut, optOutKey } from '../requests/opt-outs';
 import { requestsToAddress, requestToAddress } from './consent-overview-rows';
 import { linkState, optOutAddress } from './link-consent';
-import { hasTombstoneOf, newestSmsLocaleTo, smsById } from './reply-opt-out-rows';
+import { hasTombstoneOf, newestMessageLocaleTo, repliedMessageById } from './reply-opt-out-rows';
 
-// An opt-out by reply: a recipient who answers one of Kabari's SMS with a stop word ("STOP", "BERHENTI") is opted
-// out exactly as by the link's "No more requests" (the number's keyed hash, every unanswered request to it declined),
-// and is told so once, by SMS, in the language of the message they got. Nothing is stored about a number Kabari
-// never wrote to, and a reply that is not a stop word changes nothing.
+// An opt-out by reply: a recipient who answers one of Kabari's SMS or WhatsApp messages with a stop word ("STOP",
+// "BERHENTI") is opted out exactly as by the link's "No more requests" (the number's keyed hash, every unanswered
+// request to it declined), and is told so once, on the channel they answered on, in the language of the message they
+// got. Nothing is stored about a number Kabari never wrote to, and a reply that is not a stop word changes nothing.
 
 const say = messagesIn('replyOptOut');
 
@@ -43,8 +43,9 @@ export function stopWordOf(text: string): string | undefined {
   return STOP_WORDS.has(word) ? word : undefined;
 }
 
-// A number as Kabari writes to it. Anything else (a WhatsApp sender, a short code's name) was never written to.
-const E164 = /^\+[1-9]\d{6,14}$/;
+// A number as Kabari writes to it, by SMS or (Twilio's "whatsapp:" before it) by WhatsApp. Anything else (a short
+// code's name, another channel's address) was never written to.
+const REPLY_SENDER = /^(whatsapp:)?(\+[1-9]\d{6,14})$/;
 
 export interface ReplyOptOutDeps {
   db: Database;
@@ -67,19 +68,23 @@ const localeOf = (value: string | undefined): Locale | undefined => LOCALES.find
 export async function optOutByReply(deps: ReplyOptOutDeps, reply: IncomingSms): Promise<ReplyOutcome> {
   const word = stopWordOf(reply.text);
   if (!word) return 'not-a-stop-word';
-  if (!E164.test(reply.from)) return 'unknown-number';
-  const targetHash = optOutKey(deps.hmacSecret, reply.from);
-  const [smsLocale, requests] = await Promise.all([
-    newestSmsLocaleTo(deps.db, reply.from),
+  const sender = REPLY_SENDER.exec(reply.from);
+  if (!sender) return 'unknown-number';
+  const channel = sender[1] ? 'whatsapp' : 'sms';
+  const number = sender[2]!;
+  const targetHash = optOutKey(deps.hmacSecret, number);
+  const [messageLocale, requests] = await Promise.all([
+    newestMessageLocaleTo(deps.db, channel, number),
     requestsToAddress(deps.db, targetHash),
   ]);
-  if (smsLocale === undefined && requests.length === 0 && !(await hasTombstoneOf(deps.db, targetHash))) {
+  if (messageLocale === undefined && requests.length === 0 && !(await hasTombstoneOf(deps.db, targetHash))) {
     return 'unknown-number';
   }
-  if (await isOptedOut(deps.db, deps.hmacSecret, reply.from)) return 'already-opted-out';
+  if (await isOptedOut(deps.db, deps.hmacSecret, number)) return 'already-opted-out';
 
-  // The language of the newest SMS to the number, else of its newest request, else of the stop word.
-  const locale = localeOf(smsLocale) ?? requests[0]?.locale ?? (word === 'BERHENTI' ? 'id' : 'en');
+  // The language of the newest message to the number on the reply's channel, else of its newest request, else of
+  // the stop word.
+  const locale = localeOf(messageLocale) ?? requests[0]?.locale ?? (word === 'BERHENTI' ? 'id' : 'en');
   const waiting = requests.filter((row) => linkState(row) === 'open');
   const keys = waiting.map((row) => ({
     // Locked and read afresh; one deleted meanwhile has nothing left to decline.
@@ -88,13 +93,13 @@ export async function optOutByReply(deps: ReplyOptOutDeps, reply: IncomingSms): 
   }));
   await optOutAddress(deps.db, targetHash, 'sms', keys, async (tx) => {
     if (reply.answeredByTwilio) return;
-    // Keyed by the number: two deliveries of the same reply at once queue one confirmation.
-    const queued = await deps.outbox.queueSms(tx, {
-      idempotencyKey: `reply-opt-out:${targetHash}`,
-      to: reply.from,
-      locale,
-      text: say(locale, 'confirmation'),
-    });
+    // Keyed by the number: two deliveries of the same reply at once queue one confirmation. On WhatsApp it answers
+    // the recipient's own message, so it may be free text rather than an approved template.
+    const confirmation = { idempotencyKey: `reply-opt-out:${targetHash}`, to: number, locale };
+    const queued =
+      channel === 'whatsapp'
+        ? await deps.outbox.queueWhatsApp(tx, { ...confirmation, content: { reply: say(locale, 'confirmation') } })
+        : await deps.outbox.queueSms(tx, { ...confirmation, text: say(locale, 'confirmation') });
     if (queued) await countDailySend(tx, SMS_BUDGET_KEY, deps.smsDailyBudget);
   });
   deps.outbox.kick();
@@ -130,19 +135,21 @@ export async function receiveTwilioReply(
 }
 
 /**
- * The local outbox's "Reply STOP": the recipient of an SMS in the outbox answers it with the stop word of its
- * language, through the same rule as a reply Twilio posts (no signature: the dev tools' token guards it). Undefined
- * when the id is no SMS of the outbox.
+ * The local outbox's "Reply STOP": the recipient of an SMS or WhatsApp message in the outbox answers it, on its
+ * channel, with the stop word of its language, through the same rule as a reply Twilio posts (no signature: the dev
+ * tools' token guards it). Undefined when the id is no SMS or WhatsApp message of the outbox.
  */
 export async function simulateStopReply(
   deps: ReplyOptOutDeps,
   messageId: string,
   text?: string,
 ): Promise<ReplyOutcome | undefined> {
-  const sms = await smsById(deps.db, messageId);
-  if (!sms) return undefined;
-  const word = text ?? stopReplyIn(localeOf(sms.locale) ?? 'en');
-  return optOutByReply(deps, { from: sms.recipient, text: word, answeredByTwilio: false });
+  const message = await repliedMessageById(deps.db, messageId);
+  if (!message) return undefined;
+  const word = text ?? stopReplyIn(localeOf(message.locale) ?? 'en');
+  // Twilio names a WhatsApp sender "whatsapp:+…".
+  const from = message.channel === 'whatsapp' ? `whatsapp:${message.recipient}` : message.recipient;
+  return optOutByReply(deps, { from, text: word, answeredByTwilio: false });
 }
 
 /** The stop word a reader of the language would send. */

@@ -1,7 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { dailySendCounts, locationRequests } from '../../src/db/schema/location-requests';
 import { outboxMessages } from '../../src/db/schema/outbox';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
+import { EMPTY_TWIML, TWILIO_INBOUND_PATH } from '../../src/messages/twilio-inbound';
 import { TWILIO_STATUS_PATH } from '../../src/messages/twilio-status';
+import { isOptedOut } from '../../src/requests/opt-outs';
 import { sendDay } from '../../src/requests/daily-send-counts';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
@@ -169,6 +172,73 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
       expect((await receipt(sid, late)).json().data.recorded).toBe(false);
     }
     expect(await viewOf(requestId)).toMatchObject({ delivery: 'read', whatsapp: { fallback: null } });
+  });
+
+  /** A reply as Twilio posts it to the inbound webhook: from `whatsapp:+…`, signed with the SDK's own signer. */
+  const whatsAppReply = (from: string, body: string) => {
+    const fields: Record<string, string> = {
+      AccountSid: TWILIO.TWILIO_ACCOUNT_SID,
+      Body: body,
+      From: `whatsapp:${from}`,
+      MessageSid: `SM${String(++numbers).padStart(32, 'c')}`,
+      To: `whatsapp:${WHATSAPP.TWILIO_WHATSAPP_FROM}`,
+    };
+    return testApp.app.inject({
+      method: 'POST',
+      url: TWILIO_INBOUND_PATH,
+      payload: new URLSearchParams(fields).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': getExpectedTwilioSignature(
+          TWILIO.TWILIO_AUTH_TOKEN,
+          `${PUBLIC_URL}${TWILIO_INBOUND_PATH}`,
+          fields,
+        ),
+      },
+    });
+  };
+
+  it('opts the number out on a WhatsApp reply BERHENTI and confirms once, by WhatsApp, as free text', async () => {
+    const { number, requestId } = await sentByWhatsApp('id');
+    const before = twilio.requests.length;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await whatsAppReply(number, 'Berhenti');
+      expect([answer.statusCode, answer.body]).toEqual([200, EMPTY_TWIML]);
+    }
+    expect(await isOptedOut(testApp.app.db, testApp.app.auth.secrets.hmacSecret, number)).toBe(true);
+    const list = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/v1/requests?pageSize=50',
+      headers: requester.headers,
+    });
+    expect(list.json().data.items.find((item: { id: string }) => item.id === requestId).consent).toBe('declined');
+
+    await testApp.app.outbox.dispatchDue();
+    const sent = twilio.requests.slice(before).map((request) => request.data as Fields);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        To: `whatsapp:${number}`,
+        From: `whatsapp:${WHATSAPP.TWILIO_WHATSAPP_FROM}`,
+        Body: expect.stringMatching(/^Kabari: selesai\. /),
+      }),
+    ]);
+    expect(sent[0]!.ContentSid).toBeUndefined();
+    // Nothing went by SMS.
+    const sms = await testApp.app.db
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.recipient, number), eq(outboxMessages.channel, 'sms')));
+    expect(sms).toEqual([]);
+  });
+
+  it('does nothing for a WhatsApp reply from a number Kabari never wrote to', async () => {
+    const stranger = nextNumber();
+    const before = twilio.requests.length;
+    const answer = await whatsAppReply(stranger, 'STOP');
+    expect([answer.statusCode, answer.body]).toEqual([200, EMPTY_TWIML]);
+    expect(await isOptedOut(testApp.app.db, testApp.app.auth.secrets.hmacSecret, stranger)).toBe(false);
+    await testApp.app.outbox.dispatchDue();
+    expect(twilio.requests.length).toBe(before);
   });
 
   it('keeps read when delivered arrives after it (out of order)', async () => {

@@ -1105,7 +1105,11 @@ export interface paths {
                                     card: ("stripe" | "sandbox") | null;
                                     wallet: ("stripe" | "sandbox") | null;
                                     paypal: ("paypal" | "sandbox") | null;
+                                    /** @description QRIS, e-wallets and bank virtual accounts (a price in rupiah only); null: not offered */
+                                    local: ("midtrans" | "sandbox") | null;
                                 };
+                                /** @description The local channels offered, in display order (QRIS first); empty when methods.local is null */
+                                localChannels: ("qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill")[];
                                 /** @description True when the sandbox processor takes payments: no money moves */
                                 sandbox: boolean;
                                 /** @description False when no processor is configured: nothing can be paid, and no card details are asked for */
@@ -1775,7 +1779,7 @@ export interface paths {
                                 /** @description Days per renewal */
                                 period: number;
                                 /** @enum {string} */
-                                provider: "sandbox" | "stripe" | "paypal";
+                                provider: "sandbox" | "stripe" | "paypal" | "midtrans";
                                 /** @description Paid through the sandbox processor: no money moved */
                                 sandbox: boolean;
                                 cancelledAt: string | null;
@@ -1904,7 +1908,11 @@ export interface paths {
                                     card: ("stripe" | "sandbox") | null;
                                     wallet: ("stripe" | "sandbox") | null;
                                     paypal: ("paypal" | "sandbox") | null;
+                                    /** @description QRIS, e-wallets and bank virtual accounts (a price in rupiah only); null: not offered */
+                                    local: ("midtrans" | "sandbox") | null;
                                 };
+                                /** @description The local channels offered, in display order (QRIS first); empty when methods.local is null */
+                                localChannels: ("qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill")[];
                                 /** @description True when the sandbox processor takes payments: no money moves */
                                 sandbox: boolean;
                                 /** @description False when no processor is configured: nothing can be paid, and no card details are asked for */
@@ -2039,7 +2047,7 @@ export interface paths {
                                 /** @description Days per renewal */
                                 period: number;
                                 /** @enum {string} */
-                                provider: "sandbox" | "stripe" | "paypal";
+                                provider: "sandbox" | "stripe" | "paypal" | "midtrans";
                                 /** @description Paid through the sandbox processor: no money moved */
                                 sandbox: boolean;
                                 cancelledAt: string | null;
@@ -2736,8 +2744,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Twilio's incoming messages (replies to Kabari's SMS), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)
-         * @description A reply that is a stop word (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or BERHENTI, in any case, with spaces and punctuation around it) from a number Kabari sent an SMS or a request to opts that number out of every future request, as the link's opt-out does, and declines its unanswered requests; one confirmation SMS goes through the outbox in the language of the message it answered (none when Twilio answered the keyword itself: OptOutType STOP). Any other text, a number Kabari never wrote to, a number already opted out or a replayed message changes nothing and sends nothing. Answered with an empty TwiML <Response/> (text/xml). The signature is checked against PUBLIC_URL and this path; a wrong or missing signature: 403, nothing changes.
+         * Twilio's incoming messages (replies to Kabari's SMS and WhatsApp messages), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)
+         * @description A reply that is a stop word (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or BERHENTI, in any case, with spaces and punctuation around it) from a number Kabari sent an SMS, a WhatsApp message (From whatsapp:+…) or a request to opts that number out of every future request, as the link's opt-out does, and declines its unanswered requests; one confirmation goes through the outbox on the same channel (SMS or WhatsApp) in the language of the message it answered (none when Twilio answered the keyword itself: OptOutType STOP). Any other text, a number Kabari never wrote to, a number already opted out or a replayed message changes nothing and sends nothing. Answered with an empty TwiML <Response/> (text/xml). The signature is checked against PUBLIC_URL and this path; a wrong or missing signature: 403, nothing changes.
          */
         post: {
             parameters: {
@@ -11367,7 +11375,7 @@ export interface paths {
                                     email: string | null;
                                     amountMinor: number | null;
                                     currency: string | null;
-                                    provider: ("sandbox" | "stripe" | "paypal") | null;
+                                    provider: ("sandbox" | "stripe" | "paypal" | "midtrans") | null;
                                     /** @description ISO 8601 */
                                     createdAt: string;
                                     /** @enum {string} */

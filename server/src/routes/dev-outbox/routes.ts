@@ -13,6 +13,7 @@ import {
 } from '../../requests/request-deliveries';
 import { escapeHtml } from '../../lib/escape-html';
 import { simulateStopReply, stopReplyIn } from '../../sharing/reply-opt-out';
+import { parseWhatsAppBody } from '../../messages/whatsapp-content';
 
 const outboxMessage = z.object({
   id: z.string(),
@@ -49,12 +50,16 @@ function headingOf(message: { channel: string; subject: string | null }): string
   return message.subject ?? '(no subject)';
 }
 
-/** A message's text as the page shows it: a WhatsApp message is its approved template's variables. */
+/**
+ * A message's text as the page shows it: a WhatsApp message is its approved template's variables, or a reply's free
+ * text.
+ */
 function shownText(message: { channel: string; bodyText: string; locale: string }): string {
   if (message.channel !== 'whatsapp') return message.bodyText;
   try {
-    const variables = JSON.parse(message.bodyText) as Record<string, string>;
-    const lines = Object.entries(variables).map(([name, value]) => `{{${name}}} ${value}`);
+    const content = parseWhatsAppBody(message.bodyText);
+    if ('reply' in content) return content.reply;
+    const lines = Object.entries(content.variables).map(([name, value]) => `{{${name}}} ${value}`);
     return [`Approved template (${message.locale}) with:`, ...lines].join('\n');
   } catch {
     return message.bodyText;
@@ -125,7 +130,7 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{
   <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}${replyForm(message.id, message.locale)}</div>`
       : message.channel === 'whatsapp'
         ? `
-  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'read', 'Simulate “read”')}${receiptForm(message.id, 'no-whatsapp', 'Simulate “failed” (no WhatsApp: SMS instead)')}</div>`
+  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'read', 'Simulate “read”')}${receiptForm(message.id, 'no-whatsapp', 'Simulate “failed” (no WhatsApp: SMS instead)')}${replyForm(message.id, message.locale)}</div>`
         : ''
   }
 </article>`,
@@ -190,10 +195,11 @@ ${items || '<p>No messages yet.</p>'}
       schema: {
         hide: options.hide,
         tags: ['development'],
-        summary: "Simulates the recipient's reply to an SMS (Reply “STOP”: an opt-out by reply)",
+        summary: "Simulates the recipient's reply to an SMS or WhatsApp message (Reply “STOP”: an opt-out by reply)",
         description:
           'Goes through the same rule as a reply Twilio posts to /api/v1/webhooks/twilio/inbound (without its ' +
-          'signature check): a stop word opts the number out of every future request and queues one confirmation; ' +
+          'signature check; a WhatsApp message is answered from whatsapp:+…): a stop word opts the number out of every ' +
+          'future request and queues one confirmation on the same channel; ' +
           'any other text changes nothing. Without a text, the stop word of the message’s language (STOP, or ' +
           'BERHENTI in Indonesian). A form from the outbox page is sent back to the page (303); a JSON call is ' +
           'answered in JSON.',

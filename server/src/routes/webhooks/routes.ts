@@ -165,12 +165,15 @@ const webhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         consumes: ['application/x-www-form-urlencoded'],
         tags: ['webhooks'],
         summary:
-          "Twilio's incoming messages (replies to Kabari's SMS), verified by X-Twilio-Signature (TWILIO_AUTH_TOKEN)",
+          "Twilio's incoming messages (replies to Kabari's SMS and WhatsApp messages), verified by X-Twilio-Signature " +
+          '(TWILIO_AUTH_TOKEN)',
         description:
           'A reply that is a stop word (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or BERHENTI, ' +
-          'in any case, with spaces and punctuation around it) from a number Kabari sent an SMS or a request to opts ' +
+          'in any case, with spaces and punctuation around it) from a number Kabari sent an SMS, a WhatsApp message ' +
+          '(From whatsapp:+…) or a request to opts ' +
           "that number out of every future request, as the link's opt-out does, and declines its unanswered " +
-          'requests; one confirmation SMS goes through the outbox in the language of the message it answered ' +
+          'requests; one confirmation goes through the outbox on the same channel (SMS or WhatsApp) in the ' +
+          'language of the message it answered ' +
           '(none when Twilio answered the keyword itself: OptOutType STOP). Any other text, a number Kabari never ' +
           'wrote to, a number already opted out or a replayed message changes nothing and sends nothing. Answered ' +
           'with an empty TwiML <Response/> (text/xml). The signature is checked against PUBLIC_URL and this path; a ' +

@@ -96,4 +96,25 @@ describe('the local outbox: WhatsApp messages (no TWILIO_*)', () => {
     const page = await testApp.app.inject({ url: withToken('/dev/outbox?format=html&recipient=%2B6281234567902') });
     expect(page.body.match(/Simulate “read”/g)).toHaveLength(1);
   });
+
+  it('answers Reply “BERHENTI” on WhatsApp: the number opted out, one confirmation by WhatsApp, shown as its text', async () => {
+    const requestId = await askByWhatsApp('+6281234567903');
+    const page = await testApp.app.inject({ url: withToken('/dev/outbox?format=html&recipient=%2B6281234567903') });
+    expect(page.body).toContain('Reply “BERHENTI”');
+    const [whatsApp] = await messagesTo('+6281234567903');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const replied = await testApp.app.inject({
+        method: 'POST',
+        url: withToken(`/dev/outbox/${whatsApp!.id}/reply`),
+        payload: {},
+      });
+      expect(replied.json().data.outcome).toBe(attempt === 0 ? 'opted-out' : 'already-opted-out');
+    }
+    const messages = await messagesTo('+6281234567903');
+    expect(messages.map((message) => message.channel)).toEqual(['whatsapp', 'whatsapp']);
+    const after = await testApp.app.inject({ url: withToken('/dev/outbox?format=html&recipient=%2B6281234567903') });
+    expect(after.body).toContain('<pre>Kabari: selesai. Nomor ini tidak akan menerima permintaan lokasi lagi');
+    const list = await testApp.app.inject({ url: '/api/v1/requests', headers: requester.headers });
+    expect(list.json().data.items.find((each: { id: string }) => each.id === requestId).consent).toBe('declined');
+  });
 });
