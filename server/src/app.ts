@@ -18,7 +18,7 @@ import { inputMessageText, requestLocale, sayCommon, type Locale } from './lib/m
 import { clientNetwork, loggableUrl, RequestLog, requestLoggerFactory } from './lib/request-log';
 import { trustedProxies } from './lib/trusted-proxies';
 import { responseSerializerCompiler } from './lib/response-serializer';
-import type { TwilioHttpClient } from './messages/twilio-sms';
+import type { TwilioApiBaseUrl } from './messages/twilio-sms';
 import geoPlugin from './plugins/geo';
 import billingPlugin from './plugins/billing';
 import authPlugin from './plugins/auth';
@@ -63,8 +63,8 @@ import type * as ServeWeb from './web/serve-web';
 export interface BuildAppOptions {
   /** Overrides the logger built from the config (tests pass false). */
   logger?: FastifyServerOptions['logger'];
-  /** Replaces the Twilio SDK's HTTP client (tests see the exact requests, with no network). */
-  twilioHttpClient?: TwilioHttpClient;
+  /** Tests: the address of a local fake of Twilio's API, where the SDK sends instead of Twilio. */
+  twilioApiBaseUrl?: TwilioApiBaseUrl;
   /** Shorter delivery timeouts and claim renewals (tests). */
   outboxTiming?: Partial<DeliveryTiming>;
   /** The HTTPS agent push messages go through (tests: a local push service with its own certificate). */
@@ -214,7 +214,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(schedulerPlugin);
   await app.register(messageOutboxPlugin, {
     config,
-    twilioHttpClient: options.twilioHttpClient,
+    twilioApiBaseUrl: options.twilioApiBaseUrl,
     pushAgent: options.pushAgent,
     pushAllowLoopback: options.pushAllowLoopback,
     timing: options.outboxTiming,

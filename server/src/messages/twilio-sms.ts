@@ -10,8 +10,11 @@ export interface TwilioSettings {
   statusCallback?: string;
 }
 
-/** The SDK's HTTP client (its `request` is all it calls): the real one by default, a recording one in tests. */
-export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;
+/**
+ * Tests only: the address of a local fake of Twilio's API the SDK sends to instead of https://api.twilio.com. Given
+ * only by the code that builds the app (no environment variable sets it), and refused in production.
+ */
+export type TwilioApiBaseUrl = string;
 
 /**
  * The SDK's client for Kabari's account. Its own retries are off: the outbox dispatcher retries with its own backoff
@@ -19,14 +22,16 @@ export type TwilioHttpClient = Pick<twilio.RequestClient, 'request'>;
  */
 export function twilioClient(
   settings: Pick<TwilioSettings, 'accountSid' | 'authToken'>,
-  httpClient: TwilioHttpClient | undefined,
+  apiBaseUrl: TwilioApiBaseUrl | undefined,
   timeoutMs: number,
 ): twilio.Twilio {
-  return twilio(settings.accountSid, settings.authToken, {
-    ...(httpClient ? { httpClient: httpClient as twilio.RequestClient } : {}),
-    autoRetry: false,
-    timeout: timeoutMs,
-  });
+  const client = twilio(settings.accountSid, settings.authToken, { autoRetry: false, timeout: timeoutMs });
+  if (apiBaseUrl !== undefined) {
+    if (process.env.NODE_ENV === 'production') throw new Error("Twilio's API address is not overridden in production");
+    // The SDK's Messages API (api.twilio.com) is one domain: its base URL is where every message goes.
+    client.api.baseUrl = apiBaseUrl;
+  }
+  return client;
 }
 
 /** Twilio's refusal of a message as the outbox reads it: Kabari's credentials, this message for good, or try again. */
@@ -51,11 +56,11 @@ export function twilioRefusal(error: unknown): unknown {
 /** SMS through Twilio's Messages API. */
 export function createTwilioSender(
   settings: TwilioSettings,
-  httpClient?: TwilioHttpClient,
+  apiBaseUrl?: TwilioApiBaseUrl,
   /** One request's limit: below the outbox's claim lease, so a hung request never outlives its claim. */
   timeoutMs = 30_000,
 ): MessageSender {
-  const client = twilioClient(settings, httpClient, timeoutMs);
+  const client = twilioClient(settings, apiBaseUrl, timeoutMs);
   const sender = {
     ...(settings.from.startsWith('MG') ? { messagingServiceSid: settings.from } : { from: settings.from }),
     ...(settings.statusCallback ? { statusCallback: settings.statusCallback } : {}),

@@ -1,6 +1,6 @@
 import type { MessageSender } from './message-sender';
 import { parseWhatsAppBody } from './whatsapp-content';
-import { twilioClient, twilioRefusal, type TwilioHttpClient, type TwilioSettings } from './twilio-sms';
+import { twilioClient, twilioRefusal, type TwilioApiBaseUrl, type TwilioSettings } from './twilio-sms';
 
 // WhatsApp through Twilio's Messages API, with the same account as SMS. A business may start a WhatsApp conversation
 // only with a template Meta approved, so a request goes as that template (its content SID) and the values of its
@@ -32,10 +32,10 @@ export const NO_WHATSAPP_CODES: readonly string[] = ['63003', '63024'];
  */
 export function createTwilioWhatsAppSender(
   settings: Pick<TwilioSettings, 'accountSid' | 'authToken' | 'statusCallback'> & WhatsAppSettings,
-  httpClient?: TwilioHttpClient,
+  apiBaseUrl?: TwilioApiBaseUrl,
   timeoutMs = 30_000,
 ): MessageSender {
-  const client = twilioClient(settings, httpClient, timeoutMs);
+  const client = twilioClient(settings, apiBaseUrl, timeoutMs);
   return {
     transport: 'twilio',
     async send({ to, text, locale }) {

@@ -6,7 +6,7 @@ import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } 
 import { providerCredentialsEmail } from '../messages/operator-email';
 import { createSmtpSender } from '../messages/smtp-email';
 import type * as TwilioSms from '../messages/twilio-sms';
-import type { TwilioHttpClient } from '../messages/twilio-sms';
+import type { TwilioApiBaseUrl } from '../messages/twilio-sms';
 import type * as TwilioWhatsApp from '../messages/twilio-whatsapp';
 import type { MessageOutbox } from '../messages/message-outbox';
 import { whatsAppBody } from '../messages/whatsapp-content';
@@ -67,8 +67,8 @@ export const DELIVERY_TIMING: DeliveryTiming = {
 
 export interface MessageOutboxOptions {
   config: Config;
-  /** Replaces the Twilio SDK's HTTP client (tests record the exact requests instead of using the network). */
-  twilioHttpClient?: TwilioHttpClient;
+  /** Tests: a local fake of Twilio's API the SDK sends to instead of Twilio. */
+  twilioApiBaseUrl?: TwilioApiBaseUrl;
   /** The HTTPS agent push messages go through (tests: one that trusts a local push service's certificate). */
   pushAgent?: Agent;
   /** Push services on this machine may be sent to (tests' own service), as PUSH_ALLOW_LOOPBACK allows. */
@@ -155,7 +155,7 @@ export default fp(
         ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
           (require('../messages/twilio-sms') as typeof TwilioSms).createTwilioSender(
             { ...twilioSettings, statusCallback },
-            options.twilioHttpClient,
+            options.twilioApiBaseUrl,
             timing.twilioRequestMs,
           )
         : undefined,
@@ -165,7 +165,7 @@ export default fp(
           ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
             (require('../messages/twilio-whatsapp') as typeof TwilioWhatsApp).createTwilioWhatsAppSender(
               { ...twilioSettings, ...whatsAppSettings, statusCallback },
-              options.twilioHttpClient,
+              options.twilioApiBaseUrl,
               timing.twilioRequestMs,
             )
           : undefined,

@@ -7,14 +7,13 @@ import { createUser } from '../../src/auth/users';
 import { locationRequests, requestEvents } from '../../src/db/schema/location-requests';
 import { outboxMessages } from '../../src/db/schema/outbox';
 import { CLAIM_LEASE_SECONDS, DELIVERY_TIMING, retryDelaySeconds } from '../../src/plugins/message-outbox';
-import type { TwilioHttpClient } from '../../src/messages/twilio-sms';
 import { describeEachDatabase } from '../support/databases';
 import { createRequester } from '../support/subscriber-fixture';
 import { fakeOnly } from '../support/fake-clock';
 import { startPushService, type TestPushService } from '../support/push-service';
 import { buildTestApp, type TestApp } from '../support/test-app';
 import { tablesHolding } from '../support/stored-text';
-import { recordingTwilioClient } from '../support/twilio-recorder';
+import { startFakeTwilio, TWILIO_REFUSALS, type FakeTwilio, type FakeTwilioAnswer } from '../support/fake-twilio';
 
 interface Received {
   to: string;
@@ -403,6 +402,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
   };
   let testApp: TestApp;
   let restarted: FastifyInstance | undefined;
+  let twilio: FakeTwilio | undefined;
 
   afterEach(async () => {
     jest.useRealTimers();
@@ -410,7 +410,24 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     await restarted?.close();
     restarted = undefined;
     await testApp?.close();
+    await twilio?.close();
+    twilio = undefined;
   });
+
+  /** A local fake of Twilio's Messages API the SDK sends to, answering the script first, then taking every message. */
+  async function fakeTwilio(...script: FakeTwilioAnswer[]): Promise<FakeTwilio> {
+    twilio = await startFakeTwilio({
+      accountSid: TWILIO.TWILIO_ACCOUNT_SID,
+      authToken: TWILIO.TWILIO_AUTH_TOKEN,
+      publicUrl: TWILIO.PUBLIC_URL,
+      // These tests post no callbacks.
+      forwardTo: () => 'http://127.0.0.1:9',
+      inboundPath: '/api/v1/webhooks/twilio/inbound',
+      ourNumber: TWILIO.TWILIO_FROM,
+    });
+    twilio.answer(...script);
+    return twilio;
+  }
 
   async function sendSms(app: FastifyInstance, number: string) {
     const requester = await createRequester(app, { displayName: 'Sari' });
@@ -442,8 +459,8 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     app.db.execute(sql`update outbox_messages set next_attempt_at = now() where id = ${id}`);
 
   it('retries a failing provider with backoff, loses nothing, sends once, and resumes after a restart', async () => {
-    const failing = recordingTwilioClient([503, 'network']);
-    testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: failing.client } });
+    const failing = await fakeTwilio(TWILIO_REFUSALS.unavailable, 'network');
+    testApp = await buildTestApp(driver, TWILIO, { build: { twilioApiBaseUrl: failing.baseUrl } });
     const { request } = await sendSms(testApp.app, '+6281234567890');
     expect(request.delivery).toBe('queued');
 
@@ -460,39 +477,39 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     message = await messageOf(testApp.app, request.id);
     expect(message).toMatchObject({ state: 'queued', attempts: 2, lastError: 'socket hang up' });
     expect(message.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(55_000);
-    expect(failing.requests).toHaveLength(2);
+    expect(failing.messages).toHaveLength(2);
 
     // The process stops with the message still queued; a new one starts on the same database with Twilio up.
     await testApp.app.close();
-    const healthy = recordingTwilioClient();
     restarted = await buildApp(testApp.config, {
       logger: false,
       checkAnswers: true,
-      twilioHttpClient: healthy.client,
+      twilioApiBaseUrl: failing.baseUrl,
     });
+    const sentSince = () => failing.messages.slice(2);
     await restarted.ready();
     await makeDue(restarted, message.id);
     await restarted.outbox.dispatchDue();
     message = await messageOf(restarted, request.id);
     expect(message).toMatchObject({ state: 'sent', transport: 'twilio', attempts: 3, lastError: null });
-    expect(healthy.requests).toHaveLength(1);
-    expect(healthy.requests[0]!.data).toMatchObject({ To: '+6281234567890', From: '+15005550006' });
-    expect((healthy.requests[0]!.data as { Body: string }).Body).toContain('https://kabari.example/enter-link?token=');
+    expect(sentSince()).toHaveLength(1);
+    expect(sentSince()[0]!.fields).toMatchObject({ To: '+6281234567890', From: '+15005550006' });
+    expect(sentSince()[0]!.fields.Body).toContain('https://kabari.example/enter-link?token=');
 
     // Nothing more goes out, however often the dispatcher runs.
     await makeDue(restarted, message.id);
     expect(await restarted.outbox.dispatchDue()).toBe(0);
-    expect(healthy.requests).toHaveLength(1);
+    expect(sentSince()).toHaveLength(1);
     // The requester saw it created (queued), then sent; retries that stayed queued published nothing.
     expect(await deliveryEvents(restarted, request.id)).toEqual(['queued', 'sent']);
   });
 
   it('holds every SMS while Twilio refuses Kabari’s credentials, tells the operator once, and sends them once it accepts', async () => {
-    const refusing = recordingTwilioClient([401, 401]);
+    const refusing = await fakeTwilio(TWILIO_REFUSALS.unauthorized, TWILIO_REFUSALS.unauthorized);
     testApp = await buildTestApp(
       driver,
       { ...TWILIO, OPERATOR_EMAIL: 'operator@kabari.test' },
-      { build: { twilioHttpClient: refusing.client } },
+      { build: { twilioApiBaseUrl: refusing.baseUrl } },
     );
     const sent = [await sendSms(testApp.app, '+6281234567801'), await sendSms(testApp.app, '+6281234567802')];
     await testApp.app.outbox.dispatchDue();
@@ -510,7 +527,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     await held();
     // Far more tries than a failing message gets: still held, and still one email to the operator.
     for (let round = 0; round < 10; round += 1) {
-      refusing.answer(401, 401);
+      refusing.answer(TWILIO_REFUSALS.unauthorized, TWILIO_REFUSALS.unauthorized);
       for (const { request } of sent) await makeDue(testApp.app, (await messageOf(testApp.app, request.id)).id);
       await testApp.app.outbox.dispatchDue();
     }
@@ -519,7 +536,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     expect(more).toEqual([]);
     expect(alert).toMatchObject({ channel: 'email', subject: "Kabari: Twilio refuses Kabari's credentials" });
     expect(alert!.bodyText).toContain('Check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN, then restart the server.');
-    expect(refusing.requests).toHaveLength(22);
+    expect(refusing.messages).toHaveLength(22);
 
     // The credentials accepted again: each goes out, once.
     for (const { request } of sent) await makeDue(testApp.app, (await messageOf(testApp.app, request.id)).id);
@@ -527,21 +544,15 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     for (const { request } of sent) {
       expect(await messageOf(testApp.app, request.id)).toMatchObject({ state: 'sent', transport: 'twilio' });
     }
-    expect(refusing.requests).toHaveLength(24);
+    expect(refusing.messages).toHaveLength(24);
   });
 
   it('renews the claim of a message while a slow provider takes it, so no one else sends it meanwhile', async () => {
     let release: () => void = () => undefined;
-    const calls: unknown[] = [];
-    const slow: TwilioHttpClient = {
-      request: (async (options: unknown) => {
-        calls.push(options);
-        await new Promise<void>((resolve) => (release = resolve));
-        return { statusCode: 201, body: JSON.stringify({ sid: `SM${'1'.repeat(32)}`, status: 'queued' }), headers: {} };
-      }) as TwilioHttpClient['request'],
-    };
+    const slow = await fakeTwilio({ after: new Promise<void>((resolve) => (release = resolve)) });
+    const calls = slow.messages;
     testApp = await buildTestApp(driver, TWILIO, {
-      build: { twilioHttpClient: slow, outboxTiming: { leaseRenewalMs: 20 } },
+      build: { twilioApiBaseUrl: slow.baseUrl, outboxTiming: { leaseRenewalMs: 20 } },
     });
     const { request } = await sendSms(testApp.app, '+6281234567893');
     const dispatching = testApp.app.outbox.dispatchDue();
@@ -567,16 +578,14 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
 
   it('keeps the retry time of a failed message when a renewal of its batch falls due as the failure is written', async () => {
     const renewalMs = 20;
-    const failing = recordingTwilioClient([503]);
     let settling = false;
-    const client: TwilioHttpClient = {
-      request: ((options: Parameters<TwilioHttpClient['request']>[0]) => {
-        settling = true;
-        return failing.client.request(options);
-      }) as TwilioHttpClient['request'],
+    const failing = await fakeTwilio(TWILIO_REFUSALS.unavailable);
+    // The message has reached Twilio: its failure is written next.
+    failing.onMessage = () => {
+      settling = true;
     };
     testApp = await buildTestApp(driver, TWILIO, {
-      build: { twilioHttpClient: client, outboxTiming: { leaseRenewalMs: renewalMs } },
+      build: { twilioApiBaseUrl: failing.baseUrl, outboxTiming: { leaseRenewalMs: renewalMs } },
     });
     const { db } = testApp.app;
     // The batch's renewal is fired by hand, at the worst moment: inside the transaction that writes the failure,
@@ -600,7 +609,7 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     try {
       const { request } = await sendSms(testApp.app, '+6281234567894');
       await testApp.app.outbox.dispatchDue();
-      expect(failing.requests).toHaveLength(1);
+      expect(failing.messages).toHaveLength(1);
       // The renewal timer was running when the failure was written, so it did fire then.
       expect(renewalsDue).toBe(1);
       const message = await messageOf(testApp.app, request.id);
@@ -616,13 +625,13 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
   });
 
   it('keeps an SMS request’s consent link in our copy only until Twilio has it, or has refused it for good', async () => {
-    const twilio = recordingTwilioClient();
-    testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: twilio.client } });
+    const twilio = await fakeTwilio();
+    testApp = await buildTestApp(driver, TWILIO, { build: { twilioApiBaseUrl: twilio.baseUrl } });
     const tokenIn = (text: string) => /enter-link\?token=([\w-]+)/.exec(text)?.[1] ?? '';
     const { request } = await sendSms(testApp.app, '+6281234567893');
     await testApp.app.outbox.dispatchDue();
     // The recipient has the link, whole.
-    const delivered = (twilio.requests[0]!.data as { Body: string }).Body;
+    const delivered = twilio.messages[0]!.fields.Body!;
     const token = tokenIn(delivered);
     expect(token).toMatch(/^[\w-]{32}$/);
     const sent = await messageOf(testApp.app, request.id);
@@ -631,10 +640,10 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     expect(await tablesHolding(testApp.app.db, token)).toEqual([]);
 
     // Refused for good: nobody will send it again, and the token goes too.
-    twilio.answer(400);
+    twilio.answer(TWILIO_REFUSALS.invalidNumber);
     const refused = await sendSms(testApp.app, '+6281234567894');
     await testApp.app.outbox.dispatchDue();
-    const refusedToken = tokenIn((twilio.requests[1]!.data as { Body: string }).Body);
+    const refusedToken = tokenIn(twilio.messages[1]!.fields.Body!);
     expect(refusedToken).toMatch(/^[\w-]{32}$/);
     const failed = await messageOf(testApp.app, refused.request.id);
     expect(failed.state).toBe('failed');
@@ -643,8 +652,8 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
   });
 
   it('picks up a message whose sender died mid-send once its lease ends; fails a final refusal at once', async () => {
-    const twilio = recordingTwilioClient(['network']);
-    testApp = await buildTestApp(driver, TWILIO, { build: { twilioHttpClient: twilio.client } });
+    const twilio = await fakeTwilio('network');
+    testApp = await buildTestApp(driver, TWILIO, { build: { twilioApiBaseUrl: twilio.baseUrl } });
     const sent = await sendSms(testApp.app, '+6281234567891');
     await testApp.app.outbox.dispatchDue();
     const { id } = await messageOf(testApp.app, sent.request.id);
@@ -657,10 +666,10 @@ describeEachDatabase('the dispatcher with Twilio', (driver) => {
     await makeDue(testApp.app, id);
     expect(await testApp.app.outbox.dispatchDue()).toBe(1);
     expect(await messageOf(testApp.app, sent.request.id)).toMatchObject({ state: 'sent', attempts: 3 });
-    expect(twilio.requests).toHaveLength(2);
+    expect(twilio.messages).toHaveLength(2);
 
     // An invalid number: Twilio's 400 is final, the message fails at once and the owner sees it failed.
-    twilio.answer(400);
+    twilio.answer(TWILIO_REFUSALS.invalidNumber);
     const refused = await sendSms(testApp.app, '+6281234567892');
     await testApp.app.outbox.dispatchDue();
     const message = await messageOf(testApp.app, refused.request.id);

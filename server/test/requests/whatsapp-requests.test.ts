@@ -1,17 +1,17 @@
 import { and, eq } from 'drizzle-orm';
 import { dailySendCounts, locationRequests } from '../../src/db/schema/location-requests';
 import { outboxMessages } from '../../src/db/schema/outbox';
-import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
-import { EMPTY_TWIML, TWILIO_INBOUND_PATH } from '../../src/messages/twilio-inbound';
+import { EMPTY_TWIML } from '../../src/messages/twilio-inbound';
 import { TWILIO_STATUS_PATH } from '../../src/messages/twilio-status';
 import { isOptedOut } from '../../src/requests/opt-outs';
 import { sendDay } from '../../src/requests/daily-send-counts';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
-import { recordingTwilioClient, signedStatusCallback } from '../support/twilio-recorder';
+import { buildTwilioTestApp, TWILIO_REFUSALS, type FakeTwilio, type TwilioTestApp } from '../support/fake-twilio';
 
-// A location request by WhatsApp, through the fake Twilio (a recording HTTP client for the SDK): the approved template
-// and its variables, the receipts (read too), and the one SMS sent instead when the number has no WhatsApp.
+// A location request by WhatsApp, through a local fake of Twilio (a real HTTP server the SDK sends to, which posts
+// signed status callbacks and replies back): the approved template and its variables, the receipts (read too), the
+// one SMS sent instead when the number has no WhatsApp, and the opt-out by a WhatsApp reply.
 
 const PUBLIC_URL = 'https://kabari.example';
 const CALLBACK_URL = `${PUBLIC_URL}${TWILIO_STATUS_PATH}`;
@@ -28,30 +28,25 @@ const WHATSAPP = {
   TWILIO_WHATSAPP_TEMPLATE_EN: TEMPLATE_EN,
   TWILIO_WHATSAPP_TEMPLATE_ID: TEMPLATE_ID,
 };
-const NO_WHATSAPP = { status: 400, code: 63003, message: 'Channel could not find To address' };
 
 type Fields = Record<string, string | undefined>;
 
 describe('location requests by WhatsApp (Twilio configured with a WhatsApp sender)', () => {
+  let setup: TwilioTestApp;
   let testApp: TestApp;
+  let twilio: FakeTwilio;
   let requester: TestRequester;
-  const twilio = recordingTwilioClient();
   let numbers = 0;
   const nextNumber = () => `+62812345671${String(++numbers).padStart(2, '0')}`;
 
   beforeAll(async () => {
-    testApp = await buildTestApp(
-      'pglite',
-      { ...TWILIO, ...WHATSAPP, SMS_PER_ACCOUNT_PER_DAY: '20' },
-      {
-        build: { twilioHttpClient: twilio.client },
-      },
-    );
+    setup = await buildTwilioTestApp({ ...TWILIO, ...WHATSAPP, SMS_PER_ACCOUNT_PER_DAY: '20' });
+    ({ testApp, twilio } = setup);
     requester = await createRequester(testApp.app, { displayName: 'Sari' });
   });
 
   afterAll(async () => {
-    await testApp?.close();
+    await setup?.close();
   });
 
   const send = (payload: Record<string, unknown>, who: TestRequester = requester) =>
@@ -62,12 +57,12 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
     const number = nextNumber();
     const response = await send({ channel: 'whatsapp', number, templateId: 'check-in', locale, note: 'Home?' }, who);
     expect(response.statusCode).toBe(200);
-    const before = twilio.requests.length;
+    const before = twilio.messages.length;
     await testApp.app.outbox.dispatchDue();
     return {
       number,
       requestId: response.json().data.request.id as string,
-      sent: twilio.requests.slice(before).map((request) => request.data as Fields),
+      sent: twilio.messages.slice(before).map((request) => request.fields as Fields),
     };
   }
 
@@ -80,18 +75,11 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
     return row!.sid!;
   }
 
-  const receipt = (sid: string, status: string, errorCode?: string) =>
-    testApp.app.inject({
-      method: 'POST',
-      url: TWILIO_STATUS_PATH,
-      ...signedStatusCallback({
-        authToken: TWILIO.TWILIO_AUTH_TOKEN,
-        url: CALLBACK_URL,
-        messageSid: sid,
-        status,
-        errorCode,
-      }),
-    });
+  /** The fake Twilio posts the message's signed status callback; the server's answer. */
+  const receipt = async (sid: string, status: string, errorCode?: string) => {
+    const answer = await twilio.statusCallback(sid, status, { errorCode });
+    return { statusCode: answer.status, json: () => JSON.parse(answer.body) };
+  };
 
   async function viewOf(requestId: string, who: TestRequester = requester) {
     const list = await testApp.app.inject({
@@ -174,33 +162,15 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
     expect(await viewOf(requestId)).toMatchObject({ delivery: 'read', whatsapp: { fallback: null } });
   });
 
-  /** A reply as Twilio posts it to the inbound webhook: from `whatsapp:+…`, signed with the SDK's own signer. */
-  const whatsAppReply = (from: string, body: string) => {
-    const fields: Record<string, string> = {
-      AccountSid: TWILIO.TWILIO_ACCOUNT_SID,
-      Body: body,
-      From: `whatsapp:${from}`,
-      MessageSid: `SM${String(++numbers).padStart(32, 'c')}`,
-      To: `whatsapp:${WHATSAPP.TWILIO_WHATSAPP_FROM}`,
-    };
-    return testApp.app.inject({
-      method: 'POST',
-      url: TWILIO_INBOUND_PATH,
-      payload: new URLSearchParams(fields).toString(),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': getExpectedTwilioSignature(
-          TWILIO.TWILIO_AUTH_TOKEN,
-          `${PUBLIC_URL}${TWILIO_INBOUND_PATH}`,
-          fields,
-        ),
-      },
-    });
+  /** A reply as the fake Twilio posts it to the inbound webhook: from `whatsapp:+…`, signed. */
+  const whatsAppReply = async (from: string, body: string) => {
+    const answer = await twilio.incoming(`whatsapp:${from}`, body);
+    return { statusCode: answer.status, body: answer.body };
   };
 
   it('opts the number out on a WhatsApp reply BERHENTI and confirms once, by WhatsApp, as free text', async () => {
     const { number, requestId } = await sentByWhatsApp('id');
-    const before = twilio.requests.length;
+    const before = twilio.messages.length;
     for (let attempt = 0; attempt < 2; attempt++) {
       const answer = await whatsAppReply(number, 'Berhenti');
       expect([answer.statusCode, answer.body]).toEqual([200, EMPTY_TWIML]);
@@ -214,7 +184,7 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
     expect(list.json().data.items.find((item: { id: string }) => item.id === requestId).consent).toBe('declined');
 
     await testApp.app.outbox.dispatchDue();
-    const sent = twilio.requests.slice(before).map((request) => request.data as Fields);
+    const sent = twilio.messages.slice(before).map((request) => request.fields as Fields);
     expect(sent).toEqual([
       expect.objectContaining({
         To: `whatsapp:${number}`,
@@ -233,12 +203,12 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
 
   it('does nothing for a WhatsApp reply from a number Kabari never wrote to', async () => {
     const stranger = nextNumber();
-    const before = twilio.requests.length;
+    const before = twilio.messages.length;
     const answer = await whatsAppReply(stranger, 'STOP');
     expect([answer.statusCode, answer.body]).toEqual([200, EMPTY_TWIML]);
     expect(await isOptedOut(testApp.app.db, testApp.app.auth.secrets.hmacSecret, stranger)).toBe(false);
     await testApp.app.outbox.dispatchDue();
-    expect(twilio.requests.length).toBe(before);
+    expect(twilio.messages.length).toBe(before);
   });
 
   it('keeps read when delivered arrives after it (out of order)', async () => {
@@ -253,11 +223,11 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
     const { number, requestId } = await sentByWhatsApp();
     const sid = await sidOf(requestId);
     const countBefore = await smsCountOf(requester.userId);
-    const before = twilio.requests.length;
+    const before = twilio.messages.length;
 
     expect((await receipt(sid, 'undelivered', '63003')).json().data.recorded).toBe(true);
     await testApp.app.outbox.dispatchDue();
-    const sms = twilio.requests.slice(before).map((request) => request.data as Fields);
+    const sms = twilio.messages.slice(before).map((request) => request.fields as Fields);
     expect(sms).toHaveLength(1);
     expect(sms[0]).toMatchObject({ To: number, From: '+15005550006', StatusCallback: CALLBACK_URL });
     expect(sms[0]!.ContentSid).toBeUndefined();
@@ -278,17 +248,17 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
     expect((await receipt(smsSid, 'delivered')).json().data.recorded).toBe(true);
     expect((await receipt(sid, 'failed', '63003')).json().data.recorded).toBe(false);
     await testApp.app.outbox.dispatchDue();
-    expect(twilio.requests.length).toBe(before + 1);
+    expect(twilio.messages.length).toBe(before + 1);
     expect(await viewOf(requestId)).toMatchObject({ delivery: 'delivered', whatsapp: { fallback: 'sms' } });
   });
 
   it('falls back the same way when Twilio refuses the WhatsApp message at once (63003), and on 63024', async () => {
-    twilio.answer(NO_WHATSAPP);
+    twilio.answer(TWILIO_REFUSALS.noWhatsApp);
     const refused = await sentByWhatsApp();
     // The refused WhatsApp, then the SMS instead, in the same dispatch or the next.
     await testApp.app.outbox.dispatchDue();
     expect(await viewOf(refused.requestId)).toMatchObject({ delivery: 'sent', whatsapp: { fallback: 'sms' } });
-    expect(twilio.requests.at(-1)?.data).toMatchObject({ To: refused.number });
+    expect(twilio.messages.at(-1)?.fields).toMatchObject({ To: refused.number });
 
     const unreachable = await sentByWhatsApp();
     await receipt(await sidOf(unreachable.requestId), 'failed', '63024');
@@ -298,10 +268,10 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
 
   it('sends no SMS for any other WhatsApp failure, and says why', async () => {
     const { requestId } = await sentByWhatsApp();
-    const before = twilio.requests.length;
+    const before = twilio.messages.length;
     await receipt(await sidOf(requestId), 'failed', '63016');
     await testApp.app.outbox.dispatchDue();
-    expect(twilio.requests.length).toBe(before);
+    expect(twilio.messages.length).toBe(before);
     expect(await viewOf(requestId)).toMatchObject({
       delivery: 'failed',
       deliveryFailure: { reason: 'other' },
@@ -317,10 +287,10 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
       .values({ key: `sms:account:${other.userId}`, day: sendDay(), count: 19 });
     const { requestId } = await sentByWhatsApp('en', other);
     expect(await smsCountOf(other.userId)).toBe(20);
-    const before = twilio.requests.length;
+    const before = twilio.messages.length;
     await receipt(await sidOf(requestId), 'undelivered', '63003');
     await testApp.app.outbox.dispatchDue();
-    expect(twilio.requests.length).toBe(before);
+    expect(twilio.messages.length).toBe(before);
     expect(await smsCountOf(other.userId)).toBe(20);
     expect(await viewOf(requestId, other)).toEqual({
       channel: 'sms',
@@ -339,11 +309,11 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
       .onConflictDoUpdate({ target: [dailySendCounts.key, dailySendCounts.day], set: { count: 199 } });
     const { requestId } = await sentByWhatsApp('en', other);
     expect(await smsCountOf(other.userId)).toBe(1);
-    const before = twilio.requests.length;
+    const before = twilio.messages.length;
     await receipt(await sidOf(requestId), 'undelivered', '63003');
     await testApp.app.outbox.dispatchDue();
     // No SMS went, and the account's count, taken in the same savepoint as the refused budget, did not move.
-    expect(twilio.requests.slice(before).map((request) => (request.data as Fields).To)).toEqual([]);
+    expect(twilio.messages.slice(before).map((request) => (request.fields as Fields).To)).toEqual([]);
     expect(await smsCountOf(other.userId)).toBe(1);
     expect(await viewOf(requestId, other)).toMatchObject({ whatsapp: { fallback: 'limit' } });
   });
@@ -351,9 +321,7 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
 
 describe('location requests by WhatsApp where it is not offered', () => {
   it('refuses WhatsApp with Twilio SMS but no WhatsApp sender (400), and says so up front', async () => {
-    const testApp = await buildTestApp('pglite', TWILIO, {
-      build: { twilioHttpClient: recordingTwilioClient().client },
-    });
+    const { testApp, close } = await buildTwilioTestApp(TWILIO);
     try {
       const requester = await createRequester(testApp.app, { displayName: 'Sari' });
       const limit = await testApp.app.inject({
@@ -380,7 +348,7 @@ describe('location requests by WhatsApp where it is not offered', () => {
       });
       expect([unknown.statusCode, unknown.json().message]).toEqual([400, 'channel: channel must be sms or whatsapp']);
     } finally {
-      await testApp.close();
+      await close();
     }
   });
 

@@ -9,7 +9,8 @@ import { voiceAudio } from '../support/voice-audio';
 import { insertRequest } from '../support/share-fixtures';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { buildTestApp, type TestApp } from '../support/test-app';
-import { recordingTwilioClient, signedStatusCallback } from '../support/twilio-recorder';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
+import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 
 /**
  * Who may reach which object, for every route whose path names one (an id or a token), generated from the routes
@@ -310,17 +311,29 @@ describe("the access matrix: Twilio's delivery receipts", () => {
   const authToken = 'access-matrix-auth-token';
   const path = '/api/v1/webhooks/twilio/status';
   let testApp: TestApp;
+  let twilio: FakeTwilio;
 
   beforeAll(async () => {
-    testApp = await buildTestApp(
-      'pglite',
-      { TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: '+15005550006' },
-      { build: { twilioHttpClient: recordingTwilioClient().client } },
-    );
+    const env = {
+      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_FROM: '+15005550006',
+    };
+    // The SDK pointed at a local fake of Twilio: nothing here reaches the network.
+    twilio = await startFakeTwilio({
+      accountSid: env.TWILIO_ACCOUNT_SID,
+      authToken,
+      publicUrl: 'https://kabari.example',
+      forwardTo: () => 'http://127.0.0.1:9',
+      inboundPath: '/api/v1/webhooks/twilio/inbound',
+      ourNumber: env.TWILIO_FROM,
+    });
+    testApp = await buildTestApp('pglite', env, { build: { twilioApiBaseUrl: twilio.baseUrl } });
   });
 
   afterAll(async () => {
     await testApp?.close();
+    await twilio?.close();
   });
 
   it('takes a receipt signed with the auth token only', async () => {
@@ -339,9 +352,16 @@ describe("the access matrix: Twilio's delivery receipts", () => {
       .returning();
     const owner = await createRequester(testApp.app, { displayName: 'Sari' });
     const url = `${testApp.config.publicUrl}${path}`;
-    const signed = signedStatusCallback({ authToken, url, messageSid: sid, status: 'delivered' });
-    const forged = signedStatusCallback({ authToken: 'not-the-token', url, messageSid: sid, status: 'delivered' });
-    const { 'x-twilio-signature': _signature, ...unsigned } = signed.headers;
+    // A status callback's fields, signed as Twilio signs them (with the auth token, or another one).
+    const fields = { AccountSid: `AC${'0'.repeat(32)}`, MessageSid: sid, MessageStatus: 'delivered', SmsSid: sid };
+    const unsigned = { 'content-type': 'application/x-www-form-urlencoded' };
+    const signed = {
+      payload: new URLSearchParams(fields).toString(),
+      headers: { ...unsigned, 'x-twilio-signature': getExpectedTwilioSignature(authToken, url, fields) },
+    };
+    const forged = {
+      headers: { ...unsigned, 'x-twilio-signature': getExpectedTwilioSignature('not-the-token', url, fields) },
+    };
     for (const headers of [
       unsigned,
       { ...unsigned, ...owner.headers },

@@ -7,7 +7,7 @@ import { OPERATOR_COOKIE } from '../../src/plugins/operator-guard';
 import { createRequester, type TestRequester } from '../support/subscriber-fixture';
 import { tableDigests } from '../support/table-digests';
 import { buildTestApp, type TestApp } from '../support/test-app';
-import { recordingTwilioClient } from '../support/twilio-recorder';
+import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 
 /**
  * Every route the OpenAPI document lists, sent random, boundary and malformed input (fast-check): path parameters,
@@ -82,6 +82,7 @@ const fuzzRequest = (paramCount: number, queryNames: string[], bodyNames: string
 
 describe('every route under random and malformed input', () => {
   let testApp: TestApp;
+  let twilio: FakeTwilio;
   let subscriber: TestRequester;
   let routes: { method: string; path: string; queryNames: string[]; bodyNames: string[] }[];
   let address = 0;
@@ -98,7 +99,16 @@ describe('every route under random and malformed input', () => {
   }
 
   beforeAll(async () => {
-    // Twilio configured (its fake, no network), so that its status callback route is tried past "not configured".
+    // Twilio configured (a local fake of it, no network), so that its status callback route is tried past "not
+    // configured".
+    twilio = await startFakeTwilio({
+      accountSid: `AC${'0'.repeat(32)}`,
+      authToken: 'fuzz-auth-token',
+      publicUrl: 'https://kabari.example',
+      forwardTo: () => 'http://127.0.0.1:9',
+      inboundPath: '/api/v1/webhooks/twilio/inbound',
+      ourNumber: '+15005550006',
+    });
     testApp = await buildTestApp(
       'pglite',
       {
@@ -107,7 +117,7 @@ describe('every route under random and malformed input', () => {
         TWILIO_AUTH_TOKEN: 'fuzz-auth-token',
         TWILIO_FROM: '+15005550006',
       },
-      { build: { twilioHttpClient: recordingTwilioClient().client } },
+      { build: { twilioApiBaseUrl: twilio.baseUrl } },
     );
     subscriber = await createRequester(testApp.app);
     await signInOperator();
@@ -135,6 +145,7 @@ describe('every route under random and malformed input', () => {
 
   afterAll(async () => {
     await testApp?.close();
+    await twilio?.close();
   });
 
   /**

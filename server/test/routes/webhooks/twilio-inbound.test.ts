@@ -1,17 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { optOuts } from '../../../src/db/schema/location-requests';
 import { outboxMessages } from '../../../src/db/schema/outbox';
 import { EMPTY_TWIML, TWILIO_INBOUND_PATH } from '../../../src/messages/twilio-inbound';
 import { isOptedOut } from '../../../src/requests/opt-outs';
 import { stopWordOf } from '../../../src/sharing/reply-opt-out';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
-import { buildTestApp, type TestApp } from '../../support/test-app';
-import { recordingTwilioClient } from '../../support/twilio-recorder';
+import type { TestApp } from '../../support/test-app';
+import { buildTwilioTestApp, type FakeTwilio, type Forgery, type TwilioTestApp } from '../../support/fake-twilio';
 
-// Behind a proxy: Twilio posts to the public address, the server is reached at its own host (inject's localhost).
+// Against a local fake of Twilio (a real HTTP server the SDK sends to, which posts signed replies to the inbound
+// webhook). Behind a proxy: Twilio posts to the public address, the server is reached at its own host (127.0.0.1).
 const PUBLIC_URL = 'https://kabari.example';
-const INBOUND_URL = `${PUBLIC_URL}${TWILIO_INBOUND_PATH}`;
 const ACCOUNT_SID = `AC${'0123456789abcdef'.repeat(2)}`;
 const TWILIO = {
   TWILIO_ACCOUNT_SID: ACCOUNT_SID,
@@ -25,19 +24,21 @@ const CONFIRMATION = {
 };
 
 describe(`POST ${TWILIO_INBOUND_PATH}: an opt-out by reply`, () => {
+  let setup: TwilioTestApp;
   let testApp: TestApp;
+  let twilio: FakeTwilio;
   let requester: TestRequester;
-  const twilio = recordingTwilioClient();
   let numbers = 0;
   let sids = 0;
 
   beforeAll(async () => {
-    testApp = await buildTestApp('pglite', TWILIO, { build: { twilioHttpClient: twilio.client } });
+    setup = await buildTwilioTestApp(TWILIO);
+    ({ testApp, twilio } = setup);
     requester = await createRequester(testApp.app, { displayName: 'Sari' });
   });
 
   afterAll(async () => {
-    await testApp?.close();
+    await setup?.close();
   });
 
   const nextNumber = () => `+62812345671${String(++numbers).padStart(2, '0')}`;
@@ -59,33 +60,23 @@ describe(`POST ${TWILIO_INBOUND_PATH}: an opt-out by reply`, () => {
     return { number, requestId: response.json().data.request.id as string };
   }
 
-  /** An incoming message as Twilio posts it, signed with the SDK's own signer (or another token, or none). */
-  function incoming(
+  /** An incoming message as the fake Twilio will post it (signed with the SDK's own signer, or forged). */
+  const incoming = (
     from: string,
     body: string,
-    options: { sid?: string; authToken?: string | null; url?: string; extra?: Record<string, string> } = {},
-  ) {
-    const fields: Record<string, string> = {
-      AccountSid: ACCOUNT_SID,
-      ApiVersion: '2010-04-01',
-      Body: body,
-      From: from,
-      MessageSid: options.sid ?? `SM${String(++sids).padStart(32, 'a')}`,
-      NumMedia: '0',
-      SmsStatus: 'received',
-      To: TWILIO.TWILIO_FROM,
-      ...options.extra,
-    };
-    const authToken = options.authToken === undefined ? TWILIO.TWILIO_AUTH_TOKEN : options.authToken;
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-    if (authToken !== null) {
-      headers['x-twilio-signature'] = getExpectedTwilioSignature(authToken, options.url ?? INBOUND_URL, fields);
-    }
-    return { fields, payload: new URLSearchParams(fields).toString(), headers };
-  }
+    options: { sid?: string; extra?: Record<string, string> } & Forgery = {},
+  ) => ({ from, body, options: { ...options, sid: options.sid ?? `SM${String(++sids).padStart(32, 'a')}` } });
 
-  const post = (message: { payload: string; headers: Record<string, string> }) =>
-    testApp.app.inject({ method: 'POST', url: TWILIO_INBOUND_PATH, ...message });
+  /** The fake Twilio posts it to the inbound webhook; the server's answer. */
+  const post = async (message: ReturnType<typeof incoming>) => {
+    const answer = await twilio.incoming(message.from, message.body, message.options);
+    return {
+      statusCode: answer.status,
+      headers: { 'content-type': answer.contentType ?? undefined },
+      body: answer.body,
+      json: () => JSON.parse(answer.body),
+    };
+  };
 
   /** The SMS the outbox holds for the number, oldest first. */
   const smsTo = async (number: string) =>
@@ -120,7 +111,7 @@ describe(`POST ${TWILIO_INBOUND_PATH}: an opt-out by reply`, () => {
     expect(texts[1]).toBe(CONFIRMATION.en);
     // The confirmation goes through the outbox to Twilio, like every SMS.
     await testApp.app.outbox.dispatchDue();
-    expect(twilio.requests.at(-1)?.data).toMatchObject({ To: number, Body: CONFIRMATION.en });
+    expect(twilio.messages.at(-1)?.fields).toMatchObject({ To: number, Body: CONFIRMATION.en });
 
     // The same post again (a replay), and another stop word later: answered, nothing more is sent.
     expect((await post(message)).statusCode).toBe(200);
@@ -143,9 +134,9 @@ describe(`POST ${TWILIO_INBOUND_PATH}: an opt-out by reply`, () => {
 
   it('refuses a wrong or missing signature, or one made for the internal address, with 403 and changes nothing', async () => {
     const { number, requestId } = await askedNumber('en');
-    const internal = incoming(number, 'STOP', { url: `http://localhost${TWILIO_INBOUND_PATH}` });
+    const internal = incoming(number, 'STOP', { signedUrl: `http://localhost${TWILIO_INBOUND_PATH}` });
     // The right signature over another text.
-    const tampered = { ...incoming(number, 'hello'), payload: incoming(number, 'STOP').payload };
+    const tampered = incoming(number, 'hello', { tamper: { Body: 'STOP' } });
     for (const refused of [
       incoming(number, 'STOP', { authToken: 'another-token' }),
       incoming(number, 'STOP', { authToken: null }),

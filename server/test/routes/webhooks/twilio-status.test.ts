@@ -3,10 +3,17 @@ import { locationRequests, requestEvents } from '../../../src/db/schema/location
 import { outboxMessages } from '../../../src/db/schema/outbox';
 import { TWILIO_STATUS_PATH, twilioStatusCallback } from '../../../src/messages/twilio-status';
 import { createRequester, type TestRequester } from '../../support/subscriber-fixture';
-import { buildTestApp, type TestApp } from '../../support/test-app';
-import { recordingTwilioClient, signedStatusCallback } from '../../support/twilio-recorder';
+import type { TestApp } from '../../support/test-app';
+import {
+  buildTwilioTestApp,
+  TWILIO_REFUSALS,
+  type FakeTwilio,
+  type Forgery,
+  type TwilioTestApp,
+} from '../../support/fake-twilio';
 
-// Behind a proxy: Twilio posts to the public address, the server is reached at its own host (inject's localhost).
+// Against a local fake of Twilio (a real HTTP server the SDK sends to, which posts signed callbacks back). Behind a
+// proxy: Twilio posts to the public address, the server is reached at its own host (127.0.0.1).
 const PUBLIC_URL = 'https://kabari.example';
 const CALLBACK_URL = `${PUBLIC_URL}${TWILIO_STATUS_PATH}`;
 const TWILIO = {
@@ -17,18 +24,20 @@ const TWILIO = {
 };
 
 describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
+  let setup: TwilioTestApp;
   let testApp: TestApp;
+  let twilio: FakeTwilio;
   let requester: TestRequester;
-  const twilio = recordingTwilioClient();
   let number = 0;
 
   beforeAll(async () => {
-    testApp = await buildTestApp('pglite', TWILIO, { build: { twilioHttpClient: twilio.client } });
+    setup = await buildTwilioTestApp(TWILIO);
+    ({ testApp, twilio } = setup);
     requester = await createRequester(testApp.app, { displayName: 'Sari' });
   });
 
   afterAll(async () => {
-    await testApp?.close();
+    await setup?.close();
   });
 
   /** An SMS request, handed to the fake Twilio: its request id and the message SID Twilio gave it. */
@@ -52,21 +61,11 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
     return { requestId, sid: row!.sid! };
   }
 
-  const post = (callback: { payload: string; headers: Record<string, string> }) =>
-    testApp.app.inject({ method: 'POST', url: TWILIO_STATUS_PATH, ...callback });
-
-  const callback = (
-    sid: string,
-    status: string,
-    extra: { errorCode?: string; authToken?: string; url?: string } = {},
-  ) =>
-    signedStatusCallback({
-      authToken: extra.authToken ?? TWILIO.TWILIO_AUTH_TOKEN,
-      url: extra.url ?? CALLBACK_URL,
-      messageSid: sid,
-      status,
-      errorCode: extra.errorCode,
-    });
+  /** The fake Twilio posts the message's status callback; the server's answer, its JSON read. */
+  const callback = async (sid: string, status: string, extra: { errorCode?: string } & Forgery = {}) => {
+    const answer = await twilio.statusCallback(sid, status, extra);
+    return { statusCode: answer.status, json: () => JSON.parse(answer.body) };
+  };
 
   /** The request as its owner's list shows it. */
   async function viewOf(requestId: string) {
@@ -87,7 +86,7 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
 
   it('asks Twilio for status callbacks at the public address, and only for an https deployment', async () => {
     const { sid } = await sentSms();
-    expect(twilio.requests.at(-1)?.data).toMatchObject({ StatusCallback: CALLBACK_URL });
+    expect(twilio.messages.at(-1)?.fields).toMatchObject({ StatusCallback: CALLBACK_URL });
     expect(sid).toMatch(/^SM/);
     expect(twilioStatusCallback('https://kabari.example', false)).toBe(CALLBACK_URL);
     expect(twilioStatusCallback('http://localhost:8080', true)).toBeUndefined();
@@ -96,15 +95,15 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
 
   it('records a signed receipt once, shows it live, and a replay or a late status changes nothing', async () => {
     const { requestId, sid } = await sentSms();
-    expect((await post(callback(sid, 'sent'))).json().data).toEqual({ received: true, recorded: true });
-    const delivered = await post(callback(sid, 'delivered'));
+    expect((await callback(sid, 'sent')).json().data).toEqual({ received: true, recorded: true });
+    const delivered = await callback(sid, 'delivered');
     expect(delivered.statusCode).toBe(200);
     expect(delivered.json().data).toEqual({ received: true, recorded: true });
     expect(await viewOf(requestId)).toEqual({ delivery: 'delivered', deliveryFailure: null });
 
     // A replay, then a "sent" that arrives late: answered, nothing changes.
-    for (const late of [callback(sid, 'delivered'), callback(sid, 'sent'), callback(sid, 'queued')]) {
-      const answer = await post(late);
+    for (const late of ['delivered', 'sent', 'queued']) {
+      const answer = await callback(sid, late);
       expect([answer.statusCode, answer.json().data.recorded]).toEqual([200, false]);
     }
     expect(await viewOf(requestId)).toEqual({ delivery: 'delivered', deliveryFailure: null });
@@ -114,9 +113,9 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
 
   it('keeps a failure final, with its reason, even when it arrives before the progress', async () => {
     const { requestId, sid } = await sentSms();
-    expect((await post(callback(sid, 'undelivered', { errorCode: '30003' }))).json().data.recorded).toBe(true);
+    expect((await callback(sid, 'undelivered', { errorCode: '30003' })).json().data.recorded).toBe(true);
     for (const late of ['sent', 'delivered', 'failed'])
-      expect((await post(callback(sid, late))).json().data.recorded).toBe(false);
+      expect((await callback(sid, late)).json().data.recorded).toBe(false);
     expect(await viewOf(requestId)).toEqual({ delivery: 'failed', deliveryFailure: { reason: 'unreachable' } });
     const [stored] = await testApp.app.db
       .select({ receipt: outboxMessages.receipt, code: outboxMessages.receiptErrorCode })
@@ -128,7 +127,7 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
 
   it('says why when Twilio refuses an SMS at once (an invalid number)', async () => {
     // The fake answers 400 with Twilio's code 21211: "The 'To' number is not a valid phone number."
-    twilio.answer(400);
+    twilio.answer(TWILIO_REFUSALS.invalidNumber);
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/v1/requests/sms',
@@ -143,21 +142,18 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
 
   it('refuses a wrong or missing signature, or one made for the internal address, with 403 and changes nothing', async () => {
     const { requestId, sid } = await sentSms();
-    const wrongToken = callback(sid, 'delivered', { authToken: 'another-token' });
-    const { 'x-twilio-signature': _signature, ...unsigned } = callback(sid, 'delivered').headers;
-    // Signed for the address this server was reached at, not the one Twilio was given.
-    const internal = callback(sid, 'delivered', { url: `http://localhost${TWILIO_STATUS_PATH}` });
-    // The right signature over other fields.
-    const tampered = { ...callback(sid, 'delivered'), payload: callback(sid, 'failed').payload };
-    for (const refused of [
-      wrongToken,
-      { payload: callback(sid, 'delivered').payload, headers: unsigned },
-      internal,
-      tampered,
-    ]) {
-      const answer = await post({
-        ...refused,
-        headers: { ...refused.headers, 'x-forwarded-host': 'kabari.example', 'x-forwarded-proto': 'https' },
+    const forgeries: Forgery[] = [
+      { authToken: 'another-token' },
+      { authToken: null },
+      // Signed for the address this server was reached at, not the one Twilio was given.
+      { signedUrl: `http://localhost${TWILIO_STATUS_PATH}` },
+      // The right signature over other fields.
+      { tamper: { MessageStatus: 'failed', SmsStatus: 'failed' } },
+    ];
+    for (const forgery of forgeries) {
+      const answer = await callback(sid, 'delivered', {
+        ...forgery,
+        headers: { 'x-forwarded-host': 'kabari.example', 'x-forwarded-proto': 'https' },
       });
       expect([answer.statusCode, answer.json().status]).toEqual([403, 403]);
     }
@@ -166,10 +162,10 @@ describe(`POST ${TWILIO_STATUS_PATH}: Twilio's delivery receipts`, () => {
   });
 
   it('answers a callback about a message it does not know, and ignores it', async () => {
-    const answer = await post(callback(`SM${'f'.repeat(32)}`, 'delivered'));
+    const answer = await callback(`SM${'f'.repeat(32)}`, 'delivered');
     expect(answer.statusCode).toBe(200);
     expect(answer.json().data).toEqual({ received: true, recorded: false });
-    const inbound = await post(callback(`SM${'e'.repeat(32)}`, 'received'));
+    const inbound = await callback(`SM${'e'.repeat(32)}`, 'received');
     expect(inbound.json().data.recorded).toBe(false);
   });
 });
