@@ -83,6 +83,13 @@ export const requestsEnvironment = {
     .min(0, 'expected a whole number of minor units from 0 to 1000000')
     .max(1_000_000, 'expected a whole number of minor units from 0 to 1000000')
     .optional(),
+  // What one WhatsApp message costs at the provider, in SMS_PRICE_CURRENCY's minor unit: counted apart from SMS.
+  WHATSAPP_PRICE_MINOR: z.coerce
+    .number({ message: 'expected a whole number of minor units from 0 to 1000000' })
+    .int('expected a whole number of minor units from 0 to 1000000')
+    .min(0, 'expected a whole number of minor units from 0 to 1000000')
+    .max(1_000_000, 'expected a whole number of minor units from 0 to 1000000')
+    .optional(),
   SMS_PRICE_CURRENCY: z
     .string()
     .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 currency code, e.g. USD')
@@ -110,6 +117,8 @@ export interface RequestsConfig {
   sendLimits: SendLimitsConfig;
   /** One SMS's price at the provider (SMS_PRICE_MINOR); unset: the console counts SMS without a cost. */
   smsPrice: { minor: number; currency: string } | undefined;
+  /** One WhatsApp message's price (WHATSAPP_PRICE_MINOR, in SMS_PRICE_CURRENCY); unset: counted without a cost. */
+  whatsappPrice: { minor: number; currency: string } | undefined;
 }
 
 /**
@@ -160,5 +169,9 @@ export function requestsConfig(e: RequestsEnvironment, fail: (message: string) =
     },
     smsPrice:
       e.SMS_PRICE_MINOR === undefined ? undefined : { minor: e.SMS_PRICE_MINOR, currency: e.SMS_PRICE_CURRENCY },
+    whatsappPrice:
+      e.WHATSAPP_PRICE_MINOR === undefined
+        ? undefined
+        : { minor: e.WHATSAPP_PRICE_MINOR, currency: e.SMS_PRICE_CURRENCY },
   };
 }

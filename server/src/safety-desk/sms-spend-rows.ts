@@ -29,10 +29,18 @@ export function accountSmsCounts(db: DatabaseExecutor, day: string, limit: numbe
     .limit(limit);
 }
 
-/** The numbers of the day's SMS requests still stored (a deleted request's number is gone). */
-export async function smsTargetsBetween(db: DatabaseExecutor, from: Date, to: Date): Promise<(string | null)[]> {
-  const rows = await db
-    .select({ target: locationRequests.target })
+/**
+ * The day's requests to numbers still stored (a deleted request is gone): the number, the account, whether it went by
+ * WhatsApp, and whether an SMS went instead.
+ */
+export async function numberRequestsBetween(db: DatabaseExecutor, from: Date, to: Date) {
+  return db
+    .select({
+      target: locationRequests.target,
+      userId: locationRequests.userId,
+      byWhatsApp: locationRequests.sentByWhatsapp,
+      fallback: locationRequests.whatsappFallback,
+    })
     .from(locationRequests)
     .where(
       and(
@@ -41,5 +49,4 @@ export async function smsTargetsBetween(db: DatabaseExecutor, from: Date, to: Da
         lt(locationRequests.createdAt, to),
       ),
     );
-  return rows.map((row) => row.target);
 }

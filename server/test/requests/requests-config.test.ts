@@ -30,6 +30,12 @@ describe('requests configuration', () => {
     });
     expect(loadConfig({ SMS_PRICE_MINOR: '8' }).requests.smsPrice).toEqual({ minor: 8, currency: 'USD' });
     expect(() => loadConfig({ SMS_PRICE_MINOR: '-1' })).toThrow(ConfigError);
+    expect(loadConfig({ WHATSAPP_PRICE_MINOR: '450', SMS_PRICE_CURRENCY: 'IDR' }).requests.whatsappPrice).toEqual({
+      minor: 450,
+      currency: 'IDR',
+    });
+    expect(loadConfig({}).requests.whatsappPrice).toBeUndefined();
+    expect(() => loadConfig({ WHATSAPP_PRICE_MINOR: '1.5' })).toThrow(ConfigError);
     expect(() => loadConfig({ SMS_PRICE_MINOR: '8', SMS_PRICE_CURRENCY: 'dollars' })).toThrow(ConfigError);
   });
 

@@ -224,7 +224,7 @@ describeEachDatabase('the safety desk’s queues', (driver) => {
     });
   });
 
-  it("adds up today's SMS per country and per account against the caps", async () => {
+  it("adds up today's SMS and WhatsApp messages per country and per account against the caps, each at its price", async () => {
     const userId = await insertRequester(db(), 'Hadi');
     const day = sendDay();
     await db()
@@ -236,8 +236,11 @@ describeEachDatabase('the safety desk’s queues', (driver) => {
       .onConflictDoNothing();
     await insertRequest(db(), userId, { target: '+628123450001' });
     await insertRequest(db(), userId, { target: '+60123456789' });
+    // By WhatsApp: counted in the same caps, priced at its own price.
+    await insertRequest(db(), userId, { target: '+628123450002', sentByWhatsapp: true });
     const limits = testApp.config.requests.sendLimits;
-    const spend = await smsSpendToday(db(), limits, { minor: 5, currency: 'USD' });
+    const prices = { sms: { minor: 5, currency: 'USD' }, whatsapp: { minor: 2, currency: 'USD' } };
+    const spend = await smsSpendToday(db(), limits, prices);
     expect(spend.caps).toEqual({
       dailyBudget: limits.smsDailyBudget,
       perAccountPerDay: limits.smsPerAccountPerDay,
@@ -245,12 +248,33 @@ describeEachDatabase('the safety desk’s queues', (driver) => {
     });
     expect(spend.perAccount).toEqual(
       expect.arrayContaining([
-        { userId, displayName: 'Hadi', count: 3, spentMinor: 15, cap: limits.smsPerAccountPerDay },
+        {
+          userId,
+          displayName: 'Hadi',
+          count: 3,
+          whatsappCount: 1,
+          spentMinor: 2 * 5 + 1 * 2,
+          cap: limits.smsPerAccountPerDay,
+        },
       ]),
     );
-    expect(spend.perCountry.find((row) => row.country === 'MY')).toMatchObject({ allowed: false });
-    expect(spend.perCountry.find((row) => row.country === 'ID')!.count).toBeGreaterThanOrEqual(1);
+    expect(spend.perCountry.find((row) => row.country === 'MY')).toMatchObject({ allowed: false, whatsappCount: 0 });
+    const indonesia = spend.perCountry.find((row) => row.country === 'ID')!;
+    expect(indonesia.count).toBeGreaterThanOrEqual(2);
+    expect(indonesia.whatsappCount).toBeGreaterThanOrEqual(1);
     expect(spend.total.count).toBeGreaterThanOrEqual(5);
-    expect((await smsSpendToday(db(), limits, undefined)).total.spentMinor).toBeNull();
+    expect(spend.whatsapp.count).toBeGreaterThanOrEqual(1);
+    expect(spend.whatsapp.spentMinor).toBe(spend.whatsapp.count * 2);
+    expect(spend.sms).toEqual({ count: spend.total.count - spend.whatsapp.count, spentMinor: spend.sms.count * 5 });
+    expect(spend.total.spentMinor).toBe(spend.sms.spentMinor! + spend.whatsapp.spentMinor!);
+
+    // Without a WhatsApp price, what includes WhatsApp messages has no cost, rather than an SMS's.
+    const smsPriceOnly = await smsSpendToday(db(), limits, { sms: prices.sms, whatsapp: undefined });
+    expect(smsPriceOnly.perAccount.find((row) => row.userId === userId)!.spentMinor).toBeNull();
+    expect(smsPriceOnly.whatsapp.spentMinor).toBeNull();
+    expect(smsPriceOnly.sms.spentMinor).toBe(smsPriceOnly.sms.count * 5);
+    expect(smsPriceOnly.currency).toBe('USD');
+    const unpriced = await smsSpendToday(db(), limits, { sms: undefined, whatsapp: undefined });
+    expect([unpriced.total.spentMinor, unpriced.currency]).toEqual([null, null]);
   });
 });

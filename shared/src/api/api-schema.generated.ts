@@ -10511,7 +10511,7 @@ export interface paths {
                                         total: number;
                                         todayMinor: number | null;
                                         totalMinor: number | null;
-                                        /** @description null (and no amounts) when SMS_PRICE_MINOR is not set */
+                                        /** @description null (and no amounts) when neither SMS_PRICE_MINOR nor WHATSAPP_PRICE_MINOR is set */
                                         currency: string | null;
                                     };
                                     suspension: {
@@ -12383,21 +12383,34 @@ export interface paths {
                             message: string;
                             data: {
                                 day: string;
-                                /** @description null (and no amounts) when SMS_PRICE_MINOR is not set */
+                                /** @description null (and no amounts) when neither SMS_PRICE_MINOR nor WHATSAPP_PRICE_MINOR is set */
                                 currency: string | null;
                                 caps: {
                                     dailyBudget: number;
                                     perAccountPerDay: number;
                                     countries: string[];
                                 };
+                                /** @description Every SMS and WhatsApp message of the day (both count in the budget); spent: each at its own price */
                                 total: {
                                     count: number;
                                     spentMinor: number | null;
                                     capMinor: number | null;
                                 };
+                                /** @description The SMS of the day, at SMS_PRICE_MINOR */
+                                sms: {
+                                    count: number;
+                                    spentMinor: number | null;
+                                };
+                                /** @description The WhatsApp requests of the day, at WHATSAPP_PRICE_MINOR (null: that price is not set) */
+                                whatsapp: {
+                                    count: number;
+                                    spentMinor: number | null;
+                                };
                                 perCountry: {
                                     country: string;
                                     count: number;
+                                    /** @description Of count, sent by WhatsApp */
+                                    whatsappCount: number;
                                     spentMinor: number | null;
                                     allowed: boolean;
                                 }[];
@@ -12405,6 +12418,8 @@ export interface paths {
                                     userId: string;
                                     displayName: string | null;
                                     count: number;
+                                    /** @description Of count, sent by WhatsApp */
+                                    whatsappCount: number;
                                     spentMinor: number | null;
                                     cap: number;
                                 }[];

@@ -32,6 +32,24 @@ function SpendTables({ spend }: { spend: SmsSpend }) {
             children: t('smsSpend.totalValue', { count: spend.total.count, cap: spend.caps.dailyBudget }),
           },
           {
+            key: 'sms',
+            label: t('smsSpend.smsLine'),
+            children: t('smsSpend.lineValue', { count: spend.sms.count, spent: money(spend.sms.spentMinor) }),
+          },
+          // WhatsApp messages count in the same caps as SMS but cost their own price: their own line, where any.
+          ...(spend.whatsapp.count > 0 || spend.whatsapp.spentMinor !== null
+            ? [
+                {
+                  key: 'whatsapp',
+                  label: t('smsSpend.whatsappLine'),
+                  children: t('smsSpend.lineValue', {
+                    count: spend.whatsapp.count,
+                    spent: money(spend.whatsapp.spentMinor),
+                  }),
+                },
+              ]
+            : []),
+          {
             key: 'spent',
             label: t('smsSpend.spent'),
             children: t('smsSpend.spentValue', {
@@ -56,6 +74,7 @@ function SpendTables({ spend }: { spend: SmsSpend }) {
           columns={[
             { title: t('smsSpend.country'), dataIndex: 'country', render: country },
             { title: t('smsSpend.count'), dataIndex: 'count', align: 'right' },
+            { title: t('smsSpend.whatsappCount'), dataIndex: 'whatsappCount', align: 'right' },
             { title: t('smsSpend.spent'), dataIndex: 'spentMinor', align: 'right', render: money },
             {
               title: t('smsSpend.allowed'),
@@ -83,6 +102,7 @@ function SpendTables({ spend }: { spend: SmsSpend }) {
               render: (name: string | null) => name ?? t('reports.unknownRequester'),
             },
             { title: t('smsSpend.count'), dataIndex: 'count', align: 'right' },
+            { title: t('smsSpend.whatsappCount'), dataIndex: 'whatsappCount', align: 'right' },
             { title: t('smsSpend.spent'), dataIndex: 'spentMinor', align: 'right', render: money },
             { title: t('smsSpend.cap'), dataIndex: 'cap', align: 'right' },
           ]}
@@ -92,7 +112,10 @@ function SpendTables({ spend }: { spend: SmsSpend }) {
   );
 }
 
-/** /operator/sms-spend: today's SMS, in all, per country and per account, against the server's caps. */
+/**
+ * /operator/sms-spend: today's SMS and WhatsApp messages, in all and each apart, per country and per account, against
+ * the server's caps.
+ */
 export function SmsSpendPage() {
   const { t } = useTranslation(operatorNamespace);
   useConsoleTitle(t('smsSpend.title'));

@@ -294,7 +294,13 @@ const operatorDeskRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         response: { 200: smsSpendResponse, ...responses },
       },
     },
-    async () => ok(await smsSpendToday(app.db, requests.sendLimits, requests.smsPrice)),
+    async () =>
+      ok(
+        await smsSpendToday(app.db, requests.sendLimits, {
+          sms: requests.smsPrice,
+          whatsapp: requests.whatsappPrice,
+        }),
+      ),
   );
 };
 

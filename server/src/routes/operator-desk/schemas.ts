@@ -118,7 +118,10 @@ export const reportResponse = envelope(
           total: z.number().int(),
           todayMinor: z.number().int().nullable(),
           totalMinor: z.number().int().nullable(),
-          currency: z.string().nullable().describe('null (and no amounts) when SMS_PRICE_MINOR is not set'),
+          currency: z
+            .string()
+            .nullable()
+            .describe('null (and no amounts) when neither SMS_PRICE_MINOR nor WHATSAPP_PRICE_MINOR is set'),
         }),
         suspension: z.object({ id: z.uuid(), suspendedAt: at, note: z.string(), refundOwed: z.boolean() }).nullable(),
       })
@@ -216,21 +219,37 @@ const minor = z.number().int().nullable();
 export const smsSpendResponse = envelope(
   z.object({
     day: z.string(),
-    currency: z.string().nullable().describe('null (and no amounts) when SMS_PRICE_MINOR is not set'),
+    currency: z
+      .string()
+      .nullable()
+      .describe('null (and no amounts) when neither SMS_PRICE_MINOR nor WHATSAPP_PRICE_MINOR is set'),
     caps: z.object({
       dailyBudget: z.number().int(),
       perAccountPerDay: z.number().int(),
       countries: z.array(z.string()),
     }),
-    total: z.object({ count: z.number().int(), spentMinor: minor, capMinor: minor }),
+    total: z
+      .object({ count: z.number().int(), spentMinor: minor, capMinor: minor })
+      .describe('Every SMS and WhatsApp message of the day (both count in the budget); spent: each at its own price'),
+    sms: z.object({ count: z.number().int(), spentMinor: minor }).describe('The SMS of the day, at SMS_PRICE_MINOR'),
+    whatsapp: z
+      .object({ count: z.number().int(), spentMinor: minor })
+      .describe('The WhatsApp requests of the day, at WHATSAPP_PRICE_MINOR (null: that price is not set)'),
     perCountry: z.array(
-      z.object({ country: z.string(), count: z.number().int(), spentMinor: minor, allowed: z.boolean() }),
+      z.object({
+        country: z.string(),
+        count: z.number().int(),
+        whatsappCount: z.number().int().describe('Of count, sent by WhatsApp'),
+        spentMinor: minor,
+        allowed: z.boolean(),
+      }),
     ),
     perAccount: z.array(
       z.object({
         userId: z.string(),
         displayName: z.string().nullable(),
         count: z.number().int(),
+        whatsappCount: z.number().int().describe('Of count, sent by WhatsApp'),
         spentMinor: minor,
         cap: z.number().int(),
       }),
