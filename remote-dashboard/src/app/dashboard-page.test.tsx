@@ -20,6 +20,8 @@ describe('DashboardPage', () => {
   beforeEach(() => {
     fakeApi.on('get', '/api/v1/requests', { items: [], total: 0, page: 1, pageSize: 10 });
     fakeApi.on('get', '/api/v1/locate/country', { countryCode: null, attribution });
+    // The number tab's intro asks whether the server sends WhatsApp.
+    fakeApi.on('get', '/api/v1/requests/limit', { nextAllowedAt: null, optedOut: false, whatsapp: false });
   });
   afterEach(() => act(() => clearSession()));
 

@@ -111,6 +111,12 @@ describe('location requests by WhatsApp (Twilio configured with a WhatsApp sende
       headers: requester.headers,
     });
     expect(limit.json().data.whatsapp).toBe(true);
+    // Said by the link check too, for the page that has no number yet.
+    const linkCheck = await testApp.app.inject({
+      url: '/api/v1/requests/limit?channel=link',
+      headers: requester.headers,
+    });
+    expect(linkCheck.json().data.whatsapp).toBe(true);
 
     const { number, requestId, sent } = await sentByWhatsApp('en');
     expect(sent).toHaveLength(1);
@@ -330,6 +336,11 @@ describe('location requests by WhatsApp where it is not offered', () => {
         headers: requester.headers,
       });
       expect(limit.json().data.whatsapp).toBe(false);
+      const linkCheck = await testApp.app.inject({
+        url: '/api/v1/requests/limit?channel=link',
+        headers: requester.headers,
+      });
+      expect(linkCheck.json().data.whatsapp).toBe(false);
       const refused = await testApp.app.inject({
         method: 'POST',
         url: '/api/v1/requests/sms',

@@ -8413,7 +8413,7 @@ export interface paths {
                                 };
                                 /** @description channel=link: how many days a new link works (LINK_EXPIRY_DAYS) */
                                 linkExpiryDays?: number;
-                                /** @description channel=sms: whether the request may go by WhatsApp (POST /api/v1/requests/sms with channel whatsapp): a WhatsApp sender is configured, or, without Twilio, the local outbox keeps it as it keeps SMS */
+                                /** @description channel=sms: whether the request may go by WhatsApp (POST /api/v1/requests/sms with channel whatsapp): a WhatsApp sender is configured, or, without Twilio, the local outbox keeps it as it keeps SMS. channel=link answers it too, for a page that has no number yet */
                                 whatsapp?: boolean;
                             };
                         };

@@ -1,4 +1,4 @@
-import { act, configure, screen } from '@testing-library/react';
+import { act, cleanup, configure, screen } from '@testing-library/react';
 import { describeNumber } from '@kabari/shared/requests/phone-validation';
 import { rememberSearchedNumber } from '@kabari/shared/requests/searched-number';
 import { renderAt } from '../../../../jest/render-with-i18n';
@@ -15,6 +15,13 @@ beforeEach(() => {
   fakeApi.on('get', '/api/v1/locate/country', {
     countryCode: 'US',
     attribution: { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com/', license: 'CC BY 4.0' },
+  });
+  // Whether the server sends WhatsApp, asked through the link check (no number yet): here it does not.
+  fakeApi.on('get', '/api/v1/requests/limit', {
+    nextAllowedAt: null,
+    optedOut: false,
+    linkExpiryDays: 7,
+    whatsapp: false,
   });
 });
 
@@ -64,5 +71,39 @@ describe('the number searched before the account', () => {
     });
     expect(number).toHaveValue('');
     expect(screen.queryByRole('status')).toBeNull();
+  });
+});
+
+describe('the intro of a request by number', () => {
+  it('says SMS where the server sends no WhatsApp', async () => {
+    await renderSearch('/dashboard');
+    expect(
+      await screen.findByText(
+        "We send an SMS from Kabari's own number. It names you and asks whether they want to share their location.",
+      ),
+    ).toBeInTheDocument();
+    expect(fakeApi.calls('get', '/api/v1/requests/limit').map((call) => call.query)).toEqual([{ channel: 'link' }]);
+  });
+
+  it('says WhatsApp or SMS where the server sends WhatsApp, in English and Indonesian', async () => {
+    fakeApi.on('get', '/api/v1/requests/limit', {
+      nextAllowedAt: null,
+      optedOut: false,
+      linkExpiryDays: 7,
+      whatsapp: true,
+    });
+    await renderSearch('/dashboard');
+    expect(
+      await screen.findByText(
+        "We send a WhatsApp message, or an SMS if you prefer, from Kabari's own number. It names you and asks whether they want to share their location.",
+      ),
+    ).toBeInTheDocument();
+    cleanup();
+    await renderSearch('/id/dashboard');
+    expect(
+      await screen.findByText(
+        'Kami mengirim pesan WhatsApp, atau SMS jika Anda memilihnya, dari nomor Kabari sendiri. Pesan itu menyebut nama Anda dan menanyakan apakah ia mau membagikan lokasinya.',
+      ),
+    ).toBeInTheDocument();
   });
 });

@@ -13,6 +13,7 @@ import { dashboardRequestsNamespace } from '../../i18n/dashboard-requests-namesp
 import { ChooseMessageModal } from '../message-request/choose-message-modal';
 import type { MessageChannel } from '../message-request/message-api';
 import { LinkGenerator } from '../link-generator/link-generator';
+import { fetchLimit } from '../../lib/send-limit';
 import './new-search.css';
 
 const SearchingModal = lazy(() => import('@kabari/shared/requests/searching-modal'));
@@ -33,6 +34,21 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
   const [searching, setSearching] = useState<string | null>(null);
   const { number, setNumber, error, checking, input, find } = useNumberCheck(country, setSearching);
   const [searchedBefore, setSearchedBefore] = useState<string | null>(null);
+  // Whether this server sends requests by WhatsApp: the intro says so. Asked without a number (the link check's
+  // answer says it); until known, or if it cannot be, the intro says SMS.
+  const [whatsApp, setWhatsApp] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    fetchLimit({ channel: 'link' })
+      .then((limit) => {
+        if (!cancelled) setWhatsApp(limit.whatsapp === true);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, []);
 
   // The number the visitor searched before creating their account, filled in once, then forgotten.
   useEffect(() => {
@@ -53,7 +69,7 @@ function NumberMode({ locale, onCompose }: { locale: Locale; onCompose: (compose
 
   return (
     <form className="new-search__form" noValidate onSubmit={(event) => void find(event)}>
-      <p className="new-search__intro">{t('number.intro')}</p>
+      <p className="new-search__intro">{whatsApp ? t('number.introWhatsApp') : t('number.intro')}</p>
       {searchedBefore && (
         <p className="new-search__searched" role="status">
           {t('number.searched', { number: searchedBefore })}

@@ -109,7 +109,8 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
         nextAllowedAt: limit.nextAllowedAt?.toISOString() ?? null,
         optedOut: limit.optedOut,
         ...(request.query.channel === 'link' ? { linkExpiryDays: expiryDays } : {}),
-        ...(request.query.channel === 'sms' ? { whatsapp: sender.outbox.whatsappTransport !== 'none' } : {}),
+        // The link check says it too: unthrottled, it is how a page with no number yet learns it.
+        ...(request.query.channel !== 'email' ? { whatsapp: sender.outbox.whatsappTransport !== 'none' } : {}),
         ...(refusal
           ? {
               refusal: {

@@ -167,7 +167,8 @@ export const limitResponse = envelope(
       .optional()
       .describe(
         'channel=sms: whether the request may go by WhatsApp (POST /api/v1/requests/sms with channel whatsapp): ' +
-          'a WhatsApp sender is configured, or, without Twilio, the local outbox keeps it as it keeps SMS',
+          'a WhatsApp sender is configured, or, without Twilio, the local outbox keeps it as it keeps SMS. ' +
+          'channel=link answers it too, for a page that has no number yet',
       ),
   }),
 );
