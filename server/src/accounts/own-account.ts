@@ -42,7 +42,7 @@ export interface AccountDeps {
   outbox: MessageOutbox;
   auth: Pick<AuthServices, 'secrets' | 'passwordCipher'>;
   geo: { reverseGeocoder: ReverseGeocoder };
-  billing: Pick<Billing, 'clock' | 'sandbox' | 'stripe' | 'paypal'>;
+  billing: Pick<Billing, 'clock' | 'sandbox' | 'stripe' | 'paypal' | 'midtrans'>;
   log: Logger;
 }
 

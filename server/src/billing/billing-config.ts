@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { Locale } from '../lib/messages';
-import type { PaypalSettings, StripeSettings } from '../payments/provider-settings';
+import type { MidtransSettings, PaypalSettings, StripeSettings } from '../payments/provider-settings';
 import { isKnownCurrency, parseMajorAmount } from '@kabari/rules/money';
 
 /**
@@ -64,6 +64,21 @@ export const billingEnvironment = {
   PAYPAL_CLIENT_SECRET: text,
   PAYPAL_WEBHOOK_ID: text,
   PAYPAL_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  // Midtrans (Core API): QRIS, e-wallets and bank virtual accounts for a price in rupiah.
+  MIDTRANS_SERVER_KEY: text.refine(
+    (value) => value === undefined || !/^(SB-)?Mid-client-/.test(value),
+    'expected the server key (Mid-server-…), not the client key: Kabari calls Midtrans from the server only',
+  ),
+  MIDTRANS_ENVIRONMENT: z.enum(['sandbox', 'production']).optional(),
+  MIDTRANS_MERCHANT_NAME: text.refine(
+    (value) => value === undefined || value.length <= 50,
+    'expected the merchant name as Midtrans shows it to payers (at most 50 characters)',
+  ),
+  // Tests only: the local fake of Midtrans's API (never with PUBLIC_URL).
+  MIDTRANS_API_URL: text.refine(
+    (value) => value === undefined || /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(value),
+    'expected the base address of a local fake of the Midtrans API, such as http://127.0.0.1:4010',
+  ),
   // The sandbox processor: on by default in a local trial only; never beside a real provider.
   PAYMENTS_SANDBOX: z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
@@ -87,6 +102,7 @@ export interface BillingConfig {
   renewalIntervalSeconds: number;
   stripe: StripeSettings | undefined;
   paypal: PaypalSettings | undefined;
+  midtrans: MidtransSettings | undefined;
   /** The sandbox processor takes every payment (no real provider is configured, and this is a trial or asked). */
   sandbox: boolean;
   /**
@@ -147,6 +163,51 @@ function allOrNone<T extends string>(
   return true;
 }
 
+/**
+ * Midtrans: off without its server key; with it, the merchant name payers see beside the QR code is required too,
+ * and the environment must match the key (a sandbox key starts SB-). Any Midtrans variable without the key is a
+ * half-configured gateway. The fake's address is for tests only: never in a deployment.
+ */
+function midtransSettings(
+  e: BillingEnvironment,
+  localTrial: boolean,
+  fail: (message: string) => Error,
+): MidtransSettings | undefined {
+  const problems: string[] = [];
+  const key = e.MIDTRANS_SERVER_KEY;
+  if (key === undefined) {
+    const stray = (['MIDTRANS_ENVIRONMENT', 'MIDTRANS_MERCHANT_NAME', 'MIDTRANS_API_URL'] as const).filter(
+      (name) => e[name] !== undefined,
+    );
+    if (stray.length === 0) return undefined;
+    throw fail(`  MIDTRANS_SERVER_KEY: required when ${stray.join(', ')} is set (it is missing)`);
+  }
+  const environment = e.MIDTRANS_ENVIRONMENT ?? 'sandbox';
+  if (e.MIDTRANS_MERCHANT_NAME === undefined) {
+    problems.push('  MIDTRANS_MERCHANT_NAME: required when Midtrans is configured (it is missing)');
+  }
+  if (environment === 'production' && key.startsWith('SB-')) {
+    problems.push(
+      '  MIDTRANS_ENVIRONMENT: production with a sandbox server key (SB-…): set sandbox, or the production key',
+    );
+  }
+  if (environment === 'sandbox' && !key.startsWith('SB-') && e.MIDTRANS_ENVIRONMENT === undefined) {
+    problems.push('  MIDTRANS_ENVIRONMENT: required with a production server key (set production, or use the SB- key)');
+  }
+  if (e.MIDTRANS_API_URL !== undefined && !localTrial) {
+    problems.push(
+      '  MIDTRANS_API_URL: points Midtrans at a local fake, for tests only: it cannot be set with PUBLIC_URL',
+    );
+  }
+  if (problems.length > 0) throw fail(problems.join('\n'));
+  return {
+    serverKey: key,
+    environment,
+    merchantName: e.MIDTRANS_MERCHANT_NAME!,
+    apiUrl: e.MIDTRANS_API_URL?.replace(/\/+$/, ''),
+  };
+}
+
 /** `localTrial`: no PUBLIC_URL, where the sandbox is the default processor. */
 export function billingConfig(
   e: BillingEnvironment,
@@ -156,14 +217,16 @@ export function billingConfig(
   const wrap = (message: string) => fail(`Invalid configuration:\n${message}`);
   const stripe = allOrNone(e, ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'], 'Stripe', wrap);
   const paypal = allOrNone(e, ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'], 'PayPal', wrap);
-  if ((stripe || paypal) && e.PAYMENTS_SANDBOX === true) {
+  const midtrans = midtransSettings(e, localTrial, wrap);
+  if ((stripe || paypal || midtrans) && e.PAYMENTS_SANDBOX === true) {
     throw wrap(
       '  PAYMENTS_SANDBOX: the sandbox is never offered beside a real provider (real and pretend payments must ' +
-        'not mix): unset PAYMENTS_SANDBOX, or remove the STRIPE_* and PAYPAL_* keys',
+        'not mix): unset PAYMENTS_SANDBOX, or remove the STRIPE_*, PAYPAL_* and MIDTRANS_* keys',
     );
   }
   return {
-    sandbox: !stripe && !paypal && (e.PAYMENTS_SANDBOX ?? localTrial),
+    sandbox: !stripe && !paypal && !midtrans && (e.PAYMENTS_SANDBOX ?? localTrial),
+    midtrans,
     applePayDomainFile: applePayDomainFile(e.APPLE_PAY_DOMAIN_FILE, stripe, wrap),
     prices: { en: price('EN', e, wrap), id: price('ID', e, wrap) },
     periodDays: e.BILLING_PERIOD_DAYS,

@@ -1,3 +1,5 @@
+import type { LocalChannel } from '../db/column-values';
+import type { MidtransProcessor } from '../payments/midtrans';
 import type { PaypalProcessor } from '../payments/paypal';
 import type { StripeProcessor } from '../payments/stripe';
 import type { Locale } from '../lib/messages';
@@ -15,6 +17,8 @@ export interface PaymentMethods {
   card: 'stripe' | 'sandbox' | null;
   wallet: 'stripe' | 'sandbox' | null;
   paypal: 'paypal' | 'sandbox' | null;
+  /** QRIS, e-wallets and virtual accounts: only for a price in rupiah. */
+  local: 'midtrans' | 'sandbox' | null;
 }
 
 export interface PaymentTerms {
@@ -24,6 +28,8 @@ export interface PaymentTerms {
   period: number;
   nextDebitDay: string;
   methods: PaymentMethods;
+  /** The local channels offered, in the order the payment step shows them; empty when methods.local is null. */
+  localChannels: LocalChannel[];
   sandbox: boolean;
   /** false: no processor at all; the payment form says so and asks for nothing. */
   paymentsConfigured: boolean;
@@ -50,6 +56,8 @@ export interface Billing {
   stripe: StripeProcessor | undefined;
   /** PayPal when configured (tests may swap in one pointed at a fake PayPal API). */
   paypal: PaypalProcessor | undefined;
+  /** Midtrans when configured (tests point it at a local fake of its API). */
+  midtrans: MidtransProcessor | undefined;
   /** One pass of the renewal job at `at` (default: the billing clock), optionally for one user only. */
   runRenewals(at?: Date, userId?: string): Promise<RenewalReport>;
   /** One pass of the sign-up reconciliation job at `at` (default: the billing clock): late webhooks. */

@@ -17,7 +17,7 @@ const say = messagesOf('devBilling');
 export interface DevBillingDeps {
   db: Database;
   outbox: MessageOutbox;
-  billing: Pick<Billing, 'clock' | 'sandbox' | 'stripe' | 'paypal' | 'runRenewals'>;
+  billing: Pick<Billing, 'clock' | 'sandbox' | 'stripe' | 'paypal' | 'midtrans' | 'runRenewals'>;
 }
 
 async function userIdOf(deps: DevBillingDeps, email: string): Promise<string> {

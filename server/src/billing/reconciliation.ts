@@ -1,6 +1,7 @@
 import type { PaymentProvider } from '../db/column-values';
 import type { Database } from '../db/open-database';
 import type { Logger } from '../lib/logger';
+import type { MidtransProcessor } from '../payments/midtrans';
 import type { PaypalProcessor } from '../payments/paypal';
 import type { StripeProcessor } from '../payments/stripe';
 import type { MessageOutbox } from '../messages/message-outbox';
@@ -15,6 +16,7 @@ export interface ReconciliationDeps {
   config: BillingConfig;
   stripe: StripeProcessor | undefined;
   paypal: PaypalProcessor | undefined;
+  midtrans?: MidtransProcessor | undefined;
   log: Logger;
   /** OPERATOR_EMAIL: told about a refund the provider refused, to make it by hand. */
   operatorEmail: string;

@@ -22,12 +22,17 @@ import {
 
 export type RefundDeps = Pick<
   ReconciliationDeps,
-  'db' | 'outbox' | 'config' | 'stripe' | 'paypal' | 'log' | 'operatorEmail'
+  'db' | 'outbox' | 'config' | 'stripe' | 'paypal' | 'midtrans' | 'log' | 'operatorEmail'
 >;
 
 /** The processors that can give money back here: the sandbox only while it is on. */
 function refundProcessors(deps: RefundDeps) {
-  return processorsOf({ sandbox: deps.config.sandbox, stripe: deps.stripe, paypal: deps.paypal });
+  return processorsOf({
+    sandbox: deps.config.sandbox,
+    stripe: deps.stripe,
+    paypal: deps.paypal,
+    midtrans: deps.midtrans,
+  });
 }
 
 /**

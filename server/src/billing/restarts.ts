@@ -27,7 +27,7 @@ export async function recordPendingRestart(
     registrationId: string;
     userId: string;
     subscription: Subscription;
-    provider: 'stripe' | 'paypal';
+    provider: PaymentProvider;
     providerRef: string;
     now: Date;
   },

@@ -31,7 +31,7 @@ export interface SubscriptionDeps {
   auth: Pick<AuthServices, 'cache'>;
   billing: Pick<
     Billing,
-    'clock' | 'config' | 'sandbox' | 'stripe' | 'paypal' | 'methodsFor' | 'renewalTerms' | 'refundOwedNow'
+    'clock' | 'config' | 'sandbox' | 'stripe' | 'paypal' | 'midtrans' | 'methodsFor' | 'renewalTerms' | 'refundOwedNow'
   >;
   log: Logger;
 }

@@ -15,9 +15,15 @@ export const VERIFICATION_PURPOSES = [
   'overview_session',
 ] as const;
 export const CONTACT_TOPICS = ['question', 'billing', 'privacy', 'misuse', 'other'] as const;
-export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'paypal'] as const;
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'paypal', 'midtrans'] as const;
 /** The providers whose webhooks Kabari takes (the sandbox has none). */
-export const WEBHOOK_PROVIDERS = ['stripe', 'paypal'] as const;
+export const WEBHOOK_PROVIDERS = ['stripe', 'paypal', 'midtrans'] as const;
+/**
+ * The ways to pay in Indonesia that the payer completes in their own app (through Midtrans, or the sandbox), in the
+ * order the payment step shows them: QRIS (which every bank and e-wallet app scans, OVO and DANA included), the
+ * e-wallets with a link into their app, then the banks' virtual accounts and Mandiri's bill payment.
+ */
+export const LOCAL_CHANNELS = ['qris', 'gopay', 'shopeepay', 'bca_va', 'bni_va', 'bri_va', 'mandiri_bill'] as const;
 
 export const OUTBOX_CHANNELS = ['email', 'sms', 'push', 'whatsapp'] as const;
 export const OUTBOX_STATES = ['queued', 'sent', 'failed'] as const;
@@ -74,6 +80,7 @@ export const VOICE_MEDIA_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4', 'audio
 export type ContactTopic = (typeof CONTACT_TOPICS)[number];
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
+export type LocalChannel = (typeof LOCAL_CHANNELS)[number];
 export type RequestEventType = (typeof REQUEST_EVENT_TYPES)[number];
 export type RegistrationState = (typeof REGISTRATION_STATES)[number];
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];

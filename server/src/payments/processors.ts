@@ -5,7 +5,7 @@ import { sandboxProcessor } from './sandbox-processor';
 export type PaymentProcessors = Partial<Record<PaymentProvider, PaymentProcessor>>;
 
 /**
- * The processors this instance has: the sandbox only while it is on, Stripe and PayPal when they are configured.
+ * The processors this instance has: the sandbox only while it is on, Stripe, PayPal and Midtrans when configured.
  * A subscription the sandbox took before it was turned off then finds no processor: nothing renews it for free,
  * and nothing refunds or forgets through it.
  */
@@ -13,10 +13,12 @@ export function processorsOf(configured: {
   sandbox: boolean;
   stripe: PaymentProcessor | undefined;
   paypal: PaymentProcessor | undefined;
+  midtrans?: PaymentProcessor | undefined;
 }): PaymentProcessors {
   return {
     ...(configured.sandbox ? { sandbox: sandboxProcessor } : {}),
     ...(configured.stripe ? { stripe: configured.stripe } : {}),
     ...(configured.paypal ? { paypal: configured.paypal } : {}),
+    ...(configured.midtrans ? { midtrans: configured.midtrans } : {}),
   };
 }

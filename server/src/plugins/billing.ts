@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import type * as MidtransModule from '../payments/midtrans';
 import type * as PaypalModule from '../payments/paypal';
 import type * as StripeModule from '../payments/stripe';
 import { paypalTakes } from '../payments/paypal-outcomes';
@@ -14,6 +15,7 @@ import { BillingClock, addDays } from '../billing/clock';
 import { toMajor } from '@kabari/rules/money';
 import { refundOwedFor } from '../billing/refunds-owed';
 import type { Billing, PaymentMethods, PaymentTerms } from '../billing/billing-services';
+import { LOCAL_CHANNELS } from '../db/column-values';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,11 +30,15 @@ declare module 'fastify' {
  * payments are not configured.
  */
 export function paymentMethods(config: BillingConfig, currency: string): PaymentMethods {
-  if (config.sandbox) return { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' };
+  // QRIS, the e-wallets and the virtual accounts take rupiah only.
+  const rupiah = currency === 'IDR';
+  if (config.sandbox)
+    return { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox', local: rupiah ? 'sandbox' : null };
   return {
     card: config.stripe ? 'stripe' : null,
     wallet: config.stripe ? 'stripe' : null,
     paypal: config.paypal && paypalTakes(currency) ? 'paypal' : null,
+    local: config.midtrans && rupiah ? 'midtrans' : null,
   };
 }
 
@@ -41,7 +47,7 @@ export default fp(
     const config = options.config.billing;
     const clock = new BillingClock();
     const sandbox = config.sandbox;
-    const configured = sandbox || !!config.stripe || !!config.paypal;
+    const configured = sandbox || !!config.stripe || !!config.paypal || !!config.midtrans;
     if (config.paypal) {
       for (const [locale, price] of Object.entries(config.prices)) {
         if (!paypalTakes(price.currency)) {
@@ -61,6 +67,9 @@ export default fp(
     const paypal = config.paypal
       ? new (require('../payments/paypal') as typeof PaypalModule).PaypalProcessor(config.paypal)
       : undefined;
+    const midtrans = config.midtrans
+      ? new (require('../payments/midtrans') as typeof MidtransModule).MidtransProcessor(config.midtrans)
+      : undefined;
     /* eslint-enable @typescript-eslint/no-require-imports */
 
     // Read at call time: tests swap in processors with fake HTTP clients.
@@ -70,6 +79,7 @@ export default fp(
       config,
       stripe: app.billing.stripe,
       paypal: app.billing.paypal,
+      midtrans: app.billing.midtrans,
       log: app.log,
       operatorEmail: options.config.operatorEmail,
     });
@@ -79,31 +89,36 @@ export default fp(
       price: { currency: string; firstDayAmount: number; amount: number },
       periodDays: number,
       nextDebitDay: Date,
-    ): PaymentTerms => ({
-      currencyCode: price.currency,
-      firstDayDebitAmount: toMajor(price.firstDayAmount, price.currency),
-      amount: toMajor(price.amount, price.currency),
-      period: periodDays,
-      nextDebitDay: nextDebitDay.toISOString(),
-      methods: paymentMethods(config, price.currency),
-      sandbox,
-      paymentsConfigured: configured,
-      ...(config.stripe
-        ? {
-            stripePublishableKey: config.stripe.publishableKey,
-            stripeAmounts: {
-              firstDayDebitAmount: stripeAmount(price.firstDayAmount, price.currency),
-              amount: stripeAmount(price.amount, price.currency),
-            },
-          }
-        : {}),
-      ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),
-    });
+    ): PaymentTerms => {
+      const methods = paymentMethods(config, price.currency);
+      return {
+        currencyCode: price.currency,
+        firstDayDebitAmount: toMajor(price.firstDayAmount, price.currency),
+        amount: toMajor(price.amount, price.currency),
+        period: periodDays,
+        nextDebitDay: nextDebitDay.toISOString(),
+        methods,
+        localChannels: methods.local ? [...LOCAL_CHANNELS] : [],
+        sandbox,
+        paymentsConfigured: configured,
+        ...(config.stripe
+          ? {
+              stripePublishableKey: config.stripe.publishableKey,
+              stripeAmounts: {
+                firstDayDebitAmount: stripeAmount(price.firstDayAmount, price.currency),
+                amount: stripeAmount(price.amount, price.currency),
+              },
+            }
+          : {}),
+        ...(config.paypal ? { paypalClientId: config.paypal.clientId } : {}),
+      };
+    };
 
     app.decorate('billing', {
       config,
       stripe,
       paypal,
+      midtrans,
       runRenewals(at, userId) {
         return runRenewals(
           { db: app.db, outbox: app.outbox, config, processors: processorsOf(app.billing), log: app.log },

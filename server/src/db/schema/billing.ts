@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
+  LOCAL_CHANNELS,
   oneOf,
   PAYMENT_KINDS,
   PAYMENT_PROVIDERS,
@@ -161,6 +162,30 @@ export const payments = pgTable(
     check('payments_provider_check', oneOf(table.provider, PAYMENT_PROVIDERS)),
     check('payments_refund_reason_check', oneOf(table.refundReason, REFUND_REASONS)),
   ],
+);
+
+/**
+ * What a payment the payer completes in their own app (QRIS, an e-wallet, a virtual account) shows while it waits,
+ * one per attempt (a sign-up, or a renewal by hand): kept so that a visitor who closed the page and came back sees
+ * the same code or account number, and so that it ends at its expiry. The attempt's id is the gateway's order id.
+ */
+export const localPayments = pgTable(
+  'local_payments',
+  {
+    registrationId: uuid('registration_id')
+      .primaryKey()
+      .references(() => registrations.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: LOCAL_CHANNELS }).notNull(),
+    currency: text('currency').notNull(),
+    amount: integer('amount').notNull(),
+    qrString: text('qr_string'),
+    deeplinkUrl: text('deeplink_url'),
+    vaNumber: text('va_number'),
+    billerCode: text('biller_code'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [check('local_payments_channel_check', oneOf(table.channel, LOCAL_CHANNELS))],
 );
 
 /** Webhook events already handled: a replayed event finds its row and has no second effect. */

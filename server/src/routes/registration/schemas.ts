@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCAL_CHANNELS } from '../../db/column-values';
 import { inputMessage } from '../../lib/messages';
 import { displayNameField } from '../../auth/display-name';
 import { envelope } from '../../lib/envelope';
@@ -10,6 +11,10 @@ const methodsSchema = z.object({
   card: z.enum(['stripe', 'sandbox']).nullable(),
   wallet: z.enum(['stripe', 'sandbox']).nullable(),
   paypal: z.enum(['paypal', 'sandbox']).nullable(),
+  local: z
+    .enum(['midtrans', 'sandbox'])
+    .nullable()
+    .describe('QRIS, e-wallets and bank virtual accounts (a price in rupiah only); null: not offered'),
 });
 
 export const paidAmountResponse = envelope(
@@ -20,6 +25,9 @@ export const paidAmountResponse = envelope(
     period: z.number().int().describe('Days per renewal'),
     nextDebitDay: z.string().describe('ISO time of the first renewal if the subscription starts now'),
     methods: methodsSchema.describe('Which processor takes each method; null: not offered'),
+    localChannels: z
+      .array(z.enum(LOCAL_CHANNELS))
+      .describe('The local channels offered, in display order (QRIS first); empty when methods.local is null'),
     sandbox: z.boolean().describe('True when the sandbox processor takes payments: no money moves'),
     paymentsConfigured: z
       .boolean()

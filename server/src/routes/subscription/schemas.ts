@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAYMENT_PROVIDERS } from '../../db/column-values';
 import { inputMessage } from '../../lib/messages';
 import { envelope } from '../../lib/envelope';
 import { paypalOrderId, sandboxCard } from '../registration/schemas';
@@ -12,7 +13,7 @@ export const subscriptionInfoSchema = z.object({
   firstDayDebitAmount: z.number(),
   currencyCode: z.string(),
   period: z.number().int().describe('Days per renewal'),
-  provider: z.enum(['sandbox', 'stripe', 'paypal']),
+  provider: z.enum(PAYMENT_PROVIDERS),
   sandbox: z.boolean().describe('Paid through the sandbox processor: no money moved'),
   cancelledAt: z.string().nullable(),
   createdAt: z.string(),
