@@ -7,7 +7,8 @@ import { chooseMessageInFacts, signInAsSubscriber, toasts } from '../support/app
 import { devToolUrl } from '../support/kabari-server';
 
 // A request by WhatsApp in the local trial (no Twilio): the message stays in the local outbox as a WhatsApp message,
-// whose buttons play Twilio's receipts; the requester's history follows them live, without a reload.
+// whose buttons play Twilio's receipts and the recipient's STOP reply; the requester's history follows them live,
+// without a reload.
 const test = withOwnKabari({ DEV_OUTBOX: 'true' });
 test.describe.configure({ timeout: 120_000 });
 
@@ -31,6 +32,10 @@ const journeys = [
       outbox: 'In the local outbox, not sent (no WhatsApp provider is configured)',
       delivered: 'Delivered',
       read: 'Read',
+      intro: "We send a WhatsApp message, or an SMS if you prefer, from Kabari's own number.",
+      stopWord: 'STOP',
+      confirmation: 'Kabari: done. This number will get no more location requests',
+      declined: 'Declined',
     },
   },
   {
@@ -52,6 +57,10 @@ const journeys = [
       outbox: 'Di kotak keluar lokal, tidak terkirim (penyedia WhatsApp belum dikonfigurasi)',
       delivered: 'Sampai ke penerima',
       read: 'Sudah dibaca',
+      intro: 'Kami mengirim pesan WhatsApp, atau SMS jika Anda memilihnya, dari nomor Kabari sendiri.',
+      stopWord: 'BERHENTI',
+      confirmation: 'Kabari: selesai. Nomor ini tidak akan menerima permintaan lokasi lagi',
+      declined: 'Ditolak',
     },
   },
 ] as const;
@@ -69,6 +78,8 @@ for (const { locale, path, number, typed, say } of journeys) {
     await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!, { displayName: 'Rina Wijaya' }));
     await page.goto(path);
     const search = page.getByRole('region', { name: say.newSearch });
+    // This server sends WhatsApp (the local outbox keeps it): the intro says so.
+    await expect(search).toContainText(say.intro);
     await search.getByLabel(say.mobileNumber).fill(typed);
     await search.getByRole('button', { name: say.find }).click();
     const message = page.getByRole('dialog', { name: say.chooseMessage });
@@ -102,6 +113,17 @@ for (const { locale, path, number, typed, say } of journeys) {
     await sent.getByRole('button', { name: 'Simulate “read”' }).click();
     await expect(sent.getByText('receipt: read')).toBeVisible();
     await expect(row.getByTestId('request-delivery')).toHaveText(say.read);
+
+    // The recipient answers the WhatsApp message with the stop word of its language: opted out, the request
+    // declined live, and one confirmation back by WhatsApp (newest first).
+    await sent
+      .getByRole('button', { name: `Reply “${say.stopWord}”` })
+      .first()
+      .click();
+    await expect(sent).toHaveCount(2);
+    await expect(sent.first().getByRole('heading', { name: 'WhatsApp', level: 2 })).toBeVisible();
+    await expect(sent.first().locator('pre')).toContainText(say.confirmation);
+    await expect(row).toContainText(say.declined);
   });
 }
 
