@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiError } from '../api/api-error';
 import { renderAt } from '../../../jest/render-with-i18n';
@@ -85,5 +85,102 @@ describe('the payment form when a payment fails', () => {
     cleanup();
     const refused = await failWith('/', 'signUp', new ApiError('This payment method is not available here.', 400), en);
     expect(refused).toHaveTextContent('This payment method is not available here.');
+  });
+});
+
+describe('the payment form for a price in rupiah', () => {
+  // The cast: the local methods are read from the answer whatever the generated types say of them yet.
+  const rupiahTerms = {
+    currencyCode: 'IDR',
+    firstDayDebitAmount: 4900,
+    amount: 449000,
+    period: 30,
+    nextDebitDay: '2031-01-02T00:00:00.000Z',
+    methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox', local: 'sandbox' },
+    localChannels: ['qris', 'gopay', 'shopeepay', 'bca_va', 'bni_va', 'bri_va', 'mandiri_bill'],
+    sandbox: true,
+    paymentsConfigured: true,
+  } as PaymentTerms;
+
+  async function renderRupiah(url: string, handlers: PaymentHandlers, onPaid = jest.fn()) {
+    await renderAt(
+      url,
+      <PaymentForm
+        name="rupiah"
+        terms={rupiahTerms}
+        locale={url.startsWith('/id') ? 'id' : 'en'}
+        handlers={handlers}
+        onPaid={onPaid}
+      />,
+    );
+    return screen.getByRole('group', { name: url.startsWith('/id') ? 'Metode pembayaran' : 'Payment method' });
+  }
+
+  it('offers QRIS first, then e-wallets and bank virtual accounts, then the card, wallet and PayPal', async () => {
+    const methods = await renderRupiah('/id/', { sandbox: jest.fn(), stripe: jest.fn(), local: jest.fn() });
+    expect(
+      within(methods)
+        .getAllByRole('radio')
+        .map((radio) => radio.closest('label')?.textContent),
+    ).toEqual([
+      'QRIS',
+      'E-wallet: GoPay, ShopeePay',
+      'Virtual Account bank: BCA, BNI, BRI, Mandiri',
+      'Kartu',
+      'Dompet digital sandbox',
+      'PayPal sandbox',
+    ]);
+    expect(screen.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    expect(screen.getByText(/^Satu kode untuk semua aplikasi bank dan e-wallet: OVO, DANA/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Bayar Rp\s?4\.900 dengan QRIS$/ })).toBeInTheDocument();
+    // No card field while a local method is chosen.
+    expect(screen.queryByLabelText('Nomor kartu')).toBeNull();
+  });
+
+  it('says OVO and DANA pay through QRIS, and pays a bank transfer chosen by keyboard', async () => {
+    const local = jest.fn().mockResolvedValue('reg-bri');
+    const onPaid = jest.fn();
+    await renderRupiah('/', { sandbox: jest.fn(), stripe: jest.fn(), local }, onPaid);
+    await userEvent.click(screen.getByRole('radio', { name: 'QRIS' }));
+    await userEvent.keyboard('{ArrowDown}');
+    expect(screen.getByRole('radio', { name: 'E-wallet: GoPay, ShopeePay' })).toBeChecked();
+    const wallets = screen.getByRole('group', { name: 'Which e-wallet?' });
+    expect(within(wallets).getByRole('radio', { name: 'GoPay' })).toBeChecked();
+    expect(
+      within(wallets).getByText('Paying with OVO, DANA or a bank app? Choose QRIS: they all scan it.'),
+    ).toBeVisible();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(screen.getByRole('radio', { name: 'Bank virtual account: BCA, BNI, BRI, Mandiri' })).toBeChecked();
+    const banks = screen.getByRole('group', { name: 'Which bank?' });
+    await userEvent.click(within(banks).getByRole('radio', { name: 'BCA' }));
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(within(banks).getByRole('radio', { name: 'BRI' })).toBeChecked();
+    // The terms first: nothing is asked of the gateway without them.
+    await userEvent.click(screen.getByRole('button', { name: /^Pay IDR\s?4,900 by BRI transfer$/ }));
+    expect(await screen.findByText('Please accept the terms to continue')).toBeInTheDocument();
+    expect(local).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: /^Pay IDR\s?4,900 by BRI transfer$/ }));
+    expect(local).toHaveBeenCalledWith('bri_va');
+    expect(onPaid).toHaveBeenCalledWith('reg-bri');
+  });
+
+  it('offers no local method where the caller cannot take one, nor for a price in dollars', async () => {
+    const methods = await renderRupiah('/', { sandbox: jest.fn(), stripe: jest.fn() });
+    expect(within(methods).queryByRole('radio', { name: 'QRIS' })).toBeNull();
+    cleanup();
+    const dollars = { ...rupiahTerms, currencyCode: 'USD', methods: { ...rupiahTerms.methods, local: null } };
+    await renderAt(
+      '/',
+      <PaymentForm
+        name="dollars"
+        terms={dollars as PaymentTerms}
+        locale="en"
+        handlers={{ sandbox: jest.fn(), stripe: jest.fn(), local: jest.fn() }}
+        onPaid={jest.fn()}
+      />,
+    );
+    expect(screen.getByRole('radio', { name: 'Card' })).toBeChecked();
+    expect(screen.queryByRole('radio', { name: 'QRIS' })).toBeNull();
   });
 });

@@ -24,12 +24,17 @@ import { formatMoney } from '@kabari/rules/money';
 import type { PaymentTerms } from './payment-terms';
 import { PaymentTermsSummary, type PaymentKind } from './payment-terms-summary';
 import { PaypalButton } from './paypal-button';
+import { LocalMethodChoice } from './local-method-choice';
+import { localChannelsOf, localGroupOf, localProviderOf, type LocalChannel, type LocalGroup } from './local-payment';
 import { loadStripeOnce, StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
 import { StripeWalletButton } from './stripe-wallet-button';
 import { paymentsNamespace } from './payments-namespace';
 import './payment-form.css';
 
 export type PaymentMethod = 'card' | 'wallet' | 'paypal';
+/** What the method radio group offers: the local groups (rupiah prices) before the card, wallet and PayPal. */
+type MethodChoice = LocalGroup | PaymentMethod;
+const localGroups: readonly LocalGroup[] = ['qris', 'ewallet', 'bank'];
 
 /** What a Stripe payment answers: with requiresAction, the clientSecret goes to stripe.handleNextAction. */
 export type StripeOutcome = ApiData<'/api/v1/auth/registerAndSign/stripe', 'post'>;
@@ -38,6 +43,11 @@ export type StripeOutcome = ApiData<'/api/v1/auth/registerAndSign/stripe', 'post
 export interface PaymentHandlers {
   sandbox: (payment: { method: PaymentMethod; card?: CardDetails }) => Promise<string>;
   stripe: (payment: { method: 'card' | 'wallet'; paymentMethodId: string }) => Promise<StripeOutcome>;
+  /**
+   * QRIS, an e-wallet or a bank's virtual account: resolves with the registerId once the gateway has made the code
+   * or number, which the page then shows while it waits for the payment. Omitted where they are not offered.
+   */
+  local?: (channel: LocalChannel) => Promise<string>;
   /** Omitted where PayPal's order flow is not offered. */
   paypal?: {
     create: () => Promise<{ registerId: string; orderId: string }>;
@@ -93,11 +103,25 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   const { t } = useTranslation(paymentsNamespace);
   const [form] = Form.useForm<CardValues>();
   const paypalOffered = terms.methods.paypal === 'sandbox' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
-  const methods = (['card', 'wallet', 'paypal'] as const).filter((option) =>
-    option === 'paypal' ? paypalOffered : terms.methods[option] !== null,
-  );
-  const [chosen, setMethod] = useState<PaymentMethod>(methods[0] ?? 'card');
-  const method = methods.includes(chosen) ? chosen : (methods[0] ?? 'card');
+  const localChannels = handlers.local ? localChannelsOf(terms) : [];
+  const channelsOf = (group: LocalGroup) => localChannels.filter((channel) => localGroupOf(channel) === group);
+  const methods: MethodChoice[] = [
+    ...localGroups.filter((group) => channelsOf(group).length > 0),
+    ...(['card', 'wallet', 'paypal'] as const).filter((option) =>
+      option === 'paypal' ? paypalOffered : terms.methods[option] !== null,
+    ),
+  ];
+  const [chosen, setMethod] = useState<MethodChoice>(methods[0] ?? 'card');
+  const choice = methods.includes(chosen) ? chosen : (methods[0] ?? 'card');
+  const localGroup = localGroups.find((group) => group === choice) ?? null;
+  const method: PaymentMethod = localGroup ? 'card' : (choice as PaymentMethod);
+  // Each group keeps its own pick (the first by default), so going back to it finds it as it was left.
+  const [picked, setPicked] = useState<Partial<Record<LocalGroup, LocalChannel>>>({});
+  const localChannel = localGroup
+    ? picked[localGroup] && channelsOf(localGroup).includes(picked[localGroup])
+      ? picked[localGroup]
+      : channelsOf(localGroup)[0]!
+    : null;
   const [paying, setPaying] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const payingNow = useRef(false);
@@ -109,9 +133,14 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   // The wallet sheet shows today's charge, in Stripe's units as the server counted them.
   const walletAmount = kind === 'renewal' ? terms.stripeAmounts?.amount : terms.stripeAmounts?.firstDayDebitAmount;
 
-  const provider = method === 'paypal' ? terms.methods.paypal : terms.methods[method];
+  const provider = localGroup
+    ? localProviderOf(terms)
+    : method === 'paypal'
+      ? terms.methods.paypal
+      : terms.methods[method];
   const sandboxMethod = provider === 'sandbox';
-  const stripeCardShown = method === 'card' && provider === 'stripe' && !!terms.stripePublishableKey;
+  const cardChosen = choice === 'card';
+  const stripeCardShown = cardChosen && provider === 'stripe' && !!terms.stripePublishableKey;
 
   if (!terms.paymentsConfigured || methods.length === 0) {
     return (
@@ -157,7 +186,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
 
   const submit = async () => {
     const fields: (keyof CardValues)[] =
-      method === 'card' && sandboxMethod
+      cardChosen && sandboxMethod
         ? ['cardName', 'cardSurname', 'cardNumber', 'cardExpiry', 'cardCvv', 'consent']
         : stripeCardShown
           ? ['cardName', 'cardSurname', 'consent']
@@ -169,7 +198,8 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
       return;
     }
     await attempt(async () => {
-      if (method === 'card' && sandboxMethod) {
+      if (localChannel) return handlers.local!(localChannel);
+      if (cardChosen && sandboxMethod) {
         const expiry = parseExpiry(values.cardExpiry ?? '')!;
         return handlers.sandbox({
           method: 'card',
@@ -203,13 +233,27 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
       valid((value ?? '').trim()) ? Promise.resolve() : Promise.reject(new Error(t(key as never))),
   });
 
-  const methodLabel = (option: PaymentMethod) => {
+  const methodLabel = (option: MethodChoice) => {
+    if (option === 'qris') return t('method.qris');
+    if (option === 'ewallet' || option === 'bank') {
+      const names = channelsOf(option)
+        .map((channel) => t(`local.channel.${channel}`))
+        .join(', ');
+      return t(`method.${option}`, { names });
+    }
     const optionProvider = option === 'paypal' ? terms.methods.paypal : terms.methods[option];
     if (optionProvider === 'sandbox' && option === 'wallet') return t('method.sandboxWallet');
     if (optionProvider === 'sandbox' && option === 'paypal') return t('method.sandboxPaypal');
     return t(`method.${option}`);
   };
-  const ownButton = sandboxMethod || stripeCardShown;
+  const ownButton = sandboxMethod || stripeCardShown || !!localGroup;
+  const payText = () => {
+    const amount = money(todaysCharge);
+    if (!localChannel) return t('pay', { amount });
+    const channelName = t(`local.channel.${localChannel}`);
+    if (localGroup === 'qris') return t('local.pay.qris', { amount });
+    return t(localGroup === 'ewallet' ? 'local.pay.ewallet' : 'local.pay.bank', { amount, name: channelName });
+  };
 
   return (
     <Form
@@ -224,19 +268,39 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
     >
       <PaymentTermsSummary terms={terms} locale={locale} kind={kind} />
 
-      <fieldset className="payment-form__methods">
+      <fieldset className={`payment-form__methods${localChannels.length ? ' payment-form__methods--stacked' : ''}`}>
         <legend>{t('method.legend')}</legend>
         <Radio.Group
-          value={method}
+          name={`${name}-method`}
+          value={choice}
           onChange={(event) => {
-            setMethod(event.target.value as PaymentMethod);
+            setMethod(event.target.value as MethodChoice);
             setFailure(null);
           }}
           options={methods.map((option) => ({ value: option, label: methodLabel(option) }))}
         />
       </fieldset>
 
-      {sandboxMethod && method === 'card' && (
+      {localGroup && localChannel && (
+        <LocalMethodChoice
+          name={name}
+          group={localGroup}
+          channels={channelsOf(localGroup)}
+          value={localChannel}
+          onChange={(channel) => {
+            setPicked((current) => ({ ...current, [localGroup]: channel }));
+            setFailure(null);
+          }}
+        />
+      )}
+      {localGroup && sandboxMethod && (
+        <p className="payment-form__sandbox">
+          <span className="payment-form__badge">{t('sandbox.badge')}</span>
+          {t('sandbox.localText')}
+        </p>
+      )}
+
+      {sandboxMethod && cardChosen && (
         <section className="payment-form__sandbox" aria-labelledby={`${name}-sandbox-title`}>
           <h3 id={`${name}-sandbox-title`}>
             <span className="payment-form__badge">{t('sandbox.badge')}</span>
@@ -252,14 +316,14 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
           </ul>
         </section>
       )}
-      {sandboxMethod && method !== 'card' && (
+      {sandboxMethod && !localGroup && !cardChosen && (
         <p className="payment-form__sandbox">
           <span className="payment-form__badge">{t('sandbox.badge')}</span>
           {t(method === 'wallet' ? 'sandbox.walletText' : 'sandbox.paypalText')}
         </p>
       )}
 
-      {method === 'card' && (sandboxMethod || stripeCardShown) && (
+      {cardChosen && (sandboxMethod || stripeCardShown) && (
         <div className="payment-form__row">
           <Form.Item name="cardName" label={t('card.name')} rules={[required('card.errors.name', Boolean)]}>
             <Input autoComplete="cc-given-name" maxLength={100} />
@@ -269,7 +333,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
           </Form.Item>
         </div>
       )}
-      {method === 'card' && sandboxMethod && (
+      {cardChosen && sandboxMethod && (
         <>
           <Form.Item
             name="cardNumber"
@@ -330,7 +394,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
 
       {failure && <Alert type="error" showIcon title={failure} role="alert" className="payment-form__failure" />}
 
-      {method === 'wallet' && provider === 'stripe' && (
+      {choice === 'wallet' && provider === 'stripe' && (
         <StripeWalletButton
           terms={terms}
           amount={walletAmount}
@@ -361,7 +425,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
           }
         />
       )}
-      {method === 'paypal' && provider === 'paypal' && handlers.paypal && terms.paypalClientId && (
+      {choice === 'paypal' && provider === 'paypal' && handlers.paypal && terms.paypalClientId && (
         <PaypalButton
           clientId={terms.paypalClientId}
           currencyCode={terms.currencyCode}
@@ -381,9 +445,10 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
 
       {ownButton && (
         <Button type="primary" htmlType="submit" block size="large" loading={paying}>
-          {paying ? t('paying') : t('pay', { amount: money(todaysCharge) })}
+          {paying ? t(localGroup ? 'local.preparing' : 'paying') : payText()}
         </Button>
       )}
+      {localGroup && <p className="payment-form__local-next">{t('local.next')}</p>}
     </Form>
   );
 }

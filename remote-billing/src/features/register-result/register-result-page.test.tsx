@@ -122,6 +122,53 @@ describe('RegisterResultPage', () => {
     expect(screen.queryByRole('link', { name: 'Sign up again' })).toBeNull();
   });
 
+  it('shows a waiting QRIS payment again to a visitor who comes back, then signs in once it is paid', async () => {
+    const waiting = {
+      state: 'querying',
+      payment: {
+        channel: 'qris',
+        amount: 4900,
+        currencyCode: 'IDR',
+        merchantName: 'Kabari Indonesia',
+        expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+        qrString: '00020101021226620014ID.CO.QRIS.WWW0215ID10200000000010303UMI5204481253033605802ID',
+        provider: 'sandbox',
+      },
+      // The cast: registerQuery's payment, whatever the generated types say of it yet.
+    } as RegisterQueryResult;
+    const states: RegisterQueryResult[] = [waiting, waiting, { state: 'created', authCode: 'code-1234567890abcdef' }];
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', () => states.shift() ?? { state: 'querying' });
+    fakeApi.on('post', '/api/v1/auth/loginByAuthCode', { user });
+    await openAt('/id/register?id=reg-6');
+    expect(await screen.findByRole('heading', { name: 'Bayar dengan QRIS' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: /^Kode QR untuk membayar Rp\s?4\.900 kepada Kabari Indonesia$/ }),
+    ).toBeVisible();
+    expect(
+      screen.getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' }),
+    ).toBeVisible();
+    expect(screen.getByText(/^Anda boleh menutup halaman ini/)).toBeInTheDocument();
+    await waitFor(
+      () => expect(screen.getByTestId('location')).toHaveTextContent('/id/dashboard/modules/SuccessModal'),
+      { timeout: 15_000 },
+    );
+    expect(fakeApi.calls('post', '/api/v1/auth/loginByAuthCode').map((call) => call.body)).toEqual([
+      { authCode: 'code-1234567890abcdef' },
+    ]);
+  });
+
+  it('says an expired QRIS payment ended the sign-up, and offers to choose another way to pay', async () => {
+    answer({
+      state: 'sign_failed',
+      failureCode: 'payment_expired',
+      failureMessage: 'The time to pay ran out before the payment arrived.',
+    });
+    await openAt('/register?id=reg-7');
+    expect(await screen.findByText('Reason: The time to pay ran out before the payment arrived.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Choose another way to pay' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again with another card' })).toBeNull();
+  });
+
   it('says when the status could not be obtained', async () => {
     fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', fakeApi.fail(404, 'Not found'));
     await openAt('/register?id=missing');

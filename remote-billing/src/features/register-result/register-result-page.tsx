@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
@@ -14,6 +14,12 @@ import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { useRegisterPolling } from '../../lib/register-query';
 import './register-result-page.css';
+
+// QRIS, e-wallet and bank transfer payments only: the QR library and the view load when one waits.
+const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-payment-view'));
+
+/** How a QRIS, e-wallet or bank transfer payment ended unpaid: the way out is to choose again, not another card. */
+const localPaymentEndings = ['payment_expired', 'payment_cancelled', 'payment_denied'];
 
 /** How a sign-up's registration and payment can end, as this screen shows them. */
 type ScreenState = 'querying' | 'created' | 'queryFailed' | 'signFailed' | 'unsubscribed' | 'unknown' | 'loginFailed';
@@ -87,6 +93,9 @@ export default function RegisterResultPage() {
     state === 'querying' || state === 'created' ? 'process' : state === 'loginFailed' ? 'error' : 'error';
   const busy = state === 'querying' || state === 'created';
   const failureReason = poll.phase === 'settled' ? (poll.result.failureMessage ?? poll.result.failureCode) : undefined;
+  const localPaymentEnded = poll.phase === 'settled' && localPaymentEndings.includes(poll.result.failureCode ?? '');
+  // A QRIS code or a bank's number waiting to be paid: shown again to a visitor who closed the page and came back.
+  const waiting = poll.phase === 'polling' ? poll.payment : undefined;
 
   const retryWithAnotherCard = () => {
     useOverlayStore.getState().set('payment', true);
@@ -109,7 +118,25 @@ export default function RegisterResultPage() {
           ]}
           className="register-result-page__steps"
         />
+        {waiting && (
+          <Suspense
+            fallback={
+              <div className="register-result-page__busy">
+                <Spin />
+              </div>
+            }
+          >
+            <LocalPaymentView
+              payment={waiting}
+              registerId={id}
+              locale={locale}
+              onChooseAgain={retryWithAnotherCard}
+              resumable
+            />
+          </Suspense>
+        )}
         <div
+          hidden={!!waiting}
           ref={statusRef}
           tabIndex={-1}
           role="status"
@@ -145,7 +172,7 @@ export default function RegisterResultPage() {
           )}
           {state === 'signFailed' && (
             <Button type="primary" onClick={retryWithAnotherCard}>
-              {t('registerResult.tryAgain')}
+              {t(localPaymentEnded ? 'registerResult.chooseAgain' : 'registerResult.tryAgain')}
             </Button>
           )}
           {state === 'loginFailed' && (

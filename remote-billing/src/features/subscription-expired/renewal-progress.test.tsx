@@ -45,6 +45,29 @@ describe('RenewalProgress', () => {
     expect(onRenewed).toHaveBeenCalledTimes(1);
   });
 
+  it('shows the bank’s virtual account while a renewal by bank transfer waits for its payer', async () => {
+    const waiting = {
+      state: 'querying',
+      payment: {
+        channel: 'bni_va',
+        amount: 449000,
+        currencyCode: 'IDR',
+        merchantName: 'Kabari Indonesia',
+        expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
+        vaNumber: '9881234567890123',
+        provider: 'midtrans',
+      },
+      // The cast: registerQuery's payment, whatever the generated types say of it yet.
+    } as RegisterQueryResult;
+    settledAs(waiting);
+    const onRenewed = jest.fn();
+    await renderAt('/id/dashboard/', <RenewalProgress registerId="r3" onRenewed={onRenewed} />);
+    expect(await screen.findByRole('heading', { name: 'Bayar lewat transfer BNI' })).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Nomor Virtual Account' })).toHaveTextContent('9881 2345 6789 0123');
+    expect(screen.getByRole('heading', { name: 'Lewat BNI Mobile Banking' })).toBeInTheDocument();
+    expect(onRenewed).not.toHaveBeenCalled();
+  });
+
   it('says why a payment did not go through, and the subscription stays expired', async () => {
     settledAs({ state: 'sign_failed', failureCode: 'card_declined', failureMessage: 'Your card was declined.' });
     const onRenewed = jest.fn();

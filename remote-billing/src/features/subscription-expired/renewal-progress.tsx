@@ -1,9 +1,14 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Spin from 'antd/es/spin';
 import { billingNamespace } from '../../i18n/billing-namespace';
+import { localeFromPath } from '@kabari/shared/i18n/locale';
+import { useLocation } from '@kabari/shared/routing/router';
 import { useRegisterPolling } from '../../lib/register-query';
+
+// QRIS, e-wallet and bank transfer renewals only: the QR library and the view load when one waits.
+const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-payment-view'));
 
 /**
  * Polls the renewal's registerId and says how it ended; an active subscription again closes the expired state.
@@ -12,6 +17,7 @@ import { useRegisterPolling } from '../../lib/register-query';
  */
 export function RenewalProgress({ registerId, onRenewed }: { registerId: string; onRenewed: () => void }) {
   const { t } = useTranslation(billingNamespace);
+  const locale = localeFromPath(useLocation().pathname);
   const poll = useRegisterPolling(registerId, 0);
   const settled = poll.phase === 'settled' ? poll.result : null;
   const paidTwice = settled?.state === 'sign_failed' && settled.failureCode === 'duplicate_payment';
@@ -19,6 +25,13 @@ export function RenewalProgress({ registerId, onRenewed }: { registerId: string;
   useEffect(() => {
     if (active) onRenewed();
   }, [active, onRenewed]);
+  if (poll.phase === 'polling' && poll.payment) {
+    return (
+      <Suspense fallback={<Spin />}>
+        <LocalPaymentView payment={poll.payment} registerId={registerId} locale={locale} />
+      </Suspense>
+    );
+  }
   if (poll.phase === 'polling') {
     return (
       <div role="status" aria-live="polite" className="expired-dialog__progress">

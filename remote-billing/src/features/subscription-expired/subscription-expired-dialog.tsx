@@ -29,6 +29,9 @@ const renewalHandlers: PaymentHandlers = {
       requiresAction: !!result.requiresAction,
     };
   },
+  // QRIS, an e-wallet or a bank transfer: the renewal waits for the subscriber to pay in their own app.
+  // TEMPORARY cast until the generated types carry the renewal's local method.
+  local: async (channel) => (await renewSubscription({ method: 'local', channel } as never)).registerId,
   // PayPal: the order is made for this attempt, then captured once the subscriber approves it.
   paypal: {
     create: async () => {

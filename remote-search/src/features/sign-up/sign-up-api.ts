@@ -1,6 +1,7 @@
 import { apiPost } from '@kabari/shared/api/api-client';
 import type { ApiBody } from '@kabari/shared/api/api-types';
 import type { CardDetails } from '@kabari/shared/payments/card-validation';
+import type { LocalChannel } from '@kabari/shared/payments/local-payment';
 import type { PaymentHandlers, PaymentMethod } from '@kabari/shared/payments/payment-form';
 import type { SignUpAttempt } from './sign-up-attempt';
 
@@ -38,6 +39,18 @@ export function registerWithPaypal(
   return apiPost('/api/v1/auth/registerAndSign/paypal', { ...account, method: 'paypal', ...order }, quiet);
 }
 
+/** QRIS, an e-wallet or a bank transfer: the answer's payment is what the register result page shows to pay. */
+function registerWithLocal(account: AttemptFields, channel: LocalChannel) {
+  // TEMPORARY cast until the generated types carry the route.
+  return apiPost(
+    '/api/v1/auth/registerAndSign/local' as never,
+    { ...account, channel } as never,
+    quiet as never,
+  ) as Promise<{
+    registerId: string;
+  }>;
+}
+
 /**
  * The payment form's handlers for a new account. Each payment is sent as a try of `attempt` (sign-up-attempt.ts): a
  * submission sent again because its answer was lost never pays twice.
@@ -47,6 +60,8 @@ export function signUpHandlers(account: AccountFields, attempt: SignUpAttempt): 
     sandbox: async (payment) =>
       (await attempt.send((attemptId) => registerWithSandbox({ ...account, attemptId }, payment))).registerId,
     stripe: (payment) => attempt.send((attemptId) => registerWithStripe({ ...account, attemptId }, payment)),
+    local: async (channel) =>
+      (await attempt.send((attemptId) => registerWithLocal({ ...account, attemptId }, channel))).registerId,
     paypal: {
       create: () => attempt.send((attemptId) => registerWithPaypal({ ...account, attemptId }, {})),
       capture: async (registerId, orderId) =>
