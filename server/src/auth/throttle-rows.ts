@@ -30,6 +30,34 @@ export async function countInWindow(
   return row;
 }
 
+/**
+ * countInWindow for several keys with the same window, in one statement: one round trip and one commit for them all.
+ * The keys are counted in the order given, each row locked as it is reached, so two such statements over keys given
+ * in the same order never wait on each other in a circle. Each key's count and when its window began, by key.
+ */
+export async function countInWindows(
+  db: DatabaseExecutor,
+  keys: string[],
+  windowSeconds: number,
+): Promise<Map<string, { count: number; window_started_at: string | Date }>> {
+  const rows = await queryRows<{ key: string; count: number; window_started_at: string | Date }>(
+    db,
+    sql`
+      insert into auth_throttles (key, count, window_started_at)
+      values ${sql.join(
+        keys.map((key) => sql`(${key}, 1, now())`),
+        sql`, `,
+      )}
+      on conflict (key) do update set
+        count = case when auth_throttles.window_started_at <= now() - make_interval(secs => ${windowSeconds})
+                     then 1 else auth_throttles.count + 1 end,
+        window_started_at = case when auth_throttles.window_started_at <= now() - make_interval(secs => ${windowSeconds})
+                     then now() else auth_throttles.window_started_at end
+      returning key, count, window_started_at`,
+  );
+  return new Map(rows.map(({ key, ...row }) => [key, row]));
+}
+
 export async function throttleRow(db: DatabaseExecutor, key: string): Promise<ThrottleRow | undefined> {
   const [row] = await db.select().from(authThrottles).where(eq(authThrottles.key, key));
   return row;

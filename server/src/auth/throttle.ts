@@ -3,6 +3,7 @@ import { keyedHash } from '../lib/keyed-hash';
 import {
   countFailureUnlessWaiting,
   countInWindow,
+  countInWindows,
   deleteThrottle,
   secondsBlocked,
   throttleRow,
@@ -43,6 +44,37 @@ export async function countAttempt(db: DatabaseExecutor, key: string, rule: Thro
   const row = await countInWindow(db, key, rule.windowSeconds);
   if (!row || Number(row.count) <= rule.limit) return { limited: false };
   return { limited: true, retryAfterSeconds: retryAfter(new Date(row.window_started_at), rule.windowSeconds) };
+}
+
+/**
+ * countAttempt for several keys whose rules share one window, in one statement (so one round trip and one commit
+ * for all of them, and each still atomic across instances). The results in the order of `counted`. Every key is
+ * counted, even when an earlier one is over its limit.
+ */
+export async function countAttempts(
+  db: DatabaseExecutor,
+  counted: { key: string; rule: ThrottleRule }[],
+): Promise<ThrottleResult[]> {
+  const windowSeconds = counted[0]?.rule.windowSeconds ?? 0;
+  if (counted.some(({ rule }) => rule.windowSeconds !== windowSeconds)) {
+    throw new Error('Counters counted together share one window');
+  }
+  if (windowSeconds > LONGEST_WINDOW_SECONDS) {
+    throw new Error(`A throttle window longer than a day (${windowSeconds} s) would outlive its counter`);
+  }
+  if (new Set(counted.map(({ key }) => key)).size !== counted.length) {
+    throw new Error('A key counted twice in one statement');
+  }
+  const rows = await countInWindows(
+    db,
+    counted.map(({ key }) => key),
+    windowSeconds,
+  );
+  return counted.map(({ key, rule }) => {
+    const row = rows.get(key);
+    if (!row || Number(row.count) <= rule.limit) return { limited: false };
+    return { limited: true, retryAfterSeconds: retryAfter(new Date(row.window_started_at), rule.windowSeconds) };
+  });
 }
 
 /** Whether `key` is already at its limit, without counting anything. */

@@ -1,4 +1,4 @@
-import { countAttempt, type ThrottleRule } from '../auth/throttle';
+import { countAttempt, countAttempts, type ThrottleRule } from '../auth/throttle';
 import type { DatabaseExecutor } from '../db/open-database';
 import { keyedHash } from '../lib/keyed-hash';
 import { sayCommon } from '../lib/messages';
@@ -33,9 +33,15 @@ export function shareThrottle(db: DatabaseExecutor, hmacSecret: Buffer, scale: n
   const throttle = async (key: string, rule: ThrottleRule) =>
     throwWhenLimited(await countAttempt(db, key, scaled(rule)), sayCommon, 'tooManyRequests');
   return {
+    // Both counters in one statement (the same window): a live share's every position passes here. The address's
+    // key comes first in every such statement, so that two of them never wait on each other's rows in a circle.
     link: async (ip, token) => {
-      await throttle(`share:ip:${addressKey(ip)}`, SHARE_PER_IP);
-      await throttle(`share:token:${tokenKey(token)}`, SHARE_PER_TOKEN);
+      const [byAddress, byToken] = await countAttempts(db, [
+        { key: `share:ip:${addressKey(ip)}`, rule: scaled(SHARE_PER_IP) },
+        { key: `share:token:${tokenKey(token)}`, rule: scaled(SHARE_PER_TOKEN) },
+      ]);
+      throwWhenLimited(byAddress!, sayCommon, 'tooManyRequests');
+      throwWhenLimited(byToken!, sayCommon, 'tooManyRequests');
     },
     report: (ip) => throttle(`share:report:ip:${addressKey(ip)}`, REPORTS_PER_IP),
   };

@@ -3,13 +3,15 @@ import {
   claimAttempt,
   clearAttempts,
   countAttempt,
+  countAttempts,
   isLimited,
   throttleKey,
   waitingFor,
   type ThrottleResult,
 } from '../../src/auth/throttle';
 import { waitText } from '../../src/lib/messages';
-import { describeEachDatabase, openedTestDatabase } from '../support/databases';
+import { openDatabase, type OpenedDatabase } from '../../src/db/open-database';
+import { createTestDatabase, describeEachDatabase, openedTestDatabase, type TestDatabase } from '../support/databases';
 
 describeEachDatabase('throttle counters', (driver) => {
   const database = openedTestDatabase(driver);
@@ -57,6 +59,94 @@ describeEachDatabase('throttle counters', (driver) => {
     for (let attempt = 0; attempt < 4; attempt += 1) await countAttempt(database.current.db, 'k:clear', rule);
     await clearAttempts(database.current.db, 'k:clear');
     expect((await isLimited(database.current.db, 'k:clear', rule)).limited).toBe(false);
+  });
+});
+
+describeEachDatabase('counters counted together', (driver) => {
+  const database = openedTestDatabase(driver);
+  const address = { limit: 5, windowSeconds: 600 };
+  const link = { limit: 3, windowSeconds: 600 };
+
+  it('counts each key in one statement, each against its own limit, every key even when one is over', async () => {
+    const both = (ip: string) =>
+      countAttempts(database.current.db, [
+        { key: `t:ip:${ip}`, rule: address },
+        { key: 't:link', rule: link },
+      ]);
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      expect(await both('a')).toEqual([{ limited: false }, { limited: false }]);
+    }
+    const [byAddress, byLink] = await both('a');
+    expect(byAddress).toEqual({ limited: false });
+    expect(byLink?.limited).toBe(true);
+    // The same counters as countAttempt's: one more for the address is its fifth, then its sixth is over.
+    expect(await countAttempt(database.current.db, 't:ip:a', address)).toEqual({ limited: false });
+    expect((await countAttempt(database.current.db, 't:ip:a', address)).limited).toBe(true);
+    const rows = await database.current.db.execute(
+      sql`select key, count from auth_throttles where key like 't:%' order by key`,
+    );
+    expect((rows as unknown as { rows: unknown[] }).rows).toEqual([
+      { key: 't:ip:a', count: 6 },
+      { key: 't:link', count: 4 },
+    ]);
+  });
+
+  it('refuses keys with different windows, a key twice and a window longer than a day', async () => {
+    await expect(
+      countAttempts(database.current.db, [
+        { key: 't:x', rule: link },
+        { key: 't:y', rule: { limit: 3, windowSeconds: 60 } },
+      ]),
+    ).rejects.toThrow(/one window/);
+    await expect(
+      countAttempts(database.current.db, [
+        { key: 't:x', rule: link },
+        { key: 't:x', rule: link },
+      ]),
+    ).rejects.toThrow(/twice/);
+    await expect(
+      countAttempts(database.current.db, [{ key: 't:x', rule: { limit: 1, windowSeconds: 24 * 3600 + 1 } }]),
+    ).rejects.toThrow(/longer than a day/);
+  });
+
+  it('counts attempts that come at once exactly, with no wait in a circle between statements', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        countAttempts(database.current.db, [
+          { key: `t:burst:ip:${i % 4}`, rule: address },
+          { key: 't:burst:link', rule: link },
+        ]),
+      ),
+    );
+    expect(results.filter(([, byLink]) => !byLink?.limited)).toHaveLength(3);
+  });
+});
+
+describe('counters counted together by two instances on one PostgreSQL', () => {
+  const run = process.env.KABARI_TEST_POSTGRES_URL ? it : it.skip;
+  let database: TestDatabase | undefined;
+  const instances: OpenedDatabase[] = [];
+  afterAll(async () => {
+    for (const instance of instances) await instance.client.close();
+    await database?.cleanup();
+  });
+
+  run('hold one limit between them: each pool counts on the same row', async () => {
+    database = await createTestDatabase('postgres');
+    const quiet = { info: () => undefined, error: () => undefined };
+    for (let i = 0; i < 2; i += 1) {
+      instances.push(await openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl }, quiet));
+    }
+    const rule = { limit: 10, windowSeconds: 600 };
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        countAttempts(instances[i % 2]!.db, [
+          { key: `t2:ip:${i % 5}`, rule: { limit: 100, windowSeconds: 600 } },
+          { key: 't2:link', rule },
+        ]),
+      ),
+    );
+    expect(results.filter(([, byLink]) => !byLink?.limited)).toHaveLength(10);
   });
 });
 
