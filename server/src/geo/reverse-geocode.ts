@@ -9,6 +9,8 @@ export interface ReverseGeocoder {
   placeOf(latitude: number, longitude: number): Promise<Place | null>;
   /** The geocode_cache key of a position (null without a cache): Stop and erase deletes the answer with it. */
   cacheKeyOf(latitude: number, longitude: number): string | null;
+  /** It answers from this process's memory (the bundled places), never from a service or the database. */
+  answersLocally?: boolean;
 }
 
 let bundledIndex: Promise<PlaceIndex> | undefined;
@@ -52,6 +54,7 @@ export function createReverseGeocoder(
     return {
       placeOf: (lat, lon) => nearestPlace(lat, lon, log),
       cacheKeyOf: () => null,
+      answersLocally: true,
     };
   }
   const { url, userAgent, db, keySecret } = options as NominatimOptions;

@@ -7,7 +7,7 @@ import { insertRequestEvent, notifyChannel, takeTransactionLock } from './reques
 export const REQUEST_EVENTS_CHANNEL = 'kabari_request_events';
 
 // The first half of the two-key advisory lock that orders one user's events (any number no other lock uses).
-const USER_EVENTS_LOCK = 727_002;
+export const USER_EVENTS_LOCK = 727_002;
 
 /** An event type the request_events column takes (db/column-values.ts). */
 type EventType<T extends RequestEventType> = T;

@@ -6,7 +6,7 @@ import { forgetCachedAddresses } from '../geo/cached-addresses';
 import type { ReverseGeocoder } from '../geo/reverse-geocode';
 import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
-import { publishRequestEvent } from '../live/request-events';
+import { publishRequestEvent, REQUEST_EVENTS_CHANNEL, USER_EVENTS_LOCK } from '../live/request-events';
 import { publishRequestChange as publishView, toPositionView as positionView } from '../requests/location-request-view';
 import type { PositionView } from '../requests/view-types';
 import { optOutKey, recordOptOut } from '../requests/opt-outs';
@@ -26,6 +26,7 @@ import {
   requestByTokenHash,
   requesterName,
   silentLiveRequests,
+  storeLivePosition,
   tombstoneByTokenHash,
   updateRequest,
   type LinkTombstoneRow,
@@ -298,10 +299,49 @@ export async function addBrowserPosition(
   token: string,
   { latitude, longitude, accuracy, recordedAt }: BrowserPosition,
 ): Promise<{ accepted: boolean; liveUntil: string | null }> {
-  const beforeState = linkState(await findRequest(db, token));
-  if (beforeState !== 'sharing') throw notSharing(beforeState);
-  // Geocoded before the transaction: a geocoding service may take seconds, and no row should wait on it.
-  const place = await geocoder.placeOf(latitude, longitude);
+  const located = async (now: Date) => {
+    const place = await geocoder.placeOf(latitude, longitude);
+    const given = new Date(recordedAt);
+    return {
+      latitude,
+      longitude,
+      accuracyMeters: accuracy,
+      address: englishAddress(place),
+      place,
+      // A device clock ahead of ours must not date a position in the future.
+      recordedAt: given > now ? now : given,
+    };
+  };
+
+  let stored: Awaited<ReturnType<typeof located>> | undefined;
+  if (geocoder.answersLocally) {
+    // The bundled places answer from memory: a live share's every position after the first is stored, published
+    // and heard from in one statement. Anything else (the first position, a window that ended, a link not
+    // shared) is left to the rules below.
+    const now = new Date();
+    stored = await located(now);
+    const positionView: PositionView = {
+      id: 0,
+      source: 'gps',
+      ...stored,
+      recordedAt: stored.recordedAt.toISOString(),
+    };
+    const liveUntil = await storeLivePosition(db, {
+      tokenHash: requestTokenHash(token),
+      now,
+      position: stored,
+      positionView,
+      userEventsLock: USER_EVENTS_LOCK,
+      channel: REQUEST_EVENTS_CHANNEL,
+    });
+    if (liveUntil) return { accepted: true, liveUntil: liveUntil.toISOString() };
+  } else {
+    // A geocoding service may take seconds, and no row should wait on it: asked before the transaction, and only
+    // for a request that shares.
+    const beforeState = linkState(await findRequest(db, token));
+    if (beforeState !== 'sharing') throw notSharing(beforeState);
+    stored = await located(new Date());
+  }
 
   return db.transaction(async (tx) => {
     let row = await findRequest(tx, token, true);
@@ -312,17 +352,11 @@ export async function addBrowserPosition(
     const live = row.liveUntil !== null && row.liveUntil > now;
     if (!first && !live) return { accepted: false, liveUntil: row.liveUntil?.toISOString() ?? null };
 
-    const given = new Date(recordedAt);
     const position = await insertPosition(tx, {
       requestId: row.id,
       source: 'gps',
-      latitude,
-      longitude,
-      accuracyMeters: accuracy,
-      address: englishAddress(place),
-      place,
-      // A device clock ahead of ours must not date a position in the future.
-      recordedAt: given > now ? now : given,
+      ...stored,
+      recordedAt: stored.recordedAt > now ? now : stored.recordedAt,
     });
     await publishPosition(tx, row, positionView(position));
     if (live) row = await updateRequest(tx, row.id, { liveHeardAt: now });

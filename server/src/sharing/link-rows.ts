@@ -1,5 +1,5 @@
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
-import type { DatabaseExecutor } from '../db/open-database';
+import { queryRows, type DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import {
   abuseReports,
@@ -15,6 +15,67 @@ export type LocationRequestRow = typeof locationRequests.$inferSelect;
 export type LinkTombstoneRow = typeof linkTombstones.$inferSelect;
 export type PositionRow = typeof positions.$inferSelect;
 type NewPosition = typeof positions.$inferInsert;
+
+/**
+ * A position of a live share already located by its browser, in one statement (its own transaction): the request's
+ * row locked, the position stored, published to the requester (the event row, and a NOTIFY that PostgreSQL delivers
+ * when the statement commits) and the live page marked as heard from at `now`. The same rows, locks and order as
+ * insertPosition, publishRequestEvent and updateRequest one by one: the row lock first, then the user's events lock
+ * (taken from the locked row), then the event's id (its row is selected from that lock), so one user's events still
+ * commit in the order of their ids. Only while the request shares, is live at `now` and its browser has located it;
+ * else nothing is done and undefined is answered (the caller's transaction then applies the rules). The live window's
+ * end otherwise.
+ */
+export async function storeLivePosition(
+  db: DatabaseExecutor,
+  values: {
+    tokenHash: string;
+    now: Date;
+    position: Omit<NewPosition, 'requestId' | 'source'> & { recordedAt: Date };
+    /** The event's position as the requester reads it, its id filled in by the database. */
+    positionView: unknown;
+    userEventsLock: number;
+    channel: string;
+  },
+): Promise<Date | undefined> {
+  const { tokenHash, now, position } = values;
+  const at = now.toISOString();
+  const [row] = await queryRows<{ live_until: string | Date }>(
+    db,
+    sql`
+      with request as (
+        select id, user_id, live_until from location_requests
+        where token_hash = ${tokenHash} and consent = 'sharing' and status = 'gps_tracked'
+          and live_until > ${at}::timestamptz
+        for update
+      ),
+      user_events as (
+        select pg_advisory_xact_lock(${values.userEventsLock}, hashtext(user_id::text)) as taken from request
+      ),
+      stored as (
+        insert into positions (request_id, source, latitude, longitude, accuracy_meters, address, place, recorded_at)
+        select id, 'gps', ${position.latitude}, ${position.longitude}, ${position.accuracyMeters ?? null},
+               ${position.address ?? null}, ${position.place ? JSON.stringify(position.place) : null}::jsonb,
+               ${position.recordedAt.toISOString()}::timestamptz
+        from request
+        returning id
+      ),
+      published as (
+        insert into request_events (user_id, request_id, type, payload)
+        select request.user_id, request.id, 'position', jsonb_build_object(
+                 'requestId', request.id,
+                 'position', jsonb_set(${JSON.stringify(values.positionView)}::jsonb, '{id}', to_jsonb(stored.id)))
+        from request, stored, user_events
+        returning id
+      ),
+      heard as (
+        update location_requests set live_heard_at = ${at}::timestamptz where id in (select id from request)
+      )
+      select published.id, pg_notify(${values.channel}, published.id::text), request.live_until
+      from published, request`,
+  );
+  return row ? new Date(row.live_until) : undefined;
+}
 
 /** The request a token's hash names; `lock` holds its row until the transaction ends. */
 export async function requestByTokenHash(

@@ -11,6 +11,7 @@ import {
   positions,
   requestEvents,
 } from '../../../src/db/schema/location-requests';
+import type { PositionView } from '../../../src/requests/view-types';
 import { describeEachDatabase } from '../../support/databases';
 import { insertRequest, insertRequester } from '../../support/share-fixtures';
 import { tableDigests } from '../../support/table-digests';
@@ -199,6 +200,46 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
       .where(eq(locationRequests.id, request.id));
     expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data.accepted).toBe(false);
     expect((await positionsOf(request.id)).filter((p) => p.source === 'gps')).toHaveLength(3);
+  });
+
+  it('stores and publishes each of a live share’s positions once, in order, with its own position, when they come at once', async () => {
+    const request = await insertRequest(db(), requesterId);
+    await call('POST', link(request.token, '/consent'));
+    const { liveUntil } = (await call('POST', link(request.token, '/live'), { minutes: 15 })).json().data;
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data.accepted).toBe(true);
+    const heardBefore = (await requestRow(request.id))!.liveHeardAt!.getTime();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call('POST', link(request.token, '/positions'), { ...gpsNow(), accuracy: 100 + i }, `198.51.100.${10 + i}`),
+      ),
+    );
+    for (const answer of answers) expect(answer.json().data).toEqual({ accepted: true, liveUntil });
+    const stored = (await positionsOf(request.id)).filter((p) => p.source === 'gps');
+    expect(stored.map((p) => p.accuracyMeters).sort((a, b) => a! - b!)).toEqual([12, 100, 101, 102, 103, 104, 105]);
+    // The consent's approximate place was published first; then the browser's positions.
+    const published = (await eventsOf(request.id)).filter(
+      (event) => event.type === 'position' && (event.payload as { position: PositionView }).position.source === 'gps',
+    );
+    expect(published).toHaveLength(7);
+    for (const event of published) {
+      const { requestId, position } = event.payload as { requestId: string; position: { id: number } };
+      expect(requestId).toBe(request.id);
+      const own = stored.find((p) => p.id === position.id)!;
+      expect(position).toEqual({
+        id: own.id,
+        source: 'gps',
+        latitude: own.latitude,
+        longitude: own.longitude,
+        accuracyMeters: own.accuracyMeters,
+        address: own.address,
+        place: own.place,
+        recordedAt: own.recordedAt.toISOString(),
+      });
+    }
+    // Published in the order they were stored.
+    const positionIds = published.map((event) => (event.payload as { position: { id: number } }).position.id);
+    expect(positionIds).toEqual([...positionIds].sort((a, b) => a - b));
+    expect((await requestRow(request.id))!.liveHeardAt!.getTime()).toBeGreaterThanOrEqual(heardBefore);
   });
 
   it('ends a live window early when the page’s watch ends, keeping consent; a newer window is kept', async () => {
