@@ -179,8 +179,8 @@ export default function LocalPaymentView({
         </div>
         <div>
           <dt>{t('local.wait.timeLeft')}</dt>
-          <dd role="timer" className="local-payment__countdown">
-            {clock(secondsLeft)}
+          <dd className="local-payment__countdown">
+            <span role="timer">{clock(secondsLeft)}</span>
           </dd>
         </div>
       </dl>
