@@ -23,10 +23,11 @@ export interface MessageSender {
   readonly transport: 'smtp' | 'twilio' | 'web-push';
   /**
    * Resolves once the provider has taken the message, with its reference for it (Twilio's message SID, the SMTP
-   * Message-ID); rejects with PermanentDeliveryError when no retry can help, and with ProviderCredentialsError when
+   * Message-ID), and a receipt when taking it already says it arrived (an SMTP server of the recipient's domain
+   * accepted it); rejects with PermanentDeliveryError when no retry can help, and with ProviderCredentialsError when
    * the provider refuses Kabari's credentials.
    */
-  send(message: ProviderMessage): Promise<{ providerRef: string }>;
+  send(message: ProviderMessage): Promise<{ providerRef: string; receipt?: 'delivered' }>;
   /** Releases its connections on shutdown. */
   close(): void;
 }
@@ -35,7 +36,10 @@ export interface MessageSender {
 export class PermanentDeliveryError extends Error {
   constructor(
     message: string,
-    /** The provider's error code (Twilio's), kept as the message's failed receipt so the requester is told why. */
+    /**
+     * The provider's error code (Twilio's, or "smtp:<reply code>"), kept as the message's failed receipt so the
+     * requester is told why.
+     */
     readonly providerCode?: string,
   ) {
     super(message);

@@ -1,5 +1,6 @@
 import type * as Nodemailer from 'nodemailer';
 import { PermanentDeliveryError, ProviderCredentialsError, type MessageSender } from './message-sender';
+import { smtpErrorCode } from './smtp-receipts';
 
 /** SMTP's limits: below the outbox's claim lease, so a hung exchange never outlives its claim. */
 export interface SmtpTiming {
@@ -39,7 +40,18 @@ export function createSmtpSender(url: string, from: string, timing: SmtpTiming):
           replyTo: message.replyTo,
           messageId: `<${message.id}@kabari>`,
         });
-        return { providerRef: String(info.messageId) };
+        // The receiving server's answer to the recipient (RCPT TO): accepted is the email's receipt. One refused
+        // while the exchange went on is a permanent refusal of that address.
+        const named = (list: unknown[] | undefined) =>
+          (list ?? []).some((address) => String(address).toLowerCase() === message.to.toLowerCase());
+        if (named(info.rejected)) {
+          const code = info.rejectedErrors?.[0]?.responseCode ?? 550;
+          throw new PermanentDeliveryError(`The SMTP server refused the recipient (${code})`, smtpErrorCode(code));
+        }
+        return {
+          providerRef: String(info.messageId),
+          ...(named(info.accepted) ? { receipt: 'delivered' as const } : {}),
+        };
       } catch (error) {
         // The server refuses the login (nodemailer's EAUTH): SMTP_URL's user or password is wrong.
         if ((error as { code?: string }).code === 'EAUTH') {
@@ -53,6 +65,7 @@ export function createSmtpSender(url: string, from: string, timing: SmtpTiming):
         if (typeof code === 'number' && code >= 500 && code < 600) {
           throw new PermanentDeliveryError(
             `The SMTP server refused the message (${code}): ${(error as Error).message}`,
+            smtpErrorCode(code),
           );
         }
         throw error;

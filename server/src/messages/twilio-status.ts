@@ -56,7 +56,16 @@ export function twilioReceipt(params: Record<string, string>): DeliveryReceipt |
 }
 
 /** Why a message did not reach its recipient, in words a requester can act on. */
-export const DELIVERY_FAILURE_REASONS = ['unreachable', 'invalid-number', 'blocked', 'no-whatsapp', 'other'] as const;
+export const DELIVERY_FAILURE_REASONS = [
+  'unreachable',
+  'invalid-number',
+  'blocked',
+  'no-whatsapp',
+  'other',
+  // An email's (smtp-receipts.ts).
+  'no-mailbox',
+  'mail-refused',
+] as const;
 export type DeliveryFailureReason = (typeof DELIVERY_FAILURE_REASONS)[number];
 
 // Twilio's error codes for a message that failed or was undelivered (its Messaging errors, 21xxx and 30xxx, and

@@ -113,7 +113,12 @@ type Channel = (typeof CHANNELS)[number];
 const laneJob = (channel: Channel) => `outbox:${channel}`;
 
 type DeliveryOutcome =
-  | { state: 'sent'; transport: MessageSender['transport'] | 'local'; providerRef: string | null }
+  | {
+      state: 'sent';
+      transport: MessageSender['transport'] | 'local';
+      providerRef: string | null;
+      receipt?: 'delivered';
+    }
   | { state: 'queued' | 'failed'; error: string; providerCode?: string }
   // Held: the provider refuses our credentials. The attempt does not count towards MAX_ATTEMPTS.
   | { state: 'queued'; error: string; heldSeconds: number };
@@ -186,7 +191,7 @@ export default fp(
       const sender = senders[message.channel];
       if (!sender) return { state: 'sent', transport: 'local', providerRef: null };
       try {
-        const { providerRef } = await sender.send({
+        const { providerRef, receipt } = await sender.send({
           id: message.id,
           to: message.recipient,
           text: message.body_text,
@@ -196,7 +201,7 @@ export default fp(
           replyTo: message.reply_to ?? undefined,
         });
         // Kept so that the provider's delivery receipts find the message.
-        return { state: 'sent', transport: sender.transport, providerRef };
+        return { state: 'sent', transport: sender.transport, providerRef, ...(receipt ? { receipt } : {}) };
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
         if (error instanceof ProviderCredentialsError) {
@@ -249,6 +254,8 @@ export default fp(
         }
         if (outcome.state === 'sent') {
           await markMessageSent(tx, message.id, outcome.transport, outcome.providerRef);
+          // Taking it said it arrived (the recipient's mail server accepted it): its receipt, published below.
+          if (outcome.receipt) await recordReceipt(tx, message.id, outcome.receipt, null);
         } else if ('heldSeconds' in outcome) {
           await holdMessage(tx, message.id, outcome.error, outcome.heldSeconds);
         } else {

@@ -16,6 +16,7 @@ import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
 import type { DeliveryFailure, DeliveryState, LocationRequestView, PositionView } from './view-types';
 import { twilioFailureReason } from '../messages/twilio-status';
+import { isSmtpErrorCode, smtpFailureReason } from '../messages/smtp-receipts';
 import { voiceNotesByRequest, type VoiceNoteView } from '../voice/voice-notes';
 
 /** What the requester sees of a message's delivery: its state, and why it failed when a receipt said so. */
@@ -35,7 +36,11 @@ export function deliveryOf(
   if (row.delivery === null) return { state: null, failure: null };
   if (row.receipt === 'delivered' || row.receipt === 'read') return { state: row.receipt, failure: null };
   if (row.receipt === 'failed' || row.receipt === 'undelivered') {
-    return { state: 'failed', failure: { reason: twilioFailureReason(row.receiptErrorCode) } };
+    const code = row.receiptErrorCode;
+    return {
+      state: 'failed',
+      failure: { reason: isSmtpErrorCode(code) ? smtpFailureReason(code) : twilioFailureReason(code) },
+    };
   }
   if (row.delivery === 'sent' && row.transport === 'local') return { state: 'outbox', failure: null };
   return { state: row.delivery as DeliveryState, failure: null };

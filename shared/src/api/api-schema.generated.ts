@@ -1630,6 +1630,278 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/registerAndSign/local": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up and pay the first day with QRIS, an e-wallet or a bank virtual account (Midtrans)
+         * @description For a price in rupiah (getPaidAmount says methods.local). Checks the account, creates the sign-up and asks Midtrans (or the sandbox in a local trial) for the payment: answers what the page shows while it waits (the QRIS string, the e-wallet deep link, the virtual account number), which expires after 15 minutes (QRIS, e-wallets) or 24 hours (virtual accounts). registerQuery reports it, and how it ended: created once paid, sign_failed with payment_expired, payment_cancelled or payment_denied otherwise. The same attemptId answers the same payment.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** @description The name recipients of location requests will see: letters, spaces and . , ' -, at most 40 characters, no web or email address, at most 4 digits */
+                        displayName: string;
+                        phone?: string;
+                        /**
+                         * @default en
+                         * @enum {string}
+                         */
+                        locale?: "en" | "id";
+                        /** @enum {boolean} */
+                        ageConfirmed: true;
+                        /** @enum {boolean} */
+                        termsAccepted: true;
+                        /** @description The terms the person accepted: their "last updated" date as shown. Default: the current terms */
+                        termsVersion?: string;
+                        /**
+                         * Format: uuid
+                         * @description The sign-up form’s own random id for this submission. Sent again (the first answer was lost), it answers the same sign-up instead of charging again; the same id with another email or provider: 409
+                         */
+                        attemptId?: string;
+                        /** @description Optional: the password encrypted like login (jsencrypt under GET /api/v1/auth/publicKey). Without it the account gets an unguessable password and the user sets one with the reset code. */
+                        password?: string;
+                        /** @enum {string} */
+                        channel: "qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                /** Format: uuid */
+                                registerId: string;
+                                payment: {
+                                    /** @enum {string} */
+                                    channel: "qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill";
+                                    /** @description Major unit */
+                                    amount: number;
+                                    currencyCode: string;
+                                    /** @description Shown beside the QR code: the name the payer sees in their app */
+                                    merchantName: string;
+                                    /** @description ISO time the payment stops being payable */
+                                    expiresAt: string;
+                                    /** @description qris (and gopay when Midtrans gives one): draw it as a QR code */
+                                    qrString?: string;
+                                    /** @description gopay, shopeepay: opens the e-wallet app on a phone */
+                                    deeplinkUrl?: string;
+                                    /** @description bca_va, bni_va, bri_va: the virtual account; mandiri_bill: the bill key */
+                                    vaNumber?: string;
+                                    /** @description mandiri_bill only */
+                                    billerCode?: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personnal/sandboxPayments/{registerId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: marks a waiting sandbox QRIS, e-wallet or virtual account payment paid
+         * @description What Midtrans's notification does for a real payment; no money moves. Idempotent (paid already: the same answer); past its expiry the payment ends as payment_expired instead. Not a waiting sandbox local payment: 404. Registered only while the sandbox processor takes payments.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    registerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                /** @enum {string} */
+                                state: "querying" | "created" | "sign_failed" | "unsubscribed" | "unknown";
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personnal/registerQuery/{id}": {
         parameters: {
             query?: never;
@@ -1664,10 +1936,31 @@ export interface paths {
                             data: {
                                 /** @enum {string} */
                                 state: "querying" | "created" | "sign_failed" | "unsubscribed" | "unknown";
+                                /** @description Local payments: payment_expired, payment_cancelled or payment_denied when one ended unpaid */
                                 failureCode?: string;
                                 failureMessage?: string;
                                 /** @description Only with created, handed out once: POST /api/v1/auth/loginByAuthCode */
                                 authCode?: string;
+                                /** @description While a QRIS, e-wallet or virtual account payment waits (state querying): what its page shows */
+                                payment?: {
+                                    /** @enum {string} */
+                                    channel: "qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill";
+                                    /** @description Major unit */
+                                    amount: number;
+                                    currencyCode: string;
+                                    /** @description Shown beside the QR code: the name the payer sees in their app */
+                                    merchantName: string;
+                                    /** @description ISO time the payment stops being payable */
+                                    expiresAt: string;
+                                    /** @description qris (and gopay when Midtrans gives one): draw it as a QR code */
+                                    qrString?: string;
+                                    /** @description gopay, shopeepay: opens the e-wallet app on a phone */
+                                    deeplinkUrl?: string;
+                                    /** @description bca_va, bni_va, bri_va: the virtual account; mandiri_bill: the bill key */
+                                    vaNumber?: string;
+                                    /** @description mandiri_bill only */
+                                    billerCode?: string;
+                                };
                             };
                         };
                     };
@@ -8569,12 +8862,12 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so; for an email, delivered is the recipient's mail server accepting it in the SMTP exchange), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), no-mailbox (an email: the receiving server knows no such address, SMTP 550, 551, 553), mail-refused (an email: any other permanent SMTP refusal), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other" | "no-mailbox" | "mail-refused";
                                     } | null;
                                     /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
                                     whatsapp: {
@@ -8807,12 +9100,12 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so; for an email, delivered is the recipient's mail server accepting it in the SMTP exchange), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), no-mailbox (an email: the receiving server knows no such address, SMTP 550, 551, 553), mail-refused (an email: any other permanent SMTP refusal), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other" | "no-mailbox" | "mail-refused";
                                     } | null;
                                     /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
                                     whatsapp: {
@@ -9025,12 +9318,12 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so; for an email, delivered is the recipient's mail server accepting it in the SMTP exchange), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), no-mailbox (an email: the receiving server knows no such address, SMTP 550, 551, 553), mail-refused (an email: any other permanent SMTP refusal), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other" | "no-mailbox" | "mail-refused";
                                     } | null;
                                     /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
                                     whatsapp: {
@@ -9216,12 +9509,12 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so; for an email, delivered is the recipient's mail server accepting it in the SMTP exchange), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), no-mailbox (an email: the receiving server knows no such address, SMTP 550, 551, 553), mail-refused (an email: any other permanent SMTP refusal), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other" | "no-mailbox" | "mail-refused";
                                     } | null;
                                     /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
                                     whatsapp: {
@@ -9542,12 +9835,12 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so; for an email, delivered is the recipient's mail server accepting it in the SMTP exchange), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), no-mailbox (an email: the receiving server knows no such address, SMTP 550, 551, 553), mail-refused (an email: any other permanent SMTP refusal), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other" | "no-mailbox" | "mail-refused";
                                     } | null;
                                     /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
                                     whatsapp: {
@@ -9748,12 +10041,12 @@ export interface paths {
                                     status: "pending" | "ip_located" | "gps_tracked";
                                     /** @enum {string} */
                                     consent: "none" | "declined" | "sharing" | "stopped" | "withdrawn" | "cancelled";
-                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
+                                    /** @description The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider accepted it), delivered and read (the provider's delivery receipt said so; for an email, delivered is the recipient's mail server accepting it in the SMTP exchange), failed (given up, or the provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the local outbox, not sent) */
                                     delivery: ("queued" | "sent" | "delivered" | "read" | "failed" | "outbox") | null;
-                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), other. Null otherwise. */
+                                    /** @description Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no WhatsApp), no-mailbox (an email: the receiving server knows no such address, SMTP 550, 551, 553), mail-refused (an email: any other permanent SMTP refusal), other. Null otherwise. */
                                     deliveryFailure: {
                                         /** @enum {string} */
-                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other";
+                                        reason: "unreachable" | "invalid-number" | "blocked" | "no-whatsapp" | "other" | "no-mailbox" | "mail-refused";
                                     } | null;
                                     /** @description Sent by WhatsApp (null for any other request). fallback: the number had no WhatsApp and the request went by SMS instead (sms: delivery is then the SMS), or could not (limit: the daily SMS limits were reached; opted-out: the number opted out meanwhile); null while WhatsApp is the way. */
                                     whatsapp: {

@@ -158,6 +158,49 @@ describe('the request history', () => {
       'en',
       '/dashboard',
       [
+        'Accepted by their mail server',
+        'Not delivered: their mail server says this address does not exist. Check the address.',
+        'Not delivered: their mail server refused it.',
+      ],
+    ],
+    [
+      'id',
+      '/id/dashboard',
+      [
+        'Diterima server email penerima',
+        'Tidak sampai: server email penerima menyatakan alamat ini tidak ada. Periksa alamatnya.',
+        'Tidak sampai: server email penerima menolaknya.',
+      ],
+    ],
+  ] as const)(
+    'says (%s) what the receiving mail server answered an email, and updates live',
+    async (locale, path, said) => {
+      const email = (id: string, changes: Partial<LocationRequest>) =>
+        request(id, { channel: 'email', target: `rina${id}@kabari.test`, ...changes });
+      fakeApi.on('get', '/api/v1/requests', {
+        items: [
+          email('1', { delivery: 'sent' }),
+          email('2', { delivery: 'failed', deliveryFailure: { reason: 'no-mailbox' } }),
+          email('3', { delivery: 'failed', deliveryFailure: { reason: 'mail-refused' } }),
+        ],
+        total: 3,
+        page: 1,
+        pageSize: 10,
+      });
+      await renderAt(path, <RequestHistory locale={locale} />);
+      const deliveries = await screen.findAllByTestId('request-delivery');
+      expect(deliveries.slice(1).map((each) => each.textContent)).toEqual(said.slice(1));
+      // The acceptance arrives on the live stream after the send.
+      act(() => useRequestHistoryStore.getState().upsertRequest(email('1', { delivery: 'delivered' })));
+      expect(screen.getAllByTestId('request-delivery')[0]).toHaveTextContent(said[0]);
+    },
+  );
+
+  it.each([
+    [
+      'en',
+      '/dashboard',
+      [
         'Read',
         'In the local outbox, not sent (no WhatsApp provider is configured)',
         'Sent',

@@ -109,6 +109,8 @@ export const RequestHistory = forwardRef<HTMLHeadingElement, RequestHistoryProps
     if (request.delivery === 'failed' && request.deliveryFailure) {
       return t(`history.deliveryFailures.${request.deliveryFailure.reason}`);
     }
+    // An email's receipt is the receiving server's acceptance: it says nothing of the inbox beyond.
+    if (request.delivery === 'delivered' && request.channel === 'email') return t('history.deliveries.accepted');
     return t(`history.deliveries.${request.delivery ?? 'queued'}`);
   }
 

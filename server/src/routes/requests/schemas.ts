@@ -32,7 +32,8 @@ export const locationRequest = z.object({
     .nullable()
     .describe(
       "The message's state (null for a link): queued (waiting or retrying), sent (the SMS or email provider " +
-        "accepted it), delivered and read (the provider's delivery receipt said so), failed (given up, or the " +
+        "accepted it), delivered and read (the provider's delivery receipt said so; for an email, delivered is " +
+        "the recipient's mail server accepting it in the SMTP exchange), failed (given up, or the " +
         "provider's receipt said it failed; see deliveryFailure), outbox (no provider configured: kept in the " +
         'local outbox, not sent)',
     ),
@@ -43,7 +44,8 @@ export const locationRequest = z.object({
       'Why the message did not arrive, when the provider said (its receipt, or its refusal of the message): ' +
         'unreachable (the phone was off or out of coverage), invalid-number (no such number, or it cannot take ' +
         'the message), blocked (the recipient or their carrier refused it), no-whatsapp (the number has no ' +
-        'WhatsApp), other. Null otherwise.',
+        'WhatsApp), no-mailbox (an email: the receiving server knows no such address, SMTP 550, 551, 553), ' +
+        'mail-refused (an email: any other permanent SMTP refusal), other. Null otherwise.',
     ),
   whatsapp: z
     .object({ fallback: z.enum(WHATSAPP_FALLBACKS).nullable() })
