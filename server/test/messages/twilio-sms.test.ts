@@ -50,6 +50,16 @@ describe('createTwilioSender, against a local fake of Twilio’s Messages API', 
     expect(error).toMatchObject({ name: 'ProviderCredentialsError', transport: 'twilio' });
   });
 
+  it("refuses to point the SDK anywhere but Twilio's API in production", () => {
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      expect(() => createTwilioSender(settings, twilio.baseUrl)).toThrow(/not overridden in production/);
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
+  });
+
   it('sends through a messaging service when TWILIO_FROM is one', async () => {
     const messagingServiceSid = `MG${'fedcba9876543210'.repeat(2)}`;
     await createTwilioSender({ ...settings, from: messagingServiceSid }, twilio.baseUrl).send({
