@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { renderAt } from '../../../jest/render-with-i18n';
 import { fakeApi } from '../../../jest/fake-api';
 import type { LocalPayment } from './local-payment';
+import type { PaymentTerms } from './payment-terms';
 import LocalPaymentView from './local-payment-view';
 
 const start = new Date('2026-12-05T10:00:00.000Z');
@@ -169,5 +170,32 @@ describe('the local payment waiting view', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Simulate payment (sandbox: no money moves)' }));
     expect(await screen.findByText('Payment simulated. Waiting for it to be confirmed…')).toBeInTheDocument();
     expect(fakeApi.calls('post', path).map((call) => call.path)).toEqual([{ registerId: 'reg-9' }]);
+  });
+
+  it('without the provider named, asks the rupiah price’s processor whether the sandbox takes it', async () => {
+    jest.useRealTimers();
+    const terms = {
+      currencyCode: 'IDR',
+      firstDayDebitAmount: 4900,
+      amount: 449000,
+      period: 30,
+      nextDebitDay: '2031-01-02T00:00:00.000Z',
+      methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox', local: 'sandbox' },
+      localChannels: ['qris'],
+      sandbox: true,
+      paymentsConfigured: true,
+      // The cast: the local methods, whatever the generated types say of them yet.
+    } as PaymentTerms;
+    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', terms);
+    const unnamed: LocalPayment = {
+      ...qris,
+      provider: undefined,
+      expiresAt: new Date(Date.now() + 900_000).toISOString(),
+    };
+    await renderAt('/register', <LocalPaymentView payment={unnamed} registerId="reg-10" locale="en" />);
+    expect(await screen.findByRole('button', { name: 'Simulate payment (sandbox: no money moves)' })).toBeVisible();
+    expect(fakeApi.calls('post', '/api/v1/personnal/getPaidAmount').map((call) => call.body)).toEqual([
+      { locale: 'id' },
+    ]);
   });
 });

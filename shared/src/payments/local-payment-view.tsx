@@ -9,6 +9,7 @@ import { formatTime } from '@kabari/shared/i18n/format-time';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import {
   isBankChannel,
+  isSandboxPayment,
   localGroupOf,
   simulateSandboxPayment,
   type BankChannel,
@@ -129,6 +130,17 @@ export default function LocalPaymentView({
   const { t } = useTranslation(paymentsNamespace);
   const secondsLeft = useSecondsLeft(payment.expiresAt);
   const [phone] = useState(isPhone);
+  const [sandbox, setSandbox] = useState(payment.provider === 'sandbox');
+  useEffect(() => {
+    let current = true;
+    isSandboxPayment(payment).then(
+      (answer) => current && setSandbox(answer),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [payment]);
   const [simulation, setSimulation] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   const simulating = useRef(false);
   const group = localGroupOf(payment.channel);
@@ -225,7 +237,7 @@ export default function LocalPaymentView({
         </>
       )}
 
-      {payment.provider === 'sandbox' && !expired && (
+      {sandbox && !expired && (
         <div className="local-payment__sandbox">
           <Button onClick={() => void simulate()} loading={simulation === 'sending'} disabled={simulation === 'sent'}>
             {t('local.wait.simulate')}

@@ -1,5 +1,5 @@
 import { apiPost } from '@kabari/shared/api/api-client';
-import type { PaymentTerms } from './payment-terms';
+import { fetchPaymentTerms, type PaymentTerms } from './payment-terms';
 
 // TEMPORARY until the server's routes land: the contract's shapes, replaced by the generated types.
 export type LocalChannel = 'qris' | 'gopay' | 'shopeepay' | 'bca_va' | 'bni_va' | 'bri_va' | 'mandiri_bill';
@@ -13,7 +13,7 @@ export interface LocalPayment {
   deeplinkUrl?: string;
   vaNumber?: string;
   billerCode?: string;
-  provider: 'midtrans' | 'sandbox';
+  provider?: 'midtrans' | 'sandbox';
 }
 
 /** How the payment step groups the local channels: QRIS, then the e-wallets, then the banks' virtual accounts. */
@@ -30,6 +30,15 @@ export type BankChannel = Extract<LocalChannel, 'bca_va' | 'bni_va' | 'bri_va' |
 
 export function isBankChannel(channel: LocalChannel): channel is BankChannel {
   return localGroupOf(channel) === 'bank';
+}
+
+/**
+ * Whether a waiting payment is the sandbox's (no money moves, and it can be simulated). The payment says so when the
+ * server names its provider; otherwise the instance's processor for the rupiah price answers: one instance has one.
+ */
+export async function isSandboxPayment(payment: LocalPayment): Promise<boolean> {
+  if (payment.provider) return payment.provider === 'sandbox';
+  return localProviderOf(await fetchPaymentTerms('id')) === 'sandbox';
 }
 
 /** The sandbox's stand-in for the gateway's notification: marks a waiting sandbox payment paid. */
