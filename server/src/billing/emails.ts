@@ -268,5 +268,6 @@ export function methodLabel(
   if (payment.cardLast4) return `${payment.cardBrand ?? text(locale, 'card')} •••• ${payment.cardLast4}${sandbox}`;
   if (payment.method === 'paypal' || payment.provider === 'paypal') return `PayPal${sandbox}`;
   if (payment.method === 'wallet') return `${text(locale, 'wallet')}${sandbox}`;
+  if (payment.method === 'local' || payment.provider === 'midtrans') return `${text(locale, 'localPayment')}${sandbox}`;
   return `${payment.provider}${sandbox}`;
 }

@@ -24,7 +24,22 @@ import {
   insertRegistration,
   type RegistrationRow,
 } from './registration-rows';
-import { bookFirstDay, claimAuthCodeHandout, firstDayKey, type FirstChargeAnswer } from './sign-ups';
+import {
+  bookFirstDay,
+  claimAuthCodeHandout,
+  firstDayKey,
+  recordPendingFirstDay,
+  type FirstChargeAnswer,
+} from './sign-ups';
+import { findLocalPayment } from './local-payment-rows';
+import {
+  checkLocalPayment,
+  localPaymentView,
+  startLocalPayment,
+  type LocalPaymentDeps,
+  type LocalPaymentView,
+} from './local-payments';
+import type { LocalChannel } from '../db/column-values';
 import { findSubscription } from './subscription-rows';
 
 // Sign-up with payment: the account is made only once the first day is paid (sign-ups.ts books it). Each way to pay
@@ -35,7 +50,7 @@ export interface SignUpDeps {
   db: Database;
   outbox: MessageOutbox;
   auth: Pick<AuthServices, 'secrets' | 'passwordCipher'>;
-  billing: Pick<Billing, 'config' | 'clock' | 'methodsFor' | 'stripe' | 'paypal' | 'refundOwedNow'>;
+  billing: Pick<Billing, 'config' | 'clock' | 'methodsFor' | 'stripe' | 'paypal' | 'midtrans' | 'refundOwedNow'>;
   log: Logger;
   /** Multiplies every throttle limit (raised for test runs that sign up many accounts from one address). */
   throttleScale: number;
@@ -80,6 +95,11 @@ export interface PaypalSignUp extends SignUpForm {
   capture?: boolean | undefined;
 }
 
+/** Sign-up with QRIS, an e-wallet or a bank's virtual account (Midtrans, or the sandbox): the channel chosen. */
+export interface LocalSignUp extends SignUpForm {
+  channel: LocalChannel;
+}
+
 /** Stripe's answer to a sign-up: with requiresAction, the client secret the page completes 3-D Secure with. */
 export interface StripeSignUpAnswer {
   registerId: string;
@@ -93,6 +113,8 @@ export interface SignUpState {
   failureCode?: string;
   failureMessage?: string;
   authCode?: string;
+  /** While a local payment waits: what its page shows (the visitor may have closed it and come back). */
+  payment?: LocalPaymentView;
 }
 
 /** Every sign-up first: throttled per address, the email free and not suspended, the password checked and hashed. */
@@ -371,18 +393,85 @@ export async function signUpWithPaypal(
   return { registerId, orderId };
 }
 
+/** What the local payment rules use of the sign-up's dependencies. */
+export function localDeps(deps: Pick<SignUpDeps, 'db' | 'outbox' | 'billing' | 'log'>): LocalPaymentDeps {
+  return {
+    db: deps.db,
+    outbox: deps.outbox,
+    config: deps.billing.config,
+    midtrans: deps.billing.midtrans,
+    log: deps.log,
+  };
+}
+
+/**
+ * Sign-up paid with QRIS, an e-wallet or a bank's virtual account (a price in rupiah; Midtrans, or the sandbox in a
+ * trial): checks the account, stores the attempt, asks the gateway for the payment and answers what the page shows
+ * while it waits. The same form sent again answers the same payment; registerQuery tells how it ended.
+ */
+export async function signUpWithLocal(
+  deps: SignUpDeps,
+  ip: string,
+  form: LocalSignUp,
+): Promise<{ registerId: string; payment: LocalPaymentView }> {
+  const provider = methodsOf(deps, form.locale).local;
+  if (!provider) throw new HttpError(400, say('methodUnavailable'));
+  const again = async (earlier: RegistrationRow) => {
+    const row = await findLocalPayment(deps.db, earlier.id);
+    // No payment stored: the gateway failed the first time, and the attempt ended then.
+    if (!row) throw new HttpError(502, say('localPaymentUnavailable'));
+    return { registerId: earlier.id, payment: localPaymentView(row, deps.billing.config) };
+  };
+  const earlier = await earlierSubmission(deps, form, provider);
+  if (earlier) return again(earlier);
+  const passwordHash = await prepareAccount(deps, ip, form);
+  const now = deps.billing.clock.now();
+  const registrationId = randomUUID();
+  const raced = await storeOnce(deps, form, provider, () =>
+    insertRegistration(deps.db, registrationRow(registrationId, form, provider, passwordHash, now)),
+  );
+  if (raced) return again(raced);
+  const price = deps.billing.config.prices[form.locale];
+  const payment = await startLocalPayment(localDeps(deps), {
+    registrationId,
+    provider,
+    channel: form.channel,
+    amount: price.firstDayAmount,
+    currency: price.currency,
+    description: 'Kabari subscription, first day',
+    now,
+    recordPending: (tx, providerRef) =>
+      recordPendingFirstDay(tx, { registrationId, provider, providerRef, price, now }),
+  });
+  return { registerId: registrationId, payment };
+}
+
 /**
  * The state of a sign-up, as the register result screen polls it, with a failure in the reader's language
  * (`readerLocale`, given the sign-up's own). The auth code comes with the first answer that says created (within 30
  * minutes of the sign-up) and never again.
  */
 export async function signUpResult(
-  deps: Pick<SignUpDeps, 'db' | 'auth' | 'billing'>,
+  deps: Pick<SignUpDeps, 'db' | 'auth' | 'billing' | 'outbox' | 'log'>,
   registrationId: string,
   readerLocale: (own: Locale) => Locale,
 ): Promise<SignUpState> {
-  const registration = await findRegistration(deps.db, registrationId);
+  let registration = await findRegistration(deps.db, registrationId);
   if (!registration) throw new HttpError(404, say('signUpNotFound'));
+  if (
+    registration.state === 'querying' &&
+    (registration.provider === 'midtrans' || registration.provider === 'sandbox')
+  ) {
+    const local = await findLocalPayment(deps.db, registration.id);
+    const now = deps.billing.clock.now();
+    if (local && now.getTime() < local.expiresAt.getTime()) {
+      return { state: 'querying', payment: localPaymentView(local, deps.billing.config) };
+    }
+    // Past its expiry: asked about once more (paid in the last moment counts), else it ends as expired.
+    if (local && (await checkLocalPayment(localDeps(deps), registration, now)) !== 'waiting') {
+      registration = (await findRegistration(deps.db, registrationId))!;
+    }
+  }
   const { state } = registration;
   if (state === 'sign_failed' || state === 'unknown' || state === 'unsubscribed') {
     return {

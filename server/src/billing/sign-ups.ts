@@ -22,7 +22,8 @@ import { insertAccountIfEmailFree, insertSubscription, updatePendingPayments } f
 // A sign-up's first-day charge, from the attempt to the account: completed, failed, abandoned or left to the
 // provider, booked once by its key, and the new user's one-time auth code.
 
-export type PaymentMethodKind = 'card' | 'wallet' | 'paypal';
+/** 'local': QRIS, an e-wallet or a bank's virtual account, completed by the payer in their own app. */
+export type PaymentMethodKind = 'card' | 'wallet' | 'paypal' | 'local';
 
 export interface SucceededFirstCharge {
   outcome: Extract<ChargeOutcome, { outcome: 'succeeded' }>;

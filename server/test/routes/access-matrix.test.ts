@@ -33,6 +33,7 @@ const MATRIX: Record<string, Kind> = {
   'POST /api/v1/voice-notes/{id}/remove': 'owned-voice-note',
   'POST /api/v1/personnal/sessions/{id}/revoke': 'own-session',
   'GET /api/v1/personnal/registerQuery/{id}': 'sign-up',
+  'POST /api/v1/personnal/sandboxPayments/{id}/pay': 'sign-up',
   'GET /api/v1/share/links/{token}': 'recipient-link',
   'GET /api/v1/share/links/{token}/views': 'recipient-link',
   'GET /api/v1/share/links/{token}/events': 'recipient-link',
@@ -221,10 +222,15 @@ describe('the access matrix', () => {
   });
 
   it('knows a sign-up only by its own random id', async () => {
-    const [route] = routesOf('sign-up') as [string];
-    expect((await call(route, { id: '3f1c7a52-8c1e-4d4b-9a51-2f0d2b8e6a11' })).statusCode).toBe(404);
-    const malformed = await call(route, { id: 'not-an-id' });
-    expect(malformed.json()).toMatchObject({ status: 400, message: 'id: This sign-up was not found.' });
+    for (const route of routesOf('sign-up')) {
+      const unknown = await call(route, { id: '3f1c7a52-8c1e-4d4b-9a51-2f0d2b8e6a11' });
+      expect([route, unknown.statusCode]).toEqual([route, 404]);
+      const malformed = await call(route, { id: 'not-an-id' });
+      expect([route, malformed.json()]).toMatchObject([
+        route,
+        { status: 400, message: 'id: This sign-up was not found.' },
+      ]);
+    }
   });
 
   it("refuses a recipient's link nobody was given (404), and answers an erased or cancelled one as its state says", async () => {

@@ -1802,7 +1802,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/personnal/sandboxPayments/{registerId}/pay": {
+    "/api/v1/personnal/sandboxPayments/{id}/pay": {
         parameters: {
             query?: never;
             header?: never;
@@ -1820,7 +1820,8 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    registerId: string;
+                    /** @description The registerId of the sign-up or renewal */
+                    id: string;
                 };
                 cookie?: never;
             };

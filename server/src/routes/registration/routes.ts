@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { paySandboxLocalPayment } from '../../billing/local-payments';
 import {
+  localDeps,
   signUpResult,
+  signUpWithLocal,
   signUpWithPaypal,
   signUpWithSandbox,
   signUpWithStripe,
@@ -11,8 +14,12 @@ import type { Config } from '../../config';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { requestLocale } from '../../lib/messages';
 import {
+  localBody,
   localeBody,
+  localRegisterResponse,
   paidAmountResponse,
+  sandboxPaymentParams,
+  sandboxPaymentResponse,
   registerQueryParams,
   registerQueryResponse,
   registerResponse,
@@ -113,6 +120,55 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     },
     async (request) => ok(await signUpWithPaypal(deps, request.ip, request.body)),
   );
+
+  app.post(
+    '/api/v1/auth/registerAndSign/local',
+    {
+      config: { rateLimit: { max: 20 * scale, timeWindow: '1 minute' } },
+      onRequest: paymentsConfigured,
+      schema: {
+        tags: ['billing'],
+        summary: 'Sign up and pay the first day with QRIS, an e-wallet or a bank virtual account (Midtrans)',
+        description:
+          'For a price in rupiah (getPaidAmount says methods.local). Checks the account, creates the sign-up and ' +
+          'asks Midtrans (or the sandbox in a local trial) for the payment: answers what the page shows while it ' +
+          'waits (the QRIS string, the e-wallet deep link, the virtual account number), which expires after 15 ' +
+          'minutes (QRIS, e-wallets) or 24 hours (virtual accounts). registerQuery reports it, and how it ended: ' +
+          'created once paid, sign_failed with payment_expired, payment_cancelled or payment_denied otherwise. The ' +
+          'same attemptId answers the same payment.',
+        body: localBody,
+        response: {
+          200: localRegisterResponse,
+          409: errorEnvelope,
+          502: errorEnvelope,
+          503: errorEnvelope,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ok(await signUpWithLocal(deps, request.ip, request.body)),
+  );
+
+  // The local trial's stand-in for Midtrans's notification: registered only while the sandbox takes payments.
+  if (billing.sandbox) {
+    app.post(
+      '/api/v1/personnal/sandboxPayments/:id/pay',
+      {
+        config: { rateLimit: { max: 30 * scale, timeWindow: '1 minute' } },
+        schema: {
+          tags: ['billing'],
+          summary: 'Sandbox only: marks a waiting sandbox QRIS, e-wallet or virtual account payment paid',
+          description:
+            "What Midtrans's notification does for a real payment; no money moves. Idempotent (paid already: the " +
+            'same answer); past its expiry the payment ends as payment_expired instead. Not a waiting sandbox ' +
+            'local payment: 404. Registered only while the sandbox processor takes payments.',
+          params: sandboxPaymentParams,
+          response: { 200: sandboxPaymentResponse, 404: errorEnvelope, ...errorResponses },
+        },
+      },
+      async (request) => ok(await paySandboxLocalPayment(localDeps(deps), request.params.id, billing.clock.now())),
+    );
+  }
 
   app.get(
     '/api/v1/personnal/registerQuery/:id',

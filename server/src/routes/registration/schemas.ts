@@ -107,13 +107,47 @@ export const registerResponse = envelope(z.object({ registerId: z.string().uuid(
 
 export const registerQueryParams = z.object({ id: z.string().uuid(inputMessage('billing.signUpNotFound')) });
 
+/** A local channel, as the payment step offers it. */
+export const localChannel = z.enum(LOCAL_CHANNELS, { message: inputMessage('billing.localChannelMissing') });
+
+/** What the page shows while a QRIS, e-wallet or virtual account payment waits. */
+export const localPaymentSchema = z.object({
+  channel: z.enum(LOCAL_CHANNELS),
+  amount: z.number().describe('Major unit'),
+  currencyCode: z.string(),
+  merchantName: z.string().describe('Shown beside the QR code: the name the payer sees in their app'),
+  expiresAt: z.string().describe('ISO time the payment stops being payable'),
+  qrString: z.string().optional().describe('qris (and gopay when Midtrans gives one): draw it as a QR code'),
+  deeplinkUrl: z.string().optional().describe('gopay, shopeepay: opens the e-wallet app on a phone'),
+  vaNumber: z.string().optional().describe('bca_va, bni_va, bri_va: the virtual account; mandiri_bill: the bill key'),
+  billerCode: z.string().optional().describe('mandiri_bill only'),
+});
+
+export const localBody = z.object({ ...accountFields, channel: localChannel });
+
+export const localRegisterResponse = envelope(z.object({ registerId: z.string().uuid(), payment: localPaymentSchema }));
+
 export const registerQueryResponse = envelope(
   z.object({
     state: z.enum(['querying', 'created', 'sign_failed', 'unsubscribed', 'unknown']),
-    failureCode: z.string().optional(),
+    failureCode: z
+      .string()
+      .optional()
+      .describe('Local payments: payment_expired, payment_cancelled or payment_denied when one ended unpaid'),
     failureMessage: z.string().optional(),
     authCode: z.string().optional().describe('Only with created, handed out once: POST /api/v1/auth/loginByAuthCode'),
+    payment: localPaymentSchema
+      .optional()
+      .describe('While a QRIS, e-wallet or virtual account payment waits (state querying): what its page shows'),
   }),
+);
+
+export const sandboxPaymentParams = z.object({
+  id: z.string().uuid(inputMessage('billing.signUpNotFound')).describe('The registerId of the sign-up or renewal'),
+});
+
+export const sandboxPaymentResponse = envelope(
+  z.object({ state: z.enum(['querying', 'created', 'sign_failed', 'unsubscribed', 'unknown']) }),
 );
 
 export const stripeBody = z.object({
