@@ -33,10 +33,11 @@ const outboxMessage = z.object({
   receiptErrorCode: z.string().nullable(),
 });
 
-// What the page's buttons simulate: Twilio's receipts of a delivered SMS, and of one the phone could not take (its
-// ErrorCode 30003, an unreachable handset); of a WhatsApp message delivered, read, or refused because the number has
-// no WhatsApp (ErrorCode 63003), which sends its request by SMS instead.
+// What the page's buttons simulate: Twilio's receipts of an SMS or WhatsApp message handed on (sent), delivered, one
+// the phone could not take (its ErrorCode 30003, an unreachable handset); of a WhatsApp message read, or refused
+// because the number has no WhatsApp (ErrorCode 63003), which sends its request by SMS instead.
 const SIMULATED_RECEIPTS = {
+  sent: { state: 'sent', errorCode: null },
   delivered: { state: 'delivered', errorCode: null },
   read: { state: 'read', errorCode: null },
   failed: { state: 'undelivered', errorCode: '30003' },
@@ -127,10 +128,10 @@ const devOutboxRoutes: FastifyPluginAsyncZod<{
   <pre>${escapeHtml(shownText(message))}</pre>${
     message.channel === 'sms'
       ? `
-  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}${replyForm(message.id, message.locale)}</div>`
+  <div class="receipts">${receiptForm(message.id, 'sent', 'Simulate “sent”')}${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}${replyForm(message.id, message.locale)}</div>`
       : message.channel === 'whatsapp'
         ? `
-  <div class="receipts">${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'read', 'Simulate “read”')}${receiptForm(message.id, 'no-whatsapp', 'Simulate “failed” (no WhatsApp: SMS instead)')}${replyForm(message.id, message.locale)}</div>`
+  <div class="receipts">${receiptForm(message.id, 'sent', 'Simulate “sent”')}${receiptForm(message.id, 'delivered', 'Simulate “delivered”')}${receiptForm(message.id, 'read', 'Simulate “read”')}${receiptForm(message.id, 'failed', 'Simulate “failed” (phone unreachable)')}${receiptForm(message.id, 'no-whatsapp', 'Simulate “failed” (no WhatsApp: SMS instead)')}${replyForm(message.id, message.locale)}</div>`
         : ''
   }
 </article>`,
@@ -157,7 +158,7 @@ ${items || '<p>No messages yet.</p>'}
         hide: options.hide,
         tags: ['development'],
         summary:
-          "Simulates the provider's delivery receipt of an SMS or WhatsApp message (delivered, read; failed: the " +
+          "Simulates the provider's delivery receipt of an SMS or WhatsApp message (sent, delivered, read; failed: the " +
           'phone unreachable; no-whatsapp: the number has no WhatsApp, so the request goes by SMS instead)',
         description:
           'Recorded by the same rule as a Twilio status callback (without its signature check): stored only when it ' +
@@ -165,7 +166,7 @@ ${items || '<p>No messages yet.</p>'}
           'A form from the outbox page is sent back to the page (303); a JSON call is answered in JSON.',
         params: z.object({ id: z.uuid() }),
         querystring: z.object({ token: z.string().optional() }),
-        body: z.object({ receipt: z.enum(['delivered', 'read', 'failed', 'no-whatsapp']) }),
+        body: z.object({ receipt: z.enum(['sent', 'delivered', 'read', 'failed', 'no-whatsapp']) }),
         response: {
           200: envelope(z.object({ recorded: z.boolean() })),
           404: errorEnvelope,

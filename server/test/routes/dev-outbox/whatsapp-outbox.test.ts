@@ -57,7 +57,13 @@ describe('the local outbox: WhatsApp messages (no TWILIO_*)', () => {
     expect(page.body).toContain('Approved template (id) with:');
     expect(page.body).toContain('{{1}} Sari');
     expect(page.body).toMatch(/\{\{2\}\} http:\/\/localhost:\d+\/id\/enter-link\?token=[\w-]+/);
-    for (const label of ['Simulate “delivered”', 'Simulate “read”', 'Simulate “failed” (no WhatsApp: SMS instead)']) {
+    for (const label of [
+      'Simulate “sent”',
+      'Simulate “delivered”',
+      'Simulate “read”',
+      'Simulate “failed” (phone unreachable)',
+      'Simulate “failed” (no WhatsApp: SMS instead)',
+    ]) {
       expect(page.body).toContain(label);
     }
     expect(await viewOf(requestId)).toEqual({
@@ -66,6 +72,9 @@ describe('the local outbox: WhatsApp messages (no TWILIO_*)', () => {
       whatsapp: { fallback: null },
     });
 
+    expect((await simulate(message!.id, 'sent')).statusCode).toBe(303);
+    expect((await viewOf(requestId)).delivery).toBe('outbox');
+    expect((await messagesTo('+6281234567901'))[0]!.receipt).toBe('sent');
     expect((await simulate(message!.id, 'delivered')).statusCode).toBe(303);
     expect((await viewOf(requestId)).delivery).toBe('delivered');
     expect((await simulate(message!.id, 'read')).statusCode).toBe(303);
