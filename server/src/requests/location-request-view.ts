@@ -161,8 +161,13 @@ export async function listOwnedRequests(
   pageSize: number,
   links: LinkUrlSource,
 ): Promise<{ items: LocationRequestView[]; total: number }> {
-  const rows = await ownedRequestsPage(db, userId, pageSize, (page - 1) * pageSize);
-  const total = await countOwnedRequests(db, userId);
+  const offset = (page - 1) * pageSize;
+  const rows = await ownedRequestsPage(db, userId, pageSize, offset);
+  // A page that is not full is the last one: the total is known without counting (most requesters have one page).
+  const total =
+    rows.length < pageSize && (rows.length > 0 || offset === 0)
+      ? offset + rows.length
+      : await countOwnedRequests(db, userId);
   return { items: await viewsOf(db, rows, links), total };
 }
 

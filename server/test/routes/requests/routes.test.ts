@@ -546,6 +546,11 @@ describeEachDatabase('location requests by SMS and email', (driver) => {
       expect(first.items[1].lastPosition).toBeNull();
       const last = (await inject(owner, 'GET', '/api/v1/requests?page=3&pageSize=2')).json().data;
       expect(last.items.map((item: { id: string }) => item.id)).toEqual([ids[0]]);
+      // The last page's total is known from the page itself; a page past the end counts.
+      expect(last.total).toBe(5);
+      const past = (await inject(owner, 'GET', '/api/v1/requests?page=4&pageSize=2')).json().data;
+      expect(past).toEqual({ items: [], total: 5, page: 4, pageSize: 2 });
+      expect((await inject(owner, 'GET', '/api/v1/requests?page=1&pageSize=10')).json().data.total).toBe(5);
 
       const other = await createRequester(testApp.app);
       const theirs = (await inject(other, 'GET', '/api/v1/requests')).json().data;
