@@ -56,8 +56,7 @@ export function useRegisterPolling(id: string | null, attempt: number): PollOutc
         const result = await queryRegistration(id);
         failures = 0;
         if (result.state !== 'querying') return settle({ phase: 'settled', result });
-        // TEMPORARY cast until the generated types carry registerQuery's payment.
-        const payment = (result as RegisterQueryResult & { payment?: LocalPayment }).payment;
+        const { payment } = result;
         if (payment) {
           interval = localPollIntervalMs;
           giveUpAt = Math.max(giveUpAt, new Date(payment.expiresAt).getTime() + pollTimeoutMs);

@@ -6,6 +6,21 @@ import type { LocalPayment } from './local-payment';
 import type { PaymentTerms } from './payment-terms';
 import LocalPaymentView from './local-payment-view';
 
+/** The rupiah price's terms: whether the sandbox or Midtrans takes the local payments. */
+function localPaymentsBy(local: 'sandbox' | 'midtrans'): PaymentTerms {
+  return {
+    currencyCode: 'IDR',
+    firstDayDebitAmount: 4900,
+    amount: 449000,
+    period: 30,
+    nextDebitDay: '2031-01-02T00:00:00.000Z',
+    methods: { card: null, wallet: null, paypal: null, local },
+    localChannels: ['qris'],
+    sandbox: local === 'sandbox',
+    paymentsConfigured: true,
+  };
+}
+
 const start = new Date('2026-12-05T10:00:00.000Z');
 const inMinutes = (minutes: number) => new Date(start.getTime() + minutes * 60_000).toISOString();
 
@@ -16,7 +31,6 @@ const qris: LocalPayment = {
   merchantName: 'Kabari Indonesia',
   expiresAt: inMinutes(15),
   qrString: '00020101021226620014COM.GO-JEK.WWW01189360091434506469550210G4506469550303UMI51440014ID',
-  provider: 'midtrans',
 };
 
 /** A phone: the e-wallet's app can be opened from the page. */
@@ -34,6 +48,7 @@ describe('the local payment waiting view', () => {
   beforeEach(() => {
     jest.useFakeTimers({ now: start, doNotFake: ['queueMicrotask'] });
     onAPhone(false);
+    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', localPaymentsBy('midtrans'));
   });
   afterEach(() => {
     jest.useRealTimers();
@@ -159,41 +174,15 @@ describe('the local payment waiting view', () => {
 
   it('in the sandbox, a clearly labelled button simulates the payment', async () => {
     jest.useRealTimers();
-    const path = '/api/v1/personnal/sandboxPayments/{registerId}/pay' as never;
-    fakeApi.on('post', path, {} as never);
-    const sandbox: LocalPayment = {
-      ...qris,
-      provider: 'sandbox',
-      expiresAt: new Date(Date.now() + 900_000).toISOString(),
-    };
+    const path = '/api/v1/personnal/sandboxPayments/{id}/pay';
+    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', localPaymentsBy('sandbox'));
+    fakeApi.on('post', path, { state: 'querying' });
+    const sandbox: LocalPayment = { ...qris, expiresAt: new Date(Date.now() + 900_000).toISOString() };
     await renderAt('/register', <LocalPaymentView payment={sandbox} registerId="reg-9" locale="en" />);
-    await userEvent.click(screen.getByRole('button', { name: 'Simulate payment (sandbox: no money moves)' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Simulate payment (sandbox: no money moves)' }));
     expect(await screen.findByText('Payment simulated. Waiting for it to be confirmed…')).toBeInTheDocument();
-    expect(fakeApi.calls('post', path).map((call) => call.path)).toEqual([{ registerId: 'reg-9' }]);
-  });
-
-  it('without the provider named, asks the rupiah price’s processor whether the sandbox takes it', async () => {
-    jest.useRealTimers();
-    const terms = {
-      currencyCode: 'IDR',
-      firstDayDebitAmount: 4900,
-      amount: 449000,
-      period: 30,
-      nextDebitDay: '2031-01-02T00:00:00.000Z',
-      methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox', local: 'sandbox' },
-      localChannels: ['qris'],
-      sandbox: true,
-      paymentsConfigured: true,
-      // The cast: the local methods, whatever the generated types say of them yet.
-    } as PaymentTerms;
-    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', terms);
-    const unnamed: LocalPayment = {
-      ...qris,
-      provider: undefined,
-      expiresAt: new Date(Date.now() + 900_000).toISOString(),
-    };
-    await renderAt('/register', <LocalPaymentView payment={unnamed} registerId="reg-10" locale="en" />);
-    expect(await screen.findByRole('button', { name: 'Simulate payment (sandbox: no money moves)' })).toBeVisible();
+    expect(fakeApi.calls('post', path).map((call) => call.path)).toEqual([{ id: 'reg-9' }]);
+    // Whether the sandbox takes local payments: the rupiah price's processor says.
     expect(fakeApi.calls('post', '/api/v1/personnal/getPaidAmount').map((call) => call.body)).toEqual([
       { locale: 'id' },
     ]);

@@ -9,7 +9,7 @@ import { formatTime } from '@kabari/shared/i18n/format-time';
 import type { Locale } from '@kabari/shared/i18n/locale';
 import {
   isBankChannel,
-  isSandboxPayment,
+  sandboxTakesLocalPayments,
   localGroupOf,
   simulateSandboxPayment,
   type BankChannel,
@@ -130,17 +130,17 @@ export default function LocalPaymentView({
   const { t } = useTranslation(paymentsNamespace);
   const secondsLeft = useSecondsLeft(payment.expiresAt);
   const [phone] = useState(isPhone);
-  const [sandbox, setSandbox] = useState(payment.provider === 'sandbox');
+  const [sandbox, setSandbox] = useState(false);
   useEffect(() => {
     let current = true;
-    isSandboxPayment(payment).then(
+    sandboxTakesLocalPayments().then(
       (answer) => current && setSandbox(answer),
       () => undefined,
     );
     return () => {
       current = false;
     };
-  }, [payment]);
+  }, []);
   const [simulation, setSimulation] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   const simulating = useRef(false);
   const group = localGroupOf(payment.channel);

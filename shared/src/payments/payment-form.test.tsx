@@ -12,7 +12,8 @@ const notConfigured: PaymentTerms = {
   amount: 29.99,
   period: 30,
   nextDebitDay: '2031-01-02T00:00:00.000Z',
-  methods: { card: null, wallet: null, paypal: null },
+  methods: { card: null, wallet: null, paypal: null, local: null },
+  localChannels: [],
   sandbox: false,
   paymentsConfigured: false,
 };
@@ -40,7 +41,8 @@ describe('the payment form where payments are not configured', () => {
 describe('the payment form when a payment fails', () => {
   const sandboxTerms: PaymentTerms = {
     ...notConfigured,
-    methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' },
+    methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox', local: null },
+    localChannels: [],
     sandbox: true,
     paymentsConfigured: true,
   };
@@ -89,8 +91,7 @@ describe('the payment form when a payment fails', () => {
 });
 
 describe('the payment form for a price in rupiah', () => {
-  // The cast: the local methods are read from the answer whatever the generated types say of them yet.
-  const rupiahTerms = {
+  const rupiahTerms: PaymentTerms = {
     currencyCode: 'IDR',
     firstDayDebitAmount: 4900,
     amount: 449000,
@@ -100,7 +101,7 @@ describe('the payment form for a price in rupiah', () => {
     localChannels: ['qris', 'gopay', 'shopeepay', 'bca_va', 'bni_va', 'bri_va', 'mandiri_bill'],
     sandbox: true,
     paymentsConfigured: true,
-  } as PaymentTerms;
+  };
 
   async function renderRupiah(url: string, handlers: PaymentHandlers, onPaid = jest.fn()) {
     await renderAt(
@@ -169,12 +170,17 @@ describe('the payment form for a price in rupiah', () => {
     const methods = await renderRupiah('/', { sandbox: jest.fn(), stripe: jest.fn() });
     expect(within(methods).queryByRole('radio', { name: 'QRIS' })).toBeNull();
     cleanup();
-    const dollars = { ...rupiahTerms, currencyCode: 'USD', methods: { ...rupiahTerms.methods, local: null } };
+    const dollars: PaymentTerms = {
+      ...rupiahTerms,
+      currencyCode: 'USD',
+      methods: { ...rupiahTerms.methods, local: null },
+      localChannels: [],
+    };
     await renderAt(
       '/',
       <PaymentForm
         name="dollars"
-        terms={dollars as PaymentTerms}
+        terms={dollars}
         locale="en"
         handlers={{ sandbox: jest.fn(), stripe: jest.fn(), local: jest.fn() }}
         onPaid={jest.fn()}

@@ -25,7 +25,7 @@ import type { PaymentTerms } from './payment-terms';
 import { PaymentTermsSummary, type PaymentKind } from './payment-terms-summary';
 import { PaypalButton } from './paypal-button';
 import { LocalMethodChoice } from './local-method-choice';
-import { localChannelsOf, localGroupOf, localProviderOf, type LocalChannel, type LocalGroup } from './local-payment';
+import { localChannelsOf, localGroupOf, type LocalChannel, type LocalGroup } from './local-payment';
 import { loadStripeOnce, StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
 import { StripeWalletButton } from './stripe-wallet-button';
 import { paymentsNamespace } from './payments-namespace';
@@ -134,7 +134,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   const walletAmount = kind === 'renewal' ? terms.stripeAmounts?.amount : terms.stripeAmounts?.firstDayDebitAmount;
 
   const provider = localGroup
-    ? localProviderOf(terms)
+    ? terms.methods.local
     : method === 'paypal'
       ? terms.methods.paypal
       : terms.methods[method];

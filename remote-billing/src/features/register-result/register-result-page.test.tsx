@@ -123,7 +123,7 @@ describe('RegisterResultPage', () => {
   });
 
   it('shows a waiting QRIS payment again to a visitor who comes back, then signs in once it is paid', async () => {
-    const waiting = {
+    const waiting: RegisterQueryResult = {
       state: 'querying',
       payment: {
         channel: 'qris',
@@ -132,12 +132,22 @@ describe('RegisterResultPage', () => {
         merchantName: 'Kabari Indonesia',
         expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
         qrString: '00020101021226620014ID.CO.QRIS.WWW0215ID10200000000010303UMI5204481253033605802ID',
-        provider: 'sandbox',
       },
-      // The cast: registerQuery's payment, whatever the generated types say of it yet.
-    } as RegisterQueryResult;
+    };
     const states: RegisterQueryResult[] = [waiting, waiting, { state: 'created', authCode: 'code-1234567890abcdef' }];
     fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', () => states.shift() ?? { state: 'querying' });
+    // The instance's processor for the rupiah price: the sandbox, whose payments can be simulated.
+    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', {
+      currencyCode: 'IDR',
+      firstDayDebitAmount: 4900,
+      amount: 449000,
+      period: 30,
+      nextDebitDay: '2031-01-02T00:00:00.000Z',
+      methods: { card: null, wallet: null, paypal: null, local: 'sandbox' },
+      localChannels: ['qris', 'bni_va'],
+      sandbox: true,
+      paymentsConfigured: true,
+    });
     fakeApi.on('post', '/api/v1/auth/loginByAuthCode', { user });
     await openAt('/id/register?id=reg-6');
     expect(await screen.findByRole('heading', { name: 'Bayar dengan QRIS' })).toBeInTheDocument();
@@ -145,7 +155,7 @@ describe('RegisterResultPage', () => {
       screen.getByRole('img', { name: /^Kode QR untuk membayar Rp\s?4\.900 kepada Kabari Indonesia$/ }),
     ).toBeVisible();
     expect(
-      screen.getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' }),
+      await screen.findByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' }),
     ).toBeVisible();
     expect(screen.getByText(/^Anda boleh menutup halaman ini/)).toBeInTheDocument();
     await waitFor(

@@ -46,7 +46,7 @@ describe('RenewalProgress', () => {
   });
 
   it('shows the bank’s virtual account while a renewal by bank transfer waits for its payer', async () => {
-    const waiting = {
+    const waiting: RegisterQueryResult = {
       state: 'querying',
       payment: {
         channel: 'bni_va',
@@ -55,11 +55,21 @@ describe('RenewalProgress', () => {
         merchantName: 'Kabari Indonesia',
         expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
         vaNumber: '9881234567890123',
-        provider: 'midtrans',
       },
-      // The cast: registerQuery's payment, whatever the generated types say of it yet.
-    } as RegisterQueryResult;
+    };
     settledAs(waiting);
+    // The instance's processor for the rupiah price: Midtrans.
+    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', {
+      currencyCode: 'IDR',
+      firstDayDebitAmount: 4900,
+      amount: 449000,
+      period: 30,
+      nextDebitDay: '2031-01-02T00:00:00.000Z',
+      methods: { card: null, wallet: null, paypal: null, local: 'midtrans' },
+      localChannels: ['qris', 'bni_va'],
+      sandbox: false,
+      paymentsConfigured: true,
+    });
     const onRenewed = jest.fn();
     await renderAt('/id/dashboard/', <RenewalProgress registerId="r3" onRenewed={onRenewed} />);
     expect(await screen.findByRole('heading', { name: 'Bayar lewat transfer BNI' })).toBeInTheDocument();

@@ -13,7 +13,8 @@ const rupiahTerms: PaymentTerms = {
   amount: 449000,
   period: 30,
   nextDebitDay: '2031-02-01T00:00:00.000Z',
-  methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' },
+  methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox', local: null },
+  localChannels: [],
   sandbox: true,
   paymentsConfigured: true,
 };

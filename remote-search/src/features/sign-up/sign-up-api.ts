@@ -41,14 +41,7 @@ export function registerWithPaypal(
 
 /** QRIS, an e-wallet or a bank transfer: the answer's payment is what the register result page shows to pay. */
 function registerWithLocal(account: AttemptFields, channel: LocalChannel) {
-  // TEMPORARY cast until the generated types carry the route.
-  return apiPost(
-    '/api/v1/auth/registerAndSign/local' as never,
-    { ...account, channel } as never,
-    quiet as never,
-  ) as Promise<{
-    registerId: string;
-  }>;
+  return apiPost('/api/v1/auth/registerAndSign/local', { ...account, channel }, quiet);
 }
 
 /**

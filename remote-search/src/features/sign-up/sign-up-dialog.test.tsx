@@ -20,7 +20,8 @@ const sandboxTerms: PaymentTerms = {
   amount: 29.99,
   period: 30,
   nextDebitDay: '2026-11-23T00:00:00.000Z',
-  methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox' },
+  methods: { card: 'sandbox', wallet: 'sandbox', paypal: 'sandbox', local: null },
+  localChannels: [],
   sandbox: true,
   paymentsConfigured: true,
 };
