@@ -1,0 +1,77 @@
+import type { Locator, Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures';
+import { axeViolations } from '../support/accessibility';
+import { dialogOpened, startPublicPageApp } from '../support/app-helpers';
+
+// Paying the Indonesian way in the local trial: the sandbox processor offers QRIS, e-wallets and bank transfers for
+// the rupiah price on /id, and its "Simulate payment" stands in for the gateway's notification.
+
+let counter = 0;
+const newEmail = () => `e2e-local-pay-${Date.now()}-${(counter += 1)}@example.com`;
+
+/** The Indonesian visitor's path into the sign-up's payment step: the home search, the account, then payment. */
+async function openPaymentStep(page: Page): Promise<Locator> {
+  await page.goto('/id/');
+  await startPublicPageApp(page);
+  await page.getByLabel('Nomor ponsel').fill('812 3456 7890');
+  await page.getByRole('button', { name: 'Cari' }).click();
+  const facts = await dialogOpened(page.getByRole('dialog', { name: 'Tentang nomor ini' }));
+  await facts.getByRole('button', { name: 'Lanjutkan' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Buat akun Anda' });
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+  await dialog.getByLabel('Email').fill(newEmail());
+  await dialog.getByLabel('Nama Anda').fill('Rina');
+  await dialog.getByRole('checkbox', { name: /18 tahun atau lebih/ }).check();
+  await dialog
+    .getByRole('checkbox', { name: /Ketentuan Penggunaan/ })
+    .first()
+    .check();
+  await dialog.getByRole('button', { name: 'Lanjut ke pembayaran' }).click();
+  await expect(dialog.getByText('Langkah 2 dari 2: pembayaran')).toBeVisible();
+  return dialog;
+}
+
+test.describe('QRIS, e-wallets and bank transfers (/id, the local trial)', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('a visitor signs up with QRIS at 360 px, comes back to the code, simulates the payment and lands on the dashboard', async ({
+    page,
+  }) => {
+    const dialog = await openPaymentStep(page);
+    const methods = dialog.getByRole('group', { name: 'Metode pembayaran' });
+    await expect(methods.getByRole('radio').first()).toHaveAccessibleName('QRIS');
+    await expect(methods.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    await expect(methods.getByRole('radio', { name: /^E-wallet: GoPay, ShopeePay/ })).toBeVisible();
+    await expect(methods.getByRole('radio', { name: /^Virtual Account bank: BCA, BNI, BRI, Mandiri/ })).toBeVisible();
+    await expect(methods.getByRole('radio', { name: 'Kartu' })).toBeVisible();
+    expect(await axeViolations(page), 'the payment step at 360 px').toEqual([]);
+
+    // The bank choice by keyboard, then back to QRIS.
+    await methods.getByRole('radio', { name: 'QRIS' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(dialog.getByRole('group', { name: 'Pilih bank' }).getByRole('radio', { name: 'BCA' })).toBeChecked();
+    expect(await axeViolations(page), 'the bank choice at 360 px').toEqual([]);
+    await methods.getByRole('radio', { name: 'QRIS' }).check();
+
+    await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
+    await dialog.getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }).click();
+
+    await expect(page).toHaveURL(/\/id\/register\?id=/);
+    const qr = page.getByRole('img', { name: /^Kode QR untuk membayar Rp/ });
+    await expect(qr).toBeVisible();
+    await expect(page.getByText('Pindai kode QR ini dengan aplikasi bank atau e-wallet mana pun')).toBeVisible();
+    await expect(page.getByRole('timer')).toHaveText(/^\d+:\d\d$/);
+    expect(await axeViolations(page), 'the QRIS waiting view at 360 px').toEqual([]);
+
+    // Closed and opened again: the same code, from registerQuery's payment.
+    const code = await qr.locator('path').getAttribute('d');
+    await page.goto(page.url());
+    await expect(qr).toBeVisible();
+    expect(await qr.locator('path').getAttribute('d')).toBe(code);
+
+    await page.getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' }).click();
+    await expect(page).toHaveURL(/\/id\/dashboard\/modules\/SuccessModal$/);
+    await expect(page.getByRole('dialog', { name: 'Selamat datang di Kabari' })).toBeVisible();
+  });
+});
