@@ -12,6 +12,10 @@ import type { Billing } from './billing-services';
 import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
 import type { PaypalProcessor } from '../payments/paypal';
+import type { MidtransProcessor } from '../payments/midtrans';
+import { attemptPaymentKey, paidAsAsked, settleLocalAnswer } from './local-payments';
+import { findLocalPayment } from './local-payment-rows';
+import type { Logger } from '../lib/logger';
 import { intentOutcome, refOf, stripeAmount } from '../payments/stripe-outcomes';
 
 // What a provider's verified event changes: a pending payment settled, a sign-up completed or failed, a refund or a
@@ -22,6 +26,16 @@ export interface WebhookDeps {
   db: Database;
   outbox: MessageOutbox;
   billing: Pick<Billing, 'clock' | 'config' | 'refundOwedNow'>;
+  log: Logger;
+}
+
+/** The fields of a Midtrans HTTP notification that Kabari reads (its signature covers the first three). */
+export interface MidtransNotification {
+  order_id: string;
+  status_code: string;
+  gross_amount: string;
+  signature_key: string;
+  transaction_status?: string;
 }
 
 /** What the webhooks answer (read by the providers and in their dashboards; both languages as everywhere). */
@@ -140,6 +154,63 @@ export function webhookRules(deps: WebhookDeps) {
   const PAYPAL_REVERSING = new Set(['PAYMENT.CAPTURE.REFUNDED', 'PAYMENT.CAPTURE.REVERSED']);
 
   return {
+    /**
+     * A Midtrans notification whose signature was checked: handled once per order and status, and never on its
+     * word alone. Midtrans's status call says what is true now (so a late 'pending' after 'settlement', or a
+     * replay, changes nothing), and a payment counts only with the amount and currency asked. An order that is not
+     * a Midtrans attempt of ours (the dashboard's test notification) is ignored.
+     */
+    async applyMidtransNotification(
+      midtrans: MidtransProcessor,
+      notification: MidtransNotification,
+    ): Promise<{ duplicate: boolean }> {
+      const orderId = notification.order_id;
+      const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId);
+      const registration = uuid ? await findRegistration(deps.db, orderId) : undefined;
+      const local = registration?.provider === 'midtrans' ? await findLocalPayment(deps.db, orderId) : undefined;
+      if (!registration || !local) return { duplicate: false };
+      let status;
+      try {
+        status = await midtrans.status(orderId);
+      } catch (error) {
+        deps.log.error(
+          { orderId, message: (error as Error).message },
+          'Midtrans could not be asked to confirm a notification',
+        );
+        throw new HttpError(502, say('midtransCheckUnavailable'));
+      }
+      const state = status?.state;
+      const paid = state?.kind === 'paid' && paidAsAsked(local, status!);
+      if (state?.kind === 'paid' && !paid) {
+        deps.log.error(
+          { orderId, asked: local.amount, paid: status!.amount, currency: status!.currency },
+          'Midtrans reports a payment of another amount than asked: it does not count; the operator must look',
+        );
+      }
+      // Handled once per state Midtrans confirms (not per state a notification claims): a notification that ran
+      // ahead of the status call leaves the real one to come.
+      const confirmed = !state ? 'unknown' : state.kind === 'ended' ? state.code : paid ? 'paid' : state.kind;
+      const eventId = `${orderId}:${confirmed}`;
+      const duplicate = !(await deps.db.transaction(async (tx) => {
+        if (!(await firstDelivery(tx, 'midtrans', eventId, notification.transaction_status ?? confirmed))) {
+          return false;
+        }
+        const now = deps.billing.clock.now();
+        const answer = paid ? ({ kind: 'paid' } as const) : state?.kind === 'ended' ? state : undefined;
+        if (!answer) return true;
+        const result = await settleLocalAnswer(tx, registration, answer, {
+          config: deps.billing.config,
+          outbox: deps.outbox,
+          now,
+        });
+        if (!result.settled && result.missing) throw notRecordedYet();
+        return true;
+      }));
+      deps.outbox.kick();
+      if (paid) await refundOwedAfterCommit(attemptPaymentKey(registration));
+      return { duplicate };
+    },
+
     /** A verified Stripe event, applied once; `duplicate` when its id was seen before. */
     async applyStripeEvent(event: Stripe.Event): Promise<{ duplicate: boolean }> {
       const duplicate = !(await deps.db.transaction(async (tx) => {

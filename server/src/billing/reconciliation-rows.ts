@@ -84,7 +84,8 @@ export function claimNextPendingRenewal(db: Database, at: Date): Promise<Payment
 export function claimNextQueryingRegistration(db: Database, at: Date): Promise<RegistrationRow | undefined> {
   const due = and(
     eq(registrations.state, 'querying'),
-    inArray(registrations.provider, ['stripe', 'paypal']),
+    // The sandbox's only waiting attempts are its local payments (QRIS, e-wallets, virtual accounts), which expire.
+    inArray(registrations.provider, ['stripe', 'paypal', 'midtrans', 'sandbox']),
     ...dueForCheck(at, registrations.createdAt, registrations.checkedAt),
   );
   return claimNextRow(db, registrations, due, registrations.createdAt, at);

@@ -8,6 +8,7 @@ import { intentOutcome, refOf } from '../payments/stripe-outcomes';
 import type { BillingConfig } from './billing-config';
 import type { Locale } from '../lib/messages';
 import { askProvider, runReconciliationPass, type ReconciliationDeps } from './reconciliation';
+import { checkLocalPayment } from './local-payments';
 import { RECONCILIATION_LIMITS } from './reconciliation-limits';
 import { claimNextQueryingRegistration } from './reconciliation-rows';
 import { lockRegistration, type RegistrationRow as Registration } from './registration-rows';
@@ -187,6 +188,11 @@ async function settleAnswer(
 type Step = 'settled' | 'unsubscribed' | 'unknown' | 'waiting';
 
 async function reconcileOne(deps: ReconciliationDeps, registration: Registration, at: Date): Promise<Step> {
+  if (registration.provider === 'midtrans' || registration.provider === 'sandbox') {
+    // A local payment (its notification never came): paid or ended at Midtrans, or past its expiry.
+    const checked = await checkLocalPayment({ ...deps, midtrans: deps.midtrans }, registration, at);
+    return checked === 'waiting' ? 'waiting' : 'settled';
+  }
   const age = at.getTime() - registration.createdAt.getTime();
   const abandoned = age >= RECONCILIATION_LIMITS.abandonedAfterMs;
   const answer = await askProvider<ProviderAnswer>(

@@ -16,7 +16,7 @@ import {
   twilioStatusResponse,
   webhookResponse,
 } from './schemas';
-import { say, webhookRules, type PaypalCaptureEvent } from '../../billing/payment-webhooks';
+import { say, webhookRules, type MidtransNotification, type PaypalCaptureEvent } from '../../billing/payment-webhooks';
 import { EMPTY_TWIML, TWILIO_INBOUND_PATH } from '../../messages/twilio-inbound';
 import { receiveTwilioReply } from '../../sharing/reply-opt-out';
 
@@ -114,6 +114,57 @@ const webhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
       }
 
       const { duplicate } = await rules.applyPaypalEvent(paypal, event);
+      return ok({ received: true as const, duplicate });
+    },
+  );
+
+  app.post(
+    '/api/v1/webhooks/midtrans',
+    {
+      // Posted by Midtrans's servers, never by a page of ours: the signature is what proves it.
+      config: { crossSite: 'allowed' },
+      schema: {
+        tags: ['webhooks'],
+        summary: "Midtrans's HTTP notifications, verified by their signature_key (MIDTRANS_SERVER_KEY)",
+        description:
+          'signature_key must be SHA-512 of order_id + status_code + gross_amount + the server key (compared in ' +
+          "constant time); wrong or missing: 403, nothing changes. Each order's status is handled once; the " +
+          "payment's state is then read from Midtrans's status call, not from the notification: settlement with the " +
+          'amount and currency asked completes the sign-up or renewal, expire / cancel / deny end it ' +
+          '(payment_expired, payment_cancelled, payment_denied), anything else changes nothing. Set this address ' +
+          "as the Payment Notification URL in Midtrans's dashboard.",
+        body: z.unknown(),
+        response: { 200: webhookResponse, 403: errorEnvelope, 404: errorEnvelope, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const midtrans = app.billing.midtrans;
+      if (!midtrans) throw new HttpError(404, say('midtransNotConfigured'));
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, say('notificationExpected'));
+      let notification: Partial<Record<keyof MidtransNotification, unknown>>;
+      try {
+        notification = JSON.parse(request.body.toString('utf8')) as typeof notification;
+      } catch {
+        throw new HttpError(400, say('notificationExpected'));
+      }
+      const signed = ['order_id', 'status_code', 'gross_amount', 'signature_key'] as const;
+      const fields = Object.fromEntries(
+        signed.map((name) => [name, typeof notification?.[name] === 'string' ? notification[name] : undefined]),
+      ) as Partial<MidtransNotification>;
+      if (!fields.order_id || !fields.status_code || !fields.gross_amount || !fields.signature_key) {
+        request.log.warn('A Midtrans notification without its signed fields was refused');
+        throw new HttpError(403, say('signatureMismatch'));
+      }
+      const complete = fields as MidtransNotification;
+      if (!midtrans.isGenuine(complete)) {
+        request.log.warn('A Midtrans notification with a bad signature was refused');
+        throw new HttpError(403, say('signatureMismatch'));
+      }
+      const transactionStatus = notification.transaction_status;
+      const { duplicate } = await rules.applyMidtransNotification(midtrans, {
+        ...complete,
+        ...(typeof transactionStatus === 'string' ? { transaction_status: transactionStatus } : {}),
+      });
       return ok({ received: true as const, duplicate });
     },
   );

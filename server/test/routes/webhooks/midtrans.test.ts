@@ -1,0 +1,209 @@
+import { eq } from 'drizzle-orm';
+import { payments, registrations } from '../../../src/db/schema/billing';
+import { outboxMessages } from '../../../src/db/schema/outbox';
+import { describeEachDatabase } from '../../support/databases';
+import { FakeMidtrans } from '../../support/fake-midtrans';
+import { freshEmail, freshIp } from '../../support/sign-up';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+const SERVER_KEY = 'SB-Mid-server-kabari-test';
+
+// Midtrans alone (no Stripe, no PayPal), pointed at the local fake of its API.
+describeEachDatabase('Midtrans', (driver) => {
+  let testApp: TestApp;
+  const midtrans = new FakeMidtrans(SERVER_KEY);
+  const app = () => testApp.app;
+
+  beforeAll(async () => {
+    await midtrans.start();
+    testApp = await buildTestApp(driver, {
+      MIDTRANS_SERVER_KEY: SERVER_KEY,
+      MIDTRANS_MERCHANT_NAME: 'Kabari Keluarga',
+      MIDTRANS_API_URL: midtrans.base,
+      RENEWAL_INTERVAL_SECONDS: '0',
+    });
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await midtrans.stop();
+  });
+  afterEach(() => {
+    app().billing.clock.set(null);
+    midtrans.statusUnavailable = false;
+  });
+
+  const signUp = async (channel: string, email = freshEmail('midtrans')) => {
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/registerAndSign/local',
+      remoteAddress: freshIp(),
+      payload: { email, displayName: 'Rina', locale: 'id', ageConfirmed: true, termsAccepted: true, channel },
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json().data as { registerId: string; payment: Record<string, unknown> };
+  };
+  const state = async (registerId: string) =>
+    (
+      await app().inject({
+        method: 'GET',
+        url: `/api/v1/personnal/registerQuery/${registerId}`,
+        headers: { 'accept-language': 'en' },
+      })
+    ).json().data;
+  const paymentOf = async (registerId: string) =>
+    (await app().db.select().from(payments).where(eq(payments.registrationId, registerId)))[0];
+
+  it('charges each channel through the Core API and shows what the payer needs', async () => {
+    const terms = await app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/getPaidAmount',
+      payload: { locale: 'id' },
+    });
+    expect(terms.json().data).toMatchObject({
+      methods: { card: null, paypal: null, local: 'midtrans' },
+      sandbox: false,
+    });
+    const qris = await signUp('qris');
+    expect(qris.payment).toMatchObject({
+      channel: 'qris',
+      amount: 14900,
+      currencyCode: 'IDR',
+      merchantName: 'Kabari Keluarga',
+      qrString: expect.stringMatching(/^000201/),
+    });
+    const charge = midtrans.calls.find(
+      (call) =>
+        call.path === '/v2/charge' &&
+        (call.body.transaction_details as { order_id: string }).order_id === qris.registerId,
+    );
+    expect(charge?.body).toMatchObject({
+      payment_type: 'qris',
+      transaction_details: { order_id: qris.registerId, gross_amount: 14900 },
+      custom_expiry: { expiry_duration: 15, unit: 'minute' },
+    });
+    expect((await signUp('gopay')).payment.deeplinkUrl).toEqual(expect.stringContaining('gopay'));
+    expect((await signUp('shopeepay')).payment.deeplinkUrl).toEqual(expect.stringContaining('shopeepay'));
+    for (const bank of ['bca', 'bni', 'bri']) {
+      const va = await signUp(`${bank}_va`);
+      expect(va.payment.vaNumber).toMatch(/^\d+$/);
+      expect(midtrans.orders.get(va.registerId)).toMatchObject({ payment_type: 'bank_transfer', bank });
+    }
+    const bill = await signUp('mandiri_bill');
+    expect(bill.payment).toMatchObject({ billerCode: '70012', vaNumber: expect.stringMatching(/^5112/) });
+    expect(midtrans.orders.get(bill.registerId)?.payment_type).toBe('echannel');
+    expect(await state(bill.registerId)).toEqual({ state: 'querying', payment: bill.payment });
+  });
+
+  it('settles on a genuine notification confirmed by the status call, once; a replay or a late pending changes nothing', async () => {
+    const { registerId } = await signUp('qris');
+    // A notification Midtrans's status does not back (still pending there) settles nothing.
+    const early = await midtrans.notify(app(), midtrans.notification(registerId, { transaction_status: 'settlement' }));
+    expect(early.statusCode).toBe(200);
+    expect((await state(registerId)).state).toBe('querying');
+
+    midtrans.setStatus(registerId, 'settlement');
+    const settled = midtrans.notification(registerId, { transaction_status: 'settlement', status_code: '200' });
+    // The status call failing: refused (502) without recording, so Midtrans sends it again.
+    midtrans.statusUnavailable = true;
+    expect((await midtrans.notify(app(), settled)).statusCode).toBe(502);
+    midtrans.statusUnavailable = false;
+
+    const first = await midtrans.notify(app(), settled);
+    expect(first.json().data).toEqual({ received: true, duplicate: false });
+    expect((await state(registerId)).state).toBe('created');
+    const payment = await paymentOf(registerId);
+    expect(payment).toMatchObject({ state: 'succeeded', provider: 'midtrans', amount: 14900, providerRef: registerId });
+
+    expect((await midtrans.notify(app(), settled)).json().data).toEqual({ received: true, duplicate: true });
+    const late = await midtrans.notify(
+      app(),
+      midtrans.notification(registerId, { transaction_status: 'pending', status_code: '201' }),
+    );
+    expect(late.statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toEqual(payment);
+    const [row] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
+    expect(row?.state).toBe('created');
+  });
+
+  it('refuses a notification with a wrong or missing signature (403), and nothing changes', async () => {
+    const { registerId } = await signUp('gopay');
+    midtrans.setStatus(registerId, 'settlement');
+    const forged = midtrans.notification(registerId, {}, 'SB-Mid-server-someone-else');
+    expect((await midtrans.notify(app(), forged)).statusCode).toBe(403);
+    const { signature_key: _dropped, ...unsigned } = midtrans.notification(registerId);
+    expect((await midtrans.notify(app(), unsigned)).statusCode).toBe(403);
+    const tampered = { ...midtrans.notification(registerId), gross_amount: '1.00' };
+    expect((await midtrans.notify(app(), tampered)).statusCode).toBe(403);
+    expect((await state(registerId)).state).toBe('querying');
+    expect((await paymentOf(registerId))?.state).toBe('pending');
+  });
+
+  it('never settles a payment of another amount than asked', async () => {
+    const { registerId } = await signUp('qris');
+    midtrans.setStatus(registerId, 'settlement', '100.00');
+    const answer = await midtrans.notify(app(), midtrans.notification(registerId));
+    expect(answer.statusCode).toBe(200);
+    expect((await state(registerId)).state).toBe('querying');
+    expect((await paymentOf(registerId))?.state).toBe('pending');
+  });
+
+  it.each([
+    ['expire', 'payment_expired', 'The time to pay ran out'],
+    ['cancel', 'payment_cancelled', 'The payment was cancelled'],
+    ['deny', 'payment_denied', 'refused this payment'],
+  ])('ends the attempt when Midtrans says %s, with a clear message', async (status, code, message) => {
+    const { registerId } = await signUp('bni_va');
+    midtrans.setStatus(registerId, status);
+    expect((await midtrans.notify(app(), midtrans.notification(registerId))).statusCode).toBe(200);
+    expect(await state(registerId)).toEqual({
+      state: 'sign_failed',
+      failureCode: code,
+      failureMessage: expect.stringContaining(message),
+    });
+    expect(await paymentOf(registerId)).toMatchObject({ state: 'failed', failureCode: code });
+  });
+
+  it('settles a payment whose notification never came, and expires one past its time, in the reconciliation pass', async () => {
+    const paid = await signUp('shopeepay');
+    const unpaid = await signUp('qris');
+    midtrans.setStatus(paid.registerId, 'settlement');
+    const report = await app().billing.reconcileSignUps(new Date(Date.now() + 6 * 60_000));
+    expect(report.settled).toBeGreaterThanOrEqual(1);
+    expect((await state(paid.registerId)).state).toBe('created');
+    expect((await state(unpaid.registerId)).state).toBe('querying');
+
+    await app().billing.reconcileSignUps(new Date(Date.now() + 16 * 60_000));
+    expect(midtrans.orders.get(unpaid.registerId)?.transaction_status).toBe('expire');
+    expect(midtrans.calls.some((call) => call.path === `/v2/${unpaid.registerId}/expire`)).toBe(true);
+    expect(await state(unpaid.registerId)).toMatchObject({ state: 'sign_failed', failureCode: 'payment_expired' });
+  });
+
+  it('refunds through Midtrans where the channel allows it, and leaves a virtual account to a transfer by hand', async () => {
+    // Two attempts for one email, both paid: the second found the email taken, so its money is owed back.
+    const email = freshEmail('twice');
+    const first = await signUp('qris', email);
+    const byQris = await signUp('qris', email);
+    const byVa = await signUp('bca_va', email);
+    for (const attempt of [first, byQris, byVa]) {
+      midtrans.setStatus(attempt.registerId, 'settlement');
+      expect((await midtrans.notify(app(), midtrans.notification(attempt.registerId))).statusCode).toBe(200);
+    }
+    expect((await state(first.registerId)).state).toBe('created');
+    expect(await state(byQris.registerId)).toMatchObject({ state: 'sign_failed', failureCode: 'email_in_use' });
+    expect(midtrans.orders.get(byQris.registerId)?.transaction_status).toBe('refund');
+    expect(midtrans.orders.get(byQris.registerId)?.refundKeys.size).toBe(1);
+    expect(await paymentOf(byQris.registerId)).toMatchObject({ state: 'refunded', refundOwedAt: null });
+
+    expect(midtrans.orders.get(byVa.registerId)?.transaction_status).toBe('settlement');
+    expect(await paymentOf(byVa.registerId)).toMatchObject({
+      state: 'succeeded',
+      refundFailure: 'manual_transfer',
+      refundFailedAt: expect.any(Date),
+    });
+    const operator = await app()
+      .db.select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.idempotencyKey, `refund-refused:${(await paymentOf(byVa.registerId))!.id}`));
+    expect(operator).toHaveLength(1);
+  });
+});
