@@ -7,7 +7,9 @@ import { cancelledEmail } from './emails';
 import { paymentView } from './payment-view';
 import { openPaypalOrder } from './paypal-orders';
 import { findRegistration, insertRegistration, setRegistrationProviderRef } from './registration-rows';
-import { bookRestart, type RestartResult } from './restarts';
+import { bookRestart, recordPendingRestart, type RestartResult } from './restarts';
+import { startLocalPayment, type LocalPaymentView } from './local-payments';
+import type { LocalChannel } from '../db/column-values';
 import { restartKey, type FirstChargeAnswer } from './sign-ups';
 import { cancelSubscription, effectiveStatus, subscriptionInfo } from './subscriptions';
 import { findSubscription, type Subscription } from './subscription-rows';
@@ -84,6 +86,7 @@ export async function cancelRenewals(deps: SubscriptionDeps, user: User) {
 /** What the dashboard's next step is after a renewal was asked: done, 3-D Secure, or PayPal's button. */
 interface RenewAnswer {
   registerId: string;
+  payment?: LocalPaymentView;
   requiresAction?: boolean;
   clientSecret?: string;
   orderId?: string;
@@ -91,7 +94,8 @@ interface RenewAnswer {
 
 /** A subscriber's ask to pay again, as the renewal dialog sends it. */
 export interface RenewAsk {
-  method: SandboxMethod;
+  method: SandboxMethod | 'local';
+  channel?: LocalChannel | undefined;
   card?: CardInput | undefined;
   paymentMethodId?: string | undefined;
   locale?: 'en' | 'id' | undefined;
@@ -124,6 +128,34 @@ export async function renewSubscription(deps: SubscriptionDeps, user: User, body
   const locale = body.locale ?? user.locale;
   const attempt = restart.attemptRow(provider, locale);
   const registrationId = attempt.id;
+
+  if (body.method === 'local') {
+    if (!body.channel) throw new HttpError(400, say('localChannelMissing'));
+    const localProvider = provider as 'midtrans' | 'sandbox';
+    await insertRegistration(deps.db, attempt);
+    const payment = await startLocalPayment(
+      { db: deps.db, outbox: deps.outbox, config: deps.billing.config, midtrans: deps.billing.midtrans, log: deps.log },
+      {
+        registrationId,
+        provider: localProvider,
+        channel: body.channel,
+        amount: subscription.amount,
+        currency: subscription.currency,
+        description: 'Kabari subscription, renewed',
+        now,
+        recordPending: (tx, providerRef) =>
+          recordPendingRestart(tx, {
+            registrationId,
+            userId: user.id,
+            subscription,
+            provider: localProvider,
+            providerRef,
+            now,
+          }),
+      },
+    );
+    return { registerId: registrationId, payment };
+  }
 
   if (provider === 'stripe') {
     const stripe = deps.billing.stripe!;
@@ -176,7 +208,7 @@ export async function renewSubscription(deps: SubscriptionDeps, user: User, body
 
   // The sandbox: a card with a bad format is refused (400) before anything is stored.
   const authorization = authorizeSandboxPayment({
-    method: body.method,
+    method: body.method as SandboxMethod,
     card: body.card,
     idempotencyKey: restartKey(registrationId),
     locale,
@@ -184,7 +216,7 @@ export async function renewSubscription(deps: SubscriptionDeps, user: User, body
   });
   const answer = {
     outcome: authorization.outcome,
-    method: body.method,
+    method: body.method as SandboxMethod,
     customerRef: null,
     paymentMethodRef: authorization.paymentMethodRef,
   };

@@ -2447,7 +2447,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        method: "card" | "wallet" | "paypal";
+                        method: "card" | "wallet" | "paypal" | "local";
+                        /**
+                         * @description With method local: QRIS, an e-wallet or a bank virtual account (a subscription in rupiah)
+                         * @enum {string}
+                         */
+                        channel?: "qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill";
                         /** @description Sandbox only: checked and used once, never stored or logged */
                         card?: {
                             name: string;
@@ -2491,6 +2496,26 @@ export interface paths {
                                 clientSecret?: string;
                                 /** @description PayPal: the order for the PayPal button */
                                 orderId?: string;
+                                /** @description Method local: what the page shows while the payment waits; then poll registerQuery */
+                                payment?: {
+                                    /** @enum {string} */
+                                    channel: "qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill";
+                                    /** @description Major unit */
+                                    amount: number;
+                                    currencyCode: string;
+                                    /** @description Shown beside the QR code: the name the payer sees in their app */
+                                    merchantName: string;
+                                    /** @description ISO time the payment stops being payable */
+                                    expiresAt: string;
+                                    /** @description qris (and gopay when Midtrans gives one): draw it as a QR code */
+                                    qrString?: string;
+                                    /** @description gopay, shopeepay: opens the e-wallet app on a phone */
+                                    deeplinkUrl?: string;
+                                    /** @description bca_va, bni_va, bri_va: the virtual account; mandiri_bill: the bill key */
+                                    vaNumber?: string;
+                                    /** @description mandiri_bill only */
+                                    billerCode?: string;
+                                };
                             };
                         };
                     };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAYMENT_PROVIDERS } from '../../db/column-values';
 import { inputMessage } from '../../lib/messages';
 import { envelope } from '../../lib/envelope';
-import { paypalOrderId, sandboxCard } from '../registration/schemas';
+import { localChannel, localPaymentSchema, paypalOrderId, sandboxCard } from '../registration/schemas';
 
 export const subscriptionInfoSchema = z.object({
   status: z.enum(['trial', 'active', 'cancelled', 'expired', 'unsubscribed']),
@@ -38,7 +38,10 @@ export const paymentItem = z.object({
 export const paymentsResponse = envelope(z.object({ items: z.array(paymentItem) }));
 
 export const renewBody = z.object({
-  method: z.enum(['card', 'wallet', 'paypal']),
+  method: z.enum(['card', 'wallet', 'paypal', 'local']),
+  channel: localChannel
+    .optional()
+    .describe('With method local: QRIS, an e-wallet or a bank virtual account (a subscription in rupiah)'),
   card: sandboxCard.optional().describe('Sandbox only: checked and used once, never stored or logged'),
   paymentMethodId: z.string().trim().max(255).optional().describe('Stripe: from Elements or the payment request'),
   locale: z.enum(['en', 'id']).optional(),
@@ -57,5 +60,8 @@ export const renewResponse = envelope(
     requiresAction: z.boolean().optional().describe('Stripe: complete 3-D Secure with clientSecret'),
     clientSecret: z.string().optional(),
     orderId: z.string().optional().describe('PayPal: the order for the PayPal button'),
+    payment: localPaymentSchema
+      .optional()
+      .describe('Method local: what the page shows while the payment waits; then poll registerQuery'),
   }),
 );

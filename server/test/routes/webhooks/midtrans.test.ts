@@ -5,6 +5,8 @@ import { describeEachDatabase } from '../../support/databases';
 import { FakeMidtrans } from '../../support/fake-midtrans';
 import { freshEmail, freshIp } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
+import { sessionTokenOf } from '../../support/session-token';
+import { subscriptions } from '../../../src/db/schema/billing';
 
 const SERVER_KEY = 'SB-Mid-server-kabari-test';
 
@@ -205,5 +207,47 @@ describeEachDatabase('Midtrans', (driver) => {
       .from(outboxMessages)
       .where(eq(outboxMessages.idempotencyKey, `refund-refused:${(await paymentOf(byVa.registerId))!.id}`));
     expect(operator).toHaveLength(1);
+  });
+
+  it('an expired subscriber renews with a local channel: the payment to show, then the notification restarts it', async () => {
+    const { registerId } = await signUp('qris');
+    midtrans.setStatus(registerId, 'settlement');
+    await midtrans.notify(app(), midtrans.notification(registerId));
+    const { authCode } = await state(registerId);
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/loginByAuthCode',
+      remoteAddress: freshIp(),
+      payload: { authCode },
+    });
+    const token = sessionTokenOf(login);
+    const renew = (payload: object) =>
+      app().inject({
+        method: 'POST',
+        url: '/api/v1/personnal/subscribe/renew',
+        headers: { authorization: token },
+        payload,
+      });
+    app().billing.clock.set(new Date(Date.now() + 3 * 24 * 60 * 60_000));
+    expect((await renew({ method: 'local' })).statusCode).toBe(400);
+    const renewed = await renew({ method: 'local', channel: 'bri_va' });
+    expect(renewed.statusCode).toBe(200);
+    const { registerId: renewalId, payment } = renewed.json().data;
+    expect(payment).toMatchObject({
+      channel: 'bri_va',
+      amount: 449000,
+      currencyCode: 'IDR',
+      vaNumber: expect.any(String),
+    });
+    expect((await state(renewalId)).state).toBe('querying');
+
+    midtrans.setStatus(renewalId, 'settlement');
+    expect((await midtrans.notify(app(), midtrans.notification(renewalId))).statusCode).toBe(200);
+    expect((await state(renewalId)).state).toBe('created');
+    const mine = (await app().db.select().from(subscriptions)).find(
+      (row) => row.periodIndex === 1 && row.provider === 'midtrans',
+    );
+    expect(mine).toMatchObject({ status: 'active', provider: 'midtrans', currency: 'IDR' });
+    expect(await paymentOf(renewalId)).toMatchObject({ kind: 'renewal', state: 'succeeded', amount: 449000 });
   });
 });
