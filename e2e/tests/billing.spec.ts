@@ -196,6 +196,9 @@ test.describe('an expired subscription', () => {
         { exact: true },
       ),
     ).toBeVisible();
+    // A subscription in rupiah is offered QRIS first, then the e-wallets and banks; the card comes after them.
+    await expect(dialog.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    await dialog.getByRole('radio', { name: 'Kartu' }).check();
     await expect(dialog.getByRole('heading', { name: /Formulir kartu sandbox/ })).toBeVisible();
 
     // Renewing with the sandbox card makes the subscription active again.

@@ -30,8 +30,7 @@ const renewalHandlers: PaymentHandlers = {
     };
   },
   // QRIS, an e-wallet or a bank transfer: the renewal waits for the subscriber to pay in their own app.
-  // TEMPORARY cast until the generated types carry the renewal's local method.
-  local: async (channel) => (await renewSubscription({ method: 'local', channel } as never)).registerId,
+  local: async (channel) => (await renewSubscription({ method: 'local', channel })).registerId,
   // PayPal: the order is made for this attempt, then captured once the subscriber approves it.
   paypal: {
     create: async () => {
