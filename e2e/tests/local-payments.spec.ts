@@ -1,7 +1,9 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
-import { dialogOpened, startPublicPageApp } from '../support/app-helpers';
+import { dialogOpened, signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
+import { devToolUrl, startKabari, type KabariServer } from '../support/kabari-server';
+import { signUpSubscriber } from '../support/subscriber';
 
 // Paying the Indonesian way in the local trial: the sandbox processor offers QRIS, e-wallets and bank transfers for
 // the rupiah price on /id, and its "Simulate payment" stands in for the gateway's notification.
@@ -73,5 +75,44 @@ test.describe('QRIS, e-wallets and bank transfers (/id, the local trial)', () =>
     await page.getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' }).click();
     await expect(page).toHaveURL(/\/id\/dashboard\/modules\/SuccessModal$/);
     await expect(page.getByRole('dialog', { name: 'Selamat datang di Kabari' })).toBeVisible();
+  });
+});
+
+test.describe('renewing an expired subscription in rupiah with QRIS', () => {
+  // Expiring a subscription takes /dev/subscriptions/expire, served only when asked for: a Kabari of its own.
+  let kabari: KabariServer;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    kabari = await startKabari({ DEV_BILLING_TOOLS: 'true' });
+  });
+  test.afterAll(async () => {
+    await kabari?.stop();
+  });
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('the expired state offers QRIS first, shows the code in the dialog, and the simulated payment renews', async ({
+    page,
+    context,
+  }) => {
+    const subscriber = await signUpSubscriber(kabari.url, { locale: 'id' });
+    const expired = await fetch(devToolUrl(kabari.url, '/dev/subscriptions/expire'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: subscriber.email }),
+    });
+    expect(expired.status).toBe(200);
+    await signInAsSubscriber(context, kabari.url, subscriber);
+    await page.goto(`${kabari.url}/id/dashboard/`);
+    const dialog = page.getByRole('dialog', { name: 'Langganan Anda sudah berakhir' });
+    await expect(dialog.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
+    await dialog.getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }).click();
+    await expect(dialog.getByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeVisible();
+    await expect(dialog.getByRole('timer')).toHaveText(/^\d+:\d\d$/);
+    expect(await axeViolations(page), 'the renewal waiting for QRIS at 360 px').toEqual([]);
+    await dialog
+      .getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' })
+      .click();
+    await expect(dialog.getByText('Langganan Anda aktif kembali.')).toBeVisible();
   });
 });
