@@ -28,6 +28,8 @@ export interface SubscriptionInfo {
   expiredStatus: 0 | 1;
   validUntil: string;
   nextDebitDay: string | null;
+  /** Paid with QRIS, an e-wallet or a transfer: never charged by itself, it renews when its owner pays again. */
+  renewsWhenPaid: boolean;
   amount: number;
   firstDayDebitAmount: number;
   currencyCode: string;
@@ -67,12 +69,17 @@ function describeSubscription(
   status: SubscriptionStatus,
   processorAvailable: boolean,
 ): SubscriptionInfo {
-  const renews = (status === 'trial' || status === 'active') && processorAvailable;
+  // A local payment (Midtrans, or the sandbox's) saves nothing to charge: no next charge, it renews when paid.
+  const renewsWhenPaid =
+    subscription.provider === 'midtrans' ||
+    (subscription.provider === 'sandbox' && subscription.providerPaymentMethodRef === null);
+  const renews = (status === 'trial' || status === 'active') && processorAvailable && !renewsWhenPaid;
   return {
     status,
     expiredStatus: status === 'expired' || status === 'unsubscribed' ? 1 : 0,
     validUntil: subscription.validUntil.toISOString(),
     nextDebitDay: renews ? subscription.validUntil.toISOString() : null,
+    renewsWhenPaid,
     amount: toMajor(subscription.amount, subscription.currency),
     firstDayDebitAmount: toMajor(subscription.firstDayAmount, subscription.currency),
     currencyCode: subscription.currency,

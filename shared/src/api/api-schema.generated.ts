@@ -2066,6 +2066,8 @@ export interface paths {
                                 validUntil: string;
                                 /** @description ISO time of the next charge; null when it will not renew */
                                 nextDebitDay: string | null;
+                                /** @description Paid with QRIS, an e-wallet or a bank transfer: never charged by itself (nextDebitDay null); it renews when its owner pays again (subscribe/renew), and ends at validUntil otherwise. Always sent by this server */
+                                renewsWhenPaid?: boolean;
                                 /** @description Charged every period (major unit) */
                                 amount: number;
                                 firstDayDebitAmount: number;
@@ -2334,6 +2336,8 @@ export interface paths {
                                 validUntil: string;
                                 /** @description ISO time of the next charge; null when it will not renew */
                                 nextDebitDay: string | null;
+                                /** @description Paid with QRIS, an e-wallet or a bank transfer: never charged by itself (nextDebitDay null); it renews when its owner pays again (subscribe/renew), and ends at validUntil otherwise. Always sent by this server */
+                                renewsWhenPaid?: boolean;
                                 /** @description Charged every period (major unit) */
                                 amount: number;
                                 firstDayDebitAmount: number;

@@ -9,6 +9,13 @@ export const subscriptionInfoSchema = z.object({
   expiredStatus: z.union([z.literal(0), z.literal(1)]).describe('1 when access has ended'),
   validUntil: z.string().describe('ISO time access is paid until'),
   nextDebitDay: z.string().nullable().describe('ISO time of the next charge; null when it will not renew'),
+  renewsWhenPaid: z
+    .boolean()
+    .optional()
+    .describe(
+      'Paid with QRIS, an e-wallet or a bank transfer: never charged by itself (nextDebitDay null); it renews when ' +
+        'its owner pays again (subscribe/renew), and ends at validUntil otherwise. Always sent by this server',
+    ),
   amount: z.number().describe('Charged every period (major unit)'),
   firstDayDebitAmount: z.number(),
   currencyCode: z.string(),

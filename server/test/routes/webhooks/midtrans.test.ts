@@ -249,5 +249,11 @@ describeEachDatabase('Midtrans', (driver) => {
     );
     expect(mine).toMatchObject({ status: 'active', provider: 'midtrans', currency: 'IDR' });
     expect(await paymentOf(renewalId)).toMatchObject({ kind: 'renewal', state: 'succeeded', amount: 449000 });
+    const info = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/subscribe/info',
+      headers: { authorization: token },
+    });
+    expect(info.json().data).toMatchObject({ status: 'active', renewsWhenPaid: true, nextDebitDay: null });
   });
 });
