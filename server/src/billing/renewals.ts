@@ -1,3 +1,4 @@
+import { renewsWhenPaid } from './subscriptions';
 import type { User } from '../auth/users';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import type { Logger } from '../lib/logger';
@@ -146,6 +147,8 @@ async function renewOne(deps: RenewalDeps, at: Date, skip: Set<string>, userId?:
       return 'failed';
     }
     const processor = deps.processors[subscription.provider];
+    // Paid with QRIS, an e-wallet or a transfer: nothing to charge, it renews when its owner pays (and ends on time).
+    if (renewsWhenPaid(subscription)) return 'waiting';
     if (!processor || !subscription.providerPaymentMethodRef) {
       deps.log.warn(
         { subscriptionId: subscription.id, provider: subscription.provider },

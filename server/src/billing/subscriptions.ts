@@ -9,11 +9,23 @@ import { changeSubscription, lockSubscriptionOf, type Subscription } from './sub
 // renewal job running a little late never locks anyone out; past it, access ends even if no job ran.
 const RENEWAL_GRACE_MS = DAY_MS;
 
-/** The status a reader sees now: a cancelled subscription past its paid period has expired. */
+/** Paid with QRIS, an e-wallet or a transfer (Midtrans, or the sandbox's): nothing saved to charge again. */
+export function renewsWhenPaid(subscription: Pick<Subscription, 'provider' | 'providerPaymentMethodRef'>): boolean {
+  return (
+    subscription.provider === 'midtrans' ||
+    (subscription.provider === 'sandbox' && subscription.providerPaymentMethodRef === null)
+  );
+}
+
+/**
+ * The status a reader sees now: a cancelled subscription past its paid period has expired, and so has one that renews
+ * only when paid (no renewal job is coming for it, so no grace).
+ */
 export function effectiveStatus(subscription: Subscription, now: Date): SubscriptionStatus {
   const { status } = subscription;
   const ended = subscription.validUntil.getTime() <= now.getTime();
   if (status === 'cancelled' && ended) return 'expired';
+  if ((status === 'trial' || status === 'active') && ended && renewsWhenPaid(subscription)) return 'expired';
   if (
     (status === 'trial' || status === 'active') &&
     subscription.validUntil.getTime() + RENEWAL_GRACE_MS <= now.getTime()
@@ -70,16 +82,14 @@ function describeSubscription(
   processorAvailable: boolean,
 ): SubscriptionInfo {
   // A local payment (Midtrans, or the sandbox's) saves nothing to charge: no next charge, it renews when paid.
-  const renewsWhenPaid =
-    subscription.provider === 'midtrans' ||
-    (subscription.provider === 'sandbox' && subscription.providerPaymentMethodRef === null);
-  const renews = (status === 'trial' || status === 'active') && processorAvailable && !renewsWhenPaid;
+  const byPayer = renewsWhenPaid(subscription);
+  const renews = (status === 'trial' || status === 'active') && processorAvailable && !byPayer;
   return {
     status,
     expiredStatus: status === 'expired' || status === 'unsubscribed' ? 1 : 0,
     validUntil: subscription.validUntil.toISOString(),
     nextDebitDay: renews ? subscription.validUntil.toISOString() : null,
-    renewsWhenPaid,
+    renewsWhenPaid: byPayer,
     amount: toMajor(subscription.amount, subscription.currency),
     firstDayDebitAmount: toMajor(subscription.firstDayAmount, subscription.currency),
     currencyCode: subscription.currency,

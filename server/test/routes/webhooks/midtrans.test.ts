@@ -255,5 +255,16 @@ describeEachDatabase('Midtrans', (driver) => {
       headers: { authorization: token },
     });
     expect(info.json().data).toMatchObject({ status: 'active', renewsWhenPaid: true, nextDebitDay: null });
+    // Nothing charges it by itself: past its period the renewal job leaves it, and it ends on time.
+    const ended = new Date(Date.parse(info.json().data.validUntil) + 60_000);
+    await app().billing.runRenewals(ended);
+    expect((await app().db.select().from(payments).where(eq(payments.subscriptionId, mine!.id))).length).toBe(2);
+    app().billing.clock.set(ended);
+    const after = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/subscribe/info',
+      headers: { authorization: token },
+    });
+    expect(after.json().data).toMatchObject({ status: 'expired', expiredStatus: 1 });
   });
 });
