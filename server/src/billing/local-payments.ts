@@ -18,6 +18,7 @@ import type { BillingConfig } from './billing-config';
 import { sayBilling as say } from './billing-messages';
 import { findRegistration, updateRegistrationIn, type RegistrationRow } from './registration-rows';
 import { settlePendingPayment, type SettleResult } from './settle';
+import { SANDBOX_LOCAL_METHOD } from './subscriptions';
 import { firstDayKey, restartKey } from './sign-ups';
 
 // Payments the payer completes in their own app (QRIS, an e-wallet, a bank's virtual account), through Midtrans or
@@ -168,7 +169,11 @@ export async function settleLocalAnswer(
     tx,
     attemptPaymentKey(registration),
     outcome,
-    { method: 'local', customerRef: null, paymentMethodRef: null },
+    {
+      method: 'local',
+      customerRef: null,
+      paymentMethodRef: registration.provider === 'sandbox' ? SANDBOX_LOCAL_METHOD : null,
+    },
     { billing: deps.config, outbox: deps.outbox, now: deps.now },
   );
 }

@@ -9,11 +9,14 @@ import { changeSubscription, lockSubscriptionOf, type Subscription } from './sub
 // renewal job running a little late never locks anyone out; past it, access ends even if no job ran.
 const RENEWAL_GRACE_MS = DAY_MS;
 
+/** What a sandbox subscription paid with a local channel keeps as its method: nothing the sandbox charges again. */
+export const SANDBOX_LOCAL_METHOD = 'sandbox:local';
+
 /** Paid with QRIS, an e-wallet or a transfer (Midtrans, or the sandbox's): nothing saved to charge again. */
 export function renewsWhenPaid(subscription: Pick<Subscription, 'provider' | 'providerPaymentMethodRef'>): boolean {
   return (
     subscription.provider === 'midtrans' ||
-    (subscription.provider === 'sandbox' && subscription.providerPaymentMethodRef === null)
+    (subscription.provider === 'sandbox' && subscription.providerPaymentMethodRef === SANDBOX_LOCAL_METHOD)
   );
 }
 

@@ -11,7 +11,7 @@ function trialRow(validUntil: Date): Subscription {
     status: 'trial',
     provider: 'sandbox',
     providerCustomerRef: null,
-    providerPaymentMethodRef: 'sandbox:card:succeeds:Visa:4242',
+    providerPaymentMethodRef: null,
     currency: 'USD',
     firstDayAmount: 99,
     amount: 2999,
