@@ -13,16 +13,6 @@ export interface WhatsAppSettings {
   templates: { en: string; id: string };
 }
 
-/**
- * The values of a request template's variables, as the outbox keeps them (the message's body, as JSON): {{1}} who
- * asks (their display name), {{2}} the consent link, {{3}} the opt-out line with its links, as the SMS says it.
- */
-export interface WhatsAppVariables {
-  '1': string;
-  '2': string;
-  '3': string;
-}
-
 /** Twilio's error codes of a WhatsApp message the number cannot take: it has no WhatsApp (63003, 63024). */
 export const NO_WHATSAPP_CODES: readonly string[] = ['63003', '63024'];
 

@@ -1,8 +1,16 @@
-import type { WhatsAppVariables } from './twilio-whatsapp';
-
 // How the outbox keeps a WhatsApp message's content (its body, as JSON), apart from the sender so that the outbox and
 // the local outbox page read it without loading Twilio's SDK: an approved template's variables, or the free text of
 // an answer to the recipient's own message (allowed only inside the 24 hours WhatsApp opens with their message).
+
+/**
+ * The values of a request template's variables, as the outbox keeps them (the message's body, as JSON): {{1}} who
+ * asks (their display name), {{2}} the consent link, {{3}} the opt-out line with its links, as the SMS says it.
+ */
+export interface WhatsAppVariables {
+  '1': string;
+  '2': string;
+  '3': string;
+}
 
 export type WhatsAppContent = { variables: WhatsAppVariables } | { reply: string };
 
