@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../../src/db/open-database';
 import { voiceNotes } from '../../../src/db/schema/voice-notes';
 import { audioStore } from '../../../src/voice/voice-notes';
 import { describeEachDatabase } from '../../support/databases';
@@ -78,6 +80,17 @@ describeEachDatabase('the data export, streamed to a client that may read slowly
     return requester;
   }
 
+  /**
+   * Until the account's export lease is given back. A client that drops the download closes the connection first; the
+   * server gives the lease back as the stream closes, a moment later (one statement, longer on PostgreSQL).
+   */
+  async function leaseGivenBack(requester: TestRequester): Promise<void> {
+    const key = `account-export:${requester.userId}`;
+    while ((await queryRows(testApp.app.db, sql`select 1 from auth_throttles where key = ${key}`)).length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   /** Starts the export on a connection of its own and reads nothing until told to. */
   function startExport(requester: TestRequester, locale = 'en'): Promise<Download> {
     const serverClosed = new Promise<void>((resolveClosed) => {
@@ -126,6 +139,7 @@ describeEachDatabase('the data export, streamed to a client that may read slowly
       expect(again.status).toBe(200);
       again.drop();
       await again.serverClosed;
+      await leaseGivenBack(requester);
     },
     SLOW_TEST_MS,
   );
