@@ -93,6 +93,10 @@ export const locationRequests = pgTable(
       .on(table.id)
       .where(sql`${table.legacyToken} is not null`),
     index('location_requests_user_created_idx').on(table.userId, table.createdAt),
+    // A message's request, found by its delivery's changes (the history's notice, receipts, the WhatsApp fallback).
+    index('location_requests_message_id_idx')
+      .on(table.messageId)
+      .where(sql`${table.messageId} is not null`),
     // The consent overview finds the requests to an address by its keyed hash.
     index('location_requests_target_hash_idx')
       .on(table.targetHash)
