@@ -101,3 +101,24 @@ export async function updatePayment(
 export function paymentsOf(db: DatabaseExecutor, userId: string) {
   return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(500);
 }
+
+/** A renewal payment of this subscription for `periodIndex` that still waits for the payer (or the provider). */
+export async function pendingRenewalPayment(
+  db: DatabaseExecutor,
+  subscriptionId: string,
+  periodIndex: number,
+): Promise<Payment | undefined> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.subscriptionId, subscriptionId),
+        eq(payments.kind, 'renewal'),
+        eq(payments.periodIndex, periodIndex),
+        eq(payments.state, 'pending'),
+      ),
+    )
+    .limit(1);
+  return row;
+}

@@ -15,7 +15,7 @@ import {
   takenPayment,
 } from './sign-ups';
 import { changeSubscription, lockSubscription, type Subscription } from './subscription-rows';
-import { effectiveStatus } from './subscriptions';
+import { effectiveStatus, renewsWhenPaid } from './subscriptions';
 
 // Renew after expiry: a new charge by hand restarts the subscription, booked once by the attempt's key; paid twice,
 // the second payment is owed back.
@@ -109,8 +109,9 @@ export async function bookRestart(
 export type RestartResult = { restarted: true; subscription: Subscription } | { restarted: false; duplicate: true };
 
 /**
- * An expired subscriber paid again: a new full period from now, charged at the subscription's amount, with the
- * new payment method saved for later renewals. The payment row is the caller's (per attempt key).
+ * An expired subscriber paid again: a new full period from now (or, paid ahead, from the end of the current one),
+ * charged at the subscription's amount, with the new payment method saved for later renewals. The payment row is the
+ * caller's (per attempt key).
  *
  * The subscription is read again under its row lock (after the attempt's registration, the lock order of
  * settlePendingPayment): a late renewal charge, or another attempt, may have renewed it since the attempt began
@@ -135,8 +136,12 @@ export async function restartSubscription(
   const subscription = await lockSubscription(tx, input.subscription.id);
   if (!subscription) throw new Error('The subscription of a renewal by hand is gone');
   const status = effectiveStatus(subscription, deps.now);
-  const renewedMeanwhile =
-    (status !== 'expired' && status !== 'unsubscribed') || subscription.periodIndex !== input.periodIndex;
+  const ended = status === 'expired' || status === 'unsubscribed';
+  const samePeriod = subscription.periodIndex === input.periodIndex;
+  // Paid ahead (a subscription that renews when paid, still in the period it was paid from): the next period
+  // follows the current one, so paying early loses no day.
+  const paidAhead = !ended && samePeriod && (status === 'active' || status === 'trial') && renewsWhenPaid(subscription);
+  const renewedMeanwhile = (!ended && !paidAhead) || !samePeriod;
   const periodIndex = renewedMeanwhile ? input.periodIndex + 1 : subscription.periodIndex + 1;
   const values = {
     userId: user.id,
@@ -167,14 +172,15 @@ export async function restartSubscription(
   }
 
   const locale: Locale = user.locale;
-  const validUntil = addDays(deps.now, subscription.periodDays);
+  const periodStart = paidAhead ? subscription.validUntil : deps.now;
+  const validUntil = addDays(periodStart, subscription.periodDays);
   const updated = await changeSubscription(tx, subscription.id, {
     status: 'active',
     provider: input.provider,
     providerCustomerRef: charge.customerRef,
     providerPaymentMethodRef: charge.paymentMethodRef,
     periodIndex,
-    currentPeriodStart: deps.now,
+    currentPeriodStart: periodStart,
     validUntil,
     cancelledAt: null,
     updatedAt: deps.now,

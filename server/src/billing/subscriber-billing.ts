@@ -11,7 +11,7 @@ import { bookRestart, recordPendingRestart, type RestartResult } from './restart
 import { startLocalPayment, type LocalPaymentView } from './local-payments';
 import type { LocalChannel } from '../db/column-values';
 import { restartKey, type FirstChargeAnswer } from './sign-ups';
-import { cancelSubscription, effectiveStatus, subscriptionInfo } from './subscriptions';
+import { cancelSubscription, effectiveStatus, PAY_AHEAD_DAYS, renewsWhenPaid, subscriptionInfo } from './subscriptions';
 import { findSubscription, type Subscription } from './subscription-rows';
 import type { PaymentProvider } from '../db/column-values';
 import type { Database, DatabaseExecutor } from '../db/open-database';
@@ -19,7 +19,8 @@ import type { MessageOutbox } from '../messages/message-outbox';
 import type { Billing } from './billing-services';
 import { HttpError } from '../lib/envelope';
 import { authorizeSandboxPayment } from '../payments/sandbox-processor';
-import { paymentsOf } from './payment-rows';
+import { paymentsOf, pendingRenewalPayment } from './payment-rows';
+import { addDays } from './clock';
 import type { CardInput } from '../payments/card-checks';
 import type { SandboxMethod } from '../payments/sandbox-processor';
 import { processorsOf } from '../payments/processors';
@@ -106,7 +107,9 @@ export interface RenewAsk {
 
 /**
  * An expired subscriber pays again (sandbox, Stripe or PayPal, as configured) for a new full period from now; 400
- * while access lasts. PayPal takes two calls: the first opens an order, the second (`capture`) captures it.
+ * while access lasts, except a subscription that renews when paid, which may be paid with a local channel from
+ * PAY_AHEAD_DAYS before it ends (its next period then starts when this one ends). PayPal takes two calls: the first
+ * opens an order, the second (`capture`) captures it.
  */
 export async function renewSubscription(deps: SubscriptionDeps, user: User, body: RenewAsk): Promise<RenewAnswer> {
   const now = deps.billing.clock.now();
@@ -124,7 +127,13 @@ export async function renewSubscription(deps: SubscriptionDeps, user: User, body
   }
 
   const status = effectiveStatus(subscription, now);
-  if (status !== 'expired' && status !== 'unsubscribed') throw new HttpError(400, say('stillRunning'));
+  if (status !== 'expired' && status !== 'unsubscribed') {
+    // Still running: only one that renews when paid may be paid ahead (cards renew by themselves).
+    const payable =
+      body.method === 'local' && (status === 'active' || status === 'trial') && renewsWhenPaid(subscription);
+    if (!payable) throw new HttpError(400, say('stillRunning'));
+    await refuseSecondPayment(deps.db, subscription, now);
+  }
   const locale = body.locale ?? user.locale;
   const attempt = restart.attemptRow(provider, locale);
   const registrationId = attempt.id;
@@ -222,6 +231,21 @@ export async function renewSubscription(deps: SubscriptionDeps, user: User, body
   };
   await restart.book(registrationId, 'sandbox', answer, (tx) => insertRegistration(tx, attempt));
   return { registerId: registrationId };
+}
+
+/**
+ * Paying ahead for a running subscription's next period: from PAY_AHEAD_DAYS before it ends, once. A period already
+ * paid ahead, or a payment for it still waiting, is refused so that two payments never stack two periods by mistake.
+ */
+async function refuseSecondPayment(db: DatabaseExecutor, subscription: Subscription, now: Date): Promise<void> {
+  // Its current period starts later than now: this period was itself paid ahead.
+  if (subscription.currentPeriodStart.getTime() > now.getTime()) throw new HttpError(409, say('nextPeriodPaid'));
+  if (addDays(subscription.validUntil, -PAY_AHEAD_DAYS).getTime() > now.getTime()) {
+    throw new HttpError(400, say('tooEarlyToPay'));
+  }
+  if (await pendingRenewalPayment(db, subscription.id, subscription.periodIndex + 1)) {
+    throw new HttpError(409, say('renewalPaymentWaiting'));
+  }
 }
 
 /** One renewal by hand of one subscriber's ended subscription. */

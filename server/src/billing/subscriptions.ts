@@ -12,6 +12,12 @@ const RENEWAL_GRACE_MS = DAY_MS;
 /** What a sandbox subscription paid with a local channel keeps as its method: nothing the sandbox charges again. */
 export const SANDBOX_LOCAL_METHOD = 'sandbox:local';
 
+/**
+ * How long before its period ends a subscription that renews only when paid may be paid for its next period (that
+ * period then starts when the current one ends), and when the first reminder to pay goes out.
+ */
+export const PAY_AHEAD_DAYS = 7;
+
 /** Paid with QRIS, an e-wallet or a transfer (Midtrans, or the sandbox's): nothing saved to charge again. */
 export function renewsWhenPaid(subscription: Pick<Subscription, 'provider' | 'providerPaymentMethodRef'>): boolean {
   return (

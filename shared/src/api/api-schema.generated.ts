@@ -2438,7 +2438,7 @@ export interface paths {
         put?: never;
         /**
          * An expired subscriber pays again (sandbox, Stripe or PayPal, as configured); poll registerQuery
-         * @description Starts a new full period from now at the subscription amount. Only when access has ended (400 otherwise). Sandbox: `card?`. Stripe: `paymentMethodId`; requiresAction: complete 3-D Secure with clientSecret, the webhook settles it. PayPal: a first call answers `orderId` for the PayPal button; then `registerId`, `orderId` and `capture: true` capture it. A decline: registerQuery says sign_failed with the reason.
+         * @description Starts a new full period from now at the subscription amount. Only when access has ended (400 otherwise), except `method: local` for a subscription that renews when paid: from 7 days before validUntil, its next period then starting at validUntil (409 when that period is already paid or a payment for it is waiting). Sandbox: `card?`. Stripe: `paymentMethodId`; requiresAction: complete 3-D Secure with clientSecret, the webhook settles it. PayPal: a first call answers `orderId` for the PayPal button; then `registerId`, `orderId` and `capture: true` capture it. A decline: registerQuery says sign_failed with the reason.
          */
         post: {
             parameters: {
@@ -2552,6 +2552,19 @@ export interface paths {
                 };
                 /** @description An error: status mirrors the HTTP status, message says what went wrong. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -83,13 +83,22 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'An expired subscriber pays again (sandbox, Stripe or PayPal, as configured); poll registerQuery',
         description:
           'Starts a new full period from now at the subscription amount. Only when access has ended (400 ' +
-          'otherwise). Sandbox: `card?`. Stripe: `paymentMethodId`; requiresAction: complete 3-D Secure with ' +
+          'otherwise), except `method: local` for a subscription that renews when paid: from 7 days before ' +
+          'validUntil, its next period then starting at validUntil (409 when that period is already paid or a ' +
+          'payment for it is waiting). Sandbox: `card?`. Stripe: `paymentMethodId`; requiresAction: complete 3-D Secure with ' +
           'clientSecret, the webhook settles it. PayPal: a first call answers `orderId` for the PayPal button; ' +
           'then `registerId`, `orderId` and `capture: true` capture it. A decline: registerQuery says ' +
           'sign_failed with the reason.',
         security,
         body: renewBody,
-        response: { 200: renewResponse, 401: errorEnvelope, 404: errorEnvelope, 503: errorEnvelope, ...errorResponses },
+        response: {
+          200: renewResponse,
+          401: errorEnvelope,
+          404: errorEnvelope,
+          409: errorEnvelope,
+          503: errorEnvelope,
+          ...errorResponses,
+        },
       },
     },
     async (request) => ok(await renewSubscription(app, request.session!.user, request.body)),

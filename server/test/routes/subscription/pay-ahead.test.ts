@@ -1,0 +1,142 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../../../src/db/schema/accounts';
+import { payments, subscriptions } from '../../../src/db/schema/billing';
+import { describeEachDatabase } from '../../support/databases';
+import { freshEmail, freshIp } from '../../support/sign-up';
+import { sessionTokenOf } from '../../support/session-token';
+import { buildTestApp, type TestApp } from '../../support/test-app';
+
+const DAY = 24 * 60 * 60_000;
+
+// A subscription paid with QRIS, an e-wallet or a transfer renews when its owner pays: from 7 days before it ends,
+// for the period that follows, once.
+describeEachDatabase('Paying ahead for a subscription that renews when paid', (driver) => {
+  let testApp: TestApp;
+  const app = () => testApp.app;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp(driver, { RENEWAL_INTERVAL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+  afterEach(() => app().billing.clock.set(null));
+
+  const pay = (registerId: string) =>
+    app().inject({ method: 'POST', url: `/api/v1/personnal/sandboxPayments/${registerId}/pay` });
+
+  const subscriber = async () => {
+    const email = freshEmail('ahead');
+    const signUp = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/registerAndSign/local',
+      remoteAddress: freshIp(),
+      payload: {
+        email,
+        displayName: 'Rina',
+        locale: 'id',
+        ageConfirmed: true,
+        termsAccepted: true,
+        channel: 'qris',
+      },
+    });
+    const { registerId } = signUp.json().data;
+    await pay(registerId);
+    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+    const login = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/loginByAuthCode',
+      remoteAddress: freshIp(),
+      payload: { authCode: query.json().data.authCode },
+    });
+    const [user] = await app().db.select().from(users).where(eq(users.email, email));
+    return { token: sessionTokenOf(login), userId: user!.id };
+  };
+  const renew = (token: string, payload: object) =>
+    app().inject({
+      method: 'POST',
+      url: '/api/v1/personnal/subscribe/renew',
+      headers: { authorization: token, 'accept-language': 'id' },
+      payload,
+    });
+  const subscriptionOf = async (userId: string) =>
+    (await app().db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!;
+
+  it('starts the paid period when the current one ends, and refuses a second payment for the same period', async () => {
+    const { token, userId } = await subscriber();
+    const first = await subscriptionOf(userId);
+    expect(first).toMatchObject({ status: 'trial', periodIndex: 0 });
+
+    // Cards and the sandbox card still renew only once access has ended.
+    expect((await renew(token, { method: 'card' })).statusCode).toBe(400);
+
+    const ahead = await renew(token, { method: 'local', channel: 'gopay' });
+    expect(ahead.statusCode).toBe(200);
+    const { registerId, payment } = ahead.json().data;
+    expect(payment).toMatchObject({ channel: 'gopay', amount: 449000, currencyCode: 'IDR' });
+    const waiting = await renew(token, { method: 'local', channel: 'qris' });
+    expect(waiting.statusCode).toBe(409);
+    expect(waiting.json().message).toBe(
+      'Pembayaran untuk periode berikutnya sudah menunggu. Silakan selesaikan di aplikasi pembayaran Anda, atau ' +
+        'tunggu sampai kedaluwarsa untuk memulai yang baru.',
+    );
+
+    expect((await pay(registerId)).json().data).toEqual({ state: 'created' });
+    const paid = await subscriptionOf(userId);
+    expect(paid).toMatchObject({ status: 'active', periodIndex: 1, providerPaymentMethodRef: 'sandbox:local' });
+    // Paying early loses nothing: the new period follows the trial day.
+    expect(paid.currentPeriodStart).toEqual(first.validUntil);
+    expect(paid.validUntil).toEqual(new Date(first.validUntil.getTime() + 30 * DAY));
+
+    const again = await renew(token, { method: 'local', channel: 'qris' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(
+      'Anda sudah membayar periode berikutnya. Periode sesudahnya bisa dibayar mulai 7 hari sebelum dimulai.',
+    );
+
+    // Into the paid period, the next one can be paid from 7 days before it begins, not sooner.
+    app().billing.clock.set(new Date(paid.validUntil.getTime() - 8 * DAY));
+    const early = await renew(token, { method: 'local', channel: 'qris' });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().message).toBe(
+      'Langganan Anda masih berjalan. Periode berikutnya bisa dibayar mulai 7 hari sebelum langganan berakhir.',
+    );
+    app().billing.clock.set(new Date(paid.validUntil.getTime() - 7 * DAY + 60_000));
+    const next = await renew(token, { method: 'local', channel: 'bca_va' });
+    expect(next.statusCode).toBe(200);
+    await pay(next.json().data.registerId);
+    const twice = await subscriptionOf(userId);
+    expect(twice).toMatchObject({ status: 'active', periodIndex: 2 });
+    expect(twice.currentPeriodStart).toEqual(paid.validUntil);
+    expect(twice.validUntil).toEqual(new Date(paid.validUntil.getTime() + 30 * DAY));
+    const rows = await app().db.select().from(payments).where(eq(payments.userId, userId));
+    expect(rows.filter((row) => row.kind === 'renewal').map((row) => row.state)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('never stacks two periods when two payments for the same period both succeed', async () => {
+    const { token, userId } = await subscriber();
+    const first = await subscriptionOf(userId);
+    const one = await renew(token, { method: 'local', channel: 'qris' });
+    // A second payment that slipped past the check (another tab at the same moment), recorded the same way.
+    await app()
+      .db.update(payments)
+      .set({ state: 'failed' })
+      .where(eq(payments.registrationId, one.json().data.registerId));
+    const two = await renew(token, { method: 'local', channel: 'qris' });
+    expect(two.statusCode).toBe(200);
+    await app()
+      .db.update(payments)
+      .set({ state: 'pending' })
+      .where(eq(payments.registrationId, one.json().data.registerId));
+    await pay(two.json().data.registerId);
+    await pay(one.json().data.registerId);
+    const after = await subscriptionOf(userId);
+    expect(after.periodIndex).toBe(1);
+    expect(after.validUntil).toEqual(new Date(first.validUntil.getTime() + 30 * DAY));
+    const [late] = await app()
+      .db.select()
+      .from(payments)
+      .where(eq(payments.registrationId, one.json().data.registerId));
+    expect(late).toMatchObject({ refundReason: 'duplicate_payment' });
+  });
+});
