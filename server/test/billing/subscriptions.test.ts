@@ -20,6 +20,8 @@ function trialRow(validUntil: Date): Subscription {
     currentPeriodStart: new Date(validUntil.getTime() - DAY),
     validUntil,
     reminderSentForPeriod: null,
+    payReminderPeriod: null,
+    payReminderDays: null,
     cancelledAt: null,
     disputedPaymentId: null,
     statusBeforeDispute: null,

@@ -90,6 +90,10 @@ export const subscriptions = pgTable(
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }).notNull(),
     validUntil: timestamp('valid_until', { withTimezone: true, mode: 'date' }).notNull(),
     reminderSentForPeriod: integer('reminder_sent_for_period'),
+    // Renews only when paid: the period the last reminder to pay went out for, and how many days before its end (7,
+    // then 1), so each goes once per period.
+    payReminderPeriod: integer('pay_reminder_period'),
+    payReminderDays: integer('pay_reminder_days'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
     // Set while a dispute of one of its charges has ended the subscription: that payment, and the status and end of
     // period it had, so that a dispute the operator wins gives them back.
