@@ -61,6 +61,8 @@ interface PaymentFormProps {
   terms: PaymentTerms;
   /** What today's charge is for: it decides the amount and the words above the button. */
   kind?: PaymentKind;
+  /** payAhead: when the paid period starts, said in the terms above the button. */
+  nextPeriodStart?: string;
   locale: Locale;
   handlers: PaymentHandlers;
   onPaid: (registerId: string) => void;
@@ -99,7 +101,16 @@ function failureText(error: unknown, fallback: string, noAnswer: string): string
  * never reaches our server); with PayPal, the PayPal button. With no processor configured it says so, and shows
  * no field that could send a card number anywhere.
  */
-export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, onPaid, onFailure }: PaymentFormProps) {
+export function PaymentForm({
+  name,
+  terms,
+  kind = 'signUp',
+  nextPeriodStart,
+  locale,
+  handlers,
+  onPaid,
+  onFailure,
+}: PaymentFormProps) {
   const { t } = useTranslation(paymentsNamespace);
   const [form] = Form.useForm<CardValues>();
   const paypalOffered = terms.methods.paypal === 'sandbox' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
@@ -129,9 +140,9 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
   // PayPal's order is created before the buyer approves it; the capture names the same sign-up.
   const paypalRegisterId = useRef<string | null>(null);
   const money = (amount: number) => formatMoney(amount, terms.currencyCode, locale);
-  const todaysCharge = kind === 'renewal' ? terms.amount : terms.firstDayDebitAmount;
+  const todaysCharge = kind === 'signUp' ? terms.firstDayDebitAmount : terms.amount;
   // The wallet sheet shows today's charge, in Stripe's units as the server counted them.
-  const walletAmount = kind === 'renewal' ? terms.stripeAmounts?.amount : terms.stripeAmounts?.firstDayDebitAmount;
+  const walletAmount = kind === 'signUp' ? terms.stripeAmounts?.firstDayDebitAmount : terms.stripeAmounts?.amount;
 
   const provider = localGroup
     ? terms.methods.local
@@ -266,7 +277,7 @@ export function PaymentForm({ name, terms, kind = 'signUp', locale, handlers, on
       onValuesChange={() => setFailure(null)}
       className="payment-form"
     >
-      <PaymentTermsSummary terms={terms} locale={locale} kind={kind} />
+      <PaymentTermsSummary terms={terms} locale={locale} kind={kind} nextPeriodStart={nextPeriodStart} />
 
       <fieldset className={`payment-form__methods${localChannels.length ? ' payment-form__methods--stacked' : ''}`}>
         <legend>{t('method.legend')}</legend>

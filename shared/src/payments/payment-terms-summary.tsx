@@ -5,21 +5,45 @@ import { formatMoney } from '@kabari/rules/money';
 import type { PaymentTerms } from './payment-terms';
 import { paymentsNamespace } from './payments-namespace';
 
-/** A new subscriber's first day (the trial charge), or an expired subscriber paying for a period again. */
-export type PaymentKind = 'signUp' | 'renewal';
+/**
+ * A new subscriber's first day (the trial charge), an expired subscriber paying for a period again, or a subscriber
+ * whose subscription renews only when paid paying for the period that follows the current one.
+ */
+export type PaymentKind = 'signUp' | 'renewal' | 'payAhead';
 
 /** The terms in plain words before any payment: today's charge, then the renewals, and how to cancel. */
 export function PaymentTermsSummary({
   terms,
   locale,
   kind,
+  nextPeriodStart,
 }: {
   terms: PaymentTerms;
   locale: Locale;
   kind: PaymentKind;
+  /** payAhead: when the paid period starts (the current one's end). */
+  nextPeriodStart?: string;
 }) {
   const { t } = useTranslation(paymentsNamespace);
   const money = (amount: number) => formatMoney(amount, terms.currencyCode, locale);
+  if (kind === 'payAhead') {
+    return (
+      <section className="payment-form__summary" aria-labelledby="payment-summary-title">
+        <h3 id="payment-summary-title">{t('summary.title')}</h3>
+        <p>
+          {t('summary.aheadToday', {
+            amount: money(terms.amount),
+            period: terms.period,
+            date: formatDay(nextPeriodStart, locale),
+          })}
+        </p>
+        <p>{t('summary.aheadThen')}</p>
+        <p className="payment-form__total">
+          <span>{t('summary.total')}</span> <strong>{money(terms.amount)}</strong>
+        </p>
+      </section>
+    );
+  }
   if (kind === 'renewal') {
     return (
       <section className="payment-form__summary" aria-labelledby="payment-summary-title">

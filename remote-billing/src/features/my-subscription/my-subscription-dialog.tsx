@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
@@ -15,6 +15,7 @@ import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { AccountSection } from './account-section';
+import { nextPeriodOf, type NextPeriod } from './next-period';
 import {
   fetchPayments,
   fetchSubscriptionInfo,
@@ -23,7 +24,14 @@ import {
 } from '../../lib/subscription-api';
 import './my-subscription-dialog.css';
 
+// The payment step and its QR code load only when a subscriber pays for the next period.
+const PayAheadDialog = lazy(() => import('./pay-ahead-dialog'));
+
 type Loaded = { info: SubscriptionInfo; payments: PaymentRecord[] };
+
+/** Whether the subscription renews only when its owner pays, and is running (so the next period can be paid). */
+const renewsWhenPaid = (info: SubscriptionInfo) =>
+  !!info.renewsWhenPaid && (info.status === 'trial' || info.status === 'active');
 
 function SubscriptionDetails({ info, locale }: { info: SubscriptionInfo; locale: Locale }) {
   const { t } = useTranslation(billingNamespace);
@@ -53,20 +61,85 @@ function SubscriptionDetails({ info, locale }: { info: SubscriptionInfo; locale:
             label: t('subscription.validUntil'),
             children: <span data-testid="subscription-valid-until">{formatDay(info.validUntil, locale)}</span>,
           },
-          {
-            key: 'next',
-            label: t('subscription.nextCharge'),
-            children: info.nextDebitDay
-              ? t('subscription.nextChargeText', {
-                  amount: money(info.amount),
-                  date: formatDay(info.nextDebitDay, locale),
-                })
-              : t('subscription.noNextCharge'),
-          },
+          renewsWhenPaid(info)
+            ? {
+                key: 'next',
+                label: t('subscription.renewal'),
+                children: (
+                  <span data-testid="subscription-renewal">
+                    {t('subscription.renewsWhenPaid', { date: formatDay(info.validUntil, locale) })}
+                  </span>
+                ),
+              }
+            : {
+                key: 'next',
+                label: t('subscription.nextCharge'),
+                children: info.nextDebitDay
+                  ? t('subscription.nextChargeText', {
+                      amount: money(info.amount),
+                      date: formatDay(info.nextDebitDay, locale),
+                    })
+                  : t('subscription.noNextCharge'),
+              },
         ]}
       />
     </>
   );
+}
+
+/** A subscription that renews when paid: when its next period can be paid, and the button that pays it. */
+function NextPeriodSection({
+  info,
+  next,
+  locale,
+  onPay,
+}: {
+  info: SubscriptionInfo;
+  next: NextPeriod;
+  locale: Locale;
+  onPay: () => void;
+}) {
+  const { t } = useTranslation(billingNamespace);
+  const date = formatDay(info.validUntil, locale);
+  return (
+    <section aria-labelledby="next-period-title" className="my-subscription__next">
+      <h3 id="next-period-title">{t('subscription.nextPeriod.title')}</h3>
+      {next.kind === 'open' && (
+        <>
+          <p>{t('subscription.nextPeriod.open', { date, period: info.period })}</p>
+          <Button type="primary" onClick={onPay}>
+            {t('subscription.nextPeriod.pay')}
+          </Button>
+        </>
+      )}
+      {next.kind === 'tooEarly' && (
+        <p>{t('subscription.nextPeriod.tooEarly', { from: formatTime(next.from, locale), date })}</p>
+      )}
+      {next.kind === 'paid' && (
+        <p role="status" data-testid="next-period-paid">
+          {t('subscription.nextPeriod.paid', { date })}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Why the reminder's link (?renew=1) opened no payment: too early, already paid, or nothing to pay. */
+function RenewLinkNotice({ info, next, locale }: { info: SubscriptionInfo; next: NextPeriod; locale: Locale }) {
+  const { t } = useTranslation(billingNamespace);
+  const date = formatDay(info.validUntil, locale);
+  const text =
+    next.kind === 'tooEarly'
+      ? t('subscription.renewLink.tooEarly', { from: formatTime(next.from, locale), date })
+      : next.kind === 'paid'
+        ? t('subscription.renewLink.paid', { date })
+        : next.kind === 'cancelled'
+          ? t('subscription.renewLink.cancelled', { date })
+          : next.kind === 'automatic'
+            ? t('subscription.renewLink.automatic', { date: formatDay(info.nextDebitDay ?? info.validUntil, locale) })
+            : null;
+  if (!text) return null;
+  return <Alert type="info" showIcon role="status" title={text} className="my-subscription__note" />;
 }
 
 const columns = ['date', 'kind', 'amount', 'state', 'card'] as const;
@@ -129,24 +202,43 @@ function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; local
 /** /dashboard/modules/MySubscription: the plan, its status and payments, cancelling, and the account. */
 export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps) {
   const { t } = useTranslation(billingNamespace);
-  const locale = localeFromPath(useLocation().pathname);
+  const location = useLocation();
+  const locale = localeFromPath(location.pathname);
   const navigate = useNavigate();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [failed, setFailed] = useState(false);
+  const [paying, setPaying] = useState(false);
+  const [waitingId, setWaitingId] = useState<string | null>(null);
+  // The reminder's link (?renew=1): once the subscription is read, the payment opens at once, or it says why it
+  // cannot; once per visit (reading the subscription again after a payment does not ask again).
+  const renewAsked = useRef(new URLSearchParams(location.search).get('renew') === '1');
+  const [notice, setNotice] = useState<{ info: SubscriptionInfo; next: NextPeriod } | null>(null);
 
   const load = useCallback(() => {
     Promise.all([fetchSubscriptionInfo(), fetchPayments()]).then(
-      ([info, payments]) => setLoaded({ info, payments }),
+      ([info, payments]) => {
+        setLoaded({ info, payments });
+        if (!renewAsked.current) return;
+        renewAsked.current = false;
+        const next = nextPeriodOf(info, new Date());
+        if (next.kind === 'open') setPaying(true);
+        else setNotice({ info, next });
+      },
       () => setFailed(true),
     );
   }, []);
   useEffect(() => load(), [load]);
 
+  const next = loaded ? nextPeriodOf(loaded.info, new Date()) : null;
   const cancellable = loaded && (loaded.info.status === 'trial' || loaded.info.status === 'active');
 
   const subscriptionTab = loaded ? (
     <>
+      {notice && <RenewLinkNotice info={notice.info} next={notice.next} locale={locale} />}
       <SubscriptionDetails info={loaded.info} locale={locale} />
+      {next && renewsWhenPaid(loaded.info) && (
+        <NextPeriodSection info={loaded.info} next={next} locale={locale} onPay={() => setPaying(true)} />
+      )}
       {loaded.info.status === 'cancelled' && (
         <p className="my-subscription__note">
           {t('subscription.cancelledNote', { date: formatDay(loaded.info.validUntil, locale) })}
@@ -199,6 +291,19 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
           ]}
         />
       </Modal>
+      {loaded && (paying || waitingId) && (
+        <Suspense fallback={null}>
+          <PayAheadDialog
+            open={open && paying}
+            info={loaded.info}
+            locale={locale}
+            registerId={waitingId}
+            onStarted={setWaitingId}
+            onPaid={load}
+            onClose={() => setPaying(false)}
+          />
+        </Suspense>
+      )}
     </AntdScope>
   );
 }

@@ -4,45 +4,16 @@ import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
-import { PaymentForm, type PaymentHandlers } from '@kabari/shared/payments/payment-form';
+import { PaymentForm } from '@kabari/shared/payments/payment-form';
 import { formatDay } from '@kabari/shared/i18n/format-time';
 import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import type { RouteDialogProps } from '@kabari/shared/routing/route-dialog';
 import { useLocation } from '@kabari/shared/routing/router';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import {
-  fetchRenewalTerms,
-  fetchSubscriptionInfo,
-  renewSubscription,
-  type SubscriptionInfo,
-} from '../../lib/subscription-api';
-import { RenewalProgress } from './renewal-progress';
-
-const renewalHandlers: PaymentHandlers = {
-  sandbox: async (payment) => (await renewSubscription(payment)).registerId,
-  stripe: async (payment) => {
-    const result = await renewSubscription(payment);
-    return {
-      registerId: result.registerId,
-      clientSecret: result.clientSecret,
-      requiresAction: !!result.requiresAction,
-    };
-  },
-  // QRIS, an e-wallet or a bank transfer: the renewal waits for the subscriber to pay in their own app.
-  local: async (channel) => (await renewSubscription({ method: 'local', channel })).registerId,
-  // PayPal: the order is made for this attempt, then captured once the subscriber approves it.
-  paypal: {
-    create: async () => {
-      const result = await renewSubscription({ method: 'paypal' });
-      // The server always answers a PayPal renewal with its order; without one there is nothing to approve.
-      if (!result.orderId) throw new Error('The renewal came back without a PayPal order');
-      return { registerId: result.registerId, orderId: result.orderId };
-    },
-    capture: async (registerId, orderId) =>
-      (await renewSubscription({ method: 'paypal', registerId, orderId, capture: true })).registerId,
-  },
-};
+import { fetchRenewalTerms, fetchSubscriptionInfo, type SubscriptionInfo } from '../../lib/subscription-api';
+import { renewalHandlers } from '../../lib/renewal-handlers';
+import { RenewalProgress } from '../../components/renewal-progress';
 
 /** The expired state (/dashboard/?s=-1&at=10, and its modal route): it says so and offers renewal. */
 export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialogProps) {

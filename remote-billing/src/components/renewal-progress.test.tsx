@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
-import { renderAt } from '../../../../jest/render-with-i18n';
-import { fakeApi } from '../../../../jest/fake-api';
-import { pollIntervalMs, type RegisterQueryResult } from '../../lib/register-query';
+import { renderAt } from '../../../jest/render-with-i18n';
+import { fakeApi } from '../../../jest/fake-api';
+import { pollIntervalMs, type RegisterQueryResult } from '../lib/register-query';
 import { RenewalProgress } from './renewal-progress';
 
 const registerQuery = '/api/v1/personnal/registerQuery/{id}';

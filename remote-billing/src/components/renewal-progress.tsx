@@ -2,10 +2,10 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
 import Spin from 'antd/es/spin';
-import { billingNamespace } from '../../i18n/billing-namespace';
+import { billingNamespace } from '../i18n/billing-namespace';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation } from '@kabari/shared/routing/router';
-import { useRegisterPolling } from '../../lib/register-query';
+import { useRegisterPolling } from '../lib/register-query';
 
 // QRIS, e-wallet and bank transfer renewals only: the QR library and the view load when one waits.
 const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-payment-view'));
@@ -14,8 +14,17 @@ const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-paymen
  * Polls the renewal's registerId and says how it ended; an active subscription again closes the expired state.
  * A payment the server found to be a second one for the same period (renewed meanwhile, by a late renewal charge
  * or another attempt) left the subscription active and is being refunded: said as such, not as a failure.
+ * `payAhead`: the payment was for the period after the running one, so success means that period is paid.
  */
-export function RenewalProgress({ registerId, onRenewed }: { registerId: string; onRenewed: () => void }) {
+export function RenewalProgress({
+  registerId,
+  onRenewed,
+  payAhead = false,
+}: {
+  registerId: string;
+  onRenewed: () => void;
+  payAhead?: boolean;
+}) {
   const { t } = useTranslation(billingNamespace);
   const locale = localeFromPath(useLocation().pathname);
   const poll = useRegisterPolling(registerId, 0);
@@ -45,12 +54,12 @@ export function RenewalProgress({ registerId, onRenewed }: { registerId: string;
         type="info"
         role="status"
         showIcon
-        title={t('expired.alreadyActive')}
+        title={t(payAhead ? 'payAhead.paid' : 'expired.alreadyActive')}
         description={settled.failureMessage ?? undefined}
       />
     );
   }
-  if (active) return <p role="status">{t('expired.renewed')}</p>;
+  if (active) return <p role="status">{t(payAhead ? 'payAhead.paid' : 'expired.renewed')}</p>;
   const reason = settled ? (settled.failureMessage ?? settled.failureCode) : undefined;
   return (
     <Alert
