@@ -97,7 +97,7 @@ export default function PayAheadDialog({
           <RenewalProgress registerId={registerId} onRenewed={settled} payAhead />
           {paid ? (
             <Button type="primary" onClick={onClose} autoFocus className="pay-ahead__close">
-              {t('payAhead.close')}
+              {t('payAhead.done')}
             </Button>
           ) : (
             <Button type="link" onClick={() => onStarted(null)}>
