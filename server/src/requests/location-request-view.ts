@@ -12,6 +12,7 @@ import {
   type RequestRow,
   type RequestWithDelivery,
 } from './request-rows';
+import type { RequestListCache, RequestListPage } from './request-list-cache';
 import { openLinkToken } from './request-tokens';
 import { messageLinks } from './templates';
 import type { DeliveryFailure, DeliveryState, LocationRequestView, PositionView } from './view-types';
@@ -207,15 +208,19 @@ export async function ownedRequestPositions(
   return rows.reverse().map(toPositionView);
 }
 
-/** A page of the owner's requests as the list shows them; each latest address shown is a look, recorded first. */
+/**
+ * A page of the owner's requests as the list shows them, from the cache of their pages while it holds it; each
+ * latest address shown is a look, recorded first (from the cache too: the recorder counts a look a minute).
+ */
 export async function requestsShownTo(
   db: Database,
+  lists: RequestListCache,
   userId: string,
   page: number,
   pageSize: number,
   links: LinkUrlSource,
-): Promise<{ items: LocationRequestView[]; total: number }> {
-  const listed = await listOwnedRequests(db, userId, page, pageSize, links);
+): Promise<RequestListPage> {
+  const listed = await lists.page(userId, page, pageSize, () => listOwnedRequests(db, userId, page, pageSize, links));
   await looksOf(db).record(listed.items.filter((item) => item.lastPosition !== null).map((item) => item.id));
   return listed;
 }

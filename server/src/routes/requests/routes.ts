@@ -199,7 +199,14 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     },
     async (request) => {
       const { page, pageSize } = request.query;
-      const { items, total } = await requestsShownTo(app.db, request.session!.user.id, page, pageSize, links);
+      const { items, total } = await requestsShownTo(
+        app.db,
+        app.requestLists,
+        request.session!.user.id,
+        page,
+        pageSize,
+        links,
+      );
       return ok({ items, total, page, pageSize });
     },
   );
