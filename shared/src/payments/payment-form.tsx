@@ -459,7 +459,9 @@ export function PaymentForm({
           {paying ? t(localGroup ? 'local.preparing' : 'paying') : payText()}
         </Button>
       )}
-      {localGroup && <p className="payment-form__local-next">{t('local.next')}</p>}
+      {localGroup && (
+        <p className="payment-form__local-next">{t(kind === 'payAhead' ? 'local.nextPayAhead' : 'local.next')}</p>
+      )}
     </Form>
   );
 }

@@ -71,7 +71,7 @@ describe('My subscription: a subscription that renews when paid', () => {
     await open('/id/dashboard/modules/MySubscription', () => current);
 
     expect(await screen.findByTestId('subscription-renewal')).toHaveTextContent(
-      `Diperpanjang saat Anda membayar: periode ini berakhir pada ${formatDay(end, 'id')}`,
+      `Diperpanjang saat Anda membayar: sudah dibayar sampai ${formatDay(end, 'id')}`,
     );
     expect(screen.queryByText('Tagihan berikutnya')).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Bayar periode berikutnya' }));
@@ -85,6 +85,11 @@ describe('My subscription: a subscription that renews when paid', () => {
         .map((radio) => radio.closest('label')?.textContent),
     ).toEqual(['QRIS', 'E-wallet: GoPay, ShopeePay', 'Virtual Account bank: BCA, BNI']);
     expect(within(dialog).getByText(new RegExp(`mulai ${formatDay(end, 'id')} saat periode`))).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'Layar berikutnya menunjukkan cara membayar. Periode berikutnya langsung terbayar begitu pembayaran diterima.',
+      ),
+    ).toBeInTheDocument();
 
     fakeApi.on('post', renewPath, { registerId: '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a10' });
     fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', () => {
