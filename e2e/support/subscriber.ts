@@ -111,6 +111,16 @@ export async function signUpSubscriber(baseURL: string, options: SignUpOptions =
     headers,
   );
 
+  return settleAndSignIn(baseURL, { email, password, displayName, registerId }, headers);
+}
+
+/** Once the sign-up's payment is made: its register result polled until it settles, then login by the auth code. */
+async function settleAndSignIn(
+  baseURL: string,
+  account: { email: string; password: string; displayName: string; registerId: string },
+  headers: Record<string, string>,
+): Promise<Subscriber> {
+  const { email, password, displayName, registerId } = account;
   // The sandbox settles at once; real providers may take a moment: poll like the register result screen.
   const deadline = Date.now() + 15_000;
   let state: { state: string; authCode?: string; failureMessage?: string };
@@ -130,6 +140,40 @@ export async function signUpSubscriber(baseURL: string, options: SignUpOptions =
   const login = (await signedIn.json()) as Envelope<{ user: { userCacheInfo: UserCacheInfo } }>;
   if (!signedIn.ok) throw new Error(`loginByAuthCode answered ${signedIn.status}: ${login.message}`);
   return { email, password, token: sessionTokenOf(signedIn), user: login.data.user, displayName };
+}
+
+/**
+ * A new subscriber who paid their first day with QRIS, an e-wallet or a bank transfer in the local trial (the sandbox
+ * takes the rupiah price's local payments), signed in: registerAndSign/local, then the sandbox's simulated payment
+ * (what "Simulate payment" on the waiting page does). Such a subscription renews only when its owner pays. No
+ * password: this sign-up sets none (the subscriber signs in by email code or the session given here).
+ */
+export async function signUpLocalSubscriber(
+  baseURL: string,
+  options: Pick<SignUpOptions, 'email' | 'displayName' | 'locale' | 'headers'> & { channel?: string } = {},
+): Promise<Subscriber> {
+  counter += 1;
+  const email = options.email ?? `e2e-local-${Date.now()}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+  const displayName = options.displayName ?? 'Rina E2E';
+  const headers = options.headers ?? { 'x-forwarded-for': `10.254.${counter % 256}.${1 + (process.pid % 254)}` };
+  const { registerId } = await call<{ registerId: string }>(
+    baseURL,
+    '/api/v1/auth/registerAndSign/local',
+    {
+      method: 'POST',
+      body: JSON.stringify({
+        email,
+        displayName,
+        locale: options.locale ?? 'id',
+        ageConfirmed: true,
+        termsAccepted: true,
+        channel: options.channel ?? 'qris',
+      }),
+    },
+    headers,
+  );
+  await call(baseURL, `/api/v1/personnal/sandboxPayments/${registerId}/pay`, { method: 'POST', body: '{}' }, headers);
+  return settleAndSignIn(baseURL, { email, password: '', displayName, registerId }, headers);
 }
 
 /**

@@ -3,7 +3,7 @@ import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { dialogOpened, signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { devToolUrl, startKabari, type KabariServer } from '../support/kabari-server';
-import { signUpSubscriber } from '../support/subscriber';
+import { call, signUpLocalSubscriber, signUpSubscriber } from '../support/subscriber';
 
 // Paying the Indonesian way in the local trial: the sandbox processor offers QRIS, e-wallets and bank transfers for
 // the rupiah price on /id, and its "Simulate payment" stands in for the gateway's notification.
@@ -78,7 +78,7 @@ test.describe('QRIS, e-wallets and bank transfers (/id, the local trial)', () =>
   });
 });
 
-test.describe('renewing an expired subscription in rupiah with QRIS', () => {
+test.describe('paying again in rupiah with QRIS (a Kabari with the dev billing tools)', () => {
   // Expiring a subscription takes /dev/subscriptions/expire, served only when asked for: a Kabari of its own.
   let kabari: KabariServer;
   test.beforeAll(async () => {
@@ -114,5 +114,61 @@ test.describe('renewing an expired subscription in rupiah with QRIS', () => {
       .getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' })
       .click();
     await expect(dialog.getByText('Langganan Anda aktif kembali.')).toBeVisible();
+  });
+
+  test('a subscriber who paid with QRIS opens the reminder’s link, pays the next period with QRIS and sees it paid', async ({
+    page,
+    context,
+  }) => {
+    // Signed up with QRIS: a first day that renews only when paid, so its end is within the 7 days of paying ahead.
+    const subscriber = await signUpLocalSubscriber(kabari.url, { locale: 'id' });
+    const validUntil = async () => {
+      const info = await call<{ validUntil: string }>(
+        kabari.url,
+        '/api/v1/personnal/subscribe/info',
+        {},
+        {
+          authorization: subscriber.token,
+        },
+      );
+      return new Date(info.validUntil);
+    };
+    const firstDayEnds = await validUntil();
+    await signInAsSubscriber(context, kabari.url, subscriber);
+    // The link of the reminders to pay (7 days and 1 day before the period ends).
+    await page.goto(`${kabari.url}/id/dashboard/modules/MySubscription?renew=1`);
+    const dialog = page.getByRole('dialog', { name: 'Bayar periode berikutnya' });
+    const methods = dialog.getByRole('group', { name: 'Metode pembayaran' });
+    await expect(methods.getByRole('radio').first()).toHaveAccessibleName('QRIS');
+    await expect(methods.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    await expect(methods.getByRole('radio', { name: /^E-wallet: GoPay, ShopeePay/ })).toBeVisible();
+    await expect(methods.getByRole('radio', { name: /^Virtual Account bank: BCA, BNI, BRI, Mandiri/ })).toBeVisible();
+    // Before the period ends the server takes only these: no card is offered.
+    await expect(methods.getByRole('radio', { name: 'Kartu' })).toHaveCount(0);
+    await expect(dialog.getByText(/saat periode Anda sekarang berakhir\.$/)).toBeVisible();
+    expect(await axeViolations(page), 'the payment choices for the next period at 360 px').toEqual([]);
+
+    await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
+    await dialog.getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }).click();
+    await expect(dialog.getByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeVisible();
+    await expect(dialog.getByRole('timer')).toHaveText(/^\d+:\d\d$/);
+    expect(await axeViolations(page), 'the next period waiting for QRIS at 360 px').toEqual([]);
+    await dialog
+      .getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' })
+      .click();
+    await expect(dialog.getByText('Periode berikutnya sudah dibayar.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Selesai' }).click();
+    await expect(dialog).toBeHidden();
+
+    // My subscription, read again from the server: the paid period follows the first day, 30 days on.
+    const paidUntil = await validUntil();
+    expect(paidUntil.getTime() - firstDayEnds.getTime()).toBe(30 * 24 * 3600_000);
+    const day = new Intl.DateTimeFormat('id-ID', { dateStyle: 'long' }).format(paidUntil);
+    const mySubscription = page.getByRole('dialog', { name: 'Langganan Saya' });
+    await expect(mySubscription.getByTestId('next-period-paid')).toHaveText(
+      `Periode berikutnya sudah dibayar: langganan Anda berlaku sampai ${day}.`,
+    );
+    await expect(mySubscription.getByRole('button', { name: 'Bayar periode berikutnya' })).toHaveCount(0);
+    expect(await axeViolations(page), 'My subscription with the next period paid at 360 px').toEqual([]);
   });
 });
