@@ -1,11 +1,19 @@
 import type { RenderedEmail } from '../messages/templates';
 import { messagesIn, type Locale } from '../lib/messages';
 import { formatMoney, toMajor } from '@kabari/rules/money';
-import { emailHtml, paragraphHtml, SIGNATURE } from '../messages/email-document';
+import { emailHtml, linkHtml, paragraphHtml, SIGNATURE } from '../messages/email-document';
 
-function render(locale: Locale, subject: string, paragraphs: string[]): RenderedEmail {
-  const text = [...paragraphs, '', SIGNATURE].join('\n\n');
-  return { subject, text, html: emailHtml(locale, paragraphs.map(paragraphHtml).join('\n')) };
+/** Paragraphs, then a link where given (its text, then the address), then the signature; as text and as HTML. */
+function render(
+  locale: Locale,
+  subject: string,
+  paragraphs: string[],
+  link?: { text: string; url: string },
+): RenderedEmail {
+  const blocks = link ? [...paragraphs, `${link.text}\n${link.url}`] : paragraphs;
+  const text = [...blocks, '', SIGNATURE].join('\n\n');
+  const html = paragraphs.map(paragraphHtml).join('\n') + (link ? `\n${linkHtml(link)}` : '');
+  return { subject, text, html: emailHtml(locale, html) };
 }
 
 function day(moment: Date, locale: Locale): string {
@@ -79,6 +87,29 @@ export function renewalReminderEmail(
     text(locale, 'reminderCharge', { date, amount }),
     text(locale, 'reminderCancel', { howToCancel: text(locale, 'howToCancel') }),
   ]);
+}
+
+/**
+ * A subscription paid with QRIS, an e-wallet or a transfer ends on `endsAt` unless its owner pays: sent 7 days, then
+ * 1 day before, with the link to the payment choices. `last`: the second reminder of the period.
+ */
+export function payReminderEmail(
+  locale: Locale,
+  facts: { displayName: string; amount: number; currency: string; endsAt: Date; last: boolean; payUrl: string },
+): RenderedEmail {
+  const amount = money(facts.amount, facts.currency, locale);
+  const date = day(facts.endsAt, locale);
+  const subject = text(locale, facts.last ? 'payReminderLastSubject' : 'payReminderSubject', { date });
+  return render(
+    locale,
+    subject,
+    [
+      hello(locale, facts.displayName),
+      text(locale, 'payReminderWhy', { date }),
+      text(locale, 'payReminderHowTo', { amount }),
+    ],
+    { text: text(locale, 'payReminderLink'), url: facts.payUrl },
+  );
 }
 
 /** A PayPal subscription PayPal did not save for renewals has reached its end: nothing was charged. */

@@ -26,6 +26,7 @@ import {
 } from './renewal-rows';
 import { bookPaymentByKey, paymentByKey, type Payment } from './payment-rows';
 import type { Subscription } from './subscription-rows';
+import { sendPayReminders } from './pay-reminders';
 
 export interface RenewalDeps {
   db: Database;
@@ -33,6 +34,8 @@ export interface RenewalDeps {
   config: BillingConfig;
   processors: PaymentProcessors;
   log: Logger;
+  /** The configured public address (PUBLIC_URL), for the links in reminders to pay. */
+  publicUrl: string;
 }
 
 export interface RenewalReport {
@@ -51,7 +54,10 @@ export function renewalKey(subscriptionId: string, periodIndex: number): string 
   return `renewal:${subscriptionId}:${periodIndex}`;
 }
 
-/** One reminder per period, sent when the renewal is at most reminderDays away. */
+/**
+ * One reminder per period, sent when the renewal is at most reminderDays away; not to a subscription that renews only
+ * when paid (it gets the reminders to pay instead).
+ */
 async function sendReminders(deps: RenewalDeps, at: Date, userId?: string): Promise<number> {
   if (deps.config.reminderDays === 0) return 0;
   const horizon = addDays(at, deps.config.reminderDays);
@@ -277,5 +283,7 @@ export async function runRenewals(deps: RenewalDeps, at: Date, userId?: string):
   }
   // After the charges: a subscription just renewed is reminded of its next renewal only when that is near.
   report.reminded = await sendReminders(deps, at, userId);
+  // A subscription the sandbox took ends with its own notice once the sandbox is off: no reminder to pay for it.
+  report.reminded += await sendPayReminders(deps, at, userId, sandboxOff(deps) ? ['sandbox'] : []);
   return report;
 }

@@ -121,7 +121,14 @@ export default fp(
       midtrans,
       runRenewals(at, userId) {
         return runRenewals(
-          { db: app.db, outbox: app.outbox, config, processors: processorsOf(app.billing), log: app.log },
+          {
+            db: app.db,
+            outbox: app.outbox,
+            config,
+            processors: processorsOf(app.billing),
+            log: app.log,
+            publicUrl: options.config.publicUrl,
+          },
           at ?? clock.now(),
           userId,
         );
