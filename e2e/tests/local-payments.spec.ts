@@ -3,6 +3,7 @@ import { test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
 import { dialogOpened, signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { devToolUrl, startKabari, type KabariServer } from '../support/kabari-server';
+import { outboxMessages } from '../support/outbox';
 import { call, signUpLocalSubscriber, signUpSubscriber } from '../support/subscriber';
 
 // Paying the Indonesian way in the local trial: the sandbox processor offers QRIS, e-wallets and bank transfers for
@@ -79,7 +80,8 @@ test.describe('QRIS, e-wallets and bank transfers (/id, the local trial)', () =>
 });
 
 test.describe('paying again in rupiah with QRIS (a Kabari with the dev billing tools)', () => {
-  // Expiring a subscription takes /dev/subscriptions/expire, served only when asked for: a Kabari of its own.
+  // Expiring a subscription (/dev/subscriptions/expire) and a pass of the renewal job, which sends the reminders to
+  // pay (/dev/subscriptions/run-renewals), are served only when asked for: a Kabari of its own.
   let kabari: KabariServer;
   test.beforeAll(async () => {
     test.setTimeout(120_000);
@@ -116,7 +118,7 @@ test.describe('paying again in rupiah with QRIS (a Kabari with the dev billing t
     await expect(dialog.getByText('Langganan Anda aktif kembali.')).toBeVisible();
   });
 
-  test('a subscriber who paid with QRIS opens the reminder’s link, pays the next period with QRIS and sees it paid', async ({
+  test('a subscriber who paid with QRIS follows the reminder to pay, pays the next period with QRIS and sees it paid', async ({
     page,
     context,
   }) => {
@@ -134,9 +136,24 @@ test.describe('paying again in rupiah with QRIS (a Kabari with the dev billing t
       return new Date(info.validUntil);
     };
     const firstDayEnds = await validUntil();
+    // The renewal job's pass sends the first day's reminder to pay (1 day before it ends), with its link.
+    const renewals = await fetch(devToolUrl(kabari.url, '/dev/subscriptions/run-renewals'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: subscriber.email }),
+    });
+    expect(renewals.status).toBe(200);
+    const reminder = (await outboxMessages(kabari.url, subscriber.email)).find((message) =>
+      message.bodyText.includes('?renew=1'),
+    );
+    const link = /https?:\/\/\S+\?renew=1/.exec(reminder?.bodyText ?? '')?.[0];
+    expect(link, 'the reminder to pay links to the payment').toBeDefined();
+    const linked = new URL(link!);
+    expect(linked.pathname).toBe('/id/dashboard/modules/MySubscription');
+
     await signInAsSubscriber(context, kabari.url, subscriber);
-    // The link of the reminders to pay (7 days and 1 day before the period ends).
-    await page.goto(`${kabari.url}/id/dashboard/modules/MySubscription?renew=1`);
+    // The link's path on this server's own address (a local trial's links name localhost, the session 127.0.0.1).
+    await page.goto(`${kabari.url}${linked.pathname}${linked.search}`);
     const dialog = page.getByRole('dialog', { name: 'Bayar periode berikutnya' });
     const methods = dialog.getByRole('group', { name: 'Metode pembayaran' });
     await expect(methods.getByRole('radio').first()).toHaveAccessibleName('QRIS');
