@@ -108,7 +108,7 @@ describe('My subscription: a subscription that renews when paid', () => {
     expect(screen.queryByRole('button', { name: 'Bayar periode berikutnya' })).not.toBeInTheDocument();
   });
 
-  it('shows the QR code in the dialog while the payment waits', async () => {
+  it('shows the QR code in the dialog while the payment waits, and again when reopened', async () => {
     await open('/id/dashboard/modules/MySubscription?renew=1', paidWithQris(inDays(3), 'active'));
     const dialog = await payAheadDialog('Bayar periode berikutnya');
     fakeApi.on('post', renewPath, { registerId: '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a11' });
@@ -127,6 +127,13 @@ describe('My subscription: a subscription that renews when paid', () => {
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /ketentuan langganan/ }));
     fireEvent.click(within(dialog).getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }));
     expect(await within(dialog).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
+
+    // Closed and opened again while it waits: the same payment, not a second one (the server would refuse it).
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Tutup' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Bayar periode berikutnya' }));
+    const reopened = await payAheadDialog('Bayar periode berikutnya');
+    expect(await within(reopened).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
+    expect(fakeApi.calls('post', renewPath)).toHaveLength(1);
   });
 
   it('the reminder’s link opens the payment choices at once (English)', async () => {
