@@ -62,9 +62,7 @@ export default fp(
     app.decorateRequest('operator', undefined);
     app.decorateRequest('operatorSession', undefined);
 
-    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      // An unknown path gets the not-found answer anyway (and calling it again from here would not).
-      if (request.is404 || !isOperatorPath(request.url)) return;
+    const guard = async (request: FastifyRequest, reply: FastifyReply) => {
       const open = request.routeOptions.config?.operatorAccess === 'open';
       if (!open) {
         const found = await operatorOfSession(app.db, request.cookies?.[OPERATOR_COOKIE]);
@@ -84,6 +82,19 @@ export default fp(
           throw new HttpError(403, say('crossSite'));
         }
       }
+    };
+    // A callback hook, not an async one: it runs on every request, and all but the console's pass at once without a
+    // promise of their own.
+    app.addHook('onRequest', (request, reply, done) => {
+      // An unknown path gets the not-found answer anyway (and calling it again from here would not).
+      if (request.is404 || !isOperatorPath(request.url)) {
+        done();
+        return;
+      }
+      guard(request, reply).then(
+        () => done(),
+        (error: Error) => done(error),
+      );
     });
   },
   { name: 'operator-guard', dependencies: ['database', 'rate-limit'] },
