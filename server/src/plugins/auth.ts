@@ -29,6 +29,12 @@ export interface Auth {
    * checks it again.
    */
   onAccountChanged(listener: (userId: string | null) => void): void;
+  /**
+   * Called, before the answer is sent, with the user of each signed-in request that may have written (anything but
+   * GET and HEAD): whoever caches something of theirs on this instance forgets it, so their next read sees the write
+   * without waiting for the database's notice.
+   */
+  onOwnWrite(listener: (userId: string) => void): void;
 }
 
 declare module 'fastify' {
@@ -87,6 +93,7 @@ export default fp(
 
     const cache = new AccountCache(DEFAULT_ACCOUNT_CACHE_OPTIONS);
     const accountListeners: ((userId: string | null) => void)[] = [];
+    const ownWriteListeners: ((userId: string) => void)[] = [];
     const announce = (userId: string | null) => {
       for (const listener of accountListeners) listener(userId);
     };
@@ -111,6 +118,7 @@ export default fp(
     app.addHook('onSend', (request, reply, payload, done) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && request.session) {
         cache.forgetUser(request.session.user.id);
+        for (const listener of ownWriteListeners) listener(request.session.user.id);
       }
       if (tokenFromCookie(request)) {
         // A cookie that no longer signs anyone in goes; one whose session slid forward lasts as long again.
@@ -161,6 +169,9 @@ export default fp(
       clearSessionCookie,
       onAccountChanged(listener) {
         accountListeners.push(listener);
+      },
+      onOwnWrite(listener) {
+        ownWriteListeners.push(listener);
       },
     } satisfies Auth);
   },

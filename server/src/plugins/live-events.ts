@@ -41,13 +41,8 @@ export default fp(
     app.decorate('liveEvents', hub);
     app.decorate('requestLists', lists);
     // A requester's own write is seen by their next read on this instance at once, without waiting for the
-    // database's notice. A callback hook: it runs on every answer.
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && request.session) {
-        lists.forgetUser(request.session.user.id);
-      }
-      done(null, payload);
-    });
+    // database's notice.
+    app.auth.onOwnWrite((userId) => lists.forgetUser(userId));
     // Open streams would hold the server's close forever: end them first (the browsers reconnect elsewhere).
     app.addHook('preClose', async () => {
       hub.close();
