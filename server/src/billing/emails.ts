@@ -45,6 +45,8 @@ export interface ChargeFacts {
   sandbox: boolean;
   /** The account's password was not chosen at sign-up: say how to set it. */
   needsPassword?: boolean;
+  /** Paid with QRIS, an e-wallet or a transfer: nothing renews it, its owner pays for the next period. */
+  renewsWhenPaid?: boolean;
 }
 
 /** The receipt for every successful charge. */
@@ -58,7 +60,7 @@ export function receiptEmail(locale: Locale, facts: ChargeFacts): RenderedEmail 
       method: facts.method,
       paymentId: facts.paymentId,
     }),
-    text(locale, 'receiptPaidUntil', {
+    text(locale, facts.renewsWhenPaid ? 'receiptPaidUntilPay' : 'receiptPaidUntil', {
       until: day(facts.validUntil, locale),
       next: money(facts.nextAmount, facts.currency, locale),
     }),

@@ -202,6 +202,7 @@ export async function restartSubscription(
     validUntil,
     nextAmount: subscription.amount,
     sandbox: input.provider === 'sandbox',
+    renewsWhenPaid: renewsWhenPaid(updated!),
   });
   await deps.outbox.queue(tx, { idempotencyKey: `receipt:${payment.id}`, to: user.email, locale, ...receipt });
   return { restarted: true, subscription: updated! };

@@ -18,6 +18,7 @@ import {
   updateRegistrationIn,
 } from './registration-rows';
 import { insertAccountIfEmailFree, insertSubscription, updatePendingPayments } from './sign-up-rows';
+import { renewsWhenPaid } from './subscriptions';
 
 // A sign-up's first-day charge, from the attempt to the account: completed, failed, abandoned or left to the
 // provider, booked once by its key, and the new user's one-time auth code.
@@ -174,6 +175,7 @@ export async function completeRegistration(
     nextAmount: price.amount,
     sandbox: provider === 'sandbox',
     needsPassword: registration.passwordHash === null,
+    renewsWhenPaid: renewsWhenPaid({ provider, providerPaymentMethodRef: charge.paymentMethodRef }),
   });
   await deps.outbox.queue(tx, { idempotencyKey: `receipt:${payment.id}`, to: user.email, locale, ...receipt });
   return { completed: true, userId: user.id, subscriptionId: subscription.id };

@@ -272,6 +272,32 @@ describeEachDatabase('Reminders to pay for a subscription that renews when paid'
     });
   });
 
+  it('says in each receipt that the subscription does not renew by itself, and when to pay', async () => {
+    const start = new Date('2033-03-01T03:00:00Z');
+    const { email, token, userId } = await localSubscriber('id', start);
+    const registerId = (await payAhead(token, new Date(start.getTime() + HOUR))).registerId;
+    await payInSandbox(registerId);
+    const { validUntil } = await subscriptionOf(userId);
+    expect(validUntil).toEqual(new Date(start.getTime() + 31 * DAY));
+    const receipts = await app()
+      .db.select()
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.recipient, email), like(outboxMessages.idempotencyKey, 'receipt:%')))
+      .orderBy(outboxMessages.createdAt);
+    expect(receipts).toHaveLength(2);
+    for (const [receipt, until, next] of [
+      [receipts[0]!, '2 Maret 2033', 'Rp\u00a0449.000'],
+      [receipts[1]!, '1 April 2033', 'Rp\u00a0449.000'],
+    ] as const) {
+      expect(receipt.bodyText).toContain(
+        `Akses Anda sudah dibayar sampai ${until}. Karena dibayar lewat QRIS, dompet digital, atau transfer bank, ` +
+          `langganan tidak diperpanjang otomatis: untuk melanjutkan, bayar ${next} untuk periode berikutnya mulai 7 ` +
+          'hari sebelum tanggal tersebut. Kami akan mengingatkan Anda 7 hari dan 1 hari sebelumnya.',
+      );
+      expect(receipt.bodyText).not.toContain('diperpanjang otomatis sebesar');
+    }
+  });
+
   it('reminds nobody who cancelled', async () => {
     const { email, token, userId } = await localSubscriber('id', new Date('2032-11-01T03:00:00Z'));
     const end = new Date('2032-12-10T03:00:00Z');
@@ -296,6 +322,11 @@ describeEachDatabase('Reminders to pay for a subscription that renews when paid'
     expect(await run(new Date(start.getTime() + HOUR), user!.id)).toMatchObject({ reminded: 1 });
     const [reminder] = await renewalReminders(email);
     expect(reminder!.subject).toBe('Langganan Kabari Anda diperpanjang pada 6 Januari 2033');
+    const [receipt] = await app()
+      .db.select()
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.recipient, email), like(outboxMessages.idempotencyKey, 'receipt:%')));
+    expect(receipt!.bodyText).toContain('Setelah itu langganan diperpanjang otomatis sebesar Rp\u00a0449.000');
     expect(await payReminders(email)).toEqual([]);
   });
 });
