@@ -88,6 +88,15 @@ export async function requestByTokenHash(
   return request;
 }
 
+/** The requester of the request a token's hash names; undefined when there is none. */
+export async function requesterOfTokenHash(db: DatabaseExecutor, tokenHash: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ userId: locationRequests.userId })
+    .from(locationRequests)
+    .where(eq(locationRequests.tokenHash, tokenHash));
+  return row?.userId;
+}
+
 /** What is left of a deleted request, by its token's hash. */
 export async function tombstoneByTokenHash(
   db: DatabaseExecutor,

@@ -37,6 +37,7 @@ import {
   stopSharing,
   withdrawConsent,
 } from '../../sharing/link-consent';
+import { LinkRequesters } from '../../sharing/link-requesters';
 import { shareThrottle } from '../../sharing/share-throttle';
 import { reporterKey } from '../../plugins/reporter-session';
 import shareVoiceRoutes from './voice-routes';
@@ -53,6 +54,28 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
   app.addHook('preHandler', async (request) => {
     const { token } = request.params as { token: string };
     await throttle.link(request.ip, token);
+  });
+
+  // What the recipient does changes their requester's history: this instance forgets the requester's cached pages
+  // before answering, so a read after this answer never shows the page from before it (every other instance forgets
+  // them on the database's notice). A failed lookup leaves it to that notice.
+  const requesters = new LinkRequesters(app.db);
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const { token } = request.params as { token?: string };
+    if (request.method === 'GET' || request.method === 'HEAD' || !token) {
+      done(null, payload);
+      return;
+    }
+    requesters.of(token).then(
+      (userId) => {
+        if (userId !== undefined) app.requestLists.forgetUser(userId);
+        done(null, payload);
+      },
+      (error: unknown) => {
+        request.log.warn({ err: error }, 'Could not find the requester of a link to forget their cached history');
+        done(null, payload);
+      },
+    );
   });
 
   const responses = { ...errorResponses, 404: errorEnvelope, 409: errorEnvelope };

@@ -182,6 +182,20 @@ describeEachDatabase('the request history’s cache', (driver) => {
     ).toBe(true);
   });
 
+  it('shows what the recipient does on the same instance at once, before any notice', async () => {
+    const sari = await createRequester(app());
+    const request = await insertRequest(db(), sari.userId);
+    const settled = async () => itemOf(await listOf(app(), sari), request.id) !== undefined;
+    for (let tries = 0; tries < 250 && !(await settled()); tries += 1) await pause();
+    await withNoticesHeldBack(app(), async () => {
+      expect(itemOf(await listOf(app(), sari), request.id)?.consent).toBe('none');
+      expect((await recipient('POST', link(request.token, '/consent'))).statusCode).toBe(200);
+      expect(itemOf(await listOf(app(), sari), request.id)?.consent).toBe('sharing');
+      expect((await recipient('POST', link(request.token, '/stop'))).statusCode).toBe(200);
+      expect(itemOf(await listOf(app(), sari), request.id)?.consent).toBe('stopped');
+    });
+  });
+
   it('shows the requester’s own cancel and delete at once', async () => {
     const sari = await createRequester(app());
     const kept = await insertRequest(db(), sari.userId);
