@@ -9,6 +9,8 @@ export interface NotificationHandlers {
   onNotification(payload: string): void;
   /** The connection was lost and is back: notifications sent meanwhile were missed. */
   onReconnected(): void;
+  /** The connection was lost: until it is back, no notification arrives. */
+  onLost?(): void;
 }
 
 const FIRST_RETRY_MS = 250;
@@ -42,6 +44,7 @@ export async function listenPostgres(
       next.removeAllListeners('notification');
       void next.end().catch(() => undefined);
       if (stopped) return;
+      handlers.onLost?.();
       log.error({ err: error }, 'The live events connection to PostgreSQL was lost; reconnecting');
       scheduleReconnect();
     };

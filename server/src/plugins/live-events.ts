@@ -30,6 +30,8 @@ export default fp(
       onNotification: (payload) => {
         if (!lists.heard(payload)) hub.notify(payload);
       },
+      // While no notice can arrive, a cached page could be stale (and the database may be down): read it afresh.
+      onLost: () => lists.pause(),
       onReconnected: () => {
         lists.clear();
         hub.catchUp().catch((error: unknown) => app.log.error({ err: error }, 'Could not catch up on live events'));

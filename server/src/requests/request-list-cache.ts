@@ -26,6 +26,8 @@ export const DEFAULT_REQUEST_LIST_CACHE_OPTIONS: AccountCacheOptions = { ttlMs: 
  */
 export class RequestListCache {
   private readonly cache: AccountCache;
+  /** The listening connection is lost: no notice would tell of a change, so nothing is served from memory. */
+  private paused = false;
 
   constructor(options: AccountCacheOptions = DEFAULT_REQUEST_LIST_CACHE_OPTIONS) {
     this.cache = new AccountCache(options);
@@ -38,6 +40,7 @@ export class RequestListCache {
     pageSize: number,
     load: () => Promise<RequestListPage>,
   ): RequestListPage | Promise<RequestListPage> {
+    if (this.paused) return load();
     return this.cache.get(`${userId}:${page}:${pageSize}`, load, () => userId);
   }
 
@@ -52,8 +55,15 @@ export class RequestListCache {
     this.cache.forgetUser(userId);
   }
 
-  /** Notices may have been missed: forget every page. */
+  /** Notices may have been missed (the listening connection is back): forget every page, and cache again. */
   clear(): void {
+    this.paused = false;
+    this.cache.clear();
+  }
+
+  /** The listening connection is lost: forget every page, and read every page afresh until `clear()`. */
+  pause(): void {
+    this.paused = true;
     this.cache.clear();
   }
 

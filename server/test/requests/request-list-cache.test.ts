@@ -57,4 +57,20 @@ describe('the request history cache', () => {
     const load = jest.fn(async () => pageOf('a1 later'));
     expect((await subject.page('alice', 1, 10, load)).items[0]?.id).toBe('a1 later');
   });
+
+  it('reads every page afresh while the listening connection is lost, and caches again once it is back', async () => {
+    const subject = cache();
+    await subject.page('alice', 1, 10, async () => pageOf('a1'));
+    subject.pause();
+    expect(subject.size).toBe(0);
+    const load = jest.fn(async () => pageOf('a1 during'));
+    await subject.page('alice', 1, 10, load);
+    await subject.page('alice', 1, 10, load);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(subject.size).toBe(0);
+    subject.clear();
+    await subject.page('alice', 1, 10, load);
+    await subject.page('alice', 1, 10, load);
+    expect(load).toHaveBeenCalledTimes(3);
+  });
 });
