@@ -4,8 +4,7 @@ import { payments, subscriptions } from '../../src/db/schema/billing';
 import { outboxMessages } from '../../src/db/schema/outbox';
 import { describeEachDatabase } from '../support/databases';
 import { startPushService, type TestPushService } from '../support/push-service';
-import { freshEmail, freshIp, signUpSubscriber } from '../support/sign-up';
-import { sessionTokenOf } from '../support/session-token';
+import { freshEmail, signUpSubscriber, signUpWithQris } from '../support/sign-up';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
 const MINUTE = 60_000;
@@ -46,26 +45,11 @@ describeEachDatabase('Reminders to pay for a subscription that renews when paid'
   /** Signs up with QRIS (the Indonesian price) and pays the first day; `reads`: the language the account reads. */
   const localSubscriber = async (reads: 'en' | 'id', start: Date) => {
     app().billing.clock.set(start);
-    const email = freshEmail('pay-reminder');
-    const signUp = await app().inject({
-      method: 'POST',
-      url: '/api/v1/auth/registerAndSign/local',
-      remoteAddress: freshIp(),
-      payload: { email, displayName: 'Rina', locale: 'id', ageConfirmed: true, termsAccepted: true, channel: 'qris' },
-    });
-    const { registerId } = signUp.json().data;
-    await payInSandbox(registerId);
-    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
-    const login = await app().inject({
-      method: 'POST',
-      url: '/api/v1/auth/loginByAuthCode',
-      remoteAddress: freshIp(),
-      payload: { authCode: query.json().data.authCode },
-    });
+    const { email, token } = await signUpWithQris(app(), freshEmail('pay-reminder'));
     // An account that reads English keeps the rupiah price it signed up with.
     await app().db.update(users).set({ locale: reads }).where(eq(users.email, email));
     const [user] = await app().db.select().from(users).where(eq(users.email, email));
-    return { email, token: sessionTokenOf(login), userId: user!.id };
+    return { email, token, userId: user!.id };
   };
 
   const subscriptionOf = async (userId: string) =>

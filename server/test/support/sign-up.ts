@@ -65,3 +65,27 @@ export async function signUpSubscriber(app: FastifyInstance, options: SignUpOpti
   const token: string = sessionTokenOf(login);
   return { email, registerId, query, token, user: login.json().data.user };
 }
+
+/**
+ * Signs a subscriber up with QRIS at the rupiah price through the local sandbox, pays it with the sandbox's simulated
+ * payment (standing in for Midtrans's notification) and signs in by auth code.
+ */
+export async function signUpWithQris(app: FastifyInstance, email = freshEmail()) {
+  const signUp = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/registerAndSign/local',
+    remoteAddress: freshIp(),
+    payload: { email, displayName: 'Rina', locale: 'id', ageConfirmed: true, termsAccepted: true, channel: 'qris' },
+  });
+  if (signUp.statusCode !== 200) throw new Error(`sign-up failed: ${signUp.body}`);
+  const registerId: string = signUp.json().data.registerId;
+  await app.inject({ method: 'POST', url: `/api/v1/personnal/sandboxPayments/${registerId}/pay` });
+  const query = await app.inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/loginByAuthCode',
+    remoteAddress: freshIp(),
+    payload: { authCode: query.json().data.authCode },
+  });
+  return { email, token: sessionTokenOf(login) };
+}

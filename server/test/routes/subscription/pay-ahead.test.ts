@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../../src/db/schema/accounts';
 import { payments, subscriptions } from '../../../src/db/schema/billing';
 import { describeEachDatabase } from '../../support/databases';
-import { freshEmail, freshIp } from '../../support/sign-up';
-import { sessionTokenOf } from '../../support/session-token';
+import { freshEmail, signUpWithQris } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
 const DAY = 24 * 60 * 60_000;
@@ -26,31 +25,9 @@ describeEachDatabase('Paying ahead for a subscription that renews when paid', (d
     app().inject({ method: 'POST', url: `/api/v1/personnal/sandboxPayments/${registerId}/pay` });
 
   const subscriber = async () => {
-    const email = freshEmail('ahead');
-    const signUp = await app().inject({
-      method: 'POST',
-      url: '/api/v1/auth/registerAndSign/local',
-      remoteAddress: freshIp(),
-      payload: {
-        email,
-        displayName: 'Rina',
-        locale: 'id',
-        ageConfirmed: true,
-        termsAccepted: true,
-        channel: 'qris',
-      },
-    });
-    const { registerId } = signUp.json().data;
-    await pay(registerId);
-    const query = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
-    const login = await app().inject({
-      method: 'POST',
-      url: '/api/v1/auth/loginByAuthCode',
-      remoteAddress: freshIp(),
-      payload: { authCode: query.json().data.authCode },
-    });
+    const { email, token } = await signUpWithQris(app(), freshEmail('ahead'));
     const [user] = await app().db.select().from(users).where(eq(users.email, email));
-    return { token: sessionTokenOf(login), userId: user!.id };
+    return { token, userId: user!.id };
   };
   const renew = (token: string, payload: object) =>
     app().inject({
