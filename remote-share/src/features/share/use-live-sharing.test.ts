@@ -219,6 +219,25 @@ describe('useLiveSharing', () => {
     expect(onEnded).not.toHaveBeenCalled();
   });
 
+  it('sends the watch’s position at once when it comes before the page’s own request is answered', async () => {
+    const onEnded = jest.fn();
+    const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    renderHook(() => useLiveSharing('tok', liveUntil, onEnded));
+    await act(async () => onPosition(fix(-6.1)));
+    act(() => showPage('hidden'));
+    act(() => jest.advanceTimersByTime(LIVE_POSITION_EVERY_MS / 5));
+    // Shown: the browser's last fix is too old for the page's request, which waits for the device's next fix; the
+    // watch gets that fix first.
+    act(() => showPage('visible'));
+    await act(async () => onPosition(fix(-6.2)));
+    await waitFor(() => expect(posted().map(([, latitude]) => latitude)).toEqual([-6.1, -6.2]));
+    // The request's answer comes after: the requester has the position already, so nothing more goes.
+    await act(async () => onCurrentPosition?.(fix(-6.3)));
+    await act(async () => onPosition(fix(-6.4)));
+    expect(posted()).toHaveLength(2);
+    expect(onEnded).not.toHaveBeenCalled();
+  });
+
   it('says the window ended as silent, and sends nothing, when it is shown after the server ended it', async () => {
     const onEnded = jest.fn();
     const liveUntil = new Date(Date.now() + 60 * 60_000).toISOString();

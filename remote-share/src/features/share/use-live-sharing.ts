@@ -58,6 +58,11 @@ export function useLiveSharing(
       return;
     }
     let lastSent = 0;
+    // Set when the page is shown again: the server's answer whether its window is still open. The first position
+    // after that goes at once, whether the page's own request or the watch gives it first: the browser answers the
+    // request from its last fix only if that is younger than maximumAge, and an older one waits for the device's next
+    // fix, which the watch gets too.
+    let shownAgain: { at: number; stillLive: Promise<boolean> } | undefined;
     let stopped = false;
     // Set once watchPosition returns; a watch that fails at once calls back before that.
     const watch: { id?: number } = {};
@@ -113,7 +118,6 @@ export function useLiveSharing(
         stop();
         return;
       }
-      const shownAt = Date.now();
       const stillLive = shareApi.liveHeard(token, liveUntil).then(
         (answer) => {
           if (answer.liveUntil === null) stop('silent');
@@ -122,27 +126,35 @@ export function useLiveSharing(
         // Unreachable now: the position is tried all the same, as the watch's would be.
         () => true,
       );
+      shownAgain = { at: Date.now(), stillLive };
       navigator.geolocation.getCurrentPosition(
         (position) => {
-          void stillLive.then((live) => {
-            // The watch may have sent one meanwhile.
-            if (stopped || !live || lastSent >= shownAt) return;
-            found();
-            send(position);
-          });
+          if (stopped) return;
+          found();
+          sendOwed(position);
         },
         // The watch reports what keeps positions from coming; this one try adds nothing to it.
         () => undefined,
         POSITION_OPTIONS,
       );
     };
+    // The first position since the page was shown, once the server has said the window is still open; the other
+    // source's, if it came first, has been sent already.
+    const sendOwed = (position: GeolocationPosition) => {
+      const owed = shownAgain;
+      if (!owed) return;
+      void owed.stillLive.then((live) => {
+        if (stopped || !live || lastSent >= owed.at) return;
+        send(position);
+      });
+    };
     document.addEventListener('visibilitychange', shown);
     watch.id = navigator.geolocation.watchPosition(
       (position) => {
         if (stopped) return;
         found();
-        if (Date.now() - lastSent < LIVE_POSITION_EVERY_MS) return;
-        send(position);
+        if (shownAgain && lastSent < shownAgain.at) sendOwed(position);
+        else if (Date.now() - lastSent >= LIVE_POSITION_EVERY_MS) send(position);
       },
       (error) => {
         if (stopped) return;
