@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { ConsoleMessage, Page } from '@playwright/test';
 import { axeViolations } from '../support/accessibility';
 import { markDocument, pageHydrated, sameDocument, startPublicPageApp } from '../support/app-helpers';
 import { test, expect } from '../support/fixtures';
@@ -124,21 +124,41 @@ async function keyLikeTexts(page: Page): Promise<string[]> {
   });
 }
 
-function watchHydration(page: Page): string[] {
+/** What the page reports about hydration from now on; `stop` ends the watch. */
+function watchHydration(page: Page): { problems: string[]; stop: () => void } {
   const problems: string[] = [];
-  page.on('console', (message) => {
+  const onConsole = (message: ConsoleMessage) => {
     if (/hydrat|did not match|mismatch/i.test(message.text())) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(String(error)));
-  return problems;
+  };
+  const onPageError = (error: Error) => problems.push(String(error));
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  return {
+    problems,
+    stop: () => {
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
+    },
+  };
 }
 
 test.describe('public pages', () => {
+  // One browser page loads every public page in turn, each a new document, as a visitor reading them one after
+  // another would: a new browser context for each took about a third more of the machine (its scripts compiled
+  // afresh each time), for the same checks.
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await (await browser.newContext({ baseURL: process.env.KABARI_BASE_URL })).newPage();
+  });
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
   for (const { path: englishPath, meta, heading } of pages) {
     for (const locale of ['en', 'id'] as const) {
       const pagePath = localized(englishPath, locale);
 
-      test(`${pagePath}: own head, main heading, only ${locale}, accessible`, async ({ page, request }) => {
+      test(`${pagePath}: own head, main heading, only ${locale}, accessible`, async ({ request }) => {
         const title = at('search', `meta.${meta}.title`, locale);
         const mainHeading = at(heading[0], heading[1], locale);
 
@@ -164,7 +184,8 @@ test.describe('public pages', () => {
 
         // In the browser: the same title and heading; then, once the visitor's first move has started the app,
         // hydrated without a mismatch (the page starts it on first use, so loading it alone hydrates nothing).
-        const problems = watchHydration(page);
+        // (A failed test ends its worker, and the page with it: the watch never outlives its test.)
+        const { problems, stop } = watchHydration(page);
         await page.goto(pagePath);
         await expect(page.locator('main h1')).toHaveText(mainHeading);
         await expect(page).toHaveTitle(title);
@@ -173,6 +194,7 @@ test.describe('public pages', () => {
         await expect(page.locator('main h1')).toHaveText(mainHeading);
         await expect(page.locator('main h1')).toHaveCount(1);
         await expect(page).toHaveTitle(title);
+        stop();
         expect(problems).toEqual([]);
 
         // No untranslated key, no sentence of the other language; the known strings of this one.
