@@ -104,6 +104,28 @@ describe("the server's test batches (server/test-batches.js)", () => {
     );
   });
 
+  it('weighs a file by its tests’ measured seconds where batches/test-seconds.json has them, else by its size', () => {
+    const root = testFolder(
+      'timed',
+      { 'big.test.ts': 4000, 'small-but-slow.test.ts': 100, 'a.test.ts': 1000, 'b.test.ts': 1000, 'c.test.ts': 1000 },
+      [1, 2],
+    );
+    // By size alone, the big file would fill one batch and the rest the other. Measured, the small file waits on
+    // timers for 20 s: it gets a batch of its own, and the others go with the big one.
+    expect(serverTestBatches(root).batches).toEqual([
+      ['big.test.ts'],
+      ['a.test.ts', 'b.test.ts', 'c.test.ts', 'small-but-slow.test.ts'],
+    ]);
+    fs.writeFileSync(
+      path.join(root, 'batches/test-seconds.json'),
+      JSON.stringify({ 'big.test.ts': 2, 'small-but-slow.test.ts': 20, 'a.test.ts': 1 }),
+    );
+    expect(serverTestBatches(root).batches).toEqual([
+      ['small-but-slow.test.ts'],
+      ['a.test.ts', 'b.test.ts', 'big.test.ts', 'c.test.ts'],
+    ]);
+  });
+
   it('says which batch file is missing when the numbers have a gap', () => {
     const root = testFolder('gap', { 'a.test.ts': 1, 'b.test.ts': 1 }, [1, 3]);
     expect(() => serverTestBatches(root)).toThrow('batch-2.test.ts is missing');
