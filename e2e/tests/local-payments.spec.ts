@@ -47,6 +47,12 @@ test.describe('QRIS, e-wallets and bank transfers (/id, the local trial)', () =>
     await expect(methods.getByRole('radio', { name: /^E-wallet: GoPay, ShopeePay/ })).toBeVisible();
     await expect(methods.getByRole('radio', { name: /^Virtual Account bank: BCA, BNI, BRI, Mandiri/ })).toBeVisible();
     await expect(methods.getByRole('radio', { name: 'Kartu' })).toBeVisible();
+    // QRIS is not charged again by itself, and the terms say so; the card renews, and they say that instead.
+    const summary = dialog.getByRole('region', { name: 'Yang Anda bayar' });
+    await expect(
+      summary.getByText(/^Setelah itu, tidak ada tagihan otomatis: untuk melanjutkan langganan/),
+    ).toBeVisible();
+    await expect(summary.getByText(/ditagih .+ setiap \d+ hari/)).toHaveCount(0);
     expect(await axeViolations(page), 'the payment step at 360 px').toEqual([]);
 
     // The bank choice by keyboard, then back to QRIS.
@@ -55,7 +61,10 @@ test.describe('QRIS, e-wallets and bank transfers (/id, the local trial)', () =>
     await page.keyboard.press('ArrowDown');
     await expect(dialog.getByRole('group', { name: 'Pilih bank' }).getByRole('radio', { name: 'BCA' })).toBeChecked();
     expect(await axeViolations(page), 'the bank choice at 360 px').toEqual([]);
+    await methods.getByRole('radio', { name: 'Kartu' }).check();
+    await expect(summary.getByText(/^Mulai .+, Anda ditagih .+ setiap 30 hari/)).toBeVisible();
     await methods.getByRole('radio', { name: 'QRIS' }).check();
+    await expect(summary.getByText(/^Setelah itu, tidak ada tagihan otomatis/)).toBeVisible();
 
     await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
     await dialog.getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }).click();
@@ -107,6 +116,9 @@ test.describe('paying again in rupiah with QRIS (a Kabari with the dev billing t
     await page.goto(`${kabari.url}/id/dashboard/`);
     const dialog = page.getByRole('dialog', { name: 'Langganan Anda sudah berakhir' });
     await expect(dialog.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    await expect(
+      dialog.getByRole('region', { name: 'Yang Anda bayar' }).getByText(/^Setelah itu, tidak ada tagihan otomatis/),
+    ).toBeVisible();
     await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
     await dialog.getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }).click();
     await expect(dialog.getByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeVisible();

@@ -166,6 +166,47 @@ describe('the payment form for a price in rupiah', () => {
     expect(onPaid).toHaveBeenCalledWith('reg-bri');
   });
 
+  it('says a local method is not charged again by itself, and the card that it renews, for a sign-up and a renewal', async () => {
+    const summary = () => screen.getByRole('region', { name: 'What you pay' });
+    const methods = await renderRupiah('/', { sandbox: jest.fn(), stripe: jest.fn(), local: jest.fn() });
+    expect(within(summary()).getByText(/^Today you pay (Rp|IDR)\s?4,900 for your first day\.$/)).toBeInTheDocument();
+    expect(
+      within(summary()).getByText(
+        /^After that, nothing is charged by itself: to keep your subscription, you pay (Rp|IDR)\s?449,000 for each further 30 days, and we remind you before your paid time ends\.$/,
+      ),
+    ).toBeInTheDocument();
+    expect(within(summary()).queryByText(/is charged every/)).toBeNull();
+    await userEvent.click(within(methods).getByRole('radio', { name: 'Card' }));
+    expect(
+      within(summary()).getByText(/^From .+, (Rp|IDR)\s?449,000 is charged every 30 days until you cancel\.$/),
+    ).toBeInTheDocument();
+    expect(within(summary()).queryByText(/nothing is charged by itself/)).toBeNull();
+  });
+
+  it('says so in Indonesian when an expired subscription is paid again with QRIS', async () => {
+    await renderAt(
+      '/id/',
+      <PaymentForm
+        name="again"
+        terms={rupiahTerms}
+        locale="id"
+        kind="renewal"
+        handlers={{ sandbox: jest.fn(), stripe: jest.fn(), local: jest.fn() }}
+        onPaid={jest.fn()}
+      />,
+    );
+    const summary = screen.getByRole('region', { name: 'Yang Anda bayar' });
+    expect(
+      within(summary).getByText(/^Hari ini Anda membayar Rp\s?449\.000 untuk 30 hari ke depan\.$/),
+    ).toBeInTheDocument();
+    expect(
+      within(summary).getByText(
+        /^Setelah itu, tidak ada tagihan otomatis: untuk melanjutkan langganan, Anda membayar Rp\s?449\.000 untuk setiap 30 hari berikutnya/,
+      ),
+    ).toBeInTheDocument();
+    expect(within(summary).queryByText(/ditagih .+ setiap/)).toBeNull();
+  });
+
   it('offers no local method where the caller cannot take one, nor for a price in dollars', async () => {
     const methods = await renderRupiah('/', { sandbox: jest.fn(), stripe: jest.fn() });
     expect(within(methods).queryByRole('radio', { name: 'QRIS' })).toBeNull();

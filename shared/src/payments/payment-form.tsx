@@ -277,7 +277,13 @@ export function PaymentForm({
       onValuesChange={() => setFailure(null)}
       className="payment-form"
     >
-      <PaymentTermsSummary terms={terms} locale={locale} kind={kind} nextPeriodStart={nextPeriodStart} />
+      <PaymentTermsSummary
+        terms={terms}
+        locale={locale}
+        kind={kind}
+        nextPeriodStart={nextPeriodStart}
+        paysEachPeriod={!!localGroup}
+      />
 
       <fieldset className={`payment-form__methods${localChannels.length ? ' payment-form__methods--stacked' : ''}`}>
         <legend>{t('method.legend')}</legend>
