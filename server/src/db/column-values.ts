@@ -40,7 +40,13 @@ export const SUBSCRIPTION_STATUSES = ['trial', 'active', 'cancelled', 'expired',
 export const PAYMENT_KINDS = ['first_day', 'renewal'] as const;
 export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed'] as const;
 /** Why money we did not earn is owed back (refunds-owed.ts). */
-export const REFUND_REASONS = ['email_in_use', 'late_renewal', 'duplicate_payment', 'suspension'] as const;
+export const REFUND_REASONS = [
+  'email_in_use',
+  'late_renewal',
+  'duplicate_payment',
+  'suspension',
+  'amount_mismatch',
+] as const;
 export const REFUND_REQUEST_STATES = ['open', 'refunded', 'rejected'] as const;
 
 export const REQUEST_CHANNELS = ['sms', 'email', 'link'] as const;
