@@ -5,6 +5,8 @@ export const activeSubscription: SubscriptionInfo = {
   status: 'active',
   expiredStatus: 0,
   validUntil: '2026-12-22T10:00:00.000Z',
+  periodStart: '2026-11-22T10:00:00.000Z',
+  nextPeriodPaid: false,
   nextDebitDay: '2026-12-22T10:00:00.000Z',
   amount: 29.99,
   firstDayDebitAmount: 0.99,

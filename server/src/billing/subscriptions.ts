@@ -48,6 +48,10 @@ export interface SubscriptionInfo {
   status: SubscriptionStatus;
   expiredStatus: 0 | 1;
   validUntil: string;
+  /** When the period running to validUntil starts: later than now for a period paid ahead. */
+  periodStart: string;
+  /** Access lasts and its period to validUntil has not begun: the period after today's is paid already. */
+  nextPeriodPaid: boolean;
   nextDebitDay: string | null;
   /** Paid with QRIS, an e-wallet or a transfer: never charged by itself, it renews when its owner pays again. */
   renewsWhenPaid: boolean;
@@ -64,7 +68,8 @@ export interface SubscriptionInfo {
 /**
  * The last answer made from each row. The account cache hands out one row object for a few seconds and
  * subscribe/info runs on every protected navigation: the dates' ISO strings and the amounts are made once per row,
- * not per request. Only the status depends on the time, so an answer is reused while its status holds.
+ * not per request. Only the status and whether the next period is paid depend on the time, so an answer is reused
+ * while both hold.
  */
 const answered = new WeakMap<Subscription, SubscriptionInfo>();
 
@@ -78,16 +83,27 @@ export function subscriptionInfo(
   processors: PaymentProcessors,
 ): SubscriptionInfo {
   const status = effectiveStatus(subscription, now);
+  const paidAhead = nextPeriodPaid(subscription, status, now);
   const known = answered.get(subscription);
-  if (known?.status === status) return known;
-  const info = describeSubscription(subscription, status, processors[subscription.provider] !== undefined);
+  if (known?.status === status && known.nextPeriodPaid === paidAhead) return known;
+  const info = describeSubscription(subscription, status, paidAhead, processors[subscription.provider] !== undefined);
   answered.set(subscription, info);
   return info;
+}
+
+/**
+ * Access lasts, and its period to validUntil starts after now: that period was paid ahead, so the one after today's
+ * is paid (the same test that refuses a second payment ahead).
+ */
+function nextPeriodPaid(subscription: Subscription, status: SubscriptionStatus, now: Date): boolean {
+  const lasts = status !== 'expired' && status !== 'unsubscribed';
+  return lasts && subscription.currentPeriodStart.getTime() > now.getTime();
 }
 
 function describeSubscription(
   subscription: Subscription,
   status: SubscriptionStatus,
+  paidAhead: boolean,
   processorAvailable: boolean,
 ): SubscriptionInfo {
   // A local payment (Midtrans, or the sandbox's) saves nothing to charge: no next charge, it renews when paid.
@@ -97,6 +113,8 @@ function describeSubscription(
     status,
     expiredStatus: status === 'expired' || status === 'unsubscribed' ? 1 : 0,
     validUntil: subscription.validUntil.toISOString(),
+    periodStart: subscription.currentPeriodStart.toISOString(),
+    nextPeriodPaid: paidAhead,
     nextDebitDay: renews ? subscription.validUntil.toISOString() : null,
     renewsWhenPaid: byPayer,
     amount: toMajor(subscription.amount, subscription.currency),

@@ -41,6 +41,8 @@ describe('subscriptionInfo', () => {
       status: 'trial',
       expiredStatus: 0,
       validUntil: '2026-12-02T10:00:00.000Z',
+      periodStart: '2026-12-01T10:00:00.000Z',
+      nextPeriodPaid: false,
       nextDebitDay: '2026-12-02T10:00:00.000Z',
       renewsWhenPaid: false,
       amount: 29.99,
@@ -65,6 +67,16 @@ describe('subscriptionInfo', () => {
     expect(subscriptionInfo({ ...row, amount: 4999 }, new Date('2026-12-01T10:00:00.000Z'), sandboxOn).amount).toBe(
       49.99,
     );
+  });
+
+  it('says the next period is paid while the period running to validUntil has not begun, and anew once it has', () => {
+    const start = new Date(validUntil.getTime() - DAY);
+    const row = trialRow(validUntil);
+    const before = subscriptionInfo(row, new Date(start.getTime() - 60_000), sandboxOn);
+    expect(before).toMatchObject({ periodStart: start.toISOString(), nextPeriodPaid: true });
+    expect(subscriptionInfo(row, new Date(start.getTime() + 60_000), sandboxOn)).toMatchObject({
+      nextPeriodPaid: false,
+    });
   });
 
   it('shows no next charge where this instance has no processor for the subscription (the sandbox turned off)', () => {

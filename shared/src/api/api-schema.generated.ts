@@ -1641,7 +1641,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up and pay the first day with QRIS, an e-wallet or a bank virtual account (Midtrans)
-         * @description For a price in rupiah (getPaidAmount says methods.local). Checks the account, creates the sign-up and asks Midtrans (or the sandbox in a local trial) for the payment: answers what the page shows while it waits (the QRIS string, the e-wallet deep link, the virtual account number), which expires after 15 minutes (QRIS, e-wallets) or 24 hours (virtual accounts). registerQuery reports it, and how it ended: created once paid, sign_failed with payment_expired, payment_cancelled or payment_denied otherwise. The same attemptId answers the same payment.
+         * @description For a price in rupiah (getPaidAmount says methods.local). Checks the account, creates the sign-up and asks Midtrans (or the sandbox in a local trial) for the payment: answers what the page shows while it waits (the QRIS string, the e-wallet deep link, the virtual account number), which expires after 15 minutes (QRIS, e-wallets) or 24 hours (virtual accounts). registerQuery reports it, and how it ended: created once paid, sign_failed with payment_expired, payment_cancelled or payment_denied otherwise, or with payment_amount_mismatch when it was paid with another amount than asked (the money is owed back). The same attemptId answers the same payment.
          */
         post: {
             parameters: {
@@ -1937,7 +1937,7 @@ export interface paths {
                             data: {
                                 /** @enum {string} */
                                 state: "querying" | "created" | "sign_failed" | "unsubscribed" | "unknown";
-                                /** @description Local payments: payment_expired, payment_cancelled or payment_denied when one ended unpaid */
+                                /** @description Local payments: payment_expired, payment_cancelled or payment_denied when one ended unpaid; payment_amount_mismatch when it was paid with another amount than asked (the money is owed back) */
                                 failureCode?: string;
                                 failureMessage?: string;
                                 /** @description Only with created, handed out once: POST /api/v1/auth/loginByAuthCode */
@@ -2064,6 +2064,10 @@ export interface paths {
                                 expiredStatus: 0 | 1;
                                 /** @description ISO time access is paid until */
                                 validUntil: string;
+                                /** @description ISO time the period running to validUntil starts: later than now when that period was paid ahead */
+                                periodStart: string;
+                                /** @description Access lasts and the period running to validUntil has not begun: the period after the current one is paid (paying ahead is refused with 409) */
+                                nextPeriodPaid: boolean;
                                 /** @description ISO time of the next charge; null when it will not renew */
                                 nextDebitDay: string | null;
                                 /** @description Paid with QRIS, an e-wallet or a bank transfer: never charged by itself (nextDebitDay null); it renews when its owner pays again (subscribe/renew), and ends at validUntil otherwise. Always sent by this server */
@@ -2334,6 +2338,10 @@ export interface paths {
                                 expiredStatus: 0 | 1;
                                 /** @description ISO time access is paid until */
                                 validUntil: string;
+                                /** @description ISO time the period running to validUntil starts: later than now when that period was paid ahead */
+                                periodStart: string;
+                                /** @description Access lasts and the period running to validUntil has not begun: the period after the current one is paid (paying ahead is refused with 409) */
+                                nextPeriodPaid: boolean;
                                 /** @description ISO time of the next charge; null when it will not renew */
                                 nextDebitDay: string | null;
                                 /** @description Paid with QRIS, an e-wallet or a bank transfer: never charged by itself (nextDebitDay null); it renews when its owner pays again (subscribe/renew), and ends at validUntil otherwise. Always sent by this server */
@@ -2960,7 +2968,7 @@ export interface paths {
         put?: never;
         /**
          * Midtrans's HTTP notifications, verified by their signature_key (MIDTRANS_SERVER_KEY)
-         * @description signature_key must be SHA-512 of order_id + status_code + gross_amount + the server key (compared in constant time); wrong or missing: 403, nothing changes. Each order's status is handled once; the payment's state is then read from Midtrans's status call, not from the notification: settlement with the amount and currency asked completes the sign-up or renewal, expire / cancel / deny end it (payment_expired, payment_cancelled, payment_denied), anything else changes nothing. Set this address as the Payment Notification URL in Midtrans's dashboard.
+         * @description signature_key must be SHA-512 of order_id + status_code + gross_amount + the server key (compared in constant time); wrong or missing: 403, nothing changes. Each order's status is handled once; the payment's state is then read from Midtrans's status call, not from the notification: settlement with the amount and currency asked completes the sign-up or renewal, expire / cancel / deny end it (payment_expired, payment_cancelled, payment_denied), a settlement of another amount or currency ends it as payment_amount_mismatch and owes the money back, anything else changes nothing. Set this address as the Payment Notification URL in Midtrans's dashboard.
          */
         post: {
             parameters: {
@@ -11824,7 +11832,7 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    source: "refund_form" | "suspension" | "dispute" | "email_in_use" | "late_renewal" | "duplicate_payment" | "refused";
+                                    source: "refund_form" | "suspension" | "dispute" | "email_in_use" | "late_renewal" | "duplicate_payment" | "amount_mismatch" | "refused";
                                     email: string | null;
                                     amountMinor: number | null;
                                     currency: string | null;

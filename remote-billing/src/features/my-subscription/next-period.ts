@@ -9,7 +9,7 @@ export const payAheadDays = 7;
  * - automatic: a card (or PayPal) subscription, charged by itself;
  * - open: it renews when paid and its end is near enough to pay for the next period now;
  * - tooEarly: it renews when paid, from `from` on;
- * - paid: the period running to validUntil has not begun yet, so the next period is already paid;
+ * - paid: the server says the next period is paid (its period to validUntil has not begun yet);
  * - cancelled / ended: nothing to pay for (an ended one is offered renewal by the expired state instead).
  */
 export type NextPeriod =
@@ -19,9 +19,8 @@ export function nextPeriodOf(info: SubscriptionInfo, now: Date): NextPeriod {
   if (info.status === 'cancelled') return { kind: 'cancelled' };
   if (info.status !== 'trial' && info.status !== 'active') return { kind: 'ended' };
   if (!info.renewsWhenPaid) return { kind: 'automatic' };
+  if (info.nextPeriodPaid) return { kind: 'paid' };
   const end = new Date(info.validUntil).getTime();
-  // subscribe/info says no period start: a paid period that starts after now is one paid ahead.
-  if (end - info.period * DAY_MS > now.getTime()) return { kind: 'paid' };
   const from = end - payAheadDays * DAY_MS;
   if (from > now.getTime()) return { kind: 'tooEarly', from: new Date(from).toISOString() };
   return { kind: 'open' };

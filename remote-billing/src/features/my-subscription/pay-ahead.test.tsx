@@ -12,17 +12,25 @@ jest.setTimeout(30_000);
 const DAY = 24 * 60 * 60_000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 
-/** A subscription paid with QRIS (the sandbox's), in rupiah: it renews only when its owner pays. */
-const paidWithQris = (validUntil: string, status: SubscriptionInfo['status'] = 'trial'): SubscriptionInfo => ({
-  ...activeSubscription,
-  status,
-  validUntil,
-  nextDebitDay: null,
-  renewsWhenPaid: true,
-  amount: 449000,
-  firstDayDebitAmount: 4900,
-  currencyCode: 'IDR',
-});
+/**
+ * A subscription paid with QRIS (the sandbox's), in rupiah: it renews only when its owner pays. Its period is the
+ * 30 days to validUntil; as the server says, the next period is paid when that period has not begun.
+ */
+const paidWithQris = (validUntil: string, status: SubscriptionInfo['status'] = 'trial'): SubscriptionInfo => {
+  const periodStart = new Date(new Date(validUntil).getTime() - 30 * DAY).toISOString();
+  return {
+    ...activeSubscription,
+    status,
+    validUntil,
+    periodStart,
+    nextPeriodPaid: new Date(periodStart).getTime() > Date.now(),
+    nextDebitDay: null,
+    renewsWhenPaid: true,
+    amount: 449000,
+    firstDayDebitAmount: 4900,
+    currencyCode: 'IDR',
+  };
+};
 
 /** renewal-terms for that subscription: the sandbox takes QRIS, e-wallets, banks and cards. */
 const rupiahTerms: PaymentTerms = {

@@ -8,6 +8,15 @@ export const subscriptionInfoSchema = z.object({
   status: z.enum(['trial', 'active', 'cancelled', 'expired', 'unsubscribed']),
   expiredStatus: z.union([z.literal(0), z.literal(1)]).describe('1 when access has ended'),
   validUntil: z.string().describe('ISO time access is paid until'),
+  periodStart: z
+    .string()
+    .describe('ISO time the period running to validUntil starts: later than now when that period was paid ahead'),
+  nextPeriodPaid: z
+    .boolean()
+    .describe(
+      'Access lasts and the period running to validUntil has not begun: the period after the current one is paid ' +
+        '(paying ahead is refused with 409)',
+    ),
   nextDebitDay: z.string().nullable().describe('ISO time of the next charge; null when it will not renew'),
   renewsWhenPaid: z
     .boolean()

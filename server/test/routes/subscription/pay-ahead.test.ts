@@ -90,6 +90,34 @@ describeEachDatabase('Paying ahead for a subscription that renews when paid', (d
     expect(rows.filter((row) => row.kind === 'renewal').map((row) => row.state)).toEqual(['succeeded', 'succeeded']);
   });
 
+  const info = async (token: string) =>
+    (
+      await app().inject({
+        method: 'GET',
+        url: '/api/v1/personnal/subscribe/info',
+        headers: { authorization: token },
+      })
+    ).json().data;
+
+  it('subscribe/info says when the period starts and whether the next one is paid', async () => {
+    const { token, userId } = await subscriber();
+    const first = await subscriptionOf(userId);
+    expect(await info(token)).toMatchObject({
+      periodStart: first.currentPeriodStart.toISOString(),
+      nextPeriodPaid: false,
+    });
+    const ahead = await renew(token, { method: 'local', channel: 'qris' });
+    await pay(ahead.json().data.registerId);
+    expect(await info(token)).toMatchObject({
+      periodStart: first.validUntil.toISOString(),
+      validUntil: new Date(first.validUntil.getTime() + 30 * DAY).toISOString(),
+      nextPeriodPaid: true,
+    });
+    // Once the paid period has begun, the one after it is not paid.
+    app().billing.clock.set(new Date(first.validUntil.getTime() + 60_000));
+    expect(await info(token)).toMatchObject({ periodStart: first.validUntil.toISOString(), nextPeriodPaid: false });
+  });
+
   it('never stacks two periods when two payments for the same period both succeed', async () => {
     const { token, userId } = await subscriber();
     const first = await subscriptionOf(userId);
