@@ -333,6 +333,7 @@ export async function addBrowserPosition(
       positionView,
       userEventsLock: USER_EVENTS_LOCK,
       channel: REQUEST_EVENTS_CHANNEL,
+      heardBefore: new Date(now.getTime() - LIVE_HEARD_RENEWED_MS),
     });
     if (liveUntil) return { accepted: true, liveUntil: liveUntil.toISOString() };
   } else {
@@ -433,6 +434,13 @@ export function heardFromLivePage(db: Database, token: string, watched: string):
 
 /** A live page not heard from for this long has gone (closed, or the phone asleep): its window ends. */
 export const LIVE_SILENCE_MS = 2 * 60_000;
+
+/**
+ * How old the live page's mark may grow before a position renews it: far inside LIVE_SILENCE_MS, so a page that
+ * sends positions is never taken for a silent one, while a live share's positions mostly leave the request's row as
+ * it is.
+ */
+const LIVE_HEARD_RENEWED_MS = 15_000;
 
 /**
  * Ends the live windows whose page fell silent for LIVE_SILENCE_MS (reason `silent`), so the requester's live badge

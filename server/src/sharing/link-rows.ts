@@ -24,7 +24,8 @@ type NewPosition = typeof positions.$inferInsert;
  * (taken from the locked row), then the event's id (its row is selected from that lock), so one user's events still
  * commit in the order of their ids. Only while the request shares, is live at `now` and its browser has located it;
  * else nothing is done and undefined is answered (the caller's transaction then applies the rules). The live window's
- * end otherwise.
+ * end otherwise. The live page's mark is renewed only when older than `heardBefore`: a page heard from a few seconds
+ * ago needs no new row version (and no history notice) for each position it sends.
  */
 export async function storeLivePosition(
   db: DatabaseExecutor,
@@ -36,6 +37,7 @@ export async function storeLivePosition(
     positionView: unknown;
     userEventsLock: number;
     channel: string;
+    heardBefore: Date;
   },
 ): Promise<Date | undefined> {
   const { tokenHash, now, position } = values;
@@ -69,7 +71,9 @@ export async function storeLivePosition(
         returning id
       ),
       heard as (
-        update location_requests set live_heard_at = ${at}::timestamptz where id in (select id from request)
+        update location_requests set live_heard_at = ${at}::timestamptz
+        where id in (select id from request)
+          and (live_heard_at is null or live_heard_at < ${values.heardBefore.toISOString()}::timestamptz)
       )
       select published.id, pg_notify(${values.channel}, published.id::text), request.live_until
       from published, request`,
