@@ -5,6 +5,7 @@ import { HttpError } from '../lib/envelope';
 import type { Logger } from '../lib/logger';
 import type { MessageOutbox } from '../messages/message-outbox';
 import {
+  AMOUNT_MISMATCH,
   LOCAL_EXPIRY_MINUTES,
   localFailure,
   sandboxLocalCharge,
@@ -18,6 +19,8 @@ import type { BillingConfig } from './billing-config';
 import { sayBilling as say } from './billing-messages';
 import { findRegistration, updateRegistrationIn, type RegistrationRow } from './registration-rows';
 import { settlePendingPayment, type SettleResult } from './settle';
+import { lockPaymentByKey, updatePayment } from './payment-rows';
+import { markRefundOwed } from './refund-rows';
 import { SANDBOX_LOCAL_METHOD } from './subscriptions';
 import { firstDayKey, restartKey } from './sign-ups';
 
@@ -152,16 +155,59 @@ const PAID: (providerRef: string) => Extract<ChargeOutcome, { outcome: 'succeede
 });
 
 /**
+ * A local payment's definite answer from the gateway: paid as asked, paid with another amount or currency than
+ * asked (`amount` in our minor units, null when the gateway's could not be read), or ended unpaid.
+ */
+export type LocalAnswer =
+  | { kind: 'paid' }
+  | { kind: 'mismatch'; amount: number | null; currency: string }
+  | { kind: 'ended'; code: LocalEndCode };
+
+/**
+ * Paid with another amount or currency than asked (a tampered or mistaken order): it never counts. The attempt
+ * fails with payment_amount_mismatch, and the money taken is recorded as a succeeded payment of what was paid, owed
+ * back (refund reason amount_mismatch) for the operator to return from the refund queue. No pass returns it by
+ * itself: an order that does not match is for a person to look at. A replay finds the payment settled already and
+ * changes nothing; the owed mark is set once.
+ */
+async function settleMismatch(
+  tx: DatabaseExecutor,
+  registration: RegistrationRow,
+  paid: { amount: number | null; currency: string },
+  deps: Pick<LocalPaymentDeps, 'config' | 'outbox'> & { now: Date },
+): Promise<SettleResult> {
+  const paymentKey = attemptPaymentKey(registration);
+  const result = await settlePendingPayment(
+    tx,
+    paymentKey,
+    localFailure(AMOUNT_MISMATCH, registration.id, registration.locale),
+    { method: 'local', customerRef: null, paymentMethodRef: null },
+    { billing: deps.config, outbox: deps.outbox, now: deps.now },
+  );
+  if (!result.settled) return result;
+  const payment = await lockPaymentByKey(tx, paymentKey);
+  if (!payment) return result;
+  await updatePayment(tx, payment.id, {
+    state: 'succeeded',
+    failureCode: null,
+    ...(paid.amount !== null && { amount: paid.amount, currency: paid.currency.toUpperCase() }),
+  });
+  await markRefundOwed(tx, payment.id, 'amount_mismatch', deps.now);
+  return result;
+}
+
+/**
  * Books a local payment's definite answer in the caller's transaction, by its attempt's payment key: paid completes
- * the sign-up (or restarts the subscription), ended fails the attempt with its reason. Nothing for an attempt
- * settled already (a replay, a late notification).
+ * the sign-up (or restarts the subscription), ended fails the attempt with its reason, another amount fails it and
+ * owes the money back. Nothing for an attempt settled already (a replay, a late notification).
  */
 export async function settleLocalAnswer(
   tx: DatabaseExecutor,
   registration: RegistrationRow,
-  answer: { kind: 'paid' } | { kind: 'ended'; code: LocalEndCode },
+  answer: LocalAnswer,
   deps: Pick<LocalPaymentDeps, 'config' | 'outbox'> & { now: Date },
 ): Promise<SettleResult> {
+  if (answer.kind === 'mismatch') return settleMismatch(tx, registration, answer, deps);
   const providerRef = registration.id;
   const outcome =
     answer.kind === 'paid' ? PAID(providerRef) : localFailure(answer.code, providerRef, registration.locale);
@@ -182,7 +228,7 @@ export async function settleLocalAnswer(
 async function book(
   deps: LocalPaymentDeps,
   registration: RegistrationRow,
-  answer: { kind: 'paid' } | { kind: 'ended'; code: LocalEndCode },
+  answer: LocalAnswer,
   at: Date,
 ): Promise<boolean> {
   const result = await deps.db.transaction((tx) => settleLocalAnswer(tx, registration, answer, { ...deps, now: at }));
@@ -192,7 +238,7 @@ async function book(
 
 /**
  * Whether the gateway's amount and currency are the ones asked: a payment of another amount never counts (a
- * tampered or mistaken order), and is left to the operator.
+ * tampered or mistaken order); its attempt ends and the money is owed back (settleMismatch).
  */
 export function paidAsAsked(
   row: Pick<LocalPaymentRow, 'amount' | 'currency'>,
@@ -203,7 +249,8 @@ export function paidAsAsked(
 
 /**
  * Asks about one waiting local payment (the reconciliation pass, and registerQuery once it has expired): paid at the
- * gateway settles it as the notification would; ended there ends the attempt; past its expiry unpaid, it is expired
+ * gateway settles it as the notification would (paid with another amount ends it, the money owed back); ended there
+ * ends the attempt; past its expiry unpaid, it is expired
  * at the gateway (so it can no longer be paid) and the attempt fails with payment_expired. The sandbox has no
  * gateway to ask: its payment only expires. A gateway that cannot be reached leaves it waiting.
  */
@@ -233,9 +280,10 @@ export async function checkLocalPayment(
       if (!paidAsAsked(row, status)) {
         deps.log.error(
           { registrationId: registration.id, asked: row.amount, paid: status.amount, currency: status.currency },
-          'Midtrans reports a payment of another amount than asked: it does not count; the operator must look',
+          'Midtrans reports a payment of another amount than asked: the attempt ends and the money is owed back',
         );
-        return 'waiting';
+        const mismatch = { kind: 'mismatch', amount: status.amount, currency: status.currency } as const;
+        return (await book(deps, registration, mismatch, at)) ? 'ended' : 'waiting';
       }
       return (await book(deps, registration, { kind: 'paid' }, at)) ? 'settled' : 'waiting';
     }

@@ -13,7 +13,8 @@ import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
 import type { PaypalProcessor } from '../payments/paypal';
 import type { MidtransProcessor } from '../payments/midtrans';
-import { attemptPaymentKey, paidAsAsked, settleLocalAnswer } from './local-payments';
+import { attemptPaymentKey, paidAsAsked, settleLocalAnswer, type LocalAnswer } from './local-payments';
+import { AMOUNT_MISMATCH } from '../payments/local-payments';
 import { findLocalPayment } from './local-payment-rows';
 import type { Logger } from '../lib/logger';
 import { intentOutcome, refOf, stripeAmount } from '../payments/stripe-outcomes';
@@ -157,7 +158,8 @@ export function webhookRules(deps: WebhookDeps) {
     /**
      * A Midtrans notification whose signature was checked: handled once per order and status, and never on its
      * word alone. Midtrans's status call says what is true now (so a late 'pending' after 'settlement', or a
-     * replay, changes nothing), and a payment counts only with the amount and currency asked. An order that is not
+     * replay, changes nothing), and a payment counts only with the amount and currency asked (another amount ends the
+     * attempt and owes the money back). An order that is not
      * a Midtrans attempt of ours (the dashboard's test notification) is ignored.
      */
     async applyMidtransNotification(
@@ -180,23 +182,38 @@ export function webhookRules(deps: WebhookDeps) {
         throw new HttpError(502, say('midtransCheckUnavailable'));
       }
       const state = status?.state;
-      const paid = state?.kind === 'paid' && paidAsAsked(local, status!);
-      if (state?.kind === 'paid' && !paid) {
+      const mismatch = state?.kind === 'paid' && !paidAsAsked(local, status!);
+      const paid = state?.kind === 'paid' && !mismatch;
+      if (mismatch) {
         deps.log.error(
           { orderId, asked: local.amount, paid: status!.amount, currency: status!.currency },
-          'Midtrans reports a payment of another amount than asked: it does not count; the operator must look',
+          'Midtrans reports a payment of another amount than asked: the attempt ends and the money is owed back',
         );
       }
       // Handled once per state Midtrans confirms (not per state a notification claims): a notification that ran
       // ahead of the status call leaves the real one to come.
-      const confirmed = !state ? 'unknown' : state.kind === 'ended' ? state.code : paid ? 'paid' : state.kind;
+      const confirmed = !state
+        ? 'unknown'
+        : state.kind === 'ended'
+          ? state.code
+          : mismatch
+            ? AMOUNT_MISMATCH
+            : paid
+              ? 'paid'
+              : state.kind;
       const eventId = `${orderId}:${confirmed}`;
       const duplicate = !(await deps.db.transaction(async (tx) => {
         if (!(await firstDelivery(tx, 'midtrans', eventId, notification.transaction_status ?? confirmed))) {
           return false;
         }
         const now = deps.billing.clock.now();
-        const answer = paid ? ({ kind: 'paid' } as const) : state?.kind === 'ended' ? state : undefined;
+        const answer: LocalAnswer | undefined = paid
+          ? { kind: 'paid' }
+          : mismatch
+            ? { kind: 'mismatch', amount: status!.amount, currency: status!.currency }
+            : state?.kind === 'ended'
+              ? state
+              : undefined;
         if (!answer) return true;
         const result = await settleLocalAnswer(tx, registration, answer, {
           config: deps.billing.config,

@@ -45,6 +45,12 @@ export interface LocalCharge {
 /** Why a local payment ended without being paid (the codes registerQuery answers, in cardDecline's catalogue). */
 export type LocalEndCode = 'payment_expired' | 'payment_cancelled' | 'payment_denied';
 
+/**
+ * Why an attempt ends although the gateway took money: paid with another amount or currency than asked (a tampered
+ * or mistaken order). The money is owed back (billing/local-payments.ts).
+ */
+export const AMOUNT_MISMATCH = 'payment_amount_mismatch';
+
 /** A payment as the gateway has it now. `amount` null: the gateway's answer had none we could read. */
 export interface LocalStatus {
   state: { kind: 'paid' } | { kind: 'waiting' } | { kind: 'ended'; code: LocalEndCode } | { kind: 'refunded' };
@@ -65,7 +71,7 @@ const sayDecline = messagesOf('cardDecline');
 
 /** A local payment's failure as a charge outcome, with its reason in `locale`. */
 export function localFailure(
-  code: LocalEndCode | 'renews_when_paid',
+  code: LocalEndCode | typeof AMOUNT_MISMATCH | 'renews_when_paid',
   providerRef: string | null,
   locale: Locale,
 ): Extract<ChargeOutcome, { outcome: 'failed' }> {

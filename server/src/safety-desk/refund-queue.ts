@@ -20,13 +20,20 @@ import { sayDesk } from './desk-messages';
 import type { ActingOperator } from './suspensions';
 
 // The refunds the operator owes or was asked for, in one queue: the refund form's requests, payments owed back
-// (a suspension, a taken email, a late or duplicate charge), refunds a processor refused for good, and disputes.
+// (a suspension, a taken email, a late or duplicate charge, a local payment of another amount than asked), refunds a processor refused for good, and disputes.
 // A refund is made through the processor that took the payment, with the same idempotency key the automatic passes
 // use (billing/refunds-owed.ts), so two clicks or a pass at the same time give the money back once; or it is marked
 // refunded with the operator's reference when they gave it back by hand.
 
 export type RefundSource =
-  'refund_form' | 'suspension' | 'dispute' | 'email_in_use' | 'late_renewal' | 'duplicate_payment' | 'refused';
+  | 'refund_form'
+  | 'suspension'
+  | 'dispute'
+  | 'email_in_use'
+  | 'late_renewal'
+  | 'duplicate_payment'
+  | 'amount_mismatch'
+  | 'refused';
 
 export interface RefundOwedView {
   id: string;

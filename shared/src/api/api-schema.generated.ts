@@ -2037,7 +2037,7 @@ export interface paths {
         };
         /**
          * The signed-in user's subscription (expiredStatus 1 when access has ended)
-         * @description Called on every protected navigation: one indexed read after the session lookup.
+         * @description Called on every protected navigation: one indexed read after the session lookup, and one more for an ended subscription or one that renews when paid (its waiting payment, if any).
          */
         get: {
             parameters: {
@@ -2084,6 +2084,33 @@ export interface paths {
                                 sandbox: boolean;
                                 cancelledAt: string | null;
                                 createdAt: string;
+                                /** @description A QRIS, e-wallet or virtual account payment its owner started (a renewal, or the next period paid ahead) that still waits and is payable: what to show again (the code, the number, the deep link) until expiresAt; null when there is none */
+                                waitingPayment: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The attempt to poll with registerQuery, as after subscribe/renew
+                                     */
+                                    registerId: string;
+                                    payment: {
+                                        /** @enum {string} */
+                                        channel: "qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill";
+                                        /** @description Major unit */
+                                        amount: number;
+                                        currencyCode: string;
+                                        /** @description Shown beside the QR code: the name the payer sees in their app */
+                                        merchantName: string;
+                                        /** @description ISO time the payment stops being payable */
+                                        expiresAt: string;
+                                        /** @description qris (and gopay when Midtrans gives one): draw it as a QR code */
+                                        qrString?: string;
+                                        /** @description gopay, shopeepay: opens the e-wallet app on a phone */
+                                        deeplinkUrl?: string;
+                                        /** @description bca_va, bni_va, bri_va: the virtual account; mandiri_bill: the bill key */
+                                        vaNumber?: string;
+                                        /** @description mandiri_bill only */
+                                        billerCode?: string;
+                                    };
+                                } | null;
                             };
                         };
                     };

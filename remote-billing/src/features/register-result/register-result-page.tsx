@@ -19,7 +19,7 @@ import './register-result-page.css';
 const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-payment-view'));
 
 /** How a QRIS, e-wallet or bank transfer payment ended unpaid: the way out is to choose again, not another card. */
-const localPaymentEndings = ['payment_expired', 'payment_cancelled', 'payment_denied'];
+const localPaymentEndings = ['payment_expired', 'payment_cancelled', 'payment_denied', 'payment_amount_mismatch'];
 
 /** How a sign-up's registration and payment can end, as this screen shows them. */
 type ScreenState = 'querying' | 'created' | 'queryFailed' | 'signFailed' | 'unsubscribed' | 'unknown' | 'loginFailed';

@@ -165,6 +165,7 @@ export const refundsResponse = envelope(
           'email_in_use',
           'late_renewal',
           'duplicate_payment',
+          'amount_mismatch',
           'refused',
         ]),
         email: z.string().nullable(),

@@ -134,8 +134,9 @@ const registrationRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
           'asks Midtrans (or the sandbox in a local trial) for the payment: answers what the page shows while it ' +
           'waits (the QRIS string, the e-wallet deep link, the virtual account number), which expires after 15 ' +
           'minutes (QRIS, e-wallets) or 24 hours (virtual accounts). registerQuery reports it, and how it ended: ' +
-          'created once paid, sign_failed with payment_expired, payment_cancelled or payment_denied otherwise. The ' +
-          'same attemptId answers the same payment.',
+          'created once paid, sign_failed with payment_expired, payment_cancelled or payment_denied otherwise, or ' +
+          'with payment_amount_mismatch when it was paid with another amount than asked (the money is owed back). ' +
+          'The same attemptId answers the same payment.',
         body: localBody,
         response: {
           200: localRegisterResponse,

@@ -133,7 +133,10 @@ export const registerQueryResponse = envelope(
     failureCode: z
       .string()
       .optional()
-      .describe('Local payments: payment_expired, payment_cancelled or payment_denied when one ended unpaid'),
+      .describe(
+        'Local payments: payment_expired, payment_cancelled or payment_denied when one ended unpaid; ' +
+          'payment_amount_mismatch when it was paid with another amount than asked (the money is owed back)',
+      ),
     failureMessage: z.string().optional(),
     authCode: z.string().optional().describe('Only with created, handed out once: POST /api/v1/auth/loginByAuthCode'),
     payment: localPaymentSchema

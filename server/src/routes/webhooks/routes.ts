@@ -131,7 +131,8 @@ const webhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           "constant time); wrong or missing: 403, nothing changes. Each order's status is handled once; the " +
           "payment's state is then read from Midtrans's status call, not from the notification: settlement with the " +
           'amount and currency asked completes the sign-up or renewal, expire / cancel / deny end it ' +
-          '(payment_expired, payment_cancelled, payment_denied), anything else changes nothing. Set this address ' +
+          '(payment_expired, payment_cancelled, payment_denied), a settlement of another amount or currency ends ' +
+          'it as payment_amount_mismatch and owes the money back, anything else changes nothing. Set this address ' +
           "as the Payment Notification URL in Midtrans's dashboard.",
         body: z.unknown(),
         response: { 200: webhookResponse, 403: errorEnvelope, 404: errorEnvelope, ...errorResponses },

@@ -7,12 +7,16 @@ import { freshEmail, freshIp } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 import { sessionTokenOf } from '../../support/session-token';
 import { subscriptions } from '../../../src/db/schema/billing';
+import { operators } from '../../../src/db/schema/operators';
+import { startOperatorSession } from '../../../src/operators/operator-sessions';
+import { OPERATOR_COOKIE } from '../../../src/plugins/operator-guard';
 
 const SERVER_KEY = 'SB-Mid-server-kabari-test';
 
 // Midtrans alone (no Stripe, no PayPal), pointed at the local fake of its API.
 describeEachDatabase('Midtrans', (driver) => {
   let testApp: TestApp;
+  let operatorCookie: string;
   const midtrans = new FakeMidtrans(SERVER_KEY);
   const app = () => testApp.app;
 
@@ -24,6 +28,11 @@ describeEachDatabase('Midtrans', (driver) => {
       MIDTRANS_API_URL: midtrans.base,
       RENEWAL_INTERVAL_SECONDS: '0',
     });
+    const [operator] = await testApp.app.db
+      .insert(operators)
+      .values({ email: 'midtrans-desk@kabari.localhost', enrolledAt: new Date() })
+      .returning();
+    operatorCookie = `${OPERATOR_COOKIE}=${(await startOperatorSession(testApp.app.db, operator!)).token}`;
   });
   afterAll(async () => {
     await testApp?.close();
@@ -52,6 +61,15 @@ describeEachDatabase('Midtrans', (driver) => {
         headers: { 'accept-language': 'en' },
       })
     ).json().data;
+  const refundQueue = async () => {
+    const answer = await app().inject({
+      method: 'GET',
+      url: '/api/v1/operator/refunds-owed',
+      headers: { cookie: operatorCookie },
+    });
+    expect(answer.statusCode).toBe(200);
+    return answer.json().data.refunds as { id: string; source: string; state: string; amountMinor: number }[];
+  };
   const paymentOf = async (registerId: string) =>
     (await app().db.select().from(payments).where(eq(payments.registrationId, registerId)))[0];
 
@@ -140,13 +158,68 @@ describeEachDatabase('Midtrans', (driver) => {
     expect((await paymentOf(registerId))?.state).toBe('pending');
   });
 
-  it('never settles a payment of another amount than asked', async () => {
+  it('ends an attempt paid with another amount than asked, and owes the money back once, in the refund queue', async () => {
     const { registerId } = await signUp('qris');
     midtrans.setStatus(registerId, 'settlement', '100.00');
-    const answer = await midtrans.notify(app(), midtrans.notification(registerId));
+    const notification = midtrans.notification(registerId);
+    const answer = await midtrans.notify(app(), notification);
     expect(answer.statusCode).toBe(200);
-    expect((await state(registerId)).state).toBe('querying');
-    expect((await paymentOf(registerId))?.state).toBe('pending');
+    expect(answer.json().data).toEqual({ received: true, duplicate: false });
+    // It never counts: no account, the attempt ends with its own code and says the money comes back.
+    expect(await state(registerId)).toEqual({
+      state: 'sign_failed',
+      failureCode: 'payment_amount_mismatch',
+      failureMessage: expect.stringContaining('did not match the price asked'),
+    });
+    const indonesian = await app().inject({ method: 'GET', url: `/api/v1/personnal/registerQuery/${registerId}` });
+    expect(indonesian.json().data.failureMessage).toContain('tidak sesuai dengan harga yang diminta');
+    const payment = await paymentOf(registerId);
+    expect(payment).toMatchObject({
+      state: 'succeeded',
+      amount: 100,
+      currency: 'IDR',
+      userId: null,
+      failureCode: null,
+      refundReason: 'amount_mismatch',
+      refundOwedAt: expect.any(Date),
+    });
+    // Left to the operator: nothing is refunded by itself.
+    expect(midtrans.calls.some((call) => call.path === `/v2/${registerId}/refund`)).toBe(false);
+    const owed = async () => (await refundQueue()).filter((row) => row.id === payment!.id);
+    expect(await owed()).toEqual([
+      expect.objectContaining({
+        source: 'amount_mismatch',
+        amountMinor: 100,
+        currency: 'IDR',
+        provider: 'midtrans',
+        state: 'owed',
+        canRefund: true,
+      }),
+    ]);
+
+    // A replay, a notification claiming another state, and the reconciliation pass record nothing twice.
+    expect((await midtrans.notify(app(), notification)).json().data).toEqual({ received: true, duplicate: true });
+    const claimed = midtrans.notification(registerId, { transaction_status: 'capture' });
+    expect((await midtrans.notify(app(), claimed)).statusCode).toBe(200);
+    await app().billing.reconcileSignUps(new Date(Date.now() + 20 * 60_000));
+    expect(await paymentOf(registerId)).toEqual(payment);
+    expect(await owed()).toHaveLength(1);
+    expect((await state(registerId)).failureCode).toBe('payment_amount_mismatch');
+  });
+
+  it('the reconciliation pass ends an attempt paid with another amount too, once, whichever comes after', async () => {
+    const { registerId } = await signUp('bca_va');
+    midtrans.setStatus(registerId, 'settlement', '449000.00');
+    await app().billing.reconcileSignUps(new Date(Date.now() + 6 * 60_000));
+    expect(await state(registerId)).toMatchObject({ state: 'sign_failed', failureCode: 'payment_amount_mismatch' });
+    const payment = await paymentOf(registerId);
+    expect(payment).toMatchObject({ state: 'succeeded', amount: 449000, refundReason: 'amount_mismatch' });
+    expect((await refundQueue()).filter((row) => row.id === payment!.id)).toHaveLength(1);
+
+    await app().billing.reconcileSignUps(new Date(Date.now() + 30 * 60_000));
+    expect((await midtrans.notify(app(), midtrans.notification(registerId))).statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toEqual(payment);
+    expect((await refundQueue()).filter((row) => row.id === payment!.id)).toHaveLength(1);
   });
 
   it.each([
