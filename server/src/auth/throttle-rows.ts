@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
 import { authThrottles } from '../db/schema/accounts';
 
@@ -42,7 +42,17 @@ export async function countInWindows(
 ): Promise<Map<string, { count: number; window_started_at: string | Date }>> {
   const rows = await queryRows<{ key: string; count: number; window_started_at: string | Date }>(
     db,
-    sql`
+    countingInWindows(keys, windowSeconds),
+  );
+  return new Map(rows.map(({ key, ...row }) => [key, row]));
+}
+
+/**
+ * countInWindows's statement, for a statement that counts its own use with its work (as a `with` query): returns each
+ * key, its count and when its window began.
+ */
+export function countingInWindows(keys: string[], windowSeconds: number): SQL {
+  return sql`
       insert into auth_throttles (key, count, window_started_at)
       values ${sql.join(
         keys.map((key) => sql`(${key}, 1, now())`),
@@ -53,9 +63,7 @@ export async function countInWindows(
                      then 1 else auth_throttles.count + 1 end,
         window_started_at = case when auth_throttles.window_started_at <= now() - make_interval(secs => ${windowSeconds})
                      then now() else auth_throttles.window_started_at end
-      returning key, count, window_started_at`,
-  );
-  return new Map(rows.map(({ key, ...row }) => [key, row]));
+      returning key, count, window_started_at`;
 }
 
 export async function throttleRow(db: DatabaseExecutor, key: string): Promise<ThrottleRow | undefined> {

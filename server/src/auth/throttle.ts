@@ -2,6 +2,7 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { keyedHash } from '../lib/keyed-hash';
 import {
   countFailureUnlessWaiting,
+  countingInWindows,
   countInWindow,
   countInWindows,
   deleteThrottle,
@@ -46,15 +47,14 @@ export async function countAttempt(db: DatabaseExecutor, key: string, rule: Thro
   return { limited: true, retryAfterSeconds: retryAfter(new Date(row.window_started_at), rule.windowSeconds) };
 }
 
-/**
- * countAttempt for several keys whose rules share one window, in one statement (so one round trip and one commit
- * for all of them, and each still atomic across instances). The results in the order of `counted`. Every key is
- * counted, even when an earlier one is over its limit.
- */
-export async function countAttempts(
-  db: DatabaseExecutor,
-  counted: { key: string; rule: ThrottleRule }[],
-): Promise<ThrottleResult[]> {
+/** A key counted with others in one statement, and its rule. */
+export interface CountedKey {
+  key: string;
+  rule: ThrottleRule;
+}
+
+/** The window the keys counted together share; throws for keys that cannot be counted together. */
+function sharedWindow(counted: CountedKey[]): number {
   const windowSeconds = counted[0]?.rule.windowSeconds ?? 0;
   if (counted.some(({ rule }) => rule.windowSeconds !== windowSeconds)) {
     throw new Error('Counters counted together share one window');
@@ -65,11 +65,39 @@ export async function countAttempts(
   if (new Set(counted.map(({ key }) => key)).size !== counted.length) {
     throw new Error('A key counted twice in one statement');
   }
+  return windowSeconds;
+}
+
+/**
+ * countAttempt for several keys whose rules share one window, in one statement (so one round trip and one commit
+ * for all of them, and each still atomic across instances). The results in the order of `counted`. Every key is
+ * counted, even when an earlier one is over its limit.
+ */
+export async function countAttempts(db: DatabaseExecutor, counted: CountedKey[]): Promise<ThrottleResult[]> {
   const rows = await countInWindows(
     db,
     counted.map(({ key }) => key),
-    windowSeconds,
+    sharedWindow(counted),
   );
+  return judgeCounts(counted, rows);
+}
+
+/**
+ * countAttempts's statement, for a statement that counts its own use with its work (as a `with` query, so that the
+ * counting and the work take one round trip and one commit): its rows are each key's count, read with judgeCounts.
+ */
+export function countingAttempts(counted: CountedKey[]): ReturnType<typeof countingInWindows> {
+  return countingInWindows(
+    counted.map(({ key }) => key),
+    sharedWindow(counted),
+  );
+}
+
+/** What each key's count says, in the order of `counted`: limited once over its rule's limit. */
+export function judgeCounts(
+  counted: CountedKey[],
+  rows: Map<string, { count: number; window_started_at: string | Date }>,
+): ThrottleResult[] {
   return counted.map(({ key, rule }) => {
     const row = rows.get(key);
     if (!row || Number(row.count) <= rule.limit) return { limited: false };

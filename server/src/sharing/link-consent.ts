@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { countingAttempts } from '../auth/throttle';
 import type { Database, DatabaseExecutor } from '../db/open-database';
 import { ipPlaceParts, type IpPlace } from '../geo/ip-location';
 import { englishAddress } from '../geo/place';
@@ -291,11 +292,13 @@ export interface BrowserPosition {
 
 /**
  * A position from the recipient's browser: accepted while sharing, the first at any time, later ones while live
- * sharing is on (else `accepted: false`); 409 when the recipient is not sharing.
+ * sharing is on (else `accepted: false`); 409 when the recipient is not sharing. It counts as a use of the link
+ * from `ip` (429 when over a limit): with a live share's position in its own statement, else before anything.
  */
 export async function addBrowserPosition(
   db: Database,
   geocoder: ReverseGeocoder,
+  { throttle, ip }: { throttle: ShareThrottle; ip: string },
   token: string,
   { latitude, longitude, accuracy, recordedAt }: BrowserPosition,
 ): Promise<{ accepted: boolean; liveUntil: string | null }> {
@@ -326,7 +329,8 @@ export async function addBrowserPosition(
       ...stored,
       recordedAt: stored.recordedAt.toISOString(),
     };
-    const liveUntil = await storeLivePosition(db, {
+    const counters = throttle.linkCounters(ip, token);
+    const { counts, liveUntil } = await storeLivePosition(db, {
       tokenHash: requestTokenHash(token),
       now,
       position: stored,
@@ -334,9 +338,15 @@ export async function addBrowserPosition(
       userEventsLock: USER_EVENTS_LOCK,
       channel: REQUEST_EVENTS_CHANNEL,
       heardBefore: new Date(now.getTime() - LIVE_HEARD_RENEWED_MS),
+      counting: {
+        statement: countingAttempts(counters),
+        limits: counters.map(({ key, rule }) => ({ key, limit: rule.limit })),
+      },
     });
+    throttle.judgeLink(counters, counts);
     if (liveUntil) return { accepted: true, liveUntil: liveUntil.toISOString() };
   } else {
+    await throttle.link(ip, token);
     // A geocoding service may take seconds, and no row should wait on it: asked before the transaction, and only
     // for a request that shares.
     const beforeState = linkState(await findRequest(db, token));

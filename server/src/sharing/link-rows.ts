@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import {
@@ -17,15 +17,18 @@ export type PositionRow = typeof positions.$inferSelect;
 type NewPosition = typeof positions.$inferInsert;
 
 /**
- * A position of a live share already located by its browser, in one statement (its own transaction): the request's
- * row locked, the position stored, published to the requester (the event row, and a NOTIFY that PostgreSQL delivers
- * when the statement commits) and the live page marked as heard from at `now`. The same rows, locks and order as
- * insertPosition, publishRequestEvent and updateRequest one by one: the row lock first, then the user's events lock
- * (taken from the locked row), then the event's id (its row is selected from that lock), so one user's events still
- * commit in the order of their ids. Only while the request shares, is live at `now` and its browser has located it;
- * else nothing is done and undefined is answered (the caller's transaction then applies the rules). The live window's
- * end otherwise. The live page's mark is renewed only when older than `heardBefore`: a page heard from a few seconds
- * ago needs no new row version (and no history notice) for each position it sends.
+ * A position of a live share already located by its browser, in one statement (its own transaction): the link's use
+ * counted (`counting`: the throttle's counters, and each key's limit), then, only when no count is over its limit,
+ * the request's row locked, the position stored, published to the requester (the event row, and a NOTIFY that
+ * PostgreSQL delivers when the statement commits) and the live page marked as heard from at `now`. The same rows,
+ * locks and order as countAttempts, insertPosition, publishRequestEvent and updateRequest one by one: the counters'
+ * rows first (as every statement that counts a link's use), then the row lock, then the user's events lock (taken
+ * from the locked row), then the event's id (its row is selected from that lock), so one user's events still commit
+ * in the order of their ids. Only while the request shares, is live at `now` and its browser has located it; else
+ * nothing but the counting is done and no live window is answered (the caller's transaction then applies the
+ * rules). The counts, and the live window's end when the position was stored. The live page's mark is renewed only
+ * when older than `heardBefore`: a page heard from a few seconds ago needs no new row version (and no history
+ * notice) for each position it sends.
  */
 export async function storeLivePosition(
   db: DatabaseExecutor,
@@ -38,17 +41,28 @@ export async function storeLivePosition(
     userEventsLock: number;
     channel: string;
     heardBefore: Date;
+    counting: { statement: SQL; limits: { key: string; limit: number }[] };
   },
-): Promise<Date | undefined> {
-  const { tokenHash, now, position } = values;
+): Promise<{ counts: Map<string, CountedRow>; liveUntil: Date | undefined }> {
+  const { tokenHash, now, position, counting } = values;
   const at = now.toISOString();
-  const [row] = await queryRows<{ live_until: string | Date }>(
+  const [row] = await queryRows<{ counts: (CountedRow & { key: string })[] | null; live_until: string | Date | null }>(
     db,
     sql`
-      with request as (
+      with counted as (${counting.statement}),
+      limits (key, most) as (
+        values ${sql.join(
+          counting.limits.map(({ key, limit }) => sql`(${key}::text, ${limit}::integer)`),
+          sql`, `,
+        )}
+      ),
+      allowed as (
+        select coalesce(bool_and(counted.count <= limits.most), false) as ok from counted join limits using (key)
+      ),
+      request as (
         select id, user_id, live_until from location_requests
         where token_hash = ${tokenHash} and consent = 'sharing' and status = 'gps_tracked'
-          and live_until > ${at}::timestamptz
+          and live_until > ${at}::timestamptz and (select ok from allowed)
         for update
       ),
       user_events as (
@@ -74,12 +88,22 @@ export async function storeLivePosition(
         update location_requests set live_heard_at = ${at}::timestamptz
         where id in (select id from request)
           and (live_heard_at is null or live_heard_at < ${values.heardBefore.toISOString()}::timestamptz)
+      ),
+      live as (
+        select published.id, pg_notify(${values.channel}, published.id::text) as notified, request.live_until
+        from published, request
       )
-      select published.id, pg_notify(${values.channel}, published.id::text), request.live_until
-      from published, request`,
+      select (select json_agg(json_build_object('key', key, 'count', count, 'window_started_at', window_started_at))
+              from counted) as counts,
+             live.live_until, live.notified
+      from (select 1) as answer left join live on true`,
   );
-  return row ? new Date(row.live_until) : undefined;
+  const counts = new Map((row?.counts ?? []).map(({ key, ...count }) => [key, count]));
+  return { counts, liveUntil: row?.live_until ? new Date(row.live_until) : undefined };
 }
+
+/** A throttle counter's count, as a counting statement returns it. */
+type CountedRow = { count: number; window_started_at: string | Date };
 
 /** The request a token's hash names; `lock` holds its row until the transaction ends. */
 export async function requestByTokenHash(

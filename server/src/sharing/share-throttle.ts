@@ -1,4 +1,11 @@
-import { countAttempt, countAttempts, type ThrottleRule } from '../auth/throttle';
+import {
+  countAttempt,
+  countAttempts,
+  judgeCounts,
+  type CountedKey,
+  type ThrottleResult,
+  type ThrottleRule,
+} from '../auth/throttle';
 import type { DatabaseExecutor } from '../db/open-database';
 import { keyedHash } from '../lib/keyed-hash';
 import { sayCommon } from '../lib/messages';
@@ -18,6 +25,13 @@ const tokenKey = (token: string) => requestTokenHash(token).slice(0, 32);
 export interface ShareThrottle {
   /** One use of a link (a page or a call). */
   link: (ip: string, token: string) => Promise<void>;
+  /**
+   * The counters of one use of a link, for a statement that counts them with its own work (countingAttempts), in
+   * the order `link` counts them.
+   */
+  linkCounters: (ip: string, token: string) => CountedKey[];
+  /** What `link` does with its counts, for such a statement's: throws 429 when over either limit. */
+  judgeLink: (counters: CountedKey[], rows: Map<string, { count: number; window_started_at: string | Date }>) => void;
   /** One abuse report. */
   report: (ip: string) => Promise<void>;
 }
@@ -32,17 +46,21 @@ export function shareThrottle(db: DatabaseExecutor, hmacSecret: Buffer, scale: n
   const scaled = (rule: ThrottleRule): ThrottleRule => ({ ...rule, limit: rule.limit * scale });
   const throttle = async (key: string, rule: ThrottleRule) =>
     throwWhenLimited(await countAttempt(db, key, scaled(rule)), sayCommon, 'tooManyRequests');
+  // The address's key comes first in every statement that counts a link's use, so that two of them never wait on
+  // each other's rows in a circle.
+  const linkCounters = (ip: string, token: string): CountedKey[] => [
+    { key: `share:ip:${addressKey(ip)}`, rule: scaled(SHARE_PER_IP) },
+    { key: `share:token:${tokenKey(token)}`, rule: scaled(SHARE_PER_TOKEN) },
+  ];
+  const judge = ([byAddress, byToken]: ThrottleResult[]) => {
+    throwWhenLimited(byAddress!, sayCommon, 'tooManyRequests');
+    throwWhenLimited(byToken!, sayCommon, 'tooManyRequests');
+  };
   return {
-    // Both counters in one statement (the same window): a live share's every position passes here. The address's
-    // key comes first in every such statement, so that two of them never wait on each other's rows in a circle.
-    link: async (ip, token) => {
-      const [byAddress, byToken] = await countAttempts(db, [
-        { key: `share:ip:${addressKey(ip)}`, rule: scaled(SHARE_PER_IP) },
-        { key: `share:token:${tokenKey(token)}`, rule: scaled(SHARE_PER_TOKEN) },
-      ]);
-      throwWhenLimited(byAddress!, sayCommon, 'tooManyRequests');
-      throwWhenLimited(byToken!, sayCommon, 'tooManyRequests');
-    },
+    // Both counters in one statement (the same window): a live share's every position passes here.
+    link: async (ip, token) => judge(await countAttempts(db, linkCounters(ip, token))),
+    linkCounters,
+    judgeLink: (counters, rows) => judge(judgeCounts(counters, rows)),
     report: (ip) => throttle(`share:report:ip:${addressKey(ip)}`, REPORTS_PER_IP),
   };
 }

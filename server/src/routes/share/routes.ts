@@ -42,6 +42,13 @@ import { shareThrottle } from '../../sharing/share-throttle';
 import { reporterKey } from '../../plugins/reporter-session';
 import shareVoiceRoutes from './voice-routes';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A share route that counts the use of its link itself, rather than in the routes' own hook. */
+    countsItsLinkUse?: true;
+  }
+}
+
 /**
  * The recipient's consent routes (docs/api-v1.md): HTTP only. The link's token is the only key, every use of it is
  * throttled; the rules are in sharing/link-consent.ts.
@@ -52,6 +59,7 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
   const notices = { outbox: app.outbox, publicUrl: options.config.publicUrl };
 
   app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.countsItsLinkUse) return;
     const { token } = request.params as { token: string };
     await throttle.link(request.ip, token);
   });
@@ -162,9 +170,19 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
         body: positionBody,
         response: { 200: positionResponse, ...responses },
       },
+      // A live share's every position: counted with its own statement, one round trip and one commit for both.
+      config: { countsItsLinkUse: true },
     },
     async (request) =>
-      ok(await addBrowserPosition(app.db, app.geo.reverseGeocoder, request.params.token, request.body)),
+      ok(
+        await addBrowserPosition(
+          app.db,
+          app.geo.reverseGeocoder,
+          { throttle, ip: request.ip },
+          request.params.token,
+          request.body,
+        ),
+      ),
   );
 
   app.post(

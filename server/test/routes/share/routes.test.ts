@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/open-database';
 import { keyedHash } from '../../../src/lib/keyed-hash';
 import { users } from '../../../src/db/schema/accounts';
@@ -15,7 +16,7 @@ import type { PositionView } from '../../../src/requests/view-types';
 import { describeEachDatabase } from '../../support/databases';
 import { insertRequest, insertRequester } from '../../support/share-fixtures';
 import { tableDigests } from '../../support/table-digests';
-import { buildTestApp, type TestApp } from '../../support/test-app';
+import { buildSecondInstance, buildTestApp, type TestApp } from '../../support/test-app';
 
 // Google's public resolver: the bundled DB-IP database places it in the United States.
 const PUBLIC_IP = '8.8.8.8';
@@ -240,6 +241,56 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     const positionIds = published.map((event) => (event.payload as { position: { id: number } }).position.id);
     expect(positionIds).toEqual([...positionIds].sort((a, b) => a - b));
     expect((await requestRow(request.id))!.liveHeardAt!.getTime()).toBeGreaterThanOrEqual(heardBefore);
+  });
+
+  it('counts each live position as a use of its link: past the link’s limit, 429 with Retry-After, nothing stored or published', async () => {
+    const request = await insertRequest(db(), requesterId);
+    await call('POST', link(request.token, '/consent'));
+    await call('POST', link(request.token, '/live'), { minutes: 15 });
+    expect((await call('POST', link(request.token, '/positions'), gpsNow())).json().data.accepted).toBe(true);
+    // 60 uses of a link a minute, from any address: the three above, then live positions, each from an address of
+    // its own (so only the link's limit is reached).
+    for (let use = 4; use <= 60; use += 1) {
+      const answer = await call('POST', link(request.token, '/positions'), gpsNow(), `198.51.100.${use}`);
+      expect(answer.json().data.accepted).toBe(true);
+    }
+    const stored = (await positionsOf(request.id)).length;
+    const published = (await eventsOf(request.id)).length;
+    const heard = (await requestRow(request.id))!.liveHeardAt;
+    const over = await call('POST', link(request.token, '/positions'), gpsNow(), '198.51.100.200');
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(over.json().message).toMatch(/^Too many requests/);
+    expect(await positionsOf(request.id)).toHaveLength(stored);
+    expect(await eventsOf(request.id)).toHaveLength(published);
+    expect((await requestRow(request.id))!.liveHeardAt).toEqual(heard);
+  });
+
+  it('counts each live position as a use from its address: past the address’s limit, 429, nothing stored', async () => {
+    // Five live links, each shared from elsewhere; then one address sends their positions in turn: 240 uses a
+    // minute from one address (48 of each link's 60).
+    const requests = [];
+    for (let i = 0; i < 5; i += 1) {
+      const request = await insertRequest(db(), requesterId);
+      await call('POST', link(request.token, '/consent'));
+      await call('POST', link(request.token, '/live'), { minutes: 15 });
+      await call('POST', link(request.token, '/positions'), gpsNow());
+      requests.push(request);
+    }
+    const ip = '198.51.100.250';
+    for (let use = 0; use < 240; use += 1) {
+      const answer = await call('POST', link(requests[use % 5]!.token, '/positions'), gpsNow(), ip);
+      expect(answer.statusCode).toBe(200);
+    }
+    const storedBefore = await Promise.all(requests.map(async (request) => (await positionsOf(request.id)).length));
+    const over = await call('POST', link(requests[0]!.token, '/positions'), gpsNow(), ip);
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await positionsOf(requests[0]!.id)).length).toBe(storedBefore[0]);
+    // Another address still shares through the same link.
+    expect((await call('POST', link(requests[0]!.token, '/positions'), gpsNow(), '198.51.100.251')).statusCode).toBe(
+      200,
+    );
   });
 
   it('ends a live window early when the page’s watch ends, keeping consent; a newer window is kept', async () => {
@@ -493,5 +544,42 @@ describeEachDatabase('the recipient’s consent routes', (driver) => {
     expect(known.json().data).toMatchObject({ countryCode: 'AU', attribution: { url: 'https://db-ip.com/' } });
     const unknown = await call('GET', '/api/v1/locate/country', undefined, '192.168.1.20');
     expect(unknown.json().data.countryCode).toBeNull();
+  });
+});
+
+describe('a live share’s positions through two instances on one PostgreSQL', () => {
+  const run = process.env.KABARI_TEST_POSTGRES_URL ? it : it.skip;
+
+  run('let through exactly the link’s limit when they come at once through both', async () => {
+    const first = await buildTestApp('postgres');
+    let second: FastifyInstance | undefined;
+    try {
+      second = await buildSecondInstance(first);
+      await second.ready();
+      const requesterId = await insertRequester(first.app.db, 'Budi Santoso');
+      const request = await insertRequest(first.app.db, requesterId);
+      const post = (app: FastifyInstance, action: string, payload: object) =>
+        app.inject({
+          method: 'POST',
+          url: `/api/v1/share/links/${encodeURIComponent(request.token)}${action}`,
+          payload,
+        });
+      await post(first.app, '/consent', {});
+      await post(second, '/live', { minutes: 15 });
+      const gps = () => ({ ...jakarta, recordedAt: new Date().toISOString() });
+      expect((await post(first.app, '/positions', gps())).json().data.accepted).toBe(true);
+      // Three uses so far; 80 more at once, half through each instance: the link's 60 a minute let 57 through.
+      const answers = await Promise.all(
+        Array.from({ length: 80 }, (_, i) => post(i % 2 === 0 ? first.app : second!, '/positions', gps())),
+      );
+      const statuses = answers.map((answer) => answer.statusCode);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(57);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(23);
+      const stored = await first.app.db.select().from(positions).where(eq(positions.requestId, request.id));
+      expect(stored.filter((position) => position.source === 'gps')).toHaveLength(58);
+    } finally {
+      await second?.close();
+      await first.close();
+    }
   });
 });
