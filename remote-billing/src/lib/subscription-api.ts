@@ -22,7 +22,10 @@ export async function fetchPayments(): Promise<PaymentRecord[]> {
   return (await apiGet('/api/v1/personnal/payments', quiet)).items;
 }
 
-export function cancelSubscription(): Promise<SubscriptionInfo> {
+/** POST subscribe/cancel: the subscription as subscribe/info says it, without the waiting payment. */
+export type CancelledSubscription = ApiData<'/api/v1/personnal/subscribe/cancel', 'post'>;
+
+export function cancelSubscription(): Promise<CancelledSubscription> {
   return apiPost('/api/v1/personnal/subscribe/cancel', undefined, quiet);
 }
 

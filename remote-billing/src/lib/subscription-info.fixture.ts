@@ -16,4 +16,5 @@ export const activeSubscription: SubscriptionInfo = {
   sandbox: true,
   cancelledAt: null,
   createdAt: '2026-11-21T10:00:00.000Z',
+  waitingPayment: null,
 };

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gt } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
-import { localPayments } from '../db/schema/billing';
+import { localPayments, payments, registrations } from '../db/schema/billing';
 
 // What a waiting local payment's page shows (local-payments.ts decides when it is written and read).
 
@@ -21,4 +21,33 @@ export async function findLocalPayment(
 ): Promise<LocalPaymentRow | undefined> {
   const [row] = await db.select().from(localPayments).where(eq(localPayments.registrationId, registrationId));
   return row;
+}
+
+/**
+ * The newest local payment a subscriber started to pay again (a renewal or a period paid ahead) that still waits for
+ * them and is payable at `now`, with its attempt's id; found from the user's payments (indexed by user).
+ */
+export async function findWaitingLocalPaymentOf(
+  db: DatabaseExecutor,
+  userId: string,
+  now: Date,
+): Promise<LocalPaymentRow | undefined> {
+  const [row] = await db
+    .select({ local: localPayments })
+    .from(payments)
+    .innerJoin(localPayments, eq(localPayments.registrationId, payments.registrationId))
+    .innerJoin(registrations, eq(registrations.id, payments.registrationId))
+    .where(
+      and(
+        eq(payments.userId, userId),
+        eq(payments.kind, 'renewal'),
+        eq(payments.state, 'pending'),
+        eq(registrations.userId, userId),
+        eq(registrations.state, 'querying'),
+        gt(localPayments.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(localPayments.createdAt))
+    .limit(1);
+  return row?.local;
 }

@@ -8,7 +8,8 @@ import { paymentView } from './payment-view';
 import { openPaypalOrder } from './paypal-orders';
 import { findRegistration, insertRegistration, setRegistrationProviderRef } from './registration-rows';
 import { bookRestart, recordPendingRestart, type RestartResult } from './restarts';
-import { startLocalPayment, type LocalPaymentView } from './local-payments';
+import { localPaymentView, startLocalPayment, type LocalPaymentView } from './local-payments';
+import { findWaitingLocalPaymentOf } from './local-payment-rows';
 import type { LocalChannel } from '../db/column-values';
 import { restartKey, type FirstChargeAnswer } from './sign-ups';
 import { cancelSubscription, effectiveStatus, PAY_AHEAD_DAYS, renewsWhenPaid, subscriptionInfo } from './subscriptions';
@@ -42,6 +43,9 @@ export interface SubscriptionDeps {
 /**
  * The subscription as the app checks it on every protected navigation; 404 without one. The row may come from the
  * session cache: the expiry is worked out from the clock at each call, so a cached row is as good as a fresh one.
+ * With it, the local payment its owner started to pay again and that still waits, so a closed dialog can show the
+ * code again: looked up only where one can exist (an ended subscription, or one that renews when paid), so a card
+ * subscriber's navigation costs no second read.
  */
 export async function subscriptionNow(deps: SubscriptionDeps, userId: string) {
   const subscription = await deps.auth.cache.get(
@@ -50,7 +54,14 @@ export async function subscriptionNow(deps: SubscriptionDeps, userId: string) {
     () => userId,
   );
   if (!subscription) throw new HttpError(404, say('noSubscription'));
-  return subscriptionInfo(subscription, deps.billing.clock.now(), processorsOf(deps.billing));
+  const now = deps.billing.clock.now();
+  const info = subscriptionInfo(subscription, now, processorsOf(deps.billing));
+  const mayWait = info.expiredStatus === 1 || renewsWhenPaid(subscription);
+  const waiting = mayWait ? await findWaitingLocalPaymentOf(deps.db, userId, now) : undefined;
+  const waitingPayment = waiting
+    ? { registerId: waiting.registrationId, payment: localPaymentView(waiting, deps.billing.config) }
+    : null;
+  return { ...info, waitingPayment };
 }
 
 /**

@@ -10,7 +10,12 @@ import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
-import { cancelSubscription, fetchSubscriptionInfo, type SubscriptionInfo } from '../../lib/subscription-api';
+import {
+  cancelSubscription,
+  fetchSubscriptionInfo,
+  type CancelledSubscription,
+  type SubscriptionInfo,
+} from '../../lib/subscription-api';
 
 /** /dashboard/modules/cancleMySubscriptionModal: the cancel confirmation, saying how long access lasts. */
 export default function CancelSubscriptionDialog({ open, onClose }: RouteDialogProps) {
@@ -18,7 +23,7 @@ export default function CancelSubscriptionDialog({ open, onClose }: RouteDialogP
   const locale = localeFromPath(useLocation().pathname);
   const navigate = useNavigate();
   const [info, setInfo] = useState<SubscriptionInfo | null>(null);
-  const [cancelled, setCancelled] = useState<SubscriptionInfo | null>(null);
+  const [cancelled, setCancelled] = useState<CancelledSubscription | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const doneText = useRef<HTMLParagraphElement>(null);

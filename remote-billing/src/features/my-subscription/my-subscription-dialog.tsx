@@ -14,6 +14,7 @@ import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { billingNamespace } from '../../i18n/billing-namespace';
+import { payableWaiting, WaitingPaymentNotice, type WaitingPayment } from '../../components/waiting-payment-notice';
 import { AccountSection } from './account-section';
 import { nextPeriodOf, type NextPeriod } from './next-period';
 import {
@@ -87,24 +88,34 @@ function SubscriptionDetails({ info, locale }: { info: SubscriptionInfo; locale:
   );
 }
 
-/** A subscription that renews when paid: when its next period can be paid, and the button that pays it. */
+/**
+ * A subscription that renews when paid: when its next period can be paid, and the button that pays it; while a
+ * payment for it waits, that payment instead (a second one would be refused).
+ */
 function NextPeriodSection({
   info,
   next,
+  waiting,
   locale,
   onPay,
+  onShowWaiting,
 }: {
   info: SubscriptionInfo;
   next: NextPeriod;
+  waiting: WaitingPayment | null;
   locale: Locale;
   onPay: () => void;
+  onShowWaiting: (registerId: string) => void;
 }) {
   const { t } = useTranslation(billingNamespace);
   const date = formatDay(info.validUntil, locale);
   return (
     <section aria-labelledby="next-period-title" className="my-subscription__next">
       <h3 id="next-period-title">{t('subscription.nextPeriod.title')}</h3>
-      {next.kind === 'open' && (
+      {waiting && next.kind !== 'paid' && (
+        <WaitingPaymentNotice waiting={waiting} locale={locale} onShow={() => onShowWaiting(waiting.registerId)} />
+      )}
+      {next.kind === 'open' && !waiting && (
         <>
           <p>{t('subscription.nextPeriod.open', { date, period: info.period })}</p>
           <Button type="primary" onClick={onPay}>
@@ -221,6 +232,9 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
         if (!renewAsked.current) return;
         renewAsked.current = false;
         const next = nextPeriodOf(info, new Date());
+        // A payment for the next period already waits: the link shows it rather than the choices (409 otherwise).
+        const waiting = payableWaiting(info);
+        if (next.kind === 'open' && waiting) setWaitingId(waiting.registerId);
         if (next.kind === 'open') setPaying(true);
         else setNotice({ info, next });
       },
@@ -230,6 +244,19 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
   useEffect(() => load(), [load]);
 
   const next = loaded ? nextPeriodOf(loaded.info, new Date()) : null;
+  const waiting = payableWaiting(loaded?.info ?? null);
+  const showWaiting = (registerId: string) => {
+    setWaitingId(registerId);
+    setPaying(true);
+  };
+  // A payment just started is read back from subscribe/info, so it stays on this page once its dialog is closed.
+  const started = useCallback(
+    (registerId: string | null) => {
+      setWaitingId(registerId);
+      if (registerId) load();
+    },
+    [load],
+  );
   const cancellable = loaded && (loaded.info.status === 'trial' || loaded.info.status === 'active');
 
   const subscriptionTab = loaded ? (
@@ -237,7 +264,14 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
       {notice && <RenewLinkNotice info={notice.info} next={notice.next} locale={locale} />}
       <SubscriptionDetails info={loaded.info} locale={locale} />
       {next && renewsWhenPaid(loaded.info) && (
-        <NextPeriodSection info={loaded.info} next={next} locale={locale} onPay={() => setPaying(true)} />
+        <NextPeriodSection
+          info={loaded.info}
+          next={next}
+          waiting={waiting}
+          locale={locale}
+          onPay={() => setPaying(true)}
+          onShowWaiting={showWaiting}
+        />
       )}
       {loaded.info.status === 'cancelled' && (
         <p className="my-subscription__note">
@@ -298,7 +332,7 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
             info={loaded.info}
             locale={locale}
             registerId={waitingId}
-            onStarted={setWaitingId}
+            onStarted={started}
             onPaid={load}
             onClose={() => setPaying(false)}
           />

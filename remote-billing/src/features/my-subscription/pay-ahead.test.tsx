@@ -46,6 +46,17 @@ const rupiahTerms: PaymentTerms = {
 };
 
 const renewPath = '/api/v1/personnal/subscribe/renew';
+
+/** A QRIS payment of the next period, as registerQuery and subscribe/info show it while it waits. */
+const qrisPayment = () => ({
+  channel: 'qris' as const,
+  amount: 449000,
+  currencyCode: 'IDR',
+  merchantName: 'Kabari Indonesia',
+  expiresAt: inDays(0.01),
+  qrString:
+    '00020101021226610016ID.CO.SANDBOX.WWW0118936000000000000000215ID20240000000010303UMI51440014ID.CO.QRIS.WWW0215ID10200000000000303UMI5204481653033605802ID5914Kabari Sandbox6007Jakarta63044D2F',
+});
 const infoPath = '/api/v1/personnal/subscribe/info';
 
 async function open(url: string, info: SubscriptionInfo | (() => SubscriptionInfo)) {
@@ -117,31 +128,82 @@ describe('My subscription: a subscription that renews when paid', () => {
   });
 
   it('shows the QR code in the dialog while the payment waits, and again when reopened', async () => {
-    await open('/id/dashboard/modules/MySubscription?renew=1', paidWithQris(inDays(3), 'active'));
+    let current = paidWithQris(inDays(3), 'active');
+    await open('/id/dashboard/modules/MySubscription?renew=1', () => current);
     const dialog = await payAheadDialog('Bayar periode berikutnya');
-    fakeApi.on('post', renewPath, { registerId: '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a11' });
-    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', {
-      state: 'querying',
-      payment: {
-        channel: 'qris',
-        amount: 449000,
-        currencyCode: 'IDR',
-        merchantName: 'Kabari Indonesia',
-        expiresAt: inDays(0.01),
-        qrString:
-          '00020101021226610016ID.CO.SANDBOX.WWW0118936000000000000000215ID20240000000010303UMI51440014ID.CO.QRIS.WWW0215ID10200000000000303UMI5204481653033605802ID5914Kabari Sandbox6007Jakarta63044D2F',
-      },
+    const registerId = '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a11';
+    const payment = qrisPayment();
+    fakeApi.on('post', renewPath, () => {
+      // From now on subscribe/info tells of the payment that waits.
+      current = { ...current, waitingPayment: { registerId, payment } };
+      return { registerId, payment };
     });
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', { state: 'querying', payment });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /ketentuan langganan/ }));
     fireEvent.click(within(dialog).getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }));
     expect(await within(dialog).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
 
     // Closed and opened again while it waits: the same payment, not a second one (the server would refuse it).
     fireEvent.click(within(dialog).getByRole('button', { name: 'Tutup' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Bayar periode berikutnya' }));
+    const notice = await screen.findByTestId('waiting-payment');
+    expect(screen.queryByRole('button', { name: 'Bayar periode berikutnya' })).not.toBeInTheDocument();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Tampilkan kode QR' }));
     const reopened = await payAheadDialog('Bayar periode berikutnya');
     expect(await within(reopened).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
     expect(fakeApi.calls('post', renewPath)).toHaveLength(1);
+  });
+
+  it('shows a payment that still waits after the page is opened again, and its code with the time left', async () => {
+    const waiting = { registerId: '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a12', payment: qrisPayment() };
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', { state: 'querying', payment: waiting.payment });
+    await open('/id/dashboard/modules/MySubscription', {
+      ...paidWithQris(inDays(3), 'active'),
+      waitingPayment: waiting,
+    });
+
+    const notice = await screen.findByTestId('waiting-payment');
+    expect(notice).toHaveTextContent('Ada pembayaran yang menunggu');
+    expect(notice).toHaveTextContent(
+      `Rp 449.000 dengan QRIS, bisa dibayar sampai ${formatTime(waiting.payment.expiresAt, 'id')}.`.replace(/\s/g, ' '),
+    );
+    // A second payment would be refused while this one waits: no button to start one.
+    expect(screen.queryByRole('button', { name: 'Bayar periode berikutnya' })).not.toBeInTheDocument();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Tampilkan kode QR' }));
+
+    const dialog = await payAheadDialog('Bayar periode berikutnya');
+    expect(await within(dialog).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
+    expect(within(dialog).getByRole('timer')).toHaveTextContent(/^\d+:\d\d$/);
+    expect(fakeApi.calls('post', renewPath)).toHaveLength(0);
+  });
+
+  it('the reminder’s link shows the payment that waits instead of the choices; a bank’s says so (English)', async () => {
+    const waiting = {
+      registerId: '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a13',
+      payment: { ...qrisPayment(), channel: 'bca_va' as const, qrString: undefined, vaNumber: '12345678901234' },
+    };
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', { state: 'querying', payment: waiting.payment });
+    await open('/dashboard/modules/MySubscription?renew=1', {
+      ...paidWithQris(inDays(3), 'active'),
+      waitingPayment: waiting,
+    });
+    const dialog = await payAheadDialog('Pay for the next period');
+    expect(await within(dialog).findByText('1234 5678 9012 34')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('radio', { name: 'QRIS' })).not.toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    const notice = await screen.findByTestId('waiting-payment');
+    expect(notice).toHaveTextContent('A payment is waiting');
+    expect(within(notice).getByRole('button', { name: 'Show the number to pay' })).toBeInTheDocument();
+    expect(fakeApi.calls('post', renewPath)).toHaveLength(0);
+  });
+
+  it('says nothing of a waiting payment once it has expired', async () => {
+    const waiting = {
+      registerId: '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a14',
+      payment: { ...qrisPayment(), expiresAt: inDays(-0.001) },
+    };
+    await open('/dashboard/modules/MySubscription', { ...paidWithQris(inDays(3), 'active'), waitingPayment: waiting });
+    expect(await screen.findByRole('button', { name: 'Pay for the next period' })).toBeInTheDocument();
+    expect(screen.queryByTestId('waiting-payment')).not.toBeInTheDocument();
   });
 
   it('the reminder’s link opens the payment choices at once (English)', async () => {

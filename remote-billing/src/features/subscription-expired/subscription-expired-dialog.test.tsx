@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import { renderAt } from '../../../../jest/render-with-i18n';
 import { fakeApi } from '../../../../jest/fake-api';
@@ -56,5 +56,34 @@ describe('the expired state’s renewal', () => {
       ),
     ).toBeInTheDocument();
     expect(fakeApi.effects.toastNetworkError).not.toHaveBeenCalled();
+  });
+
+  it('shows a renewal that still waits for its payer, with its number and the time left, and lets them choose again', async () => {
+    const payment = {
+      channel: 'bni_va' as const,
+      amount: 449000,
+      currencyCode: 'IDR',
+      merchantName: 'Kabari Indonesia',
+      expiresAt: new Date(Date.now() + 20 * 3600_000).toISOString(),
+      vaNumber: '9881234567890123',
+    };
+    const registerId = '5f3c1e2a-8d4b-4c6e-9a1f-2b3c4d5e6f70';
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', { ...expired, waitingPayment: { registerId, payment } });
+    fakeApi.on('get', '/api/v1/personnal/subscribe/renewal-terms', rupiahTerms);
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', { state: 'querying', payment });
+    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', { ...rupiahTerms, methods: { ...rupiahTerms.methods } });
+    await renderAt('/id/dashboard/', <SubscriptionExpiredDialog open onClose={jest.fn()} />);
+
+    const notice = await screen.findByTestId('waiting-payment');
+    expect(notice).toHaveTextContent('Ada pembayaran yang menunggu');
+    expect(notice).toHaveTextContent(/lewat transfer bank BNI, bisa dibayar sampai/);
+    fireEvent.click(within(notice).getByRole('button', { name: 'Tampilkan nomor pembayaran' }));
+    expect(await screen.findByText('9881 2345 6789 0123', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByRole('timer')).toHaveTextContent(/^\d+:\d\d:\d\d$/);
+    expect(fakeApi.calls('post', '/api/v1/personnal/subscribe/renew')).toHaveLength(0);
+
+    // Another way to pay: back to the choices, the waiting one still named above them.
+    fireEvent.click(screen.getByRole('button', { name: 'Perpanjang langganan' }));
+    expect(await screen.findByTestId('waiting-payment')).toBeInTheDocument();
   });
 });

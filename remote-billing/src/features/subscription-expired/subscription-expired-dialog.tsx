@@ -14,6 +14,7 @@ import { billingNamespace } from '../../i18n/billing-namespace';
 import { fetchRenewalTerms, fetchSubscriptionInfo, type SubscriptionInfo } from '../../lib/subscription-api';
 import { renewalHandlers } from '../../lib/renewal-handlers';
 import { RenewalProgress } from '../../components/renewal-progress';
+import { payableWaiting, WaitingPaymentNotice } from '../../components/waiting-payment-notice';
 
 /** The expired state (/dashboard/?s=-1&at=10, and its modal route): it says so and offers renewal. */
 export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialogProps) {
@@ -31,8 +32,15 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
   }, []);
 
   const onRenewed = useCallback(() => setRenewed(true), []);
+  // A payment just started is read back, so that once left (another way chosen) it can be shown again.
+  const started = (id: string) => {
+    setRegisterId(id);
+    fetchSubscriptionInfo().then(setInfo, () => undefined);
+  };
 
   const endedOn = formatDay(info?.validUntil, locale);
+  // A renewal by QRIS, an e-wallet or a transfer started earlier and closed: its code can be shown again.
+  const waiting = payableWaiting(info);
 
   return (
     <AntdScope>
@@ -62,6 +70,13 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
           </>
         ) : (
           <section aria-labelledby="expired-renew-title">
+            {waiting && (
+              <WaitingPaymentNotice
+                waiting={waiting}
+                locale={locale}
+                onShow={() => setRegisterId(waiting.registerId)}
+              />
+            )}
             <h3 id="expired-renew-title">{t('expired.renewTitle')}</h3>
             {terms ? (
               <PaymentForm
@@ -70,7 +85,7 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
                 terms={terms}
                 locale={locale}
                 handlers={renewalHandlers}
-                onPaid={setRegisterId}
+                onPaid={started}
               />
             ) : (
               <Spin />

@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuseUnconfiguredPayments } from '../../plugins/payments-configured';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { paidAmountResponse } from '../registration/schemas';
-import { paymentsResponse, renewBody, renewResponse, subscriptionInfoResponse } from './schemas';
+import {
+  paymentsResponse,
+  renewBody,
+  renewResponse,
+  subscriptionInfoResponse,
+  subscriptionNowResponse,
+} from './schemas';
 import {
   cancelRenewals,
   paymentHistory,
@@ -26,9 +32,11 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['billing'],
         summary: "The signed-in user's subscription (expiredStatus 1 when access has ended)",
-        description: 'Called on every protected navigation: one indexed read after the session lookup.',
+        description:
+          'Called on every protected navigation: one indexed read after the session lookup, and one more for an ' +
+          'ended subscription or one that renews when paid (its waiting payment, if any).',
         security,
-        response: { 200: subscriptionInfoResponse, 401: errorEnvelope, 404: errorEnvelope, ...errorResponses },
+        response: { 200: subscriptionNowResponse, 401: errorEnvelope, 404: errorEnvelope, ...errorResponses },
       },
     },
     async (request, reply) => {

@@ -37,6 +37,22 @@ export const subscriptionInfoSchema = z.object({
 
 export const subscriptionInfoResponse = envelope(subscriptionInfoSchema);
 
+export const subscriptionNowResponse = envelope(
+  subscriptionInfoSchema.extend({
+    waitingPayment: z
+      .object({
+        registerId: z.string().uuid().describe('The attempt to poll with registerQuery, as after subscribe/renew'),
+        payment: localPaymentSchema,
+      })
+      .nullable()
+      .describe(
+        'A QRIS, e-wallet or virtual account payment its owner started (a renewal, or the next period paid ahead) ' +
+          'that still waits and is payable: what to show again (the code, the number, the deep link) until ' +
+          'expiresAt; null when there is none',
+      ),
+  }),
+);
+
 export const paymentItem = z.object({
   id: z.string(),
   kind: z.enum(['first_day', 'renewal']),

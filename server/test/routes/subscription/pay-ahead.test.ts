@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../../src/db/schema/accounts';
 import { payments, subscriptions } from '../../../src/db/schema/billing';
 import { describeEachDatabase } from '../../support/databases';
-import { freshEmail, signUpWithQris } from '../../support/sign-up';
+import { freshEmail, freshIp, signUpWithQris } from '../../support/sign-up';
 import { buildTestApp, type TestApp } from '../../support/test-app';
 
 const DAY = 24 * 60 * 60_000;
@@ -29,10 +29,12 @@ describeEachDatabase('Paying ahead for a subscription that renews when paid', (d
     const [user] = await app().db.select().from(users).where(eq(users.email, email));
     return { token, userId: user!.id };
   };
+  // From an address of its own each time: subscribe/renew is throttled per address, and the tests together ask more.
   const renew = (token: string, payload: object) =>
     app().inject({
       method: 'POST',
       url: '/api/v1/personnal/subscribe/renew',
+      remoteAddress: freshIp(),
       headers: { authorization: token, 'accept-language': 'id' },
       payload,
     });
@@ -116,6 +118,37 @@ describeEachDatabase('Paying ahead for a subscription that renews when paid', (d
     // Once the paid period has begun, the one after it is not paid.
     app().billing.clock.set(new Date(first.validUntil.getTime() + 60_000));
     expect(await info(token)).toMatchObject({ periodStart: first.validUntil.toISOString(), nextPeriodPaid: false });
+  });
+
+  it('subscribe/info shows its owner the payment that waits, until it is paid or expires, and nobody else', async () => {
+    const { token, userId } = await subscriber();
+    const other = await subscriber();
+    expect((await info(token)).waitingPayment).toBeNull();
+
+    const ahead = await renew(token, { method: 'local', channel: 'gopay' });
+    const { registerId, payment } = ahead.json().data;
+    const waiting = (await info(token)).waitingPayment;
+    expect(waiting).toEqual({ registerId, payment });
+    expect(waiting.payment).toMatchObject({ channel: 'gopay', amount: 449000, currencyCode: 'IDR' });
+    expect(waiting.payment.qrString).toEqual(expect.any(String));
+    expect((await info(other.token)).waitingPayment).toBeNull();
+
+    // Past its expiry it is no longer payable, so no longer shown.
+    app().billing.clock.set(new Date(new Date(payment.expiresAt).getTime() + 1000));
+    expect((await info(token)).waitingPayment).toBeNull();
+    app().billing.clock.set(null);
+    expect((await info(token)).waitingPayment).toEqual({ registerId, payment });
+    await pay(registerId);
+    expect((await info(token)).waitingPayment).toBeNull();
+
+    // Ended: a renewal by virtual account waits for a day, with its number to show again.
+    const { validUntil } = await subscriptionOf(userId);
+    app().billing.clock.set(new Date(validUntil.getTime() + 60_000));
+    const renewal = await renew(token, { method: 'local', channel: 'bca_va' });
+    expect(renewal.statusCode).toBe(200);
+    const again = await info(token);
+    expect(again).toMatchObject({ status: 'expired', waitingPayment: { registerId: renewal.json().data.registerId } });
+    expect(again.waitingPayment.payment).toMatchObject({ channel: 'bca_va', vaNumber: expect.any(String) });
   });
 
   it('never stacks two periods when two payments for the same period both succeed', async () => {
