@@ -44,6 +44,34 @@ export async function queryRows<T>(db: DatabaseExecutor, query: SQL): Promise<T[
   return result.rows;
 }
 
+/** What queryPreparedRows uses of Drizzle beneath its public API: the dialect and the session both drivers have. */
+interface DrizzleInternals {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  session: {
+    prepareQuery(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string,
+      isResponseInArrayMode: boolean,
+    ): { execute(): Promise<unknown> };
+  };
+}
+
+/**
+ * queryRows for a statement run many times a second (a live share's every position), prepared under `name`: on
+ * PostgreSQL each connection then parses and plans it once, not on every run, which for a statement of several
+ * parts was most of the database's time on it. `query` must always make the same text under one name (its values
+ * change, its shape not). PGlite runs it as queryRows does. Drizzle's own prepared statements exist only for its
+ * query builder, so this reaches its driver's session as its query builder does.
+ */
+export async function queryPreparedRows<T>(db: DatabaseExecutor, name: string, query: SQL): Promise<T[]> {
+  const drizzle = db as unknown as DrizzleInternals;
+  const result = (await drizzle.session
+    .prepareQuery(drizzle.dialect.sqlToQuery(query), undefined, name, false)
+    .execute()) as { rows: T[] };
+  return result.rows;
+}
+
 export interface DatabaseClient {
   driver: 'pglite' | 'postgres';
   /** Resolves when the database answers `select 1`. */

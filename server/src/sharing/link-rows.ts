@@ -1,5 +1,5 @@
 import { and, count, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import { queryPreparedRows, type DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import {
   abuseReports,
@@ -46,8 +46,13 @@ export async function storeLivePosition(
 ): Promise<{ counts: Map<string, CountedRow>; liveUntil: Date | undefined }> {
   const { tokenHash, now, position, counting } = values;
   const at = now.toISOString();
-  const [row] = await queryRows<{ counts: (CountedRow & { key: string })[] | null; live_until: string | Date | null }>(
+  const [row] = await queryPreparedRows<{
+    counts: (CountedRow & { key: string })[] | null;
+    live_until: string | Date | null;
+  }>(
     db,
+    // Its text depends only on how many counters there are.
+    `store-live-position-${counting.limits.length}`,
     sql`
       with counted as (${counting.statement}),
       limits (key, most) as (
