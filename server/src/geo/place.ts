@@ -1,13 +1,21 @@
 import type { Place } from '../db/column-values';
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** Each country's name once: ICU's lookup took a few per cent of a live position's CPU time, asked every time. */
+const namedCountries = new Map<string, string>();
 
 function countryName(code: string): string {
-  try {
-    return countryNames.of(code) ?? code;
-  } catch {
-    return code;
+  let name = namedCountries.get(code);
+  if (name === undefined) {
+    try {
+      name = countryNames.of(code) ?? code;
+    } catch {
+      name = code;
+    }
+    // Codes come from the bundled places, the IP database or a geocoding service: a few hundred, kept within bounds.
+    if (namedCountries.size < 1000) namedCountries.set(code, name);
   }
+  return name;
 }
 
 /**
