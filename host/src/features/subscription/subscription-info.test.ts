@@ -5,6 +5,8 @@ const expired = {
   status: 'expired',
   expiredStatus: 1,
   validUntil: '2026-11-01T00:00:00.000Z',
+  periodStart: '2026-10-02T00:00:00.000Z',
+  nextPeriodPaid: false,
   nextDebitDay: null,
   amount: 49000,
   firstDayDebitAmount: 0,
@@ -14,6 +16,7 @@ const expired = {
   sandbox: true,
   cancelledAt: null,
   createdAt: '2026-10-01T00:00:00.000Z',
+  waitingPayment: null,
 } as const;
 
 describe('subscription info', () => {

@@ -14,6 +14,8 @@ const subscription = (expiredStatus: 0 | 1) => ({
   status: expiredStatus ? ('expired' as const) : ('active' as const),
   expiredStatus,
   validUntil: '2026-12-22T10:00:00.000Z',
+  periodStart: '2026-11-22T10:00:00.000Z',
+  nextPeriodPaid: false,
   nextDebitDay: null,
   amount: 29.99,
   firstDayDebitAmount: 0.99,
@@ -23,6 +25,7 @@ const subscription = (expiredStatus: 0 | 1) => ({
   sandbox: true,
   cancelledAt: null,
   createdAt: '2026-11-21T10:00:00.000Z',
+  waitingPayment: null,
 });
 
 /** Once the check has asked: the answer reaches the hook through promises only, so one macrotask later it has acted. */
