@@ -25,7 +25,7 @@ const reportsDir = path.join(benchDir, 'reports');
 const resultsFile = path.join(benchDir, 'results.json');
 
 /** Every bench module, in the order they run. Add new ones here (scripts/bench/<name>.mjs). */
-const moduleNames = ['lighthouse', 'live-events', 'http-throughput', 'soak'];
+const moduleNames = ['lighthouse', 'payment-step', 'live-events', 'http-throughput', 'soak'];
 
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
 

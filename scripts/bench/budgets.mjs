@@ -199,4 +199,43 @@ export const budgets = [
     unit: '/s',
     why: 'how many relatives one instance takes live-sharing at once',
   },
+  // The sign-up's payment step on /id, on a phone: held to the home page's own limits.
+  ...[
+    {
+      id: 'payment-step.js-transfer',
+      metric: 'scriptKB',
+      label: 'JavaScript transferred from "Continue" to QRIS offered, beyond the home page (median, 4× CPU, slow 4G)',
+      max: 150,
+      unit: 'KB',
+    },
+    {
+      id: 'payment-step.blocking',
+      metric: 'blockingMs',
+      label: 'main thread blocked (long tasks over 50 ms) while the sign-up and its payment step open (median)',
+      max: 200,
+      unit: 'ms',
+    },
+    {
+      id: 'payment-step.sign-up-shown',
+      metric: 'signUpShownMs',
+      label: 'from "Continue" to the sign-up dialog ready to type in (median)',
+      max: 2500,
+      unit: 'ms',
+    },
+    {
+      id: 'payment-step.payment-shown',
+      metric: 'paymentShownMs',
+      label: 'from "Continue to payment" to QRIS offered first (median)',
+      max: 2500,
+      unit: 'ms',
+    },
+  ].map(
+    (budget) =>
+      /** @type {Budget} */ ({
+        ...budget,
+        suite: 'payment-step',
+        route: '/id/ (sign-up, payment step)',
+        why: 'an Indonesian family pays with QRIS from a phone: the step must open as fast as the home page loads',
+      }),
+  ),
 ];
