@@ -150,12 +150,19 @@ async function settleAndSignIn(
  */
 export async function signUpLocalSubscriber(
   baseURL: string,
-  options: Pick<SignUpOptions, 'email' | 'displayName' | 'locale' | 'headers'> & { channel?: string } = {},
+  options: Pick<SignUpOptions, 'email' | 'displayName' | 'locale' | 'headers' | 'password'> & { channel?: string } = {},
 ): Promise<Subscriber> {
   counter += 1;
   const email = options.email ?? `e2e-local-${Date.now()}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
   const displayName = options.displayName ?? 'Rina E2E';
   const headers = options.headers ?? { 'x-forwarded-for': `10.254.${counter % 256}.${1 + (process.pid % 254)}` };
+  // A password only when asked for (to sign in through the login dialog): the local sign-up can go without one.
+  const password = options.password
+    ? encryptPassword(
+        (await call<{ publicKey: string }>(baseURL, '/api/v1/auth/publicKey', {}, headers)).publicKey,
+        options.password,
+      )
+    : undefined;
   const { registerId } = await call<{ registerId: string }>(
     baseURL,
     '/api/v1/auth/registerAndSign/local',
@@ -168,12 +175,13 @@ export async function signUpLocalSubscriber(
         ageConfirmed: true,
         termsAccepted: true,
         channel: options.channel ?? 'qris',
+        ...(password ? { password } : {}),
       }),
     },
     headers,
   );
   await call(baseURL, `/api/v1/personnal/sandboxPayments/${registerId}/pay`, { method: 'POST', body: '{}' }, headers);
-  return settleAndSignIn(baseURL, { email, password: '', displayName, registerId }, headers);
+  return settleAndSignIn(baseURL, { email, password: options.password ?? '', displayName, registerId }, headers);
 }
 
 /**

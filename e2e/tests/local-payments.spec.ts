@@ -200,4 +200,67 @@ test.describe('paying again in rupiah with QRIS (a Kabari with the dev billing t
     await expect(mySubscription.getByRole('button', { name: 'Bayar periode berikutnya' })).toHaveCount(0);
     expect(await axeViolations(page), 'My subscription with the next period paid at 360 px').toEqual([]);
   });
+
+  test('signed out, the reminder’s link leads through signing in to the payment choices; a payment closed is shown again', async ({
+    page,
+  }) => {
+    const password = `pw-${Date.now()}`;
+    const subscriber = await signUpLocalSubscriber(kabari.url, { locale: 'id', password });
+    const renewals = await fetch(devToolUrl(kabari.url, '/dev/subscriptions/run-renewals'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: subscriber.email }),
+    });
+    expect(renewals.status).toBe(200);
+    const reminder = (await outboxMessages(kabari.url, subscriber.email)).find((message) =>
+      message.bodyText.includes('?renew=1'),
+    );
+    const linked = new URL(/https?:\/\/\S+\?renew=1/.exec(reminder?.bodyText ?? '')![0]);
+
+    // Not signed in in this browser: the guard asks for signing in and remembers the page.
+    await page.goto(`${kabari.url}${linked.pathname}${linked.search}`);
+    await expect(page).toHaveURL(/\/id\/\?next=%2Fid%2Fdashboard%2Fmodules%2FMySubscription%3Frenew%3D1$/);
+    const login = await dialogOpened(page.getByRole('dialog', { name: 'Masuk' }));
+    await login.getByLabel('Email').fill(subscriber.email);
+    await login.getByLabel('Kata sandi').fill(password);
+    await login.getByRole('button', { name: 'Masuk' }).click();
+
+    await expect(page).toHaveURL(/\/id\/dashboard\/modules\/MySubscription\?renew=1$/);
+    const dialog = page.getByRole('dialog', { name: 'Bayar periode berikutnya' });
+    await expect(dialog.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
+    await dialog.getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }).click();
+    const qr = dialog.getByRole('img', { name: /^Kode QR untuk membayar Rp/ });
+    await expect(qr).toBeVisible();
+    const code = await qr.locator('path').getAttribute('d');
+
+    // Closed, and the page opened again: My subscription says a payment waits, and shows the same code again.
+    await dialog.getByRole('button', { name: 'Tutup' }).click();
+    await expect(dialog).toBeHidden();
+    await page.goto(`${kabari.url}/id/dashboard/modules/MySubscription`);
+    const mySubscription = page.getByRole('dialog', { name: 'Langganan Saya' });
+    const waiting = mySubscription.getByTestId('waiting-payment');
+    await expect(waiting).toContainText('Ada pembayaran yang menunggu');
+    await expect(waiting).toContainText(/dengan QRIS, bisa dibayar sampai/);
+    await expect(mySubscription.getByRole('button', { name: 'Bayar periode berikutnya' })).toHaveCount(0);
+    expect(await axeViolations(page), 'a payment waiting, in My subscription at 360 px').toEqual([]);
+    await waiting.getByRole('button', { name: 'Tampilkan kode QR' }).click();
+    const reopened = page.getByRole('dialog', { name: 'Bayar periode berikutnya' });
+    await expect(reopened.getByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeVisible();
+    expect(
+      await reopened
+        .getByRole('img', { name: /^Kode QR/ })
+        .locator('path')
+        .getAttribute('d'),
+    ).toBe(code);
+    await expect(reopened.getByRole('timer')).toHaveText(/^\d+:\d\d$/);
+    await reopened.getByRole('button', { name: 'Tutup' }).click();
+
+    // The same in English.
+    await page.goto(`${kabari.url}/dashboard/modules/MySubscription`);
+    const english = page.getByRole('dialog', { name: 'My subscription' }).getByTestId('waiting-payment');
+    await expect(english).toContainText('A payment is waiting');
+    await expect(english.getByRole('button', { name: 'Show the code' })).toBeVisible();
+    expect(await axeViolations(page), 'a payment waiting, in English at 360 px').toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { testFromOwnAddress as test, expect } from '../support/fixtures';
 import { axeViolations } from '../support/accessibility';
-import { signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
+import { dialogOpened, signInAsSubscriber, startPublicPageApp } from '../support/app-helpers';
 import { signUpSubscriber } from '../support/subscriber';
 
 // Each test loads one page of the running app and reaches the others the way the app does: the browser's history
@@ -20,6 +20,8 @@ async function visit(page: Page, url: string, first: boolean): Promise<void> {
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, url);
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // Every public route, in English and under /id, with and without a trailing slash.
 const publicRoutes = [
@@ -178,22 +180,47 @@ test.describe('routes and guards', () => {
     });
   });
 
-  test('an anonymous visitor on a protected route lands on the home page, in the same language', async ({ page }) => {
+  test('an anonymous visitor on a protected route lands on the home page, in the same language, remembering it', async ({
+    page,
+  }) => {
     let first = true;
     for (const route of protectedRoutes) {
       for (const { url, id } of variants(route)) {
         await visit(page, url, first);
         first = false;
-        await expect(page, url).toHaveURL(id ? /\/id\/$/ : /127\.0\.0\.1:\d+\/$/);
+        // The dashboard alone is not named: signing in leads there anyway.
+        const home = id ? '/id/' : '/';
+        const next = route === '/dashboard' ? '' : `?next=${encodeURIComponent(url)}`;
+        await expect(page, url).toHaveURL(new RegExp(`127\\.0\\.0\\.1:\\d+${escapeRegExp(home + next)}$`));
         await expect(page.locator('main [data-remote="search"] h1').first()).toBeVisible();
       }
     }
   });
 
+  test('signed out, a protected page asks for signing in and goes back to it afterwards, never elsewhere', async ({
+    page,
+    baseURL,
+  }) => {
+    const subscriber = await signUpSubscriber(baseURL!, { locale: 'id' });
+    await page.goto('/id/dashboard/modules/MySubscription');
+    await expect(page).toHaveURL(/\/id\/\?next=%2Fid%2Fdashboard%2Fmodules%2FMySubscription$/);
+    const login = await dialogOpened(page.getByRole('dialog', { name: 'Masuk' }));
+    expect(await axeViolations(page), 'the login asked for on the way to a protected page').toEqual([]);
+    await login.getByLabel('Email').fill(subscriber.email);
+    await login.getByLabel('Kata sandi').fill(subscriber.password);
+    await login.getByRole('button', { name: 'Masuk' }).click();
+    await expect(page).toHaveURL(/\/id\/dashboard\/modules\/MySubscription$/);
+    await expect(page.getByRole('dialog', { name: 'Langganan Saya' })).toBeVisible();
+
+    // An address that names another site to return to is ignored: signed in, it leads to the dashboard.
+    await page.goto('/?next=%2F%2Fevil.example%2Fdashboard');
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard\/$/);
+  });
+
   test('a page opened directly is guarded before anything else shows', async ({ page, context, baseURL }) => {
     // Full page loads: a prerendered public page, and a protected one, each in one language.
     await page.goto('/id/dashboard/modules/MySubscription/');
-    await expect(page).toHaveURL(/\/id\/$/);
+    await expect(page).toHaveURL(/\/id\/\?next=%2Fid%2Fdashboard%2Fmodules%2FMySubscription%2F$/);
     await signInAsSubscriber(context, baseURL!, await signUpSubscriber(baseURL!));
     await page.goto('/about-us');
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard\/$/);

@@ -78,10 +78,13 @@ describe('AppRoutes', () => {
   );
 
   it.each(protectedPaths.flatMap((path) => [path, `/id${path}/`]))(
-    'an anonymous visitor on %s lands on the home page in the same language',
+    'an anonymous visitor on %s lands on the home page in the same language, remembering the page',
     async (path) => {
       await renderApp(path);
-      expect(await screen.findByTestId('location')).toHaveTextContent(path.startsWith('/id') ? /^\/id\/$/ : /^\/$/);
+      const home = path.startsWith('/id') ? '/id/' : '/';
+      // The dashboard itself needs no remembering: signing in leads there.
+      const next = /^(\/id)?\/dashboard\/?$/.test(path) ? '' : `?next=${encodeURIComponent(path)}`;
+      expect(await screen.findByTestId('location')).toHaveTextContent(exactly(`${home}${next}`));
       expect(await screen.findByRole('heading', { name: 'search/home-page' })).toBeInTheDocument();
     },
   );

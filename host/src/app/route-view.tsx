@@ -24,7 +24,7 @@ export function RouteView({ route }: { route: AppRoute }) {
   const signedIn = useSignedIn();
   const location = useLocation();
   if (hydrated) {
-    const redirect = guardRedirect(route.access, signedIn, location.pathname);
+    const redirect = guardRedirect(route.access, signedIn, location.pathname, location.search);
     if (redirect) return <Navigate to={redirect} replace />;
     if (route.isValid && !route.isValid(location)) {
       return <ErrorPage statusCode={404} failedPath={location.pathname} />;

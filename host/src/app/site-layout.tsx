@@ -7,7 +7,9 @@ import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { clearSession, useSignedIn } from '@kabari/shared/stores/session-store';
 import { useHydrated } from '@kabari/shared/ui/use-hydrated';
 import { hostNamespace } from '../i18n/host-namespace';
+import { navigateTo } from '../lib/app-navigation';
 import { findAppRoute } from '../lib/route-table';
+import { currentLocale, homePath } from '../lib/route-targets';
 import { logInHash, preloadLoginDialog } from '../features/auth/auth-dialogs';
 
 /**
@@ -62,6 +64,11 @@ function signOut(): void {
   // The app forgets the user at once; the server revokes the session and clears its cookie (which no script can
   // touch) when the request arrives. The API client loads lazily: the pages a visitor lands on do not need it.
   clearSession();
+  // From a protected page, home plainly: left to the guard, the page would be remembered to return to after signing
+  // in, and the login dialog opened. Elsewhere (a recipient's page) the visitor stays.
+  if (findAppRoute(window.location.pathname)?.access === 'protected') {
+    navigateTo(homePath(currentLocale()), { replace: true });
+  }
   import('../features/auth/auth-api').then(({ logOut }) => logOut()).catch(() => undefined);
 }
 

@@ -8,9 +8,25 @@ describe('route guards', () => {
     expect(guardRedirect('public', true, '/id')).toBe('/id/dashboard/');
   });
 
-  it('sends an anonymous visitor from a protected route home, in the same language', () => {
+  it('sends an anonymous visitor from a protected route home to sign in, in the same language, remembering it', () => {
     expect(guardRedirect('protected', false, '/dashboard')).toBe('/');
-    expect(guardRedirect('protected', false, '/id/dashboard/modules/MySubscription')).toBe('/id/');
+    expect(guardRedirect('protected', false, '/id/dashboard/modules/MySubscription')).toBe(
+      '/id/?next=%2Fid%2Fdashboard%2Fmodules%2FMySubscription',
+    );
+    // The reminder to pay's link: its query is kept.
+    expect(guardRedirect('protected', false, '/dashboard/modules/MySubscription', '?renew=1')).toBe(
+      '/?next=%2Fdashboard%2Fmodules%2FMySubscription%3Frenew%3D1',
+    );
+  });
+
+  it('sends a signed-in user on the home page to the page it names to return to, and only to one of ours', () => {
+    const next = '?next=%2Fid%2Fdashboard%2Fmodules%2FMySubscription%3Frenew%3D1';
+    expect(guardRedirect('public', true, '/id/', next)).toBe('/id/dashboard/modules/MySubscription?renew=1');
+    expect(guardRedirect('public', true, '/', '?next=%2F%2Fevil.example%2Fdashboard')).toBe('/dashboard/');
+    expect(guardRedirect('public', true, '/', '?next=https%3A%2F%2Fevil.example')).toBe('/dashboard/');
+    expect(guardRedirect('public', true, '/', '?next=%2Ffaqs')).toBe('/dashboard/');
+    // Signed out, the home page stays (the login dialog opens over it).
+    expect(guardRedirect('public', false, '/id/', next)).toBeNull();
   });
 
   it('lets everyone else through', () => {

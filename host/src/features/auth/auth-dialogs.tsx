@@ -1,5 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { useSignedIn } from '@kabari/shared/stores/session-store';
+import { returnToOf } from '../../lib/return-to';
 
 const loadLoginDialog = () => import('./login-dialog');
 const loadResetPasswordDialog = () => import('./reset-password-dialog');
@@ -33,11 +36,26 @@ function useLogInFromAddress(): void {
 }
 
 /**
+ * A signed-out visitor sent to the home page from a page that needs signing in (the address names it) is asked to
+ * sign in at once, on each arrival; closed, the dialog stays closed.
+ */
+function useLogInToReturn(): void {
+  const open = useOverlayStore((state) => state.set);
+  const { search } = useLocation();
+  const signedIn = useSignedIn();
+  const wanted = !signedIn && returnToOf(search) !== null;
+  useEffect(() => {
+    if (wanted) open('login', true);
+  }, [wanted, search, open]);
+}
+
+/**
  * The login and reset dialogs, mounted globally (over every page). Each loads (with antd's modal and form) the
  * first time its overlay flag is set, and stays mounted afterwards so that closing animates.
  */
 export function AuthDialogs() {
   useLogInFromAddress();
+  useLogInToReturn();
   const loginOpen = useOverlayStore((state) => state.open.login);
   const resetOpen = useOverlayStore((state) => state.open.resetPwd);
   const [wanted, setWanted] = useState({ login: false, reset: false });

@@ -67,6 +67,25 @@ describe('LoginDialog', () => {
     await waitFor(() => expect(screen.queryByText('Enter valid email address')).not.toBeInTheDocument());
   });
 
+  it('goes back to the page the guard sent the visitor from, and never to an address elsewhere', async () => {
+    fakeApi.on('post', '/api/v1/auth/login', { user });
+    await openLoginAt('/id/?next=%2Fid%2Fdashboard%2Fmodules%2FMySubscription%3Frenew%3D1');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Kata sandi'), 'secret1');
+    await userEvent.click(screen.getByRole('button', { name: 'Masuk' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/id/dashboard/modules/MySubscription?renew=1'),
+    );
+    cleanup();
+    clearSession();
+
+    await openLoginAt('/?next=%2F%2Fevil.example%2Fdashboard');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Password'), 'secret1');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard\/$/));
+  });
+
   it('signs in with trimmed inputs: saves the user (the server set the cookie), goes to the dashboard, closes', async () => {
     fakeApi.on('post', '/api/v1/auth/login', { user });
     await openLoginAt('/id/');

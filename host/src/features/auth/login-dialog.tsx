@@ -9,6 +9,7 @@ import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { hostNamespace } from '../../i18n/host-namespace';
 import { dashboardPath } from '../../lib/route-targets';
+import { returnToOf } from '../../lib/return-to';
 import { showToast } from '@kabari/shared/ui/toasts';
 import { logIn } from './auth-api';
 import { canSubmitLogin, trimmed, type LoginValues } from './auth-validation';
@@ -27,7 +28,7 @@ export default function LoginDialog() {
   const [submitting, setSubmitting] = useState(false);
   // The state updates a render later; the ref blocks a second submit at once.
   const submittingNow = useRef(false);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const navigate = useNavigate();
 
   const close = () => {
@@ -48,7 +49,8 @@ export default function LoginDialog() {
       // The server has set the session cookie; the app keeps the user.
       const { user } = await logIn(trimmed(values.email), trimmed(values.password));
       useUserStore.getState().setUser(user);
-      navigate(dashboardPath(localeFromPath(pathname)));
+      // Sent here from a page that needs signing in (a reminder's link to pay): back to it.
+      navigate(returnToOf(search) ?? dashboardPath(localeFromPath(pathname)));
       close();
     } catch (error) {
       // The dialog stays open. A refused login was already toasted by the API client with the
