@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startPushService, type TestPushService } from '../../server/test/support/push-service';
 import { axeViolations } from '../support/accessibility';
 import { dialogOpened, signInAsSubscriber } from '../support/app-helpers';
@@ -13,35 +13,38 @@ import { signUpSubscriber } from '../support/subscriber';
 // of its own, so its PushManager answers with that service's subscription; the service worker, the permission, the
 // page and the server are the real ones, and the message the server sent is delivered to the service worker through
 // the DevTools protocol, as a push service would deliver it.
-const test = base.extend<object, { pushService: TestPushService; ownKabari: KabariServer }>({
-  pushService: [
-    async ({}, use) => {
-      const service = await startPushService();
-      await use(service);
-      await service.close();
-    },
-    { scope: 'worker' },
-  ],
-  ownKabari: [
-    async ({ pushService }, use) => {
-      // The push service is on this machine: only PUSH_ALLOW_LOOPBACK (refused beside PUBLIC_URL) lets the server
-      // send to it.
-      const server = await startKabari({
-        NODE_EXTRA_CA_CERTS: pushService.certificatePath,
-        PUSH_ALLOW_LOOPBACK: 'true',
-      });
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ ownKabari }, use) => {
-    await use(ownKabari.url);
-  },
+// The file's own push service, Kabari and browser, started in its hooks rather than as worker fixtures (a worker of
+// its own, which Playwright keeps for the end of the run).
+let pushService: TestPushService;
+let ownKabari: KabariServer;
+// The desktop browser, headless: the headless shell the other tests run in shows no notifications.
+let desktop: Browser;
+
+base.beforeAll(async () => {
+  pushService = await startPushService();
+  // The push service is on this machine: only PUSH_ALLOW_LOOPBACK (refused beside PUBLIC_URL) lets the server send
+  // to it.
+  ownKabari = await startKabari({ NODE_EXTRA_CA_CERTS: pushService.certificatePath, PUSH_ALLOW_LOOPBACK: 'true' });
+  desktop = await chromium.launch({ executablePath: requireDesktopChromium(), args: chromiumArgs });
 });
 
-// The desktop browser, headless: the headless shell the other tests run in shows no notifications.
-test.use({ launchOptions: { executablePath: requireDesktopChromium(), args: chromiumArgs } });
+base.afterAll(async () => {
+  await desktop?.close();
+  await ownKabari?.stop();
+  await pushService?.close();
+});
+
+const test = base.extend({
+  // Also asked for the file's hooks, before the first of them has started the server.
+  baseURL: async ({}, use) => {
+    await use(ownKabari?.url);
+  },
+  context: async ({ baseURL }, use) => {
+    const context = await desktop.newContext({ baseURL });
+    await use(context);
+    await context.close();
+  },
+});
 
 /** The browser's PushManager answers with `subscription` (and forgets it when unsubscribed). */
 async function useSubscription(context: BrowserContext, subscription: object): Promise<void> {
@@ -116,7 +119,6 @@ for (const [locale, t] of Object.entries(texts)) {
     page,
     context,
     baseURL,
-    pushService,
   }, testInfo) => {
     const subscriber = await signUpSubscriber(baseURL!, { locale: locale as 'en' | 'id' });
     await signInAsSubscriber(context, baseURL!, subscriber);
