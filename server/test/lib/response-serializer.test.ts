@@ -55,6 +55,36 @@ describe('responseSerializerCompiler', () => {
     expect(JSON.parse(write({ at: null }))).toEqual({ at: null });
   });
 
+  it('writes every kind of nullable value as null or as the value, at every depth', () => {
+    const write = compile(
+      z.object({
+        items: z.array(
+          z.object({
+            name: z.string().nullable(),
+            count: z.number().int().nullable(),
+            live: z.boolean().nullable(),
+            state: z.enum(['open', 'shared']).nullable(),
+            place: z.object({ city: z.string(), region: z.string().nullable() }).nullable(),
+            tags: z.array(z.string()).nullable(),
+          }),
+        ),
+      }),
+    );
+    const full = {
+      name: 'Rina',
+      count: 2,
+      live: false,
+      state: 'shared',
+      place: { city: 'Bogor', region: null },
+      tags: ['a'],
+    };
+    const empty = { name: null, count: null, live: null, state: null, place: null, tags: null };
+    expect(JSON.parse(write({ items: [full, empty] }))).toEqual({ items: [full, empty] });
+    // Zero, false and the empty string are values, not null.
+    const falsy = { ...empty, name: '', count: 0, live: false, tags: [] };
+    expect(JSON.parse(write({ items: [falsy] }))).toEqual({ items: [falsy] });
+  });
+
   it('drops a property the schema does not name inside a union or a nullable object too, as zod did', () => {
     const kind = z.union([
       z.object({ kind: z.literal('sms'), phone: z.string() }),
