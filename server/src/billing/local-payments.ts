@@ -12,6 +12,7 @@ import {
   type LocalCharge,
   type LocalEndCode,
   type LocalGateway,
+  type LocalStatus,
 } from '../payments/local-payments';
 import type { ChargeOutcome } from '../payments/processor';
 import { toMajor } from '@kabari/rules/money';
@@ -19,8 +20,9 @@ import type { BillingConfig } from './billing-config';
 import { sayBilling as say } from './billing-messages';
 import { findRegistration, updateRegistrationIn, type RegistrationRow } from './registration-rows';
 import { settlePendingPayment, type SettleResult } from './settle';
-import { lockPaymentByKey, updatePayment } from './payment-rows';
-import { markRefundOwed } from './refund-rows';
+import { lockPaymentByKey, paymentByKey, updatePayment } from './payment-rows';
+import { markRefundOwed, settleOwedRefundedElsewhere } from './refund-rows';
+import { recordRefund } from './payment-reversals';
 import { SANDBOX_LOCAL_METHOD } from './subscriptions';
 import { firstDayKey, restartKey } from './sign-ups';
 
@@ -237,6 +239,47 @@ async function book(
 }
 
 /**
+ * Midtrans reports the order refunded, in full or in part: by our own refund, or by hand in its dashboard. An attempt
+ * that still waits (the settlement's notification has not come, or comes later) was paid first: it is booked as the
+ * settlement would have booked it (paid, or paid with another amount), then the refund is recorded on its payment as
+ * any provider's refund is (payment-reversals.ts): the amount refunded only grows, and a full refund of the payment of
+ * the current period ends the subscription, as a refund in Stripe's or PayPal's dashboard does. A refund in full of a
+ * payment owed back that only the operator returns is no longer owed. `refunded` null (a part, not saying how much):
+ * only the payment is booked. Replays change nothing.
+ */
+export async function settleLocalRefund(
+  tx: DatabaseExecutor,
+  registration: RegistrationRow,
+  row: Pick<LocalPaymentRow, 'amount' | 'currency'>,
+  status: LocalStatus & { state: { kind: 'refunded' } },
+  deps: Pick<LocalPaymentDeps, 'config' | 'outbox'> & { now: Date },
+): Promise<SettleResult> {
+  // A completed sign-up's row names its account as a restart's does: the key is the one its payment was booked with.
+  const paymentKey = (await paymentByKey(tx, firstDayKey(registration.id)))
+    ? firstDayKey(registration.id)
+    : restartKey(registration.id);
+  const payment = await paymentByKey(tx, paymentKey);
+  if (!payment) return { settled: false, missing: true };
+  const booked: SettleResult =
+    payment.state === 'pending'
+      ? await settleLocalAnswer(
+          tx,
+          registration,
+          paidAsAsked(row, status)
+            ? { kind: 'paid' }
+            : { kind: 'mismatch', amount: status.amount, currency: status.currency },
+          deps,
+        )
+      : { settled: false };
+  if (booked.settled === false && booked.missing) return booked;
+  const refunded = status.state.refunded;
+  if (refunded === null) return booked;
+  const result = await recordRefund(tx, deps.outbox, { paymentKey }, { total: refunded }, deps.now);
+  if (result.recorded && result.state === 'refunded') await settleOwedRefundedElsewhere(tx, paymentKey);
+  return booked;
+}
+
+/**
  * Whether the gateway's amount and currency are the ones asked: a payment of another amount never counts (a
  * tampered or mistaken order); its attempt ends and the money is owed back (settleMismatch).
  */
@@ -249,8 +292,8 @@ export function paidAsAsked(
 
 /**
  * Asks about one waiting local payment (the reconciliation pass, and registerQuery once it has expired): paid at the
- * gateway settles it as the notification would (paid with another amount ends it, the money owed back); ended there
- * ends the attempt; past its expiry unpaid, it is expired
+ * gateway settles it as the notification would (paid with another amount ends it, the money owed back; refunded
+ * there books it paid, then the refund); ended there ends the attempt; past its expiry unpaid, it is expired
  * at the gateway (so it can no longer be paid) and the attempt fails with payment_expired. The sandbox has no
  * gateway to ask: its payment only expires. A gateway that cannot be reached leaves it waiting.
  */
@@ -288,6 +331,14 @@ export async function checkLocalPayment(
       return (await book(deps, registration, { kind: 'paid' }, at)) ? 'settled' : 'waiting';
     }
     if (state.kind === 'ended') return end(state.code);
+    if (state.kind === 'refunded') {
+      const refundedState = state;
+      const booked = await deps.db.transaction((tx) =>
+        settleLocalRefund(tx, registration, row, { ...status, state: refundedState }, { ...deps, now: at }),
+      );
+      deps.outbox.kick();
+      return booked.settled ? 'settled' : 'waiting';
+    }
     if (expired && state.kind === 'waiting') return end('payment_expired');
     return 'waiting';
   } catch (error) {

@@ -13,7 +13,13 @@ import { HttpError } from '../lib/envelope';
 import { messagesOf } from '../lib/messages';
 import type { PaypalProcessor } from '../payments/paypal';
 import type { MidtransProcessor } from '../payments/midtrans';
-import { attemptPaymentKey, paidAsAsked, settleLocalAnswer, type LocalAnswer } from './local-payments';
+import {
+  attemptPaymentKey,
+  paidAsAsked,
+  settleLocalAnswer,
+  settleLocalRefund,
+  type LocalAnswer,
+} from './local-payments';
 import { AMOUNT_MISMATCH } from '../payments/local-payments';
 import { findLocalPayment } from './local-payment-rows';
 import type { Logger } from '../lib/logger';
@@ -159,7 +165,8 @@ export function webhookRules(deps: WebhookDeps) {
      * A Midtrans notification whose signature was checked: handled once per order and status, and never on its
      * word alone. Midtrans's status call says what is true now (so a late 'pending' after 'settlement', or a
      * replay, changes nothing), and a payment counts only with the amount and currency asked (another amount ends the
-     * attempt and owes the money back). An order that is not
+     * attempt and owes the money back). A refund, ours or one made in Midtrans's dashboard, is recorded on the
+     * payment as other providers' refunds are (settleLocalRefund). An order that is not
      * a Midtrans attempt of ours (the dashboard's test notification) is ignored.
      */
     async applyMidtransNotification(
@@ -196,17 +203,34 @@ export function webhookRules(deps: WebhookDeps) {
         ? 'unknown'
         : state.kind === 'ended'
           ? state.code
-          : mismatch
-            ? AMOUNT_MISMATCH
-            : paid
-              ? 'paid'
-              : state.kind;
+          : state.kind === 'refunded'
+            ? `refunded:${state.refunded ?? 'part'}`
+            : mismatch
+              ? AMOUNT_MISMATCH
+              : paid
+                ? 'paid'
+                : state.kind;
       const eventId = `${orderId}:${confirmed}`;
       const duplicate = !(await deps.db.transaction(async (tx) => {
         if (!(await firstDelivery(tx, 'midtrans', eventId, notification.transaction_status ?? confirmed))) {
           return false;
         }
         const now = deps.billing.clock.now();
+        if (state?.kind === 'refunded') {
+          const result = await settleLocalRefund(
+            tx,
+            registration,
+            local,
+            { ...status!, state },
+            {
+              config: deps.billing.config,
+              outbox: deps.outbox,
+              now,
+            },
+          );
+          if (!result.settled && result.missing) throw notRecordedYet();
+          return true;
+        }
         const answer: LocalAnswer | undefined = paid
           ? { kind: 'paid' }
           : mismatch
@@ -224,7 +248,10 @@ export function webhookRules(deps: WebhookDeps) {
         return true;
       }));
       deps.outbox.kick();
-      if (paid) await refundOwedAfterCommit(attemptPaymentKey(registration));
+      // A refund owed on a payment as asked (a taken email) is made now; one paid with another amount waits for the
+      // operator.
+      const refundedAsAsked = state?.kind === 'refunded' && paidAsAsked(local, status!);
+      if (paid || refundedAsAsked) await refundOwedAfterCommit(attemptPaymentKey(registration));
       return { duplicate };
     },
 

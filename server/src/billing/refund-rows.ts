@@ -68,6 +68,25 @@ export function claimNextOwedRefund(
   return claimNextRow(db, payments, due, payments.refundOwedAt, at);
 }
 
+/**
+ * The provider reports the payment with this key refunded in full by other means (its dashboard) while it was owed
+ * back for a reason only the operator returns (a suspension, another amount than asked): nothing is owed any more,
+ * and the queue no longer shows it. The reasons the passes refund keep their mark: the pass records the refund and
+ * sends its email (refunds-owed.ts).
+ */
+export async function settleOwedRefundedElsewhere(tx: DatabaseExecutor, paymentKey: string): Promise<void> {
+  await tx
+    .update(payments)
+    .set({ refundOwedAt: null })
+    .where(
+      and(
+        eq(payments.idempotencyKey, paymentKey),
+        eq(payments.state, 'refunded'),
+        inArray(payments.refundReason, ['suspension', 'amount_mismatch']),
+      ),
+    );
+}
+
 /** The refund was made in full: the payment refunded (a disputed one stays disputed) and no longer owed. */
 export async function recordRefundMade(tx: DatabaseExecutor, payment: Payment): Promise<void> {
   await tx

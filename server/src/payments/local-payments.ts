@@ -51,9 +51,17 @@ export type LocalEndCode = 'payment_expired' | 'payment_cancelled' | 'payment_de
  */
 export const AMOUNT_MISMATCH = 'payment_amount_mismatch';
 
-/** A payment as the gateway has it now. `amount` null: the gateway's answer had none we could read. */
+/**
+ * A payment as the gateway has it now. `amount` null: the gateway's answer had none we could read. Refunded (in full
+ * or in part, by us or in the gateway's dashboard): `refunded` is everything given back so far, in minor units, null
+ * when the answer says a part but not how much.
+ */
 export interface LocalStatus {
-  state: { kind: 'paid' } | { kind: 'waiting' } | { kind: 'ended'; code: LocalEndCode } | { kind: 'refunded' };
+  state:
+    | { kind: 'paid' }
+    | { kind: 'waiting' }
+    | { kind: 'ended'; code: LocalEndCode }
+    | { kind: 'refunded'; refunded: number | null };
   amount: number | null;
   currency: string;
   providerRef: string;

@@ -46,6 +46,9 @@ interface MidtransAnswer {
   va_numbers?: { bank?: string; va_number?: string }[];
   bill_key?: string;
   biller_code?: string;
+  /** Refunded orders: everything refunded so far, and each refund (Midtrans's status and notifications). */
+  refund_amount?: string;
+  refunds?: { refund_amount?: string }[];
 }
 
 /** How each channel is asked for in a charge (payment_type and its own object), from Midtrans's Core API. */
@@ -155,9 +158,10 @@ export class MidtransProcessor implements PaymentProcessor {
       throw error;
     }
     const currency = answer.currency ?? 'IDR';
+    const amount = midtransMinor(answer.gross_amount, currency);
     return {
-      state: statusState(answer),
-      amount: midtransMinor(answer.gross_amount, currency),
+      state: statusState(answer, amount, currency),
+      amount,
       currency,
       providerRef: orderId,
       paymentType: answer.payment_type ?? null,
@@ -182,13 +186,22 @@ export class MidtransProcessor implements PaymentProcessor {
   /**
    * Gives a payment back in full where its channel allows it (QRIS, GoPay, ShopeePay); a virtual account or a
    * Mandiri bill payment is refused (RefundRefused 'manual_transfer'): it goes to the operator, who transfers the
-   * money back by hand. A payment Midtrans says is refunded already is done. A retry is the same refund (its key).
+   * money back by hand. A payment Midtrans says is refunded in full already is done. A retry is the same refund (its key).
    */
   async refund(orderId: string | null, idempotencyKey: string): Promise<void> {
     if (!orderId) throw new RefundRefused('no_provider_reference', undefined);
     const status = await this.status(orderId);
     if (!status) throw new RefundRefused('order_not_found', 404);
-    if (status.state.kind === 'refunded') return;
+    // Refunded in full already (a retry, or by hand in the dashboard). One refunded in part is refused below (412):
+    // the rest goes to the operator.
+    const { state } = status;
+    if (
+      state.kind === 'refunded' &&
+      state.refunded !== null &&
+      status.amount !== null &&
+      state.refunded >= status.amount
+    )
+      return;
     if (!status.paymentType || !REFUNDABLE_PAYMENT_TYPES.has(status.paymentType)) {
       throw new RefundRefused('manual_transfer', undefined);
     }
@@ -226,8 +239,22 @@ export class MidtransProcessor implements PaymentProcessor {
   }
 }
 
-/** A status answer as Kabari reads it: paid, waiting, ended (and why), or refunded. */
-function statusState(answer: MidtransAnswer): LocalStatus['state'] {
+/**
+ * Everything refunded on an order: the sum of its refunds when the answer lists them, else its refund_amount
+ * (cumulative, as Midtrans documents it); a full refund that says neither is the whole amount.
+ */
+function refundedMinor(answer: MidtransAnswer, amount: number | null, currency: string): number | null {
+  const listed = (answer.refunds ?? []).map((refund) => midtransMinor(refund.refund_amount, currency));
+  if (listed.length > 0 && listed.every((value) => value !== null)) {
+    return listed.reduce<number>((sum, value) => sum + value!, 0);
+  }
+  const total = midtransMinor(answer.refund_amount, currency);
+  if (total !== null && total > 0) return total;
+  return answer.transaction_status === 'refund' ? amount : null;
+}
+
+/** A status answer as Kabari reads it: paid, waiting, ended (and why), or refunded (and how much). */
+function statusState(answer: MidtransAnswer, amount: number | null, currency: string): LocalStatus['state'] {
   switch (answer.transaction_status) {
     case 'settlement':
       return { kind: 'paid' };
@@ -246,7 +273,7 @@ function statusState(answer: MidtransAnswer): LocalStatus['state'] {
       return { kind: 'ended', code: 'payment_denied' };
     case 'refund':
     case 'partial_refund':
-      return { kind: 'refunded' };
+      return { kind: 'refunded', refunded: refundedMinor(answer, amount, currency) };
     default:
       return { kind: 'waiting' };
   }

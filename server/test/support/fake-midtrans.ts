@@ -6,7 +6,18 @@ import type { FastifyInstance } from 'fastify';
 // Midtrans's Core API played by a local HTTP server, from its documentation: POST /v2/charge (one order id once:
 // a second charge with it is 406), GET /v2/{order_id}/status, POST /v2/{order_id}/expire (407 once expired, 412 once
 // paid), POST /v2/{order_id}/refund (by refund_key), each behind HTTP basic auth with the server key as the user.
-// The test marks an order paid and posts Midtrans's HTTP notification, signed as Midtrans signs it.
+// The test marks an order paid and posts Midtrans's HTTP notification, signed as Midtrans signs it. A refunded order
+// (ours, or one made in the dashboard: refundInDashboard) is 'refund' or 'partial_refund', and its status and
+// notifications carry refund_amount (everything refunded so far) and refunds (each one), as Midtrans documents them.
+
+interface FakeRefund {
+  refund_chargeback_id: number;
+  refund_amount: string;
+  created_at: string;
+  reason: string;
+  refund_key: string;
+  refund_method: string;
+}
 
 interface FakeOrder {
   order_id: string;
@@ -17,6 +28,7 @@ interface FakeOrder {
   currency: string;
   transaction_status: string;
   refundKeys: Set<string>;
+  refunds: FakeRefund[];
 }
 
 export interface RecordedMidtransCall {
@@ -32,7 +44,11 @@ const STATUS_CODES: Record<string, string> = {
   cancel: '200',
   deny: '202',
   refund: '200',
+  partial_refund: '200',
 };
+
+/** Midtrans's decimal amounts: "5000.00". */
+const decimal = (value: number) => value.toFixed(2);
 
 export class FakeMidtrans {
   readonly calls: RecordedMidtransCall[] = [];
@@ -67,6 +83,31 @@ export class FakeMidtrans {
     if (amount) order.gross_amount = amount;
   }
 
+  /**
+   * The merchant refunds `amount` (Midtrans's decimal, e.g. "5000.00"; all that is left when absent) in Midtrans's
+   * dashboard: the order becomes partial_refund, or refund once all is given back.
+   */
+  refundInDashboard(orderId: string, amount?: string) {
+    const order = this.orders.get(orderId);
+    if (!order) throw new Error(`no such order: ${orderId}`);
+    this.addRefund(order, amount, `dashboard-${order.refunds.length + 1}`);
+  }
+
+  private addRefund(order: FakeOrder, amount: string | undefined, key: string) {
+    const gross = Number(order.gross_amount);
+    const before = order.refunds.reduce((sum, refund) => sum + Number(refund.refund_amount), 0);
+    const value = amount === undefined ? gross - before : Number(amount);
+    order.refunds.push({
+      refund_chargeback_id: order.refunds.length + 1,
+      refund_amount: decimal(value),
+      created_at: '2026-12-05 19:00:00',
+      reason: '',
+      refund_key: key,
+      refund_method: 'online',
+    });
+    order.transaction_status = before + value >= gross ? 'refund' : 'partial_refund';
+  }
+
   /** Midtrans's notification for the order as it stands (or as `overrides` says), signed with `key`. */
   notification(orderId: string, overrides: Record<string, string> = {}, key = this.serverKey) {
     const order = this.orders.get(orderId);
@@ -83,6 +124,7 @@ export class FakeMidtrans {
       gross_amount: order?.gross_amount ?? '1.00',
       fraud_status: 'accept',
       currency: 'IDR',
+      ...(order && order.refunds.length > 0 && { refunds: order.refunds }),
       ...overrides,
     };
     const signature = createHash('sha512')
@@ -135,9 +177,12 @@ export class FakeMidtrans {
     if (order.transaction_status !== 'settlement' && order.transaction_status !== 'refund') {
       return [412, { status_code: '412', status_message: 'Transaction cannot be refunded' }];
     }
-    order.refundKeys.add(String(body.refund_key));
-    order.transaction_status = 'refund';
-    return [200, { ...this.view(order), status_code: '200', refund_amount: order.gross_amount }];
+    const refundKey = String(body.refund_key);
+    if (!order.refundKeys.has(refundKey) && order.transaction_status === 'settlement') {
+      this.addRefund(order, undefined, refundKey);
+    }
+    order.refundKeys.add(refundKey);
+    return [200, { ...this.view(order), status_code: '200' }];
   }
 
   private charge(body: Record<string, unknown>): [number, unknown] {
@@ -162,6 +207,7 @@ export class FakeMidtrans {
       currency: 'IDR',
       transaction_status: 'pending',
       refundKeys: new Set(),
+      refunds: [],
     };
     this.orders.set(order.order_id, order);
     const answer: Record<string, unknown> = { ...this.view(order), status_message: `${type} transaction is created` };
@@ -213,6 +259,10 @@ export class FakeMidtrans {
       payment_type: order.payment_type,
       transaction_status: order.transaction_status,
       fraud_status: 'accept',
+      ...(order.refunds.length > 0 && {
+        refund_amount: decimal(order.refunds.reduce((sum, refund) => sum + Number(refund.refund_amount), 0)),
+        refunds: order.refunds,
+      }),
     };
   }
 }

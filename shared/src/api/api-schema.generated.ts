@@ -2995,7 +2995,7 @@ export interface paths {
         put?: never;
         /**
          * Midtrans's HTTP notifications, verified by their signature_key (MIDTRANS_SERVER_KEY)
-         * @description signature_key must be SHA-512 of order_id + status_code + gross_amount + the server key (compared in constant time); wrong or missing: 403, nothing changes. Each order's status is handled once; the payment's state is then read from Midtrans's status call, not from the notification: settlement with the amount and currency asked completes the sign-up or renewal, expire / cancel / deny end it (payment_expired, payment_cancelled, payment_denied), a settlement of another amount or currency ends it as payment_amount_mismatch and owes the money back, anything else changes nothing. Set this address as the Payment Notification URL in Midtrans's dashboard.
+         * @description signature_key must be SHA-512 of order_id + status_code + gross_amount + the server key (compared in constant time); wrong or missing: 403, nothing changes. Each order's status is handled once; the payment's state is then read from Midtrans's status call, not from the notification: settlement with the amount and currency asked completes the sign-up or renewal, expire / cancel / deny end it (payment_expired, payment_cancelled, payment_denied), a settlement of another amount or currency ends it as payment_amount_mismatch and owes the money back, refund / partial_refund (ours, or made in Midtrans's dashboard) record everything refunded on the payment (once per amount; a full refund of the current period's payment ends the subscription), anything else changes nothing. Set this address as the Payment Notification URL in Midtrans's dashboard.
          */
         post: {
             parameters: {

@@ -132,7 +132,9 @@ const webhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
           "payment's state is then read from Midtrans's status call, not from the notification: settlement with the " +
           'amount and currency asked completes the sign-up or renewal, expire / cancel / deny end it ' +
           '(payment_expired, payment_cancelled, payment_denied), a settlement of another amount or currency ends ' +
-          'it as payment_amount_mismatch and owes the money back, anything else changes nothing. Set this address ' +
+          'it as payment_amount_mismatch and owes the money back, refund / partial_refund (ours, or made in ' +
+          "Midtrans's dashboard) record everything refunded on the payment (once per amount; a full refund of the " +
+          "current period's payment ends the subscription), anything else changes nothing. Set this address " +
           "as the Payment Notification URL in Midtrans's dashboard.",
         body: z.unknown(),
         response: { 200: webhookResponse, 403: errorEnvelope, 404: errorEnvelope, ...errorResponses },

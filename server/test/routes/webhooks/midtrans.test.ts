@@ -282,6 +282,109 @@ describeEachDatabase('Midtrans', (driver) => {
     expect(operator).toHaveLength(1);
   });
 
+  const subscriptionOf = async (registerId: string) => {
+    const [registration] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
+    const [row] = await app()
+      .db.select()
+      .from(subscriptions)
+      .where(eq(subscriptions.id, registration!.subscriptionId!));
+    return row!;
+  };
+  const settledNotice = (registerId: string) =>
+    midtrans.notification(registerId, { transaction_status: 'settlement', status_code: '200' });
+
+  it("records refunds made in Midtrans's dashboard, each once: a part leaves the subscription, the rest ends it as ours do", async () => {
+    const { registerId } = await signUp('gopay');
+    midtrans.setStatus(registerId, 'settlement');
+    await midtrans.notify(app(), midtrans.notification(registerId));
+    expect((await state(registerId)).state).toBe('created');
+    expect((await subscriptionOf(registerId)).status).toBe('trial');
+
+    midtrans.refundInDashboard(registerId, '4900.00');
+    const partial = midtrans.notification(registerId);
+    expect(partial.transaction_status).toBe('partial_refund');
+    expect((await midtrans.notify(app(), partial)).json().data).toEqual({ received: true, duplicate: false });
+    expect(await paymentOf(registerId)).toMatchObject({ state: 'partly_refunded', refundedAmount: 4900 });
+    expect((await subscriptionOf(registerId)).status).toBe('trial');
+    expect((await midtrans.notify(app(), partial)).json().data).toEqual({ received: true, duplicate: true });
+
+    midtrans.refundInDashboard(registerId);
+    const full = midtrans.notification(registerId);
+    expect(full.transaction_status).toBe('refund');
+    expect((await midtrans.notify(app(), full)).json().data).toEqual({ received: true, duplicate: false });
+    const payment = await paymentOf(registerId);
+    expect(payment).toMatchObject({ state: 'refunded', refundedAmount: 14900 });
+    const subscription = await subscriptionOf(registerId);
+    expect(subscription.status).toBe('unsubscribed');
+    const told = await app()
+      .db.select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.idempotencyKey, `reversal-ended:${subscription.id}:${payment!.id}`));
+    expect(told).toHaveLength(1);
+
+    // Midtrans posts a refund again once the bank confirms it; a late settlement's notification comes too.
+    expect((await midtrans.notify(app(), full)).json().data).toEqual({ received: true, duplicate: true });
+    expect((await midtrans.notify(app(), settledNotice(registerId))).json().data).toEqual({
+      received: true,
+      duplicate: true,
+    });
+    expect(await paymentOf(registerId)).toEqual(payment);
+    expect(await subscriptionOf(registerId)).toEqual(subscription);
+  });
+
+  it("a refund that overtakes the settlement's notification books the payment first, then the refund; the settlement after changes nothing", async () => {
+    const { registerId } = await signUp('qris');
+    midtrans.setStatus(registerId, 'settlement');
+    midtrans.refundInDashboard(registerId);
+    const refund = await midtrans.notify(app(), midtrans.notification(registerId));
+    expect(refund.json().data).toEqual({ received: true, duplicate: false });
+    // Booked as paid (the account exists), then refunded in full: the result page says it ended.
+    const [row] = await app().db.select().from(registrations).where(eq(registrations.id, registerId));
+    expect(row?.state).toBe('created');
+    expect((await state(registerId)).state).toBe('unsubscribed');
+    const payment = await paymentOf(registerId);
+    expect(payment).toMatchObject({ state: 'refunded', amount: 14900, refundedAmount: 14900 });
+    const subscription = await subscriptionOf(registerId);
+    expect(subscription.status).toBe('unsubscribed');
+
+    expect((await midtrans.notify(app(), settledNotice(registerId))).statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toEqual(payment);
+    expect(await subscriptionOf(registerId)).toEqual(subscription);
+  });
+
+  it('the reconciliation pass books a waiting payment refunded at Midtrans meanwhile, and its refund, once', async () => {
+    const { registerId } = await signUp('shopeepay');
+    midtrans.setStatus(registerId, 'settlement');
+    midtrans.refundInDashboard(registerId, '1000.00');
+    await app().billing.reconcileSignUps(new Date(Date.now() + 6 * 60_000));
+    expect((await state(registerId)).state).toBe('created');
+    const payment = await paymentOf(registerId);
+    expect(payment).toMatchObject({ state: 'partly_refunded', refundedAmount: 1000 });
+    expect((await subscriptionOf(registerId)).status).toBe('trial');
+
+    expect((await midtrans.notify(app(), midtrans.notification(registerId))).statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toEqual(payment);
+  });
+
+  it("a payment of another amount refunded in full in Midtrans's dashboard is no longer owed", async () => {
+    const { registerId } = await signUp('qris');
+    midtrans.setStatus(registerId, 'settlement', '100.00');
+    await midtrans.notify(app(), midtrans.notification(registerId));
+    const owed = await paymentOf(registerId);
+    expect((await refundQueue()).filter((row) => row.id === owed!.id)).toHaveLength(1);
+
+    midtrans.refundInDashboard(registerId);
+    expect((await midtrans.notify(app(), midtrans.notification(registerId))).statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toMatchObject({
+      state: 'refunded',
+      refundedAmount: 100,
+      refundReason: 'amount_mismatch',
+      refundOwedAt: null,
+    });
+    expect((await refundQueue()).filter((row) => row.id === owed!.id)).toHaveLength(0);
+    expect((await state(registerId)).failureCode).toBe('payment_amount_mismatch');
+  });
+
   it('an expired subscriber renews with a local channel: the payment to show, then the notification restarts it', async () => {
     const { registerId } = await signUp('qris');
     midtrans.setStatus(registerId, 'settlement');
