@@ -211,7 +211,8 @@ export const budgets = [
     {
       id: 'payment-step.blocking',
       metric: 'blockingMs',
-      label: 'main thread blocked (long tasks over 50 ms) while the sign-up and its payment step open (median)',
+      label:
+        'main thread blocked (long tasks over 50 ms) from "Continue" to QRIS offered, the account step\'s filling included (median)',
       max: 200,
       unit: 'ms',
     },
