@@ -1,18 +1,8 @@
 import { findLure } from './lure-check';
+import { DISPLAY_NAME_MAX_DIGITS, DISPLAY_NAME_MAX_LENGTH, type DisplayNameProblem } from './display-name-limits';
 
-/**
- * The display name is the one piece of a request's message the requester writes about themselves: "Kabari: <name>
- * asks to see your location". So it must look like a name and nothing else: letters of any script, spaces and the
- * punctuation names use, short, with no web address, email address or phone number that a recipient could follow
- * or call, and no bank's or payment service's name (nor Kabari's) to pass for one. The server holds every sign-up
- * and change of name to it; the web forms say the same problem before sending. Each side words it in its own texts.
- */
-export const DISPLAY_NAME_MAX_LENGTH = 40;
-/** Enough for "Budi 2" or "Rina 1990", too few for a phone number or a bank's short code. */
-export const DISPLAY_NAME_MAX_DIGITS = 4;
-
-export type DisplayNameProblem =
-  'empty' | 'withLink' | 'withPhone' | 'withBrand' | 'characters' | 'digits' | 'tooLong' | 'noLetter';
+// The check itself (the limits and the problems' names are display-name-limits.ts, which a form can take alone: the
+// lure check brings libphonenumber-js and its metadata, ~30 KB, which a sign-up form loads only when it checks a name).
 
 // Letters and their combining marks of any script, decimal digits, the space, . , ' ’ and -.
 const NAME_CHARACTERS = /^[\p{L}\p{M}\p{Nd} .,'\u2019-]*$/u;

@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { displayNameProblem as problemOfName, normaliseDisplayName } from '@kabari/rules/display-name';
 import {
   DISPLAY_NAME_MAX_DIGITS,
   DISPLAY_NAME_MAX_LENGTH,
-  displayNameProblem as problemOfName,
-  normaliseDisplayName,
   type DisplayNameProblem,
-} from '@kabari/rules/display-name';
+} from '@kabari/rules/display-name-limits';
 import { inputMessage, messagesOf, textOf, type Locale, type LocalizedText } from '../lib/messages';
 
 // The rule itself is the one the web forms apply (@kabari/rules/display-name); the server words each problem in

@@ -5,7 +5,8 @@ import Input from 'antd/es/input';
 import { useUserStore } from '@kabari/shared/stores/session-store';
 import { billingNamespace } from '../../i18n/billing-namespace';
 import { updateDisplayName } from './account-api';
-import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/rules/display-name';
+import { displayNameProblem } from '@kabari/rules/display-name';
+import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/rules/display-name-limits';
 import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
 import { OutcomeText, Part, trimmed, useAction } from './account-form-parts';
 

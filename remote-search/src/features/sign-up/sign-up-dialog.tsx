@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
@@ -13,7 +12,7 @@ import { encryptPassword, PasswordEncryptionError } from '@kabari/shared/account
 import { markPasswordPending } from '@kabari/shared/account/password-pending';
 import { rememberSearchedNumber } from '@kabari/shared/requests/searched-number';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
-import { PaymentForm } from '@kabari/shared/payments/payment-form';
+import type { PaymentForm as PaymentFormType } from '@kabari/shared/payments/payment-form';
 import { fetchPaymentTerms, hasNewUserDiscount, type PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import { formatMoney } from '@kabari/rules/money';
 import { routePaths } from '@kabari/shared/routing/route-paths';
@@ -25,7 +24,7 @@ import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
 import { signUpHandlers, type AccountFields } from './sign-up-api';
 import { newSignUpAttempt } from './sign-up-attempt';
 import { termsVersion } from './terms-version';
-import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem } from '@kabari/rules/display-name';
+import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/rules/display-name-limits';
 import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
 import './sign-up-dialog.css';
 
@@ -40,10 +39,46 @@ interface AccountValues {
 
 const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** A number as typed (national Indonesian numbers on the Indonesian site) in E.164, or null if it is not valid. */
-export function phoneE164(value: string, locale: Locale): string | null {
+/**
+ * A number as typed (national Indonesian numbers on the Indonesian site) in E.164, or null if it is not valid.
+ * libphonenumber-js and its metadata (~30 KB) load when a number is first checked: the field is optional.
+ */
+export async function phoneE164(value: string, locale: Locale): Promise<string | null> {
+  const { parsePhoneNumberFromString } = await import('libphonenumber-js');
   const parsed = parsePhoneNumberFromString(value, locale === 'id' ? 'ID' : undefined);
   return parsed?.isValid() ? parsed.number : null;
+}
+
+type PaymentFormComponent = typeof PaymentFormType;
+let paymentFormLoad: Promise<PaymentFormComponent> | null = null;
+
+/**
+ * Step 2's form (the payment methods, the QR code, the card field, PayPal) is a chunk of its own: the first click
+ * then loads and runs only step 1. It is fetched once step 1 is shown and the page is idle, or at once on step 2;
+ * a failed load is tried again next time.
+ */
+function loadPaymentForm(): Promise<PaymentFormComponent> {
+  paymentFormLoad ??= import('@kabari/shared/payments/payment-form').then(
+    (module) => module.PaymentForm,
+    (error: unknown) => {
+      paymentFormLoad = null;
+      throw error;
+    },
+  );
+  return paymentFormLoad;
+}
+
+/** The server's rule for a name (its lure check brings libphonenumber-js): loaded on the first check. */
+const loadNameCheck = () => import('@kabari/rules/display-name').then((module) => module.displayNameProblem);
+
+/** Runs `task` when the browser is idle (a short timeout where requestIdleCallback is missing); returns a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(task, { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(task, 200);
+  return () => clearTimeout(handle);
 }
 
 /** The new user's email is taken: the server says so with a 409. */
@@ -74,6 +109,8 @@ export default function SignUpDialog() {
   const [termsFailed, setTermsFailed] = useState(false);
   const [continuing, setContinuing] = useState(false);
   const [accountFailure, setAccountFailure] = useState<string | null>(null);
+  const [PaymentForm, setPaymentForm] = useState<PaymentFormComponent | null>(null);
+  const [paymentFormFailed, setPaymentFormFailed] = useState(false);
   const searchedNumber = productInfo?.searchedNumber ?? null;
 
   const loadTerms = useCallback(() => {
@@ -83,6 +120,32 @@ export default function SignUpDialog() {
   useEffect(() => {
     if (open) loadTerms();
   }, [open, loadTerms]);
+
+  // Step 2's form: fetched while the visitor fills step 1 (the browser idle), or at once when step 2 opens.
+  useEffect(() => {
+    if (!open || PaymentForm || paymentFormFailed) return;
+    let current = true;
+    const load = () =>
+      loadPaymentForm().then(
+        (component) => current && setPaymentForm(() => component),
+        () => current && step === 'payment' && setPaymentFormFailed(true),
+      );
+    if (step === 'payment') {
+      void load();
+      return () => {
+        current = false;
+      };
+    }
+    const cancel = whenIdle(() => {
+      void load();
+      // The name's check too, so that leaving the name field answers at once.
+      loadNameCheck().catch(() => undefined);
+    });
+    return () => {
+      current = false;
+      cancel();
+    };
+  }, [open, step, PaymentForm, paymentFormFailed]);
 
   // Each step starts at its top: the step line takes the focus (and the scroll) when the step changes.
   const stepLine = useRef<HTMLParagraphElement>(null);
@@ -97,6 +160,7 @@ export default function SignUpDialog() {
     setTermsFailed(false);
     loadTerms();
   };
+  const retryPaymentForm = () => setPaymentFormFailed(false);
 
   const close = () => {
     form.resetFields();
@@ -118,10 +182,11 @@ export default function SignUpDialog() {
     try {
       const phone = trimmed(values.phone);
       const password = trimmed(values.password);
+      const phoneNumber = phone ? await phoneE164(phone, locale) : null;
       setAccount({
         email: trimmed(values.email),
         displayName: trimmed(values.displayName),
-        ...(phone ? { phone: phoneE164(phone, locale)! } : {}),
+        ...(phoneNumber ? { phone: phoneNumber } : {}),
         locale,
         ageConfirmed: true,
         termsAccepted: true,
@@ -211,7 +276,14 @@ export default function SignUpDialog() {
               name="phone"
               label={t('phone')}
               validateTrigger="onBlur"
-              rules={[check((value) => !value || phoneE164(value, locale) !== null, t('errors.validPhone'))]}
+              rules={[
+                {
+                  validator: async (_rule: unknown, value: unknown) => {
+                    const phone = trimmed(value);
+                    if (phone && (await phoneE164(phone, locale)) === null) throw new Error(t('errors.validPhone'));
+                  },
+                },
+              ]}
             >
               <Input type="tel" inputMode="tel" autoComplete="tel" maxLength={32} />
             </Form.Item>
@@ -223,11 +295,12 @@ export default function SignUpDialog() {
               rules={[
                 {
                   // The server's rule for a name, in the page's language: no link, no phone number, no symbols.
-                  validator: (_rule: unknown, value: unknown) => {
-                    const problem = displayNameProblem(trimmed(value));
-                    if (!problem) return Promise.resolve();
-                    const text = problem === 'empty' ? t('errors.enterName') : displayNameProblemText(sayName, problem);
-                    return Promise.reject(new Error(text));
+                  validator: async (_rule: unknown, value: unknown) => {
+                    const problem = (await loadNameCheck())(trimmed(value));
+                    if (!problem) return;
+                    throw new Error(
+                      problem === 'empty' ? t('errors.enterName') : displayNameProblemText(sayName, problem),
+                    );
                   },
                 },
               ]}
@@ -282,7 +355,7 @@ export default function SignUpDialog() {
             <Button type="link" onClick={() => setStep('account')} className="sign-up-dialog__back">
               {t('back')}
             </Button>
-            {terms && account ? (
+            {terms && account && PaymentForm ? (
               <PaymentForm
                 name="sign-up-payment"
                 terms={terms}
@@ -298,8 +371,15 @@ export default function SignUpDialog() {
                 title={t('priceFailed')}
                 action={<Button onClick={retryTerms}>{t('retry')}</Button>}
               />
+            ) : paymentFormFailed ? (
+              <Alert
+                type="error"
+                role="alert"
+                title={t('paymentFailed')}
+                action={<Button onClick={retryPaymentForm}>{t('retry')}</Button>}
+              />
             ) : (
-              <Spin description={t('loadingPrice')} />
+              <Spin description={t(terms ? 'loadingPayment' : 'loadingPrice')} />
             )}
           </div>
         )}
