@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import jsQR from 'jsqr';
 import { CoreApi } from 'midtrans-client';
+import { PNG } from 'pngjs';
 import type { LocalChannel } from '../db/column-values';
 import { minorDigits } from '@kabari/rules/money';
 import type { ChargeOutcome, PaymentProcessor, SavedChargeRequest } from './processor';
@@ -77,6 +79,27 @@ function channelParameters(channel: LocalChannel): Record<string, unknown> {
  */
 const REFUNDABLE_PAYMENT_TYPES = new Set(['qris', 'gopay', 'shopeepay']);
 
+/**
+ * The hosts Midtrans serves a GoPay QR image from (its API, under its current and its former name: its documentation
+ * shows both). No other address is fetched.
+ */
+const MIDTRANS_IMAGE_HOSTS = new Set([
+  'api.midtrans.com',
+  'api.sandbox.midtrans.com',
+  'api.veritrans.co.id',
+  'api.sandbox.veritrans.co.id',
+]);
+
+/** A QR image larger than this is not Midtrans's (theirs are a few kilobytes). */
+const MAX_QR_IMAGE_BYTES = 1_000_000;
+
+/** The text a QR code image (PNG) holds; null when none can be read from it. */
+export function qrTextOf(png: Buffer): string | null {
+  const image = PNG.sync.read(png);
+  const pixels = new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length);
+  return jsQR(pixels, image.width, image.height)?.data || null;
+}
+
 /** Midtrans's refund_key is at most 50 characters: our refund key, hashed, is the same key on every retry. */
 function refundKey(idempotencyKey: string): string {
   return `kabari-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 40)}`;
@@ -135,9 +158,11 @@ export class MidtransProcessor implements PaymentProcessor {
       custom_expiry: { expiry_duration: request.expiryMinutes, unit: 'minute' },
     })) as MidtransAnswer;
     const action = (name: string) => answer.actions?.find((candidate) => candidate.name === name)?.url;
+    const qrString =
+      answer.qr_string ?? (request.channel === 'gopay' ? await this.qrTextAt(action('generate-qr-code')) : null);
     const charge: LocalCharge = {
       providerRef: request.orderId,
-      qrString: answer.qr_string ?? null,
+      qrString,
       deeplinkUrl: action('deeplink-redirect') ?? null,
       vaNumber:
         request.channel === 'mandiri_bill' ? (answer.bill_key ?? null) : (answer.va_numbers?.[0]?.va_number ?? null),
@@ -146,6 +171,28 @@ export class MidtransProcessor implements PaymentProcessor {
     const shown = charge.qrString ?? charge.deeplinkUrl ?? charge.vaNumber;
     if (!shown) throw new Error(`Midtrans answered a ${request.channel} charge without what the payer needs`);
     return charge;
+  }
+
+  /**
+   * GoPay's charge gives its QR code only as an image address (generate-qr-code), for a computer, where the Gojek app
+   * cannot be opened: the image is fetched from Midtrans here and read, so the page draws the same code itself, as it
+   * draws QRIS's (no third-party image on our pages). Null when it cannot be (not a Midtrans address, not a readable
+   * QR, Midtrans failing): the deep link stays, and the page says to open it on the phone.
+   */
+  private async qrTextAt(url: string | undefined): Promise<string | null> {
+    if (!url) return null;
+    try {
+      const target = new URL(url);
+      const fake = this.settings.apiUrl !== undefined && target.origin === new URL(this.settings.apiUrl).origin;
+      if (!fake && (target.protocol !== 'https:' || !MIDTRANS_IMAGE_HOSTS.has(target.hostname))) return null;
+      const response = await fetch(target, { signal: AbortSignal.timeout(10_000), redirect: 'error' });
+      const length = Number(response.headers.get('content-length') ?? 0);
+      if (!response.ok || length > MAX_QR_IMAGE_BYTES) return null;
+      const bytes = Buffer.from(await response.arrayBuffer());
+      return bytes.length > MAX_QR_IMAGE_BYTES ? null : qrTextOf(bytes);
+    } catch {
+      return null;
+    }
   }
 
   /** The payment as Midtrans has it now; null when Midtrans knows no such order. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import QRCode from 'qrcode';
 
 // Midtrans's Core API played by a local HTTP server, from its documentation: POST /v2/charge (one order id once:
 // a second charge with it is 406), GET /v2/{order_id}/status, POST /v2/{order_id}/expire (407 once expired, 412 once
@@ -55,6 +56,10 @@ export class FakeMidtrans {
   readonly orders = new Map<string, FakeOrder>();
   /** The status call fails (Midtrans unreachable) while set. */
   statusUnavailable = false;
+  /** GoPay's QR image cannot be fetched while set. */
+  qrImageUnavailable = false;
+  /** GoPay's charge names its QR image under an origin that is not the API's while set. */
+  qrImageElsewhere = false;
   base = '';
   private server: Server | undefined;
 
@@ -62,6 +67,22 @@ export class FakeMidtrans {
 
   async start() {
     this.server = createServer((request, response) => {
+      // GoPay's QR image (generate-qr-code): a PNG anyone with its address may load, as an <img> would.
+      const image = /^\/v2\/gopay\/([\w-]+)\/qr-code$/.exec(request.url ?? '');
+      if (image) {
+        this.calls.push({ method: request.method ?? 'GET', path: request.url!, body: {} });
+        const text = this.gopayQrText(image[1]!);
+        if (!text || this.qrImageUnavailable) {
+          response.writeHead(404, { 'content-type': 'application/json' });
+          response.end('{"status_code":"404"}');
+          return;
+        }
+        void QRCode.toBuffer(text, { type: 'png' }).then((png) => {
+          response.writeHead(200, { 'content-type': 'image/png' });
+          response.end(png);
+        });
+        return;
+      }
       void this.answer(request).then(([status, value]) => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(value));
@@ -131,6 +152,14 @@ export class FakeMidtrans {
       .update(`${fields.order_id}${fields.status_code}${fields.gross_amount}${key}`)
       .digest('hex');
     return { ...fields, signature_key: signature };
+  }
+
+  /** The QRIS payload GoPay's QR image for this transaction holds (made up: no app pays it). */
+  gopayQrText(transactionId: string): string | null {
+    const order = [...this.orders.values()].find((candidate) => candidate.transaction_id === transactionId);
+    return order?.payment_type === 'gopay'
+      ? `00020101021126610014COM.GO-JEK.WWW0118${order.order_id}5204549953033605802ID6304GPAY`
+      : null;
   }
 
   /** Posts a notification to the app's webhook as Midtrans does. */
@@ -217,8 +246,10 @@ export class FakeMidtrans {
       answer.actions = [{ name: 'generate-qr-code', method: 'GET', url: `${actions}/qr-code` }];
     }
     if (type === 'gopay') {
+      // Elsewhere: the same image, served under another origin (localhost, not the API's 127.0.0.1).
+      const image = `${this.qrImageElsewhere ? actions.replace('127.0.0.1', 'localhost') : actions}/qr-code`;
       answer.actions = [
-        { name: 'generate-qr-code', method: 'GET', url: `${actions}/qr-code` },
+        { name: 'generate-qr-code', method: 'GET', url: image },
         {
           name: 'deeplink-redirect',
           method: 'GET',

@@ -172,6 +172,19 @@ describe('the local payment waiting view', () => {
     expect(screen.queryByRole('link', { name: 'Open GoPay' })).toBeNull();
   });
 
+  it('on a computer without GoPay’s QR code (Midtrans’s image could not be read), keeps the link and says where it opens', async () => {
+    const { qrString: _none, ...withoutQr } = qris;
+    const gopay: LocalPayment = {
+      ...withoutQr,
+      channel: 'gopay',
+      deeplinkUrl: 'gojek://gopay/merchanttransfer?tref=1',
+    };
+    await renderAt('/register', <LocalPaymentView payment={gopay} registerId="r6" locale="en" />);
+    expect(screen.queryByRole('img', { name: /^QR code to pay/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Open GoPay' })).toHaveAttribute('href', gopay.deeplinkUrl);
+    expect(screen.getByText(/GoPay opens on a phone: open this page on your phone to pay/)).toBeInTheDocument();
+  });
+
   it('in the sandbox, a clearly labelled button simulates the payment', async () => {
     jest.useRealTimers();
     const path = '/api/v1/personnal/sandboxPayments/{id}/pay';

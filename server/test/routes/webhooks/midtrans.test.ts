@@ -41,6 +41,8 @@ describeEachDatabase('Midtrans', (driver) => {
   afterEach(() => {
     app().billing.clock.set(null);
     midtrans.statusUnavailable = false;
+    midtrans.qrImageUnavailable = false;
+    midtrans.qrImageElsewhere = false;
   });
 
   const signUp = async (channel: string, email = freshEmail('midtrans')) => {
@@ -112,6 +114,31 @@ describeEachDatabase('Midtrans', (driver) => {
     expect(bill.payment).toMatchObject({ billerCode: '70012', vaNumber: expect.stringMatching(/^5112/) });
     expect(midtrans.orders.get(bill.registerId)?.payment_type).toBe('echannel');
     expect(await state(bill.registerId)).toEqual({ state: 'querying', payment: bill.payment });
+  });
+
+  it("GoPay: Midtrans's QR image is read into a code the page draws beside the deep link; without it, the deep link alone", async () => {
+    const gopay = await signUp('gopay');
+    const order = midtrans.orders.get(gopay.registerId)!;
+    expect(gopay.payment).toMatchObject({
+      channel: 'gopay',
+      qrString: midtrans.gopayQrText(order.transaction_id),
+      deeplinkUrl: expect.stringContaining('gopay'),
+    });
+    expect(gopay.payment.qrString).toMatch(/^000201/);
+    expect(await state(gopay.registerId)).toMatchObject({ payment: gopay.payment });
+
+    midtrans.qrImageUnavailable = true;
+    const unreadable = await signUp('gopay');
+    expect(unreadable.payment.qrString).toBeUndefined();
+    expect(unreadable.payment.deeplinkUrl).toEqual(expect.stringContaining('gopay'));
+
+    // An image anywhere but at Midtrans is never fetched.
+    midtrans.qrImageUnavailable = false;
+    midtrans.qrImageElsewhere = true;
+    const calls = midtrans.calls.length;
+    const elsewhere = await signUp('gopay');
+    expect(elsewhere.payment.qrString).toBeUndefined();
+    expect(midtrans.calls.slice(calls).some((call) => call.path.includes('qr'))).toBe(false);
   });
 
   it('settles on a genuine notification confirmed by the status call, once; a replay or a late pending changes nothing', async () => {
