@@ -412,6 +412,20 @@ describeEachDatabase('Midtrans', (driver) => {
     expect((await state(registerId)).failureCode).toBe('payment_amount_mismatch');
   });
 
+  it('a payment refunded in part in the dashboard is not taken as refunded: our full refund goes to the operator', async () => {
+    const { registerId } = await signUp('qris');
+    midtrans.setStatus(registerId, 'settlement');
+    midtrans.refundInDashboard(registerId, '1000.00');
+    const processor = app().billing.midtrans!;
+    await expect(processor.refund(registerId, 'refund:test-partial')).rejects.toMatchObject({
+      code: 'midtrans_412',
+    });
+    midtrans.refundInDashboard(registerId);
+    const calls = midtrans.calls.length;
+    await expect(processor.refund(registerId, 'refund:test-partial')).resolves.toBeUndefined();
+    expect(midtrans.calls.slice(calls).map((call) => call.path)).toEqual([`/v2/${registerId}/status`]);
+  });
+
   it('an expired subscriber renews with a local channel: the payment to show, then the notification restarts it', async () => {
     const { registerId } = await signUp('qris');
     midtrans.setStatus(registerId, 'settlement');
