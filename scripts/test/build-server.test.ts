@@ -47,7 +47,14 @@ describe("the server's production build (scripts/lib/build-server.mjs)", () => {
         .readdirSync(rules)
         .filter((name) => name.endsWith('.js'))
         .sort(),
-    ).toEqual(['display-name.js', 'link-detector.js', 'lure-check.js', 'money.js', 'quick-exit.js']);
+    ).toEqual([
+      'display-name-limits.js',
+      'display-name.js',
+      'link-detector.js',
+      'lure-check.js',
+      'money.js',
+      'quick-exit.js',
+    ]);
     const answer = execFileSync(process.execPath, [
       '-e',
       `const { displayNameProblem } = require(${JSON.stringify(path.join(output, 'auth/display-name.js'))});
@@ -65,6 +72,7 @@ describe("the server's production build (scripts/lib/build-server.mjs)", () => {
       name: "A name cannot contain the name of a bank or a payment service, nor Kabari's",
       subject: expect.stringContaining('Rp 449.000'),
       rulesFrom: [
+        'node_modules/@kabari/rules/display-name-limits.js',
         'node_modules/@kabari/rules/display-name.js',
         'node_modules/@kabari/rules/link-detector.js',
         'node_modules/@kabari/rules/lure-check.js',

@@ -52,20 +52,27 @@ function isNullType(schema: unknown): boolean {
 function withNullablesFolded(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withNullablesFolded);
   if (typeof schema !== 'object' || schema === null) return schema;
-  const branches = (schema as { anyOf?: unknown }).anyOf;
-  if (Array.isArray(branches) && branches.length === 2 && Object.keys(schema).length === 1) {
+  const { anyOf: branches, ...rest } = schema as { anyOf?: unknown };
+  const annotationsOnly = Object.keys(rest).every((key) => ANNOTATIONS.has(key));
+  if (Array.isArray(branches) && branches.length === 2 && annotationsOnly) {
     const value = branches.find((branch) => !isNullType(branch)) as Record<string, unknown> | undefined;
     const typed =
       value &&
       branches.some(isNullType) &&
       typeof value.type === 'string' &&
       !('anyOf' in value || 'oneOf' in value || 'allOf' in value);
-    if (typed) return { ...(withNullablesFolded(value) as object), nullable: true };
+    if (typed) return { ...rest, ...(withNullablesFolded(value) as object), nullable: true };
   }
+  // A union that stays one is checked branch by branch by fast-json-stringify's validator, which does not know
+  // `nullable`: its branches are left as zod wrote them.
+  if ('anyOf' in (schema as object) || 'oneOf' in (schema as object)) return schema;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) copy[key] = withNullablesFolded(value);
   return copy;
 }
+
+/** Keys beside a nullable value's union that say nothing about what is written. */
+const ANNOTATIONS = new Set(['description', 'title']);
 
 /** A response schema as JSON Schema, and its writer once built. */
 interface CompiledSchema {

@@ -85,6 +85,20 @@ describe('responseSerializerCompiler', () => {
     expect(JSON.parse(write({ items: [falsy] }))).toEqual({ items: [falsy] });
   });
 
+  it('writes a described nullable object whose properties are nullable too, set and null', () => {
+    const write = compile(
+      z.object({
+        whatsapp: z
+          .object({ fallback: z.enum(['sms', 'limit']).nullable() })
+          .nullable()
+          .describe('Sent by WhatsApp'),
+      }),
+    );
+    for (const whatsapp of [null, { fallback: null }, { fallback: 'sms' }]) {
+      expect(JSON.parse(write({ whatsapp }))).toEqual({ whatsapp });
+    }
+  });
+
   it('drops a property the schema does not name inside a union or a nullable object too, as zod did', () => {
     const kind = z.union([
       z.object({ kind: z.literal('sms'), phone: z.string() }),
