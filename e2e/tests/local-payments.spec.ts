@@ -22,7 +22,19 @@ async function openPaymentStep(page: Page): Promise<Locator> {
   await facts.getByRole('button', { name: 'Lanjutkan' }).click();
   const dialog = page.getByRole('dialog', { name: 'Buat akun Anda' });
   await expect(dialog.getByLabel('Email')).toBeFocused();
-  await dialog.getByLabel('Email').fill(newEmail());
+  // Refused while empty: each field says what it lacks and the cursor goes to the first one.
+  await dialog.getByRole('button', { name: 'Lanjut ke pembayaran' }).click();
+  await expect(dialog.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+  await expect(dialog.getByLabel('Email')).toHaveAccessibleDescription(/^Silakan masukkan alamat email Anda/);
+  expect(await axeViolations(page), 'the account step with its errors at 360 px').toEqual([]);
+  const email = newEmail();
+  await dialog.getByLabel('Email').fill(email);
+  // Escape, even twice, leaves the half-filled form open: only its close button closes it.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(dialog.getByLabel('Email')).toHaveValue(email);
+  await expect(dialog.getByLabel('Email')).toBeVisible();
   await dialog.getByLabel('Nama Anda').fill('Rina');
   await dialog.getByRole('checkbox', { name: /18 tahun atau lebih/ }).check();
   await dialog

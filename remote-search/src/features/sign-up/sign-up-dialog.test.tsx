@@ -14,6 +14,18 @@ jest.mock('@kabari/shared/account/password-encryption', () => ({
   PasswordEncryptionError: class extends Error {},
 }));
 
+// jsdom has no modal dialogs: showModal and close as a browser's, the top layer and the inert page aside.
+const showModal = jest.fn(function (this: HTMLDialogElement) {
+  this.setAttribute('open', '');
+});
+beforeAll(() => {
+  HTMLDialogElement.prototype.showModal = showModal;
+  HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+});
+
 const sandboxTerms: PaymentTerms = {
   currencyCode: 'USD',
   firstDayDebitAmount: 0.99,
@@ -88,6 +100,65 @@ describe('SignUpDialog', () => {
     expect(await screen.findByText('Enter valid email address')).toBeInTheDocument();
     // Refused: the number is not kept for the dashboard either.
     expect(sessionStorage.getItem('kabari-searched-number')).toBeNull();
+  });
+
+  it('ties each error and hint to its field, and puts the cursor in the first wrong field', async () => {
+    await openAt('/');
+    const email = field('Email');
+    expect(email).toHaveAccessibleDescription('Your receipts and sign-in codes go here.');
+    expect(email).not.toHaveAttribute('aria-invalid');
+    await userEvent.type(field('Your name'), 'Ana');
+    await userEvent.click(screen.getByRole('checkbox', { name: /Terms of Use/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    await waitFor(() => expect(email).toHaveFocus());
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription(
+      'Please enter your email address Your receipts and sign-in codes go here.',
+    );
+    const adult = screen.getByRole('checkbox', { name: /18 or older/ });
+    expect(adult).toHaveAttribute('aria-invalid', 'true');
+    expect(adult).toHaveAccessibleDescription('You must be 18 or older to use Kabari');
+    expect(field('Your name')).not.toHaveAttribute('aria-invalid');
+    // Leaving a field checks it; fixing it and leaving again clears its error.
+    await userEvent.type(email, 'ana@example.com');
+    await userEvent.type(field('Password (optional)'), 'short');
+    await userEvent.tab();
+    expect(await screen.findByText('Use at least 8 characters')).toBeInTheDocument();
+    expect(email).not.toHaveAttribute('aria-invalid');
+    await userEvent.click(adult);
+    await waitFor(() => expect(adult).not.toHaveAttribute('aria-invalid'));
+    // The password can be shown while typing it.
+    const reveal = screen.getByRole('button', { name: 'Show password' });
+    expect(field('Password (optional)')).toHaveAttribute('type', 'password');
+    await userEvent.click(reveal);
+    expect(reveal).toHaveAttribute('aria-pressed', 'true');
+    expect(field('Password (optional)')).toHaveAttribute('type', 'text');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    await waitFor(() => expect(field('Password (optional)')).toHaveFocus());
+    expect(screen.queryByText('Step 2 of 2: payment')).not.toBeInTheDocument();
+  });
+
+  it('opens as a modal dialog that only its close button closes, not Escape', async () => {
+    const dialog = await openAt('/id');
+    expect(dialog).toHaveAccessibleName('Buat akun Anda');
+    expect(showModal).toHaveBeenCalled();
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.keyboard('{Escape}');
+    const cancel = new Event('cancel', { cancelable: true });
+    dialog.dispatchEvent(cancel);
+    expect(cancel.defaultPrevented).toBe(true);
+    // Closed by the browser anyway (a repeated Escape may not ask): shown again, with what was typed.
+    (dialog as HTMLDialogElement).close();
+    expect(dialog).toHaveAttribute('open');
+    expect(useOverlayStore.getState().open.payment).toBe(true);
+    expect(field('Email')).toHaveValue('ana@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Tutup' }));
+    expect(useOverlayStore.getState().open.payment).toBe(false);
+    expect(dialog).not.toHaveAttribute('open');
+    // Opened again, it starts empty.
+    act(() => useOverlayStore.getState().set('payment', true));
+    await waitFor(() => expect(field('Email')).toHaveFocus());
+    expect(field('Email')).toHaveValue('');
   });
 
   it.each([

@@ -1,12 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentProps,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import Alert from 'antd/es/alert';
-import Button from 'antd/es/button';
-import Checkbox from 'antd/es/checkbox';
-import Form from 'antd/es/form';
-import Input, { type InputRef } from 'antd/es/input';
-import Modal from 'antd/es/modal';
-import Spin from 'antd/es/spin';
 import { isApiError } from '@kabari/shared/api/api-error';
 import { encryptPassword, PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { markPasswordPending } from '@kabari/shared/account/password-pending';
@@ -18,7 +22,6 @@ import { formatMoney } from '@kabari/rules/money';
 import { routePaths } from '@kabari/shared/routing/route-paths';
 import { useLocation, useNavigate } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
-import { AntdScope } from '@kabari/shared/ui/antd-scope';
 import { isValidEmail } from '@kabari/shared/validation/email';
 import { searchSignUpNamespace } from '../../i18n/search-sign-up-namespace';
 import { signUpHandlers, type AccountFields } from './sign-up-api';
@@ -28,16 +31,24 @@ import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/rules/display-name-limits';
 import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
 import './sign-up-dialog.css';
 
-interface AccountValues {
-  email?: string;
-  phone?: string;
-  displayName?: string;
-  password?: string;
-  adult?: boolean;
-  terms?: boolean;
-}
+type TextField = 'email' | 'phone' | 'displayName' | 'password';
+type BoxField = 'adult' | 'terms';
+type Field = TextField | BoxField;
+type AccountValues = Record<TextField, string> & Record<BoxField, boolean>;
+type FieldErrors = Partial<Record<Field, string>>;
 
-const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+/** The order the fields are shown in: the first wrong one takes the focus when Continue is refused. */
+const fieldOrder: readonly Field[] = ['email', 'phone', 'displayName', 'password', 'adult', 'terms'];
+const emptyAccount: AccountValues = {
+  email: '',
+  phone: '',
+  displayName: '',
+  password: '',
+  adult: false,
+  terms: false,
+};
+
+const trimmed = (value: string) => value.trim();
 
 /**
  * A number as typed (national Indonesian numbers on the Indonesian site) in E.164, or null if it is not valid.
@@ -49,17 +60,28 @@ export async function phoneE164(value: string, locale: Locale): Promise<string |
   return parsed?.isValid() ? parsed.number : null;
 }
 
-type PaymentFormComponent = typeof PaymentFormType;
+type PaymentFormComponent = (props: ComponentProps<typeof PaymentFormType>) => ReactNode;
 let paymentFormLoad: Promise<PaymentFormComponent> | null = null;
 
 /**
- * Step 2's form (the payment methods, the QR code, the card field, PayPal) is a chunk of its own: the first click
- * then loads and runs only step 1. It is fetched once step 1 is shown and the page is idle, or at once on step 2;
- * a failed load is tried again next time.
+ * Step 2's form (the payment methods, the QR code, the card field, PayPal) is a chunk of its own, and the only part
+ * of the dialog that uses antd: antd's theme comes with it, so step 1 runs none of antd's rendering or runtime
+ * styles. It is fetched once step 1 is shown and the page is idle, or at once on step 2; a failed load is tried
+ * again next time.
  */
 function loadPaymentForm(): Promise<PaymentFormComponent> {
-  paymentFormLoad ??= import('@kabari/shared/payments/payment-form').then(
-    (module) => module.PaymentForm,
+  paymentFormLoad ??= Promise.all([
+    import('@kabari/shared/payments/payment-form'),
+    import('@kabari/shared/ui/antd-scope'),
+  ]).then(
+    ([{ PaymentForm }, { AntdScope }]) =>
+      function ScopedPaymentForm(props: ComponentProps<typeof PaymentFormType>) {
+        return (
+          <AntdScope>
+            <PaymentForm {...props} />
+          </AntdScope>
+        );
+      },
     (error: unknown) => {
       paymentFormLoad = null;
       throw error;
@@ -90,6 +112,9 @@ function isEmailInUse(error: unknown): boolean {
  * The sign-up dialog, opened by the overlay store's `payment` flag, e.g. by the home search
  * with productInfo {searchedNumber}. Step 1 creates the account's details, step 2 pays; a paid sign-up
  * goes to the register result screen, which polls until the account exists and signs the user in.
+ *
+ * Step 1 is a plain form in a native modal dialog, without antd: on a phone, antd's rendering and runtime styles
+ * held the main thread for most of a second on "Continue". Only step 2's payment form uses antd.
  */
 export default function SignUpDialog() {
   const { t } = useTranslation(searchSignUpNamespace);
@@ -100,8 +125,12 @@ export default function SignUpDialog() {
   const { pathname } = useLocation();
   const locale = localeFromPath(pathname);
   const navigate = useNavigate();
-  const [form] = Form.useForm<AccountValues>();
-  const emailInput = useRef<InputRef>(null);
+  const ids = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  const [values, setValues] = useState<AccountValues>(emptyAccount);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [passwordShown, setPasswordShown] = useState(false);
   const [step, setStep] = useState<'account' | 'payment'>('account');
   const [account, setAccount] = useState<AccountFields | null>(null);
   const [attempt] = useState(newSignUpAttempt);
@@ -120,6 +149,19 @@ export default function SignUpDialog() {
   useEffect(() => {
     if (open) loadTerms();
   }, [open, loadTerms]);
+
+  // The native dialog follows the store's flag: modal (the page behind is inert, the focus stays inside), opened on
+  // the email field.
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) {
+      element.showModal();
+      inputs.current.email?.focus();
+    } else if (!open && element.open) {
+      element.close();
+    }
+  }, [open]);
 
   // Step 2's form: fetched while the visitor fills step 1 (the browser idle), or at once when step 2 opens.
   useEffect(() => {
@@ -163,23 +205,120 @@ export default function SignUpDialog() {
   const retryPaymentForm = () => setPaymentFormFailed(false);
 
   const close = () => {
-    form.resetFields();
+    checks.current = {};
+    setValues(emptyAccount);
+    setErrors({});
+    setPasswordShown(false);
     setStep('account');
     setAccount(null);
     setAccountFailure(null);
     setOverlay('payment', false);
   };
 
-  const continueToPayment = async () => {
-    let values: AccountValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
+  // Only the close button closes the dialog, like the app's other dialogs, so that a half-filled form is not lost:
+  // Escape (and a phone's back gesture, a "cancel" too) does nothing.
+  const refuseCancel = (event: SyntheticEvent) => event.preventDefault();
+  const refuseEscape = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') event.preventDefault();
+  };
+  // A browser may still close a modal dialog on a repeated Escape without asking: it is shown again, as it was.
+  const keepOpen = () => {
+    const element = dialog.current;
+    if (element && !element.open && useOverlayStore.getState().open.payment) element.showModal();
+  };
+
+  /** What is wrong with a field's value, in words; null if nothing. */
+  const problemOf = async (field: Field, account: AccountValues): Promise<string | null> => {
+    switch (field) {
+      case 'email': {
+        const email = trimmed(account.email);
+        if (!email) return t('errors.enterEmail');
+        return isValidEmail(email) ? null : t('errors.validEmail');
+      }
+      case 'phone': {
+        const phone = trimmed(account.phone);
+        return phone && (await phoneE164(phone, locale)) === null ? t('errors.validPhone') : null;
+      }
+      case 'displayName': {
+        // The server's rule for a name, in the page's language: no link, no phone number, no symbols.
+        const problem = (await loadNameCheck())(trimmed(account.displayName));
+        if (!problem) return null;
+        return problem === 'empty' ? t('errors.enterName') : displayNameProblemText(sayName, problem);
+      }
+      case 'password': {
+        const password = trimmed(account.password);
+        return password && password.length < 8 ? t('errors.passwordShort') : null;
+      }
+      case 'adult':
+        return account.adult ? null : t('errors.adult');
+      case 'terms':
+        return account.terms ? null : t('errors.terms');
     }
+  };
+
+  // Each field's latest check wins: an answer that comes back after a newer check, or after the dialog was closed,
+  // is dropped.
+  const checkRuns = useRef(0);
+  const checks = useRef<Partial<Record<Field, number>>>({});
+  const check = async (field: Field, account: AccountValues): Promise<string | null> => {
+    checkRuns.current += 1;
+    const run = checkRuns.current;
+    checks.current[field] = run;
+    // A check that cannot load (the name's rule, the phone's parser) leaves the verdict to the server.
+    const problem = await problemOf(field, account).catch(() => null);
+    if (checks.current[field] === run) {
+      setErrors((current) => {
+        if ((current[field] ?? null) === problem) return current;
+        const next = { ...current };
+        if (problem) next[field] = problem;
+        else delete next[field];
+        return next;
+      });
+    }
+    return problem;
+  };
+
+  // A field is checked when it is left. Left by pressing on something below it (a checkbox, Continue), its message
+  // waits until the press is over: shown at once, it would move what is under the pointer and lose the click.
+  const pressing = useRef(false);
+  const waitingChecks = useRef<(() => void)[]>([]);
+  const checkWhenLeft = (field: TextField) => {
+    const run = () => void check(field, values);
+    if (pressing.current) waitingChecks.current.push(run);
+    else run();
+  };
+  const pressStarted = () => {
+    pressing.current = true;
+  };
+  const pressEnded = () => {
+    // After the click that ends the press, which comes right after pointerup.
+    setTimeout(() => {
+      pressing.current = false;
+      const runs = waitingChecks.current;
+      waitingChecks.current = [];
+      runs.forEach((run) => run());
+    });
+  };
+
+  const setText = (field: TextField, value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const setBox = (field: BoxField, checked: boolean) => {
+    const next = { ...values, [field]: checked };
+    setValues(next);
+    void check(field, next);
+  };
+
+  const continueToPayment = async (event: FormEvent) => {
+    event.preventDefault();
+    if (continuing) return;
     setContinuing(true);
     setAccountFailure(null);
     try {
+      const problems = await Promise.all(fieldOrder.map((field) => check(field, values)));
+      const firstWrong = fieldOrder.find((_field, index) => problems[index]);
+      if (firstWrong) {
+        inputs.current[firstWrong]?.focus();
+        return;
+      }
       const phone = trimmed(values.phone);
       const password = trimmed(values.password);
       const phoneNumber = phone ? await phoneE164(phone, locale) : null;
@@ -209,7 +348,8 @@ export default function SignUpDialog() {
   const onPaymentFailure = (error: unknown) => {
     if (!isEmailInUse(error)) return false;
     setStep('account');
-    form.setFields([{ name: 'email', errors: [t('errors.emailInUse')] }]);
+    delete checks.current.email;
+    setErrors((current) => ({ ...current, email: t('errors.emailInUse') }));
     return true;
   };
 
@@ -219,171 +359,248 @@ export default function SignUpDialog() {
     close();
   };
 
-  const check = (valid: (value: string) => boolean, message: string) => ({
-    validator: (_rule: unknown, value: unknown) =>
-      valid(trimmed(value)) ? Promise.resolve() : Promise.reject(new Error(message)),
-  });
-  const checked = (message: string) => ({
-    validator: (_rule: unknown, value: unknown) =>
-      value === true ? Promise.resolve() : Promise.reject(new Error(message)),
-  });
   const link = (path: string) => <a href={localizePath(path, locale)} target="_blank" rel="noopener noreferrer" />;
+  const idOf = (field: Field) => `${ids}-${field}`;
+  /** What ties a control to its error and its hint. */
+  const control = (field: Field, hint: boolean) => {
+    const describedBy = [errors[field] ? `${idOf(field)}-error` : '', hint ? `${idOf(field)}-hint` : '']
+      .filter(Boolean)
+      .join(' ');
+    return {
+      id: idOf(field),
+      name: field,
+      'aria-invalid': errors[field] ? true : undefined,
+      'aria-describedby': describedBy || undefined,
+    };
+  };
+  const errorOf = (field: Field) =>
+    errors[field] ? (
+      <p id={`${idOf(field)}-error`} className="sign-up-dialog__error">
+        {errors[field]}
+      </p>
+    ) : null;
+  const hintOf = (field: Field, hint: string) => (
+    <p id={`${idOf(field)}-hint`} className="sign-up-dialog__hint">
+      {hint}
+    </p>
+  );
+  const textField = (field: TextField) => ({
+    ...control(field, field !== 'phone'),
+    value: values[field],
+    onChange: (event: { target: { value: string } }) => setText(field, event.target.value),
+  });
 
   return (
-    <AntdScope>
-      <Modal
-        open={open}
-        title={t('title')}
-        onCancel={close}
-        footer={null}
-        // Like the app's other dialogs: only the close button closes it, so a half-filled form is not lost.
-        keyboard={false}
-        mask={{ closable: false }}
-        closable={{ 'aria-label': t('close') }}
-        afterOpenChange={(opened) => opened && step === 'account' && emailInput.current?.focus()}
-        width={520}
-        className="sign-up-dialog"
+    <dialog
+      ref={dialog}
+      className="sign-up-dialog"
+      aria-labelledby={`${ids}-title`}
+      onCancel={refuseCancel}
+      onKeyDown={refuseEscape}
+      onClose={keepOpen}
+      onPointerDown={pressStarted}
+      onPointerUp={pressEnded}
+      onPointerCancel={pressEnded}
+    >
+      <div className="sign-up-dialog__header">
+        <h2 id={`${ids}-title`} className="sign-up-dialog__title">
+          {t('title')}
+        </h2>
+        <button type="button" className="sign-up-dialog__close" aria-label={t('close')} onClick={close}>
+          <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+            <path d="M3 3l10 10M13 3L3 13" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+          </svg>
+        </button>
+      </div>
+      <p className="sign-up-dialog__step" aria-live="polite" ref={stepLine} tabIndex={-1}>
+        {t(step === 'account' ? 'step.account' : 'step.payment')}
+      </p>
+      {searchedNumber && step === 'account' && (
+        <p className="sign-up-dialog__searched">{t('searchedFor', { number: searchedNumber })}</p>
+      )}
+
+      <form
+        name="sign-up"
+        className="sign-up-dialog__form"
+        noValidate
+        hidden={step !== 'account'}
+        onSubmit={(event) => void continueToPayment(event)}
       >
-        <p className="sign-up-dialog__step" aria-live="polite" ref={stepLine} tabIndex={-1}>
-          {t(step === 'account' ? 'step.account' : 'step.payment')}
-        </p>
-        {searchedNumber && step === 'account' && (
-          <p className="sign-up-dialog__searched">{t('searchedFor', { number: searchedNumber })}</p>
-        )}
-
-        <div hidden={step !== 'account'}>
-          <Form
-            name="sign-up"
-            form={form}
-            layout="vertical"
-            requiredMark={false}
-            noValidate
-            onFinish={() => void continueToPayment()}
-          >
-            <Form.Item
-              name="email"
-              label={t('email')}
-              extra={t('emailHint')}
-              validateTrigger="onBlur"
-              rules={[
-                check(Boolean, t('errors.enterEmail')),
-                check((value) => !value || isValidEmail(value), t('errors.validEmail')),
-              ]}
+        <div className="sign-up-dialog__field">
+          <label htmlFor={idOf('email')}>{t('email')}</label>
+          <input
+            {...textField('email')}
+            ref={(element) => {
+              inputs.current.email = element;
+            }}
+            onBlur={() => checkWhenLeft('email')}
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            maxLength={254}
+          />
+          {errorOf('email')}
+          {hintOf('email', t('emailHint'))}
+        </div>
+        <div className="sign-up-dialog__field">
+          <label htmlFor={idOf('phone')}>{t('phone')}</label>
+          <input
+            {...textField('phone')}
+            ref={(element) => {
+              inputs.current.phone = element;
+            }}
+            onBlur={() => checkWhenLeft('phone')}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            maxLength={32}
+          />
+          {errorOf('phone')}
+        </div>
+        <div className="sign-up-dialog__field">
+          <label htmlFor={idOf('displayName')}>{t('displayName')}</label>
+          <input
+            {...textField('displayName')}
+            ref={(element) => {
+              inputs.current.displayName = element;
+            }}
+            onBlur={() => checkWhenLeft('displayName')}
+            type="text"
+            autoComplete="name"
+            maxLength={DISPLAY_NAME_MAX_LENGTH}
+          />
+          {errorOf('displayName')}
+          {hintOf('displayName', t('displayNameHint'))}
+        </div>
+        <div className="sign-up-dialog__field">
+          <label htmlFor={idOf('password')}>{t('password')}</label>
+          <div className="sign-up-dialog__password">
+            <input
+              {...textField('password')}
+              ref={(element) => {
+                inputs.current.password = element;
+              }}
+              onBlur={() => checkWhenLeft('password')}
+              type={passwordShown ? 'text' : 'password'}
+              autoComplete="new-password"
+              maxLength={100}
+            />
+            <button
+              type="button"
+              className="sign-up-dialog__reveal"
+              aria-label={t('showPassword')}
+              aria-pressed={passwordShown}
+              aria-controls={idOf('password')}
+              onClick={() => setPasswordShown((shown) => !shown)}
             >
-              <Input ref={emailInput} type="email" inputMode="email" autoComplete="email" maxLength={254} />
-            </Form.Item>
-            <Form.Item
-              name="phone"
-              label={t('phone')}
-              validateTrigger="onBlur"
-              rules={[
-                {
-                  validator: async (_rule: unknown, value: unknown) => {
-                    const phone = trimmed(value);
-                    if (phone && (await phoneE164(phone, locale)) === null) throw new Error(t('errors.validPhone'));
-                  },
-                },
-              ]}
-            >
-              <Input type="tel" inputMode="tel" autoComplete="tel" maxLength={32} />
-            </Form.Item>
-            <Form.Item
-              name="displayName"
-              label={t('displayName')}
-              extra={t('displayNameHint')}
-              validateTrigger="onBlur"
-              rules={[
-                {
-                  // The server's rule for a name, in the page's language: no link, no phone number, no symbols.
-                  validator: async (_rule: unknown, value: unknown) => {
-                    const problem = (await loadNameCheck())(trimmed(value));
-                    if (!problem) return;
-                    throw new Error(
-                      problem === 'empty' ? t('errors.enterName') : displayNameProblemText(sayName, problem),
-                    );
-                  },
-                },
-              ]}
-            >
-              <Input autoComplete="name" maxLength={DISPLAY_NAME_MAX_LENGTH} />
-            </Form.Item>
-            <Form.Item
-              name="password"
-              label={t('password')}
-              extra={t('passwordHint')}
-              validateTrigger="onBlur"
-              rules={[check((value) => !value || value.length >= 8, t('errors.passwordShort'))]}
-            >
-              <Input.Password autoComplete="new-password" maxLength={100} />
-            </Form.Item>
-
-            {terms && hasNewUserDiscount(terms) && (
-              <Alert
-                type="success"
-                className="sign-up-dialog__discount"
-                title={t('discount', {
-                  first: formatMoney(terms.firstDayDebitAmount, terms.currencyCode, locale),
-                  amount: formatMoney(terms.amount, terms.currencyCode, locale),
-                  period: terms.period,
-                })}
-              />
-            )}
-
-            <Form.Item name="adult" valuePropName="checked" rules={[checked(t('errors.adult'))]}>
-              <Checkbox>{t('adult')}</Checkbox>
-            </Form.Item>
-            <Form.Item name="terms" valuePropName="checked" rules={[checked(t('errors.terms'))]}>
-              <Checkbox>
-                <Trans
-                  t={t}
-                  i18nKey="terms"
-                  components={{ terms: link(routePaths.termsOfUse), privacy: link(routePaths.privacyPolicy) }}
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <path
+                  d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
                 />
-              </Checkbox>
-            </Form.Item>
-            {accountFailure && (
-              <Alert type="error" role="alert" title={accountFailure} className="sign-up-dialog__failure" />
-            )}
-            <Button type="primary" htmlType="submit" block size="large" loading={continuing}>
-              {t('continue')}
-            </Button>
-          </Form>
+                <circle cx="12" cy="12" r="3" fill="none" stroke="currentColor" strokeWidth="1.8" />
+                {!passwordShown && <path d="M4 20L20 4" stroke="currentColor" strokeWidth="1.8" />}
+              </svg>
+            </button>
+          </div>
+          {errorOf('password')}
+          {hintOf('password', t('passwordHint'))}
         </div>
 
-        {step === 'payment' && (
-          <div>
-            <Button type="link" onClick={() => setStep('account')} className="sign-up-dialog__back">
-              {t('back')}
-            </Button>
-            {terms && account && PaymentForm ? (
-              <PaymentForm
-                name="sign-up-payment"
-                terms={terms}
-                locale={locale}
-                handlers={signUpHandlers(account, attempt)}
-                onPaid={paid}
-                onFailure={onPaymentFailure}
-              />
-            ) : termsFailed ? (
-              <Alert
-                type="error"
-                role="alert"
-                title={t('priceFailed')}
-                action={<Button onClick={retryTerms}>{t('retry')}</Button>}
-              />
-            ) : paymentFormFailed ? (
-              <Alert
-                type="error"
-                role="alert"
-                title={t('paymentFailed')}
-                action={<Button onClick={retryPaymentForm}>{t('retry')}</Button>}
-              />
-            ) : (
-              <Spin description={t(terms ? 'loadingPayment' : 'loadingPrice')} />
-            )}
-          </div>
+        {terms && hasNewUserDiscount(terms) && (
+          <p className="sign-up-dialog__discount">
+            {t('discount', {
+              first: formatMoney(terms.firstDayDebitAmount, terms.currencyCode, locale),
+              amount: formatMoney(terms.amount, terms.currencyCode, locale),
+              period: terms.period,
+            })}
+          </p>
         )}
-      </Modal>
-    </AntdScope>
+
+        <div className="sign-up-dialog__field sign-up-dialog__field--box">
+          <input
+            {...control('adult', false)}
+            ref={(element) => {
+              inputs.current.adult = element;
+            }}
+            type="checkbox"
+            checked={values.adult}
+            onChange={(event) => setBox('adult', event.target.checked)}
+          />
+          <label htmlFor={idOf('adult')}>{t('adult')}</label>
+          {errorOf('adult')}
+        </div>
+        <div className="sign-up-dialog__field sign-up-dialog__field--box">
+          <input
+            {...control('terms', false)}
+            ref={(element) => {
+              inputs.current.terms = element;
+            }}
+            type="checkbox"
+            checked={values.terms}
+            onChange={(event) => setBox('terms', event.target.checked)}
+          />
+          <label htmlFor={idOf('terms')}>
+            <Trans
+              t={t}
+              i18nKey="terms"
+              components={{ terms: link(routePaths.termsOfUse), privacy: link(routePaths.privacyPolicy) }}
+            />
+          </label>
+          {errorOf('terms')}
+        </div>
+        {accountFailure && (
+          <p role="alert" className="sign-up-dialog__alert sign-up-dialog__alert--error">
+            {accountFailure}
+          </p>
+        )}
+        <button
+          type="submit"
+          className="sign-up-dialog__continue"
+          aria-disabled={continuing || undefined}
+          data-busy={continuing || undefined}
+        >
+          {t('continue')}
+        </button>
+      </form>
+
+      {step === 'payment' && (
+        <div>
+          <button type="button" onClick={() => setStep('account')} className="sign-up-dialog__back">
+            {t('back')}
+          </button>
+          {terms && account && PaymentForm ? (
+            <PaymentForm
+              name="sign-up-payment"
+              terms={terms}
+              locale={locale}
+              handlers={signUpHandlers(account, attempt)}
+              onPaid={paid}
+              onFailure={onPaymentFailure}
+            />
+          ) : termsFailed ? (
+            <div role="alert" className="sign-up-dialog__alert sign-up-dialog__alert--error">
+              <p>{t('priceFailed')}</p>
+              <button type="button" className="sign-up-dialog__retry" onClick={retryTerms}>
+                {t('retry')}
+              </button>
+            </div>
+          ) : paymentFormFailed ? (
+            <div role="alert" className="sign-up-dialog__alert sign-up-dialog__alert--error">
+              <p>{t('paymentFailed')}</p>
+              <button type="button" className="sign-up-dialog__retry" onClick={retryPaymentForm}>
+                {t('retry')}
+              </button>
+            </div>
+          ) : (
+            <p role="status" className="sign-up-dialog__loading">
+              {t(terms ? 'loadingPayment' : 'loadingPrice')}
+            </p>
+          )}
+        </div>
+      )}
+    </dialog>
   );
 }
