@@ -183,9 +183,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     }
     const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (statusCode >= 500) {
-      // The details stay in the log; the client only learns that it failed.
+      // The details stay in the log; the client only learns that it failed, or what to do when we wrote it for them
+      // (a provider out of reach: try again, nothing was changed).
       request.log.error({ err: error }, 'Request failed');
-      return reply.code(statusCode).send(failure(statusCode, sayCommon('serverError')[locale]));
+      const written = error instanceof HttpError && error.texts ? error.messageIn(locale) : null;
+      return reply.code(statusCode).send(failure(statusCode, written ?? sayCommon('serverError')[locale]));
     }
     if (error instanceof HttpError) {
       reply.headers(error.headers);

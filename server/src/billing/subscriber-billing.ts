@@ -54,10 +54,18 @@ export async function subscriptionNow(deps: SubscriptionDeps, userId: string) {
     () => userId,
   );
   if (!subscription) throw new HttpError(404, say('noSubscription'));
-  const now = deps.billing.clock.now();
+  return subscriptionWithWaiting(deps, subscription, deps.billing.clock.now());
+}
+
+/** subscribe/info's answer for a subscription read by the caller (from the cache, or afresh after a change). */
+export async function subscriptionWithWaiting(
+  deps: Pick<SubscriptionDeps, 'db' | 'billing'>,
+  subscription: Subscription,
+  now: Date,
+) {
   const info = subscriptionInfo(subscription, now, processorsOf(deps.billing));
   const mayWait = info.expiredStatus === 1 || renewsWhenPaid(subscription);
-  const waiting = mayWait ? await findWaitingLocalPaymentOf(deps.db, userId, now) : undefined;
+  const waiting = mayWait ? await findWaitingLocalPaymentOf(deps.db, subscription.userId, now) : undefined;
   const waitingPayment = waiting
     ? { registerId: waiting.registrationId, payment: localPaymentView(waiting, deps.billing.config) }
     : null;

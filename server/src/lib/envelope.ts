@@ -49,8 +49,8 @@ export const errorResponses = {
 } as const;
 
 /**
- * An error whose message is safe to show to the client (4xx only). Given a text in both languages (from a
- * `messagesOf` section), the client reads it in its own language; `message` is the English one.
+ * An error whose message is safe to show to the client: a 4xx's always, a 5xx's only when given as a text in both
+ * languages (from a `messagesOf` section), which the client reads in its own language; `message` is the English one.
  */
 export class HttpError extends Error {
   readonly statusCode: number;

@@ -56,6 +56,8 @@ export class FakeMidtrans {
   readonly orders = new Map<string, FakeOrder>();
   /** The status call fails (Midtrans unreachable) while set. */
   statusUnavailable = false;
+  /** Every call fails on a dropped connection (Midtrans out of reach) while set. */
+  unreachable = false;
   /** GoPay's QR image cannot be fetched while set. */
   qrImageUnavailable = false;
   /** GoPay's charge names its QR image under an origin that is not the API's while set. */
@@ -67,6 +69,10 @@ export class FakeMidtrans {
 
   async start() {
     this.server = createServer((request, response) => {
+      if (this.unreachable) {
+        request.socket.destroy();
+        return;
+      }
       // GoPay's QR image (generate-qr-code): a PNG anyone with its address may load, as an <img> would.
       const image = /^\/v2\/gopay\/([\w-]+)\/qr-code$/.exec(request.url ?? '');
       if (image) {

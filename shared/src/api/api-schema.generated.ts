@@ -2658,6 +2658,191 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/personnal/subscribe/waiting-payment/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the subscriber's own waiting QRIS, e-wallet or virtual account renewal, to pay another way
+         * @description Expires the order at Midtrans (or ends the sandbox one) and ends the attempt with payment_cancelled, so that subscribe/renew takes another method. Paid at Midtrans meanwhile: settled as paid, as its notification would be (the answer shows the renewed subscription). Cancelled already: the same answer, nothing changed. 404: not a waiting renewal payment of yours (unknown, ended otherwise); 502: Midtrans could not be reached, nothing changed and the payment still waits. Answers subscribe/info.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The waiting payment's attempt, as subscribe/info's waitingPayment names it
+                         */
+                        registerId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: {
+                                /** @enum {string} */
+                                status: "trial" | "active" | "cancelled" | "expired" | "unsubscribed";
+                                /** @description 1 when access has ended */
+                                expiredStatus: 0 | 1;
+                                /** @description ISO time access is paid until */
+                                validUntil: string;
+                                /** @description ISO time the period running to validUntil starts: later than now when that period was paid ahead */
+                                periodStart: string;
+                                /** @description Access lasts and the period running to validUntil has not begun: the period after the current one is paid (paying ahead is refused with 409) */
+                                nextPeriodPaid: boolean;
+                                /** @description ISO time of the next charge; null when it will not renew */
+                                nextDebitDay: string | null;
+                                /** @description Paid with QRIS, an e-wallet or a bank transfer: never charged by itself (nextDebitDay null); it renews when its owner pays again (subscribe/renew), and ends at validUntil otherwise. Always sent by this server */
+                                renewsWhenPaid?: boolean;
+                                /** @description Charged every period (major unit) */
+                                amount: number;
+                                firstDayDebitAmount: number;
+                                currencyCode: string;
+                                /** @description Days per renewal */
+                                period: number;
+                                /** @enum {string} */
+                                provider: "sandbox" | "stripe" | "paypal" | "midtrans";
+                                /** @description Paid through the sandbox processor: no money moved */
+                                sandbox: boolean;
+                                cancelledAt: string | null;
+                                createdAt: string;
+                                /** @description A QRIS, e-wallet or virtual account payment its owner started (a renewal, or the next period paid ahead) that still waits and is payable: what to show again (the code, the number, the deep link) until expiresAt; null when there is none */
+                                waitingPayment: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The attempt to poll with registerQuery, as after subscribe/renew
+                                     */
+                                    registerId: string;
+                                    payment: {
+                                        /** @enum {string} */
+                                        channel: "qris" | "gopay" | "shopeepay" | "bca_va" | "bni_va" | "bri_va" | "mandiri_bill";
+                                        /** @description Major unit */
+                                        amount: number;
+                                        currencyCode: string;
+                                        /** @description Shown beside the QR code: the name the payer sees in their app */
+                                        merchantName: string;
+                                        /** @description ISO time the payment stops being payable */
+                                        expiresAt: string;
+                                        /** @description qris (and gopay when Midtrans gives one): draw it as a QR code */
+                                        qrString?: string;
+                                        /** @description gopay, shopeepay: opens the e-wallet app on a phone */
+                                        deeplinkUrl?: string;
+                                        /** @description bca_va, bni_va, bri_va: the virtual account; mandiri_bill: the bill key */
+                                        vaNumber?: string;
+                                        /** @description mandiri_bill only */
+                                        billerCode?: string;
+                                    };
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description An error: status mirrors the HTTP status, message says what went wrong. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personnal/payments": {
         parameters: {
             query?: never;

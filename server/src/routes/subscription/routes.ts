@@ -3,6 +3,7 @@ import { refuseUnconfiguredPayments } from '../../plugins/payments-configured';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
 import { paidAmountResponse } from '../registration/schemas';
 import {
+  cancelWaitingPaymentBody,
   paymentsResponse,
   renewBody,
   renewResponse,
@@ -16,6 +17,7 @@ import {
   renewSubscription,
   subscriptionNow,
 } from '../../billing/subscriber-billing';
+import { cancelWaitingPayment } from '../../billing/waiting-payments';
 
 /**
  * The signed-in user's subscription: info (on every protected navigation), cancel, renew, payments. HTTP only; the
@@ -110,6 +112,38 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await renewSubscription(app, request.session!.user, request.body)),
+  );
+
+  app.post(
+    '/api/v1/personnal/subscribe/waiting-payment/cancel',
+    {
+      ...authed,
+      // Each call may ask Midtrans twice, as subscribe/renew does.
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['billing'],
+        summary: "Cancel the subscriber's own waiting QRIS, e-wallet or virtual account renewal, to pay another way",
+        description:
+          'Expires the order at Midtrans (or ends the sandbox one) and ends the attempt with payment_cancelled, so ' +
+          'that subscribe/renew takes another method. Paid at Midtrans meanwhile: settled as paid, as its ' +
+          'notification would be (the answer shows the renewed subscription). Cancelled already: the same answer, ' +
+          'nothing changed. 404: not a waiting renewal payment of yours (unknown, ended otherwise); 502: Midtrans ' +
+          'could not be reached, nothing changed and the payment still waits. Answers subscribe/info.',
+        security,
+        body: cancelWaitingPaymentBody,
+        response: {
+          200: subscriptionNowResponse,
+          401: errorEnvelope,
+          404: errorEnvelope,
+          502: errorEnvelope,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await cancelWaitingPayment(app, request.session!.user, request.body.registerId));
+    },
   );
 
   app.get(

@@ -97,3 +97,10 @@ export const renewResponse = envelope(
       .describe('Method local: what the page shows while the payment waits; then poll registerQuery'),
   }),
 );
+
+export const cancelWaitingPaymentBody = z.object({
+  registerId: z
+    .string()
+    .uuid(inputMessage('billing.waitingPaymentNotFound'))
+    .describe("The waiting payment's attempt, as subscribe/info's waitingPayment names it"),
+});
