@@ -70,12 +70,19 @@ export function localPaymentView(row: LocalPaymentRow, config: BillingConfig): L
   };
 }
 
-/** An expired subscriber paying again, not a new account: its payment's key is the restart's. */
-export const isRestartAttempt = (registration: Pick<RegistrationRow, 'userId' | 'subscriptionId'>) =>
-  registration.userId !== null && registration.subscriptionId !== null;
-
-export const attemptPaymentKey = (registration: RegistrationRow) =>
-  isRestartAttempt(registration) ? restartKey(registration.id) : firstDayKey(registration.id);
+/**
+ * The key of an attempt's payment: its first day's, or its restart's (an expired subscriber paying again). A
+ * restart's row holds its user and subscription from the start, but a first sign-up's gains them once paid, so a row
+ * with both is told apart by the restart's payment, which is stored when the restart starts.
+ */
+export async function attemptPaymentKey(
+  db: DatabaseExecutor,
+  registration: Pick<RegistrationRow, 'id' | 'userId' | 'subscriptionId'>,
+): Promise<string> {
+  if (registration.userId === null || registration.subscriptionId === null) return firstDayKey(registration.id);
+  const key = restartKey(registration.id);
+  return (await paymentByKey(db, key)) ? key : firstDayKey(registration.id);
+}
 
 /**
  * Asks the gateway (Midtrans, or the sandbox) for the payment of an attempt whose row is stored, then records what
@@ -178,7 +185,7 @@ async function settleMismatch(
   paid: { amount: number | null; currency: string },
   deps: Pick<LocalPaymentDeps, 'config' | 'outbox'> & { now: Date },
 ): Promise<SettleResult> {
-  const paymentKey = attemptPaymentKey(registration);
+  const paymentKey = await attemptPaymentKey(tx, registration);
   const result = await settlePendingPayment(
     tx,
     paymentKey,
@@ -215,7 +222,7 @@ export async function settleLocalAnswer(
     answer.kind === 'paid' ? PAID(providerRef) : localFailure(answer.code, providerRef, registration.locale);
   return settlePendingPayment(
     tx,
-    attemptPaymentKey(registration),
+    await attemptPaymentKey(tx, registration),
     outcome,
     {
       method: 'local',

@@ -251,7 +251,7 @@ export function webhookRules(deps: WebhookDeps) {
       // A refund owed on a payment as asked (a taken email) is made now; one paid with another amount waits for the
       // operator.
       const refundedAsAsked = state?.kind === 'refunded' && paidAsAsked(local, status!);
-      if (paid || refundedAsAsked) await refundOwedAfterCommit(attemptPaymentKey(registration));
+      if (paid || refundedAsAsked) await refundOwedAfterCommit(await attemptPaymentKey(deps.db, registration));
       return { duplicate };
     },
 

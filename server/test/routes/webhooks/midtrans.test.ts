@@ -10,6 +10,7 @@ import { subscriptions } from '../../../src/db/schema/billing';
 import { operators } from '../../../src/db/schema/operators';
 import { startOperatorSession } from '../../../src/operators/operator-sessions';
 import { OPERATOR_COOKIE } from '../../../src/plugins/operator-guard';
+import { attemptPaymentKey } from '../../../src/billing/local-payments';
 
 const SERVER_KEY = 'SB-Mid-server-kabari-test';
 
@@ -466,6 +467,11 @@ describeEachDatabase('Midtrans', (driver) => {
     );
     expect(mine).toMatchObject({ status: 'active', provider: 'midtrans', currency: 'IDR' });
     expect(await paymentOf(renewalId)).toMatchObject({ kind: 'renewal', state: 'succeeded', amount: 449000 });
+    // Both attempts are paid and hold the same user and subscription; each keeps its own payment's key.
+    for (const id of [registerId, renewalId]) {
+      const [row] = await app().db.select().from(registrations).where(eq(registrations.id, id));
+      expect(await attemptPaymentKey(app().db, row!)).toBe((await paymentOf(id))!.idempotencyKey);
+    }
     const info = await app().inject({
       method: 'GET',
       url: '/api/v1/personnal/subscribe/info',
