@@ -6,6 +6,8 @@ import { billingNamespace } from '../i18n/billing-namespace';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import { useLocation } from '@kabari/shared/routing/router';
 import { useRegisterPolling } from '../lib/register-query';
+import type { SubscriptionInfo } from '../lib/subscription-api';
+import { ChooseAnotherWay } from './choose-another-way';
 
 // QRIS, e-wallet and bank transfer renewals only: the QR library and the view load when one waits.
 const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-payment-view'));
@@ -15,14 +17,18 @@ const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-paymen
  * A payment the server found to be a second one for the same period (renewed meanwhile, by a late renewal charge
  * or another attempt) left the subscription active and is being refunded: said as such, not as a failure.
  * `payAhead`: the payment was for the period after the running one, so success means that period is paid.
+ * `onCancelled`: while a QRIS, e-wallet or bank transfer payment waits, it can be cancelled to pay another way; the
+ * caller gets the subscription as it is then.
  */
 export function RenewalProgress({
   registerId,
   onRenewed,
+  onCancelled,
   payAhead = false,
 }: {
   registerId: string;
   onRenewed: () => void;
+  onCancelled?: (info: SubscriptionInfo) => void;
   payAhead?: boolean;
 }) {
   const { t } = useTranslation(billingNamespace);
@@ -36,9 +42,14 @@ export function RenewalProgress({
   }, [active, onRenewed]);
   if (poll.phase === 'polling' && poll.payment) {
     return (
-      <Suspense fallback={<Spin />}>
-        <LocalPaymentView payment={poll.payment} registerId={registerId} locale={locale} />
-      </Suspense>
+      <>
+        <Suspense fallback={<Spin />}>
+          <LocalPaymentView payment={poll.payment} registerId={registerId} locale={locale} />
+        </Suspense>
+        {onCancelled && (
+          <ChooseAnotherWay registerId={registerId} channel={poll.payment.channel} onCancelled={onCancelled} />
+        )}
+      </>
     );
   }
   if (poll.phase === 'polling') {

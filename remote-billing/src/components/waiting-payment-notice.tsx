@@ -8,6 +8,7 @@ import { localGroupOf } from '@kabari/shared/payments/local-payment';
 import { paymentsNamespace } from '@kabari/shared/payments/payments-namespace';
 import { billingNamespace } from '../i18n/billing-namespace';
 import type { SubscriptionInfo } from '../lib/subscription-api';
+import { ChooseAnotherWay } from './choose-another-way';
 
 /** subscribe/info's payment that waits for its payer (a renewal, or the next period paid ahead). */
 export type WaitingPayment = NonNullable<SubscriptionInfo['waitingPayment']>;
@@ -19,17 +20,22 @@ export function payableWaiting(info: SubscriptionInfo | null, now = Date.now()):
 }
 
 /**
- * A QRIS, e-wallet or bank transfer payment the subscriber started and closed: what it is and until when, and the
- * button that shows its code (or number) again, so it can still be paid rather than waited out.
+ * A QRIS, e-wallet or bank transfer payment the subscriber started and closed: what it is and until when, the
+ * button that shows its code (or number) again, so it can still be paid rather than waited out, and the one that
+ * cancels it to pay another way (a wrong bank's account would otherwise hold the renewal for a day).
  */
 export function WaitingPaymentNotice({
   waiting,
   locale,
   onShow,
+  onCancelled,
+  onGone,
 }: {
   waiting: WaitingPayment;
   locale: Locale;
   onShow: () => void;
+  onCancelled: (info: SubscriptionInfo) => void;
+  onGone?: () => void;
 }) {
   const { t } = useTranslation(billingNamespace);
   const { t: say } = useTranslation(paymentsNamespace);
@@ -54,6 +60,12 @@ export function WaitingPaymentNotice({
           <Button type="primary" onClick={onShow}>
             {t(`waitingPayment.show.${group}`)}
           </Button>
+          <ChooseAnotherWay
+            registerId={waiting.registerId}
+            channel={payment.channel}
+            onCancelled={onCancelled}
+            onGone={onGone}
+          />
         </>
       }
     />

@@ -36,3 +36,11 @@ export function renewSubscription(
 ): Promise<ApiData<'/api/v1/personnal/subscribe/renew', 'post'>> {
   return apiPost('/api/v1/personnal/subscribe/renew', payment, quiet);
 }
+
+/**
+ * POST subscribe/waiting-payment/cancel: ends the subscriber's waiting QRIS, e-wallet or virtual account renewal so
+ * that another method can be chosen; answers subscribe/info (renewed, when it was paid meanwhile).
+ */
+export function cancelWaitingPayment(registerId: string): Promise<SubscriptionInfo> {
+  return apiPost('/api/v1/personnal/subscribe/waiting-payment/cancel', { registerId }, quiet);
+}

@@ -99,6 +99,8 @@ function NextPeriodSection({
   locale,
   onPay,
   onShowWaiting,
+  onCancelled,
+  onGone,
 }: {
   info: SubscriptionInfo;
   next: NextPeriod;
@@ -106,6 +108,8 @@ function NextPeriodSection({
   locale: Locale;
   onPay: () => void;
   onShowWaiting: (registerId: string) => void;
+  onCancelled: (info: SubscriptionInfo) => void;
+  onGone: () => void;
 }) {
   const { t } = useTranslation(billingNamespace);
   const date = formatDay(info.validUntil, locale);
@@ -113,7 +117,13 @@ function NextPeriodSection({
     <section aria-labelledby="next-period-title" className="my-subscription__next">
       <h3 id="next-period-title">{t('subscription.nextPeriod.title')}</h3>
       {waiting && next.kind !== 'paid' && (
-        <WaitingPaymentNotice waiting={waiting} locale={locale} onShow={() => onShowWaiting(waiting.registerId)} />
+        <WaitingPaymentNotice
+          waiting={waiting}
+          locale={locale}
+          onShow={() => onShowWaiting(waiting.registerId)}
+          onCancelled={onCancelled}
+          onGone={onGone}
+        />
       )}
       {next.kind === 'open' && !waiting && (
         <>
@@ -220,6 +230,7 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
   const [failed, setFailed] = useState(false);
   const [paying, setPaying] = useState(false);
   const [waitingId, setWaitingId] = useState<string | null>(null);
+  const [stopped, setStopped] = useState(false);
   // The reminder's link (?renew=1): once the subscription is read, the payment opens at once, or it says why it
   // cannot; once per visit (reading the subscription again after a payment does not ask again).
   const renewAsked = useRef(new URLSearchParams(location.search).get('renew') === '1');
@@ -253,7 +264,26 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
   const started = useCallback(
     (registerId: string | null) => {
       setWaitingId(registerId);
-      if (registerId) load();
+      if (registerId) {
+        setStopped(false);
+        load();
+      }
+    },
+    [load],
+  );
+  // A waiting payment cancelled to pay another way: the choices open again. Paid meanwhile: the page says so, and
+  // the waiting view's poll does too.
+  const cancelled = useCallback(
+    (info: SubscriptionInfo) => {
+      setLoaded((before) => before && { ...before, info });
+      const reopen = !info.waitingPayment && nextPeriodOf(info, new Date()).kind === 'open';
+      if (reopen) {
+        setWaitingId(null);
+        setStopped(true);
+        setPaying(true);
+      }
+      // The payment history shows the cancelled one.
+      load();
     },
     [load],
   );
@@ -269,8 +299,13 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
           next={next}
           waiting={waiting}
           locale={locale}
-          onPay={() => setPaying(true)}
+          onPay={() => {
+            setStopped(false);
+            setPaying(true);
+          }}
           onShowWaiting={showWaiting}
+          onCancelled={cancelled}
+          onGone={load}
         />
       )}
       {loaded.info.status === 'cancelled' && (
@@ -334,6 +369,8 @@ export default function MySubscriptionDialog({ open, onClose }: RouteDialogProps
             registerId={waitingId}
             onStarted={started}
             onPaid={load}
+            onCancelled={cancelled}
+            stopped={stopped}
             onClose={() => setPaying(false)}
           />
         </Suspense>

@@ -20,6 +20,10 @@ interface PayAheadDialogProps {
   registerId: string | null;
   onStarted: (registerId: string | null) => void;
   onPaid: () => void;
+  /** The waiting payment was cancelled to pay another way: the subscription as the server says it is now. */
+  onCancelled: (info: SubscriptionInfo) => void;
+  /** A waiting payment was just cancelled: said above the choices. */
+  stopped: boolean;
   onClose: () => void;
 }
 
@@ -35,6 +39,8 @@ export default function PayAheadDialog({
   registerId,
   onStarted,
   onPaid,
+  onCancelled,
+  stopped,
   onClose,
 }: PayAheadDialogProps) {
   const { t } = useTranslation(billingNamespace);
@@ -60,15 +66,26 @@ export default function PayAheadDialog({
   }, [onPaid]);
 
   const form = terms ? (
-    <PaymentForm
-      name="pay-ahead"
-      kind="payAhead"
-      nextPeriodStart={info.validUntil}
-      terms={terms}
-      locale={locale}
-      handlers={renewalHandlers}
-      onPaid={onStarted}
-    />
+    <>
+      {stopped && (
+        <Alert
+          type="success"
+          role="status"
+          showIcon
+          title={t('waitingPayment.cancelled')}
+          className="pay-ahead__stopped"
+        />
+      )}
+      <PaymentForm
+        name="pay-ahead"
+        kind="payAhead"
+        nextPeriodStart={info.validUntil}
+        terms={terms}
+        locale={locale}
+        handlers={renewalHandlers}
+        onPaid={onStarted}
+      />
+    </>
   ) : failed ? (
     <Alert
       type="error"
@@ -94,7 +111,7 @@ export default function PayAheadDialog({
     >
       {registerId ? (
         <>
-          <RenewalProgress registerId={registerId} onRenewed={settled} payAhead />
+          <RenewalProgress registerId={registerId} onRenewed={settled} onCancelled={onCancelled} payAhead />
           {paid ? (
             <Button type="primary" onClick={onClose} autoFocus className="pay-ahead__close">
               {t('payAhead.done')}

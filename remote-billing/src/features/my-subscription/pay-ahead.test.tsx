@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatDay, formatTime } from '@kabari/shared/i18n/format-time';
 import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import { renderAt } from '../../../../jest/render-with-i18n';
@@ -174,6 +174,71 @@ describe('My subscription: a subscription that renews when paid', () => {
     expect(await within(dialog).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
     expect(within(dialog).getByRole('timer')).toHaveTextContent(/^\d+:\d\d$/);
     expect(fakeApi.calls('post', renewPath)).toHaveLength(0);
+  });
+
+  it('a waiting payment can be cancelled from its notice, after which the choices open again', async () => {
+    const registerId = '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a15';
+    const waiting = {
+      registerId,
+      payment: { ...qrisPayment(), channel: 'bca_va' as const, qrString: undefined, vaNumber: '12345678901234' },
+    };
+    let current: SubscriptionInfo = { ...paidWithQris(inDays(3), 'active'), waitingPayment: waiting };
+    await open('/id/dashboard/modules/MySubscription', () => current);
+    const notice = await screen.findByTestId('waiting-payment');
+    fakeApi.on('post', '/api/v1/personnal/subscribe/waiting-payment/cancel', () => {
+      current = { ...current, waitingPayment: null };
+      return current;
+    });
+    fireEvent.click(within(notice).getByRole('button', { name: 'Pilih cara bayar lain' }));
+    expect(
+      within(notice).getByText(
+        'Nomor virtual account yang sekarang tidak akan bisa dipakai lagi, jadi jangan transfer ke nomor itu. Pilih cara bayar lain?',
+      ),
+    ).toBeInTheDocument();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Ya, hentikan pembayaran ini' }));
+
+    const dialog = await payAheadDialog('Bayar periode berikutnya');
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(
+      'Pembayaran sebelumnya sudah dihentikan. Silakan pilih cara bayar lain.',
+    );
+    expect(within(dialog).getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    expect(
+      fakeApi.calls('post', '/api/v1/personnal/subscribe/waiting-payment/cancel').map((call) => call.body),
+    ).toEqual([{ registerId }]);
+    await waitFor(() => expect(screen.queryByTestId('waiting-payment')).not.toBeInTheDocument());
+    expect(fakeApi.calls('post', renewPath)).toHaveLength(0);
+  });
+
+  it('the waiting view cancels its payment too; one paid meanwhile is said to be paid (English)', async () => {
+    const registerId = '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a16';
+    const payment = { ...qrisPayment(), channel: 'gopay' as const };
+    const end = inDays(3);
+    let current: SubscriptionInfo = { ...paidWithQris(end, 'active'), waitingPayment: { registerId, payment } };
+    let query: { state: 'querying'; payment: typeof payment } | { state: 'created' } = { state: 'querying', payment };
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', () => query);
+    await open('/dashboard/modules/MySubscription', () => current);
+    fireEvent.click(await screen.findByRole('button', { name: 'Show how to pay' }));
+    const dialog = await payAheadDialog('Pay for the next period');
+    const later = new Date(new Date(end).getTime() + 30 * DAY).toISOString();
+    fakeApi.on('post', '/api/v1/personnal/subscribe/waiting-payment/cancel', () => {
+      // Paid at the gateway just before: the server settled it, and the next period is paid.
+      current = { ...paidWithQris(later, 'active'), waitingPayment: null };
+      query = { state: 'created' };
+      return current;
+    });
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Choose another way to pay' }));
+    expect(
+      within(dialog).getByText(
+        'This GoPay payment will stop working and can no longer be completed. Choose another way to pay?',
+      ),
+    ).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, stop this payment' }));
+    expect(await within(dialog).findByText('Your next period is paid.', {}, { timeout: 5_000 })).toHaveAttribute(
+      'role',
+      'status',
+    );
+    expect(within(dialog).queryByRole('radio', { name: 'QRIS' })).not.toBeInTheDocument();
+    expect(await screen.findByTestId('next-period-paid')).toBeInTheDocument();
   });
 
   it('the reminder’s link shows the payment that waits instead of the choices; a bank’s says so (English)', async () => {

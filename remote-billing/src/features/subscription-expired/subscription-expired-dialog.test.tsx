@@ -86,4 +86,35 @@ describe('the expired state’s renewal', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Perpanjang langganan' }));
     expect(await screen.findByTestId('waiting-payment')).toBeInTheDocument();
   });
+
+  it('cancels a waiting renewal from its waiting view: the choices again, the cancelled one gone', async () => {
+    const payment = {
+      channel: 'bri_va' as const,
+      amount: 449000,
+      currencyCode: 'IDR',
+      merchantName: 'Kabari Indonesia',
+      expiresAt: new Date(Date.now() + 20 * 3600_000).toISOString(),
+      vaNumber: '9771234567890123',
+    };
+    const registerId = '5f3c1e2a-8d4b-4c6e-9a1f-2b3c4d5e6f71';
+    fakeApi.on('get', '/api/v1/personnal/subscribe/info', { ...expired, waitingPayment: { registerId, payment } });
+    fakeApi.on('get', '/api/v1/personnal/subscribe/renewal-terms', rupiahTerms);
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', { state: 'querying', payment });
+    fakeApi.on('post', '/api/v1/personnal/getPaidAmount', rupiahTerms);
+    fakeApi.on('post', '/api/v1/personnal/subscribe/waiting-payment/cancel', { ...expired, waitingPayment: null });
+    await renderAt('/id/dashboard/', <SubscriptionExpiredDialog open onClose={jest.fn()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Tampilkan nomor pembayaran' }));
+    expect(await screen.findByText('9771 2345 6789 0123', {}, { timeout: 15_000 })).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Pilih cara bayar lain' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Ya, hentikan pembayaran ini' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Pembayaran sebelumnya sudah dihentikan. Silakan pilih cara bayar lain.',
+    );
+    expect(screen.getByRole('heading', { name: 'Perpanjang langganan' })).toHaveFocus();
+    expect(screen.queryByTestId('waiting-payment')).not.toBeInTheDocument();
+    expect(screen.queryByText('9771 2345 6789 0123')).not.toBeInTheDocument();
+    expect(await screen.findByText('Bayar Rp 449.000')).toBeInTheDocument();
+    expect(fakeApi.calls('post', '/api/v1/personnal/subscribe/renew')).toHaveLength(0);
+  });
 });

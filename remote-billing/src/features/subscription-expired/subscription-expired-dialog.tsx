@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
@@ -24,6 +25,12 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
   const [terms, setTerms] = useState<PaymentTerms | null>(null);
   const [registerId, setRegisterId] = useState<string | null>(null);
   const [renewed, setRenewed] = useState(false);
+  // A waiting payment was cancelled to pay another way: said above the choices, which take the focus.
+  const [stopped, setStopped] = useState(false);
+  const choices = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (stopped) choices.current?.focus();
+  }, [stopped]);
 
   useEffect(() => {
     fetchSubscriptionInfo().then(setInfo, () => undefined);
@@ -35,8 +42,17 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
   // A payment just started is read back, so that once left (another way chosen) it can be shown again.
   const started = (id: string) => {
     setRegisterId(id);
+    setStopped(false);
     fetchSubscriptionInfo().then(setInfo, () => undefined);
   };
+  // Cancelled: the choices again. Paid meanwhile: renewed (the waiting view's poll says so too).
+  const cancelled = (next: SubscriptionInfo) => {
+    setInfo(next);
+    if (next.expiredStatus === 0) return setRenewed(true);
+    setRegisterId(null);
+    setStopped(true);
+  };
+  const reread = () => fetchSubscriptionInfo().then(setInfo, () => undefined);
 
   const endedOn = formatDay(info?.validUntil, locale);
   // A renewal by QRIS, an e-wallet or a transfer started earlier and closed: its code can be shown again.
@@ -56,7 +72,7 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
         <p>{endedOn ? t('expired.text', { date: endedOn }) : t('expired.textNoDate')}</p>
         {registerId ? (
           <>
-            <RenewalProgress registerId={registerId} onRenewed={onRenewed} />
+            <RenewalProgress registerId={registerId} onRenewed={onRenewed} onCancelled={cancelled} />
             {renewed && (
               <Button type="primary" onClick={onClose} autoFocus>
                 {t('expired.close')}
@@ -68,6 +84,13 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
               </Button>
             )}
           </>
+        ) : renewed ? (
+          <>
+            <p role="status">{t('expired.renewed')}</p>
+            <Button type="primary" onClick={onClose} autoFocus>
+              {t('expired.close')}
+            </Button>
+          </>
         ) : (
           <section aria-labelledby="expired-renew-title">
             {waiting && (
@@ -75,9 +98,14 @@ export default function SubscriptionExpiredDialog({ open, onClose }: RouteDialog
                 waiting={waiting}
                 locale={locale}
                 onShow={() => setRegisterId(waiting.registerId)}
+                onCancelled={cancelled}
+                onGone={reread}
               />
             )}
-            <h3 id="expired-renew-title">{t('expired.renewTitle')}</h3>
+            {stopped && <Alert type="success" role="status" showIcon title={t('waitingPayment.cancelled')} />}
+            <h3 id="expired-renew-title" ref={choices} tabIndex={-1}>
+              {t('expired.renewTitle')}
+            </h3>
             {terms ? (
               <PaymentForm
                 name="renewal"
