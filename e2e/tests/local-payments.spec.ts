@@ -275,4 +275,55 @@ test.describe('paying again in rupiah with QRIS (a Kabari with the dev billing t
     await expect(english.getByRole('button', { name: 'Show the code' })).toBeVisible();
     expect(await axeViolations(page), 'a payment waiting, in English at 360 px').toEqual([]);
   });
+
+  test('a virtual account chosen by mistake is cancelled from My subscription by keyboard, and another way is paid', async ({
+    page,
+    context,
+  }) => {
+    const subscriber = await signUpLocalSubscriber(kabari.url, { locale: 'id' });
+    // The next period started by BCA virtual account, as the payment dialog starts it: it would wait 24 hours.
+    const started = await call<{ registerId: string }>(
+      kabari.url,
+      '/api/v1/personnal/subscribe/renew',
+      { method: 'POST', body: JSON.stringify({ method: 'local', channel: 'bca_va' }) },
+      { authorization: subscriber.token },
+    );
+    await signInAsSubscriber(context, kabari.url, subscriber);
+    await page.goto(`${kabari.url}/id/dashboard/modules/MySubscription`);
+    const mySubscription = page.getByRole('dialog', { name: 'Langganan Saya' });
+    const waiting = mySubscription.getByTestId('waiting-payment');
+    await expect(waiting).toContainText(/lewat transfer bank BCA, bisa dibayar sampai/);
+
+    await waiting.getByRole('button', { name: 'Pilih cara bayar lain' }).focus();
+    await page.keyboard.press('Enter');
+    const question = waiting.getByRole('group', {
+      name: /^Nomor virtual account yang sekarang tidak akan bisa dipakai lagi, jadi jangan transfer ke nomor itu\./,
+    });
+    await expect(question.getByText(/^Nomor virtual account yang sekarang/)).toBeFocused();
+    expect(await axeViolations(page), 'cancelling a waiting payment, in Indonesian at 360 px').toEqual([]);
+    await page.keyboard.press('Tab');
+    await expect(question.getByRole('button', { name: 'Ya, hentikan pembayaran ini' })).toBeFocused();
+    await page.keyboard.press('Enter');
+
+    // The choices open again, saying the previous payment was stopped; its number can no longer be paid.
+    const dialog = page.getByRole('dialog', { name: 'Bayar periode berikutnya' });
+    await expect(
+      dialog.getByRole('status').filter({ hasText: 'Pembayaran sebelumnya sudah dihentikan.' }),
+    ).toBeVisible();
+    await expect(dialog.getByRole('radio', { name: 'QRIS' })).toBeChecked();
+    expect(await axeViolations(page), 'the choices again after cancelling, at 360 px').toEqual([]);
+    const ended = await call<{ state: string; failureCode?: string }>(
+      kabari.url,
+      `/api/v1/personnal/registerQuery/${started.registerId}`,
+    );
+    expect(ended).toMatchObject({ state: 'sign_failed', failureCode: 'payment_cancelled' });
+
+    await dialog.getByRole('checkbox', { name: /ketentuan langganan/ }).check();
+    await dialog.getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }).click();
+    await expect(dialog.getByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeVisible();
+    await dialog
+      .getByRole('button', { name: 'Simulasikan pembayaran (sandbox: tidak ada uang yang berpindah)' })
+      .click();
+    await expect(dialog.getByText('Periode berikutnya sudah dibayar.')).toBeVisible();
+  });
 });
