@@ -100,8 +100,15 @@ export const deleteSpentSendLimits = (db: DatabaseExecutor, hours: number) =>
 export const deleteExpiredCodes = (db: DatabaseExecutor) =>
   deleted(db, sql`delete from verification_codes where expires_at < now()`);
 
+// A sign-up whose payment is still owed back is kept: for a first payment that made no account, its email is whom
+// the operator gives the money back to.
 export const deleteRegistrations = (db: DatabaseExecutor, days: number) =>
-  deleted(db, sql`delete from registrations where updated_at < ${daysAgo(days)}`);
+  deleted(
+    db,
+    sql`delete from registrations where updated_at < ${daysAgo(days)}
+      and not exists (select 1 from payments where payments.registration_id = registrations.id
+        and payments.refund_owed_at is not null)`,
+  );
 
 export const deleteWebhookEvents = (db: DatabaseExecutor, days: number) =>
   deleted(db, sql`delete from webhook_events where received_at < ${daysAgo(days)}`);

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
-import { payments, refundRequests } from '../db/schema/billing';
+import { payments, refundRequests, registrations } from '../db/schema/billing';
 
 // The refunds-owed queue's queries: the refund form's open requests (with the payment they would give back), and
 // the payments owed back (a suspension, a taken email, a late or duplicate charge), refused by their processor, or
@@ -49,11 +49,16 @@ const inQueue = or(
   and(eq(payments.state, 'disputed'), isNull(payments.refundReference)),
 );
 
+/**
+ * The queue's payments with whom to give the money back to: the account's email, or, for a first payment that
+ * made no account (the email was taken, another amount was paid), the email its sign-up was made with.
+ */
 export function queuedPayments(db: DatabaseExecutor, limit: number) {
   return db
-    .select({ payment: payments, email: users.email })
+    .select({ payment: payments, email: sql<string | null>`coalesce(${users.email}, ${registrations.email})` })
     .from(payments)
     .leftJoin(users, eq(users.id, payments.userId))
+    .leftJoin(registrations, eq(registrations.id, payments.registrationId))
     .where(inQueue)
     .orderBy(desc(payments.createdAt))
     .limit(limit);
