@@ -224,6 +224,20 @@ describeEachDatabase('Cancelling a waiting renewal payment at Midtrans', (driver
     expect(answer.json().data.validUntil).toBe(new Date(first.validUntil.getTime() + 30 * DAY).toISOString());
   });
 
+  it('past its expiry, before the reconciliation pass ended it: booked as expired, as that pass would', async () => {
+    const { token } = await subscriber();
+    const { registerId, payment } = (await renew(token, { method: 'local', channel: 'qris' })).json().data;
+    app().billing.clock.set(new Date(Date.parse(payment.expiresAt) + 60_000));
+    const answer = await cancel(token, registerId);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data.waitingPayment).toBeNull();
+    expect(midtrans.orders.get(registerId)?.transaction_status).toBe('expire');
+    expect(await attempt(registerId)).toMatchObject({ state: 'sign_failed', failureCode: 'payment_expired' });
+    expect(await paymentOf(registerId)).toMatchObject({ state: 'failed', failureCode: 'payment_expired' });
+    // It ran out rather than being cancelled: there is nothing left to cancel.
+    expect((await cancel(token, registerId)).statusCode).toBe(404);
+  });
+
   it('Midtrans out of reach: 502 with what to do, nothing changed, and the payment still waits', async () => {
     const { token } = await subscriber();
     const { registerId, payment } = (await renew(token, { method: 'local', channel: 'bca_va' })).json().data;
