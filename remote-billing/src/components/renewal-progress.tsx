@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
 import Spin from 'antd/es/spin';
 import { billingNamespace } from '../i18n/billing-namespace';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
@@ -18,17 +19,20 @@ const LocalPaymentView = lazy(() => import('@kabari/shared/payments/local-paymen
  * or another attempt) left the subscription active and is being refunded: said as such, not as a failure.
  * `payAhead`: the payment was for the period after the running one, so success means that period is paid.
  * `onCancelled`: while a QRIS, e-wallet or bank transfer payment waits, it can be cancelled to pay another way; the
- * caller gets the subscription as it is then.
+ * caller gets the subscription as it is then. `onBack`: once the attempt has ended unpaid, a way back to the payment
+ * choices (not while one waits: the server refuses a second payment for the period until it is cancelled).
  */
 export function RenewalProgress({
   registerId,
   onRenewed,
   onCancelled,
+  onBack,
   payAhead = false,
 }: {
   registerId: string;
   onRenewed: () => void;
   onCancelled?: (info: SubscriptionInfo) => void;
+  onBack?: () => void;
   payAhead?: boolean;
 }) {
   const { t } = useTranslation(billingNamespace);
@@ -73,11 +77,18 @@ export function RenewalProgress({
   if (active) return <p role="status">{t(payAhead ? 'payAhead.paid' : 'expired.renewed')}</p>;
   const reason = settled ? (settled.failureMessage ?? settled.failureCode) : undefined;
   return (
-    <Alert
-      type="error"
-      role="alert"
-      showIcon
-      title={reason ? t('expired.renewFailed', { reason }) : t('expired.renewUnknown')}
-    />
+    <>
+      <Alert
+        type="error"
+        role="alert"
+        showIcon
+        title={reason ? t('expired.renewFailed', { reason }) : t('expired.renewUnknown')}
+      />
+      {onBack && (
+        <Button type="link" onClick={onBack}>
+          {t('payAhead.back')}
+        </Button>
+      )}
+    </>
   );
 }

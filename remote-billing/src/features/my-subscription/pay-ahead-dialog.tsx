@@ -111,14 +111,16 @@ export default function PayAheadDialog({
     >
       {registerId ? (
         <>
-          <RenewalProgress registerId={registerId} onRenewed={settled} onCancelled={onCancelled} payAhead />
-          {paid ? (
+          <RenewalProgress
+            registerId={registerId}
+            onRenewed={settled}
+            onCancelled={onCancelled}
+            onBack={() => onStarted(null)}
+            payAhead
+          />
+          {paid && (
             <Button type="primary" onClick={onClose} autoFocus className="pay-ahead__close">
               {t('payAhead.done')}
-            </Button>
-          ) : (
-            <Button type="link" onClick={() => onStarted(null)}>
-              {t('payAhead.back')}
             </Button>
           )}
         </>

@@ -142,6 +142,9 @@ describe('My subscription: a subscription that renews when paid', () => {
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /ketentuan langganan/ }));
     fireEvent.click(within(dialog).getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }));
     expect(await within(dialog).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
+    // No way back to the choices while it waits (the server would refuse a second payment): cancelling it is.
+    expect(within(dialog).queryByRole('button', { name: 'Kembali ke pilihan pembayaran' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Pilih cara bayar lain' })).toBeInTheDocument();
 
     // Closed and opened again while it waits: the same payment, not a second one (the server would refuse it).
     fireEvent.click(within(dialog).getByRole('button', { name: 'Tutup' }));
@@ -151,6 +154,23 @@ describe('My subscription: a subscription that renews when paid', () => {
     const reopened = await payAheadDialog('Bayar periode berikutnya');
     expect(await within(reopened).findByRole('img', { name: /^Kode QR untuk membayar Rp/ })).toBeInTheDocument();
     expect(fakeApi.calls('post', renewPath)).toHaveLength(1);
+  });
+
+  it('once a payment has ended unpaid, says why and leads back to the payment choices', async () => {
+    await open('/id/dashboard/modules/MySubscription?renew=1', paidWithQris(inDays(3), 'active'));
+    const dialog = await payAheadDialog('Bayar periode berikutnya');
+    const registerId = '7b1a4f4e-0d6a-4a53-9d55-3b0c3f9d2a19';
+    fakeApi.on('post', renewPath, { registerId, payment: qrisPayment() });
+    fakeApi.on('get', '/api/v1/personnal/registerQuery/{id}', {
+      state: 'sign_failed',
+      failureCode: 'payment_expired',
+      failureMessage: 'Waktu pembayaran sudah habis.',
+    });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /ketentuan langganan/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: /^Bayar .+ dengan QRIS$/ }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Waktu pembayaran sudah habis.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Kembali ke pilihan pembayaran' }));
+    expect(await within(dialog).findByRole('button', { name: /^Bayar .+ dengan QRIS$/ })).toBeInTheDocument();
   });
 
   it('shows a payment that still waits after the page is opened again, and its code with the time left', async () => {
