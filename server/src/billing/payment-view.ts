@@ -12,9 +12,21 @@ export function paymentView(row: Payment) {
     amount: toMajor(row.amount, row.currency),
     currencyCode: row.currency,
     state: row.state,
+    ended: endedUnpaid(row),
     refundedAmount: toMajor(row.refundedAmount, row.currency),
     cardBrand: row.cardBrand,
     cardLast4: row.cardLast4,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * A payment never made that the payer cancelled (to pay another way) or let run out (a QR code or account number
+ * unpaid in time): not a refusal, and the list says which. Null for every other payment.
+ */
+function endedUnpaid(row: Payment): 'cancelled' | 'expired' | null {
+  if (row.state !== 'failed') return null;
+  if (row.failureCode === 'payment_cancelled') return 'cancelled';
+  if (row.failureCode === 'payment_expired') return 'expired';
+  return null;
 }

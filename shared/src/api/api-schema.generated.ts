@@ -2881,6 +2881,8 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     state: "pending" | "succeeded" | "failed" | "refunded" | "partly_refunded" | "disputed";
+                                    /** @description A failed payment the payer cancelled, or left unpaid until it expired (QRIS, e-wallet, transfer) */
+                                    ended: ("cancelled" | "expired") | null;
                                     /** @description Given back so far (major unit); 0 when nothing was */
                                     refundedAmount: number;
                                     cardBrand: string | null;

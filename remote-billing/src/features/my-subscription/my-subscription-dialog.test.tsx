@@ -28,6 +28,7 @@ const payment = (
   amount,
   currencyCode,
   state,
+  ended: null,
   refundedAmount,
   cardBrand: 'visa',
   cardLast4: '4242',

@@ -167,13 +167,16 @@ const columns = ['date', 'kind', 'amount', 'state', 'card'] as const;
 
 function PaymentHistory({ payments, locale }: { payments: PaymentRecord[]; locale: Locale }) {
   const { t } = useTranslation(billingNamespace);
-  // A partial refund says how much came back, in the payment's own currency.
+  // A partial refund says how much came back, in the payment's own currency; a payment the subscriber cancelled or
+  // left to expire says so rather than "Failed".
   const stateText = (payment: PaymentRecord) =>
-    payment.state === 'partly_refunded' && payment.refundedAmount
-      ? t('subscription.history.partlyRefundedAmount', {
-          amount: formatMoney(payment.refundedAmount, payment.currencyCode, locale),
-        })
-      : t(`subscription.history.states.${payment.state}`, { defaultValue: payment.state });
+    payment.ended
+      ? t(`subscription.history.ended.${payment.ended}`)
+      : payment.state === 'partly_refunded' && payment.refundedAmount
+        ? t('subscription.history.partlyRefundedAmount', {
+            amount: formatMoney(payment.refundedAmount, payment.currencyCode, locale),
+          })
+        : t(`subscription.history.states.${payment.state}`, { defaultValue: payment.state });
   return (
     <section aria-labelledby="payment-history-title" className="my-subscription__history">
       <h3 id="payment-history-title">{t('subscription.historyTitle')}</h3>

@@ -25,6 +25,7 @@ describe('My subscription: plan and payments', () => {
           amount: 0.99,
           currencyCode: 'USD',
           state: 'succeeded',
+          ended: null,
           refundedAmount: 0,
           cardBrand: 'visa',
           cardLast4: '4242',
@@ -53,12 +54,17 @@ describe('My subscription: plan and payments', () => {
   });
 
   it('the payment history says each state in Indonesian', async () => {
-    const payment = (id: string, state: PaymentRecord['state']): PaymentRecord => ({
+    const payment = (
+      id: string,
+      state: PaymentRecord['state'],
+      ended: PaymentRecord['ended'] = null,
+    ): PaymentRecord => ({
       id,
       kind: 'renewal',
       amount: 449000,
       currencyCode: 'IDR',
       state,
+      ended,
       refundedAmount: 0,
       cardBrand: null,
       cardLast4: null,
@@ -66,7 +72,15 @@ describe('My subscription: plan and payments', () => {
     });
     fakeApi.on('get', '/api/v1/personnal/subscribe/info', { ...active, currencyCode: 'IDR', amount: 449000 });
     fakeApi.on('get', '/api/v1/personnal/payments', {
-      items: [payment('p1', 'succeeded'), payment('p2', 'failed'), payment('p3', 'pending'), payment('p4', 'refunded')],
+      items: [
+        payment('p1', 'succeeded'),
+        payment('p2', 'failed'),
+        payment('p3', 'pending'),
+        payment('p4', 'refunded'),
+        // Ended by the subscriber, or left to run out: not a refusal.
+        payment('p5', 'failed', 'cancelled'),
+        payment('p6', 'failed', 'expired'),
+      ],
     });
     fakeApi.on('get', '/api/v1/personnal/sessions', { items: [] });
     await initI18n('id');
@@ -78,7 +92,7 @@ describe('My subscription: plan and payments', () => {
       );
     });
     const history = (await screen.findByText('Berhasil')).closest('table')!;
-    for (const text of ['Berhasil', 'Gagal', 'Diproses', 'Dikembalikan']) {
+    for (const text of ['Berhasil', 'Gagal', 'Diproses', 'Dikembalikan', 'Dibatalkan', 'Kedaluwarsa']) {
       expect(within(history).getByText(text)).toBeInTheDocument();
     }
     for (const raw of ['succeeded', 'failed', 'pending', 'refunded']) {

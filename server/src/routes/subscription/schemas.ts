@@ -61,6 +61,10 @@ export const paymentItem = z.object({
   state: z
     .enum(['pending', 'succeeded', 'failed', 'refunded', 'partly_refunded', 'disputed'])
     .describe('refunded, partly_refunded, disputed: what the provider reported after the charge'),
+  ended: z
+    .enum(['cancelled', 'expired'])
+    .nullable()
+    .describe('A failed payment the payer cancelled, or left unpaid until it expired (QRIS, e-wallet, transfer)'),
   refundedAmount: z.number().describe('Given back so far (major unit); 0 when nothing was'),
   cardBrand: z.string().nullable(),
   cardLast4: z.string().nullable(),

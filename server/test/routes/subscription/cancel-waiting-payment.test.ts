@@ -126,6 +126,17 @@ describeEachDatabase('Cancelling a waiting renewal payment at Midtrans', (driver
     });
     expect((await info(token)).waitingPayment).toBeNull();
     expect(await subscriptionOf(userId)).toMatchObject({ periodIndex: before.periodIndex, status: before.status });
+    // The payments list says it was cancelled, not refused.
+    const listed = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/payments',
+      headers: { authorization: token },
+    });
+    const cancelledId = (await paymentOf(registerId)).id;
+    expect(listed.json().data.items.find((item: { id: string }) => item.id === cancelledId)).toMatchObject({
+      state: 'failed',
+      ended: 'cancelled',
+    });
 
     // Midtrans's own notification of the expiry comes afterwards and changes nothing.
     expect((await midtrans.notify(app(), midtrans.notification(registerId))).statusCode).toBe(200);
@@ -234,6 +245,15 @@ describeEachDatabase('Cancelling a waiting renewal payment at Midtrans', (driver
     expect(midtrans.orders.get(registerId)?.transaction_status).toBe('expire');
     expect(await attempt(registerId)).toMatchObject({ state: 'sign_failed', failureCode: 'payment_expired' });
     expect(await paymentOf(registerId)).toMatchObject({ state: 'failed', failureCode: 'payment_expired' });
+    const listed = await app().inject({
+      method: 'GET',
+      url: '/api/v1/personnal/payments',
+      headers: { authorization: token },
+    });
+    const expiredId = (await paymentOf(registerId)).id;
+    expect(listed.json().data.items.find((item: { id: string }) => item.id === expiredId)).toMatchObject({
+      ended: 'expired',
+    });
     // It ran out rather than being cancelled: there is nothing left to cancel.
     expect((await cancel(token, registerId)).statusCode).toBe(404);
   });
