@@ -258,6 +258,42 @@ describeEachDatabase('Cancelling a waiting renewal payment at Midtrans', (driver
     expect((await cancel(token, registerId)).statusCode).toBe(404);
   });
 
+  it('paid with another amount just before the cancel: ended as a notification would end it, the money owed back', async () => {
+    const { token, userId } = await subscriber();
+    const before = await subscriptionOf(userId);
+    const { registerId } = (await renew(token, { method: 'local', channel: 'qris' })).json().data;
+    midtrans.setStatus(registerId, 'settlement', '1000.00');
+    const answer = await cancel(token, registerId);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data).toMatchObject({ nextPeriodPaid: false, waitingPayment: null });
+    expect(await attempt(registerId)).toMatchObject({ state: 'sign_failed', failureCode: 'payment_amount_mismatch' });
+    expect(await paymentOf(registerId)).toMatchObject({
+      state: 'succeeded',
+      amount: 1000,
+      refundReason: 'amount_mismatch',
+      refundOwedAt: expect.any(Date),
+    });
+    expect(await subscriptionOf(userId)).toMatchObject({
+      periodIndex: before.periodIndex,
+      validUntil: before.validUntil,
+    });
+  });
+
+  it('refunded at Midtrans just before the cancel: booked paid, then refunded, as the notifications would', async () => {
+    const { token } = await subscriber();
+    const { registerId } = (await renew(token, { method: 'local', channel: 'gopay' })).json().data;
+    midtrans.setStatus(registerId, 'settlement');
+    midtrans.refundInDashboard(registerId);
+    const answer = await cancel(token, registerId);
+    expect(answer.statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toMatchObject({ kind: 'renewal', state: 'refunded', refundedAmount: 449000 });
+    // A second cancel finds nothing waiting, and the refund's own notification changes nothing.
+    expect((await cancel(token, registerId)).statusCode).toBe(404);
+    const refunded = await paymentOf(registerId);
+    expect((await midtrans.notify(app(), midtrans.notification(registerId))).statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toEqual(refunded);
+  });
+
   it('Midtrans out of reach: 502 with what to do, nothing changed, and the payment still waits', async () => {
     const { token } = await subscriber();
     const { registerId, payment } = (await renew(token, { method: 'local', channel: 'bca_va' })).json().data;
