@@ -298,6 +298,24 @@ export function paidAsAsked(
 }
 
 /**
+ * What a payment the gateway reports paid books: paid as asked, or paid with another amount or currency (logged as
+ * an error: the attempt ends and the money is owed back).
+ */
+export function paidAnswer(
+  row: Pick<LocalPaymentRow, 'amount' | 'currency'>,
+  status: { amount: number | null; currency: string },
+  log: Logger,
+  registrationId: string,
+): Extract<LocalAnswer, { kind: 'paid' | 'mismatch' }> {
+  if (paidAsAsked(row, status)) return { kind: 'paid' };
+  log.error(
+    { registrationId, asked: row.amount, paid: status.amount, currency: status.currency },
+    'Midtrans reports a payment of another amount than asked: the attempt ends and the money is owed back',
+  );
+  return { kind: 'mismatch', amount: status.amount, currency: status.currency };
+}
+
+/**
  * Asks about one waiting local payment (the reconciliation pass, and registerQuery once it has expired): paid at the
  * gateway settles it as the notification would (paid with another amount ends it, the money owed back; refunded
  * there books it paid, then the refund); ended there ends the attempt; past its expiry unpaid, it is expired
@@ -327,15 +345,9 @@ export async function checkLocalPayment(
     if (!status) return expired ? end('payment_expired') : 'waiting';
     const state = status.state;
     if (state.kind === 'paid') {
-      if (!paidAsAsked(row, status)) {
-        deps.log.error(
-          { registrationId: registration.id, asked: row.amount, paid: status.amount, currency: status.currency },
-          'Midtrans reports a payment of another amount than asked: the attempt ends and the money is owed back',
-        );
-        const mismatch = { kind: 'mismatch', amount: status.amount, currency: status.currency } as const;
-        return (await book(deps, registration, mismatch, at)) ? 'ended' : 'waiting';
-      }
-      return (await book(deps, registration, { kind: 'paid' }, at)) ? 'settled' : 'waiting';
+      const answer = paidAnswer(row, status, deps.log, registration.id);
+      const booked = await book(deps, registration, answer, at);
+      return booked ? (answer.kind === 'paid' ? 'settled' : 'ended') : 'waiting';
     }
     if (state.kind === 'ended') return end(state.code);
     if (state.kind === 'refunded') {

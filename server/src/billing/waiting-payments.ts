@@ -3,7 +3,7 @@ import { HttpError } from '../lib/envelope';
 import type { LocalEndCode, LocalStatus } from '../payments/local-payments';
 import { sayBilling as say } from './billing-messages';
 import { findLocalPayment, type LocalPaymentRow } from './local-payment-rows';
-import { paidAsAsked, settleLocalAnswer, settleLocalRefund, type LocalAnswer } from './local-payments';
+import { paidAnswer, settleLocalAnswer, settleLocalRefund, type LocalAnswer } from './local-payments';
 import { paymentByKey } from './payment-rows';
 import { findRegistration, type RegistrationRow } from './registration-rows';
 import { restartKey } from './sign-ups';
@@ -46,14 +46,7 @@ async function endAtGateway(
   }
   const state = status?.state;
   if (!status || !state) return { kind: 'book', answer: { kind: 'ended', code } };
-  if (state.kind === 'paid') {
-    if (paidAsAsked(row, status)) return { kind: 'book', answer: { kind: 'paid' } };
-    deps.log.error(
-      { registrationId: registration.id, asked: row.amount, paid: status.amount, currency: status.currency },
-      'Midtrans reports a payment of another amount than asked: the attempt ends and the money is owed back',
-    );
-    return { kind: 'book', answer: { kind: 'mismatch', amount: status.amount, currency: status.currency } };
-  }
+  if (state.kind === 'paid') return { kind: 'book', answer: paidAnswer(row, status, deps.log, registration.id) };
   if (state.kind === 'refunded') return { kind: 'refunded', status: { ...status, state } };
   // Expired by us just now: cancelled. Denied or cancelled at the bank before: as Midtrans says.
   if (state.kind === 'ended')
