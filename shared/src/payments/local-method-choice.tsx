@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import Radio from 'antd/es/radio';
 import type { LocalChannel, LocalGroup } from './local-payment';
 import { paymentsNamespace } from './payments-namespace';
 
@@ -18,15 +17,25 @@ export function LocalMethodChoice({ name, group, channels, value, onChange }: Lo
   const { t } = useTranslation(paymentsNamespace);
   if (group === 'qris') return <p className="payment-form__local-note">{t('local.qrisNote')}</p>;
   return (
-    <fieldset className="payment-form__methods payment-form__local-choice">
+    <fieldset className="payment-form__methods payment-form__local-choice" aria-describedby={`${name}-${group}-note`}>
       <legend>{t(group === 'ewallet' ? 'local.ewalletLegend' : 'local.bankLegend')}</legend>
-      <Radio.Group
-        name={`${name}-${group}`}
-        value={value}
-        onChange={(event) => onChange(event.target.value as LocalChannel)}
-        options={channels.map((channel) => ({ value: channel, label: t(`local.channel.${channel}`) }))}
-      />
-      <p className="payment-form__local-note">{t(group === 'ewallet' ? 'local.ewalletNote' : 'local.bankNote')}</p>
+      <div className="payment-form__options">
+        {channels.map((channel) => (
+          <label key={channel} className="payment-form__option">
+            <input
+              type="radio"
+              name={`${name}-${group}`}
+              value={channel}
+              checked={value === channel}
+              onChange={() => onChange(channel)}
+            />
+            <span>{t(`local.channel.${channel}`)}</span>
+          </label>
+        ))}
+      </div>
+      <p id={`${name}-${group}-note`} className="payment-form__local-note">
+        {t(group === 'ewallet' ? 'local.ewalletNote' : 'local.bankNote')}
+      </p>
     </fieldset>
   );
 }

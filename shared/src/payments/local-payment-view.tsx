@@ -1,8 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'antd/es/alert';
-import Button from 'antd/es/button';
-import Spin from 'antd/es/spin';
 import { formatMoney } from '@kabari/rules/money';
 import { isApiError } from '@kabari/shared/api/api-error';
 import { formatTime } from '@kabari/shared/i18n/format-time';
@@ -17,6 +14,7 @@ import {
 } from './local-payment';
 import { paymentsNamespace } from './payments-namespace';
 import { QrCode } from './qr-code';
+import './payment-controls.css';
 import './local-payment-view.css';
 
 interface LocalPaymentViewProps {
@@ -78,9 +76,14 @@ function CopyableNumber({ id, label, value }: { id: string; label: string; value
         <output aria-labelledby={`${id}-label`} className="local-payment__number-value">
           {grouped(value)}
         </output>
-        <Button onClick={copy} aria-label={t('local.wait.copyLabel', { what: label })}>
+        <button
+          type="button"
+          className="payment-button"
+          onClick={copy}
+          aria-label={t('local.wait.copyLabel', { what: label })}
+        >
           {t('local.wait.copy')}
-        </Button>
+        </button>
       </div>
       <p className="local-payment__copied" aria-live="polite">
         {said}
@@ -166,9 +169,9 @@ export default function LocalPaymentView({
 
   const deeplink = payment.deeplinkUrl && (phone || !payment.qrString) && (
     <div className="local-payment__app">
-      <Button type="primary" size="large" block href={payment.deeplinkUrl}>
+      <a className="payment-button payment-button--primary payment-button--large" href={payment.deeplinkUrl}>
         {t('local.wait.openApp', { name })}
-      </Button>
+      </a>
       <p>{t(phone ? 'local.wait.openAppHint' : 'local.wait.appOnPhone', { name })}</p>
     </div>
   );
@@ -198,7 +201,9 @@ export default function LocalPaymentView({
       </dl>
 
       {expired ? (
-        <Alert type="warning" showIcon role="alert" title={t('local.wait.expired')} />
+        <p role="alert" className="payment-notice payment-notice--warning">
+          {t('local.wait.expired')}
+        </p>
       ) : (
         <>
           {group === 'ewallet' && phone && deeplink}
@@ -231,7 +236,7 @@ export default function LocalPaymentView({
             </>
           )}
           <div className="local-payment__waiting" role="status">
-            <Spin size="small" /> <span>{t('local.wait.waiting')}</span>
+            <span className="payment-spinner" aria-hidden="true" /> <span>{t('local.wait.waiting')}</span>
           </div>
           {resumable && <p className="local-payment__hint">{t('local.wait.comeBack')}</p>}
         </>
@@ -239,9 +244,16 @@ export default function LocalPaymentView({
 
       {sandbox && !expired && (
         <div className="local-payment__sandbox">
-          <Button onClick={() => void simulate()} loading={simulation === 'sending'} disabled={simulation === 'sent'}>
+          <button
+            type="button"
+            className="payment-button"
+            onClick={() => void simulate()}
+            aria-disabled={simulation === 'sending' || undefined}
+            data-busy={simulation === 'sending' || undefined}
+            disabled={simulation === 'sent'}
+          >
             {t('local.wait.simulate')}
-          </Button>
+          </button>
           <p aria-live="polite">
             {simulation === 'sent' && t('local.wait.simulated')}
             {simulation === 'failed' && t('local.wait.simulateFailed')}
@@ -250,9 +262,13 @@ export default function LocalPaymentView({
       )}
 
       {onChooseAgain && (
-        <Button type={expired ? 'primary' : 'link'} onClick={onChooseAgain} className="local-payment__again">
+        <button
+          type="button"
+          className={`payment-button ${expired ? 'payment-button--primary' : 'payment-button--link'} local-payment__again`}
+          onClick={onChooseAgain}
+        >
           {t('local.wait.chooseAgain')}
-        </Button>
+        </button>
       )}
     </section>
   );

@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiError } from '../api/api-error';
 import { renderAt } from '../../../jest/render-with-i18n';
@@ -229,5 +229,110 @@ describe('the payment form for a price in rupiah', () => {
     );
     expect(screen.getByRole('radio', { name: 'Card' })).toBeChecked();
     expect(screen.queryByRole('radio', { name: 'QRIS' })).toBeNull();
+  });
+});
+
+describe('the sandbox card form’s messages', () => {
+  const cardTerms: PaymentTerms = {
+    ...notConfigured,
+    methods: { card: 'sandbox', wallet: null, paypal: null, local: null },
+    localChannels: [],
+    sandbox: true,
+    paymentsConfigured: true,
+  };
+
+  it('ties each message to its field, takes the focus to the first wrong one, and drops a message once it is right', async () => {
+    const handlers: PaymentHandlers = { sandbox: jest.fn().mockResolvedValue('reg-card'), stripe: jest.fn() };
+    const onPaid = jest.fn();
+    await renderAt(
+      '/id/',
+      <PaymentForm name="card" terms={cardTerms} locale="id" handlers={handlers} onPaid={onPaid} />,
+    );
+    const first = screen.getByLabelText('Nama depan di kartu');
+    const last = screen.getByLabelText('Nama belakang di kartu');
+    const number = screen.getByLabelText('Nomor kartu');
+    const expiry = screen.getByLabelText('Masa berlaku (BB/TT)');
+    const cvv = screen.getByLabelText('CVV');
+    const consent = screen.getByRole('checkbox', { name: /ketentuan langganan/ });
+    expect(cvv).toHaveAccessibleDescription('3 atau 4 angka di bagian belakang kartu');
+    // Nothing is said while the first digits are typed.
+    await userEvent.type(number, '4242');
+    expect(number).toHaveValue('4242');
+    expect(number).not.toBeInvalid();
+    expect(screen.queryByText('Masukkan nomor kartu yang valid')).toBeNull();
+
+    await userEvent.type(first, 'Ana');
+    await userEvent.click(screen.getByRole('button', { name: /^Bayar/ }));
+    expect(last).toHaveFocus();
+    expect(first).not.toBeInvalid();
+    expect(last).toBeInvalid();
+    expect(last).toHaveAccessibleDescription('Masukkan nama belakang yang tertera di kartu');
+    expect(number).toHaveAccessibleDescription('Masukkan nomor kartu yang valid');
+    expect(expiry).toHaveAccessibleDescription('Masukkan masa berlaku yang valid (BB/TT) dan belum lewat');
+    expect(cvv).toHaveAccessibleDescription('Masukkan CVV 3 atau 4 angka 3 atau 4 angka di bagian belakang kartu');
+    expect(consent).toBeInvalid();
+    expect(consent).toHaveAccessibleDescription('Setujui ketentuannya untuk melanjutkan');
+    expect(handlers.sandbox).not.toHaveBeenCalled();
+
+    // Each message goes as soon as its field is right; the number is kept in fours, the expiry as BB/TT.
+    await userEvent.type(last, 'Putri');
+    expect(last).not.toBeInvalid();
+    expect(screen.queryByText('Masukkan nama belakang yang tertera di kartu')).toBeNull();
+    await userEvent.type(number, '424242424242');
+    expect(number).toHaveValue('4242 4242 4242 4242');
+    expect(number).not.toBeInvalid();
+    await userEvent.type(expiry, '1230');
+    expect(expiry).toHaveValue('12/30');
+    await userEvent.type(cvv, '12a3');
+    expect(cvv).toHaveValue('123');
+    expect(cvv).toHaveAccessibleDescription('3 atau 4 angka di bagian belakang kartu');
+    // The terms by keyboard: Space ticks the box, and its message goes.
+    consent.focus();
+    await userEvent.keyboard(' ');
+    expect(consent).toBeChecked();
+    expect(consent).not.toBeInvalid();
+    await userEvent.click(screen.getByRole('button', { name: /^Bayar/ }));
+    expect(handlers.sandbox).toHaveBeenCalledWith({
+      method: 'card',
+      card: {
+        name: 'Ana',
+        surname: 'Putri',
+        number: '4242424242424242',
+        expiryMonth: 12,
+        expiryYear: 2030,
+        cvv: '123',
+      },
+    });
+    expect(onPaid).toHaveBeenCalledWith('reg-card');
+  });
+
+  it('says it is paying, and sends one payment however often Pay is pressed meanwhile', async () => {
+    let answer: (registerId: string) => void = () => undefined;
+    const sandbox = jest.fn(() => new Promise<string>((resolve) => (answer = resolve)));
+    const onPaid = jest.fn();
+    const walletTerms: PaymentTerms = {
+      ...cardTerms,
+      methods: { ...cardTerms.methods, card: null, wallet: 'sandbox' },
+    };
+    await renderAt(
+      '/',
+      <PaymentForm
+        name="busy"
+        terms={walletTerms}
+        locale="en"
+        handlers={{ sandbox, stripe: jest.fn() }}
+        onPaid={onPaid}
+      />,
+    );
+    await userEvent.click(screen.getByRole('checkbox', { name: /subscription terms/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Pay/ }));
+    const busy = screen.getByRole('button', { name: 'Paying…' });
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(busy);
+    await userEvent.keyboard('{Enter}');
+    expect(sandbox).toHaveBeenCalledTimes(1);
+    await act(async () => answer('reg-wallet'));
+    expect(onPaid).toHaveBeenCalledWith('reg-wallet');
+    expect(screen.getByRole('button', { name: /^Pay/ })).not.toHaveAttribute('aria-disabled');
   });
 });

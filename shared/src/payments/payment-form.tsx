@@ -1,12 +1,6 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import type { ApiData } from '../api/api-types';
 import { Trans, useTranslation } from 'react-i18next';
-import Alert from 'antd/es/alert';
-import Button from 'antd/es/button';
-import Checkbox from 'antd/es/checkbox';
-import Form from 'antd/es/form';
-import Input from 'antd/es/input';
-import Radio from 'antd/es/radio';
 import { isApiError } from '@kabari/shared/api/api-error';
 import { localizePath, type Locale } from '@kabari/shared/i18n/locale';
 import { routePaths } from '@kabari/shared/routing/route-paths';
@@ -29,6 +23,7 @@ import { localChannelsOf, localGroupOf, type LocalChannel, type LocalGroup } fro
 import { loadStripeOnce, StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
 import { StripeWalletButton } from './stripe-wallet-button';
 import { paymentsNamespace } from './payments-namespace';
+import './payment-controls.css';
 import './payment-form.css';
 
 export type PaymentMethod = 'card' | 'wallet' | 'paypal';
@@ -56,7 +51,7 @@ export interface PaymentHandlers {
 }
 
 interface PaymentFormProps {
-  /** The antd form's name: its fields' ids (and so their labels) are unique on the page. */
+  /** The form's name: its fields' ids (and so their labels) and its radio groups' names are unique on the page. */
   name: string;
   terms: PaymentTerms;
   /** What today's charge is for: it decides the amount and the words above the button. */
@@ -70,14 +65,30 @@ interface PaymentFormProps {
   onFailure?: (error: unknown) => boolean;
 }
 
-interface CardValues {
-  cardName?: string;
-  cardSurname?: string;
-  cardNumber?: string;
-  cardExpiry?: string;
-  cardCvv?: string;
-  consent?: boolean;
-}
+type CardField = 'cardName' | 'cardSurname' | 'cardNumber' | 'cardExpiry' | 'cardCvv';
+type Field = CardField | 'consent';
+type CardValues = Record<CardField, string>;
+type FieldErrors = Partial<Record<Field, string>>;
+
+const emptyCard: CardValues = { cardName: '', cardSurname: '', cardNumber: '', cardExpiry: '', cardCvv: '' };
+/** The order the fields are shown in: the first wrong one takes the focus when Pay is refused. */
+const fieldOrder: readonly Field[] = ['cardName', 'cardSurname', 'cardNumber', 'cardExpiry', 'cardCvv', 'consent'];
+
+/** Each card field's check and the words said when it fails. */
+const cardChecks: Record<CardField, { valid: (value: string) => boolean; error: string }> = {
+  cardName: { valid: Boolean, error: 'card.errors.name' },
+  cardSurname: { valid: Boolean, error: 'card.errors.surname' },
+  cardNumber: { valid: isCardNumberValid, error: 'card.errors.number' },
+  cardExpiry: { valid: (value) => isExpiryValid(value), error: 'card.errors.expiry' },
+  cardCvv: { valid: isCvvValid, error: 'card.errors.cvv' },
+};
+
+/** What each card field keeps of what is typed: the number in fours, the expiry as MM/YY, the CVV's digits. */
+const normalizers: Partial<Record<CardField, (value: string) => string>> = {
+  cardNumber: formatCardNumber,
+  cardExpiry: formatExpiry,
+  cardCvv: (value) => digitsOnly(value).slice(0, 4),
+};
 
 export const sandboxTestCards = [
   { number: '4242 4242 4242 4242', outcome: 'succeeds' },
@@ -112,7 +123,12 @@ export function PaymentForm({
   onFailure,
 }: PaymentFormProps) {
   const { t } = useTranslation(paymentsNamespace);
-  const [form] = Form.useForm<CardValues>();
+  const [values, setValues] = useState<CardValues>(emptyCard);
+  const [consent, setConsent] = useState(false);
+  // Read by the providers' own buttons when pressed, which may hold an older render's mayPay.
+  const consentGiven = useRef(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
   const paypalOffered = terms.methods.paypal === 'sandbox' || (terms.methods.paypal === 'paypal' && !!handlers.paypal);
   const localChannels = handlers.local ? localChannelsOf(terms) : [];
   const channelsOf = (group: LocalGroup) => localChannels.filter((channel) => localGroupOf(channel) === group);
@@ -155,13 +171,13 @@ export function PaymentForm({
 
   if (!terms.paymentsConfigured || methods.length === 0) {
     return (
-      <Alert
-        type="warning"
-        showIcon
-        className="payment-form payment-form__not-configured"
-        title={t('notConfigured.title')}
-        description={t('notConfigured.text')}
-      />
+      <div className="payment-form payment-notice payment-notice--warning payment-form__not-configured">
+        <WarningIcon />
+        <div>
+          <p className="payment-notice__title">{t('notConfigured.title')}</p>
+          <p>{t('notConfigured.text')}</p>
+        </div>
+      </div>
     );
   }
 
@@ -187,46 +203,67 @@ export function PaymentForm({
     }
   };
 
-  const consentGiven = () => form.getFieldValue('consent') === true;
+  /** What is wrong with a field's value, in words; null if nothing. */
+  const problemOf = (field: Field, card: CardValues): string | null => {
+    if (field === 'consent') return consentGiven.current ? null : t('consentRequired');
+    const check = cardChecks[field];
+    return check.valid(card[field].trim()) ? null : t(check.error as never);
+  };
+  /** Checks `fields`, shows what is wrong with them (and no more what was), and answers the first wrong one. */
+  const check = (fields: readonly Field[], card: CardValues): Field | null => {
+    const found: FieldErrors = {};
+    for (const field of fields) {
+      const problem = problemOf(field, card);
+      if (problem) found[field] = problem;
+    }
+    setErrors((current) => {
+      const next = { ...current };
+      for (const field of fields) {
+        if (found[field]) next[field] = found[field];
+        else delete next[field];
+      }
+      return next;
+    });
+    return fieldOrder.find((field) => found[field]) ?? null;
+  };
+
   /** For the providers' own buttons: refuse the click and say why while the terms are not accepted. */
   const mayPay = () => {
-    if (consentGiven()) return true;
-    void form.validateFields(['consent']).catch(() => undefined);
+    if (consentGiven.current) return true;
+    check(['consent'], values);
+    inputs.current.consent?.focus();
     return false;
   };
 
-  const submit = async () => {
-    const fields: (keyof CardValues)[] =
-      cardChosen && sandboxMethod
-        ? ['cardName', 'cardSurname', 'cardNumber', 'cardExpiry', 'cardCvv', 'consent']
-        : stripeCardShown
-          ? ['cardName', 'cardSurname', 'consent']
-          : ['consent'];
-    let values: CardValues;
-    try {
-      values = await form.validateFields(fields);
-    } catch {
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (payingNow.current) return;
+    const fields: readonly Field[] =
+      cardChosen && sandboxMethod ? fieldOrder : stripeCardShown ? ['cardName', 'cardSurname', 'consent'] : ['consent'];
+    const firstWrong = check(fields, values);
+    if (firstWrong) {
+      inputs.current[firstWrong]?.focus();
       return;
     }
     await attempt(async () => {
       if (localChannel) return handlers.local!(localChannel);
       if (cardChosen && sandboxMethod) {
-        const expiry = parseExpiry(values.cardExpiry ?? '')!;
+        const expiry = parseExpiry(values.cardExpiry)!;
         return handlers.sandbox({
           method: 'card',
           card: {
-            name: values.cardName!.trim(),
-            surname: values.cardSurname!.trim(),
-            number: digitsOnly(values.cardNumber!),
+            name: values.cardName.trim(),
+            surname: values.cardSurname.trim(),
+            number: digitsOnly(values.cardNumber),
             expiryMonth: expiry.month,
             expiryYear: expiry.year,
-            cvv: values.cardCvv!.trim(),
+            cvv: values.cardCvv.trim(),
           },
         });
       }
       if (stripeCardShown) {
         const paymentMethodId = await stripeCard.current!.createPaymentMethod(
-          `${values.cardName!.trim()} ${values.cardSurname!.trim()}`,
+          `${values.cardName.trim()} ${values.cardSurname.trim()}`,
         );
         const outcome = await handlers.stripe({ method: 'card', paymentMethodId });
         if (outcome.requiresAction && outcome.clientSecret) {
@@ -239,10 +276,65 @@ export function PaymentForm({
     });
   };
 
-  const required = (key: string, valid: (value: string) => boolean) => ({
-    validator: (_rule: unknown, value: string | undefined) =>
-      valid((value ?? '').trim()) ? Promise.resolve() : Promise.reject(new Error(t(key as never))),
-  });
+  // A field's message shows once Pay is pressed (not while the first digits are typed), then follows each change, so
+  // that it goes as soon as the value is right.
+  const setCard = (field: CardField, typed: string) => {
+    const value = normalizers[field]?.(typed) ?? typed;
+    const next = { ...values, [field]: value };
+    setValues(next);
+    setFailure(null);
+    if (errors[field]) check([field], next);
+  };
+  const setConsentGiven = (checked: boolean) => {
+    consentGiven.current = checked;
+    setConsent(checked);
+    setFailure(null);
+    check(['consent'], values);
+  };
+
+  const idOf = (field: Field) => `${name}-${field}`;
+  /** What ties a control to its message and its hint. */
+  const describedBy = (field: Field, hint: boolean) =>
+    [errors[field] ? `${idOf(field)}-error` : '', hint ? `${idOf(field)}-hint` : ''].filter(Boolean).join(' ') ||
+    undefined;
+  const errorOf = (field: Field) =>
+    errors[field] ? (
+      <p id={`${idOf(field)}-error`} className="payment-form__error">
+        {errors[field]}
+      </p>
+    ) : null;
+  const cardField = (
+    field: CardField,
+    label: string,
+    attributes: InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+  ) => (
+    <div className="payment-form__field">
+      <label htmlFor={idOf(field)} className="payment-form__label">
+        {label}
+      </label>
+      <input
+        {...attributes}
+        id={idOf(field)}
+        name={field}
+        type="text"
+        className="payment-form__input"
+        ref={(element) => {
+          inputs.current[field] = element;
+        }}
+        value={values[field]}
+        onChange={(event) => setCard(field, event.target.value)}
+        aria-invalid={errors[field] ? true : undefined}
+        aria-describedby={describedBy(field, !!hint)}
+      />
+      {errorOf(field)}
+      {hint && (
+        <p id={`${idOf(field)}-hint`} className="payment-form__hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
 
   const methodLabel = (option: MethodChoice) => {
     if (option === 'qris') return t('method.qris');
@@ -267,16 +359,7 @@ export function PaymentForm({
   };
 
   return (
-    <Form
-      name={name}
-      form={form}
-      layout="vertical"
-      requiredMark={false}
-      noValidate
-      onFinish={() => void submit()}
-      onValuesChange={() => setFailure(null)}
-      className="payment-form"
-    >
+    <form name={name} noValidate onSubmit={(event) => void submit(event)} className="payment-form">
       <PaymentTermsSummary
         terms={terms}
         locale={locale}
@@ -287,15 +370,23 @@ export function PaymentForm({
 
       <fieldset className={`payment-form__methods${localChannels.length ? ' payment-form__methods--stacked' : ''}`}>
         <legend>{t('method.legend')}</legend>
-        <Radio.Group
-          name={`${name}-method`}
-          value={choice}
-          onChange={(event) => {
-            setMethod(event.target.value as MethodChoice);
-            setFailure(null);
-          }}
-          options={methods.map((option) => ({ value: option, label: methodLabel(option) }))}
-        />
+        <div className="payment-form__options">
+          {methods.map((option) => (
+            <label key={option} className="payment-form__option">
+              <input
+                type="radio"
+                name={`${name}-method`}
+                value={option}
+                checked={choice === option}
+                onChange={() => {
+                  setMethod(option);
+                  setFailure(null);
+                }}
+              />
+              <span>{methodLabel(option)}</span>
+            </label>
+          ))}
+        </div>
       </fieldset>
 
       {localGroup && localChannel && (
@@ -342,42 +433,24 @@ export function PaymentForm({
 
       {cardChosen && (sandboxMethod || stripeCardShown) && (
         <div className="payment-form__row">
-          <Form.Item name="cardName" label={t('card.name')} rules={[required('card.errors.name', Boolean)]}>
-            <Input autoComplete="cc-given-name" maxLength={100} />
-          </Form.Item>
-          <Form.Item name="cardSurname" label={t('card.surname')} rules={[required('card.errors.surname', Boolean)]}>
-            <Input autoComplete="cc-family-name" maxLength={100} />
-          </Form.Item>
+          {cardField('cardName', t('card.name'), { autoComplete: 'cc-given-name', maxLength: 100 })}
+          {cardField('cardSurname', t('card.surname'), { autoComplete: 'cc-family-name', maxLength: 100 })}
         </div>
       )}
       {cardChosen && sandboxMethod && (
         <>
-          <Form.Item
-            name="cardNumber"
-            label={t('card.number')}
-            normalize={formatCardNumber}
-            rules={[required('card.errors.number', isCardNumberValid)]}
-          >
-            <Input inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" />
-          </Form.Item>
+          {cardField('cardNumber', t('card.number'), {
+            inputMode: 'numeric',
+            autoComplete: 'cc-number',
+            placeholder: '4242 4242 4242 4242',
+          })}
           <div className="payment-form__row">
-            <Form.Item
-              name="cardExpiry"
-              label={t('card.expiry')}
-              normalize={formatExpiry}
-              rules={[required('card.errors.expiry', (value) => isExpiryValid(value))]}
-            >
-              <Input inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" />
-            </Form.Item>
-            <Form.Item
-              name="cardCvv"
-              label={t('card.cvv')}
-              extra={t('card.cvvHint')}
-              normalize={(value: string) => digitsOnly(value).slice(0, 4)}
-              rules={[required('card.errors.cvv', isCvvValid)]}
-            >
-              <Input inputMode="numeric" autoComplete="cc-csc" />
-            </Form.Item>
+            {cardField('cardExpiry', t('card.expiry'), {
+              inputMode: 'numeric',
+              autoComplete: 'cc-exp',
+              placeholder: '12/30',
+            })}
+            {cardField('cardCvv', t('card.cvv'), { inputMode: 'numeric', autoComplete: 'cc-csc' }, t('card.cvvHint'))}
           </div>
         </>
       )}
@@ -385,17 +458,20 @@ export function PaymentForm({
         <StripeCardField ref={stripeCard} publishableKey={terms.stripePublishableKey!} locale={locale} />
       )}
 
-      <Form.Item
-        name="consent"
-        valuePropName="checked"
-        rules={[
-          {
-            validator: (_rule, value) =>
-              value === true ? Promise.resolve() : Promise.reject(new Error(t('consentRequired'))),
-          },
-        ]}
-      >
-        <Checkbox>
+      <div className="payment-form__field payment-form__field--box">
+        <input
+          id={idOf('consent')}
+          name="consent"
+          type="checkbox"
+          ref={(element) => {
+            inputs.current.consent = element;
+          }}
+          checked={consent}
+          onChange={(event) => setConsentGiven(event.target.checked)}
+          aria-invalid={errors.consent ? true : undefined}
+          aria-describedby={describedBy('consent', false)}
+        />
+        <label htmlFor={idOf('consent')}>
           <Trans
             t={t}
             i18nKey="consent"
@@ -406,10 +482,15 @@ export function PaymentForm({
               ),
             }}
           />
-        </Checkbox>
-      </Form.Item>
+        </label>
+        {errorOf('consent')}
+      </div>
 
-      {failure && <Alert type="error" showIcon title={failure} role="alert" className="payment-form__failure" />}
+      {failure && (
+        <p role="alert" className="payment-notice payment-notice--error payment-form__failure">
+          {failure}
+        </p>
+      )}
 
       {choice === 'wallet' && provider === 'stripe' && (
         <StripeWalletButton
@@ -461,13 +542,35 @@ export function PaymentForm({
       )}
 
       {ownButton && (
-        <Button type="primary" htmlType="submit" block size="large" loading={paying}>
+        <button
+          type="submit"
+          className="payment-button payment-button--primary payment-button--large"
+          aria-disabled={paying || undefined}
+          data-busy={paying || undefined}
+        >
           {paying ? t(localGroup ? 'local.preparing' : 'paying') : payText()}
-        </Button>
+        </button>
       )}
       {localGroup && (
         <p className="payment-form__local-next">{t(kind === 'payAhead' ? 'local.nextPayAhead' : 'local.next')}</p>
       )}
-    </Form>
+    </form>
+  );
+}
+
+/** The warning sign beside a notice, as antd's alerts had it: the notice's words say it all without it. */
+function WarningIcon() {
+  return (
+    <svg
+      className="payment-notice__icon"
+      viewBox="0 0 16 16"
+      width="16"
+      height="16"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M8 1.5 15 14H1L8 1.5Z" fill="currentColor" />
+      <path d="M8 6v3.5M8 11.3v.2" stroke="#fff" strokeWidth="1.6" strokeLinecap="round" />
+    </svg>
   );
 }
