@@ -64,24 +64,13 @@ type PaymentFormComponent = (props: ComponentProps<typeof PaymentFormType>) => R
 let paymentFormLoad: Promise<PaymentFormComponent> | null = null;
 
 /**
- * Step 2's form (the payment methods, the QR code, the card field, PayPal) is a chunk of its own, and the only part
- * of the dialog that uses antd: antd's theme comes with it, so step 1 runs none of antd's rendering or runtime
- * styles. It is fetched once step 1 is shown and the page is idle, or at once on step 2; a failed load is tried
+ * Step 2's form (the payment methods, the card field, PayPal; Stripe's and PayPal's scripts load only when chosen) is
+ * a chunk of its own, fetched once step 1 is shown and the page is idle, or at once on step 2; a failed load is tried
  * again next time.
  */
 function loadPaymentForm(): Promise<PaymentFormComponent> {
-  paymentFormLoad ??= Promise.all([
-    import('@kabari/shared/payments/payment-form'),
-    import('@kabari/shared/ui/antd-scope'),
-  ]).then(
-    ([{ PaymentForm }, { AntdScope }]) =>
-      function ScopedPaymentForm(props: ComponentProps<typeof PaymentFormType>) {
-        return (
-          <AntdScope>
-            <PaymentForm {...props} />
-          </AntdScope>
-        );
-      },
+  paymentFormLoad ??= import('@kabari/shared/payments/payment-form').then(
+    ({ PaymentForm }) => PaymentForm,
     (error: unknown) => {
       paymentFormLoad = null;
       throw error;
@@ -113,8 +102,8 @@ function isEmailInUse(error: unknown): boolean {
  * with productInfo {searchedNumber}. Step 1 creates the account's details, step 2 pays; a paid sign-up
  * goes to the register result screen, which polls until the account exists and signs the user in.
  *
- * Step 1 is a plain form in a native modal dialog, without antd: on a phone, antd's rendering and runtime styles
- * held the main thread for most of a second on "Continue". Only step 2's payment form uses antd.
+ * Both steps are plain forms in a native modal dialog, without antd: on a phone, antd's rendering and runtime styles
+ * held the main thread for most of a second on "Continue", and again on "Continue to payment".
  */
 export default function SignUpDialog() {
   const { t } = useTranslation(searchSignUpNamespace);
