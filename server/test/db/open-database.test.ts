@@ -107,6 +107,32 @@ describe('the embedded database folder (DATA_DIR)', () => {
     }
   });
 
+  it('stores and reads bytea byte for byte with its own hex codec: every byte value, an empty value, a part', async () => {
+    const database = await createTestDatabase('pglite');
+    const opened = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined }, quietLog);
+    try {
+      const everyByte = Uint8Array.from({ length: 512 }, (_, index) => index % 256);
+      const [row] = await queryRows<{ whole: Uint8Array; empty: Uint8Array; part: Uint8Array; hex: string }>(
+        opened.db,
+        sql`select ${everyByte}::bytea as whole, ${new Uint8Array(0)}::bytea as empty,
+          substring(${everyByte}::bytea from 255 for 3) as part, encode(${everyByte}::bytea, 'hex') as hex`,
+      );
+      expect(row?.whole).toBeInstanceOf(Uint8Array);
+      expect(Array.from(row!.whole)).toEqual(Array.from(everyByte));
+      expect(row?.empty).toHaveLength(0);
+      expect(Array.from(row!.part)).toEqual([254, 255, 0]);
+      // What PostgreSQL received is what was sent.
+      expect(row?.hex).toBe(Buffer.from(everyByte).toString('hex'));
+      // Anything but bytes is refused rather than stored as its text.
+      await expect(queryRows(opened.db, sql`select ${'not bytes'}::bytea`)).rejects.toMatchObject({
+        cause: expect.objectContaining({ message: 'Invalid input for bytea type' }),
+      });
+    } finally {
+      await opened.client.close();
+      await database.cleanup();
+    }
+  });
+
   it('is never opened by two servers at once, and is free again after close', async () => {
     const database = await createTestDatabase('pglite');
     try {
