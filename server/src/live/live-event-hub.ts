@@ -84,9 +84,29 @@ export function eventFrame(id: number, type: string, payloadJson: string): Buffe
 }
 
 /**
- * Fans request events out to the browsers of their user. A notification carries only an event id; the ids that
- * arrive together are read in one query, each event is serialised once, and the same buffer is written to each of
- * its user's streams.
+ * A position event as its notification carries it (storeLivePosition: the event's id, user, request and payload
+ * text), so that it reaches its streams without being read back; undefined for anything else.
+ */
+function carriedPosition(payload: string): EventRow | undefined {
+  let carried: unknown;
+  try {
+    carried = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  if (typeof carried !== 'object' || carried === null) return undefined;
+  const { id, userId, requestId, type, payload: text } = carried as Record<string, unknown>;
+  if (!Number.isSafeInteger(id) || (id as number) <= 0 || type !== 'position') return undefined;
+  if (typeof userId !== 'string' || typeof requestId !== 'string' || typeof text !== 'string') return undefined;
+  // As eventColumns tells them for a position.
+  return { id: id as number, userId, requestId, type, payload: text, showsPosition: true, recipientView: null };
+}
+
+/**
+ * Fans request events out to the browsers of their user. Most notifications carry only an event id: the ids that
+ * arrive together are read in one query. A live share's position carries its whole event, and goes out without
+ * that read: a database round trip fewer on its way to the requester's map. Either way each event is serialised
+ * once, and the same buffer is written to each of its user's streams.
  */
 export class LiveEventHub {
   private readonly watchers = new Map<string, Set<LiveWatcher>>();
@@ -94,7 +114,8 @@ export class LiveEventHub {
   private readonly linkWatchers = new Map<string, Set<LinkWatcher>>();
   /** The last event id delivered live to each watched user: one user's ids come in order, a repeat is skipped. */
   private readonly deliveredUpTo = new Map<string, number>();
-  private pendingIds: number[] = [];
+  /** Announced events in the order heard: ids still to be read, and positions carried whole. */
+  private pending: (number | EventRow)[] = [];
   private reading = false;
   /** Running catchUps: live reads wait for them. */
   private catchingUp = 0;
@@ -214,14 +235,16 @@ export class LiveEventHub {
     for (const event of held) this.send(watcher, event.id, event.frame);
   }
 
-  /** A notification from the database: the payload is an event id. */
+  /** A notification from the database: an event id, or a position's whole event (carriedPosition). */
   notify(payload: string): void {
-    const id = Number(payload);
+    const carried = payload.startsWith('{') ? carriedPosition(payload) : undefined;
+    const id = carried ? carried.id : Number(payload);
     if (!Number.isSafeInteger(id) || id <= 0) return;
     if (id > this.highestSeenId) this.highestSeenId = id;
-    // Nobody listens here: nothing to read.
-    if (this.size === 0) return;
-    this.pendingIds.push(id);
+    // Nobody listens here: nothing to read. A carried position whose user has no stream here reaches nobody (it
+    // tells no recipient's page anything either).
+    if (this.size === 0 || (carried && !this.watchers.has(carried.userId))) return;
+    this.pending.push(carried ?? id);
     if (!this.reading && this.catchingUp === 0) void this.readPending();
   }
 
@@ -252,7 +275,7 @@ export class LiveEventHub {
       }
     } finally {
       this.catchingUp -= 1;
-      if (this.catchingUp === 0 && this.pendingIds.length > 0 && !this.reading) void this.readPending();
+      if (this.catchingUp === 0 && this.pending.length > 0 && !this.reading) void this.readPending();
     }
   }
 
@@ -314,15 +337,23 @@ export class LiveEventHub {
   private async readPending(): Promise<void> {
     this.reading = true;
     try {
-      while (this.pendingIds.length > 0 && this.catchingUp === 0) {
-        const ids = this.pendingIds;
-        this.pendingIds = [];
-        let rows: EventRow[];
-        try {
-          rows = await eventsByIds(this.db, ids);
-        } catch (error) {
-          this.log.error({ err: error }, 'Could not read live events');
-          continue;
+      while (this.pending.length > 0 && this.catchingUp === 0) {
+        const batch = this.pending;
+        this.pending = [];
+        const ids = batch.filter((event): event is number => typeof event === 'number');
+        const carried = batch.filter((event): event is EventRow => typeof event !== 'number');
+        let rows = carried;
+        if (ids.length > 0) {
+          try {
+            // By id, as the read rows come: one user's ids are in commit order.
+            rows = [...(await eventsByIds(this.db, ids)), ...carried].sort((a, b) => a.id - b.id);
+          } catch (error) {
+            this.log.error({ err: error }, 'Could not read live events');
+          }
+        } else {
+          // The other notices of the same commit (a requester's history changed) are heard first, as when the
+          // events are read back: a history reloaded on this event is never the cached one from before it.
+          await new Promise((resolve) => setImmediate(resolve));
         }
         await this.recordLooks(rows.filter((row) => this.willDeliver(row)));
         for (const row of rows) this.deliver(row);

@@ -15,8 +15,9 @@ declare module 'fastify' {
  * Live events for requesters: LISTENs on the request events channel (on PostgreSQL every instance hears every
  * commit, whichever instance made it) and fans each event out to the open streams of its user on this instance.
  * The same channel says when a requester's history changed (`list:<user id>`), for the cache of their pages: on one
- * connection, that notice is heard before any event of the same commit reaches a browser (which the hub reads from
- * the database first), so a list reloaded on an event is never the cached one from before it.
+ * connection, that notice is heard before any event of the same commit reaches a browser (the hub reads the event
+ * from the database first, or lets the connection's pending notices through before sending one it was given whole),
+ * so a list reloaded on an event is never the cached one from before it.
  */
 export default fp(
   async (app, options: { liveEvents?: Partial<LiveEventHubOptions> } = {}) => {

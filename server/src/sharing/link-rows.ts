@@ -17,10 +17,16 @@ export type PositionRow = typeof positions.$inferSelect;
 type NewPosition = typeof positions.$inferInsert;
 
 /**
+ * The longest notification that carries a position's whole event (LiveEventHub sends it on without reading it back):
+ * PostgreSQL refuses one of 8,000 bytes or more. A longer one is announced by its id, and read back.
+ */
+const NOTIFICATION_MAX_BYTES = 7_999;
+
+/**
  * A position of a live share already located by its browser, in one statement (its own transaction): the link's use
  * counted (`counting`: the throttle's counters, and each key's limit), then, only when no count is over its limit,
- * the request's row locked, the position stored, published to the requester (the event row, and a NOTIFY that
- * PostgreSQL delivers when the statement commits) and the live page marked as heard from at `now`. The same rows,
+ * the request's row locked, the position stored, published to the requester (the event row, and a NOTIFY carrying it
+ * that PostgreSQL delivers when the statement commits) and the live page marked as heard from at `now`. The same rows,
  * locks and order as countAttempts, insertPosition, publishRequestEvent and updateRequest one by one: the counters'
  * rows first (as every statement that counts a link's use), then the row lock, then the user's events lock (taken
  * from the locked row), then the event's id (its row is selected from that lock), so one user's events still commit
@@ -87,7 +93,7 @@ export async function storeLivePosition(
                  'requestId', request.id,
                  'position', jsonb_set(${JSON.stringify(values.positionView)}::jsonb, '{id}', to_jsonb(stored.id)))
         from request, stored, user_events
-        returning id
+        returning id, payload
       ),
       heard as (
         update location_requests set live_heard_at = ${at}::timestamptz
@@ -95,8 +101,14 @@ export async function storeLivePosition(
           and (live_heard_at is null or live_heard_at < ${values.heardBefore.toISOString()}::timestamptz)
       ),
       live as (
-        select published.id, pg_notify(${values.channel}, published.id::text) as notified, request.live_until
-        from published, request
+        select published.id, pg_notify(${values.channel}, case
+                 when octet_length(carried.notice) <= ${NOTIFICATION_MAX_BYTES} then carried.notice
+                 else published.id::text end) as notified,
+               request.live_until
+        from published, request, lateral (
+          select json_build_object('id', published.id, 'userId', request.user_id, 'requestId', request.id,
+            'type', 'position', 'payload', published.payload::text)::text as notice
+        ) as carried
       )
       select (select json_agg(json_build_object('key', key, 'count', count, 'window_started_at', window_started_at))
               from counted) as counts,

@@ -97,6 +97,44 @@ describeEachDatabase('the live event hub', (driver) => {
     }
   });
 
+  it("a live share's position carried whole by its notification goes out as carried, after the events heard before it", async () => {
+    const { db } = testApp.app;
+    const log = { error: jest.fn() };
+    const hub = new LiveEventHub(db, log, { ...DEFAULT_LIVE_EVENT_OPTIONS, heartbeatMs: 60_000 });
+    try {
+      const alice = await signedInRequester(db, 'hub-carried@example.com');
+      const requestId = await linkRequest(db, alice.userId);
+      const response = new RecordingResponse();
+      await hub.watch(alice.userId, alice.sessionId, response as unknown as ServerResponse, undefined);
+      const withdrawn = await db.transaction((tx) =>
+        publishRequestEvent(tx, { userId: alice.userId, requestId, type: 'withdrawn', payload: { requestId } }),
+      );
+      // Heard after the stored event, which the hub still has to read: it waits its turn. No row has this id, so
+      // what is sent can only be what the notification carried.
+      const carriedId = withdrawn + 1000;
+      const payload = `{"requestId": "${requestId}", "position": {"id": 7}}`;
+      const carry = (values: Record<string, unknown>) =>
+        JSON.stringify({ id: carriedId, userId: alice.userId, requestId, type: 'position', payload, ...values });
+      hub.notify(String(withdrawn));
+      hub.notify(carry({}));
+      // Not for a stream here, not a position, or not whole: nothing is sent, and nothing breaks.
+      hub.notify(carry({ id: carriedId + 1, userId: '00000000-0000-4000-8000-000000000000' }));
+      hub.notify(carry({ id: carriedId + 2, type: 'withdrawn' }));
+      hub.notify(carry({ id: carriedId + 3, payload: undefined }));
+      hub.notify('{"id": ');
+      await waitUntil(() => idsOf(response.text, 'position').length > 0);
+      expect(response.text.indexOf('event: withdrawn')).toBeLessThan(response.text.indexOf('event: position'));
+      expect(response.text).toContain(`id: ${carriedId}\nevent: position\ndata: ${payload}\n\n`);
+      // The queue goes on after what it dropped.
+      hub.notify(carry({ id: carriedId + 10 }));
+      await waitUntil(() => idsOf(response.text, 'position').length > 1);
+      expect(idsOf(response.text, 'position')).toEqual([carriedId, carriedId + 10]);
+      expect(log.error).not.toHaveBeenCalled();
+    } finally {
+      hub.close();
+    }
+  });
+
   it('after announcements may have been missed, checks every stream and ends those whose session ended', async () => {
     const { db } = testApp.app;
     const hub = new LiveEventHub(db, { error: jest.fn() }, { ...DEFAULT_LIVE_EVENT_OPTIONS, heartbeatMs: 60_000 });

@@ -276,8 +276,9 @@ export const mapViews = pgTable(
 
 /**
  * Live events for a requester (status changes, positions, consent withdrawn). The id is the SSE event id: a
- * reconnecting browser sends Last-Event-ID and gets what it missed. NOTIFY carries only the id; every instance
- * reads the row. Old events are pruned by the retention job.
+ * reconnecting browser sends Last-Event-ID and gets what it missed. NOTIFY carries the id, and every instance
+ * reads the row; a live share's position carries its whole event instead (storeLivePosition). Old events are pruned
+ * by the retention job.
  */
 export const requestEvents = pgTable(
   'request_events',

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { mapViews, positions } from '../../../src/db/schema/location-requests';
-import { publishRequestEvent } from '../../../src/live/request-events';
+import { mapViews, positions, requestEvents } from '../../../src/db/schema/location-requests';
+import { publishRequestEvent, REQUEST_EVENTS_CHANNEL } from '../../../src/live/request-events';
 import type { PositionView } from '../../../src/requests/view-types';
 import { describeEachDatabase } from '../../support/databases';
 import { insertRequest } from '../../support/share-fixtures';
@@ -117,6 +117,46 @@ describeEachDatabase('who looked: every answer that shows a position counts, wha
     );
     await stream.waitFor((events) => events.some((event) => event.event === 'position'));
     lookedJustNow(await seen(request.token));
+  });
+
+  it("a live share's position, carried whole by its notification, is a look recorded before the browser has it", async () => {
+    const request = await insertRequest(testApp.app.db, sari.userId, {
+      consent: 'sharing',
+      status: 'gps_tracked',
+      liveUntil: new Date(Date.now() + 10 * 60_000),
+    });
+    const heard: string[] = [];
+    const stopListening = await testApp.app.dbClient.listen(REQUEST_EVENTS_CHANNEL, {
+      onNotification: (payload) => heard.push(payload),
+    });
+    try {
+      const stream = await openLiveStream(`${base}/api/v1/locate/events`, sari.headers);
+      streams.push(stream);
+      const posted = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/v1/share/links/${request.token}/positions`,
+        payload: { latitude: -6.1754, longitude: 106.8272, accuracy: 12, recordedAt: new Date().toISOString() },
+      });
+      expect(posted.json().data).toMatchObject({ accepted: true });
+      const events = await stream.waitFor((list) => list.some((event) => event.event === 'position'));
+      const [stored] = await testApp.app.db.select().from(requestEvents).where(eq(requestEvents.requestId, request.id));
+      // The notification carried the event, so the hub had no need to read it back; the browser got it as stored.
+      expect(
+        heard.filter((payload) => payload.startsWith('{')).map((payload) => JSON.parse(payload) as unknown),
+      ).toContainEqual({
+        id: stored!.id,
+        userId: sari.userId,
+        requestId: request.id,
+        type: 'position',
+        payload: expect.any(String),
+      });
+      const sent = events.find((event) => event.event === 'position')!;
+      expect(sent.id).toBe(String(stored!.id));
+      expect(JSON.parse(sent.data)).toEqual(stored!.payload);
+      lookedJustNow(await seen(request.token));
+    } finally {
+      await stopListening();
+    }
   });
 
   it('a position published while no stream of the requester is open is no look', async () => {
