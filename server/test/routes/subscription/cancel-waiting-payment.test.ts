@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../../src/db/schema/accounts';
 import { payments, registrations, subscriptions } from '../../../src/db/schema/billing';
+import { outboxMessages } from '../../../src/db/schema/outbox';
 import { describeEachDatabase } from '../../support/databases';
 import { FakeMidtrans } from '../../support/fake-midtrans';
 import { freshEmail, freshIp, signUpWithQris } from '../../support/sign-up';
@@ -233,6 +234,54 @@ describeEachDatabase('Cancelling a waiting renewal payment at Midtrans', (driver
     expect(answer.statusCode).toBe(200);
     expect(answer.json().data).toMatchObject({ nextPeriodPaid: true, waitingPayment: null });
     expect(answer.json().data.validUntil).toBe(new Date(first.validUntil.getTime() + 30 * DAY).toISOString());
+  });
+
+  it('paid at Midtrans for a period renewed meanwhile: owed back and refunded at once, the subscription as it was', async () => {
+    const { token, userId } = await subscriber();
+    const first = await subscriptionOf(userId);
+    const later = new Date(first.validUntil.getTime() + 2 * DAY);
+    app().billing.clock.set(later);
+    const { registerId } = (await renew(token, { method: 'local', channel: 'qris' })).json().data;
+    // Another attempt paid the period while this one waited (a late renewal charge, say): the subscription moved on.
+    const renewedUntil = new Date(later.getTime() + 30 * DAY);
+    await app()
+      .db.update(subscriptions)
+      .set({
+        status: 'active',
+        periodIndex: first.periodIndex + 1,
+        currentPeriodStart: later,
+        validUntil: renewedUntil,
+      })
+      .where(eq(subscriptions.userId, userId));
+    const renewed = await subscriptionOf(userId);
+    midtrans.setStatus(registerId, 'settlement');
+
+    const answer = await cancel(token, registerId, 'id');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data).toMatchObject({ status: 'active', waitingPayment: null });
+    expect(answer.json().data.validUntil).toBe(renewedUntil.toISOString());
+    expect(await subscriptionOf(userId)).toEqual(renewed);
+    expect(await attempt(registerId)).toMatchObject({ state: 'sign_failed', failureCode: 'duplicate_payment' });
+    // Given back through Midtrans (QRIS can be refunded there) before the answer, and recorded as refunded.
+    expect(callsFor(registerId).filter((call) => call.path.endsWith('/refund'))).toHaveLength(1);
+    expect(await paymentOf(registerId)).toMatchObject({
+      state: 'refunded',
+      refundReason: 'duplicate_payment',
+      refundOwedAt: null,
+      refundedAmount: 449000,
+    });
+    const [user] = await app().db.select().from(users).where(eq(users.id, userId));
+    const told = (await app().db.select().from(outboxMessages).where(eq(outboxMessages.recipient, user!.email))).filter(
+      (row) => row.idempotencyKey.startsWith('duplicate-payment-refunded:'),
+    );
+    expect(told).toHaveLength(1);
+
+    // The settlement's and the refund's notifications come after: nothing is booked or given back twice.
+    const refunded = await paymentOf(registerId);
+    expect((await midtrans.notify(app(), midtrans.notification(registerId))).statusCode).toBe(200);
+    expect(await paymentOf(registerId)).toEqual(refunded);
+    expect(await subscriptionOf(userId)).toEqual(renewed);
+    expect(callsFor(registerId).filter((call) => call.path.endsWith('/refund'))).toHaveLength(1);
   });
 
   it('past its expiry, before the reconciliation pass ended it: booked as expired, as that pass would', async () => {
