@@ -1,5 +1,5 @@
 import type { RenderedEmail } from '../messages/templates';
-import { messagesIn, type Locale } from '../lib/messages';
+import { longDate, messagesIn, type Locale } from '../lib/messages';
 import { formatMoney, toMajor } from '@kabari/rules/money';
 import { emailHtml, linkHtml, paragraphHtml, SIGNATURE } from '../messages/email-document';
 
@@ -14,13 +14,6 @@ function render(
   const text = [...blocks, '', SIGNATURE].join('\n\n');
   const html = paragraphs.map(paragraphHtml).join('\n') + (link ? `\n${linkHtml(link)}` : '');
   return { subject, text, html: emailHtml(locale, html) };
-}
-
-function day(moment: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  }).format(moment);
 }
 
 /** A billing email's text in the subscriber's language (server/src/i18n, section billingEmail). */
@@ -56,12 +49,12 @@ export function receiptEmail(locale: Locale, facts: ChargeFacts): RenderedEmail 
     hello(locale, facts.displayName),
     text(locale, facts.kind === 'first_day' ? 'receiptFirstDay' : 'receiptRenewal', { paid }),
     text(locale, 'receiptDetails', {
-      date: day(facts.paidAt, locale),
+      date: longDate(facts.paidAt, locale),
       method: facts.method,
       paymentId: facts.paymentId,
     }),
     text(locale, facts.renewsWhenPaid ? 'receiptPaidUntilPay' : 'receiptPaidUntil', {
-      until: day(facts.validUntil, locale),
+      until: longDate(facts.validUntil, locale),
       next: money(facts.nextAmount, facts.currency, locale),
     }),
     text(locale, 'howToCancel'),
@@ -76,7 +69,7 @@ export function renewalReminderEmail(
   facts: { displayName: string; amount: number; currency: string; renewsAt: Date; byHand?: boolean },
 ): RenderedEmail {
   const amount = money(facts.amount, facts.currency, locale);
-  const date = day(facts.renewsAt, locale);
+  const date = longDate(facts.renewsAt, locale);
   if (facts.byHand) {
     return render(locale, text(locale, 'byHandEndsSubject', { date }), [
       hello(locale, facts.displayName),
@@ -100,7 +93,7 @@ export function payReminderEmail(
   facts: { displayName: string; amount: number; currency: string; endsAt: Date; last: boolean; payUrl: string },
 ): RenderedEmail {
   const amount = money(facts.amount, facts.currency, locale);
-  const date = day(facts.endsAt, locale);
+  const date = longDate(facts.endsAt, locale);
   const subject = text(locale, facts.last ? 'payReminderLastSubject' : 'payReminderSubject', { date });
   return render(
     locale,
@@ -174,7 +167,7 @@ export function reversalEndedEmail(
   locale: Locale,
   facts: { displayName: string; amount: number; currency: string; paidAt: Date; reason: 'refunded' | 'disputed' },
 ): RenderedEmail {
-  const params = { amount: money(facts.amount, facts.currency, locale), date: day(facts.paidAt, locale) };
+  const params = { amount: money(facts.amount, facts.currency, locale), date: longDate(facts.paidAt, locale) };
   return render(locale, text(locale, 'reversalSubject'), [
     hello(locale, facts.displayName),
     text(locale, facts.reason === 'refunded' ? 'reversalRefunded' : 'reversalDisputed', params),
@@ -191,9 +184,11 @@ export function disputeWonEmail(
     hello(locale, facts.displayName),
     text(locale, 'disputeWonDecided', {
       amount: money(facts.amount, facts.currency, locale),
-      date: day(facts.paidAt, locale),
+      date: longDate(facts.paidAt, locale),
     }),
-    text(locale, facts.renews ? 'disputeWonRenews' : 'disputeWonCancelled', { until: day(facts.validUntil, locale) }),
+    text(locale, facts.renews ? 'disputeWonRenews' : 'disputeWonCancelled', {
+      until: longDate(facts.validUntil, locale),
+    }),
   ]);
 }
 
@@ -208,7 +203,7 @@ export function lateChargeRefundedEmail(
   const amount = money(facts.amount, facts.currency, locale);
   return render(locale, text(locale, 'lateChargeSubject', { amount }), [
     hello(locale, facts.displayName),
-    text(locale, 'lateChargeWhy', { amount, date: day(facts.chargedAt, locale) }),
+    text(locale, 'lateChargeWhy', { amount, date: longDate(facts.chargedAt, locale) }),
     text(locale, 'refundedInFull'),
     text(locale, 'lateChargeNotAffected'),
   ]);
@@ -225,7 +220,7 @@ export function duplicatePaymentRefundedEmail(
   const amount = money(facts.amount, facts.currency, locale);
   return render(locale, text(locale, 'duplicateSubject', { amount }), [
     hello(locale, facts.displayName),
-    text(locale, 'duplicateWhy', { amount, date: day(facts.chargedAt, locale) }),
+    text(locale, 'duplicateWhy', { amount, date: longDate(facts.chargedAt, locale) }),
     text(locale, 'refundedInFull'),
     text(locale, 'duplicateNotAffected'),
   ]);
@@ -256,7 +251,7 @@ export function refundRefusedOperatorEmail(facts: {
 export function cancelledEmail(locale: Locale, facts: { displayName: string; validUntil: Date }): RenderedEmail {
   return render(locale, text(locale, 'cancelledSubject'), [
     hello(locale, facts.displayName),
-    text(locale, 'cancelledUntil', { date: day(facts.validUntil, locale) }),
+    text(locale, 'cancelledUntil', { date: longDate(facts.validUntil, locale) }),
   ]);
 }
 
@@ -280,7 +275,7 @@ export function refundRequestEmail(
     text(locale, 'helloNoName'),
     text(locale, 'refundRequestReceived', { requestId: facts.requestId }),
     facts.cancelled && facts.validUntil
-      ? text(locale, 'refundRequestCancelled', { date: day(facts.validUntil, locale) })
+      ? text(locale, 'refundRequestCancelled', { date: longDate(facts.validUntil, locale) })
       : text(locale, 'refundRequestNoSubscription'),
   ]);
 }

@@ -1,7 +1,7 @@
 import { formatMoney, toMajor } from '@kabari/rules/money';
 import type { Database } from '../db/open-database';
 import type { PaymentProvider } from '../db/column-values';
-import { messagesIn, type Locale } from '../lib/messages';
+import { longDate, messagesIn, type Locale } from '../lib/messages';
 import type { MessageOutbox } from '../messages/message-outbox';
 import type { PushNotification } from '../messages/web-push-sender';
 import { pushSubscriptionsOf } from '../push/push-subscriptions';
@@ -31,10 +31,7 @@ function payReminderPush(
   locale: Locale,
   facts: { amount: number; currency: string; endsAt: Date; payUrl: string },
 ): PushNotification {
-  const date = new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  }).format(facts.endsAt);
+  const date = longDate(facts.endsAt, locale);
   const amount = formatMoney(toMajor(facts.amount, facts.currency), facts.currency, locale);
   return {
     title: pushText(locale, 'payReminderTitle', { date }),

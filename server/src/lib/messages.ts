@@ -40,6 +40,24 @@ void i18n.init({
   interpolation: { escapeValue: false },
 });
 
+/**
+ * The time zone of the days our emails, texts and pushes name: Jakarta's (WIB, UTC+7), whatever the reader's
+ * language. Kabari is for Indonesian families first, and a day named in UTC was the day before for any moment after
+ * 17:00 in Indonesia. WITA and WIT run an hour or two ahead of WIB, so only a moment after 22:00 WIB can name the day
+ * before there.
+ */
+export const MESSAGE_TIME_ZONE = 'Asia/Jakarta';
+
+const longDates: Record<Locale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: MESSAGE_TIME_ZONE }),
+  id: new Intl.DateTimeFormat('id-ID', { dateStyle: 'long', timeZone: MESSAGE_TIME_ZONE }),
+};
+
+/** A day as our messages write it: "6 December 2026", "6 Desember 2026". */
+export function longDate(moment: Date, locale: Locale): string {
+  return longDates[locale].format(moment);
+}
+
 /** A wait in seconds, in words: minutes from 90 seconds up. */
 export function waitText(seconds: number, locale: Locale = 'en'): string {
   const key = seconds >= 90 ? 'common.waitMinutes' : seconds === 1 ? 'common.waitSecond' : 'common.waitSeconds';

@@ -1,5 +1,5 @@
 import { findLure } from '@kabari/rules/lure-check';
-import { messagesIn, messagesOf, type Locale, type LocalizedText, type MessageKey } from '../lib/messages';
+import { longDate, messagesIn, messagesOf, type Locale, type LocalizedText, type MessageKey } from '../lib/messages';
 import { escapeHtml } from '../lib/escape-html';
 import { emailHtml, emailText, paragraphHtml } from '../messages/email-document';
 
@@ -80,13 +80,6 @@ export interface MessageInput {
   expiresAt: Date;
 }
 
-function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  }).format(date);
-}
-
 /** The exact message the recipient gets. */
 export function renderMessage(input: MessageInput): RenderedMessage {
   const { locale, requesterName: name } = input;
@@ -107,7 +100,7 @@ export function renderMessage(input: MessageInput): RenderedMessage {
   const ask = text(locale, 'emailAsk', { name });
   const noteIntro = text(locale, 'emailNote');
   const share = text(locale, 'emailShare');
-  const expires = text(locale, 'expires', { date: formatDate(input.expiresAt, locale) });
+  const expires = text(locale, 'expires', { date: longDate(input.expiresAt, locale) });
   const optOut = text(locale, 'emailOptOut');
   const overview = text(locale, 'emailOverview');
   const plain = emailText([

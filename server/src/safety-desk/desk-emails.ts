@@ -1,15 +1,9 @@
 import type { RenderedEmail } from '../messages/templates';
 import { emailHtml, paragraphHtml, SIGNATURE } from '../messages/email-document';
-import { messagesIn, type Locale } from '../lib/messages';
+import { longDate, messagesIn, type Locale } from '../lib/messages';
 
 /** A safety desk email's text in the reader's language (server/src/i18n, section safetyEmail). */
 const text = messagesIn('safetyEmail');
-
-function day(moment: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(
-    moment,
-  );
-}
 
 /**
  * The operator's warning after a report: what was reported, the rule, what happens next time, and where to write
@@ -22,7 +16,7 @@ export function warningEmail(
   const contactUrl = `${facts.siteUrl}${locale === 'id' ? '/id' : ''}/contact-us`;
   const paragraphs = [
     text(locale, 'hello', { name: facts.displayName }),
-    text(locale, 'warnWhy', { date: day(facts.reportedAt, locale) }),
+    text(locale, 'warnWhy', { date: longDate(facts.reportedAt, locale) }),
     text(locale, 'warnRule'),
     text(locale, 'warnNext'),
     text(locale, 'warnContact', { url: contactUrl }),

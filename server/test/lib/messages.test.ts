@@ -1,6 +1,14 @@
 import en from '../../src/i18n/api.en.json';
 import { HttpError } from '../../src/lib/envelope';
-import { inputMessage, inputMessageText, messagesOf, requestLocale, sayCommon, waitText } from '../../src/lib/messages';
+import {
+  inputMessage,
+  inputMessageText,
+  longDate,
+  messagesOf,
+  requestLocale,
+  sayCommon,
+  waitText,
+} from '../../src/lib/messages';
 
 describe('API messages in both languages', () => {
   it('fills the parameters in each language, {{wait, wait}} as a duration in words', () => {
@@ -15,6 +23,15 @@ describe('API messages in both languages', () => {
     expect(waitText(45, 'id')).toBe('45 detik');
     expect(waitText(89)).toBe('89 seconds');
     expect(waitText(90, 'id')).toBe('2 menit');
+  });
+
+  it('names a day as it is in Jakarta (WIB), in each language, not in UTC', () => {
+    // 18:30 UTC is 01:30 the next morning in Jakarta.
+    const evening = new Date('2026-12-06T18:30:00Z');
+    expect(longDate(evening, 'id')).toBe('7 Desember 2026');
+    expect(longDate(evening, 'en')).toBe('7 December 2026');
+    // 16:59 UTC is still 23:59 the same day.
+    expect(longDate(new Date('2026-12-06T16:59:00Z'), 'id')).toBe('6 Desember 2026');
   });
 
   it('puts text in as it is: the places it goes to escape it themselves', () => {
