@@ -127,7 +127,10 @@ describeEachDatabase('who looked: every answer that shows a position counts, wha
     });
     const heard: string[] = [];
     const stopListening = await testApp.app.dbClient.listen(REQUEST_EVENTS_CHANNEL, {
-      onNotification: (payload) => heard.push(payload),
+      onNotification: (payload) => {
+        heard.push(payload);
+      },
+      onReconnected: () => undefined,
     });
     try {
       const stream = await openLiveStream(`${base}/api/v1/locate/events`, sari.headers);
