@@ -1,3 +1,5 @@
+import { LinkifyIt } from 'linkify-it';
+import tlds from 'tlds';
 import { findLink } from './link-detector';
 
 describe('findLink', () => {
@@ -29,5 +31,37 @@ describe('findLink', () => {
     'Home yet? Love, Rina',
   ])('finds none in %j', (text) => {
     expect(findLink(text)).toBeNull();
+  });
+});
+
+describe('findLink without a dot, @, colon or slash', () => {
+  // What findLink skips linkify-it on: the same linkifier finds nothing in any of these.
+  const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(tlds);
+  it.each([
+    'Rina',
+    'localhost',
+    'www bca',
+    'bca verify top',
+    'xn--p1ai',
+    'пример рф',
+    'bca。top',
+    'mailto',
+    'http bca',
+    '192 168 1 20',
+  ])('%j holds no link', (text) => {
+    expect(linkify.match(text)).toBeNull();
+    expect(findLink(text)).toBeNull();
+  });
+
+  it('does not search such a text with linkify-it', () => {
+    const match = jest.spyOn(LinkifyIt.prototype, 'match');
+    try {
+      expect(findLink('Siti Rahmawati')).toBeNull();
+      expect(match).not.toHaveBeenCalled();
+      expect(findLink('siti.top')).toBe('siti.top');
+      expect(match).toHaveBeenCalled();
+    } finally {
+      match.mockRestore();
+    }
   });
 });

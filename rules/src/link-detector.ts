@@ -13,10 +13,15 @@ const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true
 // A scheme or a `www.` prefix reads as a link to a person even where the domain after it is not a real one.
 const TYPED_LINK = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)\S*/i;
 
+// Every link linkify-it finds holds one of these: a domain's or an IP address's dot, an email's @, a scheme's colon
+// or //. A text without any (most names) skips it: its first search compiles a pattern of every top-level domain,
+// the largest part of checking a name on a phone.
+const LINK_MARK = /[.@:/]/;
+
 /** The first link-like text in `text`, or null when there is none. */
 export function findLink(text: string): string | null {
   for (const form of new Set([text, text.normalize('NFKC')])) {
-    const match = linkify.match(form)?.[0];
+    const match = LINK_MARK.test(form) ? linkify.match(form)?.[0] : undefined;
     if (match) return match.raw;
     const typed = TYPED_LINK.exec(form);
     if (typed) return typed[0];
