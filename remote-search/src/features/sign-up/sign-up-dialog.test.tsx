@@ -6,6 +6,8 @@ import { localeFromPath } from '@kabari/shared/i18n/locale';
 import type { PaymentTerms } from '@kabari/shared/payments/payment-terms';
 import { MemoryRouter, useLocation } from '@kabari/shared/routing/router';
 import { useOverlayStore } from '@kabari/shared/stores/overlay-store';
+import { displayNameProblem } from '@kabari/rules/display-name';
+import type * as DisplayNameRule from '@kabari/rules/display-name';
 import { fakeApi } from '../../../../jest/fake-api';
 import SignUpDialog from './sign-up-dialog';
 
@@ -13,6 +15,12 @@ jest.mock('@kabari/shared/account/password-encryption', () => ({
   encryptPassword: jest.fn(async (password: string) => `encrypted(${password})`),
   PasswordEncryptionError: class extends Error {},
 }));
+
+// The server's rule for a name, as it is, counted.
+jest.mock('@kabari/rules/display-name', () => {
+  const actual = jest.requireActual<typeof DisplayNameRule>('@kabari/rules/display-name');
+  return { ...actual, displayNameProblem: jest.fn(actual.displayNameProblem) };
+});
 
 // jsdom has no modal dialogs: showModal and close as a browser's, the top layer and the inert page aside.
 const showModal = jest.fn(function (this: HTMLDialogElement) {
@@ -304,5 +312,18 @@ describe('SignUpDialog', () => {
     expect(fakeApi.calls('post', '/api/v1/auth/registerAndSign/v5pay')[0]?.body).toEqual(
       expect.objectContaining({ method: 'wallet', email: 'ana@example.com' }),
     );
+  });
+
+  it('does not check again on Continue a name already checked when its field was left', async () => {
+    await openAt('/');
+    await userEvent.type(field('Email'), 'ana@example.com');
+    await userEvent.type(field('Your name'), 'Ana Kept');
+    await userEvent.tab();
+    await waitFor(() => expect(displayNameProblem).toHaveBeenCalledWith('Ana Kept'));
+    await userEvent.click(screen.getByRole('checkbox', { name: /18 or older/ }));
+    await userEvent.click(screen.getByRole('checkbox', { name: /Terms of Use/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    expect(await screen.findByText('Step 2 of 2: payment')).toBeInTheDocument();
+    expect(jest.mocked(displayNameProblem).mock.calls.filter(([name]) => name === 'Ana Kept')).toHaveLength(1);
   });
 });
