@@ -13,7 +13,6 @@ import {
 } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { isApiError } from '@kabari/shared/api/api-error';
-import { encryptPassword, PasswordEncryptionError } from '@kabari/shared/account/password-encryption';
 import { markPasswordPending } from '@kabari/shared/account/password-pending';
 import { rememberSearchedNumber } from '@kabari/shared/requests/searched-number';
 import { localeFromPath, localizePath, type Locale } from '@kabari/shared/i18n/locale';
@@ -80,20 +79,36 @@ function loadPaymentForm(): Promise<PaymentFormComponent> {
   return paymentFormLoad;
 }
 
+/**
+ * The password's encryption (jsencrypt, ~58 KB, and its evaluation on opening): the password is optional, so it loads
+ * from the password's first character, or on Continue.
+ */
+const loadPasswordEncryption = () => import('@kabari/shared/account/password-encryption');
+
 /** The server's rule for a name (its lure check brings libphonenumber-js): loaded on the first check. */
 const loadNameCheck = () => import('@kabari/rules/display-name').then((module) => module.displayNameProblem);
 
 type NameProblem = Awaited<ReturnType<Awaited<ReturnType<typeof loadNameCheck>>>>;
-let lastNameChecked: { name: string; problem: NameProblem } | null = null;
+let lastNameChecked: { name: string; problem: Promise<NameProblem> } | null = null;
 
 /**
  * The name's verdict, the last one kept: Continue checks again the name already checked when it was left, and a
  * second search of the same text costs a phone tens of milliseconds more (the engine compiles its patterns again).
+ * The check runs in a task of its own, not in the one that evaluated its code (the rule, libphonenumber-js): together
+ * they made one long task.
  */
-async function nameProblem(name: string): Promise<NameProblem> {
+function nameProblem(name: string): Promise<NameProblem> {
   if (lastNameChecked?.name === name) return lastNameChecked.problem;
-  const problem = (await loadNameCheck())(name);
-  lastNameChecked = { name, problem };
+  const problem = loadNameCheck().then(async (check) => {
+    await new Promise((resolve) => setTimeout(resolve));
+    return check(name);
+  });
+  const kept = { name, problem };
+  lastNameChecked = kept;
+  // A check that could not load is tried again next time.
+  problem.catch(() => {
+    if (lastNameChecked === kept) lastNameChecked = null;
+  });
   return problem;
 }
 
@@ -305,7 +320,11 @@ export default function SignUpDialog() {
     });
   };
 
-  const setText = (field: TextField, value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const setText = (field: TextField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    // Ready by Continue; a failed load is tried again there, and refused with the encryption's message.
+    if (field === 'password' && value) loadPasswordEncryption().catch(() => undefined);
+  };
   const setBox = (field: BoxField, checked: boolean) => {
     const next = { ...values, [field]: checked };
     setValues(next);
@@ -335,7 +354,7 @@ export default function SignUpDialog() {
         ageConfirmed: true,
         termsAccepted: true,
         termsVersion,
-        ...(password ? { password: await encryptPassword(password) } : {}),
+        ...(password ? { password: await (await loadPasswordEncryption()).encryptPassword(password) } : {}),
       };
       // The number searched before the account: the dashboard offers it once paid (even after a payment redirect).
       rememberSearchedNumber(searchedNumber);
@@ -346,9 +365,9 @@ export default function SignUpDialog() {
         setStep('payment');
       });
     } catch (error) {
-      setAccountFailure(
-        error instanceof PasswordEncryptionError || !isApiError(error) ? t('errors.encryption') : error.message,
-      );
+      // Anything but the server's answer (the password's encryption refused, or its code not loaded) is the
+      // encryption's failure.
+      setAccountFailure(isApiError(error) ? error.message : t('errors.encryption'));
     } finally {
       setContinuing(false);
     }
