@@ -3,6 +3,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useMemo,
   useRef,
   useState,
   type ComponentProps,
@@ -389,6 +390,19 @@ export default function SignUpDialog() {
   };
 
   const link = (path: string) => <a href={localizePath(path, locale)} target="_blank" rel="noopener noreferrer" />;
+  // Made once per language, not on each keystroke: Trans parses its text's tags each time it renders, tens of
+  // milliseconds on a phone.
+  const termsLabel = useMemo(
+    () => (
+      <Trans
+        t={t}
+        i18nKey="terms"
+        components={{ terms: link(routePaths.termsOfUse), privacy: link(routePaths.privacyPolicy) }}
+      />
+    ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- link only reads the locale
+    [t, locale],
+  );
   const idOf = (field: Field) => `${ids}-${field}`;
   /** What ties a control to its error and its hint. */
   const control = (field: Field, hint: boolean) => {
@@ -571,13 +585,7 @@ export default function SignUpDialog() {
             checked={values.terms}
             onChange={(event) => setBox('terms', event.target.checked)}
           />
-          <label htmlFor={idOf('terms')}>
-            <Trans
-              t={t}
-              i18nKey="terms"
-              components={{ terms: link(routePaths.termsOfUse), privacy: link(routePaths.privacyPolicy) }}
-            />
-          </label>
+          <label htmlFor={idOf('terms')}>{termsLabel}</label>
           {errorOf('terms')}
         </div>
         {accountFailure && (
