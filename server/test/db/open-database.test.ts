@@ -245,6 +245,24 @@ describeEachDatabase('migrations from several instances at once', (driver) => {
     return;
   }
 
+  /**
+   * Ends a pool and waits for its connections to close. `pool.end()` resolves once they are asked to, not once they
+   * have: the database's forced drop right after could end one first, and its error would reach a pool that no longer
+   * has anyone listening, failing the test (seen on a busy machine).
+   */
+  async function endPool(pool: Pool): Promise<void> {
+    let open = pool.totalCount;
+    const closed = new Promise<void>((resolve) => {
+      if (open === 0) resolve();
+      pool.on('remove', () => {
+        open -= 1;
+        if (open === 0) resolve();
+      });
+    });
+    await pool.end();
+    await closed;
+  }
+
   it('take turns on PostgreSQL through the advisory lock', async () => {
     const database = await createTestDatabase('postgres', { empty: true });
     const pools = [1, 2, 3].map(() => new Pool({ connectionString: database.databaseUrl }));
@@ -253,7 +271,7 @@ describeEachDatabase('migrations from several instances at once', (driver) => {
       const result = await pools[0]!.query<{ count: string }>('select count(*) from drizzle.__drizzle_migrations');
       expect(Number(result.rows[0]?.count)).toBeGreaterThan(0);
     } finally {
-      await Promise.all(pools.map((pool) => pool.end()));
+      await Promise.all(pools.map(endPool));
       await database.cleanup();
     }
   });
