@@ -22,7 +22,7 @@ const injectExternalRuntimePlugin = path.join(
 
 /**
  * The remotes' container names (and their light containers'), from apps.js (the one list), as the browser code
- * reads them (shared/src/config/runtime-config.ts); jest.web-project.js gives the tests the same.
+ * reads them (shared/src/config/federation-names.ts); jest.web-project.js gives the tests the same.
  */
 function appListPlugin() {
   return new DefinePlugin({

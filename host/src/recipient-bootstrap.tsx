@@ -1,6 +1,7 @@
 import { StrictMode, startTransition, type ComponentType } from 'react';
 import type { ApiSchema } from '@kabari/shared/api/api-types';
-import { fetchRuntimeConfig, lightFederationNames } from '@kabari/shared/config/runtime-config';
+import { lightFederationNames } from '@kabari/shared/config/federation-names';
+import { checkRuntimeConfig, fetchRuntimeConfigData } from '@kabari/shared/config/runtime-config-check';
 import { localeFromPath } from '@kabari/shared/i18n/locale';
 import commonEn from '@kabari/shared/i18n/common.en.json';
 import commonId from '@kabari/shared/i18n/common.id.json';
@@ -51,7 +52,8 @@ interface LightContainer {
  * names (a remote may be redeployed alone, or move to a CDN).
  */
 async function lightContainerUrl(): Promise<string> {
-  const { remotes } = await fetchRuntimeConfig();
+  // Checked without zod, which would add ~5 KB (brotli) to a page a relative opens on whatever phone they have.
+  const { remotes } = checkRuntimeConfig(await fetchRuntimeConfigData());
   return new URL('light/remoteEntry.js', new URL(remotes.share, window.location.href)).toString();
 }
 

@@ -30,11 +30,12 @@ describe('the list of apps (apps.js)', () => {
   });
 
   it('gives each remote the name the server configures it by, and the container the host loads', () => {
-    const runtimeConfig = readFileSync(path.join(repoRoot, 'shared/src/config/runtime-config.ts'), 'utf8');
-    for (const { name, folder, federationName } of remotes) {
-      expect(folder).toBe(`remote-${name}`);
+    const names = readFileSync(path.join(repoRoot, 'shared/src/config/federation-names.ts'), 'utf8');
+    for (const remote of remotes) {
+      expect(remote.folder).toBe(`remote-${remote.name}`);
       // Built in from apps.js (webpack/create-config.js), not written again by hand.
-      expect(runtimeConfig).not.toContain(`'${federationName}'`);
+      expect(names).not.toContain(`'${remote.federationName}'`);
+      if ('lightFederationName' in remote) expect(names).not.toContain(`'${remote.lightFederationName}'`);
     }
     // The server reads the same list (REMOTE_<NAME>_URL, each remote's folder and default manifest).
     expect(WEB_REMOTES.map(({ name, folder, variable }) => ({ name, folder, variable }))).toEqual(

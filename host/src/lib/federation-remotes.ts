@@ -1,10 +1,6 @@
 import { getInstance, loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import {
-  federationNames,
-  remoteNames,
-  type RemoteName,
-  type RuntimeConfig,
-} from '@kabari/shared/config/runtime-config';
+import { federationNames, remoteNames } from '@kabari/shared/config/federation-names';
+import type { RemoteName, RuntimeConfig } from '@kabari/shared/config/runtime-config';
 import { loadRuntimeConfig } from './runtime-config';
 
 let configuredRemotes: RuntimeConfig['remotes'] | null = null;
