@@ -27,9 +27,10 @@ module.exports = (dir, displayName) => ({
   // react-leaflet and friends ship ESM only: let swc transform them.
   transformIgnorePatterns: ['/node_modules/(?!(react-leaflet|@react-leaflet|leaflet)/)'],
   moduleNameMapper: {
+    // First: the first pattern that matches wins, and a stylesheet of the shared package is a stylesheet too.
+    '\\.css$': 'identity-obj-proxy',
     '^@kabari/shared/(.*)$': path.join(__dirname, 'shared/src/$1'),
     '^@kabari/rules/(.*)$': path.join(__dirname, 'rules/src/$1'),
-    '\\.css$': 'identity-obj-proxy',
     // The apps import antd per entry point from its ES build; jest runs the CommonJS twin.
     '^antd/es/(.*)$': 'antd/lib/$1',
   },

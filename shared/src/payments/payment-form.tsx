@@ -23,6 +23,7 @@ import { localChannelsOf, localGroupOf, type LocalChannel, type LocalGroup } fro
 import { loadStripeOnce, StripeCardField, type StripeCardFieldHandle } from './stripe-card-field';
 import { StripeWalletButton } from './stripe-wallet-button';
 import { paymentsNamespace } from './payments-namespace';
+import '../ui/text-field.css';
 import './payment-controls.css';
 import './payment-form.css';
 
@@ -318,7 +319,7 @@ export function PaymentForm({
         id={idOf(field)}
         name={field}
         type="text"
-        className="payment-form__input"
+        className="text-field"
         ref={(element) => {
           inputs.current[field] = element;
         }}

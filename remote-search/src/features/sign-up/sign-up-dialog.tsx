@@ -30,6 +30,7 @@ import { newSignUpAttempt } from './sign-up-attempt';
 import { termsVersion } from './terms-version';
 import { DISPLAY_NAME_MAX_LENGTH } from '@kabari/rules/display-name-limits';
 import { displayNameNamespace, displayNameProblemText } from '@kabari/shared/validation/display-name-namespace';
+import '@kabari/shared/ui/text-field.css';
 import './sign-up-dialog.css';
 
 type TextField = 'email' | 'phone' | 'displayName' | 'password';
@@ -429,6 +430,7 @@ export default function SignUpDialog() {
   );
   const textField = (field: TextField) => ({
     ...control(field, field !== 'phone'),
+    className: 'text-field',
     value: values[field],
     onChange: (event: { target: { value: string } }) => setText(field, event.target.value),
   });
