@@ -22,19 +22,30 @@ function isBrokenText(text: string): boolean {
   return SUSPECT.test(text) && (text.includes('\u0000') || LONE_SURROGATE.test(text));
 }
 
-/** Every string in a parsed value, keys included; iterative, so a deeply nested body cannot exhaust the stack. */
+/**
+ * Every string in a parsed value, keys included; iterative, so a deeply nested body cannot exhaust the stack. It runs
+ * on every request's headers: strings are checked where they are met, and only objects and arrays wait their turn
+ * (no pair allocated per property, no array spread into a call, which a long array would overflow).
+ */
 function holdsBrokenText(root: unknown): boolean {
+  if (typeof root === 'string') return isBrokenText(root);
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const value = pending.pop();
-    if (typeof value === 'string') {
-      if (isBrokenText(value)) return true;
-    } else if (Array.isArray(value)) {
-      pending.push(...value);
+    if (Array.isArray(value)) {
+      for (const inner of value) {
+        if (typeof inner === 'string') {
+          if (isBrokenText(inner)) return true;
+        } else if (inner !== null && typeof inner === 'object') pending.push(inner);
+      }
     } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-      for (const [key, inner] of Object.entries(value)) {
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
         if (isBrokenText(key)) return true;
-        pending.push(inner);
+        const inner = record[key];
+        if (typeof inner === 'string') {
+          if (isBrokenText(inner)) return true;
+        } else if (inner !== null && typeof inner === 'object') pending.push(inner);
       }
     }
   }
