@@ -196,6 +196,14 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     return reply.code(statusCode).send(failure(statusCode, error.message));
   });
 
+  // Fastify reads no body on GET and HEAD, so a route that takes only those has nothing to inflate: it goes without
+  // compress's decompression hook (set before compress sees the route). Answers are compressed as before.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.decompress === undefined && methods.every((method) => method === 'GET' || method === 'HEAD')) {
+      route.decompress = false;
+    }
+  });
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await app.register(helmetPlugin, { config });
   await app.register(cookie);

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { loggerOptions, requestIdFor } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -236,6 +237,30 @@ describe('the app', () => {
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('inflates a compressed request body, and leaves GET and HEAD routes without the hook that would', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify({ email: 'gzip@example.com' })),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual({ email: 'gzip@example.com' });
+    const routes = testApp.app.printRoutes({ includeHooks: true, commonPrefix: false });
+    /** The hooks printed under a route, up to the next route. */
+    const hooksOf = (route: string) => {
+      const start = routes.indexOf(route);
+      expect(start).toBeGreaterThanOrEqual(0);
+      const rest = routes.slice(start + route.length);
+      const next = rest.search(/\/\S* \([A-Z]+\)/);
+      return rest.slice(0, next === -1 ? undefined : next);
+    };
+    expect(hooksOf('/api/test/echo (POST)')).toContain('(preParsing)');
+    expect(hooksOf('/api/test/teapot (GET)')).toContain('(onSend)');
+    expect(hooksOf('/api/test/teapot (GET)')).not.toContain('(preParsing)');
+    expect(hooksOf('/api/test/teapot (HEAD)')).not.toContain('(preParsing)');
   });
 
   it('compresses large JSON responses', async () => {

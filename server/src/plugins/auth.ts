@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { PasswordCipher } from '../auth/password-cipher';
 import { loadServerSecrets, type ServerSecrets } from '../auth/server-secrets';
@@ -18,8 +18,11 @@ export interface Auth {
   sessionOf(request: FastifyRequest): Promise<Session | null>;
   /** Sessions and subscriptions of the last few seconds (see account-cache.ts). */
   cache: AccountCache;
-  /** preHandler for routes that need a signed-in user: 401 otherwise. */
-  requireSession(request: FastifyRequest): Promise<void>;
+  /**
+   * preHandler for routes that need a signed-in user: 401 otherwise. A callback hook, not an async one: a signed-in
+   * read whose session is in the account cache then costs no promise.
+   */
+  requireSession(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   /** Signs the browser in: the session token as the HttpOnly `token` cookie (never in a response body). */
   setSessionCookie(reply: FastifyReply, token: string): void;
   clearSessionCookie(reply: FastifyReply): void;
@@ -162,8 +165,22 @@ export default fp(
       passwordCipher,
       sessionOf,
       cache,
-      async requireSession(request) {
-        if (!(await sessionOf(request))) throw new HttpError(401, sayCommon('loginExpired'));
+      requireSession(request, _reply, done) {
+        if (request.session === undefined) {
+          const found = lookUp(request);
+          if (found instanceof Promise) {
+            found.then(
+              (session) => {
+                request.session = session;
+                done(session ? undefined : new HttpError(401, sayCommon('loginExpired')));
+              },
+              (error: Error) => done(error),
+            );
+            return;
+          }
+          request.session = found;
+        }
+        done(request.session ? undefined : new HttpError(401, sayCommon('loginExpired')));
       },
       setSessionCookie,
       clearSessionCookie,
