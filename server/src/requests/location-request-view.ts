@@ -221,6 +221,8 @@ export async function requestsShownTo(
   links: LinkUrlSource,
 ): Promise<RequestListPage> {
   const listed = await lists.page(userId, page, pageSize, () => listOwnedRequests(db, userId, page, pageSize, links));
-  await looksOf(db).record(listed.items.filter((item) => item.lastPosition !== null).map((item) => item.id));
+  let shown: string[] | undefined;
+  for (const item of listed.items) if (item.lastPosition !== null) (shown ??= []).push(item.id);
+  if (shown) await looksOf(db).record(shown);
   return listed;
 }

@@ -18,8 +18,13 @@ export class LookRecorder {
 
   async record(requestIds: Iterable<string>, now = new Date()): Promise<void> {
     const at = now.getTime();
-    const due = [...new Set(requestIds)].filter((id) => at - (this.recorded.get(id) ?? -Infinity) >= LOOK_EVERY_MS);
-    if (due.length === 0) return;
+    // Nothing made unless something is due: the request history asks on every read, and nearly always nothing is.
+    let dueIds: Set<string> | undefined;
+    for (const id of requestIds) {
+      if (at - (this.recorded.get(id) ?? -Infinity) >= LOOK_EVERY_MS) (dueIds ??= new Set()).add(id);
+    }
+    if (!dueIds) return;
+    const due = [...dueIds];
     // Marked before the statement, so that looks arriving meanwhile do not record the same again.
     for (const id of due) this.recorded.set(id, at);
     let shared: Set<string>;
