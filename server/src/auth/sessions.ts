@@ -22,7 +22,12 @@ function daysFromNow(days: number): Date {
   return new Date(Date.now() + days * 24 * 60 * 60 * 1000);
 }
 
-/** The session token's sha256, in hex: what is stored and what the account cache is keyed by (once per request). */
+/** Whether a token has the form of a session token (43 base64url characters as made, some slack): nothing else is one. */
+export function hasSessionTokenForm(token: string): boolean {
+  return /^[A-Za-z0-9_-]{20,200}$/.test(token);
+}
+
+/** The session token's sha256, in hex: what the database stores and finds a session by. */
 export function tokenHash(token: string): string {
   // The one-shot form: createHash's object and its stream methods cost twice as much.
   return hash('sha256', token, 'hex');
@@ -52,7 +57,7 @@ export async function findSession(
   db: DatabaseExecutor,
   token: string,
 ): Promise<(Session & { renewed: boolean }) | null> {
-  if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return null;
+  if (!hasSessionTokenForm(token)) return null;
   const row = await liveSessionByTokenHash(db, tokenHash(token), new Date());
   if (!row) return null;
   const renewed = Date.now() - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS;

@@ -83,6 +83,27 @@ describeEachDatabase('the account cache behind subscribe/info', (driver: DriverN
     expect(expired).toBe(true);
   });
 
+  it('keeps nothing, and asks nothing, for what cannot be a session token', async () => {
+    const reads = jest.spyOn(testApp.app.db, 'select');
+    try {
+      const sizeBefore = testApp.app.auth.cache.size;
+      for (const token of ['x'.repeat(10_000), 'short', 'has spaces and = signs in it, twenty+']) {
+        const response = await testApp.app.inject({ method: 'GET', url: INFO, headers: { authorization: token } });
+        expect(response.statusCode).toBe(401);
+      }
+      expect(testApp.app.auth.cache.size).toBe(sizeBefore);
+      expect(reads).not.toHaveBeenCalled();
+      // A token of the right form that is nobody's is looked up once, and remembered as nobody's for a few seconds.
+      const unknown = { authorization: 'A'.repeat(43) };
+      expect((await testApp.app.inject({ method: 'GET', url: INFO, headers: unknown })).statusCode).toBe(401);
+      expect(testApp.app.auth.cache.size).toBe(sizeBefore + 1);
+      expect((await testApp.app.inject({ method: 'GET', url: INFO, headers: unknown })).statusCode).toBe(401);
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('a revoked session is refused on the next read', async () => {
     const alice = await createRequester(testApp.app);
     expect((await testApp.app.inject({ method: 'GET', url: INFO, headers: alice.headers })).statusCode).toBe(200);
