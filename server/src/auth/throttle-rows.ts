@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { queryRows, type DatabaseExecutor } from '../db/open-database';
 import { authThrottles } from '../db/schema/accounts';
 
@@ -51,7 +51,7 @@ export async function countInWindows(
  * countInWindows's statement, for a statement that counts its own use with its work (as a `with` query): returns each
  * key, its count and when its window began.
  */
-export function countingInWindows(keys: string[], windowSeconds: number): SQL {
+export function countingInWindows(keys: readonly (string | Placeholder)[], windowSeconds: number | Placeholder): SQL {
   return sql`
       insert into auth_throttles (key, count, window_started_at)
       values ${sql.join(

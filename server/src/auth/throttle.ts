@@ -2,7 +2,6 @@ import type { DatabaseExecutor } from '../db/open-database';
 import { keyedHash } from '../lib/keyed-hash';
 import {
   countFailureUnlessWaiting,
-  countingInWindows,
   countInWindow,
   countInWindows,
   deleteThrottle,
@@ -83,14 +82,15 @@ export async function countAttempts(db: DatabaseExecutor, counted: CountedKey[])
 }
 
 /**
- * countAttempts's statement, for a statement that counts its own use with its work (as a `with` query, so that the
- * counting and the work take one round trip and one commit): its rows are each key's count, read with judgeCounts.
+ * What countAttempts counts, for a statement that counts its own use with its work (as a `with` query written by
+ * countingInWindows, so that the counting and the work take one round trip and one commit): each key with its limit,
+ * in order, and their one window. The statement's rows are each key's count, read with judgeCounts.
  */
-export function countingAttempts(counted: CountedKey[]): ReturnType<typeof countingInWindows> {
-  return countingInWindows(
-    counted.map(({ key }) => key),
-    sharedWindow(counted),
-  );
+export function countingAttempts(counted: CountedKey[]): {
+  limits: { key: string; limit: number }[];
+  windowSeconds: number;
+} {
+  return { limits: counted.map(({ key, rule }) => ({ key, limit: rule.limit })), windowSeconds: sharedWindow(counted) };
 }
 
 /** What each key's count says, in the order of `counted`: limited once over its rule's limit. */

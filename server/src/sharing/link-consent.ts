@@ -338,10 +338,7 @@ export async function addBrowserPosition(
       userEventsLock: USER_EVENTS_LOCK,
       channel: REQUEST_EVENTS_CHANNEL,
       heardBefore: new Date(now.getTime() - LIVE_HEARD_RENEWED_MS),
-      counting: {
-        statement: countingAttempts(counters),
-        limits: counters.map(({ key, rule }) => ({ key, limit: rule.limit })),
-      },
+      counting: countingAttempts(counters),
     });
     throttle.judgeLink(counters, counts);
     if (liveUntil) return { accepted: true, liveUntil: liveUntil.toISOString() };

@@ -1,4 +1,5 @@
-import { and, count, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { countingInWindows } from '../auth/throttle-rows';
 import { queryPreparedRows, type DatabaseExecutor } from '../db/open-database';
 import { users } from '../db/schema/accounts';
 import {
@@ -47,11 +48,32 @@ export async function storeLivePosition(
     userEventsLock: number;
     channel: string;
     heardBefore: Date;
-    counting: { statement: SQL; limits: { key: string; limit: number }[] };
+    /** The throttle's counters (countingAttempts): each key and its limit, and their one window. */
+    counting: { limits: { key: string; limit: number }[]; windowSeconds: number };
   },
 ): Promise<{ counts: Map<string, CountedRow>; liveUntil: Date | undefined }> {
   const { tokenHash, now, position, counting } = values;
   const at = now.toISOString();
+  const bound: Record<string, unknown> = {
+    windowSeconds: counting.windowSeconds,
+    tokenHash,
+    at,
+    userEventsLock: values.userEventsLock,
+    latitude: position.latitude,
+    longitude: position.longitude,
+    accuracyMeters: position.accuracyMeters ?? null,
+    address: position.address ?? null,
+    place: position.place ? JSON.stringify(position.place) : null,
+    recordedAt: position.recordedAt.toISOString(),
+    positionView: JSON.stringify(values.positionView),
+    heardBefore: values.heardBefore.toISOString(),
+    channel: values.channel,
+    notificationMaxBytes: NOTIFICATION_MAX_BYTES,
+  };
+  counting.limits.forEach(({ key, limit }, index) => {
+    bound[`key${index}`] = key;
+    bound[`limit${index}`] = limit;
+  });
   const [row] = await queryPreparedRows<{
     counts: (CountedRow & { key: string })[] | null;
     live_until: string | Date | null;
@@ -59,11 +81,17 @@ export async function storeLivePosition(
     db,
     // Its text depends only on how many counters there are.
     `store-live-position-${counting.limits.length}`,
-    sql`
-      with counted as (${counting.statement}),
+    () => {
+      const value = (name: string) => sql.placeholder(name);
+      const counters = counting.limits.map((_, index) => index);
+      return sql`
+      with counted as (${countingInWindows(
+        counters.map((index) => value(`key${index}`)),
+        value('windowSeconds'),
+      )}),
       limits (key, most) as (
         values ${sql.join(
-          counting.limits.map(({ key, limit }) => sql`(${key}::text, ${limit}::integer)`),
+          counters.map((index) => sql`(${value(`key${index}`)}::text, ${value(`limit${index}`)}::integer)`),
           sql`, `,
         )}
       ),
@@ -72,18 +100,18 @@ export async function storeLivePosition(
       ),
       request as (
         select id, user_id, live_until from location_requests
-        where token_hash = ${tokenHash} and consent = 'sharing' and status = 'gps_tracked'
-          and live_until > ${at}::timestamptz and (select ok from allowed)
+        where token_hash = ${value('tokenHash')} and consent = 'sharing' and status = 'gps_tracked'
+          and live_until > ${value('at')}::timestamptz and (select ok from allowed)
         for update
       ),
       user_events as (
-        select pg_advisory_xact_lock(${values.userEventsLock}, hashtext(user_id::text)) as taken from request
+        select pg_advisory_xact_lock(${value('userEventsLock')}::integer, hashtext(user_id::text)) as taken from request
       ),
       stored as (
         insert into positions (request_id, source, latitude, longitude, accuracy_meters, address, place, recorded_at)
-        select id, 'gps', ${position.latitude}, ${position.longitude}, ${position.accuracyMeters ?? null},
-               ${position.address ?? null}, ${position.place ? JSON.stringify(position.place) : null}::jsonb,
-               ${position.recordedAt.toISOString()}::timestamptz
+        select id, 'gps', ${value('latitude')}::double precision, ${value('longitude')}::double precision,
+               ${value('accuracyMeters')}::double precision, ${value('address')}::text, ${value('place')}::jsonb,
+               ${value('recordedAt')}::timestamptz
         from request
         returning id
       ),
@@ -91,18 +119,18 @@ export async function storeLivePosition(
         insert into request_events (user_id, request_id, type, payload)
         select request.user_id, request.id, 'position', jsonb_build_object(
                  'requestId', request.id,
-                 'position', jsonb_set(${JSON.stringify(values.positionView)}::jsonb, '{id}', to_jsonb(stored.id)))
+                 'position', jsonb_set(${value('positionView')}::jsonb, '{id}', to_jsonb(stored.id)))
         from request, stored, user_events
         returning id, payload
       ),
       heard as (
-        update location_requests set live_heard_at = ${at}::timestamptz
+        update location_requests set live_heard_at = ${value('at')}::timestamptz
         where id in (select id from request)
-          and (live_heard_at is null or live_heard_at < ${values.heardBefore.toISOString()}::timestamptz)
+          and (live_heard_at is null or live_heard_at < ${value('heardBefore')}::timestamptz)
       ),
       live as (
-        select published.id, pg_notify(${values.channel}, case
-                 when octet_length(carried.notice) <= ${NOTIFICATION_MAX_BYTES} then carried.notice
+        select published.id, pg_notify(${value('channel')}::text, case
+                 when octet_length(carried.notice) <= ${value('notificationMaxBytes')}::integer then carried.notice
                  else published.id::text end) as notified,
                request.live_until
         from published, request, lateral (
@@ -113,7 +141,9 @@ export async function storeLivePosition(
       select (select json_agg(json_build_object('key', key, 'count', count, 'window_started_at', window_started_at))
               from counted) as counts,
              live.live_until, live.notified
-      from (select 1) as answer left join live on true`,
+      from (select 1) as answer left join live on true`;
+    },
+    bound,
   );
   const counts = new Map((row?.counts ?? []).map(({ key, ...count }) => [key, count]));
   return { counts, liveUntil: row?.live_until ? new Date(row.live_until) : undefined };
