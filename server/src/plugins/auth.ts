@@ -159,33 +159,25 @@ export default fp(
       return cache.get(`session:${token}`, load, (session) => session?.user.id ?? null);
     }
 
-    async function sessionOf(request: FastifyRequest): Promise<Session | null> {
+    /** The request's session, looked up once per request; a promise only when the database must be asked. */
+    function sessionNow(request: FastifyRequest): Session | null | Promise<Session | null> {
       if (request.session !== undefined) return request.session;
-      request.session = await lookUp(request);
-      return request.session;
+      const found = lookUp(request);
+      if (found instanceof Promise) return found.then((session) => (request.session = session));
+      return (request.session = found);
     }
 
     app.decorate('auth', {
       secrets,
       passwordCipher,
-      sessionOf,
+      sessionOf: async (request) => sessionNow(request),
       cache,
       requireSession(request, _reply, done) {
-        if (request.session === undefined) {
-          const found = lookUp(request);
-          if (found instanceof Promise) {
-            found.then(
-              (session) => {
-                request.session = session;
-                done(session ? undefined : new HttpError(401, sayCommon('loginExpired')));
-              },
-              (error: Error) => done(error),
-            );
-            return;
-          }
-          request.session = found;
-        }
-        done(request.session ? undefined : new HttpError(401, sayCommon('loginExpired')));
+        const judge = (session: Session | null) =>
+          done(session ? undefined : new HttpError(401, sayCommon('loginExpired')));
+        const found = sessionNow(request);
+        if (found instanceof Promise) found.then(judge, (error: Error) => done(error));
+        else judge(found);
       },
       setSessionCookie,
       clearSessionCookie,
