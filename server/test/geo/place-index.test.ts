@@ -51,6 +51,37 @@ describe('the place index file', () => {
     }
   });
 
+  it('names the nearest of thousands of places, as a search through every one of them would', () => {
+    // A fixed pseudo-random spread over Indonesia and around it: many leaves of the tree, positions between them.
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const many: NamedPlace[] = Array.from({ length: 3000 }, (_, i) => ({
+      name: `Place ${i}`,
+      country: 'ID',
+      latitude: -11 + next() * 17,
+      longitude: 94 + next() * 48,
+    }));
+    const manyIndex = decodePlaceIndex(encodePlaceIndex(many));
+    const rad = Math.PI / 180;
+    const haversine = (lat1: number, lon1: number, lat2: number, lon2: number) =>
+      Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+      Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+    for (let query = 0; query < 300; query++) {
+      const latitude = -11 + next() * 17;
+      const longitude = 94 + next() * 48;
+      let best = many[0]!;
+      for (const place of many) {
+        if (
+          haversine(latitude, longitude, place.latitude, place.longitude) <
+          haversine(latitude, longitude, best.latitude, best.longitude)
+        ) {
+          best = place;
+        }
+      }
+      expect(manyIndex.nearest(latitude, longitude)?.name).toBe(best.name);
+    }
+  });
+
   it('gives no country for a place without a two-letter code', () => {
     expect(index.nearest(10, 10)).toEqual({ name: 'Nowhere', countryCode: null, distanceKm: null });
   });
