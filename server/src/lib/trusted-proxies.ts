@@ -1,15 +1,41 @@
 import proxyAddr from '@fastify/proxy-addr';
 import ipaddr from 'ipaddr.js';
 
-// Four decimal octets without leading zeros (which ipaddr.js would read as octal): the form a socket gives.
-const DOTTED_QUAD = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/;
+/**
+ * A plain IPv4 address (four decimal octets without leading zeros, which ipaddr.js would read as octal: the form a
+ * socket gives) as one unsigned 32-bit number; else undefined. Read character by character: every request asks it
+ * twice, and a regular expression with its captures cost several times more.
+ */
+export function dottedQuadValue(address: string): number | undefined {
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < address.length; i++) {
+    const code = address.charCodeAt(i);
+    if (code === 46) {
+      if (digits === 0 || dots === 3) return undefined;
+      value = value * 256 + octet;
+      octet = 0;
+      digits = 0;
+      dots += 1;
+    } else if (code >= 48 && code <= 57) {
+      if (digits > 0 && octet === 0) return undefined;
+      octet = octet * 10 + (code - 48);
+      digits += 1;
+      if (octet > 255) return undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return dots === 3 && digits > 0 ? value * 256 + octet : undefined;
+}
 
-/** A plain IPv4 address's four octets, read without ipaddr.js (which tries every notation first); else undefined. */
+/** A plain IPv4 address's four octets (see dottedQuadValue); else undefined. */
 export function dottedQuadOctets(address: string): [number, number, number, number] | undefined {
-  const match = DOTTED_QUAD.exec(address);
-  if (!match) return undefined;
-  const octets = [Number(match[1]), Number(match[2]), Number(match[3]), Number(match[4])] as const;
-  return octets.every((octet) => octet <= 255) ? [...octets] : undefined;
+  const value = dottedQuadValue(address);
+  if (value === undefined) return undefined;
+  return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
 }
 
 /** An IPv4 range as a number and its mask, for one comparison per address. */
@@ -26,7 +52,7 @@ function ipv4Range(entry: string): Ipv4Range | undefined {
     return undefined;
   }
   const [address, bits] = parsed;
-  if (address.kind() !== 'ipv4' || !dottedQuadOctets(entry.split('/', 1)[0]!)) return undefined;
+  if (address.kind() !== 'ipv4' || dottedQuadValue(entry.split('/', 1)[0]!) === undefined) return undefined;
   // 1 to 32 bits: proxy-addr, which trustedProxies compiles first, refuses a /0 range.
   const mask = (~0 << (32 - bits)) >>> 0;
   return { base: (numberOf(address.toByteArray()) & mask) >>> 0, mask };
@@ -49,9 +75,8 @@ export function trustedProxies(entries: string[]): (address: string, hop: number
   const ranges = entries.map(ipv4Range);
   if (!ranges.every((range) => range !== undefined)) return general;
   return (address, hop) => {
-    const octets = dottedQuadOctets(address);
-    if (!octets) return general(address, hop);
-    const value = numberOf(octets);
+    const value = dottedQuadValue(address);
+    if (value === undefined) return general(address, hop);
     return ranges.some((range) => (value & range.mask) >>> 0 === range.base);
   };
 }

@@ -56,7 +56,10 @@ describe('dottedQuadOctets', () => {
   it('reads four plain decimal octets only', () => {
     expect(dottedQuadOctets('192.0.2.55')).toEqual([192, 0, 2, 55]);
     expect(dottedQuadOctets('0.0.0.0')).toEqual([0, 0, 0, 0]);
-    for (const other of ['256.0.0.1', '01.2.3.4', '1.2.3', '::ffff:1.2.3.4', '1.2.3.4 ', '']) {
+    expect(dottedQuadOctets('255.255.255.255')).toEqual([255, 255, 255, 255]);
+    expect(dottedQuadOctets('10.0.100.7')).toEqual([10, 0, 100, 7]);
+    const others = ['256.0.0.1', '01.2.3.4', '1.2.3', '::ffff:1.2.3.4', '1.2.3.4 ', '', '1.2.3.4.5', '1..2.3'];
+    for (const other of [...others, '1.2.3.', '.1.2.3', '1.2.3.00', '1.2.3.1000', '1.2.3.4x', '१.2.3.4']) {
       expect(dottedQuadOctets(other)).toBeUndefined();
     }
   });
