@@ -132,8 +132,14 @@ export function pagePermissionsPolicy(config: Config, pathname: string): string 
 
 /** Answers that are JSON for programs, not pages: the API (less its documentation's page) and the health probes. */
 function isApiAnswer(url: string): boolean {
-  const path = url.split('?', 1)[0] ?? '';
-  return (path.startsWith('/api/') && !path.startsWith('/api/docs')) || path === '/healthz' || path === '/readyz';
+  // Read on the URL as it came, without cutting its query string off first: every request asks.
+  if (url.startsWith('/api/')) return !url.startsWith('/api/docs');
+  return isPath(url, '/healthz') || isPath(url, '/readyz');
+}
+
+/** Whether the URL's path is `path`, with or without a query string. */
+function isPath(url: string, path: string): boolean {
+  return url.startsWith(path) && (url.length === path.length || url.charCodeAt(path.length) === 63);
 }
 
 /**

@@ -24,8 +24,10 @@ const OTHER_PAGES = [
 // A refusal too (no session): an error answer keeps them.
 const API_ANSWERS = [
   '/healthz',
+  '/healthz?from=probe',
   '/readyz',
   '/api/v1/auth/publicKey',
+  '/api/v1/auth/publicKey?x=1',
   '/api/v1/no-such-route',
   '/api/v1/personnal/subscribe/info',
 ];
@@ -145,6 +147,9 @@ describe('security headers', () => {
     // The API's documentation is a page: it keeps the page headers.
     const docs = await get(testApp, '/api/docs/static/index.html');
     expect(String(docs.headers['content-security-policy'])).toContain("default-src 'self'");
+    // A page whose path only begins like a probe's is a page.
+    const lookalike = await get(testApp, '/healthzone');
+    expect(String(lookalike.headers['content-security-policy'])).toContain("default-src 'self'");
   });
 
   it('lets the configured payment providers load their scripts and frames (CSP), and nothing else', async () => {
