@@ -44,8 +44,8 @@ export function operatorCookieOptions(publicUrl: string) {
   };
 }
 
-function isOperatorPath(url: string): boolean {
-  const path = url.split('?', 1)[0] ?? url;
+/** Whether a route's path is the console's. */
+function isOperatorPath(path: string): boolean {
   return path === OPERATOR_API_PREFIX || path.startsWith(`${OPERATOR_API_PREFIX}/`);
 }
 
@@ -83,18 +83,20 @@ export default fp(
         }
       }
     };
-    // A callback hook, not an async one: it runs on every request, and all but the console's pass at once without a
-    // promise of their own.
-    app.addHook('onRequest', (request, reply, done) => {
-      // An unknown path gets the not-found answer anyway (and calling it again from here would not).
-      if (request.is404 || !isOperatorPath(request.url)) {
-        done();
-        return;
-      }
+    // On the console's routes only, added as each is declared: every other request goes without this hook at all. A
+    // callback hook, not an async one. Placed before the route's other onRequest hooks, so that it runs before the
+    // API's per-address limit, which then stands aside for the console's own (one limit counts a request).
+    const guardHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
       guard(request, reply).then(
         () => done(),
         (error: Error) => done(error),
       );
+    };
+    app.addHook('onRoute', (route) => {
+      if (!isOperatorPath(route.url)) return;
+      const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
+      // A GET's HEAD route is declared from the GET's options, which may hold it already.
+      if (!hooks.includes(guardHook)) route.onRequest = [guardHook, ...hooks];
     });
   },
   { name: 'operator-guard', dependencies: ['database', 'rate-limit'] },
