@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import { queryRows, type DatabaseExecutor } from '../db/open-database';
+import { queryPreparedRows, type DatabaseExecutor } from '../db/open-database';
 import { locationRequests, mapViews } from '../db/schema/location-requests';
 
 // The requester looking at a request's map, as rows: every query the map-view rules (map-views.ts) make.
@@ -64,7 +64,9 @@ export async function insertMapView(db: DatabaseExecutor, requestId: string, now
 
 /**
  * A look at each of these requests that the recipient shares now, in one statement: the opening last seen after
- * `since` goes on to `now`, or a new one begins. The ids of the requests recorded (those shared now).
+ * `since` goes on to `now`, or a new one begins. The ids of the requests recorded (those shared now). The ids go as
+ * one array, so the statement's text is the same for any number of them: written once, and prepared once per
+ * connection (a live stream's position is a look, on the way to the browser).
  */
 export async function recordLooks(
   db: DatabaseExecutor,
@@ -73,31 +75,32 @@ export async function recordLooks(
   now: Date,
 ): Promise<string[]> {
   if (requestIds.length === 0) return [];
-  const ids = sql.join(
-    requestIds.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryPreparedRows<{ id: string }>(
     db,
-    sql`
+    'record-looks',
+    () => {
+      const value = (name: string) => sql.placeholder(name);
+      return sql`
       with shared as (
-        select id from location_requests where id in (${ids}) and consent = 'sharing'
+        select id from location_requests where id = any(${value('ids')}::uuid[]) and consent = 'sharing'
       ), current_view as (
         select distinct on (request_id) id, request_id from map_views
-        where request_id in (select id from shared) and last_seen_at > ${since.toISOString()}::timestamptz
+        where request_id in (select id from shared) and last_seen_at > ${value('since')}::timestamptz
         order by request_id, last_seen_at desc
       ), continued as (
-        update map_views set last_seen_at = ${now.toISOString()}::timestamptz
+        update map_views set last_seen_at = ${value('now')}::timestamptz
         from current_view
-        where map_views.id = current_view.id and map_views.last_seen_at < ${now.toISOString()}::timestamptz
+        where map_views.id = current_view.id and map_views.last_seen_at < ${value('now')}::timestamptz
         returning map_views.id
       ), opened as (
         insert into map_views (request_id, opened_at, last_seen_at)
-        select id, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz from shared
+        select id, ${value('now')}::timestamptz, ${value('now')}::timestamptz from shared
         where id not in (select request_id from current_view)
         returning id
       )
-      select id::text as id from shared`,
+      select id::text as id from shared`;
+    },
+    { ids: [...requestIds], since: since.toISOString(), now: now.toISOString() },
   );
   return rows.map((row) => row.id);
 }
