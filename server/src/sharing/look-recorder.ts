@@ -13,6 +13,7 @@ const REMEMBERED_LOOKS = 10_000;
  */
 export class LookRecorder {
   private readonly recorded = new Map<string, number>();
+  private sweptAt = -Infinity;
 
   constructor(private readonly db: Database) {}
 
@@ -35,7 +36,10 @@ export class LookRecorder {
       throw error;
     }
     for (const id of due) if (!shared.has(id)) this.recorded.delete(id);
-    if (this.recorded.size > REMEMBERED_LOOKS) {
+    // At most once per LOOK_EVERY_MS: with more requests than that looked at within it, every entry is still due
+    // to stay, and sweeping on each call would read them all each time.
+    if (this.recorded.size > REMEMBERED_LOOKS && at - this.sweptAt >= LOOK_EVERY_MS) {
+      this.sweptAt = at;
       for (const [id, when] of this.recorded) if (at - when >= LOOK_EVERY_MS) this.recorded.delete(id);
     }
   }
