@@ -294,6 +294,7 @@ export interface BrowserPosition {
  * A position from the recipient's browser: accepted while sharing, the first at any time, later ones while live
  * sharing is on (else `accepted: false`); 409 when the recipient is not sharing. It counts as a use of the link
  * from `ip` (429 when over a limit): with a live share's position in its own statement, else before anything.
+ * A live share's position stored by that statement also says whose request it is (`requesterId`).
  */
 export async function addBrowserPosition(
   db: Database,
@@ -301,7 +302,7 @@ export async function addBrowserPosition(
   { throttle, ip }: { throttle: ShareThrottle; ip: string },
   token: string,
   { latitude, longitude, accuracy, recordedAt }: BrowserPosition,
-): Promise<{ accepted: boolean; liveUntil: string | null }> {
+): Promise<{ accepted: boolean; liveUntil: string | null; requesterId?: string }> {
   const located = async (now: Date) => {
     const place = await geocoder.placeOf(latitude, longitude);
     const given = new Date(recordedAt);
@@ -330,7 +331,7 @@ export async function addBrowserPosition(
       recordedAt: stored.recordedAt.toISOString(),
     };
     const counters = throttle.linkCounters(ip, token);
-    const { counts, liveUntil } = await storeLivePosition(db, {
+    const { counts, liveUntil, requesterId } = await storeLivePosition(db, {
       tokenHash: requestTokenHash(token),
       now,
       position: stored,
@@ -341,7 +342,7 @@ export async function addBrowserPosition(
       counting: countingAttempts(counters),
     });
     throttle.judgeLink(counters, counts);
-    if (liveUntil) return { accepted: true, liveUntil: liveUntil.toISOString() };
+    if (liveUntil) return { accepted: true, liveUntil: liveUntil.toISOString(), requesterId };
   } else {
     await throttle.link(ip, token);
     // A geocoding service may take seconds, and no row should wait on it: asked before the transaction, and only

@@ -21,13 +21,22 @@ export class LinkRequesters {
     const known = this.known.get(tokenHash);
     if (known !== undefined) return known;
     const userId = await requesterOfTokenHash(this.db, tokenHash);
-    if (userId === undefined) return undefined;
+    if (userId !== undefined) this.remember(tokenHash, userId);
+    return userId;
+  }
+
+  /** The link's requester, learnt from a statement that read the request anyway: not asked of the database again. */
+  know(token: string, userId: string): void {
+    const tokenHash = requestTokenHash(token);
+    if (!this.known.has(tokenHash)) this.remember(tokenHash, userId);
+  }
+
+  private remember(tokenHash: string, userId: string): void {
     if (this.known.size >= REMEMBERED_LINKS) {
       // Maps iterate in insertion order: the first key is the oldest.
       const oldest = this.known.keys().next();
       if (!oldest.done) this.known.delete(oldest.value);
     }
     this.known.set(tokenHash, userId);
-    return userId;
   }
 }

@@ -35,7 +35,7 @@ const NOTIFICATION_MAX_BYTES = 7_999;
  * nothing but the counting is done and no live window is answered (the caller's transaction then applies the
  * rules). The counts, and the live window's end when the position was stored. The live page's mark is renewed only
  * when older than `heardBefore`: a page heard from a few seconds ago needs no new row version (and no history
- * notice) for each position it sends.
+ * notice) for each position it sends. With a stored position, also the requester's id (their history changed).
  */
 export async function storeLivePosition(
   db: DatabaseExecutor,
@@ -51,7 +51,7 @@ export async function storeLivePosition(
     /** The throttle's counters (countingAttempts): each key and its limit, and their one window. */
     counting: { limits: { key: string; limit: number }[]; windowSeconds: number };
   },
-): Promise<{ counts: Map<string, CountedRow>; liveUntil: Date | undefined }> {
+): Promise<{ counts: Map<string, CountedRow>; liveUntil: Date | undefined; requesterId: string | undefined }> {
   const { tokenHash, now, position, counting } = values;
   const at = now.toISOString();
   const bound: Record<string, unknown> = {
@@ -77,6 +77,7 @@ export async function storeLivePosition(
   const [row] = await queryPreparedRows<{
     counts: (CountedRow & { key: string })[] | null;
     live_until: string | Date | null;
+    user_id: string | null;
   }>(
     db,
     // Its text depends only on how many counters there are.
@@ -132,7 +133,7 @@ export async function storeLivePosition(
         select published.id, pg_notify(${value('channel')}::text, case
                  when octet_length(carried.notice) <= ${value('notificationMaxBytes')}::integer then carried.notice
                  else published.id::text end) as notified,
-               request.live_until
+               request.live_until, request.user_id
         from published, request, lateral (
           select json_build_object('id', published.id, 'userId', request.user_id, 'requestId', request.id,
             'type', 'position', 'payload', published.payload::text)::text as notice
@@ -140,13 +141,17 @@ export async function storeLivePosition(
       )
       select (select json_agg(json_build_object('key', key, 'count', count, 'window_started_at', window_started_at))
               from counted) as counts,
-             live.live_until, live.notified
+             live.live_until, live.user_id, live.notified
       from (select 1) as answer left join live on true`;
     },
     bound,
   );
   const counts = new Map((row?.counts ?? []).map(({ key, ...count }) => [key, count]));
-  return { counts, liveUntil: row?.live_until ? new Date(row.live_until) : undefined };
+  return {
+    counts,
+    liveUntil: row?.live_until ? new Date(row.live_until) : undefined,
+    requesterId: row?.user_id ?? undefined,
+  };
 }
 
 /** A throttle counter's count, as a counting statement returns it. */

@@ -173,16 +173,18 @@ const shareRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, optio
       // A live share's every position: counted with its own statement, one round trip and one commit for both.
       config: { countsItsLinkUse: true },
     },
-    async (request) =>
-      ok(
-        await addBrowserPosition(
-          app.db,
-          app.geo.reverseGeocoder,
-          { throttle, ip: request.ip },
-          request.params.token,
-          request.body,
-        ),
-      ),
+    async (request) => {
+      const { requesterId, ...answer } = await addBrowserPosition(
+        app.db,
+        app.geo.reverseGeocoder,
+        { throttle, ip: request.ip },
+        request.params.token,
+        request.body,
+      );
+      // Known from the statement that stored the position: the answer's hook below need not ask the database.
+      if (requesterId !== undefined) requesters.know(request.params.token, requesterId);
+      return ok(answer);
+    },
   );
 
   app.post(
