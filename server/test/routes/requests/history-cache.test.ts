@@ -95,6 +95,30 @@ describeEachDatabase('the request history’s cache', (driver) => {
     }
   });
 
+  it('gives a cached page as JSON, each page at its own size, and a changed page anew', async () => {
+    const sari = await createRequester(app());
+    await insertRequest(db(), sari.userId);
+    const read = (pageSize: number) =>
+      app().inject({ method: 'GET', url: `/api/v1/requests?page=1&pageSize=${pageSize}`, headers: sari.headers });
+    const first = await read(10);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.json().data).toMatchObject({ total: 1, page: 1, pageSize: 10 });
+    await insertRequest(db(), sari.userId);
+    // The database's notice of the new request (or the cache's ttl) makes the page anew; until then it is unchanged.
+    let again = await read(10);
+    for (let tries = 0; tries < 250 && again.json().data.total === 1; tries += 1) {
+      expect(again.body).toBe(first.body);
+      await pause();
+      again = await read(10);
+    }
+    expect(again.json().data).toMatchObject({ total: 2, page: 1, pageSize: 10 });
+    expect(again.json().data.items).toHaveLength(2);
+    const smaller = await read(1);
+    expect(smaller.json().data).toMatchObject({ total: 2, page: 1, pageSize: 1 });
+    expect(smaller.json().data.items).toHaveLength(1);
+    expect((await read(10)).body).toBe(again.body);
+  });
+
   it('never shows one requester another’s requests, whoever read first', async () => {
     const sari = await createRequester(app());
     const budi = await createRequester(app(), { displayName: 'Budi' });
