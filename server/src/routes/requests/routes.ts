@@ -5,6 +5,7 @@ import { requestLocale, sayCommon } from '../../lib/messages';
 import { deleteOwnedRequest } from '../../requests/cancel-request';
 import { requestsShownTo, type LinkUrlSource } from '../../requests/location-request-view';
 import type { RequestListPage } from '../../requests/request-list-cache';
+import { SerializedAnswers } from '../../lib/serialized-answers';
 import { linkTokenKey, sealLegacyLinkTokens } from '../../requests/request-tokens';
 import { rehashLegacyTargetKeys } from '../../requests/send-limits';
 import { listTemplates, NOTE_MAX_LENGTH } from '../../requests/templates';
@@ -42,7 +43,7 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     baseUrl: config.publicUrl,
     tokenKey: linkTokenKey(app.auth.secrets.hmacSecret),
   };
-  const serializedPages = new WeakMap<RequestListPage, string>();
+  const historyPages = new SerializedAnswers<RequestListPage>();
   // What sending uses of the server, handed over by name rather than the whole instance.
   const sender: RequestSender = { db: app.db, outbox: app.outbox, auth: app.auth };
 
@@ -202,15 +203,8 @@ const requestRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, opt
     async (request, reply) => {
       const { page, pageSize } = request.query;
       const listed = await requestsShownTo(app.db, app.requestLists, request.session!.user.id, page, pageSize, links);
-      // Serialized by the route's own serializer once per cached page (the cache's key holds the page and its size):
-      // every read of it until it changes is the same bytes.
-      let body = serializedPages.get(listed);
-      if (body === undefined) {
-        body = reply.serialize(ok({ items: listed.items, total: listed.total, page, pageSize })) as string;
-        serializedPages.set(listed, body);
-      }
-      // Bytes the schema's serializer made: the type provider only knows the object form.
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      // The cache's key holds the page and its size: every read of a cached page is the same bytes until it changes.
+      return historyPages.send(reply, listed, ({ items, total }) => ok({ items, total, page, pageSize }));
     },
   );
 

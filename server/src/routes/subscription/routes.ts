@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuseUnconfiguredPayments } from '../../plugins/payments-configured';
 import { errorEnvelope, errorResponses, ok } from '../../lib/envelope';
+import { SerializedAnswers } from '../../lib/serialized-answers';
 import { paidAmountResponse } from '../registration/schemas';
 import {
   cancelWaitingPaymentBody,
@@ -26,6 +27,7 @@ import { cancelWaitingPayment } from '../../billing/waiting-payments';
 const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   const authed = { preHandler: app.auth.requireSession };
   const security = [{ token: [] }];
+  const subscriptionAnswers = new SerializedAnswers<Awaited<ReturnType<typeof subscriptionNow>>>();
 
   app.get(
     '/api/v1/personnal/subscribe/info',
@@ -43,7 +45,8 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(await subscriptionNow(app, request.session!.user.id));
+      // The same object while the subscription's cached answer holds (no payment waiting): the same bytes.
+      return subscriptionAnswers.send(reply, await subscriptionNow(app, request.session!.user.id), ok);
     },
   );
 
