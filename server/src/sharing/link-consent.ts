@@ -330,9 +330,10 @@ export async function addBrowserPosition(
       ...stored,
       recordedAt: stored.recordedAt.toISOString(),
     };
-    const counters = throttle.linkCounters(ip, token);
+    const tokenHash = requestTokenHash(token);
+    const counters = throttle.linkCounters(ip, tokenHash);
     const { counts, liveUntil, requesterId } = await storeLivePosition(db, {
-      tokenHash: requestTokenHash(token),
+      tokenHash,
       now,
       position: stored,
       positionView,

@@ -18,8 +18,8 @@ const SHARE_PER_IP: ThrottleRule = { limit: 240, windowSeconds: 60 };
 const SHARE_PER_TOKEN: ThrottleRule = { limit: 60, windowSeconds: 60 };
 const REPORTS_PER_IP: ThrottleRule = { limit: 5, windowSeconds: 60 * 60 };
 
-// The per-token throttle's key: part of the token's hash, never the token.
-const tokenKey = (token: string) => requestTokenHash(token).slice(0, 32);
+// The per-token throttle's key: part of the token's hash (requestTokenHash), never the token.
+const tokenKey = (tokenHash: string) => tokenHash.slice(0, 32);
 
 /** The throttle of a link's uses: the JSON routes, the page and its plain forms count together. */
 export interface ShareThrottle {
@@ -27,9 +27,9 @@ export interface ShareThrottle {
   link: (ip: string, token: string) => Promise<void>;
   /**
    * The counters of one use of a link, for a statement that counts them with its own work (countingAttempts), in
-   * the order `link` counts them.
+   * the order `link` counts them. Given the token's hash (requestTokenHash), which such a statement needs too.
    */
-  linkCounters: (ip: string, token: string) => CountedKey[];
+  linkCounters: (ip: string, tokenHash: string) => CountedKey[];
   /** What `link` does with its counts, for such a statement's: throws 429 when over either limit. */
   judgeLink: (counters: CountedKey[], rows: Map<string, { count: number; window_started_at: string | Date }>) => void;
   /** One abuse report. */
@@ -48,9 +48,9 @@ export function shareThrottle(db: DatabaseExecutor, hmacSecret: Buffer, scale: n
     throwWhenLimited(await countAttempt(db, key, scaled(rule)), sayCommon, 'tooManyRequests');
   // The address's key comes first in every statement that counts a link's use, so that two of them never wait on
   // each other's rows in a circle.
-  const linkCounters = (ip: string, token: string): CountedKey[] => [
+  const linkCounters = (ip: string, tokenHash: string): CountedKey[] => [
     { key: `share:ip:${addressKey(ip)}`, rule: scaled(SHARE_PER_IP) },
-    { key: `share:token:${tokenKey(token)}`, rule: scaled(SHARE_PER_TOKEN) },
+    { key: `share:token:${tokenKey(tokenHash)}`, rule: scaled(SHARE_PER_TOKEN) },
   ];
   const judge = ([byAddress, byToken]: ThrottleResult[]) => {
     throwWhenLimited(byAddress!, sayCommon, 'tooManyRequests');
@@ -58,7 +58,7 @@ export function shareThrottle(db: DatabaseExecutor, hmacSecret: Buffer, scale: n
   };
   return {
     // Both counters in one statement (the same window): a live share's every position passes here.
-    link: async (ip, token) => judge(await countAttempts(db, linkCounters(ip, token))),
+    link: async (ip, token) => judge(await countAttempts(db, linkCounters(ip, requestTokenHash(token)))),
     linkCounters,
     judgeLink: (counters, rows) => judge(judgeCounts(counters, rows)),
     report: (ip) => throttle(`share:report:ip:${addressKey(ip)}`, REPORTS_PER_IP),
