@@ -15,7 +15,16 @@ export class LookRecorder {
   private readonly recorded = new Map<string, number>();
   private sweptAt = -Infinity;
 
-  constructor(private readonly db: Database) {}
+  /** `remembered`: how many requests it holds before it sweeps out those due again (tests make it small). */
+  constructor(
+    private readonly db: Database,
+    private readonly remembered = REMEMBERED_LOOKS,
+  ) {}
+
+  /** How many requests it remembers as just looked at. */
+  get size(): number {
+    return this.recorded.size;
+  }
 
   async record(requestIds: Iterable<string>, now = new Date()): Promise<void> {
     const at = now.getTime();
@@ -38,7 +47,7 @@ export class LookRecorder {
     for (const id of due) if (!shared.has(id)) this.recorded.delete(id);
     // At most once per LOOK_EVERY_MS: with more requests than that looked at within it, every entry is still due
     // to stay, and sweeping on each call would read them all each time.
-    if (this.recorded.size > REMEMBERED_LOOKS && at - this.sweptAt >= LOOK_EVERY_MS) {
+    if (this.recorded.size > this.remembered && at - this.sweptAt >= LOOK_EVERY_MS) {
       this.sweptAt = at;
       for (const [id, when] of this.recorded) if (at - when >= LOOK_EVERY_MS) this.recorded.delete(id);
     }
