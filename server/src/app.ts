@@ -20,6 +20,7 @@ import { trustedProxies } from './lib/trusted-proxies';
 import { responseSerializerCompiler } from './lib/response-serializer';
 import type { TwilioApiBaseUrl } from './messages/twilio-sms';
 import geoPlugin from './plugins/geo';
+import batchedAnswersPlugin from './plugins/batched-answers';
 import billingPlugin from './plugins/billing';
 import authPlugin from './plugins/auth';
 import crossSitePlugin from './plugins/cross-site';
@@ -204,6 +205,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       route.decompress = false;
     }
   });
+  await app.register(batchedAnswersPlugin);
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await app.register(helmetPlugin, { config });
   await app.register(cookie);
